@@ -1,0 +1,82 @@
+# pgbench_ext — top-level PGXS build.
+#
+# Builds the server module (extension/*.c + the shared statistics in common/)
+# and its install script, then recurses into client/ for the driver program.
+# PG_CONFIG selects the installation to build against, so a variant built
+# from source gets its own copy: make PG_CONFIG=/prefix/bin/pg_config install
+#
+# The version string lives only in pgbench_ext.control; everything else
+# (library, install script name, client) derives from it here.
+
+EXTENSION = pgbench_ext
+EXTVERSION := $(shell sed -n "s/^default_version *= *'\([^']*\)'/\1/p" $(dir $(lastword $(MAKEFILE_LIST)))pgbench_ext.control)
+
+MODULE_big = pgbench_ext
+EXT_SRCS = $(sort $(wildcard extension/*.c))
+COMMON_SRCS = $(sort $(wildcard common/*.c))
+OBJS = $(EXT_SRCS:.c=.o) $(COMMON_SRCS:.c=.o)
+
+# The install script is assembled from one fragment per job so that each
+# extension source file keeps its SQL declarations beside it.
+SQL_FRAGMENTS = $(sort $(wildcard extension/sql/*.sql))
+EXT_INSTALL_SCRIPT = extension/$(EXTENSION)--$(EXTVERSION).sql
+DATA_built = $(EXT_INSTALL_SCRIPT)
+
+PG_CPPFLAGS = -I$(CURDIR)/common -DPGBENCH_EXT_VERSION='"$(EXTVERSION)"'
+SHLIB_LINK = -lm
+
+REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
+REGRESS_OPTS = --inputdir=.
+
+EXTRA_CLEAN = $(EXT_INSTALL_SCRIPT)
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
+
+# On a fresh machine PGXS may be missing until "make deps" (or "make test",
+# which runs it) installs the server development package; only those targets
+# work until then.
+ifneq ($(wildcard $(PGXS)),)
+include $(PGXS)
+
+$(EXT_INSTALL_SCRIPT): $(SQL_FRAGMENTS) pgbench_ext.control
+	( printf "%s\n" '/* $(EXTENSION)--$(EXTVERSION).sql — generated from extension/sql/ by make; edit the fragments */'; \
+	  printf '%s\n' '\echo Use "CREATE EXTENSION $(EXTENSION)" to load this file. \quit'; \
+	  for f in $(SQL_FRAGMENTS); do echo; echo "-- from $$f"; cat $$f; done ) > $@
+
+$(OBJS): extension/pgbench_ext.h extension/compat.h $(wildcard common/*.h)
+
+# The client is a separate PGXS program build (PGXS builds one product per Makefile).
+CLIENT_MAKE = $(MAKE) -C client PG_CONFIG='$(PG_CONFIG)' EXTVERSION='$(EXTVERSION)'
+
+all: client-all
+client-all:
+	$(CLIENT_MAKE) all
+install: client-install
+client-install:
+	$(CLIENT_MAKE) install
+uninstall: client-uninstall
+client-uninstall:
+	$(CLIENT_MAKE) uninstall
+clean: client-clean
+client-clean:
+	$(CLIENT_MAKE) clean
+	$(MAKE) -C test clean
+
+else
+all install installcheck:
+	@echo "pgbench_ext: PGXS not found via $(PG_CONFIG)"; \
+	 echo "pgbench_ext: hint: run \"make deps\" (installs postgresql-server-dev), or set PG_CONFIG=/path/to/pg_config"; exit 2
+endif
+
+# The README's two commands; both install what they need first, then build.
+test:
+	tools/run-tests
+
+demo:
+	tools/demo
+
+deps:
+	tools/deps install
+
+.PHONY: all install client-all client-install client-uninstall client-clean test demo deps

@@ -1,0 +1,69 @@
+/*-------------------------------------------------------------------------
+ *
+ * client.h
+ *		Declarations shared by the pgbench_ext driver's source files.
+ *
+ * One file per job: main.c dispatches commands, conn.c connects and checks
+ * versions, table.c prints aligned tables, cmd_*.c implement commands.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCH_EXT_CLIENT_H
+#define PGBENCH_EXT_CLIENT_H
+
+#include "postgres_fe.h"
+
+#include "libpq-fe.h"
+
+#ifndef PGBENCH_EXT_VERSION
+#error "PGBENCH_EXT_VERSION must be defined by the Makefile (from pgbench_ext.control)"
+#endif
+
+/* Exit statuses, as documented in --help. */
+#define EXIT_RUNTIME_ERROR	1
+#define EXIT_USAGE			2
+
+extern const char *progname;
+
+/* main.c */
+extern void usage_error(const char *command, const char *fmt,...) pg_attribute_printf(2, 3) pg_attribute_noreturn();
+
+/* conn.c: connection options common to every command that talks to a server */
+typedef struct ConnOptions
+{
+	const char *conninfo;		/* positional CONNINFO, may be NULL */
+	const char *host;
+	const char *port;
+	const char *username;
+	const char *dbname;
+} ConnOptions;
+
+/* getopt pieces every connecting command shares */
+#define CONN_SHORT_OPTIONS "h:p:U:d:"
+#define CONN_LONG_OPTIONS \
+	{"host", required_argument, NULL, 'h'}, \
+	{"port", required_argument, NULL, 'p'}, \
+	{"username", required_argument, NULL, 'U'}, \
+	{"dbname", required_argument, NULL, 'd'}
+
+extern bool conn_option(int c, const char *arg, ConnOptions *opts);
+extern void conn_usage(void);
+extern PGconn *connect_or_die(const ConnOptions *opts);
+extern PGconn *connect_checked(const ConnOptions *opts);
+extern char *describe_conninfo(PGconn *conn);
+extern bool check_extension_version(PGconn *conn, char **problem, char **hint);
+extern PGresult *exec_or_die(PGconn *conn, const char *sql);
+
+/* table.c: aligned text tables, as psql prints them */
+typedef struct TextTable TextTable;
+
+extern TextTable *table_create(int ncols, const char *const *headers);
+extern void table_set_max_width(TextTable *t, int col, int width);
+extern void table_add_row(TextTable *t, const char *const *cells);
+extern void table_print(const TextTable *t, FILE *out);
+extern void table_free(TextTable *t);
+
+/* commands: each takes the arguments after its own name */
+extern int	cmd_env(int argc, char **argv);
+
+#endif							/* PGBENCH_EXT_CLIENT_H */

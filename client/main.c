@@ -1,0 +1,124 @@
+/*-------------------------------------------------------------------------
+ *
+ * main.c
+ *		pgbench_ext driver: command dispatch, --help and --version.
+ *
+ * Usage follows src/bin/pgbench: getopt_long, libpq's PG* environment
+ * variables honoured, errors as "pgbench_ext: error: ..." with a hint.
+ * Usage errors exit with status 2, run-time errors with status 1.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+
+#include <getopt.h>
+
+#include "common/logging.h"
+
+const char *progname;
+
+typedef struct Command
+{
+	const char *name;
+	int			(*run) (int argc, char **argv);
+	const char *summary;
+} Command;
+
+static const Command commands[] = {
+	{"env", cmd_env, "show the server's build, settings and host facts"},
+};
+
+static void
+usage(void)
+{
+	printf("%s compares PostgreSQL builds, patches and settings with pgbench and\n"
+		   "tells whether a difference is real.\n\n", progname);
+	printf("Usage:\n");
+	printf("  %s [OPTION]... COMMAND [ARG]...\n\n", progname);
+	printf("Commands:\n");
+	for (int i = 0; i < lengthof(commands); i++)
+		printf("  %-10s %s\n", commands[i].name, commands[i].summary);
+	printf("\nOptions:\n");
+	printf("  -V, --version            output version information, then exit\n");
+	printf("  -?, --help               show this help, then exit\n");
+	printf("\n\"%s COMMAND --help\" shows the options of one command.\n", progname);
+	printf("Connection options follow libpq: PGHOST, PGPORT, PGUSER, PGDATABASE and\n"
+		   "the other PG* environment variables apply where no option overrides them.\n");
+	printf("\nExit status: 0 success, 1 run-time error, 2 usage error.\n");
+}
+
+/*
+ * Report a command-line problem the way pgbench does, then exit with the
+ * usage status.  command may be NULL for top-level options.
+ */
+void
+usage_error(const char *command, const char *fmt,...)
+{
+	va_list		ap;
+	char		msg[1024];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pg_log_error("%s", msg);
+	if (command)
+		pg_log_error_hint("Try \"%s %s --help\" for more information.", progname, command);
+	else
+		pg_log_error_hint("Try \"%s --help\" for more information.", progname);
+	exit(EXIT_USAGE);
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct option long_options[] = {
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0}
+	};
+	int			c;
+
+	pg_logging_init(argv[0]);
+	progname = get_progname(argv[0]);
+
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
+	{
+		usage();
+		exit(0);
+	}
+
+	/*
+	 * Options before the command name are global; "+" stops getopt at the
+	 * first non-option so each command parses its own.  getopt itself has
+	 * already said what was wrong when it returns '?'.
+	 */
+	while ((c = getopt_long(argc, argv, "+V", long_options, NULL)) != -1)
+	{
+		switch (c)
+		{
+			case 'V':
+				printf("%s (pgbench_ext) %s\n", progname, PGBENCH_EXT_VERSION);
+				exit(0);
+			default:
+				pg_log_error_hint("Try \"%s --help\" for more information.", progname);
+				exit(EXIT_USAGE);
+		}
+	}
+
+	if (optind >= argc)
+		usage_error(NULL, "no command given");
+
+	for (int i = 0; i < lengthof(commands); i++)
+	{
+		if (strcmp(argv[optind], commands[i].name) == 0)
+		{
+			/* The command sees its own name as argv[0], as getopt expects. */
+			int			sub_argc = argc - optind;
+			char	  **sub_argv = argv + optind;
+
+			optind = 1;
+			return commands[i].run(sub_argc, sub_argv);
+		}
+	}
+
+	usage_error(NULL, "unrecognized command \"%s\"", argv[optind]);
+}

@@ -1,0 +1,41 @@
+/*-------------------------------------------------------------------------
+ *
+ * pgbench_ext.h
+ *		Declarations shared by the extension's source files.
+ *
+ * Each file in extension/ does one job (environment report, machine facts,
+ * counters, ...); this header is how they reach each other.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCH_EXT_H
+#define PGBENCH_EXT_H
+
+#include "postgres.h"
+
+#include "compat.h"
+
+#ifndef PGBENCH_EXT_VERSION
+#error "PGBENCH_EXT_VERSION must be defined by the Makefile (from pgbench_ext.control)"
+#endif
+
+/* machine.c: facts about the host, read from /proc and sysfs */
+
+/* One CPU cache as the kernel describes it in sysfs. */
+typedef struct MachineCache
+{
+	int			level;			/* 1, 2, 3 ... */
+	char		type[16];		/* "Data", "Instruction", "Unified" */
+	int64		size_bytes;
+	int			line_bytes;		/* coherency_line_size, 0 if unknown */
+} MachineCache;
+
+#define MACHINE_MAX_CACHES 8
+
+extern bool machine_cpu_model(char *buf, size_t len);
+extern int	machine_cpu_count(void);
+extern int	machine_caches(MachineCache *caches, int max_caches);
+extern bool machine_read_line(const char *path, char *buf, size_t len);
+extern char *machine_format_bytes(int64 bytes);
+
+#endif							/* PGBENCH_EXT_H */
