@@ -50,6 +50,8 @@ is($v{clients}, 2, 'clients');
 is($v{duration_s}, $duration, 'duration');
 is($v{complete}, 1, 'summary complete');
 is($v{aborted}, 0, 'not aborted');
+is($v{n_unrecognized}, 0, "every summary line recognized")
+  or diag "first unrecognized: $v{first_unrecognized}";
 cmp_ok($v{transactions}, '>', 0, 'transactions > 0');
 cmp_ok($v{tps}, '>', 0, 'tps > 0');
 cmp_ok($v{latency_avg_ms}, '>', 0, 'latency average > 0');

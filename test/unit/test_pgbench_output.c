@@ -678,8 +678,9 @@ test_random_garbage(void)
 }
 
 /*
- * Every cut of every fixture's stdout: never a crash; a cut before the end
- * of the tps line must be reported, unless pgbench itself said it aborted.
+ * Every fixture is made only of known lines, and every cut of its stdout
+ * is handled: never a crash; a cut before the end of the tps line must be
+ * reported, unless pgbench itself said it aborted.
  */
 static void
 test_truncations(const char *const *names, int n)
@@ -695,7 +696,10 @@ test_truncations(const char *const *names, int n)
 		int			bad = 0;
 		int			reported = 0;
 
+		/* and the whole of it: every line has a known shape */
 		parse_fixture(names[f], &r, err, sizeof(err));
+		ok(r.n_unrecognized == 0, "no unrecognized line (first: \"%s\")",
+		   r.first_unrecognized);
 		pgbench_result_free(&r);
 		full = strdup(fixture_out);
 		len = strlen(full);
@@ -758,6 +762,8 @@ parse_files(const char *outpath, const char *errpath)
 		   r.latency_avg_ms, r.latency_stddev_ms, r.tps);
 	printf("complete=%d\naborted=%d\nn_scripts=%d\nn_progress=%d\n",
 		   r.complete, r.aborted, r.n_scripts, r.n_progress);
+	printf("n_unrecognized=%d\nfirst_unrecognized=%s\n",
+		   r.n_unrecognized, r.first_unrecognized);
 	for (int i = 0; i < r.n_progress; i++)
 		printf("progress=%.3f %.1f %.3f %lld\n", r.progress[i].elapsed_s,
 			   r.progress[i].tps, r.progress[i].latency_avg_ms, r.progress[i].failed);
