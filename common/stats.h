@@ -11,13 +11,14 @@
  *
  * Inputs are arrays of per-run measurements (tps, or latency), all of
  * which must be finite and > 0: comparisons work on their logarithms, so
- * that an effect is a ratio B/A and noise is relative.  Every function
- * returns STATS_OK or a negative StatsError and never NaN: a figure that
- * cannot be computed (too few runs) is marked by a has_* flag set to false,
- * and its value is then 0.
+ * that an effect is a ratio B/A and noise is relative.  Functions that can
+ * fail return a negative StatsError (STATS_OK or a count otherwise), and no
+ * figure is ever NaN: one that cannot be computed (too few runs) is marked
+ * by a has_* flag set to false, and its value is then 0.
  *
  * Files: stats_dist.c (exact and normal distributions), stats_rank.c
- * (rank tests and estimates), stats.c (summaries, comparison, verdict).
+ * (rank tests and estimates), stats.c (summaries, outliers, MDE),
+ * stats_compare.c (B against A and the verdict).
  *
  *-------------------------------------------------------------------------
  */

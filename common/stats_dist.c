@@ -114,8 +114,9 @@ u_exact_feasible(int m, int n)
  * counts[u] = number of arrangements of m + n untied values giving U = u,
  * u = 0 .. mn: the coefficients of the Gaussian binomial [m+n choose m](q)
  * = prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i).  Each partial product is
- * itself a Gaussian binomial, so every intermediate count is an integer
- * no larger than C(m+n, m).  counts must hold mn + m + 1 entries.
+ * itself a Gaussian binomial, so the counts stay integers no larger than
+ * C(m+n, m) (twice that in magnitude between the two halves of a step),
+ * exact in a double.  counts must hold mn + m + 1 entries.
  */
 static void
 u_counts(int m, int n, double *counts)
@@ -229,10 +230,10 @@ stats_u_cdf(int m, int n, double u, double *p, bool *exact)
 int
 stats_signed_rank_cdf(int n, double w, double *p, bool *exact)
 {
-	int			max = n * (n + 1) / 2;
 	double	   *counts;
 	double		below = 0.0;
-	int			k,
+	int			max,
+				k,
 				s,
 				top = (int) floor(w);
 
@@ -248,6 +249,7 @@ stats_signed_rank_cdf(int n, double w, double *p, bool *exact)
 		return STATS_OK;
 	}
 
+	max = n * (n + 1) / 2;
 	counts = calloc((size_t) max + 1, sizeof(double));
 	if (counts == NULL)
 		return STATS_ERR_NOMEM;
@@ -272,11 +274,11 @@ stats_signed_rank_cdf(int n, double w, double *p, bool *exact)
 int
 stats_kendall_cdf(int n, double s, double *p, bool *exact)
 {
-	int			pairs = n * (n - 1) / 2;
 	double	   *prob,
 			   *next;
 	double		below = 0.0;
-	int			i,
+	int			pairs,
+				i,
 				k;
 
 	if (n < 0)
@@ -291,6 +293,7 @@ stats_kendall_cdf(int n, double s, double *p, bool *exact)
 		return STATS_OK;
 	}
 
+	pairs = n * (n - 1) / 2;
 	prob = calloc((size_t) pairs + 1, sizeof(double));
 	next = calloc((size_t) pairs + 1, sizeof(double));
 	if (prob == NULL || next == NULL)

@@ -75,21 +75,20 @@ average_ranks(const double *x, int n, double *ranks, double *tie_cubic)
 	return STATS_OK;
 }
 
-/* Two-sided p from a symmetric statistic's lower tail P(stat <= x). */
+/*
+ * Two-sided p of a statistic symmetric about "mean": twice the exact lower
+ * tail P(stat <= min(x, mirror of x)) when the exact distribution applies,
+ * otherwise the normal approximation with variance "var" (tie-corrected
+ * by the caller), continuity-corrected by half a step.
+ */
 static double
-two_sided(double lower_tail)
-{
-	double		p = 2.0 * lower_tail;
-
-	return p > 1.0 ? 1.0 : p;
-}
-
-/* Two-sided normal p for |stat - mean|, continuity-corrected by half a step. */
-static double
-normal_two_sided(double stat, double mean, double var, double half_step)
+two_sided_p(bool exact, double lower_tail, double stat, double mean,
+			double var, double half_step)
 {
 	double		dev = fabs(stat - mean) - half_step;
 
+	if (exact)
+		return fmin(1.0, 2.0 * lower_tail);
 	if (var <= 0.0)
 		return 1.0;
 	if (dev < 0.0)
@@ -106,7 +105,8 @@ stats_mann_whitney(const double *a, int m, const double *b, int n,
 			   *ranks;
 	double		tie_cubic,
 				rank_sum_b = 0.0,
-				pairs = (double) m * n;
+				pairs = (double) m * n,
+				cdf = 0.0;
 	int			i,
 				rc;
 
@@ -135,25 +135,15 @@ stats_mann_whitney(const double *a, int m, const double *b, int n,
 		return rc;
 
 	out->statistic = rank_sum_b - n * (n + 1.0) / 2.0;
-	if (tie_cubic == 0.0)
-	{
-		double		low = fmin(out->statistic, pairs - out->statistic);
-		double		cdf;
-
-		rc = stats_u_cdf(m, n, low, &cdf, &out->exact);
-		if (rc != STATS_OK)
-			return rc;
-		if (out->exact)
-		{
-			out->p_value = two_sided(cdf);
-			return STATS_OK;
-		}
-	}
 	out->exact = false;
-	out->p_value = normal_two_sided(out->statistic, pairs / 2.0,
-									pairs / 12.0 * ((total + 1.0) - tie_cubic /
-													((double) total * (total - 1.0))),
-									0.5);
+	if (tie_cubic == 0.0 &&
+		(rc = stats_u_cdf(m, n, fmin(out->statistic, pairs - out->statistic),
+						  &cdf, &out->exact)) != STATS_OK)
+		return rc;
+	out->p_value = two_sided_p(out->exact, cdf, out->statistic, pairs / 2.0,
+							   pairs / 12.0 * ((total + 1.0) - tie_cubic /
+											   ((double) total * (total - 1.0))),
+							   0.5);
 	return STATS_OK;
 }
 
@@ -281,7 +271,8 @@ stats_signed_rank(const double *d, int n, StatsRankTest *out)
 			   *ranks;
 	double		tie_cubic,
 				w = 0.0,
-				max;
+				max,
+				cdf = 0.0;
 	int			i,
 				used = 0,
 				rc;
@@ -318,24 +309,15 @@ stats_signed_rank(const double *d, int n, StatsRankTest *out)
 	if (used == 0)
 		return STATS_OK;
 	max = used * (used + 1.0) / 2.0;
-	if (tie_cubic == 0.0 && used == n)
-	{
-		double		cdf;
-
-		rc = stats_signed_rank_cdf(used, fmin(w, max - w), &cdf, &out->exact);
-		if (rc != STATS_OK)
-			return rc;
-		if (out->exact)
-		{
-			out->p_value = two_sided(cdf);
-			return STATS_OK;
-		}
-	}
 	out->exact = false;
-	out->p_value = normal_two_sided(w, max / 2.0,
-									used * (used + 1.0) * (2.0 * used + 1.0) / 24.0 -
-									tie_cubic / 48.0,
-									0.5);
+	if (tie_cubic == 0.0 && used == n &&
+		(rc = stats_signed_rank_cdf(used, fmin(w, max - w), &cdf,
+									&out->exact)) != STATS_OK)
+		return rc;
+	out->p_value = two_sided_p(out->exact, cdf, w, max / 2.0,
+							   used * (used + 1.0) * (2.0 * used + 1.0) / 24.0 -
+							   tie_cubic / 48.0,
+							   0.5);
 	return STATS_OK;
 }
 
@@ -376,7 +358,7 @@ stats_mann_kendall(const double *x, int n, StatsTrend *out)
 	double		tie_cubic,
 				tie_kendall,
 				s = 0.0,
-				cdf;
+				cdf = 0.0;
 	int			i,
 				j,
 				rc;
@@ -406,21 +388,13 @@ stats_mann_kendall(const double *x, int n, StatsTrend *out)
 	stats_tie_terms(sorted, n, &tie_cubic, &tie_kendall);
 	free(sorted);
 
-	if (tie_kendall == 0.0)
-	{
-		rc = stats_kendall_cdf(n, -fabs(s), &cdf, &out->exact);
-		if (rc != STATS_OK)
-			return rc;
-		if (out->exact)
-		{
-			out->p_value = two_sided(cdf);
-			return STATS_OK;
-		}
-	}
 	out->exact = false;
+	if (tie_kendall == 0.0 &&
+		(rc = stats_kendall_cdf(n, -fabs(s), &cdf, &out->exact)) != STATS_OK)
+		return rc;
 	/* S moves in steps of 2: the continuity correction is 1 */
-	out->p_value = normal_two_sided(s, 0.0,
-									(n * (n - 1.0) * (2.0 * n + 5.0) - tie_kendall) / 18.0,
-									1.0);
+	out->p_value = two_sided_p(out->exact, cdf, s, 0.0,
+							   (n * (n - 1.0) * (2.0 * n + 5.0) - tie_kendall) / 18.0,
+							   1.0);
 	return STATS_OK;
 }
