@@ -224,7 +224,7 @@ extern int	stats_mann_kendall(const double *x, int n, StatsTrend *out);
 extern int	stats_outliers(const double *x, int n, double *mod_z,
 						   bool *is_outlier);
 
-/* exp(mean(log r)): the geomean row of ratios over cells. */
+/* exp(mean(log r)): the geomean row of ratios over cells; 0 when n is 0. */
 extern int	stats_geomean(const double *r, int n, double *out);
 
 /* ---- Distributions (stats_dist.c) ---- */
