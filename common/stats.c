@@ -1,0 +1,398 @@
+/*-------------------------------------------------------------------------
+ *
+ * stats.c
+ *		Per-sample summaries, the B-against-A comparison and its verdict,
+ *		the minimum detectable effect, outliers and the geometric mean.
+ *
+ * The verdict rule is deliberately strict, because the question asked on
+ * pgsql-hackers is whether a change is real: "faster" or "slower" needs
+ * both a significant rank test (p < alpha) and a whole confidence interval
+ * of the ratio beyond the noise threshold.  Anything else is "no change",
+ * stated with the smallest effect these runs could have detected, or
+ * "insufficient" when the test could never reject with so few runs.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "stats_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* 1 / Phi^-1(3/4): scales a MAD to the sd of a normal distribution */
+#define MAD_TO_SD 1.4826
+/* Phi^-1(3/4), the constant of the modified z-score */
+#define MOD_Z_SCALE 0.6745
+/* sqrt(pi/2): scales a mean absolute deviation to a normal sd */
+#define MEANAD_TO_SD 1.253314
+/* asymptotic relative efficiency of rank tests to the t test, normal data */
+#define RANK_TEST_ARE (3.0 / 3.14159265358979323846)
+
+const char *
+stats_strerror(int err)
+{
+	switch (err)
+	{
+		case STATS_OK:
+			return "no error";
+		case STATS_ERR_NOMEM:
+			return "out of memory";
+		case STATS_ERR_VALUE:
+			return "values must be finite and greater than zero";
+		case STATS_ERR_OPTION:
+			return "alpha and power must be in (0, 1) and noise must be >= 0";
+		case STATS_ERR_SIZE:
+			return "negative count, or more than 10000000 pairs of runs (runs of A times runs of B)";
+	}
+	return "unknown statistics error";
+}
+
+const char *
+stats_verdict_name(StatsVerdict v)
+{
+	switch (v)
+	{
+		case STATS_INSUFFICIENT:
+			return "insufficient";
+		case STATS_NO_CHANGE:
+			return "no change";
+		case STATS_FASTER:
+			return "faster";
+		case STATS_SLOWER:
+			return "slower";
+	}
+	return "unknown";
+}
+
+void
+stats_default_options(StatsOptions *opt)
+{
+	opt->alpha = 0.05;
+	opt->noise = 0.01;
+	opt->power = 0.8;
+	opt->higher_is_better = true;
+}
+
+int
+stats_check_options(const StatsOptions *opt)
+{
+	if (!(opt->alpha > 0.0 && opt->alpha < 1.0) ||
+		!(opt->power > 0.0 && opt->power < 1.0) ||
+		!(opt->noise >= 0.0 && isfinite(opt->noise)))
+		return STATS_ERR_OPTION;
+	return STATS_OK;
+}
+
+/* ---- helpers shared with stats_rank.c (stats_int.h) ---- */
+
+static int
+cmp_double(const void *pa, const void *pb)
+{
+	double		a = *(const double *) pa;
+	double		b = *(const double *) pb;
+
+	return (a > b) - (a < b);
+}
+
+void
+stats_sort(double *x, int n)
+{
+	if (n > 1)
+		qsort(x, n, sizeof(double), cmp_double);
+}
+
+double
+stats_median_sorted(const double *x, int n)
+{
+	if (n <= 0)
+		return 0.0;
+	if (n % 2 == 1)
+		return x[n / 2];
+	return (x[n / 2 - 1] + x[n / 2]) / 2.0;
+}
+
+int
+stats_median_of(const double *x, int n, double *median)
+{
+	double	   *copy = malloc(sizeof(double) * (n > 0 ? n : 1));
+	int			i;
+
+	if (copy == NULL)
+		return STATS_ERR_NOMEM;
+	for (i = 0; i < n; i++)
+		copy[i] = x[i];
+	stats_sort(copy, n);
+	*median = stats_median_sorted(copy, n);
+	free(copy);
+	return STATS_OK;
+}
+
+/* *out = malloc'd logs of x, which must all be finite and > 0. */
+int
+stats_log_copy(const double *x, int n, double **out)
+{
+	double	   *l;
+	int			i;
+
+	*out = NULL;
+	if (n < 0)
+		return STATS_ERR_SIZE;
+	for (i = 0; i < n; i++)
+		if (!(x[i] > 0.0 && isfinite(x[i])))
+			return STATS_ERR_VALUE;
+	l = malloc(sizeof(double) * (n > 0 ? n : 1));
+	if (l == NULL)
+		return STATS_ERR_NOMEM;
+	for (i = 0; i < n; i++)
+		l[i] = log(x[i]);
+	*out = l;
+	return STATS_OK;
+}
+
+void
+stats_tie_terms(const double *sorted, int n, double *cubic, double *kendall)
+{
+	int			i,
+				j;
+
+	*cubic = 0.0;
+	*kendall = 0.0;
+	for (i = 0; i < n; i = j)
+	{
+		double		t;
+
+		for (j = i + 1; j < n && sorted[j] == sorted[i]; j++)
+			;
+		t = j - i;
+		*cubic += t * t * t - t;
+		*kendall += t * (t - 1.0) * (2.0 * t + 5.0);
+	}
+}
+
+/* ---- one sample ---- */
+
+/* Median absolute deviation of x around its median m (unscaled). */
+static int
+mad_around(const double *x, int n, double m, double *mad)
+{
+	double	   *dev = malloc(sizeof(double) * (n > 0 ? n : 1));
+	int			i;
+
+	if (dev == NULL)
+		return STATS_ERR_NOMEM;
+	for (i = 0; i < n; i++)
+		dev[i] = fabs(x[i] - m);
+	stats_sort(dev, n);
+	*mad = stats_median_sorted(dev, n);
+	free(dev);
+	return STATS_OK;
+}
+
+/*
+ * Distribution-free CI of the median: [x(k), x(n+1-k)] covers it with
+ * probability 1 - 2 P(Bin(n, 1/2) <= k-1); k is the largest rank keeping
+ * that at or above the level.
+ */
+static void
+median_ci(const double *sorted, int n, double level, StatsSummary *out)
+{
+	double		half = (1.0 - level) / 2.0 * (1.0 + STATS_PROB_EPS);
+	int			k = 0;
+
+	while (k < n / 2 && stats_binom_half_cdf(n, k) <= half)
+		k++;
+	out->median_ci_rank = k;
+	out->has_median_ci = k >= 1;
+	out->median_ci_confidence = 1.0 - 2.0 * stats_binom_half_cdf(n, k >= 1 ? k - 1 : 0);
+	if (out->median_ci_confidence < 0.0)
+		out->median_ci_confidence = 0.0;
+	out->median_ci_low = k >= 1 ? sorted[k - 1] : 0.0;
+	out->median_ci_high = k >= 1 ? sorted[n - k] : 0.0;
+}
+
+int
+stats_summarize(const double *x, int n, double level, StatsSummary *out)
+{
+	double	   *sorted;
+	double		sum = 0.0,
+				ss = 0.0;
+	int			i,
+				rc;
+
+	if (n < 0)
+		return STATS_ERR_SIZE;
+	if (!(level > 0.0 && level < 1.0))
+		return STATS_ERR_OPTION;
+	for (i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return STATS_ERR_VALUE;
+	*out = (StatsSummary) {0};
+	out->n = n;
+	if (n == 0)
+		return STATS_OK;
+
+	sorted = malloc(sizeof(double) * n);
+	if (sorted == NULL)
+		return STATS_ERR_NOMEM;
+	for (i = 0; i < n; i++)
+	{
+		sorted[i] = x[i];
+		sum += x[i];
+	}
+	stats_sort(sorted, n);
+	out->min = sorted[0];
+	out->max = sorted[n - 1];
+	out->median = stats_median_sorted(sorted, n);
+	out->mean = sum / n;
+	median_ci(sorted, n, level, out);
+	free(sorted);
+
+	for (i = 0; i < n; i++)
+		ss += (x[i] - out->mean) * (x[i] - out->mean);
+	if (n >= 2)
+	{
+		out->stddev = sqrt(ss / (n - 1));
+		out->cv = out->mean != 0.0 ? out->stddev / fabs(out->mean) : 0.0;
+	}
+	rc = mad_around(x, n, out->median, &out->mad);
+	return rc;
+}
+
+/* ---- outliers, geomean ---- */
+
+int
+stats_outliers(const double *x, int n, double *mod_z, bool *is_outlier)
+{
+	double	   *l;
+	double		median,
+				mad,
+				scale,
+				meanad = 0.0;
+	int			i,
+				rc,
+				count = 0;
+
+	if ((rc = stats_log_copy(x, n, &l)) != STATS_OK)
+		return rc;
+	if ((rc = stats_median_of(l, n, &median)) == STATS_OK)
+		rc = mad_around(l, n, median, &mad);
+	if (rc != STATS_OK)
+	{
+		free(l);
+		return rc;
+	}
+	/* MAD is 0 when over half the values are equal: Iglewicz and Hoaglin
+	 * then scale by the mean absolute deviation instead */
+	for (i = 0; i < n; i++)
+		meanad += fabs(l[i] - median) / n;
+	scale = mad > 0.0 ? mad / MOD_Z_SCALE : meanad * MEANAD_TO_SD;
+	for (i = 0; i < n; i++)
+	{
+		double		z = scale > 0.0 ? (l[i] - median) / scale : 0.0;
+		bool		out = fabs(z) > STATS_OUTLIER_Z;
+
+		if (mod_z)
+			mod_z[i] = z;
+		if (is_outlier)
+			is_outlier[i] = out;
+		count += out;
+	}
+	free(l);
+	return count;
+}
+
+int
+stats_geomean(const double *r, int n, double *out)
+{
+	double	   *l;
+	double		sum = 0.0;
+	int			i,
+				rc;
+
+	*out = 0.0;
+	if ((rc = stats_log_copy(r, n, &l)) != STATS_OK)
+		return rc;
+	for (i = 0; i < n; i++)
+		sum += l[i];
+	free(l);
+	if (n > 0)
+		*out = exp(sum / n);
+	return STATS_OK;
+}
+
+/* ---- minimum detectable effect ---- */
+
+/* Robust sd of log x: 1.4826 MAD, or the sample sd when the MAD is 0. */
+static int
+robust_log_sd(const double *x, int n, double *sd)
+{
+	double	   *l;
+	double		median = 0.0,
+				mad = 0.0,
+				mean = 0.0,
+				ss = 0.0;
+	int			i,
+				rc;
+
+	*sd = 0.0;
+	if ((rc = stats_log_copy(x, n, &l)) != STATS_OK)
+		return rc;
+	if (n >= 2 && (rc = stats_median_of(l, n, &median)) == STATS_OK)
+		rc = mad_around(l, n, median, &mad);
+	if (n >= 2 && rc == STATS_OK)
+	{
+		for (i = 0; i < n; i++)
+			mean += l[i] / n;
+		for (i = 0; i < n; i++)
+			ss += (l[i] - mean) * (l[i] - mean);
+		*sd = mad > 0.0 ? MAD_TO_SD * mad : sqrt(ss / (n - 1));
+	}
+	free(l);
+	return rc;
+}
+
+int
+stats_pooled_log_sd(const double *a, int n_a, const double *b, int n_b,
+					double *sd)
+{
+	double		sd_a,
+				sd_b;
+	int			rc,
+				df = (n_a > 1 ? n_a - 1 : 0) + (n_b > 1 ? n_b - 1 : 0);
+
+	*sd = 0.0;
+	if ((rc = robust_log_sd(a, n_a, &sd_a)) != STATS_OK ||
+		(rc = robust_log_sd(b, n_b, &sd_b)) != STATS_OK)
+		return rc;
+	if (df > 0)
+		*sd = sqrt(((n_a > 1 ? n_a - 1 : 0) * sd_a * sd_a +
+					(n_b > 1 ? n_b - 1 : 0) * sd_b * sd_b) / df);
+	return STATS_OK;
+}
+
+/*
+ * The smallest ratio change a two-sided test at level alpha detects with
+ * the given power for m and n runs whose log values have sd s:
+ *
+ *	 delta = (z(1 - alpha/2) + z(power)) * s * sqrt((1/m + 1/n) / ARE)
+ *	 MDE % = 100 * (exp(delta) - 1)
+ *
+ * the normal-theory formula for a shift in log tps, with the sample sizes
+ * discounted by the asymptotic relative efficiency of the rank test
+ * (3/pi against the t test when the noise is normal).
+ */
+bool
+stats_mde_pct(double sd_log, int m, int n, double alpha, double power,
+			  double *mde_pct)
+{
+	double		delta;
+
+	*mde_pct = 0.0;
+	if (m < 1 || n < 1 || !(sd_log >= 0.0) ||
+		!(alpha > 0.0 && alpha < 1.0) || !(power > 0.0 && power < 1.0))
+		return false;
+	delta = (stats_norm_quantile(1.0 - alpha / 2.0) + stats_norm_quantile(power)) *
+		sd_log * sqrt((1.0 / m + 1.0 / n) / RANK_TEST_ARE);
+	*mde_pct = 100.0 * (exp(delta) - 1.0);
+	return true;
+}

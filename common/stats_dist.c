@@ -1,0 +1,348 @@
+/*-------------------------------------------------------------------------
+ *
+ * stats_dist.c
+ *		Null distributions for pgbench_ext's rank tests: the normal
+ *		distribution, and the exact distributions of the Mann–Whitney U,
+ *		Wilcoxon signed-rank W+ and Mann–Kendall S statistics.
+ *
+ * Benchmarks make few runs (3 to 20 per side), where normal approximations
+ * of rank statistics are poor and the published tables are exact; so the
+ * exact distributions are computed whenever they fit, by counting
+ * arrangements in doubles while the counts stay exact integers (below
+ * 2^53), and the normal approximation is used only past that.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define SQRT_2PI 2.50662827463100050242
+#define LN_2 0.69314718055994530942
+
+/* Past this many pairs, U's distribution array would be too large. */
+#define U_EXACT_MAX_PAIRS 1000000
+/* Kendall's S is computed as probabilities; its cost is n^3. */
+#define KENDALL_EXACT_MAX_N 60
+
+double
+stats_norm_cdf(double z)
+{
+	return 0.5 * erfc(-z / sqrt(2.0));
+}
+
+/*
+ * Inverse of the standard normal CDF: Acklam's rational approximation
+ * (relative error 1.2e-9), refined by one Halley step on erfc to full
+ * double precision.
+ */
+double
+stats_norm_quantile(double p)
+{
+	static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,
+		-2.759285104469687e+02, 1.383577518672690e+02,
+	-3.066479806614716e+01, 2.506628277459239e+00};
+	static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02,
+		-1.556989798598866e+02, 6.680131188771972e+01,
+	-1.328068155288572e+01};
+	static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01,
+		-2.400758277161838e+00, -2.549671500174428e+00,
+	4.374664141464968e+00, 2.938163982698783e+00};
+	static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01,
+	2.445134137142996e+00, 3.754408661907416e+00};
+	const double p_low = 0.02425;
+	double		q,
+				r,
+				x,
+				e,
+				u;
+
+	if (p <= 0.0)
+		return -HUGE_VAL;
+	if (p >= 1.0)
+		return HUGE_VAL;
+
+	if (p < p_low || p > 1.0 - p_low)
+	{
+		q = sqrt(-2.0 * log(p < p_low ? p : 1.0 - p));
+		x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+			((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1.0);
+		if (p > 1.0 - p_low)
+			x = -x;
+	}
+	else
+	{
+		q = p - 0.5;
+		r = q * q;
+		x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+			(((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1.0);
+	}
+
+	e = stats_norm_cdf(x) - p;
+	u = e * SQRT_2PI * exp(x * x / 2.0);
+	return x - u / (1.0 + x * u / 2.0);
+}
+
+/*
+ * C(n, k) as a double; exact while it is below 2^53, +inf past DBL_MAX.
+ * Each partial product C(n-k+i, i) is itself an integer.
+ */
+double
+stats_choose(int n, int k)
+{
+	double		c = 1.0;
+	int			i;
+
+	if (k < 0 || k > n)
+		return 0.0;
+	if (k > n - k)
+		k = n - k;
+	for (i = 1; i <= k; i++)
+		c = c * (double) (n - k + i) / (double) i;
+	return c;
+}
+
+static bool
+u_exact_feasible(int m, int n)
+{
+	return (double) m * n <= U_EXACT_MAX_PAIRS &&
+		stats_choose(m + n, m) <= STATS_EXACT_MAX_COUNT;
+}
+
+/*
+ * counts[u] = number of arrangements of m + n untied values giving U = u,
+ * u = 0 .. mn: the coefficients of the Gaussian binomial [m+n choose m](q)
+ * = prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i).  Each partial product is
+ * itself a Gaussian binomial, so the counts stay integers no larger than
+ * C(m+n, m) (twice that in magnitude between the two halves of a step),
+ * exact in a double.  counts must hold mn + m + 1 entries.
+ */
+static void
+u_counts(int m, int n, double *counts)
+{
+	int			i,
+				u,
+				deg = 0;
+
+	counts[0] = 1.0;
+	for (u = 1; u <= m * n + m; u++)
+		counts[u] = 0.0;
+
+	for (i = 1; i <= m; i++)
+	{
+		int			step = n + i;
+
+		/* multiply by (1 - q^(n+i)) */
+		for (u = deg + step; u >= step; u--)
+			counts[u] -= counts[u - step];
+		deg += step;
+		/* divide by (1 - q^i): a running sum with stride i */
+		for (u = i; u <= deg; u++)
+			counts[u] += counts[u - i];
+		deg = i * n;
+	}
+}
+
+/*
+ * cdf[u] = P(U <= u), u = 0 .. mn, under the null hypothesis for samples
+ * of m and n untied values; cdf must hold mn + 1 entries.
+ */
+int
+stats_u_cdf_table(int m, int n, double *cdf, bool *exact)
+{
+	double	   *counts;
+	double		total,
+				below = 0.0;
+	int			u,
+				pairs = m * n;
+
+	if (m < 0 || n < 0)
+		return STATS_ERR_SIZE;
+	if (m > n)
+	{
+		int			t = m;
+
+		m = n;
+		n = t;
+	}
+	*exact = u_exact_feasible(m, n);
+	if (!*exact)
+	{
+		double		mean = pairs / 2.0;
+		double		sd = sqrt((double) pairs * (m + n + 1) / 12.0);
+
+		for (u = 0; u <= pairs; u++)
+			cdf[u] = stats_norm_cdf((u + 0.5 - mean) / sd);
+		return STATS_OK;
+	}
+
+	counts = malloc(sizeof(double) * ((size_t) pairs + m + 1));
+	if (counts == NULL)
+		return STATS_ERR_NOMEM;
+	u_counts(m, n, counts);
+	total = stats_choose(m + n, m);
+	for (u = 0; u <= pairs; u++)
+	{
+		below += counts[u];
+		cdf[u] = below / total;
+	}
+	free(counts);
+	return STATS_OK;
+}
+
+/* P(U <= u) for one u. */
+int
+stats_u_cdf(int m, int n, double u, double *p, bool *exact)
+{
+	double	   *cdf;
+	double		pairs = (double) m * n;
+	int			rc;
+
+	if (m < 0 || n < 0)
+		return STATS_ERR_SIZE;
+	*exact = u_exact_feasible(m < n ? m : n, m < n ? n : m);
+	if (!*exact)
+	{
+		*p = stats_norm_cdf((floor(u) + 0.5 - pairs / 2.0) /
+							sqrt(pairs * (m + n + 1) / 12.0));
+		return STATS_OK;
+	}
+	if (u < 0)
+	{
+		*p = 0.0;
+		return STATS_OK;
+	}
+	cdf = malloc(sizeof(double) * ((size_t) m * n + 1));
+	if (cdf == NULL)
+		return STATS_ERR_NOMEM;
+	rc = stats_u_cdf_table(m, n, cdf, exact);
+	if (rc == STATS_OK)
+		*p = cdf[u >= pairs ? m * n : (int) floor(u)];
+	free(cdf);
+	return rc;
+}
+
+/*
+ * P(W+ <= w) for n non-zero, untied differences: counts of subsets of the
+ * ranks 1..n by their sum, 2^n in all.
+ */
+int
+stats_signed_rank_cdf(int n, double w, double *p, bool *exact)
+{
+	double	   *counts;
+	double		below = 0.0;
+	int			max,
+				k,
+				s,
+				top = (int) floor(w);
+
+	if (n < 0)
+		return STATS_ERR_SIZE;
+	if (ldexp(1.0, n) > STATS_EXACT_MAX_COUNT)
+	{
+		double		mean = n * (n + 1) / 4.0;
+		double		sd = sqrt(n * (n + 1.0) * (2 * n + 1) / 24.0);
+
+		*exact = false;
+		*p = stats_norm_cdf((floor(w) + 0.5 - mean) / sd);
+		return STATS_OK;
+	}
+
+	max = n * (n + 1) / 2;
+	counts = calloc((size_t) max + 1, sizeof(double));
+	if (counts == NULL)
+		return STATS_ERR_NOMEM;
+	counts[0] = 1.0;
+	for (k = 1; k <= n; k++)
+		for (s = k * (k + 1) / 2; s >= k; s--)
+			counts[s] += counts[s - k];
+	for (s = 0; s <= max && s <= top; s++)
+		below += counts[s];
+	free(counts);
+	*exact = true;
+	*p = below / ldexp(1.0, n);
+	return STATS_OK;
+}
+
+/*
+ * P(S <= s) for Kendall's S = concordant - discordant pairs of n untied
+ * values in random order.  S = n(n-1)/2 - 2 I where I counts inversions of
+ * a random permutation; I is built one element at a time, the i-th
+ * adding 0 .. i-1 inversions with equal chance.
+ */
+int
+stats_kendall_cdf(int n, double s, double *p, bool *exact)
+{
+	double	   *prob,
+			   *next;
+	double		below = 0.0;
+	int			pairs,
+				i,
+				k;
+
+	if (n < 0)
+		return STATS_ERR_SIZE;
+	if (n > KENDALL_EXACT_MAX_N)
+	{
+		double		sd = sqrt(n * (n - 1.0) * (2 * n + 5) / 18.0);
+
+		*exact = false;
+		/* S moves in steps of 2, so the continuity correction is 1 */
+		*p = stats_norm_cdf((s + 1.0) / sd);
+		return STATS_OK;
+	}
+
+	pairs = n * (n - 1) / 2;
+	prob = calloc((size_t) pairs + 1, sizeof(double));
+	next = calloc((size_t) pairs + 1, sizeof(double));
+	if (prob == NULL || next == NULL)
+	{
+		free(prob);
+		free(next);
+		return STATS_ERR_NOMEM;
+	}
+	prob[0] = 1.0;
+	for (i = 2; i <= n; i++)
+	{
+		double		window = 0.0;
+		int			max_i = i * (i - 1) / 2;
+
+		/* next[k] = (prob[k] + ... + prob[k-i+1]) / i, a sliding sum */
+		for (k = 0; k <= max_i; k++)
+		{
+			window += prob[k];
+			if (k - i >= 0)
+				window -= prob[k - i];
+			next[k] = window / i;
+		}
+		for (k = 0; k <= max_i; k++)
+			prob[k] = next[k];
+	}
+	/* S <= s  <=>  I >= (pairs - s) / 2 */
+	for (k = 0; k <= pairs; k++)
+		if (pairs - 2 * k <= s + 1e-9)
+			below += prob[k];
+	free(prob);
+	free(next);
+	*exact = true;
+	*p = below > 1.0 ? 1.0 : below;
+	return STATS_OK;
+}
+
+/* P(Binomial(n, 1/2) <= k), summed in log space so that any n works. */
+double
+stats_binom_half_cdf(int n, int k)
+{
+	double		sum = 0.0;
+	double		lfact_n = lgamma(n + 1.0);
+	int			i;
+
+	if (k < 0)
+		return 0.0;
+	if (k >= n)
+		return 1.0;
+	for (i = 0; i <= k; i++)
+		sum += exp(lfact_n - lgamma(i + 1.0) - lgamma(n - i + 1.0) - n * LN_2);
+	return sum > 1.0 ? 1.0 : sum;
+}

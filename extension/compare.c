@@ -1,0 +1,157 @@
+/*-------------------------------------------------------------------------
+ *
+ * compare.c
+ *		pgbench_ext.compare(a, b, ...): is B faster than A, by how much,
+ *		how sure — from psql, on any two arrays of per-run measurements.
+ *
+ * The figures come from common/stats_compare.c, the code the client uses
+ * for its tables, so psql and the terminal agree to the last digit.  This
+ * file only checks the arguments and turns the result into a row.  It
+ * needs no shared memory and works without shared_preload_libraries.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "pgbench_ext.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+
+#include "stats.h"
+
+PG_FUNCTION_INFO_V1(pgbench_ext_compare);
+
+#define COMPARE_COLUMNS 10
+
+/* Argument argno as a non-NULL value, or an error naming it. */
+static void
+require_arg(FunctionCallInfo fcinfo, int argno, const char *name)
+{
+	if (PG_ARGISNULL(argno))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("argument \"%s\" of compare() must not be NULL", name)));
+}
+
+/*
+ * The elements of a one-dimensional float8 array, each finite and > 0
+ * (comparisons work on ratios); palloc'd.
+ */
+static double *
+measurements(ArrayType *arr, const char *name, int *n)
+{
+	Datum	   *elems;
+	bool	   *nulls;
+	double	   *values;
+	int			i;
+
+	if (ARR_NDIM(arr) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("array \"%s\" must be one-dimensional", name)));
+	deconstruct_array(arr, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL,
+					  TYPALIGN_DOUBLE, &elems, &nulls, n);
+	values = palloc(sizeof(double) * (*n > 0 ? *n : 1));
+	for (i = 0; i < *n; i++)
+	{
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("array \"%s\" must not contain NULL elements", name),
+					 errdetail("Element %d is NULL.", i + 1)));
+		values[i] = DatumGetFloat8(elems[i]);
+		if (!(values[i] > 0.0 && isfinite(values[i])))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("array \"%s\" must contain only finite values greater than zero",
+							name),
+					 errdetail("Element %d is %g.", i + 1, values[i]),
+					 errhint("compare() takes one measurement per run, such as tps or latency.")));
+	}
+	return values;
+}
+
+static void
+read_options(FunctionCallInfo fcinfo, StatsOptions *opt)
+{
+	stats_default_options(opt);
+	require_arg(fcinfo, 2, "higher_is_better");
+	require_arg(fcinfo, 3, "alpha");
+	require_arg(fcinfo, 4, "noise");
+	opt->higher_is_better = PG_GETARG_BOOL(2);
+	opt->alpha = PG_GETARG_FLOAT8(3);
+	opt->noise = PG_GETARG_FLOAT8(4);
+	if (!(opt->alpha > 0.0 && opt->alpha < 1.0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"alpha\" must be greater than 0 and less than 1, not %g",
+						opt->alpha),
+				 errhint("alpha is the significance level, e.g. 0.05.")));
+	if (!(opt->noise >= 0.0 && isfinite(opt->noise)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"noise\" must be a finite fraction of at least 0, not %g",
+						opt->noise),
+				 errhint("noise is the smallest change that counts, e.g. 0.01 for 1%%.")));
+}
+
+static void
+report_stats_error(int rc)
+{
+	ereport(ERROR,
+			(errcode(rc == STATS_ERR_NOMEM ? ERRCODE_OUT_OF_MEMORY :
+					 rc == STATS_ERR_SIZE ? ERRCODE_PROGRAM_LIMIT_EXCEEDED :
+					 ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("compare() failed: %s", stats_strerror(rc))));
+}
+
+/* A figure, or NULL where the comparison has none. */
+static void
+set_column(Datum *values, bool *nulls, int col, bool present, double v)
+{
+	values[col] = present ? Float8GetDatum(v) : (Datum) 0;
+	nulls[col] = !present;
+}
+
+Datum
+pgbench_ext_compare(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	StatsOptions opt;
+	StatsComparison c;
+	double	   *a,
+			   *b;
+	int			n_a,
+				n_b,
+				rc;
+	Datum		values[COMPARE_COLUMNS];
+	bool		nulls[COMPARE_COLUMNS] = {0};
+
+	require_arg(fcinfo, 0, "a");
+	require_arg(fcinfo, 1, "b");
+	read_options(fcinfo, &opt);
+	a = measurements(PG_GETARG_ARRAYTYPE_P(0), "a", &n_a);
+	b = measurements(PG_GETARG_ARRAYTYPE_P(1), "b", &n_b);
+
+	rc = stats_compare(a, n_a, b, n_b, &opt, &c);
+	if (rc != STATS_OK)
+		report_stats_error(rc);
+
+	InitMaterializedSRF(fcinfo, 0);
+	set_column(values, nulls, 0, c.has_estimate, c.estimate);
+	set_column(values, nulls, 1, c.has_ci, c.ci_low);
+	set_column(values, nulls, 2, c.has_ci, c.ci_high);
+	set_column(values, nulls, 3, c.has_estimate, c.change_pct);
+	set_column(values, nulls, 4, c.has_p, c.p_value);
+	values[5] = Int32GetDatum(c.n_a);
+	values[6] = Int32GetDatum(c.n_b);
+	set_column(values, nulls, 7, c.has_mde, c.mde_pct);
+	values[8] = CStringGetTextDatum(stats_verdict_name(c.verdict));
+	values[9] = CStringGetTextDatum(c.reason);
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	return (Datum) 0;
+}

@@ -1,0 +1,25 @@
+-- Statistics from psql: the same code as the client's tables (common/stats*.c).
+-- Needs no shared memory: works without shared_preload_libraries.
+
+CREATE FUNCTION compare(
+    a float8[],
+    b float8[],
+    higher_is_better boolean DEFAULT true,
+    alpha float8 DEFAULT 0.05,
+    noise float8 DEFAULT 0.01)
+RETURNS TABLE (
+    estimate float8,
+    ci_low float8,
+    ci_high float8,
+    change_pct float8,
+    p_value float8,
+    n_a int,
+    n_b int,
+    mde_pct float8,
+    verdict text,
+    reason text)
+AS 'MODULE_PATHNAME', 'pgbench_ext_compare'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION compare(float8[], float8[], boolean, float8, float8) IS
+'B against A from per-run measurements: Hodges-Lehmann ratio b/a with its distribution-free CI, Mann-Whitney p, minimum detectable effect and verdict (faster, slower, no change, insufficient)';

@@ -1,0 +1,9 @@
+# The statistics module's unit tests (test/unit/test_stats.c): known values
+# from published tables and brute-force enumeration, the verdict rule on
+# synthetic A/B samples, and the small-n cases that must say "insufficient".
+# The program prints TAP itself; this wrapper hands it to prove.
+use strict;
+use warnings;
+
+my $top = $ENV{PGBENCH_EXT_TOP} or die "PGBENCH_EXT_TOP not set";
+exec "$top/test/unit/test_stats" or die "cannot run $top/test/unit/test_stats: $!";

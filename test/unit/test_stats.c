@@ -1,0 +1,673 @@
+/*-------------------------------------------------------------------------
+ *
+ * test_stats.c
+ *		Unit tests of common/stats*.c, printing TAP.
+ *
+ * Expected values come from published tables (Mann–Whitney U and Wilcoxon
+ * signed-rank critical values), from textbook examples with known results
+ * (Hollander and Wolfe's depression data, as in R's wilcox.test example),
+ * and from brute-force enumeration of every arrangement done here, which
+ * shares no code with the distributions under test.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "stats.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int	test_count = 0;
+static int	test_failed = 0;
+
+static void
+ok(int cond, const char *fmt,...)
+{
+	va_list		ap;
+
+	test_count++;
+	if (!cond)
+		test_failed++;
+	printf("%sok %d - ", cond ? "" : "not ", test_count);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+static void
+is_close(double got, double want, double tol, const char *what)
+{
+	ok(fabs(got - want) <= tol, "%s: got %.12g, want %.12g", what, got, want);
+}
+
+/* ---- deterministic pseudo-random numbers (xorshift64*, Box–Muller) ---- */
+
+static uint64_t rng_state;
+
+static double
+rng_uniform(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return ((rng_state * 2685821657736338717ULL) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static double
+rng_normal(void)
+{
+	double		u1 = rng_uniform(),
+				u2 = rng_uniform();
+
+	if (u1 <= 0.0)
+		u1 = 1e-300;
+	return sqrt(-2.0 * log(u1)) * cos(2.0 * 3.14159265358979323846 * u2);
+}
+
+/* n values of level * exp(noise * N(0,1)) */
+static void
+noisy_sample(double *x, int n, double level, double noise)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+		x[i] = level * exp(noise * rng_normal());
+}
+
+/* ---- brute force, independent of the code under test ---- */
+
+/* Counts of U over all C(m+n, m) ways to pick which positions are A. */
+static void
+brute_u_counts(int m, int n, double *counts)
+{
+	int			total = m + n;
+	unsigned	mask;
+
+	memset(counts, 0, sizeof(double) * (m * n + 1));
+	for (mask = 0; mask < (1u << total); mask++)
+	{
+		int			u = 0,
+					as_below = 0,
+					pos;
+
+		if (__builtin_popcount(mask) != m)
+			continue;
+		/* positions in increasing order; a B counts the A's below it */
+		for (pos = 0; pos < total; pos++)
+		{
+			if (mask & (1u << pos))
+				as_below++;
+			else
+				u += as_below;
+		}
+		counts[u] += 1.0;
+	}
+}
+
+/* Counts of W+ over all 2^n sign assignments of ranks 1..n. */
+static void
+brute_w_counts(int n, double *counts)
+{
+	unsigned	mask;
+	int			max = n * (n + 1) / 2;
+
+	memset(counts, 0, sizeof(double) * (max + 1));
+	for (mask = 0; mask < (1u << n); mask++)
+	{
+		int			w = 0,
+					r;
+
+		for (r = 1; r <= n; r++)
+			if (mask & (1u << (r - 1)))
+				w += r;
+		counts[w] += 1.0;
+	}
+}
+
+/* Kendall's S over all n! permutations (Heap's algorithm). */
+static void
+brute_kendall_counts(int n, double *counts, int offset)
+{
+	int			perm[12],
+				c[12],
+				i,
+				j;
+
+	for (i = 0; i < n; i++)
+		perm[i] = i, c[i] = 0;
+	for (;;)
+	{
+		int			s = 0;
+
+		for (i = 0; i < n; i++)
+			for (j = i + 1; j < n; j++)
+				s += (perm[j] > perm[i]) - (perm[j] < perm[i]);
+		counts[s + offset] += 1.0;
+		/* next permutation */
+		for (i = 1; i < n && c[i] >= i; i++)
+			c[i] = 0;
+		if (i >= n)
+			break;
+		j = (i % 2) ? c[i] : 0;
+		{
+			int			t = perm[j];
+
+			perm[j] = perm[i];
+			perm[i] = t;
+		}
+		c[i]++;
+	}
+}
+
+/* U of b by counting pairs, ties as one half. */
+static double
+brute_u(const double *a, int m, const double *b, int n)
+{
+	double		u = 0.0;
+	int			i,
+				j;
+
+	for (i = 0; i < m; i++)
+		for (j = 0; j < n; j++)
+			u += (b[j] > a[i]) ? 1.0 : (b[j] == a[i]) ? 0.5 : 0.0;
+	return u;
+}
+
+/* ---- tests ---- */
+
+static void
+test_normal(void)
+{
+	is_close(stats_norm_quantile(0.975), 1.959963984540054, 1e-12, "z(0.975)");
+	is_close(stats_norm_quantile(0.8), 0.8416212335729143, 1e-12, "z(0.8)");
+	is_close(stats_norm_quantile(0.001), -3.090232306167813, 1e-11, "z(0.001)");
+	is_close(stats_norm_cdf(1.959963984540054), 0.975, 1e-14, "Phi(1.96)");
+	is_close(stats_choose(10, 5), 252.0, 0.0, "C(10,5)");
+	is_close(stats_choose(40, 20), 137846528820.0, 0.0, "C(40,20)");
+}
+
+static void
+test_u_distribution(void)
+{
+	/* two-sided 0.05 critical values of U from published tables */
+	static const int table[][3] = {
+		{4, 4, 0}, {3, 5, 0}, {5, 5, 2}, {5, 10, 8}, {6, 6, 5}, {7, 9, 12},
+		{8, 8, 13}, {10, 10, 23}, {12, 15, 49}, {20, 20, 127}
+	};
+	static const int brute[][2] = {{1, 1}, {2, 3}, {3, 4}, {5, 5}, {4, 7}, {6, 8}};
+	double		p,
+				p_next;
+	bool		exact;
+	size_t		t;
+
+	stats_u_cdf(5, 5, 0, &p, &exact);
+	ok(exact && p == 1.0 / 252.0, "P(U <= 0), m = n = 5, is 1/252 exactly (got %.17g)", p);
+
+	for (t = 0; t < sizeof(table) / sizeof(table[0]); t++)
+	{
+		int			m = table[t][0],
+					n = table[t][1],
+					crit = table[t][2];
+
+		stats_u_cdf(m, n, crit, &p, &exact);
+		stats_u_cdf(m, n, crit + 1, &p_next, &exact);
+		ok(exact && p <= 0.025 && p_next > 0.025,
+		   "U table m=%d n=%d: critical value %d (P = %.5f, next %.5f)",
+		   m, n, crit, p, p_next);
+	}
+
+	for (t = 0; t < sizeof(brute) / sizeof(brute[0]); t++)
+	{
+		int			m = brute[t][0],
+					n = brute[t][1],
+					u;
+		double		counts[64],
+					table_cdf[64],
+					total = 0.0,
+					below = 0.0,
+					worst = 0.0;
+
+		brute_u_counts(m, n, counts);
+		stats_u_cdf_table(m, n, table_cdf, &exact);
+		for (u = 0; u <= m * n; u++)
+			total += counts[u];
+		for (u = 0; u <= m * n; u++)
+		{
+			below += counts[u];
+			worst = fmax(worst, fabs(below / total - table_cdf[u]));
+		}
+		ok(exact && worst < 1e-15,
+		   "U distribution m=%d n=%d equals enumeration of all %.0f arrangements",
+		   m, n, total);
+	}
+}
+
+static void
+test_mann_whitney(void)
+{
+	/* R: wilcox.test(x, y): W = 35, one-sided p 0.1272, two-sided 0.2544 */
+	static const double x[] = {0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46};
+	static const double y[] = {1.15, 0.88, 0.90, 0.74, 1.21};
+	static const double a5[] = {10, 11, 12, 13, 14};
+	static const double b5[] = {20, 21, 22, 23, 24};
+	static const double ta[] = {1, 2, 3, 3, 4, 5};
+	static const double tb[] = {3, 3, 5, 6, 7, 8, 8};
+	StatsRankTest r;
+	double		counts[64],
+				total = 0.0,
+				extreme = 0.0;
+	int			u;
+
+	stats_mann_whitney(y, 5, x, 10, &r);
+	ok(r.statistic == 35.0 && r.exact, "U of the R example is 35, exact");
+	is_close(r.p_value, 0.2544, 5e-5, "two-sided p of the R example");
+
+	/* the same p by enumeration: arrangements at least as extreme as U=35 */
+	brute_u_counts(5, 10, counts);
+	for (u = 0; u <= 50; u++)
+	{
+		total += counts[u];
+		if (u >= 35)
+			extreme += counts[u];
+	}
+	is_close(r.p_value, 2.0 * extreme / total, 1e-15, "p equals 2 P(U >= 35) by enumeration");
+
+	stats_mann_whitney(a5, 5, b5, 5, &r);
+	ok(r.statistic == 25.0 && r.p_value == 2.0 / 252.0,
+	   "complete separation, 5 and 5: U = 25, p = 2/252 (got %.17g)", r.p_value);
+	stats_mann_whitney(b5, 5, a5, 5, &r);
+	ok(r.statistic == 0.0 && r.p_value == 2.0 / 252.0, "reverse: U = 0, p = 2/252");
+
+	/*
+	 * Ties: U counts a tie as one half, and the p-value is the normal
+	 * approximation with tie correction, computed here from its textbook
+	 * formula: tie groups {3,3,3,3} and {5,5} and {8,8}.
+	 */
+	stats_mann_whitney(ta, 6, tb, 7, &r);
+	{
+		double		mn = 42.0,
+					N = 13.0,
+					T = (64 - 4) + (8 - 2) + (8 - 2),
+					var = mn / 12.0 * ((N + 1) - T / (N * (N - 1))),
+					z = (fabs(brute_u(ta, 6, tb, 7) - mn / 2) - 0.5) / sqrt(var);
+
+		ok(r.statistic == brute_u(ta, 6, tb, 7) && !r.exact,
+		   "ties: U = %.1f counts ties as halves, normal approximation", r.statistic);
+		is_close(r.p_value, erfc(z / sqrt(2.0)), 1e-14, "ties: tie-corrected p");
+	}
+}
+
+static void
+test_hl_rank(void)
+{
+	static const int sizes[] = {5, 6, 8, 10, 20};
+	static const int want[] = {3, 6, 14, 24, 128};
+	double		conf;
+	bool		exact;
+	int			i,
+				k;
+
+	for (i = 0; i < 5; i++)
+	{
+		k = stats_hl_rank(sizes[i], sizes[i], 0.05, &conf, &exact);
+		ok(k == want[i] && exact && conf >= 0.95,
+		   "HL 95%% CI rank for n = %d per side is %d (got %d, confidence %.4f)",
+		   sizes[i], want[i], k, conf);
+	}
+	k = stats_hl_rank(3, 3, 0.05, &conf, &exact);
+	ok(k == 0 && fabs(conf - 0.9) < 1e-12,
+	   "3 and 3 runs: no 95%% CI, best confidence 90%% (got k %d, %.4f)", k, conf);
+	k = stats_hl_rank(40, 40, 0.05, &conf, &exact);
+	ok(k > 0 && conf >= 0.95, "40 per side: rank %d, confidence %.4f", k, conf);
+}
+
+static void
+test_hodges_lehmann(void)
+{
+	static const double a[] = {100, 102, 98, 101, 99};
+	static const double b[] = {105, 107, 103, 106, 104};
+	StatsShift	s;
+	double		d[25];
+	int			i,
+				j;
+
+	stats_hodges_lehmann(a, 5, b, 5, 0.05, &s);
+	for (i = 0; i < 5; i++)
+		for (j = 0; j < 5; j++)
+			d[i * 5 + j] = log(b[j]) - log(a[i]);
+	/* sort by hand: insertion sort, independent of the module's qsort */
+	for (i = 1; i < 25; i++)
+		for (j = i; j > 0 && d[j - 1] > d[j]; j--)
+		{
+			double		t = d[j];
+
+			d[j] = d[j - 1];
+			d[j - 1] = t;
+		}
+	is_close(s.log_estimate, d[12], 0.0, "HL estimate is the median of the 25 log ratios");
+	ok(s.has_ci && s.rank == 3 && s.log_ci_low == d[2] && s.log_ci_high == d[22],
+	   "HL CI is [D(3), D(23)] for 5 and 5");
+	is_close(s.confidence, 1.0 - 2.0 * 4.0 / 252.0, 1e-15,
+			 "achieved confidence 1 - 2 P(U <= 2) = 1 - 8/252");
+}
+
+static void
+test_signed_rank(void)
+{
+	/* Hollander and Wolfe: depression scores before/after (R: V = 40, p = 0.03906) */
+	static const double x[] = {1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30};
+	static const double y[] = {0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29};
+	static const int crit[][2] = {{6, 0}, {7, 2}, {8, 3}, {9, 5}, {10, 8}, {15, 25}, {20, 52}};
+	double		d[9],
+				counts[256],
+				p,
+				p_next,
+				below = 0.0,
+				worst = 0.0;
+	bool		exact;
+	StatsRankTest r;
+	size_t		t;
+	int			i;
+
+	for (i = 0; i < 9; i++)
+		d[i] = x[i] - y[i];
+	stats_signed_rank(d, 9, &r);
+	ok(r.statistic == 40.0 && r.exact, "signed rank: V = 40, exact");
+	is_close(r.p_value, 20.0 / 512.0, 1e-15, "signed rank: p = 20/512 = 0.0390625");
+
+	for (t = 0; t < sizeof(crit) / sizeof(crit[0]); t++)
+	{
+		stats_signed_rank_cdf(crit[t][0], crit[t][1], &p, &exact);
+		stats_signed_rank_cdf(crit[t][0], crit[t][1] + 1, &p_next, &exact);
+		ok(exact && p <= 0.025 && p_next > 0.025,
+		   "signed-rank table n=%d: critical value %d (P = %.5f)", crit[t][0], crit[t][1], p);
+	}
+
+	brute_w_counts(8, counts);
+	for (i = 0; i <= 36; i++)
+	{
+		below += counts[i];
+		stats_signed_rank_cdf(8, i, &p, &exact);
+		worst = fmax(worst, fabs(p - below / 256.0));
+	}
+	ok(worst < 1e-15, "W+ distribution, n = 8, equals enumeration of 256 sign patterns");
+
+	/* zeros dropped, ties averaged: normal approximation */
+	{
+		static const double dz[] = {0.0, 0.1, -0.1, 0.2, 0.2, 0.3, 0.4, 0.5};
+		double		n = 7,
+					w = 1.5 + 3.5 + 3.5 + 5 + 6 + 7,
+					var = n * (n + 1) * (2 * n + 1) / 24.0 - ((8 - 2) + (8 - 2)) / 48.0;
+
+		stats_signed_rank(dz, 8, &r);
+		ok(r.n_used == 7 && r.statistic == w && !r.exact,
+		   "zeros dropped and ties averaged: n = 7, W+ = %.1f", r.statistic);
+		is_close(r.p_value, erfc((fabs(w - n * (n + 1) / 4) - 0.5) / sqrt(var) / sqrt(2.0)),
+				 1e-14, "tie-corrected normal p");
+	}
+}
+
+static void
+test_paired(void)
+{
+	double		a[8],
+				b[8];
+	StatsPaired pr;
+	int			i;
+
+	/* B 3% faster in every round despite drift across rounds */
+	for (i = 0; i < 8; i++)
+	{
+		a[i] = 1000.0 + 50.0 * i;
+		b[i] = a[i] * (1.03 + 0.001 * i);
+	}
+	stats_paired(a, b, 8, &pr);
+	ok(pr.test.statistic == 36.0 && pr.test.exact && pr.test.p_value == 2.0 / 256.0,
+	   "paired: all 8 rounds favour B, p = 2/256 (got %g)", pr.test.p_value);
+	ok(pr.ratio > 1.033 && pr.ratio < 1.035, "paired: median ratio %.4f", pr.ratio);
+}
+
+static void
+test_mann_kendall(void)
+{
+	double		up[10],
+				flat[10],
+				counts[64] = {0},
+				below = 0.0,
+				worst = 0.0,
+				p;
+	bool		exact;
+	StatsTrend	t;
+	int			i;
+
+	for (i = 0; i < 10; i++)
+	{
+		up[i] = 100.0 + i;
+		flat[i] = 100.0 + ((i * 7) % 10);	/* a shuffle of 0..9 */
+	}
+	stats_mann_kendall(up, 10, &t);
+	ok(t.s == 45.0 && t.tau == 1.0 && t.exact,
+	   "monotone series: S = 45, tau = 1");
+	is_close(t.p_value, 2.0 / 3628800.0, 1e-16, "monotone series: p = 2/10!");
+	stats_mann_kendall(flat, 10, &t);
+	ok(t.p_value > 0.2, "shuffled series: no trend (S = %.0f, p = %.3f)", t.s, t.p_value);
+	for (i = 0; i < 10; i++)
+		flat[i] = 100.0;
+	stats_mann_kendall(flat, 10, &t);
+	ok(t.s == 0.0 && t.p_value == 1.0, "constant series: S = 0, p = 1");
+
+	brute_kendall_counts(6, counts, 15);
+	for (i = -15; i <= 15; i++)
+	{
+		below += counts[i + 15];
+		stats_kendall_cdf(6, i, &p, &exact);
+		worst = fmax(worst, fabs(p - below / 720.0));
+	}
+	ok(worst < 1e-14, "Kendall S distribution, n = 6, equals enumeration of 720 orders");
+}
+
+static void
+test_outliers(void)
+{
+	static const double x[] = {100, 101, 99, 100.5, 99.5, 100.2, 150};
+	static const double same[] = {100, 100, 100, 100, 140};
+	double		z[7];
+	bool		flag[7];
+	int			n;
+
+	n = stats_outliers(x, 7, z, flag);
+	ok(n == 1 && flag[6] && !flag[0], "one outlier, the 150 (z = %.1f)", z[6]);
+	/* by hand: median log 100.2, MAD of logs */
+	{
+		double		med = log(100.2),
+					mad = log(100.2) - log(99.5);	/* deviations sorted: .. */
+		double		devs[7];
+		int			i,
+					j;
+
+		for (i = 0; i < 7; i++)
+			devs[i] = fabs(log(x[i]) - med);
+		for (i = 1; i < 7; i++)
+			for (j = i; j > 0 && devs[j - 1] > devs[j]; j--)
+			{
+				double		t = devs[j];
+
+				devs[j] = devs[j - 1];
+				devs[j - 1] = t;
+			}
+		mad = devs[3];
+		is_close(z[6], 0.6745 * (log(150) - med) / mad, 1e-12, "modified z of the 150");
+	}
+	n = stats_outliers(same, 5, z, flag);
+	ok(n == 1 && flag[4], "MAD = 0: the mean absolute deviation scales z (z = %.2f)", z[4]);
+	ok(stats_outliers(same, 4, NULL, NULL) == 0, "identical values: no outliers");
+}
+
+static void
+test_summary(void)
+{
+	static const double x[] = {1, 2, 3, 4, 100};
+	double		ten[10];
+	StatsSummary s;
+	int			i;
+
+	stats_summarize(x, 5, 0.95, &s);
+	ok(s.median == 3 && s.mad == 1 && s.mean == 22 && s.min == 1 && s.max == 100,
+	   "median 3, MAD 1, mean 22");
+	is_close(s.stddev, sqrt((21 * 21 + 20 * 20 + 19 * 19 + 18 * 18 + 78 * 78) / 4.0), 1e-12, "sd");
+	ok(!s.has_median_ci && fabs(s.median_ci_confidence - 0.9375) < 1e-12,
+	   "n = 5: no 95%% median CI, 93.75%% is the most it allows");
+	for (i = 0; i < 10; i++)
+		ten[i] = 10 - i;
+	stats_summarize(ten, 6, 0.95, &s);
+	ok(s.has_median_ci && s.median_ci_rank == 1 && fabs(s.median_ci_confidence - 62.0 / 64.0) < 1e-12,
+	   "n = 6: median CI [min, max] at 96.875%%");
+	stats_summarize(ten, 10, 0.95, &s);
+	ok(s.has_median_ci && s.median_ci_rank == 2 && s.median_ci_low == 2 && s.median_ci_high == 9 &&
+	   fabs(s.median_ci_confidence - (1.0 - 22.0 / 1024.0)) < 1e-12,
+	   "n = 10: median CI [x(2), x(9)] at 97.85%%");
+	stats_summarize(x, 0, 0.95, &s);
+	ok(s.n == 0 && s.median == 0 && !s.has_median_ci, "n = 0: empty summary");
+	stats_summarize(x, 1, 0.95, &s);
+	ok(s.median == 1 && s.stddev == 0 && s.cv == 0, "n = 1: sd and CV are 0, not NaN");
+}
+
+static bool
+all_finite(const StatsComparison *c)
+{
+	return isfinite(c->estimate) && isfinite(c->ci_low) && isfinite(c->ci_high) &&
+		isfinite(c->p_value) && isfinite(c->mde_pct) && isfinite(c->change_pct) &&
+		isfinite(c->u) && isfinite(c->min_p) && c->reason[0] != '\0';
+}
+
+static void
+test_insufficient(void)
+{
+	static const double a[] = {100, 101, 102, 99, 98, 103, 104, 97, 96, 105};
+	static const double b[] = {200, 201, 202, 199, 198, 203, 204, 197, 196, 205};
+	static const int sizes[][2] = {{0, 0}, {0, 10}, {10, 0}, {1, 1}, {2, 2}, {3, 3}, {1, 10}, {3, 4}};
+	StatsOptions opt;
+	StatsComparison c;
+	size_t		t;
+
+	stats_default_options(&opt);
+	for (t = 0; t < sizeof(sizes) / sizeof(sizes[0]); t++)
+	{
+		int			rc = stats_compare(a, sizes[t][0], b, sizes[t][1], &opt, &c);
+
+		ok(rc == STATS_OK && c.verdict == STATS_INSUFFICIENT && all_finite(&c),
+		   "%d and %d runs: insufficient (%s)", sizes[t][0], sizes[t][1], c.reason);
+	}
+	stats_compare(a, 4, b, 4, &opt, &c);
+	ok(c.verdict == STATS_FASTER && fabs(c.p_value - 2.0 / 70.0) < 1e-15,
+	   "4 and 4 runs can already reject: p = 2/70, %s", stats_verdict_name(c.verdict));
+}
+
+static void
+test_synthetic(void)
+{
+	double		a[10],
+				b[10];
+	StatsOptions opt;
+	StatsComparison c;
+	int			seed;
+
+	stats_default_options(&opt);
+	for (seed = 1; seed <= 8; seed++)
+	{
+		rng_state = 0x9E3779B97F4A7C15ULL * seed;
+		noisy_sample(a, 10, 1000.0, 0.02);
+		noisy_sample(b, 10, 1050.0, 0.02);
+		stats_compare(a, 10, b, 10, &opt, &c);
+		ok(c.verdict == STATS_FASTER && c.ci_low < 1.05 && c.ci_high > 1.05,
+		   "seed %d: +5%% with 2%% noise is faster, CI covers 1.05: %s", seed, c.reason);
+		stats_compare(b, 10, a, 10, &opt, &c);
+		ok(c.verdict == STATS_SLOWER, "seed %d: the reverse is slower", seed);
+		opt.higher_is_better = false;
+		stats_compare(a, 10, b, 10, &opt, &c);
+		ok(c.verdict == STATS_SLOWER, "seed %d: +5%% latency is slower", seed);
+		opt.higher_is_better = true;
+		stats_compare(a, 10, a, 10, &opt, &c);
+		ok(c.verdict == STATS_NO_CHANGE && c.estimate == 1.0 && c.p_value == 1.0 &&
+		   c.has_mde && c.mde_pct > 0.5 && c.mde_pct < 5.0,
+		   "seed %d: identical samples: no change, MDE %.2f%%", seed, c.mde_pct);
+	}
+}
+
+static void
+test_noise_threshold(void)
+{
+	double		a[20],
+				b[20];
+	StatsOptions opt;
+	StatsComparison c;
+
+	/* a real but tiny change: significant, yet its CI reaches inside 1% */
+	stats_default_options(&opt);
+	rng_state = 12345;
+	noisy_sample(a, 20, 1000.0, 0.001);
+	noisy_sample(b, 20, 1005.0, 0.001);
+	stats_compare(a, 20, b, 20, &opt, &c);
+	ok(c.p_value < 0.05 && c.verdict == STATS_NO_CHANGE,
+	   "+0.5%% with 0.1%% noise: p = %.2g but no change (%s)", c.p_value, c.reason);
+	opt.noise = 0.0;
+	stats_compare(a, 20, b, 20, &opt, &c);
+	ok(c.verdict == STATS_FASTER, "the same with noise threshold 0: faster");
+}
+
+static void
+test_mde(void)
+{
+	double		mde;
+
+	ok(stats_mde_pct(0.02, 10, 10, 0.05, 0.8, &mde), "MDE computed");
+	/* (1.959964 + 0.841621) * 0.02 * sqrt(0.2 * pi / 3) = 0.0256425 */
+	is_close(mde, 100.0 * (exp(0.0256425) - 1.0), 1e-4, "MDE for sd 0.02, 10 + 10 runs");
+	ok(!stats_mde_pct(0.02, 0, 10, 0.05, 0.8, &mde) && mde == 0.0, "no MDE without runs");
+}
+
+static void
+test_errors_and_geomean(void)
+{
+	static const double good[] = {1, 2, 3};
+	static const double bad[] = {1, -2, 3};
+	static const double r[] = {2, 8};
+	StatsOptions opt;
+	StatsComparison c;
+	double		g,
+				nan_value = nan("");
+
+	stats_default_options(&opt);
+	ok(stats_compare(good, 3, bad, 3, &opt, &c) == STATS_ERR_VALUE, "negative value rejected");
+	ok(stats_compare(good, 3, &nan_value, 1, &opt, &c) == STATS_ERR_VALUE, "NaN rejected");
+	opt.alpha = 1.0;
+	ok(stats_compare(good, 3, good, 3, &opt, &c) == STATS_ERR_OPTION, "alpha 1 rejected");
+	ok(stats_geomean(r, 2, &g) == STATS_OK && fabs(g - 4.0) < 1e-14, "geomean(2, 8) = 4");
+	ok(stats_geomean(bad, 3, &g) == STATS_ERR_VALUE, "geomean rejects a negative ratio");
+}
+
+int
+main(void)
+{
+	test_normal();
+	test_u_distribution();
+	test_mann_whitney();
+	test_hl_rank();
+	test_hodges_lehmann();
+	test_signed_rank();
+	test_paired();
+	test_mann_kendall();
+	test_outliers();
+	test_summary();
+	test_insufficient();
+	test_synthetic();
+	test_noise_threshold();
+	test_mde();
+	test_errors_and_geomean();
+	printf("1..%d\n", test_count);
+	return test_failed > 0;
+}
