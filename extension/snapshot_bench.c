@@ -33,6 +33,11 @@
  * function therefore refuses to run without an active snapshot, and
  * checks afterwards that MyProc->xmin and TransactionXmin are unchanged.
  *
+ * Hardware counters (cycles, instructions, L1D read misses) come from
+ * perf_events.c and cover all the batches, so per-call figures include the
+ * one clock pair per batch; where the kernel gives none (virtual machines:
+ * ENOENT) the columns are NULL and hw_reason says why.
+ *
  * Arguments are capped (SNAPSHOT_BENCH_MAX_*), and interrupts are checked
  * between batches, so a mistyped call can be cancelled and cannot pin a
  * CPU for hours.  The SQL script makes the function superuser-only by
@@ -47,12 +52,15 @@
 
 #include "fmgr.h"
 #include "funcapi.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "storage/proc.h"
 #include "storage/procarray.h"
 #include "utils/builtins.h"
 #include "utils/snapmgr.h"
 #include "utils/snapshot.h"
+
+#include "perf_events.h"
 
 PG_FUNCTION_INFO_V1(pgbench_ext_snapshot_bench);
 
@@ -63,9 +71,14 @@ PG_FUNCTION_INFO_V1(pgbench_ext_snapshot_bench);
 /* Clock pairs read to estimate the timer's own cost. */
 #define TIMER_CALIBRATION_READS		1000
 
-#define SNAPSHOT_BENCH_COLUMNS		12
+#define SNAPSHOT_BENCH_COLUMNS		16
 
 static const char *const argument_names[] = {"calls", "mode", "batches"};
+
+/* Hardware counters reported per call, in column order. */
+static const PerfEventKind hw_columns[] = {
+	PERF_EV_CYCLES, PERF_EV_INSTRUCTIONS, PERF_EV_L1D_READ_MISSES
+};
 
 typedef enum BenchMode
 {
@@ -205,6 +218,41 @@ sorted_quantile(const double *sorted, int n, double q)
 }
 
 /*
+ * Why the hardware columns are NULL, in words, or NULL when all count.
+ * Events that fail for one reason (the usual case) share one sentence.
+ */
+static char *
+hardware_reasons(const PerfEventSet *set)
+{
+	StringInfoData buf;
+	bool		done[lengthof(hw_columns)] = {0};
+
+	initStringInfo(&buf);
+	for (int i = 0; i < lengthof(hw_columns); i++)
+	{
+		const char *reason = perf_event_reason(set, hw_columns[i]);
+
+		if (reason == NULL || done[i])
+			continue;
+		if (buf.len > 0)
+			appendStringInfoString(&buf, "; ");
+		appendStringInfoString(&buf, perf_event_name(hw_columns[i]));
+		for (int j = i + 1; j < lengthof(hw_columns); j++)
+		{
+			const char *other = perf_event_reason(set, hw_columns[j]);
+
+			if (other != NULL && strcmp(other, reason) == 0)
+			{
+				appendStringInfo(&buf, ", %s", perf_event_name(hw_columns[j]));
+				done[j] = true;
+			}
+		}
+		appendStringInfo(&buf, ": %s", reason);
+	}
+	return buf.len > 0 ? buf.data : NULL;
+}
+
+/*
  * pgbench_ext.snapshot_bench(calls int4, mode text, batches int4)
  *	 RETURNS one row; see the SQL script for the columns.
  */
@@ -219,6 +267,12 @@ pgbench_ext_snapshot_bench(PG_FUNCTION_ARGS)
 	TransactionId txmin_before;
 	double		overhead;
 	double	   *per_call;
+	PerfEventSet counters;
+	uint64		hw_before[PERF_EV_COUNT];
+	uint64		hw_after[PERF_EV_COUNT];
+	bool		hw_valid_before[PERF_EV_COUNT];
+	bool		hw_valid_after[PERF_EV_COUNT];
+	char	   *hw_reason;
 	TupleDesc	tupdesc;
 	Datum		values[SNAPSHOT_BENCH_COLUMNS];
 	bool		nulls[SNAPSHOT_BENCH_COLUMNS] = {0};
@@ -252,14 +306,27 @@ pgbench_ext_snapshot_bench(PG_FUNCTION_ARGS)
 	/* Allocates the snapshot's arrays on first use and warms the caches. */
 	GetSnapshotData(&bench_snapshot);
 
-	for (int b = 0; b < batches; b++)
+	perf_events_open(&counters, true);
+	hw_reason = hardware_reasons(&counters);
+	PG_TRY();
 	{
-		/* Spread the remainder over the first batches. */
-		int32		n = calls / batches + (b < calls % batches ? 1 : 0);
+		perf_events_read(&counters, hw_before, hw_valid_before);
+		for (int b = 0; b < batches; b++)
+		{
+			/* Spread the remainder over the first batches. */
+			int32		n = calls / batches + (b < calls % batches ? 1 : 0);
 
-		CHECK_FOR_INTERRUPTS();
-		per_call[b] = time_batch(mode, n, overhead);
+			CHECK_FOR_INTERRUPTS();
+			per_call[b] = time_batch(mode, n, overhead);
+		}
+		perf_events_read(&counters, hw_after, hw_valid_after);
 	}
+	PG_FINALLY();
+	{
+		/* a cancel between batches must not leak the counters' descriptors */
+		perf_events_close(&counters);
+	}
+	PG_END_TRY();
 
 	if (MyProc->xmin != xmin_before || TransactionXmin != txmin_before)
 		elog(ERROR, "snapshot_bench changed the backend's xmin (%u -> %u)",
@@ -279,6 +346,21 @@ pgbench_ext_snapshot_bench(PG_FUNCTION_ARGS)
 	values[9] = Int32GetDatum(bench_snapshot.subxcnt);
 	values[10] = BoolGetDatum(bench_snapshot.suboverflowed);
 	values[11] = Int32GetDatum(CountDBBackends(InvalidOid));
+	for (int i = 0; i < lengthof(hw_columns); i++)
+	{
+		PerfEventKind k = hw_columns[i];
+
+		if (hw_valid_before[k] && hw_valid_after[k])
+			values[12 + i] = Float8GetDatum((double) (hw_after[k] - hw_before[k]) / calls);
+		else
+		{
+			nulls[12 + i] = true;
+			if (hw_reason == NULL)
+				hw_reason = psprintf("%s: could not be read", perf_event_name(k));
+		}
+	}
+	values[15] = hw_reason ? CStringGetTextDatum(hw_reason) : (Datum) 0;
+	nulls[15] = (hw_reason == NULL);
 
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), values, nulls)));
 }

@@ -53,7 +53,12 @@ SELECT mode, calls, batches,
        ns_min > 0 AND ns_min <= ns_median AND ns_median <= ns_p90 AND ns_p90 <= ns_max
          AND ns_max < 'Infinity' AS ordered_positive_finite,
        timer_overhead_ns >= 0 AND timer_overhead_ns < 'Infinity' AS overhead_ok,
-       xcnt >= 0 AS xcnt_ok, subxcnt >= 0 AS subxcnt_ok, procs >= 1 AS procs_ok
+       xcnt >= 0 AS xcnt_ok, subxcnt >= 0 AS subxcnt_ok, procs >= 1 AS procs_ok,
+       -- counters are all there, or NULL with a reason (virtual machines)
+       CASE WHEN hw_reason IS NULL
+            THEN cycles_per_call > 0 AND instructions_per_call > 0 AND l1d_misses_per_call >= 0
+            ELSE hw_reason <> '' AND (cycles_per_call IS NULL OR instructions_per_call IS NULL
+                                      OR l1d_misses_per_call IS NULL) END AS hw_ok
 FROM (SELECT * FROM pgbench_ext.snapshot_bench(20000, 'full', 10)
       UNION ALL
       SELECT * FROM pgbench_ext.snapshot_bench(20000, 'reuse', 10)) b;

@@ -7,7 +7,9 @@ CREATE FUNCTION snapshot_bench(calls int DEFAULT 100000,
 RETURNS TABLE (mode text, calls int, batches int,
                ns_min float8, ns_median float8, ns_p90 float8, ns_max float8,
                timer_overhead_ns float8,
-               xcnt int, subxcnt int, suboverflowed bool, procs int)
+               xcnt int, subxcnt int, suboverflowed bool, procs int,
+               cycles_per_call float8, instructions_per_call float8,
+               l1d_misses_per_call float8, hw_reason text)
 AS 'MODULE_PATHNAME', 'pgbench_ext_snapshot_bench'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
