@@ -59,8 +59,31 @@ share_line(const LayoutFieldInfo *a, const LayoutFieldInfo *b, int line_size)
 }
 
 /*
- * Neighbours of field "name" gained (in b, not a) and lost (in a, not b),
- * as "+x +y -z"; empty when the set is unchanged.
+ * Append "<sign>name" for each field sharing a line with f in layout "in"
+ * but not with its counterpart in "other": with sign '+' (in = B) the
+ * neighbours gained, with '-' (in = A) those lost.
+ */
+static void
+append_neighbour_changes(StringInfo buf, char sign,
+						 const LayoutStructInfo *in, const LayoutFieldInfo *f,
+						 const LayoutStructInfo *other, const LayoutFieldInfo *f_other,
+						 int line_size)
+{
+	for (int i = 0; i < in->nfields; i++)
+	{
+		const LayoutFieldInfo *n = &in->fields[i];
+		const LayoutFieldInfo *n_other = find_field(other, n->name);
+
+		if (n == f || !share_line(f, n, line_size))
+			continue;
+		if (n_other == NULL || !share_line(f_other, n_other, line_size))
+			appendStringInfo(buf, "%s%c%s", buf->len > 0 ? " " : "", sign, n->name);
+	}
+}
+
+/*
+ * Neighbours of field "name" gained and lost between A and B, as
+ * "+x +y -z"; empty when the set is unchanged or the field is in one only.
  */
 static char *
 neighbour_changes(const LayoutStructInfo *sa, const LayoutStructInfo *sb,
@@ -71,27 +94,10 @@ neighbour_changes(const LayoutStructInfo *sa, const LayoutStructInfo *sb,
 	StringInfoData buf;
 
 	initStringInfo(&buf);
-	if (fa == NULL || fb == NULL)
-		return buf.data;
-	for (int i = 0; i < sb->nfields; i++)
+	if (fa != NULL && fb != NULL)
 	{
-		const LayoutFieldInfo *nb = &sb->fields[i];
-		const LayoutFieldInfo *na = find_field(sa, nb->name);
-
-		if (nb == fb || !share_line(fb, nb, line_size))
-			continue;
-		if (na == NULL || !share_line(fa, na, line_size))
-			appendStringInfo(&buf, "%s+%s", buf.len > 0 ? " " : "", nb->name);
-	}
-	for (int i = 0; i < sa->nfields; i++)
-	{
-		const LayoutFieldInfo *na = &sa->fields[i];
-		const LayoutFieldInfo *nb = find_field(sb, na->name);
-
-		if (na == fa || !share_line(fa, na, line_size))
-			continue;
-		if (nb == NULL || !share_line(fb, nb, line_size))
-			appendStringInfo(&buf, "%s-%s", buf.len > 0 ? " " : "", na->name);
+		append_neighbour_changes(&buf, '+', sb, fb, sa, fa, line_size);
+		append_neighbour_changes(&buf, '-', sa, fa, sb, fb, line_size);
 	}
 	return buf.data;
 }
