@@ -277,7 +277,7 @@ pgbench_ext_snapshot_bench(PG_FUNCTION_ARGS)
 	Datum		values[SNAPSHOT_BENCH_COLUMNS];
 	bool		nulls[SNAPSHOT_BENCH_COLUMNS] = {0};
 
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < lengthof(argument_names); i++)
 		if (PG_ARGISNULL(i))
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
