@@ -63,7 +63,40 @@ extern void table_add_row(TextTable *t, const char *const *cells);
 extern void table_print(const TextTable *t, FILE *out);
 extern void table_free(TextTable *t);
 
+/* layout_io.c, layout_diff.c: struct layouts of a server, saved or live */
+typedef struct LayoutFieldInfo
+{
+	char	   *name;
+	char	   *type;
+	int			offset;
+	int			size;
+} LayoutFieldInfo;
+
+typedef struct LayoutStructInfo
+{
+	char	   *name;
+	int			size;			/* sizeof, from the (total) row */
+	int			nfields;
+	LayoutFieldInfo *fields;	/* in declaration order */
+} LayoutStructInfo;
+
+typedef struct Layout
+{
+	char	   *source;			/* file name or server description */
+	char	   *server_version;
+	int			pg_cache_line_size;
+	int			nstructs;
+	LayoutStructInfo *structs;
+} Layout;
+
+extern Layout *layout_from_server(PGconn *conn);
+extern Layout *layout_from_file(const char *path);
+extern void layout_save(const Layout *layout, const char *path);
+extern void layout_print(const Layout *layout, int line_size, FILE *out);
+extern void layout_diff(const Layout *a, const Layout *b, int line_size, FILE *out);
+
 /* commands: each takes the arguments after its own name */
 extern int	cmd_env(int argc, char **argv);
+extern int	cmd_layout(int argc, char **argv);
 
 #endif							/* PGBENCH_EXT_CLIENT_H */

@@ -26,6 +26,7 @@ typedef struct Command
 
 static const Command commands[] = {
 	{"env", cmd_env, "show the server's build, settings and host facts"},
+	{"layout", cmd_layout, "show, save or diff the cache-line layout of shared structs"},
 };
 
 static void

@@ -50,4 +50,73 @@ InitMaterializedSRF(FunctionCallInfo fcinfo, int flags)
 #define MarkGUCPrefixReserved(prefix) EmitWarningsOnPlaceholders(prefix)
 #endif
 
+/*
+ * Field tables (struct_layout.c): a field that exists only in some releases
+ * is wrapped in one of these, so each table keeps one line per field and
+ * the version tests stay here.  Each expands to "entry," or to nothing.
+ */
+#if PG_VERSION_NUM >= 140000
+#define SINCE_PG14(entry) entry,
+#define BEFORE_PG14(entry)
+#else
+#define SINCE_PG14(entry)
+#define BEFORE_PG14(entry) entry,
+#endif
+
+#if PG_VERSION_NUM >= 150000
+#define SINCE_PG15(entry) entry,
+#define BEFORE_PG15(entry)
+#else
+#define SINCE_PG15(entry)
+#define BEFORE_PG15(entry) entry,
+#endif
+
+#if PG_VERSION_NUM >= 160000
+#define SINCE_PG16(entry) entry,
+#define BEFORE_PG16(entry)
+#else
+#define SINCE_PG16(entry)
+#define BEFORE_PG16(entry) entry,
+#endif
+
+#if PG_VERSION_NUM >= 170000
+#define SINCE_PG17(entry) entry,
+#define BEFORE_PG17(entry)
+#else
+#define SINCE_PG17(entry)
+#define BEFORE_PG17(entry) entry,
+#endif
+
+/*
+ * PG 17 renamed VariableCacheData / ShmemVariableCache to
+ * TransamVariablesData / TransamVariables; the layout report keeps the name
+ * the running release uses.
+ */
+#include "access/transam.h"
+#if PG_VERSION_NUM >= 170000
+#define TRANSAM_VARIABLES_STRUCT	TransamVariablesData
+#define TRANSAM_VARIABLES_NAME		"TransamVariablesData"
+#define TRANSAM_VARIABLES_PTR		TransamVariables
+#define TRANSAM_VARIABLES_PTR_NAME	"TransamVariables"
+#else
+#define TRANSAM_VARIABLES_STRUCT	VariableCacheData
+#define TRANSAM_VARIABLES_NAME		"VariableCacheData"
+#define TRANSAM_VARIABLES_PTR		ShmemVariableCache
+#define TRANSAM_VARIABLES_PTR_NAME	"ShmemVariableCache"
+#endif
+
+/*
+ * GetSnapshotData() reuses its previous result while no transaction has
+ * completed since (PG 14+, snapXactCompletionCount).  Clearing the count
+ * forces the full proc-array scan; before PG 14 every call is a full scan.
+ * The dense ProcGlobal arrays (xids, statusFlags) also appeared in PG 14.
+ */
+#if PG_VERSION_NUM >= 140000
+#define HAVE_SNAPSHOT_REUSE 1
+#define snapshot_forget_reuse(snap) ((snap)->snapXactCompletionCount = 0)
+#define HAVE_PROCGLOBAL_DENSE_ARRAYS 1
+#else
+#define snapshot_forget_reuse(snap) ((void) 0)
+#endif
+
 #endif							/* PGBENCH_EXT_COMPAT_H */

@@ -185,10 +185,7 @@ report_machine(EnvOutput *out)
 	ncaches = machine_caches(caches, MACHINE_MAX_CACHES);
 	for (int i = 0; i < ncaches; i++)
 	{
-		const char *suffix = strcmp(caches[i].type, "Data") == 0 ? "d"
-			: strcmp(caches[i].type, "Instruction") == 0 ? "i" : "";
-
-		add_row(out, "machine", psprintf("L%d%s_cache", caches[i].level, suffix),
+		add_row(out, "machine", psprintf("%s_cache", machine_cache_label(&caches[i])),
 				machine_format_bytes(caches[i].size_bytes),
 				caches[i].line_bytes > 0
 				? psprintf("line size %d bytes", caches[i].line_bytes) : NULL);

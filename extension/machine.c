@@ -131,6 +131,16 @@ machine_caches(MachineCache *caches, int max_caches)
 	return n;
 }
 
+/* "L1d", "L1i", "L2": the usual short name of a cache; palloc'd. */
+char *
+machine_cache_label(const MachineCache *cache)
+{
+	const char *suffix = strcmp(cache->type, "Data") == 0 ? "d"
+		: strcmp(cache->type, "Instruction") == 0 ? "i" : "";
+
+	return psprintf("L%d%s", cache->level, suffix);
+}
+
 /* "32 kB", "1 MB", in PostgreSQL's unit spelling; palloc'd. */
 char *
 machine_format_bytes(int64 bytes)

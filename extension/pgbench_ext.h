@@ -37,5 +37,6 @@ extern int	machine_cpu_count(void);
 extern int	machine_caches(MachineCache *caches, int max_caches);
 extern bool machine_read_line(const char *path, char *buf, size_t len);
 extern char *machine_format_bytes(int64 bytes);
+extern char *machine_cache_label(const MachineCache *cache);
 
 #endif							/* PGBENCH_EXT_H */

@@ -1,0 +1,230 @@
+/*-------------------------------------------------------------------------
+ *
+ * layout_diff.c
+ *		Print one struct layout, or what changed between two.
+ *
+ * A field-reordering patch is judged by which fields end up on one cache
+ * line, so the diff reports, per struct: fields that moved (old and new
+ * offset and line), fields added, removed or resized, and fields whose
+ * line neighbours changed even though they did not move themselves.
+ * Structs with no change take one line.
+ *
+ * Lines are counted from the start of the struct (line = offset / line
+ * size); where the live objects really start is struct_placement()'s job.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+
+#include "lib/stringinfo.h"
+
+static int
+first_line(const LayoutFieldInfo *f, int line_size)
+{
+	return f->offset / line_size;
+}
+
+static int
+last_line(const LayoutFieldInfo *f, int line_size)
+{
+	return (f->offset + Max(f->size, 1) - 1) / line_size;
+}
+
+static const LayoutStructInfo *
+find_struct(const Layout *layout, const char *name)
+{
+	for (int i = 0; i < layout->nstructs; i++)
+		if (strcmp(layout->structs[i].name, name) == 0)
+			return &layout->structs[i];
+	return NULL;
+}
+
+static const LayoutFieldInfo *
+find_field(const LayoutStructInfo *s, const char *name)
+{
+	if (s == NULL)
+		return NULL;
+	for (int i = 0; i < s->nfields; i++)
+		if (strcmp(s->fields[i].name, name) == 0)
+			return &s->fields[i];
+	return NULL;
+}
+
+/* Do fields a and b have a cache line in common? */
+static bool
+share_line(const LayoutFieldInfo *a, const LayoutFieldInfo *b, int line_size)
+{
+	return first_line(a, line_size) <= last_line(b, line_size) &&
+		first_line(b, line_size) <= last_line(a, line_size);
+}
+
+/*
+ * Append "<sign>name" for each field sharing a line with f in layout "in"
+ * but not with its counterpart in "other": with sign '+' (in = B) the
+ * neighbours gained, with '-' (in = A) those lost.
+ */
+static void
+append_neighbour_changes(StringInfo buf, char sign,
+						 const LayoutStructInfo *in, const LayoutFieldInfo *f,
+						 const LayoutStructInfo *other, const LayoutFieldInfo *f_other,
+						 int line_size)
+{
+	for (int i = 0; i < in->nfields; i++)
+	{
+		const LayoutFieldInfo *n = &in->fields[i];
+		const LayoutFieldInfo *n_other = find_field(other, n->name);
+
+		if (n == f || !share_line(f, n, line_size))
+			continue;
+		if (n_other == NULL || !share_line(f_other, n_other, line_size))
+			appendStringInfo(buf, "%s%c%s", buf->len > 0 ? " " : "", sign, n->name);
+	}
+}
+
+/*
+ * Neighbours of field "name" gained and lost between A and B, as
+ * "+x +y -z"; empty when the set is unchanged or the field is in one only.
+ */
+static char *
+neighbour_changes(const LayoutStructInfo *sa, const LayoutStructInfo *sb,
+				  const char *name, int line_size)
+{
+	const LayoutFieldInfo *fa = find_field(sa, name);
+	const LayoutFieldInfo *fb = find_field(sb, name);
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	if (fa != NULL && fb != NULL)
+	{
+		append_neighbour_changes(&buf, '+', sb, fb, sa, fa, line_size);
+		append_neighbour_changes(&buf, '-', sa, fa, sb, fb, line_size);
+	}
+	return buf.data;
+}
+
+/* "moved", "size 4 -> 8", "added", "removed", or NULL when unchanged. */
+static char *
+field_change(const LayoutFieldInfo *fa, const LayoutFieldInfo *fb)
+{
+	if (fa == NULL)
+		return pg_strdup("added");
+	if (fb == NULL)
+		return pg_strdup("removed");
+	if (fa->offset != fb->offset && fa->size != fb->size)
+		return psprintf("moved, size %d -> %d", fa->size, fb->size);
+	if (fa->offset != fb->offset)
+		return pg_strdup("moved");
+	if (fa->size != fb->size)
+		return psprintf("size %d -> %d", fa->size, fb->size);
+	return NULL;
+}
+
+static void
+add_diff_row(TextTable *table, const LayoutStructInfo *sa, const LayoutStructInfo *sb,
+			 const char *name, int line_size, int *changed)
+{
+	const LayoutFieldInfo *fa = find_field(sa, name);
+	const LayoutFieldInfo *fb = find_field(sb, name);
+	char	   *change = field_change(fa, fb);
+	char	   *neighbours = neighbour_changes(sa, sb, name, line_size);
+	const char *cells[7];
+
+	if (change == NULL && neighbours[0] == '\0')
+		return;
+	cells[0] = name;
+	cells[1] = fa ? psprintf("%d", fa->offset) : NULL;
+	cells[2] = fa ? psprintf("%d", first_line(fa, line_size)) : NULL;
+	cells[3] = fb ? psprintf("%d", fb->offset) : NULL;
+	cells[4] = fb ? psprintf("%d", first_line(fb, line_size)) : NULL;
+	cells[5] = change ? change : "";
+	cells[6] = neighbours;
+	table_add_row(table, cells);
+	(*changed)++;
+}
+
+static void
+diff_struct(const LayoutStructInfo *sa, const LayoutStructInfo *sb, int line_size, FILE *out)
+{
+	static const char *const headers[] = {
+		"field", "A offset", "A line", "B offset", "B line", "change", "line neighbours (+gained -lost)"
+	};
+	TextTable  *table;
+	int			changed = 0;
+
+	if (sb == NULL || sa == NULL)
+	{
+		fprintf(out, "%s: only in %s\n\n", sa ? sa->name : sb->name, sa ? "A" : "B");
+		return;
+	}
+
+	table = table_create(lengthof(headers), headers);
+	table_set_max_width(table, 6, 60);
+	for (int i = 0; i < sa->nfields; i++)
+		add_diff_row(table, sa, sb, sa->fields[i].name, line_size, &changed);
+	for (int i = 0; i < sb->nfields; i++)
+		if (find_field(sa, sb->fields[i].name) == NULL)
+			add_diff_row(table, sa, sb, sb->fields[i].name, line_size, &changed);
+
+	if (changed == 0 && sa->size == sb->size)
+		fprintf(out, "%s: identical (%d fields, %d bytes)\n\n", sa->name, sa->nfields, sa->size);
+	else
+	{
+		if (sa->size != sb->size)
+			fprintf(out, "%s: size %d -> %d bytes (%+d), %d field%s changed\n", sa->name,
+					sa->size, sb->size, sb->size - sa->size, changed, changed == 1 ? "" : "s");
+		else
+			fprintf(out, "%s: size %d bytes in both, %d field%s changed\n", sa->name,
+					sa->size, changed, changed == 1 ? "" : "s");
+		if (changed > 0)
+			table_print(table, out);
+		fputc('\n', out);
+	}
+	table_free(table);
+}
+
+void
+layout_diff(const Layout *a, const Layout *b, int line_size, FILE *out)
+{
+	fprintf(out, "A: %s (PostgreSQL %s)\n", a->source, a->server_version);
+	fprintf(out, "B: %s (PostgreSQL %s)\n", b->source, b->server_version);
+	fprintf(out, "Lines of %d bytes, counted from the start of each struct.\n\n", line_size);
+
+	for (int i = 0; i < a->nstructs; i++)
+		diff_struct(&a->structs[i], find_struct(b, a->structs[i].name), line_size, out);
+	for (int i = 0; i < b->nstructs; i++)
+		if (find_struct(a, b->structs[i].name) == NULL)
+			diff_struct(NULL, &b->structs[i], line_size, out);
+}
+
+void
+layout_print(const Layout *layout, int line_size, FILE *out)
+{
+	static const char *const headers[] = {"field", "type", "offset", "size", "line", "straddles"};
+
+	fprintf(out, "%s (PostgreSQL %s); lines of %d bytes from the start of each struct\n\n",
+			layout->source, layout->server_version, line_size);
+	for (int i = 0; i < layout->nstructs; i++)
+	{
+		const LayoutStructInfo *s = &layout->structs[i];
+		TextTable  *table = table_create(lengthof(headers), headers);
+
+		fprintf(out, "%s: %d bytes, %d fields, %d lines\n", s->name, s->size, s->nfields,
+				(s->size + line_size - 1) / line_size);
+		for (int f = 0; f < s->nfields; f++)
+		{
+			const LayoutFieldInfo *fi = &s->fields[f];
+			const char *cells[6];
+
+			cells[0] = fi->name;
+			cells[1] = fi->type;
+			cells[2] = psprintf("%d", fi->offset);
+			cells[3] = psprintf("%d", fi->size);
+			cells[4] = psprintf("%d", first_line(fi, line_size));
+			cells[5] = first_line(fi, line_size) != last_line(fi, line_size) ? "yes" : "";
+			table_add_row(table, cells);
+		}
+		table_print(table, out);
+		table_free(table);
+		fputc('\n', out);
+	}
+}
