@@ -98,5 +98,7 @@ extern void layout_diff(const Layout *a, const Layout *b, int line_size, FILE *o
 /* commands: each takes the arguments after its own name */
 extern int	cmd_env(int argc, char **argv);
 extern int	cmd_layout(int argc, char **argv);
+extern int	cmd_run(int argc, char **argv);
+extern int	cmd_ab(int argc, char **argv);
 
 #endif							/* PGBENCH_EXT_CLIENT_H */

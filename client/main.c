@@ -25,6 +25,8 @@ typedef struct Command
 } Command;
 
 static const Command commands[] = {
+	{"run", cmd_run, "run an experiment file (or --resume, --rerun one)"},
+	{"ab", cmd_ab, "compare variants given as flags"},
 	{"env", cmd_env, "show the server's build, settings and host facts"},
 	{"layout", cmd_layout, "show, save or diff the cache-line layout of shared structs"},
 };
@@ -116,7 +118,15 @@ main(int argc, char **argv)
 			int			sub_argc = argc - optind;
 			char	  **sub_argv = argv + optind;
 
+			/*
+			 * Restart getopt for the command.  glibc needs optind = 0 to
+			 * forget the "+" (stop at the first argument) mode used above.
+			 */
+#ifdef __GLIBC__
+			optind = 0;
+#else
 			optind = 1;
+#endif
 			return commands[i].run(sub_argc, sub_argv);
 		}
 	}

@@ -1,0 +1,614 @@
+/*-------------------------------------------------------------------------
+ *
+ * experiment.c
+ *		Parsing and checking an experiment specification.
+ *
+ * The INI format (read with inih):
+ *
+ *		[experiment]
+ *		scale = 10
+ *		clients = 1,2,4
+ *		duration = 30			; or transactions = 1000
+ *		rounds = 6
+ *		script = select-only, tpcb-like
+ *
+ *		[variant A]
+ *		bindir = /usr/lib/postgresql/15/bin
+ *		set = synchronous_commit=on
+ *
+ *		[variant B]
+ *		bindir = /usr/lib/postgresql/15/bin
+ *		set = synchronous_commit=off
+ *
+ * Every key is also a flag of "pgbench_ext ab"; both land in
+ * experiment_set(), which owns the meaning and the error messages.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "experiment.h"
+
+#include <ini.h>
+#include <limits.h>
+#include <unistd.h>
+
+static const char *const builtin_scripts[] = {"tpcb-like", "simple-update", "select-only"};
+
+void
+experiment_init(ExperimentSpec *spec)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->scale = 10;
+	spec->clients[0] = 1;
+	spec->nclients = 1;
+	spec->jobs = pg_strdup("auto");
+	spec->duration_s = 30;
+	spec->rounds = 6;
+	spec->warmup = 0;
+	spec->protocol = pg_strdup("simple");
+	spec->scripts[0] = pg_strdup("tpcb-like");
+	spec->nscripts = 1;
+	spec->reset = RESET_EVERY_RUN;
+}
+
+bool
+experiment_is_builtin_script(const char *script)
+{
+	for (int i = 0; i < lengthof(builtin_scripts); i++)
+		if (strcmp(script, builtin_scripts[i]) == 0)
+			return true;
+	return false;
+}
+
+static char *
+trim(char *s)
+{
+	char	   *end;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+		*--end = '\0';
+	return s;
+}
+
+static bool
+parse_int(const char *value, int min, int max, int *result)
+{
+	char	   *end;
+	long		v;
+
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (errno != 0 || end == value || *trim(end) != '\0' || v < min || v > max)
+		return false;
+	*result = (int) v;
+	return true;
+}
+
+static bool
+parse_bool(const char *value, bool *result)
+{
+	if (pg_strcasecmp(value, "on") == 0 || pg_strcasecmp(value, "true") == 0 ||
+		pg_strcasecmp(value, "yes") == 0 || strcmp(value, "1") == 0)
+		*result = true;
+	else if (pg_strcasecmp(value, "off") == 0 || pg_strcasecmp(value, "false") == 0 ||
+			 pg_strcasecmp(value, "no") == 0 || strcmp(value, "0") == 0)
+		*result = false;
+	else
+		return false;
+	return true;
+}
+
+/* Split "a, b,c" into at most MAX_LIST trimmed, non-empty items. */
+static int
+split_list(const char *value, char **items)
+{
+	char	   *copy = pg_strdup(value);
+	char	   *save = NULL;
+	int			n = 0;
+
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+	{
+		char	   *item = trim(tok);
+
+		if (*item == '\0')
+			continue;
+		if (n == MAX_LIST)
+			return -1;
+		items[n++] = pg_strdup(item);
+	}
+	return n;
+}
+
+static VariantSpec *
+find_or_add_variant(ExperimentSpec *spec, const char *name, char **error)
+{
+	VariantSpec *v;
+
+	for (int i = 0; i < spec->nvariants; i++)
+		if (strcmp(spec->variants[i].name, name) == 0)
+			return &spec->variants[i];
+	if (spec->nvariants == MAX_VARIANTS)
+	{
+		*error = psprintf("too many variants (at most %d)", MAX_VARIANTS);
+		return NULL;
+	}
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char) *p) && *p != '_' && *p != '-' && *p != '.')
+		{
+			*error = psprintf("variant name \"%s\" may contain only letters, digits, \"_\", \"-\" and \".\"", name);
+			return NULL;
+		}
+	v = &spec->variants[spec->nvariants++];
+	memset(v, 0, sizeof(*v));
+	v->name = pg_strdup(name);
+	v->extension = true;
+	return v;
+}
+
+static bool
+set_experiment_key(ExperimentSpec *spec, const char *key, const char *value, char **error)
+{
+	if (strcmp(key, "scale") == 0)
+	{
+		if (!parse_int(value, 1, 100000, &spec->scale))
+			goto bad_int;
+	}
+	else if (strcmp(key, "clients") == 0)
+	{
+		char	   *items[MAX_LIST];
+		int			n = split_list(value, items);
+
+		if (n <= 0)
+		{
+			*error = psprintf("clients must be a comma-separated list of 1 to %d client counts, got \"%s\"", MAX_LIST, value);
+			return false;
+		}
+		for (int i = 0; i < n; i++)
+			if (!parse_int(items[i], 1, 10000, &spec->clients[i]))
+			{
+				*error = psprintf("clients must be whole numbers from 1 to 10000, got \"%s\"", items[i]);
+				return false;
+			}
+		spec->nclients = n;
+	}
+	else if (strcmp(key, "jobs") == 0)
+	{
+		int			dummy;
+
+		if (strcmp(value, "auto") != 0 && strcmp(value, "clients") != 0 &&
+			strcmp(value, "cpus") != 0 && !parse_int(value, 1, 10000, &dummy))
+		{
+			*error = psprintf("jobs must be a number, \"clients\", \"cpus\" or \"auto\", got \"%s\"", value);
+			return false;
+		}
+		spec->jobs = pg_strdup(value);
+	}
+	else if (strcmp(key, "duration") == 0)
+	{
+		if (!parse_int(value, 1, 86400, &spec->duration_s))
+			goto bad_int;
+		spec->transactions = 0;
+	}
+	else if (strcmp(key, "transactions") == 0)
+	{
+		if (!parse_int(value, 1, INT_MAX, &spec->transactions))
+			goto bad_int;
+		spec->duration_s = 0;
+	}
+	else if (strcmp(key, "rounds") == 0)
+	{
+		if (!parse_int(value, 1, 100000, &spec->rounds))
+			goto bad_int;
+	}
+	else if (strcmp(key, "warmup") == 0)
+	{
+		if (!parse_int(value, 0, 1000, &spec->warmup))
+			goto bad_int;
+	}
+	else if (strcmp(key, "script") == 0)
+	{
+		int			n = split_list(value, spec->scripts);
+
+		if (n <= 0)
+		{
+			*error = psprintf("script must list 1 to %d scripts, got \"%s\"", MAX_LIST, value);
+			return false;
+		}
+		spec->nscripts = n;
+	}
+	else if (strcmp(key, "protocol") == 0)
+	{
+		if (strcmp(value, "simple") != 0 && strcmp(value, "extended") != 0 &&
+			strcmp(value, "prepared") != 0)
+		{
+			*error = psprintf("protocol must be simple, extended or prepared, got \"%s\"", value);
+			return false;
+		}
+		spec->protocol = pg_strdup(value);
+	}
+	else if (strcmp(key, "unlogged") == 0)
+	{
+		if (!parse_bool(value, &spec->unlogged))
+			goto bad_bool;
+	}
+	else if (strcmp(key, "seed") == 0)
+	{
+		char	   *end;
+
+		errno = 0;
+		spec->seed = strtoull(value, &end, 10);
+		if (errno != 0 || end == value || *end != '\0')
+		{
+			*error = psprintf("seed must be a non-negative whole number, got \"%s\"", value);
+			return false;
+		}
+		spec->seed_given = true;
+	}
+	else if (strcmp(key, "pgbench_args") == 0)
+		spec->pgbench_args = pg_strdup(value);
+	else if (strcmp(key, "reset") == 0)
+	{
+		if (strcmp(value, "every-run") == 0 || strcmp(value, "on") == 0)
+			spec->reset = RESET_EVERY_RUN;
+		else if (strcmp(value, "never") == 0 || strcmp(value, "off") == 0)
+			spec->reset = RESET_NEVER;
+		else
+		{
+			*error = psprintf("reset must be \"every-run\" or \"never\", got \"%s\"", value);
+			return false;
+		}
+	}
+	else
+	{
+		*error = psprintf("unknown key \"%s\" in [experiment]; known keys: scale, clients, jobs, duration, transactions, rounds, warmup, script, protocol, unlogged, seed, pgbench_args, reset", key);
+		return false;
+	}
+	return true;
+
+bad_int:
+	*error = psprintf("%s must be a whole number in range, got \"%s\"", key, value);
+	return false;
+bad_bool:
+	*error = psprintf("%s must be on or off, got \"%s\"", key, value);
+	return false;
+}
+
+static bool
+set_variant_key(VariantSpec *v, const char *key, const char *value, char **error)
+{
+	if (strcmp(key, "bindir") == 0)
+		v->bindir = pg_strdup(value);
+	else if (strcmp(key, "conninfo") == 0)
+		v->conninfo = pg_strdup(value);
+	else if (strcmp(key, "set") == 0)
+	{
+		const char *eq = strchr(value, '=');
+
+		if (eq == NULL || eq == value)
+		{
+			*error = psprintf("set must be name=value, got \"%s\" in variant \"%s\"", value, v->name);
+			return false;
+		}
+		if (v->nsettings == MAX_LIST)
+		{
+			*error = psprintf("too many settings in variant \"%s\" (at most %d)", v->name, MAX_LIST);
+			return false;
+		}
+		v->settings[v->nsettings++] = pg_strdup(value);
+	}
+	else if (strcmp(key, "extension") == 0)
+	{
+		if (!parse_bool(value, &v->extension))
+		{
+			*error = psprintf("extension must be on or off, got \"%s\" in variant \"%s\"", value, v->name);
+			return false;
+		}
+	}
+	else if (strcmp(key, "initdb_args") == 0)
+		v->initdb_args = pg_strdup(value);
+	else
+	{
+		*error = psprintf("unknown key \"%s\" in [variant %s]; known keys: bindir, conninfo, set, extension, initdb_args", key, v->name);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Apply one key.  section is "experiment" or "variant NAME".  On failure
+ * returns false with a message that names the key and the accepted values.
+ */
+bool
+experiment_set(ExperimentSpec *spec, const char *section, const char *key,
+			   const char *value, char **error)
+{
+	char	   *val = trim(pg_strdup(value));
+
+	if (strcmp(section, "experiment") == 0)
+		return set_experiment_key(spec, key, val, error);
+	if (strncmp(section, "variant", 7) == 0 && (section[7] == ' ' || section[7] == '\0'))
+	{
+		char	   *name = trim(pg_strdup(section + 7));
+		VariantSpec *v;
+
+		if (*name == '\0')
+		{
+			*error = pg_strdup("a [variant] section needs a name, as in [variant A]");
+			return false;
+		}
+		if ((v = find_or_add_variant(spec, name, error)) == NULL)
+			return false;
+		return set_variant_key(v, key, val, error);
+	}
+	*error = psprintf("unknown section [%s]; expected [experiment] or [variant NAME]", section);
+	return false;
+}
+
+typedef struct IniState
+{
+	ExperimentSpec *spec;
+	FILE	   *file;
+	int			line;			/* the line inih is processing */
+	int			error_line;		/* the first line the handler refused */
+	char	   *error;
+} IniState;
+
+/* inih's line reader, counting lines so errors can name theirs. */
+static char *
+read_ini_line(char *buf, int size, void *stream)
+{
+	IniState   *st = (IniState *) stream;
+	char	   *line = fgets(buf, size, st->file);
+
+	if (line)
+		st->line++;
+	return line;
+}
+
+static int
+read_ini_entry(void *user, const char *section, const char *name, const char *value)
+{
+	IniState   *st = (IniState *) user;
+	char	   *error;
+
+	/* newer inih versions report a bare [section] header with name NULL */
+	if (name == NULL || st->error != NULL)
+		return st->error == NULL;
+	if (*section == '\0')
+		error = psprintf("key \"%s\" is outside any [section]", name);
+	else if (experiment_set(st->spec, section, name, value, &error))
+		return 1;
+	st->error = error;
+	st->error_line = st->line;
+	return 0;
+}
+
+bool
+experiment_read_ini(ExperimentSpec *spec, const char *path, char **error)
+{
+	IniState	st = {spec, NULL, 0, 0, NULL};
+	int			rc;
+
+	if ((st.file = fopen(path, "r")) == NULL)
+	{
+		*error = psprintf("could not open experiment file \"%s\": %m", path);
+		return false;
+	}
+	rc = ini_parse_stream(read_ini_line, &st, read_ini_entry, &st);
+	fclose(st.file);
+	if (rc == -2)
+	{
+		*error = pg_strdup("out of memory reading the experiment file");
+		return false;
+	}
+	if (rc > 0)
+	{
+		*error = (st.error && st.error_line == rc)
+			? psprintf("%s:%d: %s", path, rc, st.error)
+			: psprintf("%s:%d: syntax error (expected [section], key = value, or a ; comment)", path, rc);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Checks that need the whole specification.  Checks that need the
+ * machine (bindir contents, a trial start) are in validate.c.
+ */
+bool
+experiment_check(const ExperimentSpec *spec, char **error)
+{
+	if (spec->nvariants < 2)
+	{
+		*error = psprintf("an experiment needs at least two variants, found %d", spec->nvariants);
+		return false;
+	}
+	for (int i = 0; i < spec->nvariants; i++)
+	{
+		const VariantSpec *v = &spec->variants[i];
+
+		if (v->bindir == NULL && v->conninfo == NULL)
+		{
+			*error = psprintf("variant \"%s\" needs bindir (an installation to run) or conninfo (a running server)", v->name);
+			return false;
+		}
+		if (v->bindir != NULL && v->conninfo != NULL)
+		{
+			*error = psprintf("variant \"%s\" has both bindir and conninfo; give one", v->name);
+			return false;
+		}
+		if (v->conninfo != NULL && (v->nsettings > 0 || v->initdb_args != NULL))
+		{
+			*error = psprintf("variant \"%s\" uses conninfo, a server this tool does not manage: set and initdb_args apply only to bindir variants", v->name);
+			return false;
+		}
+	}
+	if (spec->warmup >= spec->rounds)
+	{
+		*error = psprintf("warmup (%d) must be smaller than rounds (%d), or no run would count", spec->warmup, spec->rounds);
+		return false;
+	}
+	return true;
+}
+
+int
+experiment_jobs_for(const ExperimentSpec *spec, int clients)
+{
+	int			jobs;
+	long		cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (cpus < 1)
+		cpus = 1;
+	if (strcmp(spec->jobs, "clients") == 0)
+		jobs = clients;
+	else if (strcmp(spec->jobs, "cpus") == 0)
+		jobs = (int) cpus;
+	else if (strcmp(spec->jobs, "auto") == 0)
+		jobs = Min(clients, (int) cpus);
+	else
+		jobs = atoi(spec->jobs);
+	/* pgbench refuses more threads than clients */
+	return Max(1, Min(jobs, clients));
+}
+
+static json_t *
+json_string_list(char *const *items, int n)
+{
+	json_t	   *arr = json_array();
+
+	for (int i = 0; i < n; i++)
+		json_array_append_new(arr, json_string(items[i]));
+	return arr;
+}
+
+json_t *
+experiment_to_json(const ExperimentSpec *spec)
+{
+	json_t	   *exp = json_object();
+	json_t	   *clients = json_array();
+	json_t	   *variants = json_array();
+
+	for (int i = 0; i < spec->nclients; i++)
+		json_array_append_new(clients, json_integer(spec->clients[i]));
+	json_object_set_new(exp, "scale", json_integer(spec->scale));
+	json_object_set_new(exp, "clients", clients);
+	json_object_set_new(exp, "jobs", json_string(spec->jobs));
+	if (spec->duration_s > 0)
+		json_object_set_new(exp, "duration", json_integer(spec->duration_s));
+	else
+		json_object_set_new(exp, "transactions", json_integer(spec->transactions));
+	json_object_set_new(exp, "rounds", json_integer(spec->rounds));
+	json_object_set_new(exp, "warmup", json_integer(spec->warmup));
+	json_object_set_new(exp, "script", json_string_list(spec->scripts, spec->nscripts));
+	json_object_set_new(exp, "protocol", json_string(spec->protocol));
+	json_object_set_new(exp, "unlogged", json_boolean(spec->unlogged));
+	/* as a string: JSON readers lose precision past 2^53 */
+	json_object_set_new(exp, "seed", json_string(psprintf(UINT64_FORMAT, spec->seed)));
+	if (spec->pgbench_args)
+		json_object_set_new(exp, "pgbench_args", json_string(spec->pgbench_args));
+	json_object_set_new(exp, "reset", json_string(spec->reset == RESET_EVERY_RUN ? "every-run" : "never"));
+
+	for (int i = 0; i < spec->nvariants; i++)
+	{
+		const VariantSpec *v = &spec->variants[i];
+		json_t	   *vj = json_object();
+
+		json_object_set_new(vj, "name", json_string(v->name));
+		if (v->bindir)
+			json_object_set_new(vj, "bindir", json_string(v->bindir));
+		if (v->conninfo)
+			json_object_set_new(vj, "conninfo", json_string(v->conninfo));
+		json_object_set_new(vj, "set", json_string_list(v->settings, v->nsettings));
+		json_object_set_new(vj, "extension", json_boolean(v->extension));
+		if (v->initdb_args)
+			json_object_set_new(vj, "initdb_args", json_string(v->initdb_args));
+		json_array_append_new(variants, vj);
+	}
+	return json_pack("{s:o, s:o}", "experiment", exp, "variants", variants);
+}
+
+/* A JSON value as the text experiment_set() accepts for the same key. */
+static char *
+json_value_text(json_t *value)
+{
+	if (json_is_string(value))
+		return pg_strdup(json_string_value(value));
+	if (json_is_integer(value))
+		return psprintf("%lld", (long long) json_integer_value(value));
+	if (json_is_boolean(value))
+		return pg_strdup(json_is_true(value) ? "on" : "off");
+	if (json_is_array(value))
+	{
+		char	   *s = pg_strdup("");
+		size_t		i;
+		json_t	   *item;
+
+		json_array_foreach(value, i, item)
+			s = psprintf("%s%s%s", s, i > 0 ? "," : "", json_value_text(item));
+		return s;
+	}
+	return pg_strdup("");
+}
+
+/*
+ * Rebuild a specification from experiment_to_json()'s output, through
+ * experiment_set() so the same checks apply to a shared results directory.
+ */
+bool
+experiment_from_json(ExperimentSpec *spec, json_t *obj, char **error)
+{
+	json_t	   *exp = json_object_get(obj, "experiment");
+	json_t	   *variants = json_object_get(obj, "variants");
+	const char *key;
+	json_t	   *value;
+	size_t		i;
+	json_t	   *vj;
+
+	if (!json_is_object(exp) || !json_is_array(variants))
+	{
+		*error = pg_strdup("the specification has no \"experiment\" object or no \"variants\" array");
+		return false;
+	}
+	experiment_init(spec);
+	json_object_foreach(exp, key, value)
+		if (!experiment_set(spec, "experiment", key, json_value_text(value), error))
+			return false;
+
+	json_array_foreach(variants, i, vj)
+	{
+		json_t	   *name = json_object_get(vj, "name");
+		char	   *section;
+
+		if (!json_is_string(name))
+		{
+			*error = psprintf("variant %zu has no name", i);
+			return false;
+		}
+		section = psprintf("variant %s", json_string_value(name));
+		/* creates the variant even when it has no other keys */
+		if (!experiment_set(spec, section, "extension",
+							json_is_false(json_object_get(vj, "extension")) ? "off" : "on", error))
+			return false;
+		json_object_foreach(vj, key, value)
+		{
+			if (strcmp(key, "name") == 0 || strcmp(key, "extension") == 0)
+				continue;
+			if (strcmp(key, "set") == 0)
+			{
+				size_t		k;
+				json_t	   *item;
+
+				json_array_foreach(value, k, item)
+					if (!experiment_set(spec, section, "set", json_string_value(item), error))
+					return false;
+				continue;
+			}
+			if (!experiment_set(spec, section, key, json_value_text(value), error))
+				return false;
+		}
+	}
+	return true;
+}

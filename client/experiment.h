@@ -1,0 +1,73 @@
+/*-------------------------------------------------------------------------
+ *
+ * experiment.h
+ *		What an experiment compares and how: the resolved specification.
+ *
+ * A specification comes from an INI file ("pgbench_ext run FILE"), from
+ * command-line flags ("pgbench_ext ab"), or from an earlier experiment's
+ * experiment.json (--rerun, --resume).  All three go through
+ * experiment_set(), so every key means the same thing everywhere.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCH_EXT_EXPERIMENT_H
+#define PGBENCH_EXT_EXPERIMENT_H
+
+#include "postgres_fe.h"
+
+#include <jansson.h>
+
+#define MAX_VARIANTS	16
+#define MAX_LIST		32
+
+typedef enum ResetPolicy
+{
+	RESET_EVERY_RUN,			/* fresh copy of the data before every run */
+	RESET_NEVER					/* runs reuse the data the previous run left */
+} ResetPolicy;
+
+typedef struct VariantSpec
+{
+	char	   *name;
+	char	   *bindir;			/* a managed cluster of this installation */
+	char	   *conninfo;		/* or an existing server we do not manage */
+	char	   *settings[MAX_LIST]; /* "name=value", in file order */
+	int			nsettings;
+	bool		extension;		/* load pgbench_ext (default on) */
+	char	   *initdb_args;
+} VariantSpec;
+
+typedef struct ExperimentSpec
+{
+	int			scale;
+	int			clients[MAX_LIST];
+	int			nclients;
+	char	   *jobs;			/* a number, or "clients" / "cpus" / "auto" */
+	int			duration_s;		/* -T, or 0 */
+	int			transactions;	/* -t, or 0 */
+	int			rounds;
+	int			warmup;			/* leading rounds whose runs are discarded */
+	char	   *scripts[MAX_LIST];	/* builtin names or file paths */
+	int			nscripts;
+	char	   *protocol;		/* simple, extended, prepared */
+	bool		unlogged;
+	uint64		seed;
+	bool		seed_given;
+	char	   *pgbench_args;	/* passed through, split on white space */
+	ResetPolicy reset;
+	VariantSpec variants[MAX_VARIANTS];
+	int			nvariants;
+} ExperimentSpec;
+
+extern void experiment_init(ExperimentSpec *spec);
+extern bool experiment_set(ExperimentSpec *spec, const char *section,
+						   const char *key, const char *value, char **error);
+extern bool experiment_read_ini(ExperimentSpec *spec, const char *path, char **error);
+extern bool experiment_check(const ExperimentSpec *spec, char **error);
+extern int	experiment_jobs_for(const ExperimentSpec *spec, int clients);
+extern bool experiment_is_builtin_script(const char *script);
+
+extern json_t *experiment_to_json(const ExperimentSpec *spec);
+extern bool experiment_from_json(ExperimentSpec *spec, json_t *obj, char **error);
+
+#endif							/* PGBENCH_EXT_EXPERIMENT_H */

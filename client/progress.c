@@ -1,0 +1,119 @@
+/*-------------------------------------------------------------------------
+ *
+ * progress.c
+ *		Progress of an experiment: run i/N, variant, cell, seconds,
+ *		current tps from pgbench -P, and the ETA of the whole experiment.
+ *
+ * On a terminal it is one line rewritten in place (at most once a
+ * second: the driver must stay light); otherwise one plain line per run,
+ * so logs stay readable.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "progress.h"
+
+#include <sys/time.h>
+#include <unistd.h>
+
+static double
+now_s(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+static char *
+format_duration(double s)
+{
+	int			t = (int) (s + 0.5);
+
+	if (t >= 3600)
+		return psprintf("%dh%02dm", t / 3600, (t % 3600) / 60);
+	if (t >= 60)
+		return psprintf("%dm%02ds", t / 60, t % 60);
+	return psprintf("%ds", t);
+}
+
+void
+progress_init(Progress *p, int total_runs, int done_runs, double run_length_s)
+{
+	memset(p, 0, sizeof(*p));
+	p->tty = isatty(fileno(stderr));
+	p->total_runs = total_runs;
+	p->done_runs = done_runs;
+	p->run_length_s = run_length_s;
+	p->session_start = now_s();
+}
+
+/* Seconds left: measured time per run once known, else the planned length. */
+static double
+eta_seconds(const Progress *p)
+{
+	double		per_run = p->runs_timed > 0 ? p->busy_s / p->runs_timed : p->run_length_s + 3;
+	double		in_current = p->current ? now_s() - p->run_start : 0;
+	int			left = p->total_runs - p->done_runs;
+
+	return Max(0, per_run * left - in_current);
+}
+
+static void
+draw(Progress *p)
+{
+	char	   *line = psprintf("run %d/%d  %s  %s  c=%d  %.0f/%.0f s  %.0f tps  ETA %s",
+								p->done_runs + 1, p->total_runs, p->variant, p->script,
+								p->current->clients, p->elapsed_s, p->run_length_s,
+								p->tps, format_duration(eta_seconds(p)));
+
+	fprintf(stderr, "\r%-100.100s", line);
+	fflush(stderr);
+}
+
+void
+progress_start_run(Progress *p, const PlannedRun *pr, const char *variant, const char *script)
+{
+	p->current = pr;
+	p->variant = variant;
+	p->script = script;
+	p->run_start = now_s();
+	p->elapsed_s = 0;
+	p->tps = 0;
+	if (p->tty)
+		draw(p);
+}
+
+void
+progress_update(Progress *p, double elapsed_s, double tps)
+{
+	p->elapsed_s = elapsed_s;
+	p->tps = tps;
+	if (p->tty)
+		draw(p);
+}
+
+void
+progress_end_run(Progress *p, const char *status, double tps)
+{
+	double		took = now_s() - p->run_start;
+
+	const PlannedRun *pr = p->current;
+
+	p->busy_s += took;
+	p->runs_timed++;
+	p->done_runs++;
+	p->current = NULL;
+	if (p->tty)
+		fprintf(stderr, "\r%-100s\r", "");
+	fprintf(stderr, "run %d/%d  round %d  %-12s %-14s c=%-3d %10.1f tps  %s  (ETA %s)\n",
+			p->done_runs, p->total_runs, pr->round, p->variant, p->script,
+			pr->clients, tps, status, format_duration(eta_seconds(p)));
+}
+
+void
+progress_finish(Progress *p)
+{
+	fprintf(stderr, "%d runs in %s\n", p->done_runs,
+			format_duration(now_s() - p->session_start));
+}

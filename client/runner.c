@@ -1,0 +1,200 @@
+/*-------------------------------------------------------------------------
+ *
+ * runner.c
+ *		An experiment from start to end: results directory, setup of every
+ *		variant, the plan's runs in order, and a clean stop on every path.
+ *
+ * Nothing lost: each run is on disk before the next begins; Ctrl-C stops
+ * the current run, records it as interrupted and stops the clusters;
+ * "--resume DIR" continues the same plan where it stopped.  A postmaster
+ * that dies mid-run costs that run (recorded as failed, with the log's
+ * last words) and a restart, up to a bound; then the experiment stops.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "run_one.h"
+#include "runner.h"
+#include "subprocess.h"
+#include "summary.h"
+
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/logging.h"
+
+static void
+handle_interrupt(SIGNAL_ARGS)
+{
+	run_interrupted = 1;
+}
+
+static void
+stop_clusters_at_exit(void)
+{
+	cluster_stop_all();
+}
+
+static json_t *
+machine_json(void)
+{
+	struct utsname u;
+	char		host[256] = "";
+
+	uname(&u);
+	gethostname(host, sizeof(host) - 1);
+	return json_pack("{s:s, s:s, s:s, s:i}", "kernel", u.release, "arch", u.machine,
+					 "hostname", host, "cpus", (int) sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+static bool
+write_experiment_json(Experiment *x, const RunOptions *opts, char **error)
+{
+	json_t	   *variants = json_object();
+	char		now[32];
+	time_t		t = time(NULL);
+	json_t	   *doc;
+
+	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	for (int i = 0; i < x->spec->nvariants; i++)
+	{
+		VariantState *vs = &x->variants[i];
+
+		json_object_set_new(variants, x->spec->variants[i].name,
+							json_pack("{s:O, s:O, s:i, s:b, s:b, s:f, s:f, s:f}",
+									  "environment", vs->environment,
+									  "pg_config", vs->pg_config,
+									  "server_version_num", vs->server_version_num,
+									  "managed", vs->cluster.managed,
+									  "counters", vs->has_counters,
+									  "initdb_s", vs->cluster.initdb_s,
+									  "start_s", vs->cluster.start_s,
+									  "pgbench_init_s", vs->pgbench_init_s));
+	}
+	doc = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}",
+					"pgbench_ext_version", PGBENCH_EXT_VERSION,
+					"written_at", now,
+					"spec", experiment_to_json(x->spec),
+					"plan", plan_to_json(x->plan, x->spec),
+					"variants", variants,
+					"machine", machine_json());
+	if (opts->rerun_of)
+		json_object_set_new(doc, "rerun_of", json_string(opts->rerun_of));
+	if (!results_write_json(x->dir, "experiment.json", doc, error))
+		return false;
+	json_decref(doc);
+	return true;
+}
+
+/*
+ * Restart a variant whose postmaster died, within the bound.  Returns false
+ * (with error) when the experiment should stop.
+ */
+static bool
+recover_variant(Experiment *x, VariantState *vs, const RunOptions *opts, char **error)
+{
+	if (!vs->cluster.managed || cluster_alive(&vs->cluster))
+		return true;
+	vs->cluster.running = false;
+	if (!cluster_wait_for_exit(&vs->cluster))
+	{
+		*error = psprintf("the server of variant \"%s\" stopped answering but its postmaster is still there; stopping (its log: %s)",
+						  vs->cluster.variant->name, vs->cluster.logfile);
+		return false;
+	}
+	if (++vs->restarts > opts->max_restarts)
+	{
+		*error = psprintf("the server of variant \"%s\" died %d times; stopping (its log: %s)",
+						  vs->cluster.variant->name, vs->restarts, vs->cluster.logfile);
+		return false;
+	}
+	pg_log_warning("the server of variant \"%s\" died during a run; restarting it (%d of at most %d)",
+				   vs->cluster.variant->name, vs->restarts, opts->max_restarts);
+	vs->run_db_ready = false;
+	return cluster_start(&vs->cluster, error);
+}
+
+static int
+fail_setup(const char *error)
+{
+	pg_log_error("%s", error);
+	cluster_stop_all();
+	return EXIT_USAGE;
+}
+
+int
+runner_execute(ExperimentSpec *spec, const RunOptions *opts)
+{
+	Experiment	x = {0};
+	bool	   *done = NULL;
+	int			ndone = 0;
+	char	   *error = NULL;
+	Progress	progress;
+	int			status = 0;
+
+	x.spec = spec;
+	x.dir = opts->results_dir;
+	x.plan = plan_build(spec);
+
+	if (opts->resume)
+	{
+		if ((done = results_completed_runs(x.dir, x.plan->nruns, &ndone, &error)) == NULL)
+			return fail_setup(error);
+		printf("resuming %s: %d of %d runs already done\n", x.dir, ndone, x.plan->nruns);
+	}
+	else if (!results_create(x.dir, &error))
+		return fail_setup(error);
+
+	atexit(stop_clusters_at_exit);
+	adopt_orphaned_servers();
+	pqsignal(SIGINT, handle_interrupt);
+	pqsignal(SIGTERM, handle_interrupt);
+
+	if (!setup_variants(&x, &error))
+		return fail_setup(error);
+	if (!opts->resume && !write_experiment_json(&x, opts, &error))
+		return fail_setup(error);
+
+	progress_init(&progress, x.plan->nruns, ndone, spec->duration_s);
+	for (int i = 0; i < x.plan->nruns && !run_interrupted; i++)
+	{
+		const PlannedRun *pr = &x.plan->runs[i];
+		VariantState *vs = &x.variants[pr->variant];
+		RunRecord	rec;
+
+		if (done && done[pr->run_id])
+			continue;
+		if (!execute_run(&x, pr, &progress, &rec, &error) ||
+			!results_append_run(x.dir, &rec, &error))
+		{
+			pg_log_error("run %d (variant %s): %s", pr->run_id, rec.variant, error);
+			status = EXIT_RUNTIME_ERROR;
+			break;
+		}
+		progress_end_run(&progress, rec.reason ? psprintf("%s: %s", rec.status, rec.reason) : rec.status,
+						 rec.tps);
+		if (!recover_variant(&x, vs, opts, &error))
+		{
+			pg_log_error("%s", error);
+			status = EXIT_RUNTIME_ERROR;
+			break;
+		}
+	}
+	cluster_stop_all();
+
+	if (run_interrupted)
+	{
+		pg_log_error("interrupted: %d of %d runs are recorded in %s",
+					 progress.done_runs - 1, x.plan->nruns, x.dir);
+		pg_log_error_hint("Continue with: %s run --resume %s", progname, x.dir);
+		return 130;
+	}
+	progress_finish(&progress);
+	if (status == 0)
+		status = summary_print(x.dir, stdout);
+	printf("\nresults: %s\n", x.dir);
+	return status;
+}

@@ -1,0 +1,23 @@
+/*-------------------------------------------------------------------------
+ *
+ * runner.h
+ *		Executing an experiment's plan against its variants' servers.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCH_EXT_RUNNER_H
+#define PGBENCH_EXT_RUNNER_H
+
+#include "experiment.h"
+
+typedef struct RunOptions
+{
+	const char *results_dir;
+	bool		resume;			/* continue an interrupted experiment */
+	const char *rerun_of;		/* the directory this one repeats, or NULL */
+	int			max_restarts;	/* postmaster deaths tolerated per variant */
+} RunOptions;
+
+extern int	runner_execute(ExperimentSpec *spec, const RunOptions *opts);
+
+#endif							/* PGBENCH_EXT_RUNNER_H */

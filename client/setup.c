@@ -1,0 +1,216 @@
+/*-------------------------------------------------------------------------
+ *
+ * setup.c
+ *		Before the first run: start every variant's server, check it, and
+ *		build the data every run starts from.
+ *
+ * Everything that can fail before a long experiment fails here, with the
+ * server's own complaint quoted: a bad setting shows up as a server that
+ * does not start; an extension of another version as a refused handshake.
+ * pgbench -i runs once per variant into a template database; each run then
+ * starts from an identical copy (CREATE DATABASE ... TEMPLATE).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "setup.h"
+#include "subprocess.h"
+
+#include <sys/time.h>
+
+#include "common/logging.h"
+
+static double
+now_s(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+bool
+exec_ok(PGconn *conn, const char *sql, char **error)
+{
+	PGresult   *res = PQexec(conn, sql);
+	ExecStatusType st = PQresultStatus(res);
+
+	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+	{
+		*error = psprintf("%s failed: %s", sql, PQerrorMessage(conn));
+		PQclear(res);
+		return false;
+	}
+	PQclear(res);
+	return true;
+}
+
+/* Our own statements' NOTICEs ("does not exist, skipping") are noise; warnings are not. */
+static void
+notice_unless_routine(void *arg, const char *message)
+{
+	if (strncmp(message, "NOTICE:", 7) != 0)
+		pg_log_warning("%s", message);
+}
+
+PGconn *
+connect_variant(VariantState *vs, const char *dbname, char **error)
+{
+	char	   *conninfo = cluster_conninfo(&vs->cluster, dbname);
+	PGconn	   *conn = PQconnectdb(conninfo);
+
+	if (PQstatus(conn) != CONNECTION_OK)
+	{
+		*error = psprintf("could not connect to variant \"%s\": %s(parameters tried: %s)",
+						  vs->cluster.variant->name, PQerrorMessage(conn),
+						  describe_conninfo(conn));
+		PQfinish(conn);
+		return NULL;
+	}
+	PQsetNoticeProcessor(conn, notice_unless_routine, NULL);
+	return conn;
+}
+
+static bool
+database_exists(PGconn *conn, const char *name)
+{
+	const char *params[1] = {name};
+	PGresult   *res = PQexecParams(conn, "SELECT 1 FROM pg_database WHERE datname = $1",
+								   1, NULL, params, NULL, NULL, 0);
+	bool		exists = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1;
+
+	PQclear(res);
+	return exists;
+}
+
+/* Rows of a query as a JSON array of objects keyed by column name. */
+static json_t *
+rows_to_json(PGresult *res)
+{
+	json_t	   *rows = json_array();
+
+	for (int r = 0; r < PQntuples(res); r++)
+	{
+		json_t	   *row = json_object();
+
+		for (int f = 0; f < PQnfields(res); f++)
+			json_object_set_new(row, PQfname(res, f),
+								PQgetisnull(res, r, f) ? json_null() : json_string(PQgetvalue(res, r, f)));
+		json_array_append_new(rows, row);
+	}
+	return rows;
+}
+
+static bool
+run_pgbench_init(Experiment *x, VariantState *vs, char **error)
+{
+	const ExperimentSpec *spec = x->spec;
+	char	   *log = psprintf("%s/pgbench-init-%s.log", x->dir, vs->cluster.variant->name);
+	char	   *argv[16];
+	int			argc = 0;
+	double		t0 = now_s();
+	int			rc;
+
+	argv[argc++] = psprintf("%s/pgbench", vs->cluster.bindir);
+	argv[argc++] = "-i";
+	argv[argc++] = "-q";
+	argv[argc++] = "-s";
+	argv[argc++] = psprintf("%d", spec->scale);
+	if (spec->unlogged)
+		argv[argc++] = "--unlogged-tables";
+	argv[argc++] = cluster_conninfo(&vs->cluster, TEMPLATE_DB);
+	argv[argc] = NULL;
+	rc = run_logged(argv, false, log);
+	if (rc != 0)
+	{
+		*error = psprintf("pgbench -i failed for variant \"%s\" (exit status %d); its output (%s):\n%s",
+						  vs->cluster.variant->name, rc, log, tail_of_file(log, 10));
+		return false;
+	}
+	vs->pgbench_init_s = now_s() - t0;
+	return true;
+}
+
+/*
+ * The template database: created, given the extension (its environment()
+ * works even when not preloaded), and filled by pgbench -i.  A resumed
+ * experiment finds it ready.
+ */
+static bool
+prepare_template(Experiment *x, VariantState *vs, char **error)
+{
+	PGconn	   *conn;
+	PGresult   *res;
+	char	   *problem;
+	char	   *hint;
+	bool		fresh;
+
+	if ((conn = connect_variant(vs, "postgres", error)) == NULL)
+		return false;
+	vs->server_version_num = PQserverVersion(conn);
+	fresh = !database_exists(conn, TEMPLATE_DB);
+	if (fresh && !exec_ok(conn, "CREATE DATABASE " TEMPLATE_DB, error))
+		goto fail;
+	PQfinish(conn);
+
+	if ((conn = connect_variant(vs, TEMPLATE_DB, error)) == NULL)
+		return false;
+	if (!exec_ok(conn, "SET client_min_messages = warning", error) ||
+		!exec_ok(conn, "CREATE EXTENSION IF NOT EXISTS pgbench_ext", error))
+	{
+		*error = psprintf("%s\nhint: install pgbench_ext into this variant's installation: make install PG_CONFIG=%s/pg_config",
+						  *error, vs->cluster.bindir);
+		goto fail;
+	}
+	if (!check_extension_version(conn, &problem, &hint))
+	{
+		*error = psprintf("variant \"%s\": %s\nhint: %s", vs->cluster.variant->name, problem, hint);
+		goto fail;
+	}
+
+	res = PQexec(conn, "SELECT current_setting('shared_preload_libraries') ~ '(^|,)\\s*pgbench_ext\\s*(,|$)' "
+				 "AND to_regproc('pgbench_ext.counters') IS NOT NULL");
+	vs->has_counters = PQresultStatus(res) == PGRES_TUPLES_OK && strcmp(PQgetvalue(res, 0, 0), "t") == 0;
+	PQclear(res);
+
+	res = PQexec(conn, "SELECT category, name, value, note FROM pgbench_ext.environment()");
+	vs->environment = PQresultStatus(res) == PGRES_TUPLES_OK ? rows_to_json(res) : json_array();
+	PQclear(res);
+	res = PQexec(conn, "SELECT name, setting FROM pg_config");
+	vs->pg_config = PQresultStatus(res) == PGRES_TUPLES_OK ? rows_to_json(res) : json_array();
+	PQclear(res);
+	PQfinish(conn);
+
+	if (fresh && !run_pgbench_init(x, vs, error))
+		return false;
+
+	/* A settled starting point: nothing dirty, statistics current. */
+	if ((conn = connect_variant(vs, TEMPLATE_DB, error)) == NULL)
+		return false;
+	if (!exec_ok(conn, "VACUUM ANALYZE", error) || !exec_ok(conn, "CHECKPOINT", error))
+		goto fail;
+	PQfinish(conn);
+	return true;
+
+fail:
+	PQfinish(conn);
+	return false;
+}
+
+bool
+setup_variants(Experiment *x, char **error)
+{
+	for (int i = 0; i < x->spec->nvariants; i++)
+	{
+		VariantState *vs = &x->variants[i];
+		const VariantSpec *v = &x->spec->variants[i];
+
+		printf("setting up variant %s (%s)\n", v->name, v->bindir ? v->bindir : v->conninfo);
+		fflush(stdout);
+		if (!cluster_prepare(&vs->cluster, v, x->dir, error) ||
+			!cluster_start(&vs->cluster, error) ||
+			!prepare_template(x, vs, error))
+			return false;
+	}
+	return true;
+}

@@ -1,0 +1,42 @@
+/*-------------------------------------------------------------------------
+ *
+ * setup.h
+ *		Bringing every variant to the starting line, and what the run loop
+ *		shares with it.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCH_EXT_SETUP_H
+#define PGBENCH_EXT_SETUP_H
+
+#include "cluster.h"
+#include "plan.h"
+
+#define TEMPLATE_DB "pgbench_ext_template"
+#define RUN_DB		"pgbench_ext_run"
+
+typedef struct VariantState
+{
+	Cluster		cluster;
+	bool		has_counters;	/* pgbench_ext preloaded and counters() present */
+	int			server_version_num;
+	double		pgbench_init_s;
+	int			restarts;
+	bool		run_db_ready;	/* for reset = never */
+	json_t	   *environment;	/* rows of environment() */
+	json_t	   *pg_config;
+} VariantState;
+
+typedef struct Experiment
+{
+	ExperimentSpec *spec;
+	Plan	   *plan;
+	const char *dir;
+	VariantState variants[MAX_VARIANTS];
+} Experiment;
+
+extern bool setup_variants(Experiment *x, char **error);
+extern PGconn *connect_variant(VariantState *vs, const char *dbname, char **error);
+extern bool exec_ok(PGconn *conn, const char *sql, char **error);
+
+#endif							/* PGBENCH_EXT_SETUP_H */

@@ -1,0 +1,194 @@
+/*-------------------------------------------------------------------------
+ *
+ * validate.c
+ *		Checks made before the first long run, one clear message each.
+ *
+ * An experiment can take hours; a typo should cost seconds.  What can be
+ * checked on this machine without starting anything is checked here; a
+ * trial start of every server (setup.c) catches bad settings with the
+ * server's own words.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "experiment.h"
+#include "subprocess.h"
+#include "validate.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/logging.h"
+
+/* "postgres (PostgreSQL) 15.20 (Debian ...)" -> 15, or 0 */
+static int
+major_version_of(const char *bindir)
+{
+	char	   *cmd = psprintf("'%s/postgres' -V 2>/dev/null", bindir);
+	FILE	   *p = popen(cmd, "r");
+	char		line[256] = "";
+	char	   *paren;
+
+	if (p == NULL)
+		return 0;
+	if (fgets(line, sizeof(line), p) == NULL)
+		line[0] = '\0';
+	pclose(p);
+	paren = strstr(line, ") ");
+	return paren ? atoi(paren + 2) : 0;
+}
+
+static bool
+check_bindir(const VariantSpec *v, int *major)
+{
+	static const char *const programs[] = {"postgres", "initdb", "pg_ctl", "pgbench"};
+	struct stat st;
+
+	if (stat(v->bindir, &st) != 0 || !S_ISDIR(st.st_mode))
+	{
+		pg_log_error("variant \"%s\": bindir \"%s\" is not a directory", v->name, v->bindir);
+		pg_log_error_hint("Give the bin directory of a PostgreSQL installation, e.g. $(pg_config --bindir).");
+		return false;
+	}
+	for (int i = 0; i < lengthof(programs); i++)
+	{
+		char	   *path = psprintf("%s/%s", v->bindir, programs[i]);
+
+		if (access(path, X_OK) != 0)
+		{
+			pg_log_error("variant \"%s\": bindir \"%s\" has no executable %s", v->name, v->bindir, programs[i]);
+			pg_log_error_hint("A variant's bindir must hold postgres, initdb, pg_ctl and pgbench.");
+			return false;
+		}
+	}
+	*major = major_version_of(v->bindir);
+	return true;
+}
+
+/*
+ * The results directory must be new (or empty), and — when servers will run
+ * as another account — reachable by that account.
+ */
+static bool
+check_results_dir(const char *dir)
+{
+	struct stat st;
+	char	   *parent;
+	char	   *slash;
+
+	if (stat(dir, &st) == 0)
+	{
+		char	   *exp = psprintf("%s/experiment.json", dir);
+		char	   *csv = psprintf("%s/runs.csv", dir);
+
+		if (access(exp, F_OK) == 0 || access(csv, F_OK) == 0)
+		{
+			pg_log_error("results directory \"%s\" already holds an experiment", dir);
+			pg_log_error_hint("Continue it with \"%s run --resume %s\", or choose a new directory with -o.", progname, dir);
+			return false;
+		}
+		if (!S_ISDIR(st.st_mode))
+		{
+			pg_log_error("results directory \"%s\" exists and is not a directory", dir);
+			return false;
+		}
+		if (access(dir, W_OK) != 0)
+		{
+			pg_log_error("results directory \"%s\" is not writable", dir);
+			return false;
+		}
+		return true;
+	}
+	parent = pg_strdup(dir);
+	slash = strrchr(parent, '/');
+	if (slash == parent)
+		parent = "/";
+	else if (slash)
+		*slash = '\0';
+	else
+		parent = ".";
+	if (access(parent, W_OK) != 0)
+	{
+		pg_log_error("cannot create results directory \"%s\": \"%s\" is not writable", dir, parent);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * As root, managed clusters live in the results directory but run as the
+ * server account, which must be able to reach it (not the case under
+ * /root, for instance).
+ */
+static bool
+check_server_account_reach(const char *dir)
+{
+	char	   *error;
+	const struct passwd *pw;
+	char	   *abs = make_absolute_path(dir);
+	char	   *probe;
+
+	if (!need_server_account())
+		return true;
+	if ((pw = server_account(&error)) == NULL)
+	{
+		pg_log_error("%s", error);
+		pg_log_error_hint("Create the account, or name another with PGBENCH_EXT_OS_USER.");
+		return false;
+	}
+	/* walk up to the first existing directory and ask as that account */
+	probe = pg_strdup(abs);
+	while (access(probe, F_OK) != 0 && strrchr(probe, '/') != probe)
+		*strrchr(probe, '/') = '\0';
+	{
+		char	   *cmd = psprintf("runuser -u '%s' -- test -x '%s'", pw->pw_name, probe);
+
+		if (system(cmd) != 0)
+		{
+			pg_log_error("the servers run as user \"%s\", who cannot reach \"%s\"", pw->pw_name, probe);
+			pg_log_error_hint("Put the results under a directory that user can enter, such as /tmp or /var/tmp.");
+			return false;
+		}
+	}
+	return true;
+}
+
+bool
+validate_experiment(const ExperimentSpec *spec, const char *results_dir, bool resume)
+{
+	char	   *error;
+	int			first_major = 0;
+
+	if (!experiment_check(spec, &error))
+	{
+		pg_log_error("%s", error);
+		return false;
+	}
+	for (int i = 0; i < spec->nvariants; i++)
+	{
+		const VariantSpec *v = &spec->variants[i];
+		int			major = 0;
+
+		if (v->bindir == NULL)
+			continue;
+		if (!check_bindir(v, &major))
+			return false;
+		if (first_major == 0)
+			first_major = major;
+		else if (major != 0 && major != first_major)
+			pg_log_warning("variants run different major versions (%d and %d): the comparison includes everything that changed between them",
+						   first_major, major);
+	}
+	for (int i = 0; i < spec->nscripts; i++)
+	{
+		if (!experiment_is_builtin_script(spec->scripts[i]) && access(spec->scripts[i], R_OK) != 0)
+		{
+			pg_log_error("script \"%s\" is neither a builtin (tpcb-like, simple-update, select-only) nor a readable file",
+						 spec->scripts[i]);
+			return false;
+		}
+	}
+	if (!resume && !check_results_dir(results_dir))
+		return false;
+	return check_server_account_reach(results_dir);
+}

@@ -1,0 +1,101 @@
+# "pgbench_ext run" and "ab" refuse bad experiments before the first run:
+# each problem gets its own message and exit status 2, and no server is
+# left running.
+use strict;
+use warnings;
+
+use File::Temp qw(tempdir);
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+
+my $bindir = $ENV{PG_BINDIR} or die "PG_BINDIR not set";
+my $base = tempdir(DIR => $ENV{TESTDIR}, CLEANUP => 1);
+chmod 0755, $base;
+my $n = 0;
+
+# An experiment file from a body; [variant] sections default to two valid ones.
+sub experiment_file
+{
+	my ($body) = @_;
+	my $path = "$base/exp" . ++$n . ".ini";
+	open my $fh, '>', $path or die;
+	print $fh $body;
+	close $fh;
+	return $path;
+}
+
+my $good_variants = "[variant A]\nbindir = $bindir\n[variant B]\nbindir = $bindir\nset = synchronous_commit=off\n";
+my $good_experiment = "[experiment]\nscale = 1\nduration = 1\nrounds = 2\n";
+
+# a results directory that already holds an experiment
+my $used = "$base/used";
+mkdir $used;
+open my $fh, '>', "$used/runs.csv" or die;
+close $fh;
+
+# [ name, arguments, stderr pattern ]
+my @cases = (
+	[ 'no experiment file', ['run'], qr/error: no experiment file given/ ],
+	[ 'missing file', [ 'run', "$base/nope.ini" ], qr/could not open experiment file ".*nope\.ini"/ ],
+	[ 'syntax error', [ 'run', experiment_file("[experiment\nscale = 1\n") ], qr/exp\d+\.ini:1: syntax error/ ],
+	[ 'unknown key', [ 'run', experiment_file("[experiment]\nbogus = 1\n$good_variants") ],
+		qr/:2: unknown key "bogus" in \[experiment\]; known keys: scale, clients/ ],
+	[ 'unknown section', [ 'run', experiment_file("[experimnet]\nscale = 1\n") ],
+		qr/unknown section \[experimnet\]; expected \[experiment\] or \[variant NAME\]/ ],
+	[ 'zero clients', [ 'run', experiment_file("[experiment]\nclients = 1,0\n$good_variants") ],
+		qr/clients must be whole numbers from 1 to 10000, got "0"/ ],
+	[ 'zero duration', [ 'run', experiment_file("[experiment]\nduration = 0\n$good_variants") ],
+		qr/duration must be a whole number in range, got "0"/ ],
+	[ 'zero rounds', [ 'run', experiment_file("[experiment]\nrounds = 0\n$good_variants") ],
+		qr/rounds must be a whole number in range, got "0"/ ],
+	[ 'bad protocol', [ 'run', experiment_file("[experiment]\nprotocol = carrier-pigeon\n$good_variants") ],
+		qr/protocol must be simple, extended or prepared, got "carrier-pigeon"/ ],
+	[ 'one variant', [ 'run', experiment_file("$good_experiment\[variant A]\nbindir = $bindir\n") ],
+		qr/an experiment needs at least two variants, found 1/ ],
+	[ 'bindir missing', [ 'run', experiment_file("$good_experiment\[variant A]\nbindir = /nonexistent\n[variant B]\nbindir = $bindir\n") ],
+		qr/variant "A": bindir "\/nonexistent" is not a directory/ ],
+	[ 'bindir without postgres', [ 'run', experiment_file("$good_experiment\[variant A]\nbindir = /usr/bin\n[variant B]\nbindir = $bindir\n") ],
+		qr/variant "A": bindir "\/usr\/bin" has no executable (postgres|initdb|pg_ctl|pgbench)/ ],
+	[ 'bindir and conninfo', [ 'run', experiment_file("$good_experiment$good_variants\[variant C]\nbindir = $bindir\nconninfo = host=/tmp\n") ],
+		qr/variant "C" has both bindir and conninfo; give one/ ],
+	[ 'neither bindir nor conninfo', [ 'run', experiment_file("$good_experiment$good_variants\[variant C]\nset = fsync=off\n") ],
+		qr/variant "C" needs bindir \(an installation to run\) or conninfo/ ],
+	[ 'setting without value', [ 'run', experiment_file("$good_experiment\[variant A]\nbindir = $bindir\nset = fsync\n") ],
+		qr/set must be name=value, got "fsync" in variant "A"/ ],
+	[ 'unknown script', [ 'run', experiment_file("[experiment]\nscript = tpcc\n$good_variants") ],
+		qr/script "tpcc" is neither a builtin \(tpcb-like, simple-update, select-only\) nor a readable file/ ],
+	[ 'warmup eats all rounds', [ 'run', experiment_file("[experiment]\nrounds = 2\nwarmup = 2\n$good_variants") ],
+		qr/warmup \(2\) must be smaller than rounds \(2\)/ ],
+	[ 'results directory in use', [ 'run', experiment_file("$good_experiment$good_variants"), '-o', $used ],
+		qr/results directory ".*used" already holds an experiment.*hint: Continue it with ".* run --resume/s ],
+	[ 'resume of a non-experiment', [ 'run', '--resume', "$base/nothing" ],
+		qr/".*nothing" is not a results directory of pgbench_ext/ ],
+	[ 'ab: variant option first', [ 'ab', '--set', 'fsync=off' ],
+		qr/--set must follow a --variant NAME/ ],
+	[ 'ab: bad variant name', [ 'ab', '--variant', 'a b' ],
+		qr/variant name "a b" may contain only letters, digits/ ],
+	[ 'ab: unknown option', [ 'ab', '--frobnicate' ], qr/unrecognized option.*Try "pgbench_ext ab --help"/s ],
+);
+
+foreach my $case (@cases)
+{
+	my ($name, $args, $pattern) = @$case;
+	my ($rc, $out, $err) = run_client(@$args);
+	is($rc, 2, "$name: exit status 2") or diag $err;
+	like($err, $pattern, "$name: specific message");
+}
+
+# A setting the server rejects: the trial start fails with the server's own
+# words, before any run, and leaves nothing running.
+my $dir = "$base/badsetting";
+my ($rc, $out, $err) = run_client('run', experiment_file("$good_experiment\[variant A]\nbindir = $bindir\n[variant B]\nbindir = $bindir\nset = shared_buffers=banana\n"),
+	'-o', $dir);
+is($rc, 2, 'bad setting: exit status 2');
+like($err, qr/the server of variant "B" did not start; its log .* ends with:.*invalid value for parameter "shared_buffers": "banana"/s,
+	'bad setting: the server\'s complaint is quoted');
+my @pids = map { my $f = "$dir/clusters/$_/data/postmaster.pid"; -f $f ? (split /\n/, slurp_file($f))[0] : () } qw(A B);
+ok(!grep({ kill 0, $_ } @pids), 'bad setting: no server left running');
+
+done_testing();

@@ -1,0 +1,131 @@
+# End to end on the installed PostgreSQL: an A/B of synchronous_commit on
+# managed clusters, then the fault paths — a postmaster killed mid-run, and
+# Ctrl-C followed by --resume.
+use strict;
+use warnings;
+
+use File::Temp qw(tempdir);
+use IPC::Run;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+
+my $bindir = $ENV{PG_BINDIR} or die "PG_BINDIR not set";
+my $base = tempdir(DIR => $ENV{TESTDIR}, CLEANUP => 1);
+chmod 0755, $base;
+
+sub read_runs
+{
+	my ($dir) = @_;
+	my @lines = split /\n/, slurp_file("$dir/runs.csv");
+	my @cols = split /,/, shift @lines;
+	my @runs;
+	foreach my $line (@lines)
+	{
+		my @f = ($line =~ /("(?:[^"]|"")*"|[^,]*)(?:,|$)/g);
+		my %r;
+		@r{@cols} = @f;
+		push @runs, \%r;
+	}
+	return @runs;
+}
+
+sub plan_of
+{
+	my ($dir) = @_;
+	my $json = slurp_file("$dir/experiment.json");
+	my @plan;
+	while ($json =~ /"clients": (\d+),\s*"round": (\d+),\s*"run_id": (\d+),\s*"script": "([^"]+)",\s*"variant": "([^"]+)"/g)
+	{
+		$plan[$3] = { round => $2, variant => $5 };
+	}
+	return @plan;
+}
+
+sub no_server_left
+{
+	my ($dir) = @_;
+	foreach my $pidfile (glob("$dir/clusters/*/data/postmaster.pid"))
+	{
+		my ($pid) = split /\n/, slurp_file($pidfile);
+		return 0 if kill 0, $pid;
+	}
+	return 1;
+}
+
+my @ab = ('ab', '-s', '1', '-T', '2', '-c', '2', '-b', 'tpcb-like', '--seed', '42',
+	'--variant', 'sync', '--bindir', $bindir, '--set', 'synchronous_commit=on',
+	'--variant', 'async', '--bindir', $bindir, '--set', 'synchronous_commit=off');
+
+# --- a complete A/B -------------------------------------------------------
+my $dir = "$base/ab";
+my ($rc, $out, $err) = run_client(@ab, '-r', '3', '-o', $dir);
+is($rc, 0, 'A/B completes') or diag "$out\n$err";
+my @runs = read_runs($dir);
+is(scalar @runs, 6, 'every planned run is recorded');
+is_deeply([ sort { $a <=> $b } map { $_->{run_id} } @runs ], [ 1 .. 6 ], 'each run once');
+is(scalar(grep { $_->{status} eq 'ok' && $_->{tps} > 0 } @runs), 6, 'all runs ok with tps');
+foreach my $round (1 .. 3)
+{
+	my @in = map { $_->{variant} } grep { $_->{round} == $round } @runs;
+	is_deeply([ sort @in ], [ 'async', 'sync' ], "round $round runs both variants");
+}
+ok(-s "$dir/runs/0001.out" && -s "$dir/runs/0001.err", 'raw pgbench output and progress kept');
+like(slurp_file("$dir/runs/0001.err"), qr/progress: 1\.0 s/, 'progress lines recorded');
+my $exp = slurp_file("$dir/experiment.json");
+like($exp, qr/"seed": "42"/, 'seed recorded');
+like($exp, qr/"synchronous_commit=off"/, 'resolved spec recorded');
+like($exp, qr/"name": "server_version_num"/, 'environment() of each variant recorded');
+like($out, qr/tpcb-like.*sync.*async/, 'summary table printed');
+ok(no_server_left($dir), 'servers stopped at the end');
+
+# The same seed gives the same plan; a rerun repeats the recorded spec.
+my $rerun = "$base/rerun";
+($rc, $out, $err) = run_client('run', '--rerun', $dir, '-o', $rerun);
+is($rc, 0, '--rerun completes') or diag $err;
+is_deeply([ map { $_ ? "$_->{round}$_->{variant}" : '' } plan_of($rerun) ],
+	[ map { $_ ? "$_->{round}$_->{variant}" : '' } plan_of($dir) ], '--rerun repeats the plan');
+
+# --- a postmaster dies mid-run ------------------------------------------
+$dir = "$base/crash";
+my ($cout, $cerr) = ('', '');
+my $h = IPC::Run::start([ client(), @ab, '-T', '4', '-r', '2', '-o', $dir ], '>', \$cout, '2>', \$cerr);
+# wait for run 2 to be under way, then kill the postmaster serving it
+my $waited = 0;
+$waited++, sleep 1 until -f "$dir/runs/0002.err" || $waited > 120;
+sleep 1;
+my @plan = plan_of($dir);
+my $victim = $plan[2]{variant};
+my ($pmpid) = split /\n/, slurp_file("$dir/clusters/$victim/data/postmaster.pid");
+ok(kill('KILL', $pmpid), "postmaster of $victim killed during run 2");
+$h->finish;
+is($? >> 8, 0, 'experiment goes on after the crash') or diag $cerr;
+@runs = read_runs($dir);
+is(scalar @runs, 4, 'all runs recorded after the crash');
+my ($crashed) = grep { $_->{run_id} == 2 } @runs;
+is($crashed->{status}, 'failed', 'the run during the crash is marked failed');
+like($crashed->{reason}, qr/server terminated during the run/, 'with the reason');
+is(scalar(grep { $_->{status} eq 'ok' } @runs), 3, 'the other runs succeed after the restart');
+like($cerr, qr/server of variant "$victim" died during a run; restarting it/, 'the restart is reported');
+ok(no_server_left($dir), 'servers stopped after a crash');
+
+# --- Ctrl-C, then --resume ------------------------------------------------
+$dir = "$base/resume";
+($cout, $cerr) = ('', '');
+$h = IPC::Run::start([ client(), @ab, '-r', '3', '-o', $dir ], '>', \$cout, '2>', \$cerr);
+$waited = 0;
+$waited++, sleep 1 until (-f "$dir/runs.csv" && (() = slurp_file("$dir/runs.csv") =~ /\n/g) >= 3) || $waited > 120;
+$h->signal('INT');
+$h->finish;
+is($? >> 8, 130, 'Ctrl-C: exit status 130');
+like($cerr, qr/interrupted: \d+ of 6 runs are recorded.*hint: Continue with: .* run --resume/s,
+	'Ctrl-C: says how to continue');
+ok(no_server_left($dir), 'Ctrl-C: servers stopped');
+($rc, $out, $err) = run_client('run', '--resume', $dir);
+is($rc, 0, '--resume completes') or diag $err;
+@runs = read_runs($dir);
+is_deeply([ map { $_->{run_id} } @runs ], [ 1 .. 6 ], 'after --resume: every planned run once, in plan order');
+is(scalar(grep { $_->{status} eq 'ok' } @runs), 6, 'after --resume: all ok');
+
+done_testing();
