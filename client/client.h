@@ -95,6 +95,9 @@ extern void layout_save(const Layout *layout, const char *path);
 extern void layout_print(const Layout *layout, int line_size, FILE *out);
 extern void layout_diff(const Layout *a, const Layout *b, int line_size, FILE *out);
 
+/* progress.c */
+extern double now_seconds(void);
+
 /* commands: each takes the arguments after its own name */
 extern int	cmd_env(int argc, char **argv);
 extern int	cmd_layout(int argc, char **argv);

@@ -28,15 +28,6 @@ static int	nprepared;
 
 static void unregister(Cluster *c);
 
-static double
-now_seconds(void)
-{
-	struct timeval tv;
-
-	gettimeofday(&tv, NULL);
-	return tv.tv_sec + tv.tv_usec / 1e6;
-}
-
 /*
  * The variant's settings as postgresql.conf lines.  A shared_preload_libraries
  * setting is merged with pgbench_ext's instead of replacing it.

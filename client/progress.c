@@ -16,8 +16,9 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-static double
-now_s(void)
+/* Wall-clock seconds, for the durations every run records. */
+double
+now_seconds(void)
 {
 	struct timeval tv;
 
@@ -45,7 +46,7 @@ progress_init(Progress *p, int total_runs, int done_runs, double run_length_s)
 	p->total_runs = total_runs;
 	p->done_runs = done_runs;
 	p->run_length_s = run_length_s;
-	p->session_start = now_s();
+	p->session_start = now_seconds();
 }
 
 /* Seconds left: measured time per run once known, else the planned length. */
@@ -53,7 +54,7 @@ static double
 eta_seconds(const Progress *p)
 {
 	double		per_run = p->runs_timed > 0 ? p->busy_s / p->runs_timed : p->run_length_s + 3;
-	double		in_current = p->current ? now_s() - p->run_start : 0;
+	double		in_current = p->current ? now_seconds() - p->run_start : 0;
 	int			left = p->total_runs - p->done_runs;
 
 	return Max(0, per_run * left - in_current);
@@ -77,7 +78,7 @@ progress_start_run(Progress *p, const PlannedRun *pr, const char *variant, const
 	p->current = pr;
 	p->variant = variant;
 	p->script = script;
-	p->run_start = now_s();
+	p->run_start = now_seconds();
 	p->elapsed_s = 0;
 	p->tps = 0;
 	if (p->tty)
@@ -96,7 +97,7 @@ progress_update(Progress *p, double elapsed_s, double tps)
 void
 progress_end_run(Progress *p, const char *status, double tps)
 {
-	double		took = now_s() - p->run_start;
+	double		took = now_seconds() - p->run_start;
 
 	const PlannedRun *pr = p->current;
 
@@ -115,5 +116,5 @@ void
 progress_finish(Progress *p)
 {
 	fprintf(stderr, "%d runs in %s\n", p->done_runs,
-			format_duration(now_s() - p->session_start));
+			format_duration(now_seconds() - p->session_start));
 }

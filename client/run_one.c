@@ -26,15 +26,6 @@
 
 volatile sig_atomic_t run_interrupted = 0;
 
-static double
-now_s(void)
-{
-	struct timeval tv;
-
-	gettimeofday(&tv, NULL);
-	return tv.tv_sec + tv.tv_usec / 1e6;
-}
-
 /* Counters of the statistics views that a run's record reports as deltas. */
 typedef struct StatsSnapshot
 {
@@ -96,7 +87,7 @@ static bool
 reset_data(Experiment *x, VariantState *vs, RunRecord *rec, char **error)
 {
 	PGconn	   *conn;
-	double		t0 = now_s();
+	double		t0 = now_seconds();
 
 	rec->reset_s = 0;
 	if (x->spec->reset == RESET_NEVER && vs->run_db_ready)
@@ -110,7 +101,7 @@ reset_data(Experiment *x, VariantState *vs, RunRecord *rec, char **error)
 		return false;
 	}
 	PQfinish(conn);
-	rec->reset_s = now_s() - t0;
+	rec->reset_s = now_seconds() - t0;
 	vs->run_db_ready = true;
 	return true;
 }
@@ -374,9 +365,9 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 
 	argv = pgbench_argv(x, vs, pr, rec->jobs);
 	progress_start_run(progress, pr, rec->variant, rec->script);
-	t0 = now_s();
+	t0 = now_seconds();
 	rc = run_pgbench(argv, out_path, err_path, progress);
-	rec->duration_s = now_s() - t0;
+	rec->duration_s = now_seconds() - t0;
 
 	if (run_interrupted)
 	{

@@ -20,15 +20,6 @@
 
 #include "common/logging.h"
 
-static double
-now_s(void)
-{
-	struct timeval tv;
-
-	gettimeofday(&tv, NULL);
-	return tv.tv_sec + tv.tv_usec / 1e6;
-}
-
 bool
 exec_ok(PGconn *conn, const char *sql, char **error)
 {
@@ -108,7 +99,7 @@ run_pgbench_init(Experiment *x, VariantState *vs, char **error)
 	char	   *log = psprintf("%s/pgbench-init-%s.log", x->dir, vs->cluster.variant->name);
 	char	   *argv[16];
 	int			argc = 0;
-	double		t0 = now_s();
+	double		t0 = now_seconds();
 	int			rc;
 
 	argv[argc++] = psprintf("%s/pgbench", vs->cluster.bindir);
@@ -127,7 +118,7 @@ run_pgbench_init(Experiment *x, VariantState *vs, char **error)
 						  vs->cluster.variant->name, rc, log, tail_of_file(log, 10));
 		return false;
 	}
-	vs->pgbench_init_s = now_s() - t0;
+	vs->pgbench_init_s = now_seconds() - t0;
 	return true;
 }
 
