@@ -27,6 +27,7 @@ typedef struct Command
 static const Command commands[] = {
 	{"run", cmd_run, "run an experiment file (or --resume, --rerun one)"},
 	{"ab", cmd_ab, "compare variants given as flags"},
+	{"calibrate", cmd_calibrate, "measure false positives, detection and noise on this machine"},
 	{"env", cmd_env, "show the server's build, settings and host facts"},
 	{"layout", cmd_layout, "show, save or diff the cache-line layout of shared structs"},
 };

@@ -193,7 +193,7 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 		return 130;
 	}
 	progress_finish(&progress);
-	if (status == 0)
+	if (status == 0 && !opts->no_summary)
 		status = summary_print(x.dir, stdout);
 	printf("\nresults: %s\n", x.dir);
 	return status;

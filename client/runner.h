@@ -16,6 +16,7 @@ typedef struct RunOptions
 	bool		resume;			/* continue an interrupted experiment */
 	const char *rerun_of;		/* the directory this one repeats, or NULL */
 	int			max_restarts;	/* postmaster deaths tolerated per variant */
+	bool		no_summary;		/* the caller analyses the results itself */
 } RunOptions;
 
 extern int	runner_execute(ExperimentSpec *spec, const RunOptions *opts);

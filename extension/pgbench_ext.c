@@ -16,6 +16,7 @@
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 
 PG_MODULE_MAGIC;
 
@@ -32,6 +33,9 @@ _PG_init(void)
 	 */
 	if (!process_shared_preload_libraries_in_progress)
 		return;
+
+	inject_delay_init();
+	MarkGUCPrefixReserved("pgbench_ext");
 }
 
 /*

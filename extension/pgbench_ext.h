@@ -39,4 +39,7 @@ extern bool machine_read_line(const char *path, char *buf, size_t len);
 extern char *machine_format_bytes(int64 bytes);
 extern char *machine_cache_label(const MachineCache *cache);
 
+/* inject_delay.c */
+extern void inject_delay_init(void);
+
 #endif							/* PGBENCH_EXT_H */

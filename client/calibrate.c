@@ -1,0 +1,344 @@
+/*-------------------------------------------------------------------------
+ *
+ * calibrate.c
+ *		The figures of a calibration, from the phases' results directories:
+ *		false-positive rate, detection rate and CI coverage, noise by run
+ *		length and the runs needed to see 1%, 2% and 5% here.
+ *
+ * Every verdict is the one stats_compare() gives, with the defaults a user
+ * gets (alpha 0.05, noise threshold 1%): the calibration measures the
+ * harness as it is used, not a tuned variant of it.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "calibrate.h"
+#include "pgbench_output.h"
+#include "results.h"
+#include "stats.h"
+
+#include <limits.h>
+#include <math.h>
+
+typedef struct CalRun
+{
+	int			run_id;
+	int			round;
+	char	   *variant;
+	double		tps;
+	double		cpu_us;			/* user + system per transaction, NAN if absent */
+} CalRun;
+
+static const double effects[CAL_NEFFECTS] = {0.01, 0.02, 0.05};
+
+/* The ok runs of a phase, from its runs.csv. */
+static int
+load_runs(const char *dir, CalRun **out, char **error)
+{
+	char	   *path = psprintf("%s/runs.csv", dir);
+	FILE	   *f = fopen(path, "r");
+	char		line[8192];
+	int			n = 0,
+				cap = 256;
+	CalRun	   *runs = pg_malloc(sizeof(CalRun) * cap);
+
+	if (f == NULL)
+	{
+		*error = psprintf("could not read \"%s\": %m", path);
+		return -1;
+	}
+	if (fgets(line, sizeof(line), f) == NULL)	/* header */
+		line[0] = '\0';
+	while (fgets(line, sizeof(line), f))
+	{
+		char	   *fields[32];
+
+		if (csv_split(line, fields, 32) < 20 || strcmp(fields[15], "ok") != 0)
+			continue;
+		if (n == cap)
+			runs = pg_realloc(runs, sizeof(CalRun) * (cap *= 2));
+		runs[n].run_id = atoi(fields[0]);
+		runs[n].round = atoi(fields[1]);
+		runs[n].variant = pg_strdup(fields[2]);
+		runs[n].tps = atof(fields[10]);
+		runs[n].cpu_us = (*fields[18] && *fields[19])
+			? atof(fields[18]) + atof(fields[19]) : NAN;
+		n++;
+	}
+	fclose(f);
+	*out = runs;
+	return n;
+}
+
+/* tps of one variant in rounds [first, last], into x; returns the count */
+static int
+select_tps(const CalRun *runs, int n, const char *variant, int first, int last, double *x)
+{
+	int			k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (strcmp(runs[i].variant, variant) == 0 &&
+			runs[i].round >= first && runs[i].round <= last)
+			x[k++] = runs[i].tps;
+	return k;
+}
+
+static double
+median_of(double *x, int n)
+{
+	StatsSummary s;
+
+	return stats_summarize(x, n, 0.95, &s) == 0 ? s.median : NAN;
+}
+
+/*
+ * Noise by run length, from the per-second progress lines of variant A:
+ * non-overlapping windows of w seconds, the CV of their mean tps and the
+ * robust sd of its log, and the runs per side the MDE formula asks for.
+ */
+static void
+analyse_noise(const CalibrateOptions *o, const char *dir, const CalRun *runs, int n,
+			  CalibrationResult *r)
+{
+	static const int lengths[] = {1, 2, 5, 10, 20, 30, 60, 120};
+	StatsOptions opt;
+
+	stats_default_options(&opt);
+	r->nwindows = 0;
+	for (int li = 0; li < lengthof(lengths) && lengths[li] <= o->duration_s; li++)
+	{
+		int			w = lengths[li];
+		double	   *means = pg_malloc(sizeof(double) * (n * (o->duration_s / w + 1) + 1));
+		int			nmeans = 0;
+		StatsSummary s;
+		double		sd_log;
+
+		for (int i = 0; i < n; i++)
+		{
+			char	   *path;
+			FILE	   *f;
+			char		line[1024];
+			double		sum = 0;
+			int			k = 0;
+
+			if (strcmp(runs[i].variant, "A") != 0)
+				continue;
+			path = results_run_path(dir, runs[i].run_id, ".err");
+			if ((f = fopen(path, "r")) == NULL)
+				continue;
+			while (fgets(line, sizeof(line), f))
+			{
+				PgbenchProgress p;
+
+				if (pgbench_progress_parse_line(line, &p) != 0)
+					continue;
+				sum += p.tps;
+				if (++k == w)
+				{
+					means[nmeans++] = sum / w;
+					sum = 0;
+					k = 0;
+				}
+			}
+			fclose(f);
+		}
+		if (nmeans < 3 || stats_summarize(means, nmeans, 0.95, &s) != 0)
+			continue;
+		/* the same sample on both sides: its own robust sd of log tps */
+		if (stats_pooled_log_sd(means, nmeans, means, nmeans, &sd_log) != 0)
+			continue;
+		r->window_s[r->nwindows] = w;
+		r->window_cv[r->nwindows] = s.cv;
+		r->window_sd_log[r->nwindows] = sd_log;
+		for (int e = 0; e < CAL_NEFFECTS; e++)
+		{
+			r->runs_needed[r->nwindows][e] = 0;
+			/* the CI must clear the noise threshold, so the MDE must fit below effect - noise */
+			for (int m = 2; m <= 200; m++)
+			{
+				double		mde;
+
+				if (effects[e] > opt.noise &&
+					stats_mde_pct(sd_log, m, m, opt.alpha, opt.power, &mde) &&
+					mde / 100 <= effects[e] - opt.noise)
+				{
+					r->runs_needed[r->nwindows][e] = m;
+					break;
+				}
+			}
+		}
+		r->nwindows++;
+		pg_free(means);
+	}
+}
+
+bool
+calibrate_analyse_aa(const CalibrateOptions *o, const char *dir, CalibrationResult *r,
+					 char **error)
+{
+	CalRun	   *runs;
+	int			n = load_runs(dir, &runs, error);
+	double	   *a,
+			   *b;
+	StatsOptions opt;
+
+	if (n < 0)
+		return false;
+	a = pg_malloc(sizeof(double) * (n + 1));
+	b = pg_malloc(sizeof(double) * (n + 1));
+	stats_default_options(&opt);
+	r->aa_blocks = 0;
+	r->aa_false_positives = 0;
+	for (int blk = 0; blk < o->blocks; blk++)
+	{
+		int			first = blk * o->rounds + 1;
+		int			last = first + o->rounds - 1;
+		int			na = select_tps(runs, n, "A", first, last, a);
+		int			nb = select_tps(runs, n, "A2", first, last, b);
+		StatsComparison cmp;
+
+		if (stats_compare(a, na, b, nb, &opt, &cmp) != 0 || cmp.verdict == STATS_INSUFFICIENT)
+			continue;
+		r->aa_blocks++;
+		if (cmp.verdict != STATS_NO_CHANGE)
+			r->aa_false_positives++;
+	}
+	{
+		int			na = select_tps(runs, n, "A", 1, INT_MAX, a);
+
+		r->tps_median = median_of(a, na);
+		r->tx_seconds = o->clients / r->tps_median;
+	}
+	analyse_noise(o, dir, runs, n, r);
+	return true;
+}
+
+bool
+calibrate_analyse_delay(const CalibrateOptions *o, const char *dir, CalibrationResult *r,
+						char **error)
+{
+	CalRun	   *runs;
+	int			n = load_runs(dir, &runs, error);
+	double	   *a,
+			   *b;
+	StatsOptions opt;
+	StatsComparison pooled;
+	int			na,
+				nb;
+
+	if (n < 0)
+		return false;
+	a = pg_malloc(sizeof(double) * (n + 1));
+	b = pg_malloc(sizeof(double) * (n + 1));
+	stats_default_options(&opt);
+
+	/* the true effect, from every block at once */
+	na = select_tps(runs, n, "A", 1, INT_MAX, a);
+	nb = select_tps(runs, n, "delayed", 1, INT_MAX, b);
+	if (stats_compare(a, na, b, nb, &opt, &pooled) != 0 || !pooled.has_ci)
+	{
+		*error = psprintf("the delay phase in \"%s\" has too few completed runs to estimate the true effect", dir);
+		return false;
+	}
+	r->pooled_ratio = pooled.estimate;
+	r->pooled_ci_low = pooled.ci_low;
+	r->pooled_ci_high = pooled.ci_high;
+
+	/* cross-check: a busy-wait adds CPU per transaction, which the counters see */
+	{
+		double		ca = 0,
+					cb = 0;
+		int			ka = 0,
+					kb = 0;
+
+		for (int i = 0; i < n; i++)
+		{
+			if (isnan(runs[i].cpu_us))
+				continue;
+			if (strcmp(runs[i].variant, "A") == 0)
+				ca += runs[i].cpu_us, ka++;
+			else
+				cb += runs[i].cpu_us, kb++;
+		}
+		r->cpu_ratio = (ka > 0 && kb > 0 && r->tx_seconds > 0)
+			? (r->tx_seconds * 1e6) / (r->tx_seconds * 1e6 + (cb / kb - ca / ka))
+			: NAN;
+	}
+
+	r->delay_blocks = r->detected = r->covered = 0;
+	for (int blk = 0; blk < o->blocks; blk++)
+	{
+		int			first = blk * o->rounds + 1;
+		int			last = first + o->rounds - 1;
+		StatsComparison cmp;
+
+		na = select_tps(runs, n, "A", first, last, a);
+		nb = select_tps(runs, n, "delayed", first, last, b);
+		if (stats_compare(a, na, b, nb, &opt, &cmp) != 0 || cmp.verdict == STATS_INSUFFICIENT)
+			continue;
+		r->delay_blocks++;
+		if (cmp.verdict == STATS_SLOWER)
+			r->detected++;
+		if (cmp.has_ci && cmp.ci_low <= r->pooled_ratio && r->pooled_ratio <= cmp.ci_high)
+			r->covered++;
+	}
+	return true;
+}
+
+static double
+pct(int k, int n)
+{
+	return n > 0 ? 100.0 * k / n : NAN;
+}
+
+bool
+calibrate_report(const CalibrateOptions *o, const CalibrationResult *r, FILE *out, char **error)
+{
+	char	   *path = psprintf("%s/calibration.md", o->dir);
+	FILE	   *md = fopen(path, "w");
+
+	if (md == NULL)
+	{
+		*error = psprintf("could not write \"%s\": %m", path);
+		return false;
+	}
+	for (FILE *f = out; f != NULL; f = (f == out ? md : NULL))
+	{
+		fprintf(f, "\n# Calibration: %s, %d clients, %d s runs, %d rounds per comparison\n\n",
+				o->script, o->clients, o->duration_s, o->rounds);
+		if (!o->skip_aa)
+			fprintf(f, "- A/A false-positive rate: %d of %d comparisons (%.1f%%) were not \"no change\"\n",
+					r->aa_false_positives, r->aa_blocks, pct(r->aa_false_positives, r->aa_blocks));
+		fprintf(f, "- injected delay %d ns at each commit (target %.1f%%): true effect %+.2f%% [%+.2f%%, %+.2f%%] from all %d blocks pooled",
+				o->delay_ns, 100 * o->target, 100 * (r->pooled_ratio - 1),
+				100 * (r->pooled_ci_low - 1), 100 * (r->pooled_ci_high - 1), r->delay_blocks);
+		if (!isnan(r->cpu_ratio))
+			fprintf(f, "; expected from CPU time per transaction %+.2f%%", 100 * (r->cpu_ratio - 1));
+		fprintf(f, "\n- detection rate: %d of %d comparisons (%.1f%%) said \"slower\"\n",
+				r->detected, r->delay_blocks, pct(r->detected, r->delay_blocks));
+		fprintf(f, "- CI coverage of the true effect: %d of %d (%.1f%%)\n\n",
+				r->covered, r->delay_blocks, pct(r->covered, r->delay_blocks));
+		if (r->nwindows > 0)
+		{
+			fprintf(f, "| run length | CV of tps | runs per side for 1%% | 2%% | 5%% |\n|---|---|---|---|---|\n");
+			for (int w = 0; w < r->nwindows; w++)
+			{
+				fprintf(f, "| %d s | %.2f%% |", r->window_s[w], 100 * r->window_cv[w]);
+				for (int e = 0; e < CAL_NEFFECTS; e++)
+				{
+					if (effects[e] <= 0.01)
+						fprintf(f, " not with a 1%% noise threshold |");
+					else if (r->runs_needed[w][e] == 0)
+						fprintf(f, " > 200 |");
+					else
+						fprintf(f, " %d |", r->runs_needed[w][e]);
+				}
+				fprintf(f, "\n");
+			}
+			fprintf(f, "\nRuns per side are those whose minimum detectable effect (80%% power, alpha 0.05) fits between the noise threshold and the effect; the CV is of non-overlapping windows of A's per-second tps.\n");
+		}
+	}
+	fclose(md);
+	fprintf(out, "\n(also in %s)\n", path);
+	return true;
+}

@@ -1,0 +1,61 @@
+/*-------------------------------------------------------------------------
+ *
+ * calibrate.h
+ *		Analysis of a calibration's phases (see cmd_calibrate.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCH_EXT_CALIBRATE_H
+#define PGBENCH_EXT_CALIBRATE_H
+
+#include <stdio.h>
+
+typedef struct CalibrateOptions
+{
+	const char *bindir;
+	const char *script;
+	const char *dir;
+	int			clients;
+	int			scale;
+	int			duration_s;
+	int			blocks;			/* comparisons per phase */
+	int			rounds;			/* rounds per comparison */
+	int			delay_ns;
+	double		target;			/* injected slowdown, as a fraction */
+	bool		skip_aa;
+} CalibrateOptions;
+
+#define CAL_MAX_WINDOWS 8
+#define CAL_NEFFECTS 3			/* 1%, 2%, 5% */
+
+typedef struct CalibrationResult
+{
+	/* A/A */
+	int			aa_blocks;
+	int			aa_false_positives;
+	double		tps_median;
+	double		tx_seconds;		/* seconds per transaction per client */
+	/* A against A + delay */
+	int			delay_blocks;
+	int			detected;		/* verdict "slower" */
+	int			covered;		/* block CI covers the pooled estimate */
+	double		pooled_ratio;	/* HL estimate over all blocks */
+	double		pooled_ci_low;
+	double		pooled_ci_high;
+	double		cpu_ratio;		/* expected from CPU µs per transaction, NAN if absent */
+	/* noise by run length */
+	int			nwindows;
+	int			window_s[CAL_MAX_WINDOWS];
+	double		window_cv[CAL_MAX_WINDOWS];
+	double		window_sd_log[CAL_MAX_WINDOWS];
+	int			runs_needed[CAL_MAX_WINDOWS][CAL_NEFFECTS];	/* 0 = not within 200 */
+} CalibrationResult;
+
+extern bool calibrate_analyse_aa(const CalibrateOptions *o, const char *dir,
+								 CalibrationResult *r, char **error);
+extern bool calibrate_analyse_delay(const CalibrateOptions *o, const char *dir,
+									CalibrationResult *r, char **error);
+extern bool calibrate_report(const CalibrateOptions *o, const CalibrationResult *r,
+							 FILE *out, char **error);
+
+#endif							/* PGBENCH_EXT_CALIBRATE_H */

@@ -1,0 +1,242 @@
+/*-------------------------------------------------------------------------
+ *
+ * cmd_calibrate.c
+ *		"pgbench_ext calibrate": how often does the harness cry wolf on this
+ *		machine, and how small an effect can it see?
+ *
+ * Three phases, each an ordinary experiment in its own results directory:
+ *
+ *   aa/     A against an identical A2, blocks × rounds_per_block rounds.
+ *           Each block of consecutive rounds is one A/A comparison; the
+ *           share whose verdict is not "no change" is the false-positive
+ *           rate.
+ *   delay/  A against A with pgbench_ext.inject_delay_ns set so that the
+ *           true slowdown is the target (sized from the A/A phase: a
+ *           transaction takes clients / tps seconds per client, so a delay
+ *           of d adds d / (that + d)).  Each block is one experiment; the
+ *           share that says "slower" is the detection rate, and the share
+ *           whose CI covers the true effect is the coverage.  The true
+ *           effect is estimated independently of any one block: from all
+ *           blocks pooled, and cross-checked against the CPU time per
+ *           transaction the extension measured.
+ *   noise   From the A runs' per-second progress lines: the CV of tps for
+ *           windows of 1, 2, 5, 10 ... seconds, and the runs per side
+ *           needed at each length to detect 1%, 2% and 5%.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "calibrate.h"
+#include "experiment.h"
+#include "results.h"
+#include "runner.h"
+#include "stats.h"
+#include "validate.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "common/logging.h"
+#include "fe_utils/option_utils.h"
+
+static void
+calibrate_usage(void)
+{
+	printf("%s calibrate measures, on this machine, the false-positive rate of the\n"
+		   "verdicts (A/A), the detection rate of a known injected slowdown, and the noise.\n\n",
+		   progname);
+	printf("Usage:\n");
+	printf("  %s calibrate [OPTION]...\n", progname);
+	printf("\nOptions:\n");
+	printf("      --bindir=DIR         installation to calibrate (default: %s)\n", PGBENCH_EXT_PG_BINDIR);
+	printf("  -b, --script=NAME        pgbench script (default select-only)\n");
+	printf("  -c, --clients=N          clients (default 2)\n");
+	printf("  -s, --scale=N            scale (default 10)\n");
+	printf("  -T, --duration=SECONDS   length of each run (default 10)\n");
+	printf("      --blocks=K           comparisons per phase (default 20)\n");
+	printf("      --rounds=R           rounds per comparison (default 6)\n");
+	printf("      --target=PCT         injected slowdown in percent (default 3)\n");
+	printf("      --skip-aa            only the injected-delay phase (needs --delay-ns)\n");
+	printf("      --delay-ns=N         injected delay instead of sizing it from the A/A phase\n");
+	printf("  -o, --output=DIR         results directory (default calibration-YYYYMMDD-HHMMSS)\n");
+	printf("  -?, --help               show this help, then exit\n");
+}
+
+static void
+base_spec(ExperimentSpec *spec, const CalibrateOptions *o, int rounds)
+{
+	char	   *error;
+
+	experiment_init(spec);
+	if (!experiment_set(spec, "experiment", "script", o->script, &error) ||
+		!experiment_set(spec, "experiment", "clients", psprintf("%d", o->clients), &error) ||
+		!experiment_set(spec, "experiment", "scale", psprintf("%d", o->scale), &error) ||
+		!experiment_set(spec, "experiment", "duration", psprintf("%d", o->duration_s), &error) ||
+		!experiment_set(spec, "experiment", "rounds", psprintf("%d", rounds), &error) ||
+		!experiment_set(spec, "experiment", "seed", psprintf("%d", (int) time(NULL) % 1000000), &error) ||
+		!experiment_set(spec, "variant A", "bindir", o->bindir, &error))
+		usage_error("calibrate", "%s", error);
+	/* a read-only load leaves the data as it found it: skip the copies */
+	if (strcmp(o->script, "select-only") == 0 &&
+		!experiment_set(spec, "experiment", "reset", "never", &error))
+		usage_error("calibrate", "%s", error);
+}
+
+static int
+run_phase(ExperimentSpec *spec, const char *dir)
+{
+	RunOptions	ropts = {0};
+
+	ropts.results_dir = dir;
+	ropts.max_restarts = 3;
+	ropts.no_summary = true;
+	if (!validate_experiment(spec, dir, false))
+		return EXIT_USAGE;
+	return runner_execute(spec, &ropts);
+}
+
+int
+cmd_calibrate(int argc, char **argv)
+{
+	static struct option long_options[] = {
+		{"bindir", required_argument, NULL, 1},
+		{"script", required_argument, NULL, 'b'},
+		{"clients", required_argument, NULL, 'c'},
+		{"scale", required_argument, NULL, 's'},
+		{"duration", required_argument, NULL, 'T'},
+		{"blocks", required_argument, NULL, 2},
+		{"rounds", required_argument, NULL, 3},
+		{"target", required_argument, NULL, 4},
+		{"skip-aa", no_argument, NULL, 5},
+		{"delay-ns", required_argument, NULL, 6},
+		{"output", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, '?'},
+		{NULL, 0, NULL, 0}
+	};
+	CalibrateOptions o = {0};
+	ExperimentSpec spec;
+	char	   *error;
+	int			c;
+	int			rc;
+	double		target_pct = 3;
+	char	   *end;
+	CalibrationResult result = {0};
+
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
+	{
+		calibrate_usage();
+		return 0;
+	}
+	o.bindir = PGBENCH_EXT_PG_BINDIR;
+	o.script = "select-only";
+	o.clients = 2;
+	o.scale = 10;
+	o.duration_s = 10;
+	o.blocks = 20;
+	o.rounds = 6;
+	while ((c = getopt_long(argc, argv, "b:c:s:T:o:", long_options, NULL)) != -1)
+	{
+		switch (c)
+		{
+			case 1:
+				o.bindir = optarg;
+				break;
+			case 'b':
+				o.script = optarg;
+				break;
+			case 'c':
+				if (!option_parse_int(optarg, "-c/--clients", 1, 1000, &o.clients))
+					exit(EXIT_USAGE);
+				break;
+			case 's':
+				if (!option_parse_int(optarg, "-s/--scale", 1, 100000, &o.scale))
+					exit(EXIT_USAGE);
+				break;
+			case 'T':
+				if (!option_parse_int(optarg, "-T/--duration", 1, 86400, &o.duration_s))
+					exit(EXIT_USAGE);
+				break;
+			case 2:
+				if (!option_parse_int(optarg, "--blocks", 1, 1000, &o.blocks))
+					exit(EXIT_USAGE);
+				break;
+			case 3:
+				if (!option_parse_int(optarg, "--rounds", 2, 1000, &o.rounds))
+					exit(EXIT_USAGE);
+				break;
+			case 4:
+				target_pct = strtod(optarg, &end);
+				if (*end != '\0' || !(target_pct > 0 && target_pct < 50))
+					usage_error("calibrate", "--target must be a percentage above 0 and below 50, got \"%s\"", optarg);
+				break;
+			case 5:
+				o.skip_aa = true;
+				break;
+			case 6:
+				if (!option_parse_int(optarg, "--delay-ns", 1, 100000000, &o.delay_ns))
+					exit(EXIT_USAGE);
+				break;
+			case 'o':
+				o.dir = optarg;
+				break;
+			default:
+				pg_log_error_hint("Try \"%s calibrate --help\" for more information.", progname);
+				exit(EXIT_USAGE);
+		}
+	}
+	if (optind < argc)
+		usage_error("calibrate", "too many command-line arguments (first is \"%s\")", argv[optind]);
+	if (o.skip_aa && o.delay_ns == 0)
+		usage_error("calibrate", "--skip-aa needs --delay-ns: without the A/A phase nothing sizes the delay");
+	o.target = target_pct / 100.0;
+	if (o.dir == NULL)
+	{
+		char		stamp[32];
+		time_t		t = time(NULL);
+
+		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&t));
+		o.dir = psprintf("calibration-%s", stamp);
+	}
+	if (pg_mkdir_p(pg_strdup(o.dir), 0755) != 0)
+	{
+		pg_log_error("could not create directory \"%s\": %m", o.dir);
+		return EXIT_USAGE;
+	}
+
+	if (!o.skip_aa)
+	{
+		fprintf(stderr, "calibrate: phase 1 of 2, A against an identical A (%d comparisons of %d rounds)\n",
+				o.blocks, o.rounds);
+		base_spec(&spec, &o, o.blocks * o.rounds);
+		if (!experiment_set(&spec, "variant A2", "bindir", o.bindir, &error))
+			usage_error("calibrate", "%s", error);
+		if ((rc = run_phase(&spec, psprintf("%s/aa", o.dir))) != 0)
+			return rc;
+		if (!calibrate_analyse_aa(&o, psprintf("%s/aa", o.dir), &result, &error))
+		{
+			pg_log_error("%s", error);
+			return EXIT_RUNTIME_ERROR;
+		}
+		if (o.delay_ns == 0)
+			o.delay_ns = (int) (result.tx_seconds * o.target / (1 - o.target) * 1e9);
+	}
+
+	fprintf(stderr, "calibrate: phase 2 of 2, A against A with %d ns injected at each commit (target %.1f%%)\n",
+			o.delay_ns, 100 * o.target);
+	base_spec(&spec, &o, o.blocks * o.rounds);
+	if (!experiment_set(&spec, "variant delayed", "bindir", o.bindir, &error) ||
+		!experiment_set(&spec, "variant delayed", "set",
+						psprintf("pgbench_ext.inject_delay_ns=%d", o.delay_ns), &error))
+		usage_error("calibrate", "%s", error);
+	if ((rc = run_phase(&spec, psprintf("%s/delay", o.dir))) != 0)
+		return rc;
+	if (!calibrate_analyse_delay(&o, psprintf("%s/delay", o.dir), &result, &error) ||
+		!calibrate_report(&o, &result, stdout, &error))
+	{
+		pg_log_error("%s", error);
+		return EXIT_RUNTIME_ERROR;
+	}
+	return 0;
+}
