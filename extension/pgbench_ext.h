@@ -38,4 +38,9 @@ extern int	machine_caches(MachineCache *caches, int max_caches);
 extern bool machine_read_line(const char *path, char *buf, size_t len);
 extern char *machine_format_bytes(int64 bytes);
 
+/* pgbench_ext.c: settings, defined only when preloaded */
+extern bool pgbench_ext_track;
+extern bool pgbench_ext_track_hw;
+extern int	pgbench_ext_sample_interval_ms;
+
 #endif							/* PGBENCH_EXT_H */
