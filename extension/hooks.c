@@ -9,8 +9,11 @@
  * index and a few additions in backend-local memory; nothing is shared
  * until the transaction ends, when counters_publish() adds the batch to
  * this backend's own slot (locking rules in counters.h).  CPU time is read
- * at most every CPU_READ_INTERVAL_MS (cpu_usage.c); with track_hw the
- * perf_event counters are read once per transaction.
+ * at most every 100 ms (cpu_usage.c).  With track_hw the perf_event
+ * counters are read at a transaction end: every one where user-space rdpmc
+ * works, else at most every 10 ms, since a read() system call per
+ * transaction would cost more than everything else here together.  Sums
+ * over the transactions between reads give the same per-transaction means.
  *
  * Only top-level statements are counted (as pg_stat_statements.track = top):
  * a statement's time includes any it runs inside, so counting both would
@@ -34,6 +37,7 @@
 #include "tcop/utility.h"
 
 #define CPU_READ_INTERVAL_NS	(100 * 1000 * 1000)
+#define HW_READ_INTERVAL_NS		(10 * 1000 * 1000)
 
 /* portals open at once at top level (extended protocol, cursors) */
 #define MAX_OPEN_STATEMENTS		8
@@ -61,6 +65,8 @@ static bool exit_callback_registered = false;
 
 static PerfEventSet perf_set;
 static bool perf_open = false;
+static uint64 perf_xacts_since_read = 0;
+static uint64 last_hw_read_ns = 0;
 static uint64 perf_last[PERF_EV_COUNT];
 static bool perf_last_valid[PERF_EV_COUNT];
 
@@ -256,12 +262,12 @@ pe_ProcessUtility(COMPAT_UTILITY_PARAMS)
 }
 
 /*
- * Counting deltas of the perf_event counters since the previous
- * transaction end.  The set is opened at the first transaction with
- * track_hw on and closed at the first one with it off.
+ * Add the perf_event counters' growth since the previous read, and the
+ * transactions it covers.  The set is opened at the first transaction end
+ * with track_hw on and closed at the first one with it off.
  */
 static void
-hw_read_delta(void)
+hw_read_delta(uint64 now)
 {
 	uint64		cur[PERF_EV_COUNT];
 	bool		valid[PERF_EV_COUNT];
@@ -280,19 +286,28 @@ hw_read_delta(void)
 		perf_events_open(&perf_set, true);
 		perf_open = true;
 		perf_events_read(&perf_set, perf_last, perf_last_valid);
+		perf_xacts_since_read = 0;
+		last_hw_read_ns = now;
 		return;
 	}
+
+	perf_xacts_since_read++;
+	if (!perf_set.use_rdpmc && now - last_hw_read_ns < HW_READ_INTERVAL_NS)
+		return;
+
 	perf_events_read(&perf_set, cur, valid);
 	for (int k = 0; k < PERF_EV_COUNT; k++)
 	{
 		if (valid[k] && perf_last_valid[k] && cur[k] >= perf_last[k])
 		{
 			pending.v.hw[k] += cur[k] - perf_last[k];
-			pending.v.hw_xacts[k]++;
+			pending.v.hw_xacts[k] += perf_xacts_since_read;
 		}
 		perf_last[k] = cur[k];
 		perf_last_valid[k] = valid[k];
 	}
+	perf_xacts_since_read = 0;
+	last_hw_read_ns = now;
 }
 
 const PerfEventSet *
@@ -334,7 +349,7 @@ xact_end(XactEvent event)
 		}
 	}
 	if (pgbench_ext_track_hw || perf_open)
-		hw_read_delta();
+		hw_read_delta(now);
 
 	counters_publish(&pending);
 	xact_tracked = false;

@@ -35,7 +35,6 @@
 #include "storage/proc.h"
 #include "storage/shmem.h"
 #include "utils/builtins.h"
-#include "utils/wait_event.h"
 
 PG_FUNCTION_INFO_V1(pgbench_ext_wait_profile);
 PGDLLEXPORT void pgbench_ext_sampler_main(Datum main_arg);
