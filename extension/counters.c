@@ -97,8 +97,10 @@ timing_add(TimingCounters *dst, const TimingCounters *src)
 static void
 values_add(CounterValues *dst, const CounterValues *src)
 {
+	/* a publish usually carries one or two command types and no hw read */
 	for (int k = 0; k < CMD_KIND_COUNT; k++)
-		timing_add(&dst->stmt[k], &src->stmt[k]);
+		if (src->stmt[k].calls > 0)
+			timing_add(&dst->stmt[k], &src->stmt[k]);
 	timing_add(&dst->xact, &src->xact);
 	dst->commits += src->commits;
 	dst->aborts += src->aborts;
@@ -107,10 +109,11 @@ values_add(CounterValues *dst, const CounterValues *src)
 	dst->voluntary_switches += src->voluntary_switches;
 	dst->involuntary_switches += src->involuntary_switches;
 	for (int k = 0; k < PERF_EV_COUNT; k++)
-	{
-		dst->hw[k] += src->hw[k];
-		dst->hw_xacts[k] += src->hw_xacts[k];
-	}
+		if (src->hw_xacts[k] > 0)
+		{
+			dst->hw[k] += src->hw[k];
+			dst->hw_xacts[k] += src->hw_xacts[k];
+		}
 }
 
 /*
