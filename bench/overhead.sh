@@ -22,8 +22,7 @@
 #   PG_CONFIG=... bench/overhead.sh            (RUNS=10 DURATION=6 SCALE=5)
 set -eu
 cd "$(dirname "$0")/.."
-: "${PG_CONFIG:=pg_config}"
-export PG_CONFIG
+. bench/lib.sh
 RUNS=${RUNS:-10}
 DURATION=${DURATION:-6}
 WARMUP=${WARMUP:-1}
@@ -43,16 +42,10 @@ variants_B="none|||
 pgbench_ext|pgbench_ext||
 pgbench_ext_hw|pgbench_ext|-c pgbench_ext.track_hw=on|"
 
-. tools/cluster.sh
-work=$(mktemp -d /tmp/pgbench_ext_bench.XXXXXX)
-chmod 755 "$work"
+bench_begin bench
 trap 'cluster_stop; rm -rf "$work"' EXIT
-trap 'exit 130' INT TERM
-
-make -s PG_CONFIG="$PG_CONFIG" >/dev/null && make -s PG_CONFIG="$PG_CONFIG" install >/dev/null
-cluster_start "$work/c" "max_connections = 20" >/dev/null
+bench_cluster "$work/c"
 bin=$CLUSTER_BINDIR
-"$bin/pgbench" -i -q -s "$SCALE" postgres >/dev/null 2>&1
 # per-variant settings; postgresql.auto.conf only holds shared_preload_libraries
 echo "include_if_exists = 'variant.conf'" >>"$CLUSTER_DIR/data/postgresql.conf"
 

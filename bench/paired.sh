@@ -18,16 +18,13 @@
 #   PG_CONFIG=... bench/paired.sh               (ROUNDS=30 DURATION=3 SCALE=5)
 set -eu
 cd "$(dirname "$0")/.."
-: "${PG_CONFIG:=pg_config}"
-export PG_CONFIG
+. bench/lib.sh
 ROUNDS=${ROUNDS:-30}
 DURATION=${DURATION:-3}
 SCALE=${SCALE:-5}
 CSV=${CSV:-bench/paired-$(date -u +%Y%m%dT%H%MZ).csv}
 
-. tools/cluster.sh
-work=$(mktemp -d /tmp/pgbench_ext_paired.XXXXXX)
-chmod 755 "$work"
+bench_begin paired
 stop_both() {
 	for d in "$work/none" "$work/ext"; do
 		CLUSTER_DIR=$d
@@ -36,18 +33,11 @@ stop_both() {
 	rm -rf "$work"
 }
 trap stop_both EXIT
-trap 'exit 130' INT TERM
-
-make -s PG_CONFIG="$PG_CONFIG" >/dev/null && make -s PG_CONFIG="$PG_CONFIG" install >/dev/null
-cluster_start "$work/none" "max_connections = 20" "shared_preload_libraries = ''" >/dev/null
+bench_cluster "$work/none" "shared_preload_libraries = ''"
 none_port=$PGPORT none_host=$PGHOST
-cluster_start "$work/ext" "max_connections = 20" >/dev/null
+bench_cluster "$work/ext"
 ext_port=$PGPORT ext_host=$PGHOST
 bin=$CLUSTER_BINDIR
-for c in "$none_host $none_port" "$ext_host $ext_port"; do
-	set -- $c
-	"$bin/pgbench" -h "$1" -p "$2" -i -q -s "$SCALE" postgres >/dev/null 2>&1
-done
 
 run() {
 	local name=$1 host port opts=
