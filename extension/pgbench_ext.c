@@ -73,7 +73,7 @@ define_settings(void)
 							 NULL, NULL, NULL);
 
 	DefineCustomBoolVariable("pgbench_ext.track_hw",
-							 "Reads perf_event counters (cycles, instructions, caches) at every transaction end.",
+							 "Reads perf_event counters (cycles, instructions, caches) at transaction ends.",
 							 "Where the kernel refuses hardware counters, software ones are read; see pgbench_ext.hw_status().",
 							 &pgbench_ext_track_hw,
 							 false,
