@@ -44,7 +44,7 @@ $(EXT_INSTALL_SCRIPT): $(SQL_FRAGMENTS) pgbench_ext.control
 	  printf '%s\n' '\echo Use "CREATE EXTENSION $(EXTENSION)" to load this file. \quit'; \
 	  for f in $(SQL_FRAGMENTS); do echo; echo "-- from $$f"; cat $$f; done ) > $@
 
-$(OBJS): extension/pgbench_ext.h extension/compat.h $(wildcard common/*.h)
+$(OBJS): $(wildcard extension/*.h) $(wildcard common/*.h)
 
 # The client is a separate PGXS program build (PGXS builds one product per Makefile).
 CLIENT_MAKE = $(MAKE) -C client PG_CONFIG='$(PG_CONFIG)' EXTVERSION='$(EXTVERSION)'

@@ -119,4 +119,78 @@ InitMaterializedSRF(FunctionCallInfo fcinfo, int flags)
 #define snapshot_forget_reuse(snap) ((void) 0)
 #endif
 
+
+/*
+ * Number of PGPROCs that can run statements: regular backends, autovacuum,
+ * background workers, WAL senders and auxiliary processes.  PG 15 computes
+ * MaxBackends before shmem_request_hook runs; earlier versions only after
+ * _PG_init, so it is derived from the settings there.
+ */
+#include "miscadmin.h"
+#include "storage/proc.h"
+#include "postmaster/autovacuum.h"
+#include "postmaster/postmaster.h"
+#include "replication/walsender.h"
+
+static inline int
+compat_max_procs(void)
+{
+#if PG_VERSION_NUM >= 150000
+	return MaxBackends + NUM_AUXILIARY_PROCS;
+#else
+	return MaxConnections + autovacuum_max_workers + 1 + max_worker_processes +
+		max_wal_senders + NUM_AUXILIARY_PROCS;
+#endif
+}
+
+/*
+ * shmem_request_hook appeared in PG 15; before, shared memory and LWLocks
+ * were requested straight from _PG_init.  compat_request_shmem() runs the
+ * request function the right way for the server at hand.
+ */
+#include "storage/ipc.h"
+
+#if PG_VERSION_NUM >= 150000
+static shmem_request_hook_type compat_prev_shmem_request_hook pg_attribute_unused();
+static void (*compat_shmem_request_fn) (void) pg_attribute_unused();
+
+static inline void
+compat_shmem_request(void)
+{
+	if (compat_prev_shmem_request_hook)
+		compat_prev_shmem_request_hook();
+	compat_shmem_request_fn();
+}
+
+static inline void
+compat_request_shmem(void (*fn) (void))
+{
+	compat_shmem_request_fn = fn;
+	compat_prev_shmem_request_hook = shmem_request_hook;
+	shmem_request_hook = compat_shmem_request;
+}
+#else
+static inline void
+compat_request_shmem(void (*fn) (void))
+{
+	fn();
+}
+#endif
+
+/* ProcessUtility_hook gained readOnlyTree in PG 14. */
+#include "tcop/utility.h"
+
+#if PG_VERSION_NUM >= 140000
+#define COMPAT_UTILITY_PARAMS PlannedStmt *pstmt, const char *queryString, \
+	bool readOnlyTree, ProcessUtilityContext context, ParamListInfo params, \
+	QueryEnvironment *queryEnv, DestReceiver *dest, QueryCompletion *qc
+#define COMPAT_UTILITY_ARGS pstmt, queryString, readOnlyTree, context, params, \
+	queryEnv, dest, qc
+#else
+#define COMPAT_UTILITY_PARAMS PlannedStmt *pstmt, const char *queryString, \
+	ProcessUtilityContext context, ParamListInfo params, \
+	QueryEnvironment *queryEnv, DestReceiver *dest, QueryCompletion *qc
+#define COMPAT_UTILITY_ARGS pstmt, queryString, context, params, queryEnv, dest, qc
+#endif
+
 #endif							/* PGBENCH_EXT_COMPAT_H */

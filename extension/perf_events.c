@@ -99,53 +99,33 @@ typedef struct GroupReadBuf
 	}			cntr[PERF_EV_COUNT];
 } GroupReadBuf;
 
+/* perf_event_attr type and config of each kind */
+static const struct
+{
+	uint32		type;
+	uint64		config;
+}			event_codes[PERF_EV_COUNT] = {
+	[PERF_EV_CYCLES] = {PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+	[PERF_EV_INSTRUCTIONS] = {PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+	[PERF_EV_CACHE_REFERENCES] = {PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES},
+	[PERF_EV_CACHE_MISSES] = {PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+	[PERF_EV_L1D_READ_MISSES] = {PERF_TYPE_HW_CACHE,
+		PERF_COUNT_HW_CACHE_L1D | (PERF_COUNT_HW_CACHE_OP_READ << 8) |
+	(PERF_COUNT_HW_CACHE_RESULT_MISS << 16)},
+	[PERF_EV_TASK_CLOCK] = {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+	[PERF_EV_CONTEXT_SWITCHES] = {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+	[PERF_EV_PAGE_FAULTS] = {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+};
+
 static void
 event_attr(PerfEventKind kind, struct perf_event_attr *attr)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
+	attr->type = event_codes[kind].type;
+	attr->config = event_codes[kind].config;
 	attr->read_format = GROUP_READ_FORMAT;
 	attr->exclude_hv = 1;
-
-	switch (kind)
-	{
-		case PERF_EV_CYCLES:
-			attr->type = PERF_TYPE_HARDWARE;
-			attr->config = PERF_COUNT_HW_CPU_CYCLES;
-			break;
-		case PERF_EV_INSTRUCTIONS:
-			attr->type = PERF_TYPE_HARDWARE;
-			attr->config = PERF_COUNT_HW_INSTRUCTIONS;
-			break;
-		case PERF_EV_CACHE_REFERENCES:
-			attr->type = PERF_TYPE_HARDWARE;
-			attr->config = PERF_COUNT_HW_CACHE_REFERENCES;
-			break;
-		case PERF_EV_CACHE_MISSES:
-			attr->type = PERF_TYPE_HARDWARE;
-			attr->config = PERF_COUNT_HW_CACHE_MISSES;
-			break;
-		case PERF_EV_L1D_READ_MISSES:
-			attr->type = PERF_TYPE_HW_CACHE;
-			attr->config = PERF_COUNT_HW_CACHE_L1D |
-				(PERF_COUNT_HW_CACHE_OP_READ << 8) |
-				(PERF_COUNT_HW_CACHE_RESULT_MISS << 16);
-			break;
-		case PERF_EV_TASK_CLOCK:
-			attr->type = PERF_TYPE_SOFTWARE;
-			attr->config = PERF_COUNT_SW_TASK_CLOCK;
-			break;
-		case PERF_EV_CONTEXT_SWITCHES:
-			attr->type = PERF_TYPE_SOFTWARE;
-			attr->config = PERF_COUNT_SW_CONTEXT_SWITCHES;
-			break;
-		case PERF_EV_PAGE_FAULTS:
-			attr->type = PERF_TYPE_SOFTWARE;
-			attr->config = PERF_COUNT_SW_PAGE_FAULTS;
-			break;
-		case PERF_EV_COUNT:
-			Assert(false);
-	}
 }
 
 /*

@@ -42,4 +42,9 @@ extern char *machine_cache_label(const MachineCache *cache);
 /* inject_delay.c */
 extern void inject_delay_init(void);
 
+/* pgbench_ext.c: settings, defined only when preloaded */
+extern bool pgbench_ext_track;
+extern bool pgbench_ext_track_hw;
+extern int	pgbench_ext_sample_interval_ms;
+
 #endif							/* PGBENCH_EXT_H */

@@ -1,0 +1,289 @@
+/*-------------------------------------------------------------------------
+ *
+ * counters.c
+ *		Shared memory of the statement and transaction counters: per-backend
+ *		slots, publishing into them, summing them, counters() and reset().
+ *
+ * The locking rules are in counters.h.  In short: each backend writes only
+ * its own slot, under a changecount; readers copy slots and retry on a
+ * concurrent write; reset() advances a generation and touches no slot.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "counters.h"
+
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "storage/ipc.h"
+#include "storage/proc.h"
+#include "storage/shmem.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
+
+PG_FUNCTION_INFO_V1(pgbench_ext_counters);
+PG_FUNCTION_INFO_V1(pgbench_ext_reset);
+
+CountersShared *counters_shared = NULL;
+
+static const char *const cmd_kind_names[CMD_KIND_COUNT] = {
+	"select", "insert", "update", "delete", "utility", "other"
+};
+
+const char *
+cmd_kind_name(CmdKind kind)
+{
+	return cmd_kind_names[kind];
+}
+
+static int
+counters_nslots(void)
+{
+	return compat_max_procs();
+}
+
+Size
+counters_shmem_size(void)
+{
+	return add_size(offsetof(CountersShared, slots),
+					mul_size(counters_nslots(), sizeof(CounterSlot)));
+}
+
+/* Called with AddinShmemInitLock held, from the shmem_startup_hook. */
+void
+counters_shmem_startup(void)
+{
+	bool		found;
+
+	counters_shared = ShmemInitStruct("pgbench_ext counters",
+									  counters_shmem_size(), &found);
+	if (!found)
+	{
+		memset(counters_shared, 0, counters_shmem_size());
+		/* slots start at generation 0, older than any live one: they read as zero */
+		pg_atomic_init_u64(&counters_shared->generation, 1);
+		pg_atomic_init_u64(&counters_shared->reset_at, (uint64) GetCurrentTimestamp());
+		counters_shared->nslots = counters_nslots();
+		for (int i = 0; i < counters_shared->nslots; i++)
+			pg_atomic_init_u32(&counters_shared->slots[i].changecount, 0);
+		counters_shared->wait_lock = &(GetNamedLWLockTranche("pgbench_ext"))->lock;
+	}
+}
+
+/*
+ * Refuse to go on unless the library was preloaded, as contrib's
+ * pg_stat_statements does: without it there is no shared memory to read.
+ */
+void
+counters_require_preload(const char *function)
+{
+	if (counters_shared == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("pgbench_ext must be loaded via \"shared_preload_libraries\" to use %s",
+						function),
+				 errhint("Add pgbench_ext to shared_preload_libraries in postgresql.conf and restart the server.")));
+}
+
+static inline void
+timing_add(TimingCounters *dst, const TimingCounters *src)
+{
+	dst->calls += src->calls;
+	dst->rows += src->rows;
+	dst->total_ns += src->total_ns;
+	dst->max_ns = Max(dst->max_ns, src->max_ns);
+}
+
+static void
+values_add(CounterValues *dst, const CounterValues *src)
+{
+	/* a publish usually carries one or two command types and no hw read */
+	for (int k = 0; k < CMD_KIND_COUNT; k++)
+		if (src->stmt[k].calls > 0)
+			timing_add(&dst->stmt[k], &src->stmt[k]);
+	timing_add(&dst->xact, &src->xact);
+	dst->commits += src->commits;
+	dst->aborts += src->aborts;
+	dst->cpu_user_us += src->cpu_user_us;
+	dst->cpu_sys_us += src->cpu_sys_us;
+	dst->voluntary_switches += src->voluntary_switches;
+	dst->involuntary_switches += src->involuntary_switches;
+	for (int k = 0; k < PERF_EV_COUNT; k++)
+		if (src->hw_xacts[k] > 0)
+		{
+			dst->hw[k] += src->hw[k];
+			dst->hw_xacts[k] += src->hw_xacts[k];
+		}
+}
+
+/*
+ * Add a backend's pending batch to its slot and empty the batch (rule 2).
+ * Must not throw: it runs in transaction callbacks and at backend exit.
+ */
+void
+counters_publish(PendingCounters *pending)
+{
+	CounterSlot *slot;
+	uint64		gen;
+	uint32		cc;
+
+	if (counters_shared == NULL || MyProc == NULL ||
+		MyProc->pgprocno >= counters_shared->nslots)
+		return;
+	slot = &counters_shared->slots[MyProc->pgprocno];
+	gen = pg_atomic_read_u64(&counters_shared->generation);
+
+	cc = pg_atomic_read_u32(&slot->changecount);
+	pg_atomic_write_u32(&slot->changecount, cc + 1);
+	pg_write_barrier();
+
+	/* rule 4: the first publish after a reset zeroes the slot */
+	if (slot->generation != gen)
+	{
+		memset(&slot->v, 0, sizeof(slot->v));
+		memset(slot->hist, 0, sizeof(slot->hist));
+		slot->generation = gen;
+	}
+	values_add(&slot->v, &pending->v);
+	for (int i = 0; i < pending->nhist; i++)
+		slot->hist[pending->hist_row[i]][pending->hist_bucket[i]]++;
+
+	pg_write_barrier();
+	pg_atomic_write_u32(&slot->changecount, cc + 2);
+
+	memset(&pending->v, 0, sizeof(pending->v));
+	pending->nhist = 0;
+}
+
+/*
+ * Sum of all slots of the current generation (rule 3).  hist, if not NULL,
+ * receives the summed histograms, HIST_COUNT rows.
+ */
+void
+counters_sum(CounterValues *sum, uint64 (*hist)[LH_BUCKETS])
+{
+	CounterSlot *copy = palloc(sizeof(CounterSlot));
+	uint64		gen = pg_atomic_read_u64(&counters_shared->generation);
+
+	memset(sum, 0, sizeof(*sum));
+	if (hist)
+		memset(hist, 0, sizeof(uint64) * HIST_COUNT * LH_BUCKETS);
+
+	for (int i = 0; i < counters_shared->nslots; i++)
+	{
+		CounterSlot *slot = &counters_shared->slots[i];
+
+		/* never used, or not written since the last reset: reads as zero */
+		if (slot->generation != gen)
+			continue;
+		for (;;)
+		{
+			uint32		before = pg_atomic_read_u32(&slot->changecount);
+			uint32		after;
+
+			pg_read_barrier();
+			memcpy(copy, slot, sizeof(CounterSlot));
+			pg_read_barrier();
+			after = pg_atomic_read_u32(&slot->changecount);
+			if (before == after && (before & 1) == 0)
+				break;
+			CHECK_FOR_INTERRUPTS();
+		}
+		if (copy->generation != gen)
+			continue;
+		values_add(sum, &copy->v);
+		if (hist)
+			for (int r = 0; r < HIST_COUNT; r++)
+				for (int b = 0; b < LH_BUCKETS; b++)
+					hist[r][b] += copy->hist[r][b];
+	}
+	pfree(copy);
+}
+
+static void
+put_row(ReturnSetInfo *rsinfo, const char *scope, const char *metric, double value)
+{
+	Datum		values[3];
+	bool		nulls[3] = {false, false, false};
+
+	values[0] = CStringGetTextDatum(scope);
+	values[1] = CStringGetTextDatum(metric);
+	values[2] = Float8GetDatum(value);
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+}
+
+static void
+put_timing(ReturnSetInfo *rsinfo, const char *scope, const TimingCounters *t,
+		   const uint64 *hist, bool with_rows)
+{
+	double		max_ns = (double) t->max_ns;
+
+	put_row(rsinfo, scope, "calls", (double) t->calls);
+	if (with_rows)
+		put_row(rsinfo, scope, "rows", (double) t->rows);
+	put_row(rsinfo, scope, "total_ms", t->total_ns / 1e6);
+	put_row(rsinfo, scope, "mean_ms", t->calls ? t->total_ns / 1e6 / t->calls : 0);
+	put_row(rsinfo, scope, "p50_ms", lh_quantile(hist, 0.50, max_ns) / 1e6);
+	put_row(rsinfo, scope, "p90_ms", lh_quantile(hist, 0.90, max_ns) / 1e6);
+	put_row(rsinfo, scope, "p99_ms", lh_quantile(hist, 0.99, max_ns) / 1e6);
+	put_row(rsinfo, scope, "max_ms", max_ns / 1e6);
+}
+
+/*
+ * pgbench_ext.counters() — every figure as (scope, metric, value), for
+ * machines: the client pulls it around each run and takes differences.
+ */
+Datum
+pgbench_ext_counters(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	CounterValues sum;
+	uint64		(*hist)[LH_BUCKETS];
+
+	counters_require_preload("pgbench_ext.counters()");
+	InitMaterializedSRF(fcinfo, 0);
+
+	hist = palloc(sizeof(uint64) * HIST_COUNT * LH_BUCKETS);
+	counters_sum(&sum, hist);
+
+	for (int k = 0; k < CMD_KIND_COUNT; k++)
+		put_timing(rsinfo, cmd_kind_name(k), &sum.stmt[k], hist[k], true);
+
+	put_row(rsinfo, "xact", "commits", (double) sum.commits);
+	put_row(rsinfo, "xact", "aborts", (double) sum.aborts);
+	put_timing(rsinfo, "xact", &sum.xact, hist[HIST_XACT], false);
+	put_row(rsinfo, "xact", "cpu_user_us", (double) sum.cpu_user_us);
+	put_row(rsinfo, "xact", "cpu_sys_us", (double) sum.cpu_sys_us);
+	put_row(rsinfo, "xact", "voluntary_switches", (double) sum.voluntary_switches);
+	put_row(rsinfo, "xact", "involuntary_switches", (double) sum.involuntary_switches);
+
+	/* only counters that were read at least once, i.e. available somewhere */
+	for (int k = 0; k < PERF_EV_COUNT; k++)
+		if (sum.hw_xacts[k] > 0)
+		{
+			put_row(rsinfo, "hw", perf_event_name(k), (double) sum.hw[k]);
+			put_row(rsinfo, "hw_xacts", perf_event_name(k), (double) sum.hw_xacts[k]);
+		}
+
+	put_row(rsinfo, "meta", "reset_at_epoch",
+			(double) (TimestampTz) pg_atomic_read_u64(&counters_shared->reset_at) / USECS_PER_SEC +
+			((POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY));
+
+	return (Datum) 0;
+}
+
+/*
+ * pgbench_ext.reset() — zero every counter and the wait profile.  EXECUTE
+ * is revoked from PUBLIC in the install script.
+ */
+Datum
+pgbench_ext_reset(PG_FUNCTION_ARGS)
+{
+	counters_require_preload("pgbench_ext.reset()");
+
+	pg_atomic_fetch_add_u64(&counters_shared->generation, 1);
+	pg_atomic_write_u64(&counters_shared->reset_at, (uint64) GetCurrentTimestamp());
+	wait_sampler_reset();
+
+	PG_RETURN_VOID();
+}

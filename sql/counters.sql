@@ -1,0 +1,78 @@
+-- Statement and transaction counters: exact counts of this session's own
+-- statements after a reset (the only figures stable on any machine).
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS pgbench_ext;
+RESET client_min_messages;
+
+-- The shape counters() promises to the client.
+SELECT scope, array_agg(metric ORDER BY metric) AS metrics
+FROM pgbench_ext.counters()
+WHERE scope NOT IN ('hw', 'hw_xacts')
+GROUP BY scope ORDER BY scope;
+
+-- Within the resetting transaction nothing is published yet: all zero.
+BEGIN;
+SELECT pgbench_ext.reset();
+SELECT count(*) AS nonzero FROM pgbench_ext.counters()
+WHERE scope <> 'meta' AND value <> 0;
+SELECT value > extract(epoch FROM now()) - 60 AS reset_just_now
+FROM pgbench_ext.counters() WHERE scope = 'meta' AND metric = 'reset_at_epoch';
+COMMIT;
+
+-- Known statements, one transaction each unless BEGIN says otherwise.
+SELECT pgbench_ext.reset();
+CREATE TEMP TABLE t (a int);
+INSERT INTO t VALUES (1), (2), (3);
+UPDATE t SET a = a + 1 WHERE a > 1;
+DELETE FROM t WHERE a = 1;
+-- statements run inside other statements are not counted on their own
+DO $$ BEGIN INSERT INTO t VALUES (10); PERFORM 1; END $$;
+-- EXECUTE counts the statement it runs; PREPARE is a utility statement
+PREPARE upd AS UPDATE t SET a = a + 1;
+EXECUTE upd;
+-- a failed statement is not counted, its transaction is an abort; the
+-- ROLLBACK that follows is published with the next transaction
+BEGIN;
+SELECT 1 / 0;
+ROLLBACK;
+-- with track off nothing is counted (the SET turning it off still is)
+SET pgbench_ext.track = off;
+SELECT 1;
+SET pgbench_ext.track = on;
+SELECT scope, metric, value FROM pgbench_ext.counters()
+WHERE metric IN ('calls', 'rows', 'commits', 'aborts') AND scope NOT IN ('hw', 'hw_xacts')
+ORDER BY scope, metric;
+
+-- Times are consistent with each other.
+SELECT scope,
+       (SELECT value FROM pgbench_ext.counters() c WHERE c.scope = s.scope AND metric = 'p50_ms')
+       <= (SELECT value FROM pgbench_ext.counters() c WHERE c.scope = s.scope AND metric = 'p99_ms') AS p50_le_p99,
+       (SELECT value FROM pgbench_ext.counters() c WHERE c.scope = s.scope AND metric = 'p99_ms')
+       <= (SELECT value FROM pgbench_ext.counters() c WHERE c.scope = s.scope AND metric = 'max_ms') AS p99_le_max
+FROM (VALUES ('update'), ('xact')) s(scope);
+
+-- report() has every section; wait_profile() and hw_status() their columns.
+SELECT DISTINCT section FROM pgbench_ext.report() ORDER BY 1;
+SELECT count(*) >= 0 AS ok FROM pgbench_ext.wait_profile();
+SELECT counter, kind FROM pgbench_ext.hw_status();
+
+-- reset() is not for everyone.
+CREATE ROLE counters_nobody;
+GRANT USAGE ON SCHEMA pgbench_ext TO counters_nobody;
+SET ROLE counters_nobody;
+SELECT pgbench_ext.reset();
+SELECT count(*) > 0 AS can_read FROM pgbench_ext.counters();
+RESET ROLE;
+GRANT EXECUTE ON FUNCTION pgbench_ext.reset() TO counters_nobody;
+SET ROLE counters_nobody;
+SELECT pgbench_ext.reset();
+RESET ROLE;
+REVOKE ALL ON SCHEMA pgbench_ext FROM counters_nobody;
+REVOKE ALL ON FUNCTION pgbench_ext.reset() FROM counters_nobody;
+DROP ROLE counters_nobody;
+
+-- Settings are reserved: a misspelt one is refused.
+SET pgbench_ext.trak = on;
+SHOW pgbench_ext.track;
+SHOW pgbench_ext.track_hw;
+SHOW pgbench_ext.sample_interval_ms;

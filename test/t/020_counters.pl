@@ -1,0 +1,237 @@
+# The counters against real pgbench loads on the shared (preloaded) cluster,
+# and the prerequisite-state errors on a second cluster without preloading.
+use strict;
+use warnings;
+
+use IPC::Run;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+
+my $bindir = $ENV{PG_BINDIR} or die "PG_BINDIR not set";
+my $top = $ENV{PGBENCH_EXT_TOP} or die "PGBENCH_EXT_TOP not set";
+
+sub counters
+{
+	my ($db) = @_;
+	my %c;
+	foreach my $line (split /\n/,
+		psql($db, "SELECT scope || '.' || metric, value FROM pgbench_ext.counters()"))
+	{
+		my ($k, $v) = split /\|/, $line;
+		$c{$k} = $v;
+	}
+	return \%c;
+}
+
+# Several commands in one session, each its own transaction (psql -c ... -c).
+sub psql_session
+{
+	my ($db, @sql) = @_;
+	my ($out, $err) = ('', '');
+	IPC::Run::run([ 'psql', '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d', $db,
+			map { ('-c', $_) } @sql ], '>', \$out, '2>', \$err)
+	  or die "psql failed: $err";
+	chomp $out;
+	return $out;
+}
+
+sub pgbench
+{
+	my ($db, @args) = @_;
+	my ($out, $err) = ('', '');
+	IPC::Run::run([ "$bindir/pgbench", @args, $db ], '>', \$out, '2>', \$err)
+	  or die "pgbench @args failed: $err";
+	return $out;
+}
+
+# Backends of earlier loads publish their last CPU figures when they exit;
+# wait for them so that a reset is not followed by their late figures.
+sub wait_for_idle
+{
+	my ($db) = @_;
+	for (1 .. 100)
+	{
+		return if psql($db,
+			"SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"
+		) == 0;
+		select(undef, undef, undef, 0.1);
+	}
+}
+
+my $db = fresh_database('counters_load', 1);
+pgbench($db, '-i', '-q', '-s', '1');
+wait_for_idle($db);
+
+# The checking sessions themselves must not add to the figures they check.
+sub quiet_reset
+{
+	local $ENV{PGOPTIONS} = '-c pgbench_ext.track=off';
+	psql($db, 'SELECT pgbench_ext.reset()');
+}
+
+# --- exact counts of the built-in TPC-B-like script
+quiet_reset();
+pgbench($db, '-n', '-c', '4', '-j', '2', '-t', '500');
+wait_for_idle($db);
+my $c = counters($db);
+is($c->{'update.calls'}, 6000, 'pgbench -n -c 4 -j 2 -t 500: exactly 6000 update calls');
+is($c->{'insert.calls'}, 2000, 'exactly 2000 insert calls');
+is($c->{'update.rows'}, 6000, 'exactly 6000 rows updated');
+cmp_ok($c->{'xact.commits'}, '>=', 2000, 'at least 2000 commits');
+is($c->{'xact.aborts'}, 0, 'no aborts');
+cmp_ok($c->{'update.p50_ms'}, '>', 0, 'update p50 measured');
+cmp_ok($c->{'update.p50_ms'}, '<=', $c->{'update.p99_ms'}, 'p50 <= p99');
+cmp_ok($c->{'update.p99_ms'}, '<=', $c->{'update.max_ms'}, 'p99 <= max');
+cmp_ok($c->{'xact.mean_ms'}, '>', $c->{'update.mean_ms'},
+	'a transaction takes longer than one of its updates');
+cmp_ok($c->{'xact.cpu_user_us'} + $c->{'xact.cpu_sys_us'}, '>', 0,
+	'CPU time charged to the transactions');
+cmp_ok($c->{'xact.voluntary_switches'} + $c->{'xact.involuntary_switches'},
+	'>', 0, 'context switches counted');
+
+# --- after a reset every cumulative figure is zero
+quiet_reset();
+{
+	local $ENV{PGOPTIONS} = '-c pgbench_ext.track=off';
+	is(psql($db, "SELECT count(*) FROM pgbench_ext.counters() WHERE scope <> 'meta' AND value <> 0"),
+		0, 'after reset all cumulative figures are zero');
+}
+
+# --- a concurrent reader never errors and never sees totals go backwards
+my $h = IPC::Run::start([ "$bindir/pgbench", '-n', '-c', '2', '-j', '2', '-T', '4', $db ],
+	'>', \my $load_out, '2>', \my $load_err);
+my $reads = psql(
+	$db, q{
+DO $$
+DECLARE
+	prev float8[] := NULL;
+	cur float8[];
+	n int := 0;
+	changes int := 0;
+	stop timestamptz := clock_timestamp() + interval '3 seconds';
+BEGIN
+	WHILE clock_timestamp() < stop LOOP
+		SELECT array_agg(value ORDER BY scope, metric) INTO cur
+		FROM pgbench_ext.counters()
+		WHERE metric IN ('calls', 'rows', 'total_ms', 'commits', 'cpu_user_us');
+		IF prev IS NOT NULL THEN
+			FOR i IN 1 .. array_length(cur, 1) LOOP
+				IF cur[i] < prev[i] THEN
+					RAISE EXCEPTION 'counter % went backwards: % -> %', i, prev[i], cur[i];
+				END IF;
+			END LOOP;
+			IF cur <> prev THEN changes := changes + 1; END IF;
+		END IF;
+		PERFORM count(*) FROM pgbench_ext.report();
+		prev := cur;
+		n := n + 1;
+	END LOOP;
+	RAISE NOTICE 'reads=% changes=%', n, changes;
+	CREATE TEMP TABLE reader_result AS SELECT n AS reads, changes;
+END $$;
+SELECT reads || ' ' || changes FROM reader_result;
+});
+$h->finish;
+my ($nreads, $nchanges) = split / /, $reads;
+cmp_ok($nreads, '>', 10, "concurrent reader: $nreads reads of counters() and report(), no error");
+cmp_ok($nchanges, '>', 0, "concurrent reader saw the totals grow ($nchanges times), never shrink");
+
+# --- wait profile: the sampler saw the client backends
+my $waits = psql($db,
+	"SELECT sum(samples) FROM pgbench_ext.wait_profile() WHERE backend_type = 'client backend'");
+cmp_ok($waits, '>', 0, 'wait sampler counted client backends');
+
+# --- hardware counters: available, or absent with the reason in words
+my @hw = split /\n/,
+  psql($db, 'SET pgbench_ext.track_hw = on; SELECT 1; SELECT counter, kind, available, coalesce(reason, \'\') FROM pgbench_ext.hw_status()');
+shift @hw;    # the SELECT 1
+is(scalar(@hw), 8, 'hw_status() lists eight counters');
+foreach my $row (@hw)
+{
+	my ($counter, $kind, $available, $reason) = split /\|/, $row;
+	if ($kind eq 'software')
+	{
+		is($available, 't', "software counter $counter available");
+	}
+	elsif ($available eq 't')
+	{
+		is($reason, '', "hardware counter $counter available, no reason");
+	}
+	else
+	{
+		like($reason, qr/^(not supported by this CPU or hypervisor|forbidden by) .*\((ENOENT|EOPNOTSUPP|ENODEV|EACCES|EPERM)\)$/,
+			"hardware counter $counter unavailable: $reason");
+	}
+}
+note "hw_status: @hw";
+{
+	local $ENV{PGOPTIONS} = '-c pgbench_ext.track_hw=on';
+	# without rdpmc the counters are read at most every 10 ms: sleep past that
+	my $hwc = psql_session($db, 'SELECT 1', 'SELECT pg_sleep(0.02)', 'SELECT 2',
+		'SELECT pg_sleep(0.02)', 'SELECT 3',
+		"SELECT 'hw_xacts=' || value FROM pgbench_ext.counters() WHERE scope = 'hw_xacts' AND metric = 'task_clock_ns'",
+		"SELECT string_agg(line, E'\\n') FROM pgbench_ext.report() WHERE section = 'hw'");
+	my ($hwx) = $hwc =~ /hw_xacts=(\d+)/;
+	cmp_ok($hwx // 0, '>=', 2, 'track_hw: task clock read at transaction ends');
+	like($hwc, qr/task_clock_ns\s+\d/, 'report() shows software counters per transaction');
+	like($hwc, qr/cycles\s+(\d|unavailable: \S)/,
+		'report() shows cycles per transaction or why they are unavailable');
+}
+
+# --- a second cluster: without preloading, then without a worker slot
+my $dir = "$ENV{TESTDIR}/counters_noload";
+system("rm -rf $dir");
+
+sub cluster
+{
+	my ($cmd) = @_;
+	my ($out, $err) = ('', '');
+	IPC::Run::run([ 'bash', '-c', ". $top/tools/cluster.sh; $cmd" ], '>', \$out, '2>', \$err)
+	  or die "cluster command failed: $err";
+	return $out;
+}
+
+sub psql_at
+{
+	my ($host, $port, $sql) = @_;
+	my ($out, $err) = ('', '');
+	IPC::Run::run([ "$bindir/psql", '-X', '-q', '-A', '-t', '-v', 'VERBOSITY=verbose', '-h', $host, '-p', $port,
+			'-U', 'postgres', '-d', 'postgres', '-c', $sql ], '>', \$out, '2>', \$err);
+	chomp $out;
+	return ($? >> 8, $out, $err);
+}
+
+my ($host, $port) = split / /, cluster(
+	"cluster_start $dir \"shared_preload_libraries = ''\" && echo \$PGHOST \$PGPORT");
+chomp $port;
+my ($rc, $out, $err) = psql_at($host, $port, 'CREATE EXTENSION pgbench_ext');
+is($rc, 0, 'not preloaded: CREATE EXTENSION works') or diag $err;
+foreach my $f ('counters()', 'wait_profile()', 'report()', 'reset()')
+{
+	($rc, $out, $err) = psql_at($host, $port, "SELECT * FROM pgbench_ext.$f");
+	like($err, qr/ERROR:  55000: pgbench_ext must be loaded via "shared_preload_libraries" to use pgbench_ext\.\Q$f\E/,
+		"not preloaded: $f fails with object_not_in_prerequisite_state");
+	like($err, qr/HINT:  Add pgbench_ext to shared_preload_libraries/, "not preloaded: $f hints at the setting");
+}
+($rc, $out, $err) = psql_at($host, $port, 'SELECT count(*) FROM pgbench_ext.hw_status()');
+is($out, 8, 'not preloaded: hw_status() still works');
+($rc, $out, $err) = psql_at($host, $port, 'SELECT pgbench_ext.version() IS NOT NULL');
+is($out, 't', 'not preloaded: version() still works');
+
+# preloaded, but no background worker slot for the sampler
+cluster("CLUSTER_DIR=$dir CLUSTER_BINDIR=$bindir; "
+	  . "echo \"shared_preload_libraries = 'pgbench_ext'\" >>$dir/data/postgresql.auto.conf; "
+	  . "echo 'max_worker_processes = 0' >>$dir/data/postgresql.auto.conf; "
+	  . "as_server_user $bindir/pg_ctl -D $dir/data -l $dir/server.log -w restart >/dev/null");
+($rc, $out, $err) = psql_at($host, $port, 'SELECT count(*) FROM pgbench_ext.wait_profile()');
+is($rc, 0, 'no worker slot: wait_profile() still answers');
+like($err, qr/WARNING:  (01000: )?the pgbench_ext wait-event sampler is not running/, 'no worker slot: wait_profile() says the sampler is not running');
+like($err, qr/HINT:  .*max_worker_processes/, 'no worker slot: hint names max_worker_processes');
+($rc, $out, $err) = psql_at($host, $port, 'SELECT count(*) > 0 FROM pgbench_ext.counters()');
+is($out, 't', 'no worker slot: counters() works');
+
+cluster("CLUSTER_DIR=$dir CLUSTER_BINDIR=$bindir cluster_stop");
+
+done_testing();
