@@ -62,8 +62,10 @@ take_stats_snapshot(PGconn *conn, StatsSnapshot *s)
 }
 
 /*
- * pgbench's backends publish their statistics and counters as they exit,
- * a moment after pgbench itself has gone: wait for them (bounded).
+ * Backends publish their statistics and counters as they exit, a moment
+ * after their client has gone: wait for every other client backend (ours
+ * from the data reset, pgbench's) to end, bounded, so that each run's
+ * figures hold that run and nothing else.
  */
 static void
 wait_for_backends_to_exit(PGconn *conn)
@@ -71,7 +73,7 @@ wait_for_backends_to_exit(PGconn *conn)
 	for (int i = 0; i < 100; i++)
 	{
 		PGresult   *res = PQexec(conn, "SELECT count(*) FROM pg_stat_activity "
-								 "WHERE datname = current_database() AND pid <> pg_backend_pid()");
+								 "WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()");
 		bool		none = PQresultStatus(res) == PGRES_TUPLES_OK &&
 			strcmp(PQgetvalue(res, 0, 0), "0") == 0;
 
@@ -355,6 +357,7 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 		return false;
 	if ((conn = connect_variant(vs, RUN_DB, error)) == NULL)
 		return false;
+	wait_for_backends_to_exit(conn);
 	if (!exec_ok(conn, "CHECKPOINT", error) ||
 		(vs->has_counters && !exec_ok(conn, "SELECT pgbench_ext.reset()", error)))
 	{
