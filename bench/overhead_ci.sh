@@ -1,0 +1,31 @@
+#!/bin/bash
+# bench/overhead_ci.sh CSV [BASELINE] — the 95% CI of each variant's tps ratio
+# against the baseline (default "none") in a CSV written by bench/overhead.sh or
+# bench/paired.sh, computed by pgbench_ext.compare() (the same C code as the
+# client's verdicts) on a throwaway cluster.
+set -eu
+cd "$(dirname "$0")/.."
+csv=$(realpath "$1")
+base=${2:-none}
+. tools/cluster.sh
+work=$(mktemp -d /tmp/pgbench_ext_ci.XXXXXX)
+chmod 755 "$work"
+trap 'cluster_stop; rm -rf "$work"' EXIT
+cluster_start "$work/c" >/dev/null
+# the CSV's own columns, all text but tps
+columns=$(head -1 "$csv" | tr ',' '\n' | sed 's/^tps$/tps float8/; /float8/!s/$/ text/' | paste -sd, -)
+psql -X -q -d postgres -v ON_ERROR_STOP=1 <<SQL
+CREATE EXTENSION pgbench_ext;
+CREATE TEMP TABLE runs ($columns);
+\copy runs FROM '$csv' CSV HEADER
+SELECT r.variant, c.n_a || '+' || c.n_b AS n,
+       round(((c.estimate - 1) * 100)::numeric, 2) AS change_pct,
+       format('[%s%%, %s%%]', round(((c.ci_low - 1) * 100)::numeric, 2),
+              round(((c.ci_high - 1) * 100)::numeric, 2)) AS ci_95,
+       round(c.p_value::numeric, 4) AS p, c.verdict
+FROM (SELECT DISTINCT variant FROM runs WHERE variant <> '$base') r,
+     LATERAL pgbench_ext.compare(
+        (SELECT array_agg(tps) FROM runs WHERE variant = '$base'),
+        (SELECT array_agg(tps) FROM runs WHERE variant = r.variant)) c
+ORDER BY 1;
+SQL
