@@ -29,6 +29,7 @@ static const Command commands[] = {
 	{"ab", cmd_ab, "compare variants given as flags"},
 	{"report", cmd_report, "re-render the verdict table, reports and plots of a results directory"},
 	{"compare", cmd_compare, "compare the same cells of two results directories"},
+	{"import", cmd_import, "load a results directory into the extension's tables"},
 	{"env", cmd_env, "show the server's build, settings and host facts"},
 	{"layout", cmd_layout, "show, save or diff the cache-line layout of shared structs"},
 };
