@@ -74,6 +74,37 @@ report_render(const char *dir, const char *baseline, FILE *out)
 	return 0;
 }
 
+/*
+ * The options report and compare share: --help, and --baseline, which is
+ * returned (NULL if not given).  Leaves optind at the first argument.
+ */
+static const char *
+parse_options(int argc, char **argv, const char *command, void (*usage) (void))
+{
+	static struct option long_options[] = {
+		{"baseline", required_argument, NULL, 'B'},
+		{NULL, 0, NULL, 0}
+	};
+	const char *baseline = NULL;
+	int			c;
+
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
+	{
+		usage();
+		exit(0);
+	}
+	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1)
+	{
+		if (c != 'B')
+		{
+			pg_log_error_hint("Try \"%s %s --help\" for more information.", progname, command);
+			exit(EXIT_USAGE);
+		}
+		baseline = optarg;
+	}
+	return baseline;
+}
+
 static void
 report_usage(void)
 {
@@ -89,27 +120,8 @@ report_usage(void)
 int
 cmd_report(int argc, char **argv)
 {
-	static struct option long_options[] = {
-		{"baseline", required_argument, NULL, 'B'},
-		{NULL, 0, NULL, 0}
-	};
-	const char *baseline = NULL;
-	int			c;
+	const char *baseline = parse_options(argc, argv, "report", report_usage);
 
-	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
-	{
-		report_usage();
-		return 0;
-	}
-	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1)
-	{
-		if (c != 'B')
-		{
-			pg_log_error_hint("Try \"%s report --help\" for more information.", progname);
-			exit(EXIT_USAGE);
-		}
-		baseline = optarg;
-	}
 	if (optind >= argc)
 		usage_error("report", "no results directory given");
 	if (optind + 1 < argc)
@@ -127,34 +139,6 @@ compare_usage(void)
 	printf("Options:\n");
 	printf("  --baseline NAME   the baseline variant in both (default: each one's first)\n");
 	printf("  -?, --help        show this help, then exit\n");
-}
-
-static int
-find_variant(const ReportData *r, const char *name)
-{
-	for (int v = 0; v < r->spec.nvariants; v++)
-		if (strcmp(report_variant_name(r, v), name) == 0)
-			return v;
-	return -1;
-}
-
-static int
-find_clients(const ReportData *r, int clients)
-{
-	for (int c = 0; c < r->spec.nclients; c++)
-		if (r->spec.clients[c] == clients)
-			return c;
-	return -1;
-}
-
-static const ReportCell *
-find_cell(const ReportData *r, const char *script, int clients, const char *variant)
-{
-	for (int i = 0; i < r->ncells; i++)
-		if (strcmp(r->cells[i].script, script) == 0 && r->cells[i].clients == clients &&
-			strcmp(report_variant_name(r, r->cells[i].variant), variant) == 0)
-			return &r->cells[i];
-	return NULL;
 }
 
 static char *
@@ -182,8 +166,8 @@ print_same_variant(const ReportData *a, const ReportData *b, FILE *out)
 			for (int v = 0; v < a->spec.nvariants; v++)
 			{
 				int			sb = report_script_index(b, a->spec.scripts[s]);
-				int			cb = find_clients(b, a->spec.clients[c]);
-				int			vb = find_variant(b, report_variant_name(a, v));
+				int			cb = report_clients_index(b, a->spec.clients[c]);
+				int			vb = report_variant_index(b, report_variant_name(a, v));
 				ReportSample *x,
 						   *y;
 				StatsComparison cmp;
@@ -200,9 +184,7 @@ print_same_variant(const ReportData *a, const ReportData *b, FILE *out)
 				cells[2] = report_variant_name(a, v);
 				cells[3] = report_median_pm(x);
 				cells[4] = report_median_pm(y);
-				cells[5] = ok && cmp.has_estimate ? report_pct(cmp.estimate) : "-";
-				cells[6] = ok && cmp.has_ci ? psprintf("[%s, %s]", report_pct(cmp.ci_low), report_pct(cmp.ci_high)) : "-";
-				cells[7] = ok && cmp.has_p ? psprintf("%.3g", cmp.p_value) : "-";
+				report_comparison_cells(&cmp, ok, &cells[5]);
 				cells[8] = psprintf("%d+%d", x->n, y->n);
 				cells[9] = ok ? report_verdict_text(&cmp) : "-";
 				table_add_row(t, cells);
@@ -229,7 +211,7 @@ print_effects(const ReportData *a, const ReportData *b, FILE *out)
 	for (int i = 0; i < a->ncells; i++)
 	{
 		const ReportCell *x = &a->cells[i];
-		const ReportCell *y = find_cell(b, x->script, x->clients, report_variant_name(a, x->variant));
+		const ReportCell *y = report_find_cell(b, x->script, x->clients, report_variant_name(a, x->variant));
 		const char *cells[lengthof(hdr)];
 		bool		both_ci;
 
@@ -260,30 +242,11 @@ print_effects(const ReportData *a, const ReportData *b, FILE *out)
 int
 cmd_compare(int argc, char **argv)
 {
-	static struct option long_options[] = {
-		{"baseline", required_argument, NULL, 'B'},
-		{NULL, 0, NULL, 0}
-	};
-	const char *baseline = NULL;
-	int			c;
+	const char *baseline = parse_options(argc, argv, "compare", compare_usage);
 	char	   *error = NULL;
 	ReportData *a,
 			   *b;
 
-	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
-	{
-		compare_usage();
-		return 0;
-	}
-	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1)
-	{
-		if (c != 'B')
-		{
-			pg_log_error_hint("Try \"%s compare --help\" for more information.", progname);
-			exit(EXIT_USAGE);
-		}
-		baseline = optarg;
-	}
 	if (argc - optind != 2)
 		usage_error("compare", "two results directories are needed, DIR_A and DIR_B; %d given",
 					argc - optind);

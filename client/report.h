@@ -125,12 +125,19 @@ typedef struct ReportData
 extern ReportData *report_load(const char *dir, const char *baseline, char **error);
 extern ReportSample *report_sample(const ReportData *r, int script, int clients, int variant);
 extern int	report_script_index(const ReportData *r, const char *script);
+extern int	report_variant_index(const ReportData *r, const char *name);
+extern int	report_clients_index(const ReportData *r, int clients);
+extern const ReportCell *report_find_cell(const ReportData *r, const char *script,
+										  int clients, const char *variant);
 extern const char *report_variant_name(const ReportData *r, int v);
 extern void report_warn(ReportData *r, const char *fmt,...) pg_attribute_printf(2, 3);
 extern bool report_run_counted(const ReportRun *run);
+extern double report_median(double *x, int n);
+extern const char *report_json_str(json_t *obj, const char *key, const char *dflt);
 extern char *report_pct(double ratio);
 extern char *report_median_pm(const ReportSample *s);
 extern char *report_verdict_text(const StatsComparison *cmp);
+extern void report_comparison_cells(const StatsComparison *cmp, bool ok, const char **cells);
 
 /* report_env.c */
 extern void report_environment_warnings(ReportData *r);

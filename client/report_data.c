@@ -158,8 +158,8 @@ report_script_index(const ReportData *r, const char *script)
 	return -1;
 }
 
-static int
-variant_index(const ReportData *r, const char *name)
+int
+report_variant_index(const ReportData *r, const char *name)
 {
 	for (int v = 0; v < r->spec.nvariants; v++)
 		if (strcmp(r->spec.variants[v].name, name) == 0)
@@ -167,8 +167,8 @@ variant_index(const ReportData *r, const char *name)
 	return -1;
 }
 
-static int
-clients_index(const ReportData *r, int clients)
+int
+report_clients_index(const ReportData *r, int clients)
 {
 	for (int c = 0; c < r->spec.nclients; c++)
 		if (r->spec.clients[c] == clients)
@@ -180,6 +180,17 @@ const char *
 report_variant_name(const ReportData *r, int v)
 {
 	return r->spec.variants[v].name;
+}
+
+/* The row of a variant (by name) in a cell, or NULL. */
+const ReportCell *
+report_find_cell(const ReportData *r, const char *script, int clients, const char *variant)
+{
+	for (int i = 0; i < r->ncells; i++)
+		if (strcmp(r->cells[i].script, script) == 0 && r->cells[i].clients == clients &&
+			strcmp(report_variant_name(r, r->cells[i].variant), variant) == 0)
+			return &r->cells[i];
+	return NULL;
 }
 
 ReportSample *
@@ -218,8 +229,8 @@ fill_samples(ReportData *r)
 	{
 		const ReportRun *run = &r->runs[i];
 		int			s = report_script_index(r, run->script);
-		int			c = clients_index(r, run->clients);
-		int			v = variant_index(r, run->variant);
+		int			c = report_clients_index(r, run->clients);
+		int			v = report_variant_index(r, run->variant);
 		ReportSample *smp;
 
 		if (s < 0 || c < 0 || v < 0 || !report_run_counted(run))
@@ -284,6 +295,17 @@ cmp_double(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+/*
+ * The plain median of n > 0 values (sorted in place), for figures that are
+ * only shown, never tested: zeros allowed, unlike the statistics of common/.
+ */
+double
+report_median(double *x, int n)
+{
+	qsort(x, n, sizeof(double), cmp_double);
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
 /* CV, outliers and drift of each variant, over all its cells. */
 static void
 compute_noise(ReportData *r)
@@ -316,8 +338,7 @@ compute_noise(ReportData *r)
 			}
 		if (ncv > 0)
 		{
-			qsort(cvs, ncv, sizeof(double), cmp_double);
-			nz->cv_median = ncv % 2 ? cvs[ncv / 2] : (cvs[ncv / 2 - 1] + cvs[ncv / 2]) / 2;
+			nz->cv_median = report_median(cvs, ncv);
 			nz->has_cv = true;
 		}
 		/* put the relative values in run order (insertion sort by run id) */
@@ -458,7 +479,7 @@ report_load(const char *dir, const char *baseline, char **error)
 		return NULL;
 	stats_default_options(&r->opt);
 	r->baseline = 0;
-	if (baseline != NULL && (r->baseline = variant_index(r, baseline)) < 0)
+	if (baseline != NULL && (r->baseline = report_variant_index(r, baseline)) < 0)
 	{
 		PQExpBufferData names;
 
@@ -480,6 +501,15 @@ report_load(const char *dir, const char *baseline, char **error)
 
 /* ---- formatting shared by every writer ---- */
 
+/* A string member of a JSON object, or dflt when absent or not a string. */
+const char *
+report_json_str(json_t *obj, const char *key, const char *dflt)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+
+	return s ? s : dflt;
+}
+
 char *
 report_pct(double ratio)
 {
@@ -498,6 +528,16 @@ report_median_pm(const ReportSample *s)
 		return psprintf("%.1f ±∞", m->median);
 	return psprintf("%.1f ±%.1f%%", m->median,
 					100.0 * Max(m->median_ci_high - m->median, m->median - m->median_ci_low) / m->median);
+}
+
+/* B/A, its CI and p as every table prints them ("-": none). */
+void
+report_comparison_cells(const StatsComparison *cmp, bool ok, const char **cells)
+{
+	cells[0] = ok && cmp->has_estimate ? report_pct(cmp->estimate) : "-";
+	cells[1] = ok && cmp->has_ci
+		? psprintf("[%s, %s]", report_pct(cmp->ci_low), report_pct(cmp->ci_high)) : "-";
+	cells[2] = ok && cmp->has_p ? psprintf("%.3g", cmp->p_value) : "-";
 }
 
 char *

@@ -78,8 +78,8 @@ row_value(json_t *env, const char *category, const char *name)
 	{
 		json_t	   *value = json_object_get(row, "value");
 
-		if (strcmp(json_string_value(json_object_get(row, "category")) ?: "", category) == 0 &&
-			strcmp(json_string_value(json_object_get(row, "name")) ?: "", name) == 0)
+		if (strcmp(report_json_str(row, "category", ""), category) == 0 &&
+			strcmp(report_json_str(row, "name", ""), name) == 0)
 			return json_is_string(value) ? json_string_value(value) : "(null)";
 	}
 	return NULL;

@@ -164,29 +164,72 @@ plot_scaling(PlotSet *ps)
 	fclose(f);
 }
 
-/* every run's tps in run order, coloured by variant; warmup and failed marked */
+/* What a points plot shows of a run: NAN leaves the run out. */
+typedef double (*RunFigure) (const ReportRun *run);
+
+static double
+run_tps(const ReportRun *run)
+{
+	return run->tps;
+}
+
+static double
+run_latency(const ReportRun *run)
+{
+	return run->latency_avg_ms;
+}
+
+static double
+run_cpu(const ReportRun *run)
+{
+	return run->cpu_user_us_per_tx +
+		(isfinite(run->cpu_sys_us_per_tx) ? run->cpu_sys_us_per_tx : 0);
+}
+
+/*
+ * One point per counted run, a colour per variant.  x is the run id
+ * (session order: drift and interleaving show), or the client count on a
+ * log scale, each variant shifted a little so that their columns of points
+ * stand side by side.  Drawn only when some run has the figure.
+ */
 static void
-plot_rounds(PlotSet *ps)
+plot_run_points(PlotSet *ps, const char *name, const char *ttl, bool by_clients,
+				const char *ylabel, RunFigure figure)
 {
 	const ReportData *r = ps->r;
-	FILE	   *f = open_data(ps, "tps_runs.dat");
+	char	   *file = psprintf("%s.dat", name);
+	FILE	   *f;
+	int			points = 0;
 
-	if (f == NULL)
+	for (int i = 0; i < r->nruns; i++)
+		if (report_run_counted(&r->runs[i]) && isfinite(figure(&r->runs[i])))
+			points++;
+	if (points == 0 || (f = open_data(ps, file)) == NULL)
 		return;
-	begin_plot(ps, "tps_runs", "tps of each run in session order (drift, interleaving)", "run", "tps");
-	fprintf(ps->script, "plot");
+	begin_plot(ps, name, ttl, by_clients ? "clients" : "run", ylabel);
+	if (by_clients)
+		fprintf(ps->script, "set logscale x 2\nset offsets graph 0.05, graph 0.05, 0, 0\n");
+	fprintf(ps->script, "set yrange [0:*]\nplot");
 	for (int v = 0; v < r->spec.nvariants; v++)
 	{
+		double		shift = pow(2.0, 0.08 * (v - (r->spec.nvariants - 1) / 2.0));
 		int			lines = 0;
 
-		fprintf(f, "# %s: run_id tps clients\n", report_variant_name(r, v));
+		fprintf(f, "# %s: %s %s\n", report_variant_name(r, v), by_clients ? "clients" : "run_id", ylabel);
 		for (int i = 0; i < r->nruns; i++)
-			if (strcmp(r->runs[i].variant, report_variant_name(r, v)) == 0 &&
-				report_run_counted(&r->runs[i]))
-				fprintf(f, "%d %.6g %d\n", r->runs[i].run_id, r->runs[i].tps, r->runs[i].clients), lines++;
+		{
+			const ReportRun *run = &r->runs[i];
+			double		y = figure(run);
+
+			if (strcmp(run->variant, report_variant_name(r, v)) != 0 ||
+				!report_run_counted(run) || !isfinite(y))
+				continue;
+			fprintf(f, "%.4f %.6g\n", by_clients ? run->clients * shift : run->run_id, y);
+			lines++;
+		}
 		end_block(f, lines);
-		fprintf(ps->script, "%s '%s/tps_runs.dat' index %d using 1:2 with points pt 7 ps 0.8 lc rgb '%s' title \"%s\"",
-				v ? "," : "", ps->dir, v, colour(v), title(report_variant_name(r, v)));
+		fprintf(ps->script, "%s '%s/%s' index %d using 1:2 with points pt 7 ps 0.8 lc rgb '%s' title \"%s\"",
+				v ? "," : "", ps->dir, file, v, colour(v), title(report_variant_name(r, v)));
 	}
 	fprintf(ps->script, "\n");
 	fclose(f);
@@ -253,70 +296,6 @@ plot_progress(PlotSet *ps)
 	termPQExpBuffer(&lat_plot);
 }
 
-/* latency average of every run against clients, a column of points per variant */
-static void
-plot_latency(PlotSet *ps)
-{
-	const ReportData *r = ps->r;
-	FILE	   *f = open_data(ps, "latency_runs.dat");
-
-	if (f == NULL)
-		return;
-	begin_plot(ps, "latency_runs", "latency average of each run", "clients", "latency (ms)");
-	fprintf(ps->script, "set logscale x 2\nset offsets graph 0.05, graph 0.05, 0, 0\nplot");
-	for (int v = 0; v < r->spec.nvariants; v++)
-	{
-		/* variants side by side around each client count */
-		double		shift = pow(2.0, 0.08 * (v - (r->spec.nvariants - 1) / 2.0));
-		int			lines = 0;
-
-		fprintf(f, "# %s: clients latency_ms\n", report_variant_name(r, v));
-		for (int i = 0; i < r->nruns; i++)
-			if (strcmp(r->runs[i].variant, report_variant_name(r, v)) == 0 &&
-				report_run_counted(&r->runs[i]) && isfinite(r->runs[i].latency_avg_ms))
-				fprintf(f, "%.4f %.6g\n", r->runs[i].clients * shift, r->runs[i].latency_avg_ms), lines++;
-		end_block(f, lines);
-		fprintf(ps->script, "%s '%s/latency_runs.dat' index %d using 1:2 with points pt 7 ps 0.8 lc rgb '%s' title \"%s\"",
-				v ? "," : "", ps->dir, v, colour(v), title(report_variant_name(r, v)));
-	}
-	fprintf(ps->script, "\n");
-	fclose(f);
-}
-
-/* CPU µs per transaction (user + system) against clients, when present */
-static void
-plot_cpu(PlotSet *ps)
-{
-	const ReportData *r = ps->r;
-	FILE	   *f;
-	int			points = 0;
-
-	for (int i = 0; i < r->nruns; i++)
-		if (report_run_counted(&r->runs[i]) && isfinite(r->runs[i].cpu_user_us_per_tx))
-			points++;
-	if (points == 0 || (f = open_data(ps, "cpu_runs.dat")) == NULL)
-		return;
-	begin_plot(ps, "cpu_per_tx", "server CPU per transaction (user + system)", "clients", "CPU µs / transaction");
-	fprintf(ps->script, "set logscale x 2\nset offsets graph 0.05, graph 0.05, 0, 0\nset yrange [0:*]\nplot");
-	for (int v = 0; v < r->spec.nvariants; v++)
-	{
-		double		shift = pow(2.0, 0.08 * (v - (r->spec.nvariants - 1) / 2.0));
-		int			lines = 0;
-
-		fprintf(f, "# %s: clients cpu_us_per_tx\n", report_variant_name(r, v));
-		for (int i = 0; i < r->nruns; i++)
-			if (strcmp(r->runs[i].variant, report_variant_name(r, v)) == 0 &&
-				report_run_counted(&r->runs[i]) && isfinite(r->runs[i].cpu_user_us_per_tx))
-				fprintf(f, "%.4f %.6g\n", r->runs[i].clients * shift,
-						r->runs[i].cpu_user_us_per_tx + (isfinite(r->runs[i].cpu_sys_us_per_tx) ? r->runs[i].cpu_sys_us_per_tx : 0)), lines++;
-		end_block(f, lines);
-		fprintf(ps->script, "%s '%s/cpu_runs.dat' index %d using 1:2 with points pt 7 ps 0.8 lc rgb '%s' title \"%s\"",
-				v ? "," : "", ps->dir, v, colour(v), title(report_variant_name(r, v)));
-	}
-	fprintf(ps->script, "\n");
-	fclose(f);
-}
-
 static bool
 run_gnuplot(const char *gnuplot, const char *script_path, char **note)
 {
@@ -369,10 +348,13 @@ report_draw_plots(const ReportData *r, int *nplots, char **note)
 	}
 	fprintf(ps.script, "# drawn by pgbench_ext report; run \"gnuplot %s\" to redraw\n", script_path);
 	plot_scaling(&ps);
-	plot_rounds(&ps);
+	plot_run_points(&ps, "tps_runs", "tps of each run in session order (drift, interleaving)",
+					false, "tps", run_tps);
 	plot_progress(&ps);
-	plot_latency(&ps);
-	plot_cpu(&ps);
+	plot_run_points(&ps, "latency_runs", "latency average of each run", true,
+					"latency (ms)", run_latency);
+	plot_run_points(&ps, "cpu_per_tx", "server CPU per transaction (user + system)", true,
+					"CPU µs / transaction", run_cpu);
 	fclose(ps.script);
 	if (!run_gnuplot(gnuplot, script_path, note))
 		return NULL;

@@ -34,6 +34,21 @@ typedef struct Metric
 	char	   *name;			/* METRIC_WAIT: wait event type and event */
 } Metric;
 
+/* Latencies and percentiles of counters() are per statement already. */
+static bool
+metric_is_raw(const char *name)
+{
+	return strstr(name, "_ms") != NULL || strstr(name, "_us_avg") != NULL;
+}
+
+/* "LWLock:WALWrite": a wait event of runs/NNNN.json's wait_profile */
+static char *
+wait_key(json_t *w)
+{
+	return psprintf("%s:%s", report_json_str(w, "wait_event_type", ""),
+					report_json_str(w, "wait_event", ""));
+}
+
 static double
 metric_value(const Metric *m, const ReportRun *run)
 {
@@ -52,8 +67,7 @@ metric_value(const Metric *m, const ReportRun *run)
 			if (!json_is_number(j))
 				return NAN;
 			v = json_number_value(j);
-			/* latencies and percentiles are per statement already */
-			if (strstr(m->name, "_ms") || strstr(m->name, "_us_avg"))
+			if (metric_is_raw(m->name))
 				return v;
 			return run->transactions > 0 ? v / run->transactions : NAN;
 		case METRIC_WAIT:
@@ -65,11 +79,7 @@ metric_value(const Metric *m, const ReportRun *run)
 
 				json_array_foreach(json_object_get(run->detail, "wait_profile"), i, w)
 				{
-					char	   *key = psprintf("%s:%s",
-											   json_string_value(json_object_get(w, "wait_event_type")) ?: "",
-											   json_string_value(json_object_get(w, "wait_event")) ?: "");
-
-					if (strcmp(key, m->name) == 0)
+					if (strcmp(wait_key(w), m->name) == 0)
 						sum += json_number_value(json_object_get(w, "samples")), found = true;
 				}
 				return found && run->transactions > 0 ? sum / run->transactions : NAN;
@@ -139,7 +149,7 @@ collect_metrics(const ReportData *r, Metric *ms)
 
 			json_object_foreach(group, name, val)
 			{
-				bool		raw = strstr(name, "_ms") || strstr(name, "_us_avg");
+				bool		raw = metric_is_raw(name);
 				Metric		m = {METRIC_COUNTER,
 					psprintf("%s %s%s", scope, name, raw ? "" : "/tx"), 0, true,
 				pg_strdup(scope), pg_strdup(name)};
@@ -149,9 +159,7 @@ collect_metrics(const ReportData *r, Metric *ms)
 		}
 		json_array_foreach(json_object_get(r->runs[k].detail, "wait_profile"), i, w)
 		{
-			char	   *key = psprintf("%s:%s",
-									   json_string_value(json_object_get(w, "wait_event_type")) ?: "",
-									   json_string_value(json_object_get(w, "wait_event")) ?: "");
+			char	   *key = wait_key(w);
 			Metric		m = {METRIC_WAIT, psprintf("wait samples/tx %s", key), 0, true, NULL, key};
 
 			if (i < 10)
@@ -168,8 +176,6 @@ metric_median(const ReportData *r, const Metric *m, const char *script, int clie
 {
 	double	   *x = pg_malloc(sizeof(double) * (r->nruns + 1));
 	int			n = 0;
-	StatsSummary s;
-	bool		ok;
 
 	for (int k = 0; k < r->nruns; k++)
 	{
@@ -180,14 +186,13 @@ metric_median(const ReportData *r, const Metric *m, const char *script, int clie
 			strcmp(run->script, script) != 0 || strcmp(run->variant, report_variant_name(r, v)) != 0)
 			continue;
 		val = metric_value(m, run);
-		if (isfinite(val) && val > 0)
+		if (isfinite(val))
 			x[n++] = val;
 	}
-	ok = n > 0 && stats_summarize(x, n, 0.95, &s) == STATS_OK;
-	if (ok)
-		*median = s.median;
+	if (n > 0)
+		*median = report_median(x, n);
 	pfree(x);
-	return ok;
+	return n > 0;
 }
 
 static char *
@@ -218,9 +223,9 @@ section_experiment(const ReportData *r, Doc *d)
 			 sp->duration_s ? sp->duration_s : sp->transactions, b.data,
 			 sp->rounds, sp->warmup, sp->reset == RESET_EVERY_RUN ? "every run" : "never",
 			 r->nruns,
-			 json_string_value(json_object_get(machine, "arch")) ?: "?",
+			 report_json_str(machine, "arch", "?"),
 			 (int) json_integer_value(json_object_get(machine, "cpus")),
-			 json_string_value(json_object_get(machine, "kernel")) ?: "?");
+			 report_json_str(machine, "kernel", "?"));
 	doc_table_begin(d, lengthof(hdr), hdr);
 	for (int v = 0; v < sp->nvariants; v++)
 	{
@@ -268,10 +273,7 @@ section_verdicts(const ReportData *r, Doc *d)
 		cells[2] = report_variant_name(r, c->variant);
 		cells[3] = report_median_pm(c->a);
 		cells[4] = report_median_pm(c->b);
-		cells[5] = c->has_comparison && cmp->has_estimate ? report_pct(cmp->estimate) : "-";
-		cells[6] = c->has_comparison && cmp->has_ci
-			? psprintf("[%s, %s]", report_pct(cmp->ci_low), report_pct(cmp->ci_high)) : "-";
-		cells[7] = c->has_comparison && cmp->has_p ? psprintf("%.3g", cmp->p_value) : "-";
+		report_comparison_cells(cmp, c->has_comparison, &cells[5]);
 		cells[8] = c->has_paired && c->paired.n >= 2
 			? psprintf("%.3g (%d rounds)", c->paired.test.p_value, c->paired.n) : "-";
 		cells[9] = psprintf("%d+%d", c->a->n, c->b->n);
@@ -398,12 +400,8 @@ section_change_grid(const ReportData *r, Doc *d)
 			cells[0] = report_variant_name(r, v);
 			for (int c = 0; c < r->spec.nclients; c++)
 			{
-				const ReportCell *cell = NULL;
-
-				for (int i = 0; i < r->ncells; i++)
-					if (r->cells[i].variant == v && r->cells[i].clients == r->spec.clients[c] &&
-						strcmp(r->cells[i].script, r->spec.scripts[s]) == 0)
-						cell = &r->cells[i];
+				const ReportCell *cell = report_find_cell(r, r->spec.scripts[s], r->spec.clients[c],
+														  report_variant_name(r, v));
 				if (cell == NULL || !cell->has_comparison || !cell->cmp.has_estimate)
 					cells[c + 1] = "-";
 				else
@@ -458,7 +456,7 @@ section_counters(const ReportData *r, Doc *d)
 			cells[0] = ms[m].label;
 			cells[1] = has_a ? fmt_value(a) : "-";
 			cells[2] = has_b ? fmt_value(b) : "-";
-			cells[3] = has_a && has_b ? report_pct(b / a) : "-";
+			cells[3] = has_a && has_b && a > 0 ? report_pct(b / a) : "-";
 			doc_table_row(d, cells);
 		}
 		doc_table_end(d);

@@ -20,10 +20,10 @@ report_print_table(const ReportData *r, FILE *out)
 	const char *base = report_variant_name(r, r->baseline);
 	char	   *hdr_a = psprintf("%s tps", base);
 	char	   *hdr_b = many ? "tps" : psprintf("%s tps", report_variant_name(r, r->cells[0].variant));
-	const char *headers[11];
+	const char *headers[12];
 	int			nh = 0;
 	TextTable  *t;
-	const char *cells[11];
+	const char *cells[12];
 	bool		insufficient = false;
 
 	headers[nh++] = "script";
@@ -35,6 +35,7 @@ report_print_table(const ReportData *r, FILE *out)
 	headers[nh++] = "B/A";
 	headers[nh++] = "CI";
 	headers[nh++] = "p";
+	headers[nh++] = "paired p";
 	headers[nh++] = "n";
 	headers[nh++] = "verdict";
 
@@ -56,10 +57,9 @@ report_print_table(const ReportData *r, FILE *out)
 			cells[k++] = report_variant_name(r, c->variant);
 		cells[k++] = report_median_pm(c->a);
 		cells[k++] = report_median_pm(c->b);
-		cells[k++] = c->has_comparison && cmp->has_estimate ? report_pct(cmp->estimate) : "-";
-		cells[k++] = c->has_comparison && cmp->has_ci
-			? psprintf("[%s, %s]", report_pct(cmp->ci_low), report_pct(cmp->ci_high)) : "-";
-		cells[k++] = c->has_comparison && cmp->has_p ? psprintf("%.3g", cmp->p_value) : "-";
+		report_comparison_cells(cmp, c->has_comparison, &cells[k]);
+		k += 3;
+		cells[k++] = c->has_paired && c->paired.n >= 2 ? psprintf("%.3g", c->paired.test.p_value) : "-";
 		cells[k++] = psprintf("%d+%d", c->a->n, c->b->n);
 		cells[k++] = c->has_comparison ? report_verdict_text(cmp) : "-";
 		if (c->has_comparison && cmp->verdict == STATS_INSUFFICIENT)
@@ -87,7 +87,8 @@ report_print_table(const ReportData *r, FILE *out)
 	table_print(t, out);
 	table_free(t);
 
-	fprintf(out, "tps: median ±CI half-width at %.0f%%; B/A: Hodges-Lehmann ratio, CI at %.0f%%; p: Mann-Whitney U\n",
+	fprintf(out, "tps: median ±CI half-width at %.0f%%; B/A: Hodges-Lehmann ratio, CI at %.0f%%; p: Mann-Whitney U;\n"
+			"paired p: Wilcoxon signed-rank on per-round log ratios\n",
 			100 * (1 - r->opt.alpha), 100 * (1 - r->opt.alpha));
 	if (insufficient)
 		fprintf(out, "insufficient: %s\n", r->cells[0].cmp.verdict == STATS_INSUFFICIENT
@@ -105,15 +106,6 @@ report_print_table(const ReportData *r, FILE *out)
 			fprintf(out, ", drift tau %+.2f (p %.2g)", nz->trend.tau, nz->trend.p_value);
 	}
 	fprintf(out, "\n");
-	for (int i = 0; i < r->ncells; i++)
-	{
-		const ReportCell *c = &r->cells[i];
-
-		if (c->has_paired && c->paired.n >= 2)
-			fprintf(out, "paired rounds: %s c=%d %s/%s %s over %d rounds, signed-rank p %.3g\n",
-					c->script, c->clients, report_variant_name(r, c->variant), base,
-					report_pct(c->paired.ratio), c->paired.n, c->paired.test.p_value);
-	}
 	for (int i = 0; i < r->nwarnings; i++)
 		fprintf(out, "warning: %s\n", r->warnings[i]);
 }

@@ -57,8 +57,9 @@ like($out, qr/^warning: environment differs .*setting fsync is "on" in old but "
 unlike($out, qr/\bport\b|work_mem/, 'port (per cluster) and work_mem (declared) are not warned');
 unlike($out, qr/fewer than 6/, 'no too-few-runs warning with 8 runs a side');
 like($out, qr/^noise: old CV [\d.]+%, 0 outliers, drift tau [-+][\d.]+ \(p [\d.e-]+\); new /m, 'noise line');
-like($out, qr/paired rounds: default c=1 new\/old \+5\.00% over 8 rounds/,
-	'paired rounds: 8 pairs, each exactly +5%');
+# the 8 per-round ratios are all 1.05, one tie: W+ = 36 with tie-corrected
+# variance 51 - 10.5, z = 17.5 / sqrt(40.5), two-sided p = 0.00596
+like($rows[0], qr/\| 0\.00596 +\| 8\+8 /, 'paired p over 8 rounds of +5% each');
 
 # summary.json holds every figure; psql's compare() gives the same, exactly
 my $summary = ReportFixture::read_json_exact("$dir/summary.json");
@@ -181,5 +182,16 @@ like($out, qr/^ default \| 2 +\| new vs old \| \+0\.00% \[.*\] \| ~ no change.*\
 	'effects side by side: not reproduced, CIs disjoint');
 ($rc, $out, $err) = run_client('compare', $dir);
 is($rc, 2, 'compare with one directory: usage error');
+like($err, qr/two results directories are needed, DIR_A and DIR_B; 1 given/, 'and says so');
+
+foreach my $cmd (qw(report compare import))
+{
+	($rc, $out, $err) = run_client($cmd, '--help');
+	is($rc, 0, "$cmd --help");
+	like($out, qr/^Usage:\n  pgbench_ext $cmd /m, "$cmd --help shows the usage");
+}
+($rc, $out, $err) = run_client('report', '--frobnicate', $dir);
+is($rc, 2, 'unknown report option: usage error');
+like($err, qr/Try "pgbench_ext report --help"/, 'with the hint');
 
 done_testing();
