@@ -16,6 +16,8 @@
  *     client_min_messages, DateStyle, TimeZone, transaction_*...), which
  *     pgbench sets again for its own connections anyway;
  *   - any setting named in a variant's "set" list (declared);
+ *   - shared_preload_libraries when one variant runs without the extension
+ *     ("extension = off" is declared, and changes exactly that);
  *   - the server version string and CONFIGURE when the variants declare
  *     different bindirs (a different build is what is compared), while
  *     debug_assertions, CFLAGS and CC are still reported, since those are
@@ -130,6 +132,7 @@ compare_one(ReportData *r, int v)
 
 			if (cat == NULL || name == NULL ||
 				in_list(name, ignored_rows, lengthof(ignored_rows)) ||
+				(a->extension != b->extension && strcmp(name, "shared_preload_libraries") == 0) ||
 				declared_setting(a, name) || declared_setting(b, name) ||
 				(other_build && in_list(name, build_identity_rows, lengthof(build_identity_rows))))
 				continue;

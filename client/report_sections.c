@@ -335,7 +335,8 @@ section_per_run(const ReportData *r, Doc *d)
 		report_variant_name(r, c->variant), "diff", "%"};
 		int			rounds = r->spec.rounds;
 
-		doc_heading(d, 3, psprintf("%s, %d clients: %s vs %s", c->script, c->clients,
+		doc_heading(d, 3, psprintf("%s, %d client%s: %s vs %s", c->script, c->clients,
+								   c->clients == 1 ? "" : "s",
 								   report_variant_name(r, c->variant),
 								   report_variant_name(r, r->baseline)));
 		doc_table_begin(d, lengthof(hdr), hdr);
@@ -387,7 +388,7 @@ section_change_grid(const ReportData *r, Doc *d)
 			 "change, \"?\" too few runs to tell.", report_variant_name(r, r->baseline));
 	hdr[0] = "variant";
 	for (int c = 0; c < r->spec.nclients; c++)
-		hdr[c + 1] = psprintf("%d clients", r->spec.clients[c]);
+		hdr[c + 1] = psprintf("%d client%s", r->spec.clients[c], r->spec.clients[c] == 1 ? "" : "s");
 	for (int s = 0; s < r->spec.nscripts; s++)
 	{
 		if (r->spec.nscripts > 1)
@@ -439,7 +440,8 @@ section_counters(const ReportData *r, Doc *d)
 		const char *hdr[] = {"metric (median of runs)", report_variant_name(r, r->baseline),
 		report_variant_name(r, c->variant), "B/A"};
 
-		doc_heading(d, 3, psprintf("%s, %d clients: %s vs %s", c->script, c->clients,
+		doc_heading(d, 3, psprintf("%s, %d client%s: %s vs %s", c->script, c->clients,
+								   c->clients == 1 ? "" : "s",
 								   report_variant_name(r, c->variant),
 								   report_variant_name(r, r->baseline)));
 		doc_table_begin(d, lengthof(hdr), hdr);

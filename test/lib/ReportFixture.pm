@@ -25,6 +25,7 @@ sub environment
 		'build/debug_assertions' => 'off',
 		'setting/fsync' => 'on',
 		'setting/work_mem' => '4MB',
+		'setting/shared_preload_libraries' => 'pgbench_ext',
 		'changed/port' => '5432',
 		'changed/data_directory' => "/tmp/fixture/$variant/data",
 	);
@@ -115,7 +116,8 @@ sub write_dir
 			seed => '1', unlogged => JSON::PP::false, warmup => 0 },
 		variants => [ map { {
 			name => $_->{name}, bindir => '/usr/lib/postgresql/15/bin',
-			extension => JSON::PP::true, set => $_->{set} // [] } } @variants ],
+			extension => ($_->{extension} // 1) ? JSON::PP::true : JSON::PP::false,
+			set => $_->{set} // [] } } @variants ],
 	};
 	my %vjson = map { $_->{name} => {
 		counters => JSON::PP::true, environment => environment($_->{name}, $_->{env} // {}),

@@ -127,7 +127,10 @@ ReportFixture::write_dir(
 	$dir3,
 	clients => [4],
 	rounds => 5,
-	variants => [ { name => 'a' }, { name => 'b' }, { name => 'c', env => { debug_assertions => 'on' } } ],
+	variants => [
+		{ name => 'a' }, { name => 'b' },
+		{ name => 'c', extension => 0, env => { debug_assertions => 'on', shared_preload_libraries => '' } },
+	],
 	tps => sub {
 		my ($variant, $clients, $round) = @_;
 		return $rising[ $round - 1 ] if $variant eq 'a';
@@ -149,6 +152,7 @@ like($out, qr/^warning: fewer than 6 counted runs/m, 'too few runs warned');
 like($out, qr/c CV [\d.]+%, 1 outlier/, 'the 500 tps run of c is an outlier');
 like($out, qr/^warning: variant a drifts across the session \(Mann-Kendall tau \+1\.00/m, 'rising a: drift');
 like($out, qr/build debug_assertions is "off" in a but "on" in c/, 'assertions in one build only warned');
+unlike($out, qr/shared_preload_libraries/, 'no warning for the library that extension = off leaves out');
 ($rc, $out, $err) = run_client('report', '--baseline', 'c', $dir3);
 is($rc, 0, '--baseline c');
 like($out, qr/^ script .*\| variant \| c tps /m, 'with --baseline c, c is the baseline column');
