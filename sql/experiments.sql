@@ -15,6 +15,13 @@ SELECT * FROM pgbench_ext.summarize('{100,0}');
 SELECT * FROM pgbench_ext.summarize('{100,101}', 1.5);
 SELECT * FROM pgbench_ext.summarize(NULL);
 
+-- paired(): signed-rank on per-round ratios; 6 rounds all in favour of B
+-- give the exact two-sided p 2/64
+SELECT n, round(ratio::numeric, 6) AS ratio, p_value = 2.0 / 64 AS exact
+FROM pgbench_ext.paired('{100,102,98,101,99,103}', '{105,108,102,107,104,109}');
+SELECT * FROM pgbench_ext.paired('{}', '{}');
+SELECT * FROM pgbench_ext.paired('{100,101}', '{100}');
+
 -- report() over an experiment that was never imported
 SELECT * FROM pgbench_ext.report(-1);
 -- the tables exist, empty until "pgbench_ext import"

@@ -22,6 +22,17 @@ LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION summarize(float8[], float8) IS
 'median of per-run measurements with its distribution-free CI at the level asked (NULL when too few runs), mean, sd, CV, MAD, min and max';
 
+CREATE FUNCTION paired(a float8[], b float8[])
+RETURNS TABLE (
+    n int,
+    ratio float8,
+    p_value float8)
+AS 'MODULE_PATHNAME', 'pgbench_ext_paired'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION paired(float8[], float8[]) IS
+'Wilcoxon signed-rank test on per-round log ratios b[i]/a[i] (element i of each is that side''s run in round i): n, median ratio, two-sided p';
+
 CREATE TABLE experiments (
     experiment_id serial PRIMARY KEY,
     source_dir text NOT NULL,
@@ -115,6 +126,8 @@ RETURNS TABLE (
     ci_high float8,
     change_pct float8,
     p_value float8,
+    paired_n int,
+    paired_p float8,
     mde_pct float8,
     verdict text,
     reason text)
@@ -151,6 +164,21 @@ WITH base AS (
     FROM runs r
     WHERE r.experiment_id = report.experiment
     GROUP BY r.script, r.clients, r.variant
+), counted AS (
+    SELECT r.script, r.clients, r.variant, r.round, r.tps,
+           count(*) OVER (PARTITION BY r.script, r.clients, r.variant, r.round) AS in_round
+    FROM runs r
+    WHERE r.experiment_id = report.experiment
+      AND r.status = 'ok' AND NOT r.warmup AND r.tps > 0
+), pairs AS (
+    -- rounds with exactly one counted run of each side, as the client pairs them
+    SELECT pa.script, pa.clients, pb.variant,
+           array_agg(pa.tps ORDER BY pa.round) AS a, array_agg(pb.tps ORDER BY pa.round) AS b
+    FROM base
+    JOIN counted pa ON pa.variant = base.name AND pa.in_round = 1
+    JOIN counted pb ON pb.script = pa.script AND pb.clients = pa.clients AND pb.round = pa.round
+                   AND pb.variant <> pa.variant AND pb.in_round = 1
+    GROUP BY pa.script, pa.clients, pb.variant
 ), script_order AS (
     SELECT s.value AS script, s.ord
     FROM experiments e,
@@ -160,13 +188,17 @@ WITH base AS (
 SELECT a.script, a.clients, a.variant, b.variant,
        sa.n, sa.median, sa.ci_low, sa.ci_high,
        sb.n, sb.median, sb.ci_low, sb.ci_high,
-       c.estimate, c.ci_low, c.ci_high, c.change_pct, c.p_value, c.mde_pct,
-       c.verdict, c.reason
+       c.estimate, c.ci_low, c.ci_high, c.change_pct, c.p_value,
+       coalesce(pr.n, 0),
+       CASE WHEN pr.n >= 2 THEN pr.p_value END,
+       c.mde_pct, c.verdict, c.reason
 FROM base
 JOIN cells a ON a.variant = base.name
 JOIN cells b ON b.script = a.script AND b.clients = a.clients AND b.variant <> a.variant
 JOIN variants vb ON vb.experiment_id = report.experiment AND vb.variant = b.variant
 LEFT JOIN script_order so ON so.script = a.script
+LEFT JOIN pairs ON pairs.script = a.script AND pairs.clients = a.clients AND pairs.variant = b.variant
+CROSS JOIN LATERAL paired(coalesce(pairs.a, '{}'), coalesce(pairs.b, '{}')) pr
 CROSS JOIN LATERAL summarize(a.tps, 1 - report.alpha) sa
 CROSS JOIN LATERAL summarize(b.tps, 1 - report.alpha) sb
 CROSS JOIN LATERAL compare(a.tps, b.tps, true, report.alpha, report.noise) c

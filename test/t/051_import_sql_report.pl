@@ -1,6 +1,6 @@
 # "pgbench_ext import" loads a results directory into the extension's tables,
-# and pgbench_ext.report() over it gives the terminal table's figures to the
-# last bit: every figure of summary.json is compared with report()'s in SQL
+# and pgbench_ext.report() over it gives the terminal table's figures (paired
+# p included) to the last bit: every figure of summary.json is compared with report()'s in SQL
 # (a float8 literal with all its digits is read back exactly).
 use strict;
 use warnings;
@@ -48,6 +48,9 @@ sub parity_sql
 			  [ 'median', 'median' ], [ 'ci_low', 'median_ci_low' ], [ 'ci_high', 'median_ci_high' ]),
 		(map { "$_ IS NOT DISTINCT FROM " . $lit->($cmp{$_}) }
 			  qw(estimate ci_low ci_high change_pct p_value mde_pct)),
+		"paired_n = $cell->{paired_rounds}",
+		"paired_p IS NOT DISTINCT FROM "
+		  . $lit->($cell->{paired_rounds} >= 2 ? $cmp{paired_p_value} : undef),
 		"verdict = '$cmp{verdict}'");
 	my $b = defined $baseline ? "'$baseline'" : 'NULL';
 	return "SELECT count(*) FILTER (WHERE " . join(' AND ', @checks) . ") || '/' || count(*) "
