@@ -114,6 +114,8 @@ compare_one(ReportData *r, int v)
 	bool		other_build = !same_string(a->bindir, b->bindir) ||
 		!same_string(a->conninfo, b->conninfo);
 	json_t	   *envs[2] = {env_a, env_b};
+	const char *warned[64];
+	int			nwarned = 0;
 
 	if (env_a == NULL || env_b == NULL)
 		return;
@@ -140,6 +142,11 @@ compare_one(ReportData *r, int v)
 			vb = row_value(env_b, cat, name);
 			if (same_string(va, vb) || (side == 1 && va != NULL))
 				continue;		/* equal, or already reported from side 0 */
+			/* a setting can be both a "setting" and a "changed" row: warn once */
+			if (in_list(name, warned, nwarned))
+				continue;
+			if (nwarned < lengthof(warned))
+				warned[nwarned++] = name;
 			report_warn(r, "environment differs beyond the declared settings: %s %s is %s in %s but %s in %s",
 						cat, name, shorten(va), a->name, shorten(vb), b->name);
 		}

@@ -24,6 +24,7 @@ sub environment
 		'server/version' => 'PostgreSQL 15.0 (fixture)',
 		'build/debug_assertions' => 'off',
 		'setting/fsync' => 'on',
+		'changed/fsync' => 'on',
 		'setting/work_mem' => '4MB',
 		'setting/shared_preload_libraries' => 'pgbench_ext',
 		'changed/port' => '5432',

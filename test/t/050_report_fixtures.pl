@@ -52,8 +52,9 @@ like($out, qr/^ geomean .*\| \+2\.47% /m, 'geomean of 1.05 and 1 is +2.47%');
 like($out, qr/^warning: 1 run\(s\) did not complete and are not counted: 33 \(failed\)/m, 'failed run warned');
 like($out, qr/^warning: 1 run\(s\) had a checkpoint or autovacuum inside them: 3 \(checkpoint\)/m,
 	'checkpoint inside a run warned');
-like($out, qr/^warning: environment differs .*setting fsync is "on" in old but "off" in new/m,
+like($out, qr/^warning: environment differs .*(setting|changed) fsync is "on" in old but "off" in new/m,
 	'undeclared fsync difference warned');
+is(scalar(() = $out =~ /fsync/g), 1, 'once, though fsync is both a "setting" and a "changed" row');
 unlike($out, qr/\bport\b|work_mem/, 'port (per cluster) and work_mem (declared) are not warned');
 unlike($out, qr/fewer than 6/, 'no too-few-runs warning with 8 runs a side');
 like($out, qr/^noise: old CV [\d.]+%, 0 outliers, drift tau [-+][\d.]+ \(p [\d.e-]+\); new /m, 'noise line');
