@@ -104,5 +104,8 @@ extern int	cmd_layout(int argc, char **argv);
 extern int	cmd_run(int argc, char **argv);
 extern int	cmd_ab(int argc, char **argv);
 extern int	cmd_calibrate(int argc, char **argv);
+extern int	cmd_report(int argc, char **argv);
+extern int	cmd_compare(int argc, char **argv);
+extern int	cmd_import(int argc, char **argv);
 
 #endif							/* PGBENCH_EXT_CLIENT_H */

@@ -28,6 +28,9 @@ static const Command commands[] = {
 	{"run", cmd_run, "run an experiment file (or --resume, --rerun one)"},
 	{"ab", cmd_ab, "compare variants given as flags"},
 	{"calibrate", cmd_calibrate, "measure false positives, detection and noise on this machine"},
+	{"report", cmd_report, "re-render the verdict table, reports and plots of a results directory"},
+	{"compare", cmd_compare, "compare the same cells of two results directories"},
+	{"import", cmd_import, "load a results directory into the extension's tables"},
 	{"env", cmd_env, "show the server's build, settings and host facts"},
 	{"layout", cmd_layout, "show, save or diff the cache-line layout of shared structs"},
 };

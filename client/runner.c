@@ -16,7 +16,7 @@
 #include "run_one.h"
 #include "runner.h"
 #include "subprocess.h"
-#include "summary.h"
+#include "report.h"
 
 #include <signal.h>
 #include <sys/stat.h>
@@ -194,7 +194,7 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 	}
 	progress_finish(&progress);
 	if (status == 0 && !opts->no_summary)
-		status = summary_print(x.dir, stdout);
+		status = report_render(x.dir, NULL, stdout);
 	printf("\nresults: %s\n", x.dir);
 	return status;
 }

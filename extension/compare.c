@@ -22,6 +22,7 @@
 #include "utils/builtins.h"
 
 #include "stats.h"
+#include "stats_sql.h"
 
 PG_FUNCTION_INFO_V1(pgbench_ext_compare);
 
@@ -39,10 +40,11 @@ require_arg(FunctionCallInfo fcinfo, int argno, const char *name)
 
 /*
  * The elements of a one-dimensional float8 array, each finite and > 0
- * (comparisons work on ratios); palloc'd.
+ * (comparisons work on ratios); palloc'd.  func names the SQL function in
+ * the hint.  Also used by summarize.c.
  */
-static double *
-measurements(ArrayType *arr, const char *name, int *n)
+double *
+stats_measurements(ArrayType *arr, const char *func, const char *name, int *n)
 {
 	Datum	   *elems;
 	bool	   *nulls;
@@ -70,7 +72,7 @@ measurements(ArrayType *arr, const char *name, int *n)
 					 errmsg("array \"%s\" must contain only finite values greater than zero",
 							name),
 					 errdetail("Element %d is %g.", i + 1, values[i]),
-					 errhint("compare() takes one measurement per run, such as tps or latency.")));
+					 errhint("%s takes one measurement per run, such as tps or latency.", func)));
 	}
 	return values;
 }
@@ -134,8 +136,8 @@ pgbench_ext_compare(PG_FUNCTION_ARGS)
 	require_arg(fcinfo, 0, "a");
 	require_arg(fcinfo, 1, "b");
 	read_options(fcinfo, &opt);
-	a = measurements(PG_GETARG_ARRAYTYPE_P(0), "a", &n_a);
-	b = measurements(PG_GETARG_ARRAYTYPE_P(1), "b", &n_b);
+	a = stats_measurements(PG_GETARG_ARRAYTYPE_P(0), "compare()", "a", &n_a);
+	b = stats_measurements(PG_GETARG_ARRAYTYPE_P(1), "compare()", "b", &n_b);
 
 	rc = stats_compare(a, n_a, b, n_b, &opt, &c);
 	if (rc != STATS_OK)

@@ -77,7 +77,7 @@ my $exp = slurp_file("$dir/experiment.json");
 like($exp, qr/"seed": "42"/, 'seed recorded');
 like($exp, qr/"synchronous_commit=off"/, 'resolved spec recorded');
 like($exp, qr/"name": "server_version_num"/, 'environment() of each variant recorded');
-like($out, qr/tpcb-like.*sync.*async/, 'summary table printed');
+like($out, qr/^ script .*\| sync tps .*\| async tps .*\n.*\n tpcb-like \| 2 .*\| 3\+3 \| \S/m, 'verdict table printed');
 ok(no_server_left($dir), 'servers stopped at the end');
 
 # The same seed gives the same plan; a rerun repeats the recorded spec.

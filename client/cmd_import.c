@@ -1,0 +1,244 @@
+/*-------------------------------------------------------------------------
+ *
+ * cmd_import.c
+ *		"pgbench_ext import DIR [CONNINFO]": load a results directory into
+ *		the extension's tables (experiments, variants, runs), so that an
+ *		experiment can be analysed from psql with pgbench_ext.report() —
+ *		the same figures as the terminal table, from the same C code.
+ *
+ * One transaction: an experiment is imported whole or not at all.  The
+ * columns of runs.csv are matched by name against those of the runs
+ * table, so a runs.csv with more columns (a later version) still imports
+ * what the table holds.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "experiment.h"
+#include "results.h"
+
+#include <getopt.h>
+
+#include "common/logging.h"
+#include "fe_utils/string_utils.h"
+#include "pqexpbuffer.h"
+
+#define MAX_COLS 64
+
+static void
+import_usage(void)
+{
+	printf("%s import loads a results directory into the extension's tables\n"
+		   "(pgbench_ext.experiments, variants, runs) for analysis from psql.\n\n", progname);
+	printf("Usage:\n  %s import [OPTION]... DIR [CONNINFO]\n\n", progname);
+	printf("Options:\n");
+	conn_usage();
+	printf("  -?, --help               show this help, then exit\n");
+	printf("\nThen: SELECT * FROM pgbench_ext.report(EXPERIMENT_ID);\n");
+}
+
+static void
+fail(PGconn *conn, const char *what)
+{
+	pg_log_error("%s: %s", what, PQerrorMessage(conn));
+	PQexec(conn, "ROLLBACK");
+	PQfinish(conn);
+	exit(EXIT_RUNTIME_ERROR);
+}
+
+static PGresult *
+exec_params(PGconn *conn, const char *sql, int n, const char *const *values, const char *what)
+{
+	PGresult   *res = PQexecParams(conn, sql, n, NULL, values, NULL, NULL, 0);
+
+	if (PQresultStatus(res) != PGRES_TUPLES_OK && PQresultStatus(res) != PGRES_COMMAND_OK)
+		fail(conn, what);
+	return res;
+}
+
+static char *
+json_text(json_t *j)
+{
+	return j ? json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+}
+
+/* The variants, in the specification's order (position 1 is the baseline). */
+static int
+import_variants(PGconn *conn, const char *id, json_t *doc)
+{
+	json_t	   *specs = json_object_get(json_object_get(doc, "spec"), "variants");
+	json_t	   *facts = json_object_get(doc, "variants");
+	size_t		i;
+	json_t	   *vs;
+
+	json_array_foreach(specs, i, vs)
+	{
+		const char *name = json_string_value(json_object_get(vs, "name"));
+		json_t	   *f = json_object_get(facts, name ? name : "");
+		char	   *pos = psprintf("%zu", i + 1);
+		const char *params[6] = {id, name, pos, json_text(vs),
+			json_text(json_object_get(f, "environment")),
+		json_text(json_object_get(f, "pg_config"))};
+
+		PQclear(exec_params(conn,
+							"INSERT INTO pgbench_ext.variants (experiment_id, variant, position, spec, environment, pg_config) "
+							"VALUES ($1, $2, $3, $4, $5, $6)", 6, params, "could not import a variant"));
+	}
+	return (int) i;
+}
+
+static int
+import_runs(PGconn *conn, const char *id, const char *dir)
+{
+	char	   *path = psprintf("%s/runs.csv", dir);
+	FILE	   *f = fopen(path, "r");
+	char		header[4096];
+	char	   *names[MAX_COLS];
+	int			ncols,
+				nkeep = 0,
+				nruns = 0,
+				id_col = -1;
+	int			keep[MAX_COLS];
+	PGresult   *res;
+	PQExpBufferData sql;
+	char	   *line = NULL;
+	size_t		cap = 0;
+
+	if (f == NULL || !fgets(header, sizeof(header), f))
+	{
+		pg_log_error("could not read \"%s\": %m", path);
+		PQfinish(conn);
+		exit(EXIT_RUNTIME_ERROR);
+	}
+	ncols = csv_split(header, names, MAX_COLS);
+	res = PQexec(conn, "SELECT attname FROM pg_catalog.pg_attribute "
+				 "WHERE attrelid = 'pgbench_ext.runs'::regclass AND attnum > 0 AND NOT attisdropped");
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+		fail(conn, "could not read the columns of pgbench_ext.runs");
+
+	initPQExpBuffer(&sql);
+	appendPQExpBufferStr(&sql, "INSERT INTO pgbench_ext.runs (experiment_id, detail");
+	for (int c = 0; c < ncols; c++)
+		for (int r = 0; r < PQntuples(res); r++)
+			if (strcmp(names[c], PQgetvalue(res, r, 0)) == 0 &&
+				strcmp(names[c], "experiment_id") != 0 && strcmp(names[c], "detail") != 0)
+			{
+				appendPQExpBuffer(&sql, ", %s", fmtId(names[c]));
+				if (strcmp(names[c], "run_id") == 0)
+					id_col = c;
+				keep[nkeep++] = c;
+			}
+	PQclear(res);
+	if (id_col < 0)
+	{
+		pg_log_error("\"%s\" has no run_id column", path);
+		PQfinish(conn);
+		exit(EXIT_RUNTIME_ERROR);
+	}
+	appendPQExpBufferStr(&sql, ") VALUES ($1, $2");
+	for (int k = 0; k < nkeep; k++)
+		appendPQExpBuffer(&sql, ", $%d", k + 3);
+	appendPQExpBufferStr(&sql, ")");
+
+	while (getline(&line, &cap, f) > 0)
+	{
+		char	   *fields[MAX_COLS];
+		int			nf = csv_split(line, fields, MAX_COLS);
+		const char *params[MAX_COLS + 2];
+		char	   *detail_path;
+		json_t	   *detail;
+
+		if (nf <= id_col)
+			continue;
+		detail_path = results_run_path(dir, atoi(fields[id_col]), ".json");
+		detail = json_load_file(detail_path, 0, NULL);
+		params[0] = id;
+		params[1] = json_text(detail);
+		for (int k = 0; k < nkeep; k++)
+			params[k + 2] = keep[k] < nf && fields[keep[k]][0] != '\0' ? fields[keep[k]] : NULL;
+		PQclear(exec_params(conn, sql.data, nkeep + 2, params,
+							psprintf("could not import run %s", fields[id_col])));
+		json_decref(detail);
+		nruns++;
+	}
+	free(line);
+	fclose(f);
+	termPQExpBuffer(&sql);
+	return nruns;
+}
+
+int
+cmd_import(int argc, char **argv)
+{
+	static struct option long_options[] = {
+		CONN_LONG_OPTIONS,
+		{NULL, 0, NULL, 0}
+	};
+	ConnOptions opts = {0};
+	int			c;
+	const char *dir;
+	char	   *error = NULL;
+	json_t	   *doc;
+	PGconn	   *conn;
+	PGresult   *res;
+	char	   *id;
+	char	   *absdir;
+	int			nvariants,
+				nruns;
+
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
+	{
+		import_usage();
+		return 0;
+	}
+	while ((c = getopt_long(argc, argv, CONN_SHORT_OPTIONS, long_options, NULL)) != -1)
+	{
+		if (!conn_option(c, optarg, &opts))
+		{
+			pg_log_error_hint("Try \"%s import --help\" for more information.", progname);
+			exit(EXIT_USAGE);
+		}
+	}
+	if (optind >= argc)
+		usage_error("import", "no results directory given");
+	dir = argv[optind++];
+	if (optind < argc)
+		opts.conninfo = argv[optind++];
+	if (optind < argc)
+		usage_error("import", "too many command-line arguments (first is \"%s\")", argv[optind]);
+
+	if ((doc = results_read_json(dir, "experiment.json", &error)) == NULL)
+	{
+		pg_log_error("%s", error);
+		pg_log_error_hint("\"%s\" must be a results directory written by \"%s run\" or \"%s ab\".",
+						  dir, progname, progname);
+		return EXIT_RUNTIME_ERROR;
+	}
+	if ((absdir = realpath(dir, NULL)) == NULL)
+		absdir = pg_strdup(dir);
+
+	conn = connect_checked(&opts);
+	PQclear(exec_or_die(conn, "BEGIN"));
+	{
+		const char *params[5] = {absdir,
+			json_string_value(json_object_get(doc, "pgbench_ext_version")),
+			json_string_value(json_object_get(doc, "written_at")),
+			json_text(json_object_get(doc, "spec")),
+		json_text(json_object_get(doc, "machine"))};
+
+		res = exec_params(conn,
+						  "INSERT INTO pgbench_ext.experiments (source_dir, pgbench_ext_version, written_at, spec, machine) "
+						  "VALUES ($1, $2, $3, $4, $5) RETURNING experiment_id",
+						  5, params, "could not import the experiment");
+	}
+	id = pg_strdup(PQgetvalue(res, 0, 0));
+	PQclear(res);
+	nvariants = import_variants(conn, id, doc);
+	nruns = import_runs(conn, id, dir);
+	PQclear(exec_or_die(conn, "COMMIT"));
+	printf("imported experiment %s: %d variants, %d runs from %s\n", id, nvariants, nruns, absdir);
+	printf("report: SELECT * FROM pgbench_ext.report(%s);\n", id);
+	PQfinish(conn);
+	json_decref(doc);
+	return 0;
+}

@@ -1,0 +1,266 @@
+/*-------------------------------------------------------------------------
+ *
+ * cmd_report.c
+ *		"pgbench_ext report DIR": re-render the verdict table, report.md,
+ *		report.html, the plots, summary.json and benchstat.txt from a
+ *		results directory alone (the end of "run" and "ab" calls the same
+ *		report_render()); and "pgbench_ext compare DIR_A DIR_B": the same
+ *		cells of two experiments side by side, e.g. a --rerun of someone's
+ *		experiment against the original.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "report.h"
+#include "results.h"
+
+#include <getopt.h>
+
+#include "common/logging.h"
+
+static bool
+write_doc(const ReportData *r, DocFormat format, const char *name,
+		  const char *note, char **plots, int nplots)
+{
+	char	   *path = psprintf("%s/%s", r->dir, name);
+	Doc			d = {fopen(path, "w"), format};
+
+	if (d.out == NULL)
+	{
+		pg_log_error("could not write \"%s\": %m", path);
+		return false;
+	}
+	report_write_doc(r, &d, note, plots, nplots);
+	if (fclose(d.out) != 0)
+	{
+		pg_log_error("could not write \"%s\": %m", path);
+		return false;
+	}
+	return true;
+}
+
+int
+report_render(const char *dir, const char *baseline, FILE *out)
+{
+	char	   *error = NULL;
+	ReportData *r = report_load(dir, baseline, &error);
+	char	   *note = NULL;
+	char	  **plots;
+	int			nplots;
+	json_t	   *summary;
+
+	if (r == NULL)
+	{
+		pg_log_error("%s", error);
+		return EXIT_RUNTIME_ERROR;
+	}
+	report_print_table(r, out);
+
+	summary = report_summary_json(r);
+	if (!results_write_json(dir, "summary.json", summary, &error) ||
+		!report_write_benchstat(r, psprintf("%s/benchstat.txt", dir), &error))
+	{
+		pg_log_error("%s", error);
+		return EXIT_RUNTIME_ERROR;
+	}
+	json_decref(summary);
+	plots = report_draw_plots(r, &nplots, &note);
+	if (!write_doc(r, DOC_MARKDOWN, "report.md", note, plots, nplots) ||
+		!write_doc(r, DOC_HTML, "report.html", note, plots, nplots))
+		return EXIT_RUNTIME_ERROR;
+	if (nplots == 0)
+		fprintf(out, "no plots: %s\n", note);
+	fprintf(out, "report: %s/report.html (and report.md, summary.json, benchstat.txt)\n", dir);
+	return 0;
+}
+
+/*
+ * The options report and compare share: --help, and --baseline, which is
+ * returned (NULL if not given).  Leaves optind at the first argument.
+ */
+static const char *
+parse_options(int argc, char **argv, const char *command, void (*usage) (void))
+{
+	static struct option long_options[] = {
+		{"baseline", required_argument, NULL, 'B'},
+		{NULL, 0, NULL, 0}
+	};
+	const char *baseline = NULL;
+	int			c;
+
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
+	{
+		usage();
+		exit(0);
+	}
+	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1)
+	{
+		if (c != 'B')
+		{
+			pg_log_error_hint("Try \"%s %s --help\" for more information.", progname, command);
+			exit(EXIT_USAGE);
+		}
+		baseline = optarg;
+	}
+	return baseline;
+}
+
+static void
+report_usage(void)
+{
+	printf("%s report re-renders the verdict table, report.md, report.html with its plots,\n"
+		   "summary.json and benchstat.txt from a results directory alone.\n\n", progname);
+	printf("Usage:\n  %s report [OPTION]... DIR\n\n", progname);
+	printf("Options:\n");
+	printf("  --baseline NAME   compare every variant with NAME (default: the first)\n");
+	printf("  -?, --help        show this help, then exit\n");
+	printf("\nPlots need gnuplot on PATH, or PGBENCH_EXT_GNUPLOT naming it (empty: no plots).\n");
+}
+
+int
+cmd_report(int argc, char **argv)
+{
+	const char *baseline = parse_options(argc, argv, "report", report_usage);
+
+	if (optind >= argc)
+		usage_error("report", "no results directory given");
+	if (optind + 1 < argc)
+		usage_error("report", "too many arguments: \"%s\" after the results directory", argv[optind + 1]);
+	return report_render(argv[optind], baseline, stdout);
+}
+
+static void
+compare_usage(void)
+{
+	printf("%s compare puts the same cells of two experiments side by side: each variant\n"
+		   "of DIR_B against the same variant of DIR_A, and each experiment's effect\n"
+		   "(variant against its baseline) in both.\n\n", progname);
+	printf("Usage:\n  %s compare [OPTION]... DIR_A DIR_B\n\n", progname);
+	printf("Options:\n");
+	printf("  --baseline NAME   the baseline variant in both (default: each one's first)\n");
+	printf("  -?, --help        show this help, then exit\n");
+}
+
+static char *
+effect_text(const ReportCell *c)
+{
+	if (c == NULL || !c->has_comparison || !c->cmp.has_estimate)
+		return "-";
+	if (!c->cmp.has_ci)
+		return report_pct(c->cmp.estimate);
+	return psprintf("%s [%s, %s]", report_pct(c->cmp.estimate),
+					report_pct(c->cmp.ci_low), report_pct(c->cmp.ci_high));
+}
+
+/* Same variant, same cell, two experiments: did the machine or build move? */
+static int
+print_same_variant(const ReportData *a, const ReportData *b, FILE *out)
+{
+	static const char *const hdr[] = {"script", "clients", "variant", "tps in A", "tps in B",
+	"B/A", "CI", "p", "n", "verdict"};
+	TextTable  *t = table_create(lengthof(hdr), hdr);
+	int			rows = 0;
+
+	for (int s = 0; s < a->spec.nscripts; s++)
+		for (int c = 0; c < a->spec.nclients; c++)
+			for (int v = 0; v < a->spec.nvariants; v++)
+			{
+				int			sb = report_script_index(b, a->spec.scripts[s]);
+				int			cb = report_clients_index(b, a->spec.clients[c]);
+				int			vb = report_variant_index(b, report_variant_name(a, v));
+				ReportSample *x,
+						   *y;
+				StatsComparison cmp;
+				const char *cells[lengthof(hdr)];
+				bool		ok;
+
+				if (sb < 0 || cb < 0 || vb < 0)
+					continue;
+				x = report_sample(a, s, c, v);
+				y = report_sample(b, sb, cb, vb);
+				ok = stats_compare(x->tps, x->n, y->tps, y->n, &a->opt, &cmp) == STATS_OK;
+				cells[0] = a->spec.scripts[s];
+				cells[1] = psprintf("%d", a->spec.clients[c]);
+				cells[2] = report_variant_name(a, v);
+				cells[3] = report_median_pm(x);
+				cells[4] = report_median_pm(y);
+				report_comparison_cells(&cmp, ok, &cells[5]);
+				cells[8] = psprintf("%d+%d", x->n, y->n);
+				cells[9] = ok ? report_verdict_text(&cmp) : "-";
+				table_add_row(t, cells);
+				rows++;
+			}
+	if (rows > 0)
+	{
+		fprintf(out, "\nthe same variant in both experiments (A = %s, B = %s):\n", a->dir, b->dir);
+		table_print(t, out);
+	}
+	table_free(t);
+	return rows;
+}
+
+/* Each experiment's own effect, side by side: is it reproduced? */
+static int
+print_effects(const ReportData *a, const ReportData *b, FILE *out)
+{
+	static const char *const hdr[] = {"script", "clients", "variant", "effect in A",
+	"verdict in A", "effect in B", "verdict in B", "CIs"};
+	TextTable  *t = table_create(lengthof(hdr), hdr);
+	int			rows = 0;
+
+	for (int i = 0; i < a->ncells; i++)
+	{
+		const ReportCell *x = &a->cells[i];
+		const ReportCell *y = report_find_cell(b, x->script, x->clients, report_variant_name(a, x->variant));
+		const char *cells[lengthof(hdr)];
+		bool		both_ci;
+
+		if (y == NULL)
+			continue;
+		both_ci = x->has_comparison && y->has_comparison && x->cmp.has_ci && y->cmp.has_ci;
+		cells[0] = x->script;
+		cells[1] = psprintf("%d", x->clients);
+		cells[2] = psprintf("%s vs %s", report_variant_name(a, x->variant), report_variant_name(a, a->baseline));
+		cells[3] = effect_text(x);
+		cells[4] = x->has_comparison ? report_verdict_text(&x->cmp) : "-";
+		cells[5] = effect_text(y);
+		cells[6] = y->has_comparison ? report_verdict_text(&y->cmp) : "-";
+		cells[7] = !both_ci ? "-" :
+			(x->cmp.ci_low <= y->cmp.ci_high && y->cmp.ci_low <= x->cmp.ci_high) ? "overlap" : "disjoint";
+		table_add_row(t, cells);
+		rows++;
+	}
+	if (rows > 0)
+	{
+		fprintf(out, "\neach experiment's effect against its baseline:\n");
+		table_print(t, out);
+	}
+	table_free(t);
+	return rows;
+}
+
+int
+cmd_compare(int argc, char **argv)
+{
+	const char *baseline = parse_options(argc, argv, "compare", compare_usage);
+	char	   *error = NULL;
+	ReportData *a,
+			   *b;
+
+	if (argc - optind != 2)
+		usage_error("compare", "two results directories are needed, DIR_A and DIR_B; %d given",
+					argc - optind);
+	if ((a = report_load(argv[optind], baseline, &error)) == NULL ||
+		(b = report_load(argv[optind + 1], baseline, &error)) == NULL)
+	{
+		pg_log_error("%s", error);
+		return EXIT_RUNTIME_ERROR;
+	}
+	if (print_same_variant(a, b, stdout) + print_effects(a, b, stdout) == 0)
+	{
+		pg_log_error("the two experiments have no cell in common");
+		pg_log_error_detail("A cell is a script, a client count and a variant name found in both.");
+		return EXIT_RUNTIME_ERROR;
+	}
+	return 0;
+}

@@ -1,0 +1,549 @@
+/*-------------------------------------------------------------------------
+ *
+ * report_data.c
+ *		Read a results directory back and compute every figure of the
+ *		report once, with the statistics of common/ (the same code the
+ *		extension's compare() runs).
+ *
+ * A run counts when its status is ok, it is not a warmup run and it has a
+ * tps figure.  runs.csv is read by column name, so that columns added
+ * later do not shift what is read.  Runs that did not count, and runs
+ * with a checkpoint or autovacuum inside, become warnings.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "report.h"
+
+#include "pqexpbuffer.h"
+#include "results.h"
+
+#include <math.h>
+
+#define MAX_CSV_COLS 64
+
+static int
+column(char **names, int ncols, const char *name)
+{
+	for (int i = 0; i < ncols; i++)
+		if (strcmp(names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+static double
+field_double(char **f, int nf, int col)
+{
+	if (col < 0 || col >= nf || f[col][0] == '\0')
+		return NAN;
+	return strtod(f[col], NULL);
+}
+
+static const char *
+field_str(char **f, int nf, int col)
+{
+	return (col < 0 || col >= nf) ? "" : f[col];
+}
+
+static bool
+read_runs_csv(ReportData *r, char **error)
+{
+	char	   *path = psprintf("%s/runs.csv", r->dir);
+	FILE	   *f = fopen(path, "r");
+	char		header[4096];
+	char	   *names[MAX_CSV_COLS];
+	int			ncols;
+	char	   *line = NULL;
+	size_t		linecap = 0;
+	int			cap = 64;
+	int			c_id, c_round, c_var, c_script, c_clients, c_warm, c_tps, c_lat,
+				c_tx, c_status, c_ckpt, c_av, c_user, c_sys, c_vol, c_invol,
+				c_hit, c_read, c_wal, c_reason;
+
+	if (f == NULL)
+	{
+		*error = psprintf("could not open \"%s\": %m", path);
+		return false;
+	}
+	if (!fgets(header, sizeof(header), f))
+	{
+		*error = psprintf("\"%s\" is empty", path);
+		fclose(f);
+		return false;
+	}
+	ncols = csv_split(header, names, MAX_CSV_COLS);
+	c_id = column(names, ncols, "run_id");
+	c_round = column(names, ncols, "round");
+	c_var = column(names, ncols, "variant");
+	c_script = column(names, ncols, "script");
+	c_clients = column(names, ncols, "clients");
+	c_warm = column(names, ncols, "warmup");
+	c_tps = column(names, ncols, "tps");
+	c_lat = column(names, ncols, "latency_avg_ms");
+	c_tx = column(names, ncols, "transactions");
+	c_status = column(names, ncols, "status");
+	c_ckpt = column(names, ncols, "checkpoints_during");
+	c_av = column(names, ncols, "autovacuum_during");
+	c_user = column(names, ncols, "cpu_user_us_per_tx");
+	c_sys = column(names, ncols, "cpu_sys_us_per_tx");
+	c_vol = column(names, ncols, "voluntary_switches_per_tx");
+	c_invol = column(names, ncols, "involuntary_switches_per_tx");
+	c_hit = column(names, ncols, "blks_hit");
+	c_read = column(names, ncols, "blks_read");
+	c_wal = column(names, ncols, "wal_bytes");
+	c_reason = column(names, ncols, "reason");
+	if (c_id < 0 || c_var < 0 || c_script < 0 || c_clients < 0 || c_tps < 0 || c_status < 0)
+	{
+		*error = psprintf("\"%s\" lacks one of the columns run_id, variant, script, clients, tps, status", path);
+		fclose(f);
+		return false;
+	}
+
+	r->runs = pg_malloc0(sizeof(ReportRun) * cap);
+	while (getline(&line, &linecap, f) > 0)
+	{
+		char	   *fl[MAX_CSV_COLS];
+		int			nf = csv_split(line, fl, MAX_CSV_COLS);
+		ReportRun  *run;
+
+		if (nf < 2)
+			continue;
+		if (r->nruns == cap)
+		{
+			cap *= 2;
+			r->runs = pg_realloc(r->runs, sizeof(ReportRun) * cap);
+		}
+		run = &r->runs[r->nruns++];
+		memset(run, 0, sizeof(*run));
+		run->run_id = atoi(field_str(fl, nf, c_id));
+		run->round = atoi(field_str(fl, nf, c_round));
+		run->variant = pg_strdup(field_str(fl, nf, c_var));
+		run->script = pg_strdup(field_str(fl, nf, c_script));
+		run->clients = atoi(field_str(fl, nf, c_clients));
+		run->warmup = strcmp(field_str(fl, nf, c_warm), "true") == 0;
+		run->status = pg_strdup(field_str(fl, nf, c_status));
+		run->reason = pg_strdup(field_str(fl, nf, c_reason));
+		run->tps = field_double(fl, nf, c_tps);
+		run->latency_avg_ms = field_double(fl, nf, c_lat);
+		run->transactions = atoll(field_str(fl, nf, c_tx));
+		run->checkpoints = atoi(field_str(fl, nf, c_ckpt));
+		run->autovacuums = atoi(field_str(fl, nf, c_av));
+		run->cpu_user_us_per_tx = field_double(fl, nf, c_user);
+		run->cpu_sys_us_per_tx = field_double(fl, nf, c_sys);
+		run->voluntary_per_tx = field_double(fl, nf, c_vol);
+		run->involuntary_per_tx = field_double(fl, nf, c_invol);
+		run->blks_hit = field_double(fl, nf, c_hit);
+		run->blks_read = field_double(fl, nf, c_read);
+		run->wal_bytes = field_double(fl, nf, c_wal);
+		run->detail = json_load_file(results_run_path(r->dir, run->run_id, ".json"), 0, NULL);
+	}
+	free(line);
+	fclose(f);
+	return true;
+}
+
+bool
+report_run_counted(const ReportRun *run)
+{
+	return strcmp(run->status, "ok") == 0 && !run->warmup &&
+		isfinite(run->tps) && run->tps > 0;
+}
+
+int
+report_script_index(const ReportData *r, const char *script)
+{
+	for (int s = 0; s < r->spec.nscripts; s++)
+		if (strcmp(r->spec.scripts[s], script) == 0)
+			return s;
+	return -1;
+}
+
+int
+report_variant_index(const ReportData *r, const char *name)
+{
+	for (int v = 0; v < r->spec.nvariants; v++)
+		if (strcmp(r->spec.variants[v].name, name) == 0)
+			return v;
+	return -1;
+}
+
+int
+report_clients_index(const ReportData *r, int clients)
+{
+	for (int c = 0; c < r->spec.nclients; c++)
+		if (r->spec.clients[c] == clients)
+			return c;
+	return -1;
+}
+
+const char *
+report_variant_name(const ReportData *r, int v)
+{
+	return r->spec.variants[v].name;
+}
+
+/* The row of a variant (by name) in a cell, or NULL. */
+const ReportCell *
+report_find_cell(const ReportData *r, const char *script, int clients, const char *variant)
+{
+	for (int i = 0; i < r->ncells; i++)
+		if (strcmp(r->cells[i].script, script) == 0 && r->cells[i].clients == clients &&
+			strcmp(report_variant_name(r, r->cells[i].variant), variant) == 0)
+			return &r->cells[i];
+	return NULL;
+}
+
+ReportSample *
+report_sample(const ReportData *r, int script, int clients, int variant)
+{
+	return &r->samples[(script * r->spec.nclients + clients) * r->spec.nvariants + variant];
+}
+
+void
+report_warn(ReportData *r, const char *fmt,...)
+{
+	va_list		ap;
+	char		buf[2048];
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	r->warnings = pg_realloc(r->warnings, sizeof(char *) * (r->nwarnings + 1));
+	r->warnings[r->nwarnings++] = pg_strdup(buf);
+}
+
+/* Distribute counted runs over the samples, in run order. */
+static void
+fill_samples(ReportData *r)
+{
+	int			nsamples = r->spec.nscripts * r->spec.nclients * r->spec.nvariants;
+
+	r->samples = pg_malloc0(sizeof(ReportSample) * nsamples);
+	for (int i = 0; i < nsamples; i++)
+	{
+		r->samples[i].tps = pg_malloc(sizeof(double) * (r->nruns + 1));
+		r->samples[i].rounds = pg_malloc(sizeof(int) * (r->nruns + 1));
+		r->samples[i].run_ids = pg_malloc(sizeof(int) * (r->nruns + 1));
+	}
+	for (int i = 0; i < r->nruns; i++)
+	{
+		const ReportRun *run = &r->runs[i];
+		int			s = report_script_index(r, run->script);
+		int			c = report_clients_index(r, run->clients);
+		int			v = report_variant_index(r, run->variant);
+		ReportSample *smp;
+
+		if (s < 0 || c < 0 || v < 0 || !report_run_counted(run))
+			continue;
+		smp = report_sample(r, s, c, v);
+		smp->tps[smp->n] = run->tps;
+		smp->rounds[smp->n] = run->round;
+		smp->run_ids[smp->n] = run->run_id;
+		smp->n++;
+	}
+	for (int i = 0; i < nsamples; i++)
+	{
+		ReportSample *smp = &r->samples[i];
+
+		if (smp->n > 0)
+		{
+			smp->has_summary = stats_summarize(smp->tps, smp->n, 1.0 - r->opt.alpha,
+											   &smp->summary) == STATS_OK;
+			smp->outliers = Max(0, stats_outliers(smp->tps, smp->n, NULL, NULL));
+		}
+	}
+}
+
+/* Per-round pairs of A and B: rounds where each has exactly one run. */
+static void
+pair_rounds(ReportCell *cell)
+{
+	double	   *a = pg_malloc(sizeof(double) * (cell->a->n + 1));
+	double	   *b = pg_malloc(sizeof(double) * (cell->a->n + 1));
+	int			n = 0;
+
+	for (int i = 0; i < cell->a->n; i++)
+	{
+		int			match = -1,
+					count = 0;
+
+		for (int j = 0; j < cell->b->n; j++)
+			if (cell->b->rounds[j] == cell->a->rounds[i])
+				match = j, count++;
+		if (count != 1)
+			continue;
+		for (int k = 0; k < cell->a->n; k++)
+			if (k != i && cell->a->rounds[k] == cell->a->rounds[i])
+				count++;
+		if (count != 1)
+			continue;
+		a[n] = cell->a->tps[i];
+		b[n] = cell->b->tps[match];
+		n++;
+	}
+	cell->has_paired = n > 0 && stats_paired(a, b, n, &cell->paired) == STATS_OK;
+	pfree(a);
+	pfree(b);
+}
+
+static int
+cmp_double(const void *x, const void *y)
+{
+	double		a = *(const double *) x,
+				b = *(const double *) y;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * The plain median of n > 0 values (sorted in place), for figures that are
+ * only shown, never tested: zeros allowed, unlike the statistics of common/.
+ */
+double
+report_median(double *x, int n)
+{
+	qsort(x, n, sizeof(double), cmp_double);
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+/* CV, outliers and drift of each variant, over all its cells. */
+static void
+compute_noise(ReportData *r)
+{
+	for (int v = 0; v < r->spec.nvariants; v++)
+	{
+		ReportNoise *nz = &r->noise[v];
+		double	   *cvs = pg_malloc(sizeof(double) * (r->spec.nscripts * r->spec.nclients + 1));
+		double	   *order = pg_malloc(sizeof(double) * (r->nruns + 1));
+		int		   *ids = pg_malloc(sizeof(int) * (r->nruns + 1));
+		int			ncv = 0,
+					n = 0;
+
+		for (int s = 0; s < r->spec.nscripts; s++)
+			for (int c = 0; c < r->spec.nclients; c++)
+			{
+				ReportSample *smp = report_sample(r, s, c, v);
+
+				nz->outliers += smp->outliers;
+				nz->counted += smp->n;
+				if (smp->has_summary && smp->n >= 2)
+					cvs[ncv++] = smp->summary.cv;
+				/* relative to the cell's median, so cells can be merged */
+				for (int i = 0; smp->has_summary && i < smp->n; i++)
+				{
+					order[n] = smp->tps[i] / smp->summary.median;
+					ids[n] = smp->run_ids[i];
+					n++;
+				}
+			}
+		if (ncv > 0)
+		{
+			nz->cv_median = report_median(cvs, ncv);
+			nz->has_cv = true;
+		}
+		/* put the relative values in run order (insertion sort by run id) */
+		for (int i = 1; i < n; i++)
+			for (int j = i; j > 0 && ids[j - 1] > ids[j]; j--)
+			{
+				int			ti = ids[j];
+				double		tv = order[j];
+
+				ids[j] = ids[j - 1], order[j] = order[j - 1];
+				ids[j - 1] = ti, order[j - 1] = tv;
+			}
+		nz->has_trend = n >= 3 && stats_mann_kendall(order, n, &nz->trend) == STATS_OK;
+		pfree(cvs);
+		pfree(order);
+		pfree(ids);
+	}
+}
+
+static void
+compute_cells(ReportData *r)
+{
+	int			max = r->spec.nscripts * r->spec.nclients * r->spec.nvariants;
+	double	   *ratios[MAX_VARIANTS];
+	double	   *medians[MAX_VARIANTS];
+	int			nratios[MAX_VARIANTS] = {0};
+	int			nmedians[MAX_VARIANTS] = {0};
+
+	r->cells = pg_malloc0(sizeof(ReportCell) * (max + 1));
+	for (int v = 0; v < r->spec.nvariants; v++)
+	{
+		ratios[v] = pg_malloc(sizeof(double) * (max + 1));
+		medians[v] = pg_malloc(sizeof(double) * (max + 1));
+	}
+	for (int s = 0; s < r->spec.nscripts; s++)
+		for (int c = 0; c < r->spec.nclients; c++)
+		{
+			for (int v = 0; v < r->spec.nvariants; v++)
+			{
+				ReportSample *smp = report_sample(r, s, c, v);
+				ReportCell *cell;
+
+				if (smp->has_summary)
+					medians[v][nmedians[v]++] = smp->summary.median;
+				if (v == r->baseline)
+					continue;
+				cell = &r->cells[r->ncells++];
+				cell->script = r->spec.scripts[s];
+				cell->clients = r->spec.clients[c];
+				cell->variant = v;
+				cell->a = report_sample(r, s, c, r->baseline);
+				cell->b = smp;
+				cell->has_comparison =
+					stats_compare(cell->a->tps, cell->a->n, cell->b->tps, cell->b->n,
+								  &r->opt, &cell->cmp) == STATS_OK;
+				pair_rounds(cell);
+				if (cell->has_comparison && cell->cmp.has_estimate)
+					ratios[v][nratios[v]++] = cell->cmp.estimate;
+			}
+		}
+	for (int v = 0; v < r->spec.nvariants; v++)
+	{
+		r->has_geomean[v] = (v == r->baseline || nratios[v] > 0) && nmedians[v] > 0;
+		if (r->has_geomean[v])
+		{
+			if (v == r->baseline)
+				r->geomean_ratio[v] = 1.0;
+			else
+				stats_geomean(ratios[v], nratios[v], &r->geomean_ratio[v]);
+			stats_geomean(medians[v], nmedians[v], &r->geomean_tps[v]);
+		}
+		pfree(ratios[v]);
+		pfree(medians[v]);
+	}
+}
+
+static void
+run_warnings(ReportData *r)
+{
+	int			failed = 0,
+				disturbed = 0;
+	char		failed_ids[256] = "",
+				disturbed_ids[256] = "";
+	bool		too_few = false;
+
+	for (int i = 0; i < r->nruns; i++)
+	{
+		const ReportRun *run = &r->runs[i];
+		char		id[16];
+
+		snprintf(id, sizeof(id), "%d", run->run_id);
+		if (strcmp(run->status, "ok") != 0)
+		{
+			if (failed++ < 10)
+				snprintf(failed_ids + strlen(failed_ids), sizeof(failed_ids) - strlen(failed_ids),
+						 "%s%s (%s)", failed > 1 ? ", " : "", id, run->status);
+		}
+		else if (!run->warmup && (run->checkpoints > 0 || run->autovacuums > 0))
+		{
+			if (disturbed++ < 10)
+				snprintf(disturbed_ids + strlen(disturbed_ids),
+						 sizeof(disturbed_ids) - strlen(disturbed_ids),
+						 "%s%s (%s%s%s)", disturbed > 1 ? ", " : "", id,
+						 run->checkpoints > 0 ? "checkpoint" : "",
+						 run->checkpoints > 0 && run->autovacuums > 0 ? "+" : "",
+						 run->autovacuums > 0 ? "autovacuum" : "");
+		}
+	}
+	if (failed > 0)
+		report_warn(r, "%d run(s) did not complete and are not counted: %s%s (runs.csv, status and reason)",
+					failed, failed_ids, failed > 10 ? ", ..." : "");
+	if (disturbed > 0)
+		report_warn(r, "%d run(s) had a checkpoint or autovacuum inside them: %s%s",
+					disturbed, disturbed_ids, disturbed > 10 ? ", ..." : "");
+	for (int i = 0; i < r->spec.nscripts * r->spec.nclients * r->spec.nvariants; i++)
+		if (r->samples[i].n < REPORT_MIN_RUNS)
+			too_few = true;
+	if (too_few)
+		report_warn(r, "fewer than %d counted runs per variant in some cells: no 95%% CI of a median exists below 6; make more rounds (-r)",
+					REPORT_MIN_RUNS);
+	for (int v = 0; v < r->spec.nvariants; v++)
+		if (r->noise[v].has_trend && r->noise[v].trend.p_value < r->opt.alpha)
+			report_warn(r, "variant %s drifts across the session (Mann-Kendall tau %+.2f, p %.3g): the machine changed under it",
+						report_variant_name(r, v), r->noise[v].trend.tau,
+						r->noise[v].trend.p_value);
+}
+
+ReportData *
+report_load(const char *dir, const char *baseline, char **error)
+{
+	ReportData *r = pg_malloc0(sizeof(ReportData));
+
+	r->dir = pg_strdup(dir);
+	r->experiment = results_read_json(dir, "experiment.json", error);
+	if (r->experiment == NULL)
+		return NULL;
+	if (!experiment_from_json(&r->spec, json_object_get(r->experiment, "spec"), error))
+		return NULL;
+	stats_default_options(&r->opt);
+	r->baseline = 0;
+	if (baseline != NULL && (r->baseline = report_variant_index(r, baseline)) < 0)
+	{
+		PQExpBufferData names;
+
+		initPQExpBuffer(&names);
+		for (int v = 0; v < r->spec.nvariants; v++)
+			appendPQExpBuffer(&names, "%s\"%s\"", v ? ", " : "", r->spec.variants[v].name);
+		*error = psprintf("no variant \"%s\" in %s; its variants are %s", baseline, dir, names.data);
+		return NULL;
+	}
+	if (!read_runs_csv(r, error))
+		return NULL;
+	fill_samples(r);
+	compute_cells(r);
+	compute_noise(r);
+	run_warnings(r);
+	report_environment_warnings(r);
+	return r;
+}
+
+/* ---- formatting shared by every writer ---- */
+
+/* A string member of a JSON object, or dflt when absent or not a string. */
+const char *
+report_json_str(json_t *obj, const char *key, const char *dflt)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+
+	return s ? s : dflt;
+}
+
+char *
+report_pct(double ratio)
+{
+	return psprintf("%+.2f%%", 100.0 * (ratio - 1.0));
+}
+
+/* "1615 ±3.2%": the median and the larger distance to a CI bound */
+char *
+report_median_pm(const ReportSample *s)
+{
+	const StatsSummary *m = &s->summary;
+
+	if (!s->has_summary)
+		return pg_strdup("-");
+	if (!m->has_median_ci)
+		return psprintf("%.1f ±∞", m->median);
+	return psprintf("%.1f ±%.1f%%", m->median,
+					100.0 * Max(m->median_ci_high - m->median, m->median - m->median_ci_low) / m->median);
+}
+
+/* B/A, its CI and p as every table prints them ("-": none). */
+void
+report_comparison_cells(const StatsComparison *cmp, bool ok, const char **cells)
+{
+	cells[0] = ok && cmp->has_estimate ? report_pct(cmp->estimate) : "-";
+	cells[1] = ok && cmp->has_ci
+		? psprintf("[%s, %s]", report_pct(cmp->ci_low), report_pct(cmp->ci_high)) : "-";
+	cells[2] = ok && cmp->has_p ? psprintf("%.3g", cmp->p_value) : "-";
+}
+
+char *
+report_verdict_text(const StatsComparison *cmp)
+{
+	if (cmp->verdict == STATS_NO_CHANGE && cmp->has_mde)
+		return psprintf("~ no change (MDE %.1f%%)", cmp->mde_pct);
+	return pg_strdup(stats_verdict_name(cmp->verdict));
+}

@@ -1,0 +1,206 @@
+/*-------------------------------------------------------------------------
+ *
+ * report_doc.c
+ *		A document writer with two outputs, Markdown and self-contained
+ *		HTML, so that report.md and report.html are written by the same
+ *		section code and always hold the same tables.
+ *
+ * The HTML has its style inline and its plots inlined as <svg> elements:
+ * it opens offline, from a mail attachment or a CI artifact, with no
+ * external asset.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "report.h"
+
+static void
+put_escaped(Doc *d, const char *s)
+{
+	for (; *s; s++)
+	{
+		if (d->format == DOC_HTML)
+		{
+			switch (*s)
+			{
+				case '<':
+					fputs("&lt;", d->out);
+					continue;
+				case '>':
+					fputs("&gt;", d->out);
+					continue;
+				case '&':
+					fputs("&amp;", d->out);
+					continue;
+				case '"':
+					fputs("&quot;", d->out);
+					continue;
+			}
+		}
+		else if (*s == '|')
+		{
+			fputs("\\|", d->out);
+			continue;
+		}
+		fputc(*s, d->out);
+	}
+}
+
+void
+doc_begin(Doc *d, const char *title)
+{
+	d->ncols = 0;
+	if (d->format == DOC_MARKDOWN)
+	{
+		fprintf(d->out, "# ");
+		put_escaped(d, title);
+		fprintf(d->out, "\n\n");
+		return;
+	}
+	fprintf(d->out, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>");
+	put_escaped(d, title);
+	fprintf(d->out, "</title>\n<style>\n"
+			"body{font-family:sans-serif;margin:2em;max-width:80em}\n"
+			"table{border-collapse:collapse;margin:1em 0}\n"
+			"td,th{border:1px solid #bbb;padding:.2em .6em;text-align:right}\n"
+			"th{background:#eee}td:first-child{text-align:left}\n"
+			"pre{background:#f6f6f6;padding:.5em}\n"
+			"figure{margin:1em 0}figcaption{font-size:90%%;color:#444}\n"
+			"</style></head><body>\n<h1>");
+	put_escaped(d, title);
+	fprintf(d->out, "</h1>\n");
+}
+
+void
+doc_end(Doc *d)
+{
+	if (d->format == DOC_HTML)
+		fprintf(d->out, "</body></html>\n");
+}
+
+void
+doc_heading(Doc *d, int level, const char *text)
+{
+	if (d->format == DOC_MARKDOWN)
+	{
+		fprintf(d->out, "%.*s ", level, "######");
+		put_escaped(d, text);
+		fprintf(d->out, "\n\n");
+		return;
+	}
+	fprintf(d->out, "<h%d>", level);
+	put_escaped(d, text);
+	fprintf(d->out, "</h%d>\n", level);
+}
+
+void
+doc_para(Doc *d, const char *fmt,...)
+{
+	va_list		ap;
+	char		buf[4096];
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (d->format == DOC_HTML)
+		fprintf(d->out, "<p>");
+	put_escaped(d, buf);
+	fprintf(d->out, d->format == DOC_HTML ? "</p>\n" : "\n\n");
+}
+
+void
+doc_pre(Doc *d, const char *text)
+{
+	fprintf(d->out, d->format == DOC_HTML ? "<pre>" : "```\n");
+	if (d->format == DOC_HTML)
+		put_escaped(d, text);
+	else
+		fputs(text, d->out);
+	fprintf(d->out, d->format == DOC_HTML ? "</pre>\n" : "```\n\n");
+}
+
+void
+doc_table_begin(Doc *d, int ncols, const char *const *headers)
+{
+	d->ncols = ncols;
+	if (d->format == DOC_HTML)
+		fprintf(d->out, "<table><tr>");
+	else
+		fprintf(d->out, "|");
+	for (int i = 0; i < ncols; i++)
+	{
+		fprintf(d->out, d->format == DOC_HTML ? "<th>" : " ");
+		put_escaped(d, headers[i]);
+		fprintf(d->out, d->format == DOC_HTML ? "</th>" : " |");
+	}
+	if (d->format == DOC_HTML)
+		fprintf(d->out, "</tr>\n");
+	else
+	{
+		fprintf(d->out, "\n|");
+		for (int i = 0; i < ncols; i++)
+			fprintf(d->out, i == 0 ? " --- |" : " ---: |");
+		fprintf(d->out, "\n");
+	}
+}
+
+void
+doc_table_row(Doc *d, const char *const *cells)
+{
+	fprintf(d->out, d->format == DOC_HTML ? "<tr>" : "|");
+	for (int i = 0; i < d->ncols; i++)
+	{
+		fprintf(d->out, d->format == DOC_HTML ? "<td>" : " ");
+		put_escaped(d, cells[i] ? cells[i] : "");
+		fprintf(d->out, d->format == DOC_HTML ? "</td>" : " |");
+	}
+	fprintf(d->out, d->format == DOC_HTML ? "</tr>\n" : "\n");
+}
+
+void
+doc_table_end(Doc *d)
+{
+	fprintf(d->out, d->format == DOC_HTML ? "</table>\n" : "\n");
+	d->ncols = 0;
+}
+
+/*
+ * A plot: Markdown links the SVG file beside it; HTML inlines the SVG
+ * element itself, without the XML prolog and DOCTYPE gnuplot writes.
+ */
+void
+doc_svg(Doc *d, const char *svg_path, const char *caption)
+{
+	FILE	   *f;
+	char		buf[8192];
+	size_t		n;
+	bool		in_svg = false;
+	const char *base = strrchr(svg_path, '/');
+
+	base = base ? base + 1 : svg_path;
+	if (d->format == DOC_MARKDOWN)
+	{
+		fprintf(d->out, "![%s](plots/%s)\n\n", caption, base);
+		return;
+	}
+	if ((f = fopen(svg_path, "r")) == NULL)
+		return;
+	fprintf(d->out, "<figure>\n");
+	while (fgets(buf, sizeof(buf), f))
+	{
+		char	   *start = buf;
+
+		if (!in_svg)
+		{
+			if ((start = strstr(buf, "<svg")) == NULL)
+				continue;
+			in_svg = true;
+		}
+		n = strlen(start);
+		fwrite(start, 1, n, d->out);
+	}
+	fclose(f);
+	fprintf(d->out, "<figcaption>");
+	put_escaped(d, caption);
+	fprintf(d->out, "</figcaption></figure>\n");
+}

@@ -1,0 +1,363 @@
+/*-------------------------------------------------------------------------
+ *
+ * report_plots.c
+ *		Plots of a results directory, drawn by gnuplot as SVG into
+ *		DIR/plots/, with the data files beside them so that a plot can be
+ *		redrawn or restyled by hand.
+ *
+ * gnuplot is found as $PGBENCH_EXT_GNUPLOT if set (an empty value turns
+ * plots off), else as "gnuplot" on PATH.  Without it, or when it fails,
+ * no plot is drawn and the reason goes into the reports.
+ *
+ * Plots: tps vs clients with the median CI as error bars, one line per
+ * variant and script; tps of every run in run order, coloured by variant
+ * (drift and interleaving show); per-second tps from the progress lines
+ * of each run; latency average of each run against clients; CPU µs per
+ * transaction when the runs have counters.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "report.h"
+
+#include "pqexpbuffer.h"
+#include "results.h"
+
+#include <math.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char *
+find_gnuplot(char **note)
+{
+	const char *env = getenv("PGBENCH_EXT_GNUPLOT");
+	const char *path;
+	char	   *copy,
+			   *dir,
+			   *save;
+
+	if (env != NULL)
+	{
+		if (*env == '\0')
+		{
+			*note = pg_strdup("plots are turned off (PGBENCH_EXT_GNUPLOT is empty)");
+			return NULL;
+		}
+		if (access(env, X_OK) == 0)
+			return pg_strdup(env);
+		*note = psprintf("PGBENCH_EXT_GNUPLOT names \"%s\", which is not an executable file", env);
+		return NULL;
+	}
+	path = getenv("PATH");
+	copy = pg_strdup(path ? path : "");
+	for (dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save))
+	{
+		char	   *candidate = psprintf("%s/gnuplot", dir);
+
+		if (access(candidate, X_OK) == 0)
+			return candidate;
+	}
+	*note = pg_strdup("gnuplot was not found on PATH (install gnuplot-nox, or set PGBENCH_EXT_GNUPLOT), "
+					  "then run \"pgbench_ext report DIR\" again");
+	return NULL;
+}
+
+/* The colour of a variant: the same in every plot. */
+static const char *
+colour(int v)
+{
+	static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+	"#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
+
+	return palette[v % lengthof(palette)];
+}
+
+/* gnuplot-safe title: no quotes, no underscores read as subscripts */
+static char *
+title(const char *s)
+{
+	char	   *t = pg_strdup(s);
+
+	for (char *p = t; *p; p++)
+		if (*p == '"' || *p == '\\')
+			*p = '\'';
+	return t;
+}
+
+typedef struct PlotSet
+{
+	const ReportData *r;
+	char	   *dir;			/* DIR/plots */
+	FILE	   *script;			/* the gnuplot script being written */
+	char	  **svgs;
+	int			nsvgs;
+} PlotSet;
+
+/*
+ * End a data block; an empty one gets a NaN point, since gnuplot does not
+ * count an empty block and the "index" of every later one would shift.
+ */
+static void
+end_block(FILE *f, int lines)
+{
+	fprintf(f, "%s\n\n", lines == 0 ? "NaN NaN NaN NaN\n" : "");
+}
+
+static FILE *
+open_data(PlotSet *ps, const char *name)
+{
+	char	   *path = psprintf("%s/%s", ps->dir, name);
+	FILE	   *f = fopen(path, "w");
+
+	pfree(path);
+	return f;
+}
+
+static void
+begin_plot(PlotSet *ps, const char *name, const char *ttl, const char *xlabel, const char *ylabel)
+{
+	ps->svgs = pg_realloc(ps->svgs, sizeof(char *) * (ps->nsvgs + 1));
+	ps->svgs[ps->nsvgs++] = psprintf("%s/%s.svg", ps->dir, name);
+	fprintf(ps->script, "reset\nset terminal svg size 800,420 dynamic font 'sans,11' background '#ffffff'\n"
+			"set output '%s/%s.svg'\nset title \"%s\"\nset xlabel \"%s\"\nset ylabel \"%s\"\n"
+			"set key outside right top\nset grid\n",
+			ps->dir, name, title(ttl), xlabel, ylabel);
+}
+
+/* tps vs clients, median and its CI, per variant and script */
+static void
+plot_scaling(PlotSet *ps)
+{
+	const ReportData *r = ps->r;
+	FILE	   *f = open_data(ps, "tps_clients.dat");
+	bool		first = true;
+
+	if (f == NULL)
+		return;
+	begin_plot(ps, "tps_clients", "tps vs clients (median, CI bars)", "clients", "tps");
+	fprintf(ps->script, "set logscale x 2\nset offsets graph 0.05, graph 0.05, 0, 0\nset yrange [0:*]\nplot");
+	for (int s = 0; s < r->spec.nscripts; s++)
+		for (int v = 0; v < r->spec.nvariants; v++)
+		{
+			int			lines = 0;
+
+			fprintf(f, "# %s %s\n", r->spec.scripts[s], report_variant_name(r, v));
+			for (int c = 0; c < r->spec.nclients; c++)
+			{
+				ReportSample *smp = report_sample(r, s, c, v);
+				const StatsSummary *m = &smp->summary;
+
+				if (smp->has_summary)
+					fprintf(f, "%d %.6g %.6g %.6g\n", r->spec.clients[c], m->median,
+							m->has_median_ci ? m->median_ci_low : m->min,
+							m->has_median_ci ? m->median_ci_high : m->max), lines++;
+			}
+			end_block(f, lines);
+			fprintf(ps->script, "%s '%s/tps_clients.dat' index %d using 1:2:3:4 with yerrorlines lc rgb '%s' dt %d title \"%s%s%s\"",
+					first ? "" : ",", ps->dir, s * r->spec.nvariants + v, colour(v), s + 1,
+					title(report_variant_name(r, v)), r->spec.nscripts > 1 ? " " : "",
+					r->spec.nscripts > 1 ? title(r->spec.scripts[s]) : "");
+			first = false;
+		}
+	fprintf(ps->script, "\n");
+	fclose(f);
+}
+
+/* What a points plot shows of a run: NAN leaves the run out. */
+typedef double (*RunFigure) (const ReportRun *run);
+
+static double
+run_tps(const ReportRun *run)
+{
+	return run->tps;
+}
+
+static double
+run_latency(const ReportRun *run)
+{
+	return run->latency_avg_ms;
+}
+
+static double
+run_cpu(const ReportRun *run)
+{
+	return run->cpu_user_us_per_tx +
+		(isfinite(run->cpu_sys_us_per_tx) ? run->cpu_sys_us_per_tx : 0);
+}
+
+/*
+ * One point per counted run, a colour per variant.  x is the run id
+ * (session order: drift and interleaving show), or the client count on a
+ * log scale, each variant shifted a little so that their columns of points
+ * stand side by side.  Drawn only when some run has the figure.
+ */
+static void
+plot_run_points(PlotSet *ps, const char *name, const char *ttl, bool by_clients,
+				const char *ylabel, RunFigure figure)
+{
+	const ReportData *r = ps->r;
+	char	   *file = psprintf("%s.dat", name);
+	FILE	   *f;
+	int			points = 0;
+
+	for (int i = 0; i < r->nruns; i++)
+		if (report_run_counted(&r->runs[i]) && isfinite(figure(&r->runs[i])))
+			points++;
+	if (points == 0 || (f = open_data(ps, file)) == NULL)
+		return;
+	begin_plot(ps, name, ttl, by_clients ? "clients" : "run", ylabel);
+	if (by_clients)
+		fprintf(ps->script, "set logscale x 2\nset offsets graph 0.05, graph 0.05, 0, 0\n");
+	fprintf(ps->script, "set yrange [0:*]\nplot");
+	for (int v = 0; v < r->spec.nvariants; v++)
+	{
+		double		shift = pow(2.0, 0.08 * (v - (r->spec.nvariants - 1) / 2.0));
+		int			lines = 0;
+
+		fprintf(f, "# %s: %s %s\n", report_variant_name(r, v), by_clients ? "clients" : "run_id", ylabel);
+		for (int i = 0; i < r->nruns; i++)
+		{
+			const ReportRun *run = &r->runs[i];
+			double		y = figure(run);
+
+			if (strcmp(run->variant, report_variant_name(r, v)) != 0 ||
+				!report_run_counted(run) || !isfinite(y))
+				continue;
+			fprintf(f, "%.4f %.6g\n", by_clients ? run->clients * shift : run->run_id, y);
+			lines++;
+		}
+		end_block(f, lines);
+		fprintf(ps->script, "%s '%s/%s' index %d using 1:2 with points pt 7 ps 0.8 lc rgb '%s' title \"%s\"",
+				v ? "," : "", ps->dir, file, v, colour(v), title(report_variant_name(r, v)));
+	}
+	fprintf(ps->script, "\n");
+	fclose(f);
+}
+
+/* per-second tps and latency of every counted run from its progress lines */
+static void
+plot_progress(PlotSet *ps)
+{
+	const ReportData *r = ps->r;
+	FILE	   *f = open_data(ps, "progress.dat");
+	int			blocks = 0;
+	PQExpBufferData tps_plot,
+				lat_plot;
+	bool		seen[MAX_VARIANTS] = {false};
+
+	if (f == NULL)
+		return;
+	initPQExpBuffer(&tps_plot);
+	initPQExpBuffer(&lat_plot);
+	for (int i = 0; i < r->nruns; i++)
+	{
+		const ReportRun *run = &r->runs[i];
+		char	   *path = results_run_path(r->dir, run->run_id, ".err");
+		FILE	   *err;
+		char		line[1024];
+		int			v,
+					lines = 0;
+
+		if (!report_run_counted(run) || (err = fopen(path, "r")) == NULL)
+			continue;
+		for (v = 0; v < r->spec.nvariants; v++)
+			if (strcmp(report_variant_name(r, v), run->variant) == 0)
+				break;
+		fprintf(f, "# run %d %s c=%d: second tps latency_ms\n", run->run_id, run->variant, run->clients);
+		while (fgets(line, sizeof(line), err))
+		{
+			double		t,
+						tps,
+						lat;
+
+			if (sscanf(line, "progress: %lf s, %lf tps, lat %lf ms", &t, &tps, &lat) == 3)
+				fprintf(f, "%.1f %.6g %.6g\n", t, tps, lat), lines++;
+		}
+		fclose(err);
+		end_block(f, lines);
+		appendPQExpBuffer(&tps_plot, "%s '%s/progress.dat' index %d using 1:2 with lines lc rgb '%s' %s",
+						  blocks ? "," : "", ps->dir, blocks, colour(v),
+						  seen[v] ? "notitle" : psprintf("title \"%s\"", title(run->variant)));
+		appendPQExpBuffer(&lat_plot, "%s '%s/progress.dat' index %d using 1:3 with lines lc rgb '%s' %s",
+						  blocks ? "," : "", ps->dir, blocks, colour(v),
+						  seen[v] ? "notitle" : psprintf("title \"%s\"", title(run->variant)));
+		seen[v] = true;
+		blocks++;
+	}
+	fclose(f);
+	if (blocks == 0)
+		return;
+	begin_plot(ps, "progress_tps", "tps per second of each run (pgbench -P 1)", "second", "tps");
+	fprintf(ps->script, "plot %s\n", tps_plot.data);
+	begin_plot(ps, "progress_latency", "latency per second of each run (pgbench -P 1)", "second", "latency (ms)");
+	fprintf(ps->script, "plot %s\n", lat_plot.data);
+	termPQExpBuffer(&tps_plot);
+	termPQExpBuffer(&lat_plot);
+}
+
+static bool
+run_gnuplot(const char *gnuplot, const char *script_path, char **note)
+{
+	char	   *cmd = psprintf("\"%s\" \"%s\" 2>&1", gnuplot, script_path);
+	FILE	   *p = popen(cmd, "r");
+	char		buf[512];
+	PQExpBufferData out;
+	int			rc;
+
+	if (p == NULL)
+	{
+		*note = psprintf("could not start gnuplot \"%s\": %m", gnuplot);
+		return false;
+	}
+	initPQExpBuffer(&out);
+	while (fgets(buf, sizeof(buf), p))
+		if (out.len < 2000)
+			appendPQExpBufferStr(&out, buf);
+	rc = pclose(p);
+	if (rc != 0)
+	{
+		*note = psprintf("gnuplot \"%s\" failed (status %d): %s", gnuplot,
+						 WIFEXITED(rc) ? WEXITSTATUS(rc) : rc, out.data);
+		return false;
+	}
+	return true;
+}
+
+char **
+report_draw_plots(const ReportData *r, int *nplots, char **note)
+{
+	PlotSet		ps = {r};
+	char	   *gnuplot = find_gnuplot(note);
+	char	   *script_path;
+
+	*nplots = 0;
+	if (gnuplot == NULL)
+		return NULL;
+	ps.dir = psprintf("%s/plots", r->dir);
+	if (mkdir(ps.dir, 0755) != 0 && errno != EEXIST)
+	{
+		*note = psprintf("could not create \"%s\": %m", ps.dir);
+		return NULL;
+	}
+	script_path = psprintf("%s/plots.gp", ps.dir);
+	if ((ps.script = fopen(script_path, "w")) == NULL)
+	{
+		*note = psprintf("could not write \"%s\": %m", script_path);
+		return NULL;
+	}
+	fprintf(ps.script, "# drawn by pgbench_ext report; run \"gnuplot %s\" to redraw\n", script_path);
+	plot_scaling(&ps);
+	plot_run_points(&ps, "tps_runs", "tps of each run in session order (drift, interleaving)",
+					false, "tps", run_tps);
+	plot_progress(&ps);
+	plot_run_points(&ps, "latency_runs", "latency average of each run", true,
+					"latency (ms)", run_latency);
+	plot_run_points(&ps, "cpu_per_tx", "server CPU per transaction (user + system)", true,
+					"CPU µs / transaction", run_cpu);
+	fclose(ps.script);
+	if (!run_gnuplot(gnuplot, script_path, note))
+		return NULL;
+	*nplots = ps.nsvgs;
+	return ps.svgs;
+}

@@ -1,0 +1,111 @@
+/*-------------------------------------------------------------------------
+ *
+ * report_table.c
+ *		The verdict table printed at the end of a run and by "report":
+ *		one row per (script, clients, variant against the baseline), a
+ *		geomean row, a noise line per variant, then the warnings.
+ *
+ * It stays short on purpose: the reasons behind "insufficient", the
+ * per-run figures and the plots are in report.md and report.html.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "report.h"
+
+void
+report_print_table(const ReportData *r, FILE *out)
+{
+	bool		many = r->spec.nvariants > 2;
+	const char *base = report_variant_name(r, r->baseline);
+	char	   *hdr_a = psprintf("%s tps", base);
+	char	   *hdr_b = many ? "tps" : psprintf("%s tps", report_variant_name(r, r->cells[0].variant));
+	const char *headers[12];
+	int			nh = 0;
+	TextTable  *t;
+	const char *cells[12];
+	bool		insufficient = false;
+
+	headers[nh++] = "script";
+	headers[nh++] = "clients";
+	if (many)
+		headers[nh++] = "variant";
+	headers[nh++] = hdr_a;
+	headers[nh++] = hdr_b;
+	headers[nh++] = "B/A";
+	headers[nh++] = "CI";
+	headers[nh++] = "p";
+	headers[nh++] = "paired p";
+	headers[nh++] = "n";
+	headers[nh++] = "verdict";
+
+	if (r->ncells == 0)
+	{
+		fprintf(out, "\nno variant to compare with the baseline %s\n", base);
+		return;
+	}
+	t = table_create(nh, headers);
+	for (int i = 0; i < r->ncells; i++)
+	{
+		const ReportCell *c = &r->cells[i];
+		const StatsComparison *cmp = &c->cmp;
+		int			k = 0;
+
+		cells[k++] = c->script;
+		cells[k++] = psprintf("%d", c->clients);
+		if (many)
+			cells[k++] = report_variant_name(r, c->variant);
+		cells[k++] = report_median_pm(c->a);
+		cells[k++] = report_median_pm(c->b);
+		report_comparison_cells(cmp, c->has_comparison, &cells[k]);
+		k += 3;
+		cells[k++] = c->has_paired && c->paired.n >= 2 ? psprintf("%.3g", c->paired.test.p_value) : "-";
+		cells[k++] = psprintf("%d+%d", c->a->n, c->b->n);
+		cells[k++] = c->has_comparison ? report_verdict_text(cmp) : "-";
+		if (c->has_comparison && cmp->verdict == STATS_INSUFFICIENT)
+			insufficient = true;
+		table_add_row(t, cells);
+	}
+	for (int v = 0; v < r->spec.nvariants; v++)
+	{
+		int			k = 0;
+
+		if (v == r->baseline || (!many && v != r->cells[0].variant))
+			continue;
+		cells[k++] = "geomean";
+		cells[k++] = "";
+		if (many)
+			cells[k++] = report_variant_name(r, v);
+		cells[k++] = r->has_geomean[r->baseline] ? psprintf("%.1f", r->geomean_tps[r->baseline]) : "-";
+		cells[k++] = r->has_geomean[v] ? psprintf("%.1f", r->geomean_tps[v]) : "-";
+		cells[k++] = r->has_geomean[v] ? report_pct(r->geomean_ratio[v]) : "-";
+		while (k < nh)
+			cells[k++] = "";
+		table_add_row(t, cells);
+	}
+	fprintf(out, "\n");
+	table_print(t, out);
+	table_free(t);
+
+	fprintf(out, "tps: median ±CI half-width at %.0f%%; B/A: Hodges-Lehmann ratio, CI at %.0f%%; p: Mann-Whitney U;\n"
+			"paired p: Wilcoxon signed-rank on per-round log ratios\n",
+			100 * (1 - r->opt.alpha), 100 * (1 - r->opt.alpha));
+	if (insufficient)
+		fprintf(out, "insufficient: %s\n", r->cells[0].cmp.verdict == STATS_INSUFFICIENT
+				? r->cells[0].cmp.reason : "too few runs in some cells (report.md says why)");
+	fprintf(out, "noise:");
+	for (int v = 0; v < r->spec.nvariants; v++)
+	{
+		const ReportNoise *nz = &r->noise[v];
+
+		fprintf(out, "%s %s", v ? ";" : "", report_variant_name(r, v));
+		if (nz->has_cv)
+			fprintf(out, " CV %.1f%%", 100 * nz->cv_median);
+		fprintf(out, ", %d outlier%s", nz->outliers, nz->outliers == 1 ? "" : "s");
+		if (nz->has_trend)
+			fprintf(out, ", drift tau %+.2f (p %.2g)", nz->trend.tau, nz->trend.p_value);
+	}
+	fprintf(out, "\n");
+	for (int i = 0; i < r->nwarnings; i++)
+		fprintf(out, "warning: %s\n", r->warnings[i]);
+}

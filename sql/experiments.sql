@@ -1,0 +1,28 @@
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS pgbench_ext;
+RESET client_min_messages;
+
+-- summarize(): the median and its distribution-free CI (common/stats.c)
+SELECT n, median, ci_low, ci_high, ci_confidence, mean, round(stddev::numeric, 6) AS sd, mad, min, max
+FROM pgbench_ext.summarize('{100,102,98,101,99}');
+-- 6 runs are the fewest with a 95% CI: [x(1), x(6)]
+SELECT n, median, ci_low, ci_high, round(ci_confidence::numeric, 6) AS confidence
+FROM pgbench_ext.summarize('{100,102,98,101,99,103}');
+SELECT n, median, ci_low, ci_high FROM pgbench_ext.summarize('{}');
+SELECT ci_low, ci_high FROM pgbench_ext.summarize('{100,102,98,101,99}', 0.9);
+-- bad input names the argument
+SELECT * FROM pgbench_ext.summarize('{100,0}');
+SELECT * FROM pgbench_ext.summarize('{100,101}', 1.5);
+SELECT * FROM pgbench_ext.summarize(NULL);
+
+-- paired(): signed-rank on per-round ratios; 6 rounds all in favour of B
+-- give the exact two-sided p 2/64
+SELECT n, round(ratio::numeric, 6) AS ratio, p_value = 2.0 / 64 AS exact
+FROM pgbench_ext.paired('{100,102,98,101,99,103}', '{105,108,102,107,104,109}');
+SELECT * FROM pgbench_ext.paired('{}', '{}');
+SELECT * FROM pgbench_ext.paired('{100,101}', '{100}');
+
+-- report() over an experiment that was never imported
+SELECT * FROM pgbench_ext.report(-1);
+-- the tables exist, empty until "pgbench_ext import"
+SELECT count(*) FROM pgbench_ext.experiments WHERE experiment_id < 0;

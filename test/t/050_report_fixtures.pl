@@ -1,0 +1,202 @@
+# Reports from synthetic results directories with known figures: the verdict
+# table (values, verdicts, geomean, noise, warnings), --baseline, exports,
+# re-rendering, plots with and without gnuplot, and "compare DIR_A DIR_B".
+# Every directory is written here, deterministically; no server is needed
+# except for the check that psql's compare() gives the same figures.
+use strict;
+use warnings;
+
+use File::Temp qw(tempdir);
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+use ReportFixture;
+
+my $base = tempdir(DIR => $ENV{TESTDIR}, CLEANUP => 1);
+
+# Relative noise of the runs of every cell: symmetric around 0, so that the
+# Hodges-Lehmann ratio of B = f * A is exactly f.
+my @noise = (-0.02, -0.01, 0, 0.01, 0.02, -0.015, 0.005, 0.015);
+
+# --- two variants: B 5% faster at 1 client, identical at 2 ----------------
+my $dir = "$base/ab";
+ReportFixture::write_dir(
+	$dir,
+	clients => [ 1, 2 ],
+	rounds => scalar @noise,
+	variants => [
+		{ name => 'old', set => ['work_mem=4MB'] },
+		{ name => 'new', set => ['work_mem=8MB'], env => { fsync => 'off', port => '5999' } },
+	],
+	tps => sub {
+		my ($variant, $clients, $round) = @_;
+		my $f = ($variant eq 'new' && $clients == 1) ? 1.05 : 1.0;
+		return 1000 * $clients * $f * (1 + $noise[ $round - 1 ]);
+	},
+	run_extra => sub {
+		my ($run) = @_;
+		$run->{checkpoints_during} = 1 if $run->{run_id} == 3;
+	});
+# a failed run in a ninth round: listed, not counted
+ReportFixture::append_runs($dir,
+	[ { variant => 'old', clients => 1, round => 9, status => 'failed', reason => 'server terminated' } ]);
+
+my ($rc, $out, $err) = run_client('report', $dir);
+is($rc, 0, 'report exits 0') or diag $err;
+my @rows = grep { /^ default / } split /\n/, $out;
+is(scalar @rows, 2, 'one row per cell');
+like($rows[0], qr/^ default \| 1 .*\| \+5\.00% .*\| 8\+8 .*\| faster/, 'B 5% faster: +5.00%, faster');
+like($rows[1], qr/^ default \| 2 .*\| \+0\.00% .*\| 8\+8 .*\| ~ no change \(MDE \d/, 'identical: no change with MDE');
+like($out, qr/^ geomean .*\| \+2\.47% /m, 'geomean of 1.05 and 1 is +2.47%');
+like($out, qr/^warning: 1 run\(s\) did not complete and are not counted: 33 \(failed\)/m, 'failed run warned');
+like($out, qr/^warning: 1 run\(s\) had a checkpoint or autovacuum inside them: 3 \(checkpoint\)/m,
+	'checkpoint inside a run warned');
+like($out, qr/^warning: environment differs .*(setting|changed) fsync is "on" in old but "off" in new/m,
+	'undeclared fsync difference warned');
+is(scalar(() = $out =~ /fsync/g), 1, 'once, though fsync is both a "setting" and a "changed" row');
+unlike($out, qr/\bport\b|work_mem/, 'port (per cluster) and work_mem (declared) are not warned');
+unlike($out, qr/fewer than 6/, 'no too-few-runs warning with 8 runs a side');
+like($out, qr/^noise: old CV [\d.]+%, 0 outliers, drift tau [-+][\d.]+ \(p [\d.e-]+\); new /m, 'noise line');
+# the 8 per-round ratios are all 1.05, one tie: W+ = 36 with tie-corrected
+# variance 51 - 10.5, z = 17.5 / sqrt(40.5), two-sided p = 0.00596
+like($rows[0], qr/\| 0\.00596 +\| 8\+8 /, 'paired p over 8 rounds of +5% each');
+
+# summary.json holds every figure; psql's compare() gives the same, exactly
+my $summary = ReportFixture::read_json_exact("$dir/summary.json");
+my ($c1) = grep { $_->{clients} == 1 } @{ $summary->{cells} };
+is($c1->{comparison}{verdict}, 'faster', 'summary.json: verdict');
+is(scalar @{ $c1->{a}{tps} }, 8, 'summary.json: the counted runs of A');
+fresh_database('report_parity', 1);
+my $sql = sprintf(
+	"SELECT estimate = %s::float8, ci_low = %s::float8, ci_high = %s::float8, p_value = %s::float8, "
+	  . "mde_pct = %s::float8, verdict FROM pgbench_ext.compare('{%s}', '{%s}')",
+	map({ $c1->{comparison}{$_} } qw(estimate ci_low ci_high p_value mde_pct)),
+	join(',', @{ $c1->{a}{tps} }), join(',', @{ $c1->{b}{tps} }));
+is(psql('report_parity', $sql), 't|t|t|t|t|faster',
+	'compare() in SQL equals summary.json to the last bit (estimate, CI, p, MDE, verdict)');
+
+my $bench = slurp_file("$dir/benchstat.txt");
+my @blines = grep { /^Benchmark/ } split /\n/, $bench;
+is(scalar @blines, 32, 'benchstat.txt: one line per counted run');
+like($bench, qr/^variant: old\nBenchmarkPgbench\/script=default\/clients=\d+ \d+ [\d.]+ tps [\d.]+ ms\/tx$/m,
+	'benchstat.txt: Go benchmark format with a variant configuration line');
+
+# the documents
+my $md = slurp_file("$dir/report.md");
+like($md, qr/^## Runs side by side/m, 'report.md: per-run table');
+like($md, qr/^\| 1 \| 980\.0 \| 1029\.0 \| \+49\.0 \| \+5\.00% \|$/m, 'report.md: round 1 of A and B, diff and %');
+like($md, qr/^\| new \| \+5\.00% \| \+0\.00% ~ \|$/m, 'report.md: % change vs baseline across clients');
+like($md, qr/^\| CPU user µs\/tx \| 50\.0 \| 40\.0 \| -20\.00% \|$/m, 'report.md: counters per transaction from runs.csv');
+like($md, qr/^\| xact cycles\/tx \| 10000 \| 9000 \| -10\.00% \|$/m, 'report.md: counters per transaction from runs/NNNN.json');
+like($md, qr/^\| wait samples\/tx LWLock:WALWrite \| 0\.002 \| 0\.001 \| -50\.00% \|$/m, 'report.md: waits per transaction');
+my $html = slurp_file("$dir/report.html");
+my $svgs = () = $html =~ /<svg/g;
+cmp_ok($svgs, '>=', 5, "report.html inlines the SVG plots ($svgs)");
+unlike($html, qr/<script|<link|src=|href="http/, 'report.html loads nothing from outside');
+like($html, qr/<td>default<\/td><td>1<\/td><td>new<\/td>/, 'report.html: the verdict table');
+
+# re-rendering from the directory alone gives the same figures
+my $first = slurp_file("$dir/summary.json");
+unlink "$dir/summary.json", "$dir/report.md", "$dir/report.html";
+($rc, $out, $err) = run_client('report', $dir);
+is($rc, 0, 'report again');
+is(slurp_file("$dir/summary.json"), $first, 're-rendered summary.json is identical');
+ok(-s "$dir/report.md" && -s "$dir/report.html", 'reports re-rendered');
+
+# without gnuplot
+{
+	local $ENV{PGBENCH_EXT_GNUPLOT} = '';
+	($rc, $out, $err) = run_client('report', $dir);
+	is($rc, 0, 'report without plots exits 0');
+	like($out, qr/^no plots: plots are turned off/m, 'says why there are no plots');
+	like(slurp_file("$dir/report.html"), qr/No plots: plots are turned off/, 'report.html says why');
+	unlike(slurp_file("$dir/report.html"), qr/<svg/, 'and has no SVG');
+}
+{
+	local $ENV{PATH} = '/nonexistent';
+	my ($o, $e) = ('', '');
+	IPC::Run::run([ client(), 'report', $dir ], '<', \undef, '>', \$o, '2>', \$e);
+	like($o, qr/^no plots: gnuplot was not found on PATH/m, 'no gnuplot on PATH: said so');
+	like(slurp_file("$dir/report.md"), qr/No plots: gnuplot was not found/, 'report.md says why');
+}
+
+# --- three variants, too few runs, drift, an outlier, --baseline --------
+my $dir3 = "$base/three";
+my @rising = map { 1000 * (1 + 0.01 * $_) } 0 .. 4;
+ReportFixture::write_dir(
+	$dir3,
+	clients => [4],
+	rounds => 5,
+	variants => [
+		{ name => 'a' }, { name => 'b' },
+		{ name => 'c', extension => 0, env => { debug_assertions => 'on', shared_preload_libraries => '' } },
+	],
+	tps => sub {
+		my ($variant, $clients, $round) = @_;
+		return $rising[ $round - 1 ] if $variant eq 'a';
+		return 1200 + $round if $variant eq 'b';
+		return $round == 3 ? 500 : 900 + $round;
+	},
+	# b keeps 2 runs: 5 and 2 runs can never give p < 0.05
+	run_extra => sub {
+		my ($run) = @_;
+		$run->{status} = 'failed' if $run->{variant} eq 'b' && $run->{round} <= 3;
+	});
+($rc, $out, $err) = run_client('report', $dir3);
+is($rc, 0, 'three variants: report exits 0') or diag $err;
+like($out, qr/^ script .*\| variant \| a tps .*\| tps /m, 'more than two variants: a variant column');
+like($out, qr/^ default \| 4 +\| b .*\| 5\+2 .*\| insufficient/m, 'b vs a with 5 runs: insufficient');
+like($out, qr/^ default \| 4 +\| c /m, 'c compared with the first variant');
+like($out, qr/^insufficient: .*smallest possible p/m, 'the reason for insufficient');
+like($out, qr/^warning: fewer than 6 counted runs/m, 'too few runs warned');
+like($out, qr/c CV [\d.]+%, 1 outlier/, 'the 500 tps run of c is an outlier');
+like($out, qr/^warning: variant a drifts across the session \(Mann-Kendall tau \+1\.00/m, 'rising a: drift');
+like($out, qr/build debug_assertions is "off" in a but "on" in c/, 'assertions in one build only warned');
+unlike($out, qr/shared_preload_libraries/, 'no warning for the library that extension = off leaves out');
+($rc, $out, $err) = run_client('report', '--baseline', 'c', $dir3);
+is($rc, 0, '--baseline c');
+like($out, qr/^ script .*\| variant \| c tps /m, 'with --baseline c, c is the baseline column');
+like($out, qr/^ default \| 4 +\| a /m, 'and a is compared with it');
+($rc, $out, $err) = run_client('report', '--baseline', 'zz', $dir3);
+is($rc, 1, 'unknown --baseline: exit 1');
+like($err, qr/no variant "zz" in .*; its variants are "a", "b", "c"/, 'unknown --baseline: names the variants');
+($rc, $out, $err) = run_client('report');
+is($rc, 2, 'report without a directory: usage error');
+($rc, $out, $err) = run_client('report', "$base/nothing");
+is($rc, 1, 'report of a missing directory: exit 1');
+like($err, qr/experiment\.json/, 'names the missing file');
+
+# --- compare DIR_A DIR_B: a rerun where "new" got 10% faster -----------------
+my $rerun = "$base/rerun";
+ReportFixture::write_dir(
+	$rerun,
+	clients => [ 1, 2 ],
+	rounds => scalar @noise,
+	variants => [ { name => 'old', set => ['work_mem=4MB'] }, { name => 'new', set => ['work_mem=8MB'] } ],
+	tps => sub {
+		my ($variant, $clients, $round) = @_;
+		my $f = $variant eq 'new' ? ($clients == 1 ? 1.05 * 1.10 : 1.10) : 1.0;
+		return 1000 * $clients * $f * (1 + $noise[ $round - 1 ]);
+	});
+($rc, $out, $err) = run_client('compare', $dir, $rerun);
+is($rc, 0, 'compare exits 0') or diag $err;
+like($out, qr/^ default \| 1 +\| old .*\| faster|^ default \| 1 +\| old .*no change/m, 'old in both');
+like($out, qr/^ default \| 2 +\| new .*\| \+10\.00% .*\| faster/m, 'new is 10% faster in the rerun');
+like($out, qr/^ default \| 2 +\| new vs old \| \+0\.00% \[.*\] \| ~ no change.*\| \+10\.00% \[.*\] +\| faster +\| disjoint/m,
+	'effects side by side: not reproduced, CIs disjoint');
+($rc, $out, $err) = run_client('compare', $dir);
+is($rc, 2, 'compare with one directory: usage error');
+like($err, qr/two results directories are needed, DIR_A and DIR_B; 1 given/, 'and says so');
+
+foreach my $cmd (qw(report compare import))
+{
+	($rc, $out, $err) = run_client($cmd, '--help');
+	is($rc, 0, "$cmd --help");
+	like($out, qr/^Usage:\n  pgbench_ext $cmd /m, "$cmd --help shows the usage");
+}
+($rc, $out, $err) = run_client('report', '--frobnicate', $dir);
+is($rc, 2, 'unknown report option: usage error');
+like($err, qr/Try "pgbench_ext report --help"/, 'with the hint');
+
+done_testing();

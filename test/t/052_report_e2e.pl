@@ -1,0 +1,49 @@
+# A real, short A/B on managed clusters: the end of "ab" prints the verdict
+# table and writes report.md, report.html with its SVG plots, summary.json
+# and benchstat.txt; "report" re-renders the same figures.  (How to look at
+# report.html in headless Chromium: README, section Reports.)
+use strict;
+use warnings;
+
+use File::Temp qw(tempdir);
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+use ReportFixture;
+
+my $bindir = $ENV{PG_BINDIR} or die "PG_BINDIR not set";
+my $base = tempdir(DIR => $ENV{TESTDIR}, CLEANUP => 1);
+chmod 0755, $base;
+
+my $dir = "$base/ab";
+my ($rc, $out, $err) = run_client('ab', '-s', '1', '-T', '2', '-c', '1', '-b', 'select-only', '--seed', '7',
+	'-r', '2', '--variant', 'on', '--bindir', $bindir, '--set', 'jit=on',
+	'--variant', 'off', '--bindir', $bindir, '--set', 'jit=off', '-o', $dir);
+is($rc, 0, 'A/B completes') or diag "$out\n$err";
+like($out, qr/^ script +\| clients \| on tps +\| off tps +\| B\/A +\| CI +\| p +\| paired p \| n +\| verdict/m,
+	'verdict table header');
+like($out, qr/^ select-only \| 1 +\| [\d.]+ ±∞ +\| [\d.]+ ±∞ +\| [-+][\d.]+% \| - +\| [\d.]+ +\| [\d.]+ +\| 2\+2 \| insufficient/m,
+	'the row: medians without a CI, an estimate, p, paired p, n and insufficient for 2 runs a side');
+like($out, qr/^ geomean /m, 'geomean row');
+like($out, qr/^noise: on .*; off /m, 'noise line');
+like($out, qr/^warning: fewer than 6 counted runs/m, 'too few runs warned');
+like($out, qr/^report: \Q$dir\E\/report\.html/m, 'says where the report is');
+cmp_ok(scalar(split /\n/, $out), '<=', 20, 'the end of the run stays short');
+
+my $html = slurp_file("$dir/report.html");
+my $svgs = () = $html =~ /<svg/g;
+cmp_ok($svgs, '>=', 5, "report.html holds the SVG plots ($svgs)");
+like($html, qr/<svg[^>]*>.*<path/s, 'the SVG plots have drawn paths');
+unlike($html, qr/<script|<link|src=|href="http/, 'report.html is self-contained');
+ok(-s "$dir/plots/progress_tps.svg", 'per-second tps from the progress lines plotted');
+like(slurp_file("$dir/plots/progress.dat"), qr/^1\.0 [\d.]+ [\d.]+$/m, 'progress data parsed');
+
+my $summary = ReportFixture::read_json("$dir/summary.json");
+is($summary->{cells}[0]{a}{n} + $summary->{cells}[0]{b}{n}, 4, 'summary.json counts the four runs');
+my $first = slurp_file("$dir/summary.json");
+($rc, $out, $err) = run_client('report', $dir);
+is($rc, 0, 'report re-renders');
+is(slurp_file("$dir/summary.json"), $first, 'the same figures from the directory alone');
+
+done_testing();
