@@ -130,6 +130,7 @@ analyse_noise(const CalibrateOptions *o, const char *dir, const CalRun *runs, in
 			{
 				PgbenchProgress p;
 
+				line[strcspn(line, "\n")] = '\0';
 				if (pgbench_progress_parse_line(line, &p) != 0)
 					continue;
 				sum += p.tps;

@@ -23,6 +23,7 @@ typedef struct CalibrateOptions
 	int			delay_ns;
 	double		target;			/* injected slowdown, as a fraction */
 	bool		skip_aa;
+	bool		reanalyse;		/* analyse a finished calibration, run nothing */
 } CalibrateOptions;
 
 #define CAL_MAX_WINDOWS 8

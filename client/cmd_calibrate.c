@@ -37,6 +37,7 @@
 #include <math.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/logging.h"
 #include "fe_utils/option_utils.h"
@@ -61,6 +62,7 @@ calibrate_usage(void)
 	printf("      --skip-aa            only the injected-delay phase (needs --delay-ns)\n");
 	printf("      --delay-ns=N         injected delay instead of sizing it from the A/A phase\n");
 	printf("  -o, --output=DIR         results directory (default calibration-YYYYMMDD-HHMMSS)\n");
+	printf("      --reanalyse=DIR      run nothing: analyse a finished calibration again\n");
 	printf("  -?, --help               show this help, then exit\n");
 }
 
@@ -97,6 +99,41 @@ run_phase(ExperimentSpec *spec, const char *dir)
 	return runner_execute(spec, &ropts);
 }
 
+/*
+ * The figures of a finished calibration again (after a fix to the analysis,
+ * or with other --blocks/--rounds splits), from its directories alone: the
+ * run length and delay are read back from the recorded experiments.
+ */
+static int
+reanalyse(CalibrateOptions *o)
+{
+	CalibrationResult result = {0};
+	char	   *error;
+	ExperimentSpec spec;
+	json_t	   *doc = results_read_json(psprintf("%s/delay", o->dir), "experiment.json", &error);
+
+	if (doc == NULL || !experiment_from_json(&spec, json_object_get(doc, "spec"), &error))
+	{
+		pg_log_error("\"%s\" is not a finished calibration: %s", o->dir, error);
+		return EXIT_USAGE;
+	}
+	o->duration_s = spec.duration_s;
+	o->clients = spec.clients[0];
+	o->script = spec.scripts[0];
+	for (int i = 0; i < spec.variants[1].nsettings; i++)
+		if (sscanf(spec.variants[1].settings[i], "pgbench_ext.inject_delay_ns=%d", &o->delay_ns) == 1)
+			break;
+	o->skip_aa = access(psprintf("%s/aa/runs.csv", o->dir), R_OK) != 0;
+	if ((!o->skip_aa && !calibrate_analyse_aa(o, psprintf("%s/aa", o->dir), &result, &error)) ||
+		!calibrate_analyse_delay(o, psprintf("%s/delay", o->dir), &result, &error) ||
+		!calibrate_report(o, &result, stdout, &error))
+	{
+		pg_log_error("%s", error);
+		return EXIT_RUNTIME_ERROR;
+	}
+	return 0;
+}
+
 int
 cmd_calibrate(int argc, char **argv)
 {
@@ -112,6 +149,7 @@ cmd_calibrate(int argc, char **argv)
 		{"skip-aa", no_argument, NULL, 5},
 		{"delay-ns", required_argument, NULL, 6},
 		{"output", required_argument, NULL, 'o'},
+		{"reanalyse", required_argument, NULL, 7},
 		{"help", no_argument, NULL, '?'},
 		{NULL, 0, NULL, 0}
 	};
@@ -181,6 +219,10 @@ cmd_calibrate(int argc, char **argv)
 			case 'o':
 				o.dir = optarg;
 				break;
+			case 7:
+				o.dir = optarg;
+				o.reanalyse = true;
+				break;
 			default:
 				pg_log_error_hint("Try \"%s calibrate --help\" for more information.", progname);
 				exit(EXIT_USAGE);
@@ -204,6 +246,9 @@ cmd_calibrate(int argc, char **argv)
 		pg_log_error("could not create directory \"%s\": %m", o.dir);
 		return EXIT_USAGE;
 	}
+
+	if (o.reanalyse)
+		return reanalyse(&o);
 
 	if (!o.skip_aa)
 	{

@@ -147,6 +147,10 @@ collect_metrics(const ReportData *r, Metric *ms)
 			const char *name;
 			json_t	   *val;
 
+			/* bookkeeping (when the counters were reset), not a measurement */
+			if (strcmp(scope, "meta") == 0)
+				continue;
+
 			json_object_foreach(group, name, val)
 			{
 				bool		raw = metric_is_raw(name);
@@ -453,7 +457,8 @@ section_counters(const ReportData *r, Doc *d)
 			bool		has_b = metric_median(r, &ms[m], c->script, c->clients, c->variant, &b);
 			const char *cells[4];
 
-			if (!has_a && !has_b)
+			/* a command type the load never ran is noise in the table */
+			if ((!has_a || a == 0) && (!has_b || b == 0))
 				continue;
 			cells[0] = ms[m].label;
 			cells[1] = has_a ? fmt_value(a) : "-";
