@@ -14,81 +14,68 @@
 #include "client.h"
 #include "calibrate.h"
 #include "pgbench_output.h"
+#include "report.h"
 #include "results.h"
 #include "stats.h"
 
 #include <limits.h>
 #include <math.h>
 
-typedef struct CalRun
-{
-	int			run_id;
-	int			round;
-	char	   *variant;
-	double		tps;
-	double		cpu_us;			/* user + system per transaction, NAN if absent */
-} CalRun;
-
 static const double effects[CAL_NEFFECTS] = {0.01, 0.02, 0.05};
 
-/* The ok runs of a phase, from its runs.csv. */
-static int
-load_runs(const char *dir, CalRun **out, char **error)
+/* A phase's runs, loaded the way every report loads them. */
+static ReportData *
+load_phase(const char *dir, char **error)
 {
-	char	   *path = psprintf("%s/runs.csv", dir);
-	FILE	   *f = fopen(path, "r");
-	char		line[8192];
-	int			n = 0,
-				cap = 256;
-	CalRun	   *runs = pg_malloc(sizeof(CalRun) * cap);
-
-	if (f == NULL)
-	{
-		*error = psprintf("could not read \"%s\": %m", path);
-		return -1;
-	}
-	if (fgets(line, sizeof(line), f) == NULL)	/* header */
-		line[0] = '\0';
-	while (fgets(line, sizeof(line), f))
-	{
-		char	   *fields[32];
-
-		if (csv_split(line, fields, 32) < 20 || strcmp(fields[15], "ok") != 0)
-			continue;
-		if (n == cap)
-			runs = pg_realloc(runs, sizeof(CalRun) * (cap *= 2));
-		runs[n].run_id = atoi(fields[0]);
-		runs[n].round = atoi(fields[1]);
-		runs[n].variant = pg_strdup(fields[2]);
-		runs[n].tps = atof(fields[10]);
-		runs[n].cpu_us = (*fields[18] && *fields[19])
-			? atof(fields[18]) + atof(fields[19]) : NAN;
-		n++;
-	}
-	fclose(f);
-	*out = runs;
-	return n;
+	return report_load(dir, NULL, error);
 }
 
-/* tps of one variant in rounds [first, last], into x; returns the count */
+/* tps of one variant's counted runs in rounds [first, last], into x */
 static int
-select_tps(const CalRun *runs, int n, const char *variant, int first, int last, double *x)
+select_tps(const ReportData *d, const char *variant, int first, int last, double *x)
 {
 	int			k = 0;
 
-	for (int i = 0; i < n; i++)
-		if (strcmp(runs[i].variant, variant) == 0 &&
-			runs[i].round >= first && runs[i].round <= last)
-			x[k++] = runs[i].tps;
+	for (int i = 0; i < d->nruns; i++)
+	{
+		const ReportRun *run = &d->runs[i];
+
+		if (report_run_counted(run) && strcmp(run->variant, variant) == 0 &&
+			run->round >= first && run->round <= last)
+			x[k++] = run->tps;
+	}
 	return k;
 }
 
-static double
-median_of(double *x, int n)
+/*
+ * Compare variant b with A in each block of consecutive rounds, as one
+ * experiment of that size would; blocks too small for any verdict are
+ * left out.  Returns the number of comparisons in out.
+ */
+static int
+compare_blocks(const CalibrateOptions *o, const ReportData *d, const char *b_name,
+			   StatsComparison *out)
 {
-	StatsSummary s;
+	double	   *a = pg_malloc(sizeof(double) * (d->nruns + 1));
+	double	   *b = pg_malloc(sizeof(double) * (d->nruns + 1));
+	StatsOptions opt;
+	int			k = 0;
 
-	return stats_summarize(x, n, 0.95, &s) == 0 ? s.median : NAN;
+	stats_default_options(&opt);
+	for (int blk = 0; blk < o->blocks; blk++)
+	{
+		int			first = blk * o->rounds + 1;
+		int			last = first + o->rounds - 1;
+		int			na = select_tps(d, "A", first, last, a);
+		int			nb = select_tps(d, b_name, first, last, b);
+
+		if (stats_compare(a, na, b, nb, &opt, &out[k]) == 0 &&
+			out[k].verdict != STATS_INSUFFICIENT)
+			k++;
+	}
+	pg_free(a);
+	pg_free(b);
+	return k;
 }
 
 /*
@@ -97,8 +84,7 @@ median_of(double *x, int n)
  * robust sd of its log, and the runs per side the MDE formula asks for.
  */
 static void
-analyse_noise(const CalibrateOptions *o, const char *dir, const CalRun *runs, int n,
-			  CalibrationResult *r)
+analyse_noise(const CalibrateOptions *o, const ReportData *d, CalibrationResult *r)
 {
 	static const int lengths[] = {1, 2, 5, 10, 20, 30, 60, 120};
 	StatsOptions opt;
@@ -108,12 +94,12 @@ analyse_noise(const CalibrateOptions *o, const char *dir, const CalRun *runs, in
 	for (int li = 0; li < lengthof(lengths) && lengths[li] <= o->duration_s; li++)
 	{
 		int			w = lengths[li];
-		double	   *means = pg_malloc(sizeof(double) * (n * (o->duration_s / w + 1) + 1));
+		double	   *means = pg_malloc(sizeof(double) * (d->nruns * (o->duration_s / w + 1) + 1));
 		int			nmeans = 0;
 		StatsSummary s;
 		double		sd_log;
 
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < d->nruns; i++)
 		{
 			char	   *path;
 			FILE	   *f;
@@ -121,9 +107,9 @@ analyse_noise(const CalibrateOptions *o, const char *dir, const CalRun *runs, in
 			double		sum = 0;
 			int			k = 0;
 
-			if (strcmp(runs[i].variant, "A") != 0)
+			if (!report_run_counted(&d->runs[i]) || strcmp(d->runs[i].variant, "A") != 0)
 				continue;
-			path = results_run_path(dir, runs[i].run_id, ".err");
+			path = results_run_path(d->dir, d->runs[i].run_id, ".err");
 			if ((f = fopen(path, "r")) == NULL)
 				continue;
 			while (fgets(line, sizeof(line), f))
@@ -177,40 +163,23 @@ bool
 calibrate_analyse_aa(const CalibrateOptions *o, const char *dir, CalibrationResult *r,
 					 char **error)
 {
-	CalRun	   *runs;
-	int			n = load_runs(dir, &runs, error);
-	double	   *a,
-			   *b;
-	StatsOptions opt;
+	ReportData *d = load_phase(dir, error);
+	StatsComparison *cmp;
+	double	   *a;
 
-	if (n < 0)
+	if (d == NULL)
 		return false;
-	a = pg_malloc(sizeof(double) * (n + 1));
-	b = pg_malloc(sizeof(double) * (n + 1));
-	stats_default_options(&opt);
-	r->aa_blocks = 0;
+	cmp = pg_malloc(sizeof(StatsComparison) * o->blocks);
+	r->aa_blocks = compare_blocks(o, d, "A2", cmp);
 	r->aa_false_positives = 0;
-	for (int blk = 0; blk < o->blocks; blk++)
-	{
-		int			first = blk * o->rounds + 1;
-		int			last = first + o->rounds - 1;
-		int			na = select_tps(runs, n, "A", first, last, a);
-		int			nb = select_tps(runs, n, "A2", first, last, b);
-		StatsComparison cmp;
-
-		if (stats_compare(a, na, b, nb, &opt, &cmp) != 0 || cmp.verdict == STATS_INSUFFICIENT)
-			continue;
-		r->aa_blocks++;
-		if (cmp.verdict != STATS_NO_CHANGE)
+	for (int i = 0; i < r->aa_blocks; i++)
+		if (cmp[i].verdict != STATS_NO_CHANGE)
 			r->aa_false_positives++;
-	}
-	{
-		int			na = select_tps(runs, n, "A", 1, INT_MAX, a);
 
-		r->tps_median = median_of(a, na);
-		r->tx_seconds = o->clients / r->tps_median;
-	}
-	analyse_noise(o, dir, runs, n, r);
+	a = pg_malloc(sizeof(double) * (d->nruns + 1));
+	r->tps_median = report_median(a, select_tps(d, "A", 1, INT_MAX, a));
+	r->tx_seconds = o->clients / r->tps_median;
+	analyse_noise(o, d, r);
 	return true;
 }
 
@@ -218,25 +187,23 @@ bool
 calibrate_analyse_delay(const CalibrateOptions *o, const char *dir, CalibrationResult *r,
 						char **error)
 {
-	CalRun	   *runs;
-	int			n = load_runs(dir, &runs, error);
+	ReportData *d = load_phase(dir, error);
 	double	   *a,
 			   *b;
 	StatsOptions opt;
 	StatsComparison pooled;
-	int			na,
-				nb;
+	StatsComparison *cmp;
 
-	if (n < 0)
+	if (d == NULL)
 		return false;
-	a = pg_malloc(sizeof(double) * (n + 1));
-	b = pg_malloc(sizeof(double) * (n + 1));
+	a = pg_malloc(sizeof(double) * (d->nruns + 1));
+	b = pg_malloc(sizeof(double) * (d->nruns + 1));
 	stats_default_options(&opt);
 
 	/* the true effect, from every block at once */
-	na = select_tps(runs, n, "A", 1, INT_MAX, a);
-	nb = select_tps(runs, n, "delayed", 1, INT_MAX, b);
-	if (stats_compare(a, na, b, nb, &opt, &pooled) != 0 || !pooled.has_ci)
+	if (stats_compare(a, select_tps(d, "A", 1, INT_MAX, a),
+					  b, select_tps(d, "delayed", 1, INT_MAX, b), &opt, &pooled) != 0 ||
+		!pooled.has_ci)
 	{
 		*error = psprintf("the delay phase in \"%s\" has too few completed runs to estimate the true effect", dir);
 		return false;
@@ -247,40 +214,33 @@ calibrate_analyse_delay(const CalibrateOptions *o, const char *dir, CalibrationR
 
 	/* cross-check: a busy-wait adds CPU per transaction, which the counters see */
 	{
-		double		ca = 0,
-					cb = 0;
-		int			ka = 0,
-					kb = 0;
+		double		cpu[2] = {0, 0};
+		int			k[2] = {0, 0};
 
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < d->nruns; i++)
 		{
-			if (isnan(runs[i].cpu_us))
+			const ReportRun *run = &d->runs[i];
+			int			side = strcmp(run->variant, "A") == 0 ? 0 : 1;
+
+			if (!report_run_counted(run) || isnan(run->cpu_user_us_per_tx))
 				continue;
-			if (strcmp(runs[i].variant, "A") == 0)
-				ca += runs[i].cpu_us, ka++;
-			else
-				cb += runs[i].cpu_us, kb++;
+			cpu[side] += run->cpu_user_us_per_tx +
+				(isnan(run->cpu_sys_us_per_tx) ? 0 : run->cpu_sys_us_per_tx);
+			k[side]++;
 		}
-		r->cpu_ratio = (ka > 0 && kb > 0 && r->tx_seconds > 0)
-			? (r->tx_seconds * 1e6) / (r->tx_seconds * 1e6 + (cb / kb - ca / ka))
+		r->cpu_ratio = (k[0] > 0 && k[1] > 0 && r->tx_seconds > 0)
+			? (r->tx_seconds * 1e6) / (r->tx_seconds * 1e6 + (cpu[1] / k[1] - cpu[0] / k[0]))
 			: NAN;
 	}
 
-	r->delay_blocks = r->detected = r->covered = 0;
-	for (int blk = 0; blk < o->blocks; blk++)
+	cmp = pg_malloc(sizeof(StatsComparison) * o->blocks);
+	r->delay_blocks = compare_blocks(o, d, "delayed", cmp);
+	r->detected = r->covered = 0;
+	for (int i = 0; i < r->delay_blocks; i++)
 	{
-		int			first = blk * o->rounds + 1;
-		int			last = first + o->rounds - 1;
-		StatsComparison cmp;
-
-		na = select_tps(runs, n, "A", first, last, a);
-		nb = select_tps(runs, n, "delayed", first, last, b);
-		if (stats_compare(a, na, b, nb, &opt, &cmp) != 0 || cmp.verdict == STATS_INSUFFICIENT)
-			continue;
-		r->delay_blocks++;
-		if (cmp.verdict == STATS_SLOWER)
+		if (cmp[i].verdict == STATS_SLOWER)
 			r->detected++;
-		if (cmp.has_ci && cmp.ci_low <= r->pooled_ratio && r->pooled_ratio <= cmp.ci_high)
+		if (cmp[i].has_ci && cmp[i].ci_low <= r->pooled_ratio && r->pooled_ratio <= cmp[i].ci_high)
 			r->covered++;
 	}
 	return true;

@@ -1,0 +1,52 @@
+# "pgbench_ext calibrate" end to end at a tiny size: both phases run, the
+# figures are reported and kept, --reanalyse gives them again; bad options
+# are usage errors.
+use strict;
+use warnings;
+
+use File::Temp qw(tempdir);
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+
+my $bindir = $ENV{PG_BINDIR} or die "PG_BINDIR not set";
+my $base = tempdir(DIR => $ENV{TESTDIR}, CLEANUP => 1);
+chmod 0755, $base;
+
+my ($rc, $out, $err);
+foreach my $case (
+	[ [ '--target', '60' ], qr/--target must be a percentage above 0 and below 50, got "60"/ ],
+	[ [ '--skip-aa' ], qr/--skip-aa needs --delay-ns/ ],
+	[ [ '--rounds', '1' ], qr/--rounds must be in range 2\.\.1000/ ],
+	[ [ '--reanalyse', "$base/nothing" ], qr/is not a finished calibration/ ])
+{
+	my ($args, $pattern) = @$case;
+	($rc, $out, $err) = run_client('calibrate', @$args);
+	is($rc, 2, "calibrate @$args: exit status 2");
+	like($err, $pattern, "calibrate @$args: message");
+}
+
+my $dir = "$base/cal";
+($rc, $out, $err) = run_client('calibrate', '--bindir', $bindir, '-s', '1', '-T', '2',
+	'--blocks', '2', '--rounds', '4', '-o', $dir);
+is($rc, 0, 'a tiny calibration completes') or diag $err;
+like($err, qr/phase 1 of 2, A against an identical A \(2 comparisons of 4 rounds\)/, 'A/A phase runs');
+like($err, qr/phase 2 of 2, A against A with (\d+) ns injected at each commit \(target 3\.0%\)/,
+	'delay phase runs with a delay sized from the A/A throughput');
+like($out, qr/A\/A false-positive rate: \d of 2 comparisons/, 'false-positive rate reported');
+like($out, qr/detection rate: \d of 2 comparisons/, 'detection rate reported');
+like($out, qr/CI coverage of the true effect: \d of 2/, 'coverage reported');
+like($out, qr/expected from CPU time per transaction [-+]\d/, 'CPU cross-check from the counters');
+ok(-f "$dir/calibration.md" && -f "$dir/aa/runs.csv" && -f "$dir/delay/runs.csv",
+	'report and both phases kept');
+like(slurp_file("$dir/delay/experiment.json"), qr/pgbench_ext\.inject_delay_ns=\d+/,
+	'the delay is recorded as the variant\'s setting');
+
+my ($rc2, $out2) = run_client('calibrate', '--reanalyse', $dir, '--blocks', '2', '--rounds', '4');
+is($rc2, 0, '--reanalyse succeeds');
+my ($fp1) = $out =~ /(A\/A false-positive rate: .*)/;
+my ($fp2) = $out2 =~ /(A\/A false-positive rate: .*)/;
+is($fp2, $fp1, '--reanalyse gives the same figures');
+
+done_testing();
