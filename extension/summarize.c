@@ -25,6 +25,7 @@
 
 PG_FUNCTION_INFO_V1(pgbench_ext_summarize);
 PG_FUNCTION_INFO_V1(pgbench_ext_paired);
+PG_FUNCTION_INFO_V1(pgbench_ext_geomean);
 
 #define SUMMARIZE_COLUMNS 11
 
@@ -128,4 +129,28 @@ pgbench_ext_paired(PG_FUNCTION_ARGS)
 	nulls[2] = p.n == 0;
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	return (Datum) 0;
+}
+
+/*
+ * geomean(x float8[]): exp(mean(log x)), the geomean row of the verdict
+ * table, with the client's stats_geomean() so the two agree to the bit.
+ * NULL for an empty array.
+ */
+Datum
+pgbench_ext_geomean(PG_FUNCTION_ARGS)
+{
+	double	   *x;
+	double		g;
+	int			n,
+				rc;
+
+	x = stats_measurements(PG_GETARG_ARRAYTYPE_P(0), "geomean()", "x", &n);
+	if (n == 0)
+		PG_RETURN_NULL();
+	rc = stats_geomean(x, n, &g);
+	if (rc != STATS_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("geomean() failed: %s", stats_strerror(rc))));
+	PG_RETURN_FLOAT8(g);
 }

@@ -33,6 +33,14 @@ LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION paired(float8[], float8[]) IS
 'Wilcoxon signed-rank test on per-round log ratios b[i]/a[i] (element i of each is that side''s run in round i): n, median ratio, two-sided p';
 
+CREATE FUNCTION geomean(x float8[])
+RETURNS float8
+AS 'MODULE_PATHNAME', 'pgbench_ext_geomean'
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION geomean(float8[]) IS
+'exp(mean(log x)) of positive measurements, as the verdict table''s geomean row; NULL for none';
+
 CREATE TABLE experiments (
     experiment_id serial PRIMARY KEY,
     source_dir text NOT NULL,
@@ -208,3 +216,44 @@ $$;
 
 COMMENT ON FUNCTION report(int, text, float8, float8) IS
 'the verdict table of an imported experiment: per (script, clients), each variant against the baseline (the first variant, or the one named), from the same C code as the client';
+
+CREATE FUNCTION report_geomean(
+    experiment int,
+    baseline text DEFAULT NULL,
+    alpha float8 DEFAULT 0.05,
+    noise float8 DEFAULT 0.01)
+RETURNS TABLE (
+    variant text,
+    median_tps float8,
+    ratio float8)
+LANGUAGE sql STABLE
+SET search_path = @extschema@, pg_catalog
+AS $$
+    -- the geomean rows of the terminal table: over the cells in table order,
+    -- the geomean of each variant's medians and of its ratios to the baseline
+    WITH rows AS (
+        SELECT r.*
+        FROM report(report_geomean.experiment, report_geomean.baseline,
+                    report_geomean.alpha, report_geomean.noise) WITH ORDINALITY AS r
+    ), base AS (
+        SELECT baseline_variant AS variant,
+               geomean(array_agg(a_median ORDER BY ordinality) FILTER (WHERE a_median IS NOT NULL)) AS median_tps,
+               1.0::float8 AS ratio
+        FROM rows
+        WHERE variant = (SELECT variant FROM rows ORDER BY ordinality LIMIT 1)
+        GROUP BY baseline_variant
+    ), others AS (
+        SELECT r.variant,
+               geomean(array_agg(r.b_median ORDER BY r.ordinality) FILTER (WHERE r.b_median IS NOT NULL)) AS median_tps,
+               geomean(array_agg(r.estimate ORDER BY r.ordinality) FILTER (WHERE r.estimate IS NOT NULL)) AS ratio
+        FROM rows r
+        GROUP BY r.variant
+    )
+    SELECT g.variant, g.median_tps, g.ratio
+    FROM (SELECT * FROM base UNION ALL SELECT * FROM others) g
+    JOIN variants v ON v.experiment_id = report_geomean.experiment AND v.variant = g.variant
+    ORDER BY v.position
+$$;
+
+COMMENT ON FUNCTION report_geomean(int, text, float8, float8) IS
+'the geomean rows of report(), in specification order: per variant, the geomean of its cell medians and of its ratios to the baseline (1 for the baseline)';

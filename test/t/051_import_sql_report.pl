@@ -83,6 +83,17 @@ foreach my $baseline (undef, 'lto')
 		is(psql($db, parity_sql($id, $baseline, $cell)), '1/1',
 			"report() = summary.json to the last bit: $cell->{variant} vs $cell->{baseline}, $cell->{clients} clients");
 	}
+	# the geomean rows, through the same stats_geomean()
+	my $b = defined $baseline ? "'$baseline'" : 'NULL';
+	my @geo = @{ $summary->{geomean} };
+	is(psql($db, "SELECT string_agg(variant, ',') FROM pgbench_ext.report_geomean($id, $b)"),
+		join(',', map { $_->{variant} } @geo), 'report_geomean(): a row per variant, in specification order');
+	foreach my $g (@geo)
+	{
+		is(psql($db, "SELECT median_tps = $g->{median_tps}::float8 AND ratio = $g->{ratio}::float8 "
+			  . "FROM pgbench_ext.report_geomean($id, $b) WHERE variant = '$g->{variant}'"),
+			't', "report_geomean() = summary.json to the last bit: $g->{variant}");
+	}
 }
 
 # the rows are in the terminal table's order, the verdicts as printed
