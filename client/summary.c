@@ -15,6 +15,7 @@
  */
 #include "client.h"
 #include "experiment.h"
+#include "layout_seeds.h"
 #include "results.h"
 #include "stats.h"
 #include "summary.h"
@@ -91,7 +92,7 @@ collect(const RunRow *rows, int nrows, const char *variant, const char *script,
 
 	for (int i = 0; i < nrows; i++)
 		if (rows[i].ok && !rows[i].warmup && rows[i].clients == clients &&
-			strcmp(rows[i].variant, variant) == 0 && strcmp(rows[i].script, script) == 0 &&
+			layout_seed_matches(variant, rows[i].variant) && strcmp(rows[i].script, script) == 0 &&
 			!isnan(rows[i].tps))
 			out[n++] = rows[i].tps;
 	return n;
@@ -126,6 +127,10 @@ summary_print(const char *dir, FILE *out)
 				disturbed = 0;
 	double	   *a,
 			   *b;
+	char	   *pooled[MAX_VARIANTS];
+	int			npooled;
+	double		change[MAX_VARIANTS];
+	char	   *conflicts = "";
 
 	if (doc == NULL || !experiment_from_json(&spec, json_object_get(doc, "spec"), &error))
 	{
@@ -140,20 +145,49 @@ summary_print(const char *dir, FILE *out)
 	a = pg_malloc(sizeof(double) * (nrows + 1));
 	b = pg_malloc(sizeof(double) * (nrows + 1));
 	stats_default_options(&opt);
+	npooled = layout_seed_pooled(&spec, pooled);
 
 	table = table_create(lengthof(headers), headers);
 	for (int s = 0; s < spec.nscripts; s++)
 		for (int c = 0; c < spec.nclients; c++)
-			for (int v = 1; v < spec.nvariants; v++)
+			/* per variant (per seed), then pooled over seeds against pooled[0] */
+			for (int v = 1; v < spec.nvariants + Max(npooled - 1, 0); v++)
 			{
-				const char *base = spec.variants[0].name;
-				const char *other = spec.variants[v].name;
-				int			na = collect(rows, nrows, base, spec.scripts[s], spec.clients[c], a);
-				int			nb = collect(rows, nrows, other, spec.scripts[s], spec.clients[c], b);
+				int			bi = v < spec.nvariants ? layout_seed_baseline(&spec, v) : 0;
+				const char *base;
+				const char *other;
+				int			na,
+							nb;
 				StatsComparison cmp;
 				const char *cells[lengthof(headers)];
 
+				if (v < spec.nvariants)
+					change[v] = NAN;
+				if (bi < 0)
+					continue;
+				base = v < spec.nvariants ? spec.variants[bi].name : pooled[0];
+				other = v < spec.nvariants ? spec.variants[v].name : pooled[v - spec.nvariants + 1];
+				na = collect(rows, nrows, base, spec.scripts[s], spec.clients[c], a);
+				nb = collect(rows, nrows, other, spec.scripts[s], spec.clients[c], b);
 				stats_compare(a, na, b, nb, &opt, &cmp);
+				if (v < spec.nvariants)
+					change[v] = cmp.has_estimate ? cmp.change_pct : NAN;
+				else
+				{
+					/* do the seeds of this pooled variant agree on the direction? */
+					int			up = 0,
+								down = 0;
+
+					for (int k = 1; k < spec.nvariants; k++)
+						if (layout_seed_matches(other, spec.variants[k].name) && !isnan(change[k]))
+						{
+							up += change[k] > 0;
+							down += change[k] < 0;
+						}
+					if (up > 0 && down > 0)
+						conflicts = psprintf("%swarning: layout seeds disagree in sign for %s vs %s (%s, %d clients): %d faster, %d slower; the change is within code-layout noise\n",
+											 conflicts, other, base, spec.scripts[s], spec.clients[c], up, down);
+				}
 				cells[0] = spec.scripts[s];
 				cells[1] = psprintf("%d", spec.clients[c]);
 				cells[2] = base;
@@ -180,6 +214,7 @@ summary_print(const char *dir, FILE *out)
 		else if (rows[i].checkpoints > 0 || rows[i].autovacuums > 0)
 			disturbed++;
 	}
+	fputs(conflicts, out);
 	if (not_ok > 0)
 		fprintf(out, "warning: %d run(s) did not complete and are not counted (see runs.csv, status and reason)\n", not_ok);
 	if (disturbed > 0)
