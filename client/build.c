@@ -389,11 +389,17 @@ do_build(Build *b)
 		char	   *work = psprintf("%s/pgo", b->dir);
 		char	   *ignored;
 
-		if (!compile(b, "-pgo-generate", tree, make, link,
+		/*
+		 * enable_coverage=yes: instrumented code calls exit() from libgcov,
+		 * which libpq's "no exit()" check otherwise refuses.
+		 */
+		if (!compile(b, "-pgo-generate", tree, psprintf("%s enable_coverage=yes", make), link,
 					 psprintf("%s -fprofile-generate=%s", b->cflags, profile),
 					 psprintf("%s -fprofile-generate=%s", b->ldflags, profile)))
 			return false;
-		if (mkdir(profile, 0777) != 0 || chmod(profile, 0777) != 0 || mkdir(work, 0755) != 0 ||
+		/* only the training counts: drop what programs run by the build wrote */
+		if (system(psprintf("rm -rf %s", shell_quote(profile))) != 0 ||
+			mkdir(profile, 0777) != 0 || chmod(profile, 0777) != 0 || mkdir(work, 0755) != 0 ||
 			!give_to_server_account(work, &ignored))
 		{
 			b->failed_step = pg_strdup("pgo-training");
