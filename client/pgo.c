@@ -27,9 +27,9 @@ pgo_train(const char *bindir, const char *work_dir, const char *log)
 	char	   *script;
 	char	   *argv[4];
 
-	/* a short socket path: the cache path may be too long for one */
-	script = psprintf("set -e; D=%1$s/data; S=$(mktemp -d /tmp/pgbench_ext_pgo.XXXXXX); "
-					  "trap '%2$s/pg_ctl -D $D -m immediate stop >/dev/null 2>&1 || true; rm -rf $S' EXIT; "
+	/* the socket in work_dir: private, and reachable by the server account */
+	script = psprintf("set -e; D=%1$s/data; S=%1$s; "
+					  "trap '%2$s/pg_ctl -D $D -m immediate stop >/dev/null 2>&1 || true' EXIT; "
 					  "rm -rf $D; %2$s/initdb -D $D -A trust -U postgres >/dev/null; "
 					  "%2$s/pg_ctl -D $D -l %1$s/server.log -w -o \"-k $S -c listen_addresses=''\" start; "
 					  "%2$s/pgbench -h $S -U postgres -i -q -s 1 postgres; "
