@@ -73,10 +73,14 @@ endif
 test:
 	tools/run-tests
 
+# "make test" plus the tests that build PostgreSQL from source (minutes).
+test-build:
+	PGBENCH_EXT_TEST_BUILD=1 tools/run-tests
+
 demo:
 	tools/demo
 
 deps:
 	tools/deps install
 
-.PHONY: all install client-all client-install client-uninstall client-clean test demo deps
+.PHONY: all install client-all client-install client-uninstall client-clean test test-build demo deps

@@ -186,6 +186,31 @@ write_start_settings(const Cluster *c, char **error)
 	return true;
 }
 
+/*
+ * Variants with layout seeds also vary the environment's size at every
+ * start: it shifts the initial stack, another layout accident that one
+ * fixed value would bake into every run of a build.
+ */
+static void
+randomize_environment_size(Cluster *c)
+{
+	static bool seeded = false;
+	int			pad;
+	char	   *ignored;
+
+	if (c->variant->layout_seed == 0)
+		return;
+	if (!seeded)
+	{
+		srandom((unsigned int) (getpid() ^ (long) (now_seconds() * 1e6)));
+		seeded = true;
+	}
+	pad = (int) (random() % 4096);
+	setenv("PGBENCH_EXT_ENV_PAD", psprintf("%*s", pad, ""), 1);
+	append_to_file(psprintf("%s/pg_ctl.log", c->dir),
+				   psprintf("environment padding: %d bytes\n", pad), &ignored);
+}
+
 bool
 cluster_start(Cluster *c, char **error)
 {
@@ -196,6 +221,7 @@ cluster_start(Cluster *c, char **error)
 		return true;
 	if (!write_start_settings(c, error))
 		return false;
+	randomize_environment_size(c);
 	pg_ctl = psprintf("%s/pg_ctl", c->bindir);
 	{
 		char	   *argv[] = {pg_ctl, "-D", c->datadir, "-l", c->logfile, "-w", "-t", "120", "start", NULL};

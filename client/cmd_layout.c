@@ -8,6 +8,9 @@
  *	  layout --save FILE [CONNINFO]		save it as JSON
  *	  layout A B						diff two layouts, each a conninfo
  *										or a saved file
+ *	  layout DIR VARIANT_A VARIANT_B	diff two variants of a finished
+ *										experiment (their layouts are saved
+ *										in DIR when the experiment starts)
  *
  * An argument that names an existing file, or ends in ".json", is read as
  * a saved layout; anything else is a conninfo (a database name, key=value
@@ -34,6 +37,8 @@ layout_usage(void)
 	printf("  %s layout [OPTION]... [CONNINFO]          print one layout\n", progname);
 	printf("  %s layout [OPTION]... --save FILE [CONNINFO]\n", progname);
 	printf("  %s layout [OPTION]... A B                 diff two layouts\n", progname);
+	printf("  %s layout [OPTION]... DIR VARIANT_A VARIANT_B\n"
+		   "                        diff two variants of the experiment in results directory DIR\n", progname);
 	printf("\nA and B are each a conninfo or a file saved with --save; an argument naming\n"
 		   "an existing file or ending in \".json\" is read as a file.\n");
 	printf("\nOptions:\n");
@@ -123,8 +128,29 @@ cmd_layout(int argc, char **argv)
 	}
 	nargs = argc - optind;
 
-	if (nargs > 2)
-		usage_error("layout", "too many command-line arguments (first is \"%s\")", argv[optind + 2]);
+	if (nargs == 3)
+	{
+		const char *dir = argv[optind];
+		char	   *a = psprintf("%s/layout-%s.json", dir, argv[optind + 1]);
+		char	   *b = psprintf("%s/layout-%s.json", dir, argv[optind + 2]);
+		struct stat st;
+
+		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+			usage_error("layout", "\"%s\" is not a results directory (three arguments are DIR VARIANT_A VARIANT_B)", dir);
+		if (save || conn_given)
+			usage_error("layout", "--save and connection options do not apply to a results directory");
+		for (int i = 1; i <= 2; i++)
+			if (stat(i == 1 ? a : b, &st) != 0)
+			{
+				pg_log_error("results directory \"%s\" holds no layout of variant \"%s\"", dir, argv[optind + i]);
+				pg_log_error_hint("Layouts are saved as layout-VARIANT.json when an experiment sets up variants that load pgbench_ext.");
+				exit(EXIT_USAGE);
+			}
+		layout_diff(layout_from_file(a), layout_from_file(b), line_size, stdout);
+		return 0;
+	}
+	if (nargs > 3)
+		usage_error("layout", "too many command-line arguments (first is \"%s\")", argv[optind + 3]);
 	if (nargs == 2 && save)
 		usage_error("layout", "--save takes one layout, but two were given (\"%s\", \"%s\")",
 					argv[optind], argv[optind + 1]);

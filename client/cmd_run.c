@@ -7,6 +7,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "layout_seeds.h"
 #include "experiment.h"
 #include "results.h"
 #include "runner.h"
@@ -67,6 +68,14 @@ ab_usage(void)
 	printf("      --set=NAME=VALUE     a server setting (repeatable)\n");
 	printf("      --extension=on|off   load pgbench_ext (default on)\n");
 	printf("      --initdb-args=ARGS   extra initdb options\n");
+	printf("      --source=DIR         build from this PostgreSQL source tree (README:\n"
+		   "                           Building variants from source), with:\n");
+	printf("      --patch=FILE         a patch to apply (repeatable)\n");
+	printf("      --cflags=FLAGS       CFLAGS for configure (default -O2)\n");
+	printf("      --configure=ARGS     extra configure arguments\n");
+	printf("      --lto=on|off         link-time optimization\n");
+	printf("      --pgo=on|off         profile-guided optimization (a training load first)\n");
+	printf("      --layout-seeds=N     N builds with shuffled function order\n");
 	printf("\nExample:\n");
 	printf("  %s ab -b select-only -c 2 -T 10 -r 6 \\\n"
 		   "     --variant A --bindir $(pg_config --bindir) --set synchronous_commit=on \\\n"
@@ -117,6 +126,13 @@ choose_seed(ExperimentSpec *spec, const char *seed_arg)
 static int
 execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 {
+	char	   *error;
+
+	if (!layout_seeds_expand(spec, &error))
+	{
+		pg_log_error("%s", error);
+		return EXIT_USAGE;
+	}
 	if (!validate_experiment(spec, ropts->results_dir, ropts->resume))
 	{
 		pg_log_error_hint("Nothing was run. Try \"%s %s --help\" for the options.", progname, command);
@@ -250,6 +266,9 @@ cmd_ab(int argc, char **argv)
 		{14, "seed", false},
 		{21, "bindir", true}, {22, "conninfo", true}, {23, "set", true},
 		{24, "extension", true}, {25, "initdb_args", true},
+		{26, "source", true}, {27, "patch", true}, {28, "cflags", true},
+		{29, "configure", true}, {30, "lto", true}, {31, "layout_seeds", true},
+		{32, "pgo", true},
 	};
 	static struct option long_options[] = {
 		{"scale", required_argument, NULL, 's'},
@@ -271,6 +290,13 @@ cmd_ab(int argc, char **argv)
 		{"set", required_argument, NULL, 23},
 		{"extension", required_argument, NULL, 24},
 		{"initdb-args", required_argument, NULL, 25},
+		{"source", required_argument, NULL, 26},
+		{"patch", required_argument, NULL, 27},
+		{"cflags", required_argument, NULL, 28},
+		{"configure", required_argument, NULL, 29},
+		{"lto", required_argument, NULL, 30},
+		{"layout-seeds", required_argument, NULL, 31},
+		{"pgo", required_argument, NULL, 32},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, '?'},
 		{NULL, 0, NULL, 0}

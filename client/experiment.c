@@ -136,9 +136,9 @@ find_or_add_variant(ExperimentSpec *spec, const char *name, char **error)
 		return NULL;
 	}
 	for (const char *p = name; *p; p++)
-		if (!isalnum((unsigned char) *p) && *p != '_' && *p != '-' && *p != '.')
+		if (!isalnum((unsigned char) *p) && *p != '_' && *p != '-' && *p != '.' && *p != '@')
 		{
-			*error = psprintf("variant name \"%s\" may contain only letters, digits, \"_\", \"-\" and \".\"", name);
+			*error = psprintf("variant name \"%s\" may contain only letters, digits, \"_\", \"-\", \".\" and \"@\"", name);
 			return NULL;
 		}
 	v = &spec->variants[spec->nvariants++];
@@ -309,9 +309,40 @@ set_variant_key(VariantSpec *v, const char *key, const char *value, char **error
 	}
 	else if (strcmp(key, "initdb_args") == 0)
 		v->initdb_args = pg_strdup(value);
+	else if (strcmp(key, "source") == 0)
+		v->source = pg_strdup(value);
+	else if (strcmp(key, "patch") == 0)
+	{
+		if (v->npatches == MAX_LIST)
+		{
+			*error = psprintf("too many patches in variant \"%s\" (at most %d)", v->name, MAX_LIST);
+			return false;
+		}
+		v->patches[v->npatches++] = pg_strdup(value);
+	}
+	else if (strcmp(key, "cflags") == 0)
+		v->cflags = pg_strdup(value);
+	else if (strcmp(key, "configure") == 0)
+		v->configure = pg_strdup(value);
+	else if (strcmp(key, "pgo") == 0 || strcmp(key, "lto") == 0)
+	{
+		if (!parse_bool(value, key[0] == 'p' ? &v->pgo : &v->lto))
+		{
+			*error = psprintf("%s must be on or off, got \"%s\" in variant \"%s\"", key, value, v->name);
+			return false;
+		}
+	}
+	else if (strcmp(key, "layout_seeds") == 0 || strcmp(key, "layout_seed") == 0)
+	{
+		if (!parse_int(value, 1, 64, strcmp(key, "layout_seeds") == 0 ? &v->layout_seeds : &v->layout_seed))
+		{
+			*error = psprintf("%s must be a whole number from 1 to 64, got \"%s\" in variant \"%s\"", key, value, v->name);
+			return false;
+		}
+	}
 	else
 	{
-		*error = psprintf("unknown key \"%s\" in [variant %s]; known keys: bindir, conninfo, set, extension, initdb_args", key, v->name);
+		*error = psprintf("unknown key \"%s\" in [variant %s]; known keys: bindir, conninfo, set, extension, initdb_args, source, patch, cflags, configure, pgo, lto, layout_seeds", key, v->name);
 		return false;
 	}
 	return true;
@@ -430,9 +461,20 @@ experiment_check(const ExperimentSpec *spec, char **error)
 	{
 		const VariantSpec *v = &spec->variants[i];
 
-		if (v->bindir == NULL && v->conninfo == NULL)
+		if (v->bindir == NULL && v->conninfo == NULL && v->source == NULL)
 		{
-			*error = psprintf("variant \"%s\" needs bindir (an installation to run) or conninfo (a running server)", v->name);
+			*error = psprintf("variant \"%s\" needs bindir (an installation to run), source (a PostgreSQL source tree to build) or conninfo (a running server)", v->name);
+			return false;
+		}
+		if (v->source != NULL && (v->bindir != NULL || v->conninfo != NULL))
+		{
+			*error = psprintf("variant \"%s\" has source and %s; give one", v->name, v->bindir ? "bindir" : "conninfo");
+			return false;
+		}
+		if (v->source == NULL && (v->npatches > 0 || v->cflags || v->configure || v->pgo || v->lto ||
+								  v->layout_seeds > 0 || v->layout_seed > 0))
+		{
+			*error = psprintf("variant \"%s\": patch, cflags, configure, pgo, lto and layout_seeds apply only to variants built from a source tree (source = DIR)", v->name);
 			return false;
 		}
 		if (v->bindir != NULL && v->conninfo != NULL)
@@ -517,7 +559,7 @@ experiment_to_json(const ExperimentSpec *spec)
 		json_t	   *vj = json_object();
 
 		json_object_set_new(vj, "name", json_string(v->name));
-		if (v->bindir)
+		if (v->bindir && v->source == NULL)
 			json_object_set_new(vj, "bindir", json_string(v->bindir));
 		if (v->conninfo)
 			json_object_set_new(vj, "conninfo", json_string(v->conninfo));
@@ -525,6 +567,19 @@ experiment_to_json(const ExperimentSpec *spec)
 		json_object_set_new(vj, "extension", json_boolean(v->extension));
 		if (v->initdb_args)
 			json_object_set_new(vj, "initdb_args", json_string(v->initdb_args));
+		if (v->source)
+		{
+			json_object_set_new(vj, "source", json_string(v->source));
+			json_object_set_new(vj, "patch", json_string_list(v->patches, v->npatches));
+			if (v->cflags)
+				json_object_set_new(vj, "cflags", json_string(v->cflags));
+			if (v->configure)
+				json_object_set_new(vj, "configure", json_string(v->configure));
+			json_object_set_new(vj, "pgo", json_boolean(v->pgo));
+			json_object_set_new(vj, "lto", json_boolean(v->lto));
+			if (v->layout_seed > 0)
+				json_object_set_new(vj, "layout_seed", json_integer(v->layout_seed));
+		}
 		json_array_append_new(variants, vj);
 	}
 	return json_pack("{s:o, s:o}", "experiment", exp, "variants", variants);
@@ -596,13 +651,13 @@ experiment_from_json(ExperimentSpec *spec, json_t *obj, char **error)
 		{
 			if (strcmp(key, "name") == 0 || strcmp(key, "extension") == 0)
 				continue;
-			if (strcmp(key, "set") == 0)
+			if (strcmp(key, "set") == 0 || strcmp(key, "patch") == 0)
 			{
 				size_t		k;
 				json_t	   *item;
 
 				json_array_foreach(value, k, item)
-					if (!experiment_set(spec, section, "set", json_string_value(item), error))
+					if (!experiment_set(spec, section, key, json_string_value(item), error))
 					return false;
 				continue;
 			}

@@ -35,6 +35,18 @@ typedef struct VariantSpec
 	int			nsettings;
 	bool		extension;		/* load pgbench_ext (default on) */
 	char	   *initdb_args;
+
+	/* built from a PostgreSQL source tree (build.c); bindir is then its result */
+	char	   *source;
+	char	   *patches[MAX_LIST];	/* applied in order with patch -p1 */
+	int			npatches;
+	char	   *cflags;
+	char	   *configure;		/* extra configure arguments */
+	bool		pgo;
+	bool		lto;
+	int			layout_seeds;	/* N > 1: expanded into NAME@seedK variants */
+	int			layout_seed;	/* K of an expanded variant, or 0 */
+	json_t	   *build;			/* what build_variants() did: recorded, not a key */
 } VariantSpec;
 
 typedef struct ExperimentSpec

@@ -119,6 +119,10 @@ typedef struct ReportData
 
 	char	  **warnings;
 	int			nwarnings;
+
+	/* with layout seeds: a verdict per seed and over all seeds */
+	char	  **seed_lines;
+	int			nseed_lines;
 } ReportData;
 
 /* report_data.c */
@@ -131,6 +135,7 @@ extern const ReportCell *report_find_cell(const ReportData *r, const char *scrip
 										  int clients, const char *variant);
 extern const char *report_variant_name(const ReportData *r, int v);
 extern void report_warn(ReportData *r, const char *fmt,...) pg_attribute_printf(2, 3);
+extern void report_add_seed_line(ReportData *r, char *line);
 extern bool report_run_counted(const ReportRun *run);
 extern double report_median(double *x, int n);
 extern const char *report_json_str(json_t *obj, const char *key, const char *dflt);

@@ -13,6 +13,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "layout_seeds.h"
 #include "report.h"
 
 #include "pqexpbuffer.h"
@@ -210,6 +211,13 @@ report_warn(ReportData *r, const char *fmt,...)
 	va_end(ap);
 	r->warnings = pg_realloc(r->warnings, sizeof(char *) * (r->nwarnings + 1));
 	r->warnings[r->nwarnings++] = pg_strdup(buf);
+}
+
+void
+report_add_seed_line(ReportData *r, char *line)
+{
+	r->seed_lines = pg_realloc(r->seed_lines, sizeof(char *) * (r->nseed_lines + 1));
+	r->seed_lines[r->nseed_lines++] = line;
 }
 
 /* Distribute counted runs over the samples, in run order. */
@@ -493,6 +501,7 @@ report_load(const char *dir, const char *baseline, char **error)
 		return NULL;
 	fill_samples(r);
 	compute_cells(r);
+	layout_seed_verdicts(r);
 	compute_noise(r);
 	run_warnings(r);
 	report_environment_warnings(r);

@@ -305,6 +305,13 @@ section_noise(const ReportData *r, Doc *d)
 	static const char *const hdr[] = {"variant", "runs counted", "CV (median of cells)",
 	"outliers (|modified z| > 3.5)", "drift tau", "drift p"};
 
+	if (r->nseed_lines > 0)
+	{
+		doc_heading(d, 2, "Layout seeds");
+		doc_para(d, "Each build is one sample of code layout; the verdicts per seed and over all seeds:");
+		for (int i = 0; i < r->nseed_lines; i++)
+			doc_para(d, "%s", r->seed_lines[i]);
+	}
 	doc_heading(d, 2, "Noise and warnings");
 	doc_table_begin(d, lengthof(hdr), hdr);
 	for (int v = 0; v < r->spec.nvariants; v++)

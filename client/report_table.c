@@ -93,6 +93,8 @@ report_print_table(const ReportData *r, FILE *out)
 	if (insufficient)
 		fprintf(out, "insufficient: %s\n", r->cells[0].cmp.verdict == STATS_INSUFFICIENT
 				? r->cells[0].cmp.reason : "too few runs in some cells (report.md says why)");
+	for (int i = 0; i < r->nseed_lines; i++)
+		fprintf(out, "layout seeds: %s\n", r->seed_lines[i]);
 	fprintf(out, "noise:");
 	for (int v = 0; v < r->spec.nvariants; v++)
 	{

@@ -13,6 +13,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "build.h"
 #include "run_one.h"
 #include "runner.h"
 #include "subprocess.h"
@@ -62,9 +63,10 @@ write_experiment_json(Experiment *x, const RunOptions *opts, char **error)
 	for (int i = 0; i < x->spec->nvariants; i++)
 	{
 		VariantState *vs = &x->variants[i];
+		const VariantSpec *v = &x->spec->variants[i];
 
-		json_object_set_new(variants, x->spec->variants[i].name,
-							json_pack("{s:O, s:O, s:i, s:b, s:b, s:f, s:f, s:f}",
+		json_object_set_new(variants, v->name,
+							json_pack("{s:O, s:O, s:i, s:b, s:b, s:f, s:f, s:f, s:O?}",
 									  "environment", vs->environment,
 									  "pg_config", vs->pg_config,
 									  "server_version_num", vs->server_version_num,
@@ -72,7 +74,8 @@ write_experiment_json(Experiment *x, const RunOptions *opts, char **error)
 									  "counters", vs->has_counters,
 									  "initdb_s", vs->cluster.initdb_s,
 									  "start_s", vs->cluster.start_s,
-									  "pgbench_init_s", vs->pgbench_init_s));
+									  "pgbench_init_s", vs->pgbench_init_s,
+									  "build", v->build));
 	}
 	doc = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}",
 					"pgbench_ext_version", PGBENCH_EXT_VERSION,
@@ -138,6 +141,10 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 	x.spec = spec;
 	x.dir = opts->results_dir;
 	x.plan = plan_build(spec);
+
+	/* builds first: a failed one leaves no results directory and starts no cluster */
+	if (!build_variants(spec, &error))
+		return fail_setup(error);
 
 	if (opts->resume)
 	{

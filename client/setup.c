@@ -159,6 +159,13 @@ prepare_template(Experiment *x, VariantState *vs, char **error)
 		goto fail;
 	}
 
+	/* each build's struct layout, for "pgbench_ext layout DIR A B" */
+	res = PQexec(conn, "SELECT to_regproc('pgbench_ext.struct_layout') IS NOT NULL");
+	if (PQresultStatus(res) == PGRES_TUPLES_OK && strcmp(PQgetvalue(res, 0, 0), "t") == 0)
+		layout_save(layout_from_server(conn),
+					psprintf("%s/layout-%s.json", x->dir, vs->cluster.variant->name));
+	PQclear(res);
+
 	res = PQexec(conn, "SELECT current_setting('shared_preload_libraries') ~ '(^|,)\\s*pgbench_ext\\s*(,|$)' "
 				 "AND to_regproc('pgbench_ext.counters') IS NOT NULL");
 	vs->has_counters = PQresultStatus(res) == PGRES_TUPLES_OK && strcmp(PQgetvalue(res, 0, 0), "t") == 0;

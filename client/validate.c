@@ -11,6 +11,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "build.h"
 #include "experiment.h"
 #include "subprocess.h"
 #include "validate.h"
@@ -159,7 +160,7 @@ validate_experiment(const ExperimentSpec *spec, const char *results_dir, bool re
 	char	   *error;
 	int			first_major = 0;
 
-	if (!experiment_check(spec, &error))
+	if (!experiment_check(spec, &error) || !build_check(spec, &error))
 	{
 		pg_log_error("%s", error);
 		return false;

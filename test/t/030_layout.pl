@@ -118,7 +118,9 @@ close $fh;
 
 # [ description, arguments, exit status, stderr ]
 my @bad = (
-	[ 'three layouts', [ 'layout', 'a', 'b', 'c' ], 2, qr/too many command-line arguments \(first is "c"\)/ ],
+	[ 'three arguments, no results directory', [ 'layout', 'a', 'b', 'c' ], 2,
+		qr/"a" is not a results directory \(three arguments are DIR VARIANT_A VARIANT_B\)/ ],
+	[ 'four arguments', [ 'layout', 'a', 'b', 'c', 'd' ], 2, qr/too many command-line arguments \(first is "d"\)/ ],
 	[ '--save with two', [ 'layout', '--save', "$tmp/x.json", $base, $reordered ], 2, qr/--save takes one layout/ ],
 	[ 'connection option with two', [ 'layout', '-h', '/tmp', $base, $reordered ], 2, qr/connection options apply to one server/ ],
 	[ 'line size not a power of two', [ 'layout', '--line-size', '100', $base ], 2, qr/invalid --line-size "100": must be a power of two from 16 to 1024/ ],

@@ -1,0 +1,139 @@
+# Variants built from PostgreSQL source (README: Building variants from
+# source).  The PostgreSQL 15 source comes from Debian's source package,
+# fetched and unpacked by tools/pg-source outside the repository.  A is the
+# unmodified tree, B the same with test/fixtures/snapshot-move-curcid.patch;
+# both build (B from a copy of A's tree), the layout diff shows curcid
+# moved, a tiny A/B ends with a verdict, a second run reuses both builds,
+# and a patch that does not apply or bad cflags stop before any cluster.
+#
+# It builds PostgreSQL (minutes), so it runs under "make test-build" (and
+# CI), not plain "make test".
+use strict;
+use warnings;
+
+use File::Temp qw(tempdir);
+use IPC::Run;
+use JSON::PP;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+
+plan skip_all => 'builds PostgreSQL from source: run "make test-build"'
+  unless $ENV{PGBENCH_EXT_TEST_BUILD};
+
+my $top = $ENV{PGBENCH_EXT_TOP} or die "PGBENCH_EXT_TOP not set";
+my $base = tempdir(DIR => $ENV{TESTDIR}, CLEANUP => 1);
+chmod 0755, $base;
+
+# A cache of this test's own, so that the first run really builds.
+$ENV{PGBENCH_EXT_BUILD_CACHE} = "$base/cache";
+
+my ($src, $fetch_err);
+IPC::Run::run([ "$top/tools/pg-source" ], '>', \$src, '2>', \$fetch_err)
+  or BAIL_OUT("tools/pg-source could not provide the PostgreSQL source: $fetch_err");
+chomp $src;
+ok(-x "$src/configure", "PostgreSQL source unpacked in $src");
+
+my $patch = "$top/test/fixtures/snapshot-move-curcid.patch";
+my @tiny = ('ab', '-s', '1', '-r', '2', '-T', '2', '-c', '1', '-b', 'select-only', '--seed', '7');
+my @ab = (@tiny, '--variant', 'A', '--source', $src,
+	'--variant', 'B', '--source', $src, '--patch', $patch);
+
+# variants.NAME.build of experiment.json, as canonical JSON text
+sub build_json
+{
+	my ($dir, $variant) = @_;
+	my $json = JSON::PP->new->canonical;
+	my $build = $json->decode(slurp_file("$dir/experiment.json"))->{variants}{$variant}{build};
+	return defined $build ? $json->encode($build) : undef;
+}
+
+# --- A and B build, run, and differ in SnapshotData's layout ---------------
+my $dir1 = "$base/first";
+my ($rc, $out, $err) = run_client(@ab, '-o', $dir1);
+is($rc, 0, 'A/B of two source builds completes') or diag "$out\n$err";
+like($out, qr/^variant A: building in \Q$base\E\/cache\/[0-9a-f]{16}$/m, 'A is built');
+like($out, qr/^variant B: building in .* \(starting from \Q$base\E\/cache\/[0-9a-f]{16}\)$/m,
+	'B starts from a copy of A\'s build tree');
+like($out, qr/^ select-only\s*\|\s*1\s*\|.*\|\s*(faster|slower|~ no change|insufficient)/m,
+	'the report gives a verdict for B against A');
+
+my ($ba, $bb) = (build_json($dir1, 'A'), build_json($dir1, 'B'));
+ok(defined $ba && defined $bb, 'experiment.json records both builds');
+like($ba, qr/"source":"PostgreSQL 15\.\d+, files [0-9a-f]{64}, tarball postgresql-15_[^"]+ sha256 [0-9a-f]{64}"/,
+	'source identity: version, file checksum, tarball and its checksum');
+like($bb, qr/"sha256":"[0-9a-f]{64}"/, 'B records its patch checksum');
+unlike($ba, qr/"sha256"/, 'A has no patch');
+like($ba, qr/"compiler":"gcc/, 'compiler version recorded');
+like($ba, qr/"build_s":[0-9.]+/, 'build time recorded');
+my ($pa) = $ba =~ /"bindir":"([^"]+)"/;
+my ($pb) = $bb =~ /"bindir":"([^"]+)"/;
+isnt($pa, $pb, 'A and B have their own installations');
+is(length($pa), length($pb), 'install prefixes of equal length');
+ok(-f "$pa/../lib/pgbench_ext.so" && -f "$pb/../lib/pgbench_ext.so",
+	'the extension is installed into each build');
+(my $logs = $pb) =~ s{/dest/.*}{/logs};
+ok(-s "$logs/make.log" && -s "$logs/patch-1.log", "build logs kept in $logs");
+
+($rc, $out, $err) = run_client('layout', $dir1, 'A', 'B');
+is($rc, 0, 'layout DIR A B succeeds') or diag $err;
+my ($row) = $out =~ /^( curcid\s*\|.*)$/m;
+ok(defined $row, 'curcid appears in the layout diff') or diag $out;
+like($row, qr/^ curcid\s*\|\s*(\d+)\s*\|\s*\d+\s*\|\s*4\s*\|\s*0\s*\|\s*moved/,
+	'curcid moved to offset 4, on line 0');
+
+# --- the same experiment again: no rebuild ---------------------------------
+my %stamp = map { $_ => (stat("$_/build.json"))[9] } map { (my $d = $_) =~ s{/dest/.*}{}; $d } ($pa, $pb);
+my $dir2 = "$base/second";
+($rc, $out, $err) = run_client(@ab, '-o', $dir2);
+is($rc, 0, 'the second run completes') or diag "$out\n$err";
+like($out, qr/^variant A: reusing build /m, 'A is reused');
+like($out, qr/^variant B: reusing build /m, 'B is reused');
+unlike($out, qr/building in/, 'nothing is built');
+is_deeply({ map { $_ => (stat("$_/build.json"))[9] } keys %stamp }, \%stamp, 'build.json untouched');
+like(build_json($dir2, 'B'), qr/"reused":true/, 'experiment.json says reused');
+
+# --- layout seeds: relinks of the builds above, compared seed by seed -------
+my $dir3 = "$base/seeds";
+($rc, $out, $err) = run_client(@tiny, '--variant', 'A', '--source', $src, '--layout-seeds', '2',
+	'--variant', 'B', '--source', $src, '--patch', $patch, '--layout-seeds', '2', '-o', $dir3);
+is($rc, 0, 'A/B with two layout seeds each completes') or diag "$out\n$err";
+(my $da = $pa) =~ s{/dest/.*}{};
+(my $db = $pb) =~ s{/dest/.*}{};
+like($out, qr/^variant A\@seed1: building in .* \(starting from \Q$da\E\)$/m, 'A@seed1 is a relink of A');
+like($out, qr/^variant B\@seed1: building in .* \(starting from \Q$db\E\)$/m, 'B@seed1 is a relink of B');
+like($out, qr/^variant B\@seed2: building in /m, 'B@seed2 is built');
+my %bin = map { $_ => (build_json($dir3, $_) =~ /"bindir":"([^"]+)"/)[0] } qw(A@seed1 A@seed2 B@seed1 B@seed2);
+isnt(slurp_file("$bin{'A@seed1'}/postgres"), slurp_file("$bin{'A@seed2'}/postgres"),
+	'the two seeds link different postgres binaries');
+is(length($bin{'A@seed1'}), length($bin{'B@seed2'}), 'seeded prefixes of equal length too');
+foreach my $k (1, 2)
+{
+	like($out, qr/^layout seeds: select-only, 1 client: B\@seed$k vs A\@seed$k: /m,
+		"seed $k: B\@seed$k compared with A\@seed$k");
+}
+like($out, qr/^layout seeds: select-only, 1 client: B\@seed\* vs A\@seed\*: .*\(all seeds pooled\)$/m,
+	'the seeds pooled: B@seed* vs A@seed*');
+unlike($out, qr/B\@seed2 vs A\@seed1|B\@seed1 vs A\@seed2/, 'no cross-seed comparison');
+like(slurp_file("$dir3/clusters/B\@seed2/pg_ctl.log"), qr/^environment padding: \d+ bytes$/m,
+	'a seeded postmaster starts with a random environment size');
+
+# --- failures stop before any cluster ----------------------------------------
+my @fails = (
+	[ 'patch does not apply', [ '--patch', "$top/test/fixtures/does-not-apply.patch" ], 'patch-1' ],
+	[ 'bad cflags', [ '--cflags', '-O2 -fno-such-flag-pgbench-ext' ], 'configure' ]);
+foreach my $f (@fails)
+{
+	my ($name, $opts, $step) = @$f;
+	my $d = "$base/fail-$step";
+	($rc, $out, $err) = run_client(@tiny, '--variant', 'A', '--source', $src,
+		'--variant', 'bad', '--source', $src, @$opts, '-o', $d);
+	is($rc, 2, "$name: exit status 2");
+	like($err, qr/variant "bad": build step "\Q$step\E" failed; see \S+\/logs\/\Q$step\E\.log/,
+		"$name: the message names the variant, the step and the log");
+	ok(!-e "$d/clusters", "$name: no cluster was started");
+	ok(!-e $d, "$name: not even the results directory was created");
+}
+
+done_testing();
