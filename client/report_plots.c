@@ -334,6 +334,17 @@ report_draw_plots(const ReportData *r, int *nplots, char **note)
 	*nplots = 0;
 	if (gnuplot == NULL)
 		return NULL;
+	{
+		bool		any = false;
+
+		for (int i = 0; i < r->nruns && !any; i++)
+			any = report_run_counted(&r->runs[i]);
+		if (!any)
+		{
+			*note = pg_strdup("no counted run to plot yet");
+			return NULL;
+		}
+	}
 	ps.dir = psprintf("%s/plots", r->dir);
 	if (mkdir(ps.dir, 0755) != 0 && errno != EEXIST)
 	{
