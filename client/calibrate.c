@@ -23,13 +23,6 @@
 
 static const double effects[CAL_NEFFECTS] = {0.01, 0.02, 0.05};
 
-/* A phase's runs, loaded the way every report loads them. */
-static ReportData *
-load_phase(const char *dir, char **error)
-{
-	return report_load(dir, NULL, error);
-}
-
 /* tps of one variant's counted runs in rounds [first, last], into x */
 static int
 select_tps(const ReportData *d, const char *variant, int first, int last, double *x)
@@ -163,7 +156,7 @@ bool
 calibrate_analyse_aa(const CalibrateOptions *o, const char *dir, CalibrationResult *r,
 					 char **error)
 {
-	ReportData *d = load_phase(dir, error);
+	ReportData *d = report_load(dir, NULL, error);
 	StatsComparison *cmp;
 	double	   *a;
 
@@ -187,7 +180,7 @@ bool
 calibrate_analyse_delay(const CalibrateOptions *o, const char *dir, CalibrationResult *r,
 						char **error)
 {
-	ReportData *d = load_phase(dir, error);
+	ReportData *d = report_load(dir, NULL, error);
 	double	   *a,
 			   *b;
 	StatsOptions opt;

@@ -102,6 +102,7 @@ extern double now_seconds(void);
 extern int	cmd_env(int argc, char **argv);
 extern int	cmd_layout(int argc, char **argv);
 extern int	cmd_run(int argc, char **argv);
+extern char *timestamped_dir(const char *prefix);
 extern int	cmd_ab(int argc, char **argv);
 extern int	cmd_calibrate(int argc, char **argv);
 extern int	cmd_report(int argc, char **argv);

@@ -110,9 +110,9 @@ reanalyse(CalibrateOptions *o)
 	CalibrationResult result = {0};
 	char	   *error;
 	ExperimentSpec spec;
-	json_t	   *doc = results_read_json(psprintf("%s/delay", o->dir), "experiment.json", &error);
+	json_t	   *doc = results_read_spec(psprintf("%s/delay", o->dir), &spec, &error);
 
-	if (doc == NULL || !experiment_from_json(&spec, json_object_get(doc, "spec"), &error))
+	if (doc == NULL)
 	{
 		pg_log_error("\"%s\" is not a finished calibration: %s", o->dir, error);
 		return EXIT_USAGE;
@@ -234,13 +234,7 @@ cmd_calibrate(int argc, char **argv)
 		usage_error("calibrate", "--skip-aa needs --delay-ns: without the A/A phase nothing sizes the delay");
 	o.target = target_pct / 100.0;
 	if (o.dir == NULL)
-	{
-		char		stamp[32];
-		time_t		t = time(NULL);
-
-		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&t));
-		o.dir = psprintf("calibration-%s", stamp);
-	}
+		o.dir = timestamped_dir("calibration");
 	if (pg_mkdir_p(pg_strdup(o.dir), 0755) != 0)
 	{
 		pg_log_error("could not create directory \"%s\": %m", o.dir);

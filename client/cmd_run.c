@@ -82,14 +82,15 @@ ab_usage(void)
 		   "     --variant B --bindir $(pg_config --bindir) --set synchronous_commit=off\n", progname);
 }
 
-static char *
-default_results_dir(void)
+/* "PREFIX-YYYYMMDD-HHMMSS": where results go when -o is not given */
+char *
+timestamped_dir(const char *prefix)
 {
 	char		stamp[32];
 	time_t		t = time(NULL);
 
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&t));
-	return psprintf("results-%s", stamp);
+	return psprintf("%s-%s", prefix, stamp);
 }
 
 /* The plan seed: given, or drawn now and recorded with the experiment. */
@@ -146,9 +147,9 @@ static void
 load_recorded_spec(ExperimentSpec *spec, const char *dir)
 {
 	char	   *error;
-	json_t	   *doc = results_read_json(dir, "experiment.json", &error);
+	json_t	   *doc = results_read_spec(dir, spec, &error);
 
-	if (doc == NULL || !experiment_from_json(spec, json_object_get(doc, "spec"), &error))
+	if (doc == NULL)
 	{
 		pg_log_error("\"%s\" is not a results directory of pgbench_ext: %s", dir, error);
 		exit(EXIT_USAGE);
@@ -236,7 +237,7 @@ cmd_run(int argc, char **argv)
 	}
 	choose_seed(&spec, seed_arg);
 	if (ropts.results_dir == NULL)
-		ropts.results_dir = default_results_dir();
+		ropts.results_dir = timestamped_dir("results");
 	return execute(&spec, &ropts, "run");
 }
 
@@ -352,6 +353,6 @@ cmd_ab(int argc, char **argv)
 		usage_error("ab", "too many command-line arguments (first is \"%s\")", argv[optind]);
 	choose_seed(&spec, NULL);
 	if (ropts.results_dir == NULL)
-		ropts.results_dir = default_results_dir();
+		ropts.results_dir = timestamped_dir("results");
 	return execute(&spec, &ropts, "ab");
 }

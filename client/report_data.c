@@ -480,10 +480,7 @@ report_load(const char *dir, const char *baseline, char **error)
 	ReportData *r = pg_malloc0(sizeof(ReportData));
 
 	r->dir = pg_strdup(dir);
-	r->experiment = results_read_json(dir, "experiment.json", error);
-	if (r->experiment == NULL)
-		return NULL;
-	if (!experiment_from_json(&r->spec, json_object_get(r->experiment, "spec"), error))
+	if ((r->experiment = results_read_spec(dir, &r->spec, error)) == NULL)
 		return NULL;
 	stats_default_options(&r->opt);
 	r->baseline = 0;

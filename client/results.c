@@ -96,6 +96,23 @@ results_read_json(const char *dir, const char *name, char **error)
 	return obj;
 }
 
+/*
+ * A results directory's experiment.json with its recorded specification
+ * rebuilt in spec: what --resume, --rerun, report and calibrate start from.
+ */
+json_t *
+results_read_spec(const char *dir, ExperimentSpec *spec, char **error)
+{
+	json_t	   *doc = results_read_json(dir, "experiment.json", error);
+
+	if (doc != NULL && !experiment_from_json(spec, json_object_get(doc, "spec"), error))
+	{
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
 static void
 csv_number(FILE *f, double v, const char *fmt)
 {

@@ -50,6 +50,7 @@ typedef struct RunRecord
 extern bool results_create(const char *dir, char **error);
 extern bool results_write_json(const char *dir, const char *name, json_t *obj, char **error);
 extern json_t *results_read_json(const char *dir, const char *name, char **error);
+extern json_t *results_read_spec(const char *dir, ExperimentSpec *spec, char **error);
 extern bool results_append_run(const char *dir, const RunRecord *rec, char **error);
 extern bool *results_completed_runs(const char *dir, int nruns, int *ncompleted, char **error);
 extern char *results_run_path(const char *dir, int run_id, const char *suffix);

@@ -70,15 +70,6 @@ static uint64 last_hw_read_ns = 0;
 static uint64 perf_last[PERF_EV_COUNT];
 static bool perf_last_valid[PERF_EV_COUNT];
 
-static inline uint64
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64) ts.tv_sec * 1000000000 + (uint64) ts.tv_nsec;
-}
-
 static inline bool
 tracking(void)
 {
@@ -132,7 +123,7 @@ static void
 pe_ExecutorStart(QueryDesc *queryDesc, int eflags)
 {
 	bool		track = tracking() && n_open_statements < MAX_OPEN_STATEMENTS;
-	uint64		start = track ? now_ns() : 0;
+	uint64		start = track ? pgbench_ext_now_ns() : 0;
 
 	if (prev_ExecutorStart)
 		prev_ExecutorStart(queryDesc, eflags);
@@ -195,7 +186,7 @@ pe_ExecutorEnd(QueryDesc *queryDesc)
 			CmdKind		kind = cmd_kind(queryDesc->operation);
 
 			record_timing(kind, &pending.v.stmt[kind],
-						  now_ns() - open_statements[i].start_ns,
+						  pgbench_ext_now_ns() - open_statements[i].start_ns,
 						  queryDesc->estate->es_processed);
 			open_statements[i] = open_statements[--n_open_statements];
 			break;
@@ -227,7 +218,7 @@ pe_ProcessUtility(COMPAT_UTILITY_PARAMS)
 	track = tracking();
 	if (track)
 	{
-		start = now_ns();
+		start = pgbench_ext_now_ns();
 
 		/*
 		 * The ROLLBACK ending a failed transaction block comes after the
@@ -257,7 +248,7 @@ pe_ProcessUtility(COMPAT_UTILITY_PARAMS)
 		if (IsTransactionState())
 			xact_begins(start);
 		record_timing(CMD_KIND_UTILITY, &pending.v.stmt[CMD_KIND_UTILITY],
-					  now_ns() - start, qc ? qc->nprocessed : 0);
+					  pgbench_ext_now_ns() - start, qc ? qc->nprocessed : 0);
 	}
 }
 
@@ -331,7 +322,7 @@ xact_end(XactEvent event)
 	if (!xact_tracked)
 		return;
 
-	now = now_ns();
+	now = pgbench_ext_now_ns();
 	record_timing(HIST_XACT, &pending.v.xact, now - xact_start_ns, 0);
 	if (event == XACT_EVENT_ABORT)
 		pending.v.aborts++;

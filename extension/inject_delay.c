@@ -14,8 +14,6 @@
  */
 #include "pgbench_ext.h"
 
-#include <time.h>
-
 #include "access/xact.h"
 #include "utils/guc.h"
 
@@ -25,17 +23,12 @@
 static int	inject_delay_ns = 0;
 
 static void
-spin_ns(int64 ns)
+spin_ns(uint64 ns)
 {
-	struct timespec start,
-				now;
+	uint64		start = pgbench_ext_now_ns();
 
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	do
-	{
-		clock_gettime(CLOCK_MONOTONIC, &now);
-	} while ((now.tv_sec - start.tv_sec) * INT64CONST(1000000000) +
-			 (now.tv_nsec - start.tv_nsec) < ns);
+	while (pgbench_ext_now_ns() - start < ns)
+		;
 }
 
 static void

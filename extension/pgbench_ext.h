@@ -13,11 +13,26 @@
 
 #include "postgres.h"
 
+#include <time.h>
+
 #include "compat.h"
 
 #ifndef PGBENCH_EXT_VERSION
 #error "PGBENCH_EXT_VERSION must be defined by the Makefile (from pgbench_ext.control)"
 #endif
+
+/*
+ * Monotonic nanoseconds, read through the vDSO: the one clock of the
+ * statement timing, the snapshot benchmark and the injected delay.
+ */
+static inline uint64
+pgbench_ext_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64) ts.tv_sec * UINT64CONST(1000000000) + (uint64) ts.tv_nsec;
+}
 
 /* machine.c: facts about the host, read from /proc and sysfs */
 

@@ -101,15 +101,6 @@ compare_doubles(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static inline uint64
-clock_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64) ts.tv_sec * UINT64CONST(1000000000) + (uint64) ts.tv_nsec;
-}
-
 /*
  * Cost in ns of one clock pair around an empty batch: the median of many,
  * so a preemption during calibration does not inflate it.
@@ -121,8 +112,8 @@ timer_overhead_ns(void)
 
 	for (int i = 0; i < TIMER_CALIBRATION_READS; i++)
 	{
-		uint64		t0 = clock_ns();
-		uint64		t1 = clock_ns();
+		uint64		t0 = pgbench_ext_now_ns();
+		uint64		t1 = pgbench_ext_now_ns();
 
 		samples[i] = (double) (t1 - t0);
 	}
@@ -187,20 +178,20 @@ time_batch(BenchMode mode, int32 n, double overhead_ns)
 
 	if (mode == BENCH_FULL)
 	{
-		t0 = clock_ns();
+		t0 = pgbench_ext_now_ns();
 		for (int32 i = 0; i < n; i++)
 		{
 			snapshot_forget_reuse(&bench_snapshot);
 			GetSnapshotData(&bench_snapshot);
 		}
-		t1 = clock_ns();
+		t1 = pgbench_ext_now_ns();
 	}
 	else
 	{
-		t0 = clock_ns();
+		t0 = pgbench_ext_now_ns();
 		for (int32 i = 0; i < n; i++)
 			GetSnapshotData(&bench_snapshot);
-		t1 = clock_ns();
+		t1 = pgbench_ext_now_ns();
 	}
 	ns = (double) (t1 - t0) - overhead_ns;
 	return Max(ns, 0.0) / (double) n;
