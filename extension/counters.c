@@ -94,26 +94,46 @@ timing_add(TimingCounters *dst, const TimingCounters *src)
 	dst->max_ns = Max(dst->max_ns, src->max_ns);
 }
 
+/*
+ * Add the given parts of src to dst and zero them in src: a publish moves
+ * a batch into the slot; a reader moves its copy of a slot into the sum.
+ */
 static void
-values_add(CounterValues *dst, const CounterValues *src)
+values_move(CounterValues *dst, CounterValues *src, uint32 parts)
 {
-	/* a publish usually carries one or two command types and no hw read */
 	for (int k = 0; k < CMD_KIND_COUNT; k++)
-		if (src->stmt[k].calls > 0)
+		if (parts & PENDING_ROW(k))
+		{
 			timing_add(&dst->stmt[k], &src->stmt[k]);
-	timing_add(&dst->xact, &src->xact);
-	dst->commits += src->commits;
-	dst->aborts += src->aborts;
-	dst->cpu_user_us += src->cpu_user_us;
-	dst->cpu_sys_us += src->cpu_sys_us;
-	dst->voluntary_switches += src->voluntary_switches;
-	dst->involuntary_switches += src->involuntary_switches;
-	for (int k = 0; k < PERF_EV_COUNT; k++)
-		if (src->hw_xacts[k] > 0)
+			memset(&src->stmt[k], 0, sizeof(src->stmt[k]));
+		}
+	if (parts & PENDING_ROW(HIST_XACT))
+	{
+		timing_add(&dst->xact, &src->xact);
+		dst->commits += src->commits;
+		dst->aborts += src->aborts;
+		memset(&src->xact, 0, sizeof(src->xact));
+		src->commits = src->aborts = 0;
+	}
+	if (parts & PENDING_USAGE)
+	{
+		dst->cpu_user_us += src->cpu_user_us;
+		dst->cpu_sys_us += src->cpu_sys_us;
+		dst->voluntary_switches += src->voluntary_switches;
+		dst->involuntary_switches += src->involuntary_switches;
+		src->cpu_user_us = src->cpu_sys_us = 0;
+		src->voluntary_switches = src->involuntary_switches = 0;
+	}
+	if (parts & PENDING_HW)
+	{
+		for (int k = 0; k < PERF_EV_COUNT; k++)
 		{
 			dst->hw[k] += src->hw[k];
 			dst->hw_xacts[k] += src->hw_xacts[k];
 		}
+		memset(src->hw, 0, sizeof(src->hw));
+		memset(src->hw_xacts, 0, sizeof(src->hw_xacts));
+	}
 }
 
 /*
@@ -144,14 +164,14 @@ counters_publish(PendingCounters *pending)
 		memset(slot->hist, 0, sizeof(slot->hist));
 		slot->generation = gen;
 	}
-	values_add(&slot->v, &pending->v);
+	values_move(&slot->v, &pending->v, pending->touched);
 	for (int i = 0; i < pending->nhist; i++)
 		slot->hist[pending->hist_row[i]][pending->hist_bucket[i]]++;
 
 	pg_write_barrier();
 	pg_atomic_write_u32(&slot->changecount, cc + 2);
 
-	memset(&pending->v, 0, sizeof(pending->v));
+	pending->touched = 0;
 	pending->nhist = 0;
 }
 
@@ -191,7 +211,7 @@ counters_sum(CounterValues *sum, uint64 (*hist)[LH_BUCKETS])
 		}
 		if (copy->generation != gen)
 			continue;
-		values_add(sum, &copy->v);
+		values_move(sum, &copy->v, PENDING_ALL);
 		if (hist)
 			for (int r = 0; r < HIST_COUNT; r++)
 				for (int b = 0; b < LH_BUCKETS; b++)

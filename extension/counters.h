@@ -112,9 +112,21 @@ typedef struct CountersShared
 /* Pending histogram increments before a publish; a batch flushes when full. */
 #define PENDING_HIST_MAX 64
 
+/*
+ * Parts of a batch that may be non-zero.  A publish adds and clears only
+ * those, so a transaction of one SELECT writes the slot's select and xact
+ * counters and leaves the cache lines of the other command types, CPU time
+ * (read every 100 ms) and hardware counters alone.
+ */
+#define PENDING_ROW(hist_row)	(1U << (hist_row))	/* stmt[kind] or xact */
+#define PENDING_USAGE			(1U << HIST_COUNT)	/* CPU time, switches */
+#define PENDING_HW				(1U << (HIST_COUNT + 1))
+#define PENDING_ALL				(~0U)
+
 typedef struct PendingCounters
 {
 	CounterValues v;
+	uint32		touched;		/* PENDING_* bits */
 	int			nhist;
 	uint16		hist_row[PENDING_HIST_MAX];
 	uint16		hist_bucket[PENDING_HIST_MAX];

@@ -7,13 +7,14 @@
  *
  * The per-statement cost is two clock_gettime() calls (vDSO), a histogram
  * index and a few additions in backend-local memory; nothing is shared
- * until the transaction ends, when counters_publish() adds the batch to
- * this backend's own slot (locking rules in counters.h).  CPU time is read
- * at most every 100 ms (cpu_usage.c).  With track_hw the perf_event
- * counters are read at a transaction end: every one where user-space rdpmc
- * works, else at most every 10 ms, since a read() system call per
- * transaction would cost more than everything else here together.  Sums
- * over the transactions between reads give the same per-transaction means.
+ * until the transaction ends, when counters_publish() adds the parts of the
+ * batch the transaction touched to this backend's own slot (locking rules
+ * in counters.h).  CPU time is read at most every 100 ms (cpu_usage.c).
+ * With track_hw the perf_event counters are read at a transaction end:
+ * every one where user-space rdpmc works, else at most every 10 ms, since a
+ * read() system call per transaction would cost more than everything else
+ * here together.  Sums over the transactions between reads give the same
+ * per-transaction means.
  *
  * Only top-level statements are counted (as pg_stat_statements.track = top):
  * a statement's time includes any it runs inside, so counting both would
@@ -94,6 +95,7 @@ record_timing(int hist_row, TimingCounters *t, uint64 ns, uint64 rows)
 	t->total_ns += ns;
 	if (ns > t->max_ns)
 		t->max_ns = ns;
+	pending.touched |= PENDING_ROW(hist_row);
 	if (pending.nhist == PENDING_HIST_MAX)
 		counters_publish(&pending);
 	pending.hist_row[pending.nhist] = hist_row;
@@ -293,6 +295,7 @@ hw_read_delta(uint64 now)
 		{
 			pending.v.hw[k] += cur[k] - perf_last[k];
 			pending.v.hw_xacts[k] += perf_xacts_since_read;
+			pending.touched |= PENDING_HW;
 		}
 		perf_last[k] = cur[k];
 		perf_last_valid[k] = valid[k];
@@ -311,6 +314,7 @@ static void
 backend_exit(int code, Datum arg)
 {
 	cpu_usage_add_since_last(&pending.v);
+	pending.touched |= PENDING_USAGE;
 	counters_publish(&pending);
 }
 
@@ -332,6 +336,7 @@ xact_end(XactEvent event)
 	if (now - last_cpu_read_ns >= CPU_READ_INTERVAL_NS)
 	{
 		cpu_usage_add_since_last(&pending.v);
+		pending.touched |= PENDING_USAGE;
 		last_cpu_read_ns = now;
 		if (!exit_callback_registered)
 		{
@@ -351,6 +356,9 @@ pe_xact_callback(XactEvent event, void *arg)
 {
 	switch (event)
 	{
+		case XACT_EVENT_PRE_COMMIT:
+			inject_delay_before_commit();
+			break;
 		case XACT_EVENT_COMMIT:
 		case XACT_EVENT_ABORT:
 		case XACT_EVENT_PREPARE:

@@ -14,7 +14,6 @@
  */
 #include "pgbench_ext.h"
 
-#include "access/xact.h"
 #include "utils/guc.h"
 
 /* 100 ms: beyond that a "calibration" is a stall, not a slowdown */
@@ -31,14 +30,19 @@ spin_ns(uint64 ns)
 		;
 }
 
-static void
-inject_delay_xact_callback(XactEvent event, void *arg)
+/*
+ * Called by the extension's one transaction callback (hooks.c) at
+ * XACT_EVENT_PRE_COMMIT: a callback of its own would cost every
+ * transaction of every backend a call per event, delay or not.
+ */
+void
+inject_delay_before_commit(void)
 {
 	/*
 	 * No CHECK_FOR_INTERRUPTS here: an error is not allowed this close to
 	 * commit, and the wait is bounded by INJECT_DELAY_MAX_NS.
 	 */
-	if (event == XACT_EVENT_PRE_COMMIT && inject_delay_ns > 0)
+	if (inject_delay_ns > 0)
 		spin_ns(inject_delay_ns);
 }
 
@@ -54,5 +58,4 @@ inject_delay_init(void)
 							PGC_SUSET,
 							0,
 							NULL, NULL, NULL);
-	RegisterXactCallback(inject_delay_xact_callback, NULL);
 }

@@ -56,6 +56,7 @@ extern char *machine_cache_label(const MachineCache *cache);
 
 /* inject_delay.c */
 extern void inject_delay_init(void);
+extern void inject_delay_before_commit(void);
 
 /* pgbench_ext.c: settings, defined only when preloaded */
 extern bool pgbench_ext_track;

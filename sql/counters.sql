@@ -43,6 +43,23 @@ SELECT scope, metric, value FROM pgbench_ext.counters()
 WHERE metric IN ('calls', 'rows', 'commits', 'aborts') AND scope NOT IN ('hw', 'hw_xacts')
 ORDER BY scope, metric;
 
+-- A transaction of several command types publishes each of them, and one
+-- longer than a batch (64 timings) publishes the batch when it fills up.
+SELECT pgbench_ext.reset();
+BEGIN;
+INSERT INTO t VALUES (20);
+SELECT count(*) >= 0 AS selected FROM t;
+UPDATE t SET a = a WHERE a = 20;
+\set ECHO none
+\o /dev/null
+SELECT format('SELECT %s AS g', g) FROM generate_series(1, 70) g \gexec
+\o
+\set ECHO all
+COMMIT;
+SELECT scope, metric, value FROM pgbench_ext.counters()
+WHERE metric IN ('calls', 'commits') AND scope IN ('insert', 'select', 'update', 'xact')
+ORDER BY scope, metric;
+
 -- Times are consistent with each other.
 SELECT scope,
        (SELECT value FROM pgbench_ext.counters() c WHERE c.scope = s.scope AND metric = 'p50_ms')
