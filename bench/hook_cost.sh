@@ -26,7 +26,6 @@ FREQ=10000
 
 # Other clusters on the machine may load their own pgbench_ext.so: count only ours.
 lib=$("$PG_CONFIG" --pkglibdir)/pgbench_ext.so
-command -v perf >/dev/null || { echo "hook_cost: perf not found (linux-perf)" >&2; exit 1; }
 
 bench_begin hook
 trap 'cluster_stop; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT

@@ -1,8 +1,9 @@
 # bench/lib.sh — set-up shared by the benchmarks; sourced, not run.
 #
 # After bench_begin NAME: $work is a fresh directory the server account can
-# enter (removed by each script's own EXIT trap) and this tree is built and
-# installed into PG_CONFIG's installation.
+# enter (removed by each script's own EXIT trap), what the benchmarks need is
+# installed (tools/deps install bench), and this tree is built and installed
+# into PG_CONFIG's installation.
 
 : "${PG_CONFIG:=pg_config}"
 export PG_CONFIG
@@ -12,6 +13,7 @@ bench_begin() {
 	work=$(mktemp -d "/tmp/pgbench_ext_$1.XXXXXX")
 	chmod 755 "$work"
 	trap 'exit 130' INT TERM
+	tools/deps install bench || exit 1
 	make -s PG_CONFIG="$PG_CONFIG" >/dev/null && make -s PG_CONFIG="$PG_CONFIG" install >/dev/null
 }
 
@@ -23,3 +25,13 @@ bench_cluster() {
 	cluster_start "$dir" "max_connections = 20" "$@" >/dev/null
 	"$CLUSTER_BINDIR/pgbench" -i -q -s "${SCALE:-5}" postgres >/dev/null 2>&1
 }
+
+# The variants the overhead benchmarks compare, one a line:
+# name|shared_preload_libraries|PGOPTIONS for the pgbench sessions|server settings
+BENCH_VARIANTS="none|||
+pgbench_ext|pgbench_ext||
+pgbench_ext_nosampler|pgbench_ext||pgbench_ext.sample_interval_ms = 0
+pgbench_ext_hw|pgbench_ext|-c pgbench_ext.track_hw=on|
+pg_stat_statements|pg_stat_statements||
+pgss_kcache|pg_stat_statements,pg_stat_kcache||
+pg_wait_sampling|pg_wait_sampling||"

@@ -30,17 +30,8 @@ SCALE=${SCALE:-5}
 PHASES=${PHASES:-A}
 CSV=${CSV:-bench/overhead-$(date -u +%Y%m%dT%H%M%SZ).csv}
 
-# name|shared_preload_libraries|PGOPTIONS for the pgbench sessions|server settings
-variants_A="none|||
-pgbench_ext|pgbench_ext||
-pgbench_ext_nosampler|pgbench_ext||pgbench_ext.sample_interval_ms = 0
-pgbench_ext_hw|pgbench_ext|-c pgbench_ext.track_hw=on|
-pg_stat_statements|pg_stat_statements||
-pgss_kcache|pg_stat_statements,pg_stat_kcache||
-pg_wait_sampling|pg_wait_sampling||"
-variants_B="none|||
-pgbench_ext|pgbench_ext||
-pgbench_ext_hw|pgbench_ext|-c pgbench_ext.track_hw=on|"
+variants_A=$BENCH_VARIANTS
+variants_B=$(echo "$BENCH_VARIANTS" | grep -E '^(none|pgbench_ext|pgbench_ext_hw)\|')
 
 bench_begin bench
 trap 'cluster_stop; rm -rf "$work"' EXIT
