@@ -62,7 +62,9 @@ calibrate_usage(void)
 	printf("      --skip-aa            only the injected-delay phase (needs --delay-ns)\n");
 	printf("      --delay-ns=N         injected delay instead of sizing it from the A/A phase\n");
 	printf("  -o, --output=DIR         results directory (default calibration-YYYYMMDD-HHMMSS)\n");
-	printf("      --reanalyse=DIR      run nothing: analyse a finished calibration again\n");
+	printf("      --reanalyse=DIR      run nothing: analyse a finished calibration again\n"
+		   "                           (with its recorded --blocks, --rounds, --target\n"
+		   "                           unless given)\n");
 	printf("  -?, --help               show this help, then exit\n");
 }
 
@@ -99,10 +101,53 @@ run_phase(ExperimentSpec *spec, const char *dir)
 	return runner_execute(spec, &ropts);
 }
 
+/* What the phases' own experiment.json files do not say: how to split them. */
+#define CALIBRATION_FILE "calibration.json"
+
+static bool
+write_calibration_file(const CalibrateOptions *o, char **error)
+{
+	json_t	   *doc = json_pack("{s:i, s:i, s:f}", "blocks", o->blocks,
+								"rounds_per_comparison", o->rounds, "target", o->target);
+	bool		ok = results_write_json(o->dir, CALIBRATION_FILE, doc, error);
+
+	json_decref(doc);
+	return ok;
+}
+
+/*
+ * The split and target a calibration ran with, for the options not given
+ * again.  A calibration from before the file existed keeps the defaults.
+ */
+static void
+read_calibration_file(CalibrateOptions *o, bool blocks_given, bool rounds_given,
+					  bool target_given)
+{
+	char	   *error;
+	json_t	   *doc;
+
+	if (access(psprintf("%s/%s", o->dir, CALIBRATION_FILE), R_OK) != 0)
+		return;
+	doc = results_read_json(o->dir, CALIBRATION_FILE, &error);
+	if (doc == NULL)
+	{
+		pg_log_warning("%s; using the defaults and the options given", error);
+		return;
+	}
+	if (!blocks_given && json_is_integer(json_object_get(doc, "blocks")))
+		o->blocks = json_integer_value(json_object_get(doc, "blocks"));
+	if (!rounds_given && json_is_integer(json_object_get(doc, "rounds_per_comparison")))
+		o->rounds = json_integer_value(json_object_get(doc, "rounds_per_comparison"));
+	if (!target_given && json_is_number(json_object_get(doc, "target")))
+		o->target = json_number_value(json_object_get(doc, "target"));
+	json_decref(doc);
+}
+
 /*
  * The figures of a finished calibration again (after a fix to the analysis,
  * or with other --blocks/--rounds splits), from its directories alone: the
- * run length and delay are read back from the recorded experiments.
+ * run length and delay are read back from the recorded experiments, the
+ * split and target from calibration.json unless given again.
  */
 static int
 reanalyse(CalibrateOptions *o)
@@ -159,6 +204,9 @@ cmd_calibrate(int argc, char **argv)
 	int			c;
 	int			rc;
 	double		target_pct = 3;
+	bool		blocks_given = false;
+	bool		rounds_given = false;
+	bool		target_given = false;
 	char	   *end;
 	CalibrationResult result = {0};
 
@@ -199,15 +247,18 @@ cmd_calibrate(int argc, char **argv)
 			case 2:
 				if (!option_parse_int(optarg, "--blocks", 1, 1000, &o.blocks))
 					exit(EXIT_USAGE);
+				blocks_given = true;
 				break;
 			case 3:
 				if (!option_parse_int(optarg, "--rounds", 2, 1000, &o.rounds))
 					exit(EXIT_USAGE);
+				rounds_given = true;
 				break;
 			case 4:
 				target_pct = strtod(optarg, &end);
 				if (*end != '\0' || !(target_pct > 0 && target_pct < 50))
 					usage_error("calibrate", "--target must be a percentage above 0 and below 50, got \"%s\"", optarg);
+				target_given = true;
 				break;
 			case 5:
 				o.skip_aa = true;
@@ -242,7 +293,15 @@ cmd_calibrate(int argc, char **argv)
 	}
 
 	if (o.reanalyse)
+	{
+		read_calibration_file(&o, blocks_given, rounds_given, target_given);
 		return reanalyse(&o);
+	}
+	if (!write_calibration_file(&o, &error))
+	{
+		pg_log_error("%s", error);
+		return EXIT_RUNTIME_ERROR;
+	}
 
 	if (!o.skip_aa)
 	{

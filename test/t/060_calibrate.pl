@@ -43,10 +43,21 @@ ok(-f "$dir/calibration.md" && -f "$dir/aa/runs.csv" && -f "$dir/delay/runs.csv"
 like(slurp_file("$dir/delay/experiment.json"), qr/pgbench_ext\.inject_delay_ns=\d+/,
 	'the delay is recorded as the variant\'s setting');
 
-my ($rc2, $out2) = run_client('calibrate', '--reanalyse', $dir, '--blocks', '2', '--rounds', '4');
+like(slurp_file("$dir/calibration.json"), qr/"rounds_per_comparison": 4/,
+	'the split is recorded beside the phases');
+
+# without options, --reanalyse splits the runs as the calibration did
+my ($rc2, $out2) = run_client('calibrate', '--reanalyse', $dir);
 is($rc2, 0, '--reanalyse succeeds');
 my ($fp1) = $out =~ /(A\/A false-positive rate: .*)/;
 my ($fp2) = $out2 =~ /(A\/A false-positive rate: .*)/;
 is($fp2, $fp1, '--reanalyse gives the same figures');
+like($out2, qr/4 rounds per comparison/, '--reanalyse uses the recorded split');
+
+# an explicit split wins over the recorded one
+my ($rc3, $out3) = run_client('calibrate', '--reanalyse', $dir, '--blocks', '1', '--rounds', '8');
+is($rc3, 0, '--reanalyse with another split succeeds');
+like($out3, qr/8 rounds per comparison/, 'the split given on the command line is used');
+like($out3, qr/A\/A false-positive rate: \d of 1 comparison/, 'one comparison of eight rounds');
 
 done_testing();
