@@ -13,7 +13,7 @@
 #   phase B: pgbench -S -c 1        none, pgbench_ext, pgbench_ext + track_hw;
 #            with one client, 1/tps is the time of one statement and its
 #            transaction, so the difference of medians is the hook cost in ns;
-#            on a noisy machine bench/hook_cost.sh measures it far better, so
+#            on a noisy machine bench/hook_instructions.sh measures it far better, so
 #            phase B runs only when asked (PHASES="A B")
 #
 # Raw per-run tps go to a CSV; printed: median per variant and the ratio of
