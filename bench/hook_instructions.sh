@@ -73,11 +73,26 @@ wait_children() {
 	exit 1
 }
 
-# instructions in the callgrind files that appeared since the list in $1
-new_instructions() {
+# one line "INSTRUCTIONS FILE" per callgrind file that appeared since the list in $1
+new_files() {
 	comm -13 "$1" <(ls "$cg" | sort) | while read -r f; do
-		sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$cg/$f"
-	done | awk '{ s += $1 } END { print s + 0 }'
+		echo "$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$cg/$f") $f"
+	done
+}
+
+# pgbench_ext's own functions in the backend of the last LONG run, per
+# transaction (self cost: what the functions' own code executed)
+profile_pgbench_ext() {
+	local busiest
+	busiest=$(new_files "$work/before" | sort -n | tail -1 | cut -d' ' -f2)
+	echo "  where pgbench_ext's own instructions go, per transaction:"
+	callgrind_annotate --inclusive=no --threshold=100 "$cg/$busiest" 2>/dev/null |
+		awk -v n="$LONG" '/pgbench_ext\.so\]$/ {
+			gsub(",", "", $1)
+			fn = $(NF - 1)
+			sub(/.*:/, "", fn)
+			if ($1 / n >= 1) printf "    %-36s %6.0f\n", fn, $1 / n
+		}'
 }
 
 native_user_ns_per_xact() {
@@ -138,13 +153,16 @@ for v in $VARIANTS; do
 			ls "$cg" | sort >"$work/before"
 			PGOPTIONS=$opts "$bin/pgbench" -n -S -c 1 -t "$n" postgres >/dev/null 2>&1
 			wait_children "$idle"
-			per_run+=("$(new_instructions "$work/before")")
+			per_run+=("$(new_files "$work/before" | awk '{ s += $1 } END { print s + 0 }')")
 		done
 		samples="$samples $(( (per_run[1] - per_run[0]) / (LONG - SHORT) ))"
 	done
+	profile=
+	[ "$name" = pgbench_ext ] && profile=$(profile_pgbench_ext)
 	stop_valgrind_postmaster
 	cluster_stop
 	echo "$name${samples}" | tee -a "$result" | awk '{ printf "  %-20s instructions per transaction:", $1; for (i = 2; i <= NF; i++) printf " %d", $i; print "" }'
+	[ -n "$profile" ] && echo "$profile"
 	[ -n "$user_ns" ] && echo "user_ns $user_ns" >>"$result"
 done
 

@@ -205,6 +205,17 @@ calibrate_analyse_delay(const CalibrateOptions *o, const char *dir, CalibrationR
 	r->pooled_ci_low = pooled.ci_low;
 	r->pooled_ci_high = pooled.ci_high;
 
+	/*
+	 * Without an A/A phase (--skip-aa), this phase's own A runs give the
+	 * transaction time and the noise: A runs alone here just the same.
+	 */
+	if (r->tx_seconds <= 0)
+	{
+		r->tps_median = report_median(a, select_tps(d, "A", 1, INT_MAX, a));
+		r->tx_seconds = o->clients / r->tps_median;
+		analyse_noise(o, d, r);
+	}
+
 	/* cross-check: a busy-wait adds CPU per transaction, which the counters see */
 	{
 		double		cpu[2] = {0, 0};

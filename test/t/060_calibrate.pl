@@ -60,4 +60,16 @@ is($rc3, 0, '--reanalyse with another split succeeds');
 like($out3, qr/8 rounds per comparison/, 'the split given on the command line is used');
 like($out3, qr/A\/A false-positive rate: \d of 1 comparison/, 'one comparison of eight rounds');
 
+# Without the A/A phase (--skip-aa), the delay phase's own A runs still give
+# the noise table and the CPU cross-check.
+my $delay_only = "$base/delay_only";
+mkdir $delay_only;
+system('cp', '-r', "$dir/delay", "$dir/calibration.json", $delay_only) == 0
+  or die "could not copy the delay phase";
+my ($rc4, $out4, $err4) = run_client('calibrate', '--reanalyse', $delay_only);
+is($rc4, 0, '--reanalyse of a delay phase alone succeeds') or diag $err4;
+unlike($out4, qr/A\/A false-positive rate/, 'no A/A figure without an A/A phase');
+like($out4, qr/expected from CPU time per transaction [-+]\d/, 'CPU cross-check without an A/A phase');
+like($out4, qr/^\| 1 s \| \d+\.\d+% \|/m, 'noise table without an A/A phase');
+
 done_testing();
