@@ -123,8 +123,7 @@ for v in $VARIANTS; do
 	as_server_user "$bin/pg_ctl" -D "$CLUSTER_DIR/data" -w stop >/dev/null
 
 	cg=$CLUSTER_DIR/callgrind
-	mkdir -p "$cg"
-	mkdir -p "$CLUSTER_DIR/tmp"
+	mkdir -p "$cg" "$CLUSTER_DIR/tmp"
 	chown "$(stat -c %U "$CLUSTER_DIR/data")" "$cg" "$CLUSTER_DIR/tmp"
 	# Only what runs inside PostgresMain is counted: a backend's own work.  A
 	# forked child would otherwise start with the postmaster's count so far.

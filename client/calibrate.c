@@ -152,13 +152,24 @@ analyse_noise(const CalibrateOptions *o, const ReportData *d, CalibrationResult 
 	}
 }
 
+/* A's throughput, its transaction time per client, and the noise of its runs */
+static void
+analyse_baseline(const CalibrateOptions *o, const ReportData *d, CalibrationResult *r)
+{
+	double	   *a = pg_malloc(sizeof(double) * (d->nruns + 1));
+
+	r->tps_median = report_median(a, select_tps(d, "A", 1, INT_MAX, a));
+	r->tx_seconds = o->clients / r->tps_median;
+	analyse_noise(o, d, r);
+	pg_free(a);
+}
+
 bool
 calibrate_analyse_aa(const CalibrateOptions *o, const char *dir, CalibrationResult *r,
 					 char **error)
 {
 	ReportData *d = report_load(dir, NULL, error);
 	StatsComparison *cmp;
-	double	   *a;
 
 	if (d == NULL)
 		return false;
@@ -169,10 +180,7 @@ calibrate_analyse_aa(const CalibrateOptions *o, const char *dir, CalibrationResu
 		if (cmp[i].verdict != STATS_NO_CHANGE)
 			r->aa_false_positives++;
 
-	a = pg_malloc(sizeof(double) * (d->nruns + 1));
-	r->tps_median = report_median(a, select_tps(d, "A", 1, INT_MAX, a));
-	r->tx_seconds = o->clients / r->tps_median;
-	analyse_noise(o, d, r);
+	analyse_baseline(o, d, r);
 	return true;
 }
 
@@ -210,11 +218,7 @@ calibrate_analyse_delay(const CalibrateOptions *o, const char *dir, CalibrationR
 	 * transaction time and the noise: A runs alone here just the same.
 	 */
 	if (r->tx_seconds <= 0)
-	{
-		r->tps_median = report_median(a, select_tps(d, "A", 1, INT_MAX, a));
-		r->tx_seconds = o->clients / r->tps_median;
-		analyse_noise(o, d, r);
-	}
+		analyse_baseline(o, d, r);
 
 	/* cross-check: a busy-wait adds CPU per transaction, which the counters see */
 	{
