@@ -13,5 +13,5 @@ cd "$(dirname "$0")/.."
 out=${CALIBRATION_DIR:-/tmp/pgbench_ext_calibration.$(date +%Y%m%dT%H%M%S)}
 mkdir -p "$(dirname "$out")"
 chmod 755 "$(dirname "$out")" 2>/dev/null || true
-client/pgbench_ext calibrate -b select-only -c 2 -s 10 -T 4 --blocks 20 --rounds 6 --target 3 \
+client/pgbench_ext calibrate -b select-only -c 2 -s 10 -T 4 --blocks 20 --rounds 6 \
 	-o "$out" "$@"

@@ -5,9 +5,10 @@
  *		false-positive rate, detection rate and CI coverage, noise by run
  *		length and the runs needed to see 1%, 2% and 5% here.
  *
- * Every verdict is the one stats_compare() gives, with the defaults a user
- * gets (alpha 0.05, noise threshold 1%): the calibration measures the
- * harness as it is used, not a tuned variant of it.
+ * Every verdict is the one the verdict table gives (stats_compare_rounds():
+ * round by round when the rounds allow), with the defaults a user gets
+ * (alpha 0.05, noise threshold 1%): the calibration measures the harness
+ * as it is used, not a tuned variant of it.
  *
  *-------------------------------------------------------------------------
  */
@@ -23,9 +24,13 @@
 
 static const double effects[CAL_NEFFECTS] = {0.01, 0.02, 0.05};
 
-/* tps of one variant's counted runs in rounds [first, last], into x */
+/*
+ * tps of one variant's counted runs in rounds [first, last], into x, and
+ * their rounds into round unless it is NULL
+ */
 static int
-select_tps(const ReportData *d, const char *variant, int first, int last, double *x)
+select_tps(const ReportData *d, const char *variant, int first, int last,
+		   double *x, int *round)
 {
 	int			k = 0;
 
@@ -35,9 +40,36 @@ select_tps(const ReportData *d, const char *variant, int first, int last, double
 
 		if (report_run_counted(run) && strcmp(run->variant, variant) == 0 &&
 			run->round >= first && run->round <= last)
+		{
+			if (round != NULL)
+				round[k] = run->round;
 			x[k++] = run->tps;
+		}
 	}
 	return k;
+}
+
+/* Variant b against A in rounds [first, last], as the verdict table compares them. */
+static int
+compare_rounds(const ReportData *d, const char *b_name, int first, int last,
+			   StatsComparison *out)
+{
+	double	   *a = pg_malloc(sizeof(double) * (d->nruns + 1));
+	double	   *b = pg_malloc(sizeof(double) * (d->nruns + 1));
+	int		   *ra = pg_malloc(sizeof(int) * (d->nruns + 1));
+	int		   *rb = pg_malloc(sizeof(int) * (d->nruns + 1));
+	int			na = select_tps(d, "A", first, last, a, ra);
+	int			nb = select_tps(d, b_name, first, last, b, rb);
+	StatsOptions opt;
+	int			rc;
+
+	stats_default_options(&opt);
+	rc = stats_compare_rounds(a, ra, na, b, rb, nb, &opt, out);
+	pg_free(a);
+	pg_free(b);
+	pg_free(ra);
+	pg_free(rb);
+	return rc;
 }
 
 /*
@@ -49,25 +81,16 @@ static int
 compare_blocks(const CalibrateOptions *o, const ReportData *d, const char *b_name,
 			   StatsComparison *out)
 {
-	double	   *a = pg_malloc(sizeof(double) * (d->nruns + 1));
-	double	   *b = pg_malloc(sizeof(double) * (d->nruns + 1));
-	StatsOptions opt;
 	int			k = 0;
 
-	stats_default_options(&opt);
 	for (int blk = 0; blk < o->blocks; blk++)
 	{
 		int			first = blk * o->rounds + 1;
-		int			last = first + o->rounds - 1;
-		int			na = select_tps(d, "A", first, last, a);
-		int			nb = select_tps(d, b_name, first, last, b);
 
-		if (stats_compare(a, na, b, nb, &opt, &out[k]) == 0 &&
+		if (compare_rounds(d, b_name, first, first + o->rounds - 1, &out[k]) == 0 &&
 			out[k].verdict != STATS_INSUFFICIENT)
 			k++;
 	}
-	pg_free(a);
-	pg_free(b);
 	return k;
 }
 
@@ -158,10 +181,51 @@ analyse_baseline(const CalibrateOptions *o, const ReportData *d, CalibrationResu
 {
 	double	   *a = pg_malloc(sizeof(double) * (d->nruns + 1));
 
-	r->tps_median = report_median(a, select_tps(d, "A", 1, INT_MAX, a));
+	r->tps_median = report_median(a, select_tps(d, "A", 1, INT_MAX, a, NULL));
 	r->tx_seconds = o->clients / r->tps_median;
 	analyse_noise(o, d, r);
 	pg_free(a);
+}
+
+/* The spread of per-round ratios, as the MDE of all of a phase's pairs. */
+static void
+set_round_noise(const StatsComparison *all, CalibrationResult *r)
+{
+	r->has_round_noise = all->n_pairs > 0 && all->has_mde;
+	r->round_noise_pairs = all->n_pairs;
+	r->round_noise_mde_pct = all->mde_pct;
+}
+
+/*
+ * Paired rounds a comparison needs for its MDE to fit between the noise
+ * threshold and the effect: the MDE shrinks as 1 / sqrt(rounds).
+ */
+static int
+rounds_needed(const CalibrationResult *r, double effect, double noise)
+{
+	double		have = log1p(r->round_noise_mde_pct / 100),
+				want = log1p(effect - noise);
+
+	return (int) ceil(r->round_noise_pairs * (have / want) * (have / want));
+}
+
+/* One row per comparison of a phase. */
+static void
+print_blocks(FILE *f, const char *phase, const StatsComparison *cmp, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		const StatsComparison *c = &cmp[i];
+
+		fprintf(f, "| %s %d | %+.2f%% | ", phase, i + 1, c->change_pct);
+		if (c->has_ci)
+			fprintf(f, "[%+.2f%%, %+.2f%%]", 100 * (c->ci_low - 1), 100 * (c->ci_high - 1));
+		else
+			fprintf(f, "-");
+		fprintf(f, " | %.3g | %s | %s |\n", c->p_value,
+				c->n_pairs > 0 ? psprintf("%d rounds", c->n_pairs) : psprintf("%d+%d", c->n_a, c->n_b),
+				stats_verdict_name(c->verdict));
+	}
 }
 
 bool
@@ -173,13 +237,20 @@ calibrate_analyse_aa(const CalibrateOptions *o, const char *dir, CalibrationResu
 
 	if (d == NULL)
 		return false;
-	cmp = pg_malloc(sizeof(StatsComparison) * o->blocks);
+	cmp = r->aa_cmp = pg_malloc(sizeof(StatsComparison) * o->blocks);
 	r->aa_blocks = compare_blocks(o, d, "A2", cmp);
 	r->aa_false_positives = 0;
 	for (int i = 0; i < r->aa_blocks; i++)
 		if (cmp[i].verdict != STATS_NO_CHANGE)
 			r->aa_false_positives++;
 
+	/* A against A2 over every round: the noise between paired rounds */
+	{
+		StatsComparison all;
+
+		if (compare_rounds(d, "A2", 1, INT_MAX, &all) == 0)
+			set_round_noise(&all, r);
+	}
 	analyse_baseline(o, d, r);
 	return true;
 }
@@ -189,22 +260,14 @@ calibrate_analyse_delay(const CalibrateOptions *o, const char *dir, CalibrationR
 						char **error)
 {
 	ReportData *d = report_load(dir, NULL, error);
-	double	   *a,
-			   *b;
-	StatsOptions opt;
 	StatsComparison pooled;
 	StatsComparison *cmp;
 
 	if (d == NULL)
 		return false;
-	a = pg_malloc(sizeof(double) * (d->nruns + 1));
-	b = pg_malloc(sizeof(double) * (d->nruns + 1));
-	stats_default_options(&opt);
 
 	/* the true effect, from every block at once */
-	if (stats_compare(a, select_tps(d, "A", 1, INT_MAX, a),
-					  b, select_tps(d, "delayed", 1, INT_MAX, b), &opt, &pooled) != 0 ||
-		!pooled.has_ci)
+	if (compare_rounds(d, "delayed", 1, INT_MAX, &pooled) != 0 || !pooled.has_ci)
 	{
 		*error = psprintf("the delay phase in \"%s\" has too few completed runs to estimate the true effect", dir);
 		return false;
@@ -212,6 +275,9 @@ calibrate_analyse_delay(const CalibrateOptions *o, const char *dir, CalibrationR
 	r->pooled_ratio = pooled.estimate;
 	r->pooled_ci_low = pooled.ci_low;
 	r->pooled_ci_high = pooled.ci_high;
+	/* without A/A rounds, these: the effect moves the ratios, not their spread */
+	if (!r->has_round_noise)
+		set_round_noise(&pooled, r);
 
 	/*
 	 * Without an A/A phase (--skip-aa), this phase's own A runs give the
@@ -241,7 +307,7 @@ calibrate_analyse_delay(const CalibrateOptions *o, const char *dir, CalibrationR
 			: NAN;
 	}
 
-	cmp = pg_malloc(sizeof(StatsComparison) * o->blocks);
+	cmp = r->delay_cmp = pg_malloc(sizeof(StatsComparison) * o->blocks);
 	r->delay_blocks = compare_blocks(o, d, "delayed", cmp);
 	r->detected = r->covered = 0;
 	for (int i = 0; i < r->delay_blocks; i++)
@@ -252,6 +318,16 @@ calibrate_analyse_delay(const CalibrateOptions *o, const char *dir, CalibrationR
 			r->covered++;
 	}
 	return true;
+}
+
+/* What the delayed variant injects, in words. */
+char *
+calibrate_slowdown_text(const CalibrateOptions *o)
+{
+	if (o->delay_ns > 0)
+		return psprintf("with %d ns injected at each commit", o->delay_ns);
+	return psprintf("slowed down by %.1f%% (a wait at each commit in proportion to its transaction)",
+					100 * o->target);
 }
 
 static double
@@ -278,15 +354,24 @@ calibrate_report(const CalibrateOptions *o, const CalibrationResult *r, FILE *ou
 		if (!o->skip_aa)
 			fprintf(f, "- A/A false-positive rate: %d of %d comparisons (%.1f%%) were not \"no change\"\n",
 					r->aa_false_positives, r->aa_blocks, pct(r->aa_false_positives, r->aa_blocks));
-		fprintf(f, "- injected delay %d ns at each commit (target %.1f%%): true effect %+.2f%% [%+.2f%%, %+.2f%%] from all %d blocks pooled",
-				o->delay_ns, 100 * o->target, 100 * (r->pooled_ratio - 1),
+		fprintf(f, "- A against A %s: true effect %+.2f%% [%+.2f%%, %+.2f%%] from all %d blocks pooled",
+				calibrate_slowdown_text(o), 100 * (r->pooled_ratio - 1),
 				100 * (r->pooled_ci_low - 1), 100 * (r->pooled_ci_high - 1), r->delay_blocks);
 		if (!isnan(r->cpu_ratio))
 			fprintf(f, "; expected from CPU time per transaction %+.2f%%", 100 * (r->cpu_ratio - 1));
 		fprintf(f, "\n- detection rate: %d of %d comparisons (%.1f%%) said \"slower\"\n",
 				r->detected, r->delay_blocks, pct(r->detected, r->delay_blocks));
-		fprintf(f, "- CI coverage of the true effect: %d of %d (%.1f%%)\n\n",
+		fprintf(f, "- CI coverage of the true effect: %d of %d (%.1f%%)\n",
 				r->covered, r->delay_blocks, pct(r->covered, r->delay_blocks));
+		if (r->has_round_noise)
+			fprintf(f, "- noise between paired rounds: all %d rounds of the %s phase together detect %.2f%%; "
+					"a comparison needs about %d rounds to see 2%% and %d to see 5%% (80%% power, alpha 0.05, beyond the 1%% threshold)\n",
+					r->round_noise_pairs, o->skip_aa ? "delay" : "A/A", r->round_noise_mde_pct,
+					rounds_needed(r, 0.02, 0.01), rounds_needed(r, 0.05, 0.01));
+		fprintf(f, "\n| comparison | B/A | CI | p | n | verdict |\n|---|---|---|---|---|---|\n");
+		print_blocks(f, "A/A", r->aa_cmp, r->aa_blocks);
+		print_blocks(f, "slowed", r->delay_cmp, r->delay_blocks);
+		fprintf(f, "\n");
 		if (r->nwindows > 0)
 		{
 			fprintf(f, "| run length | CV of tps | runs per side for 1%% | 2%% | 5%% |\n|---|---|---|---|---|\n");

@@ -10,6 +10,8 @@
 
 #include <stdio.h>
 
+#include "stats.h"
+
 typedef struct CalibrateOptions
 {
 	const char *bindir;
@@ -34,12 +36,18 @@ typedef struct CalibrationResult
 	/* A/A */
 	int			aa_blocks;
 	int			aa_false_positives;
+	StatsComparison *aa_cmp;	/* each comparison, aa_blocks of them */
 	double		tps_median;
 	double		tx_seconds;		/* seconds per transaction per client */
 	/* A against A + delay */
 	int			delay_blocks;
 	int			detected;		/* verdict "slower" */
 	int			covered;		/* block CI covers the pooled estimate */
+	StatsComparison *delay_cmp;	/* each comparison, delay_blocks of them */
+	/* all rounds of a phase compared at once: its noise between paired rounds */
+	bool		has_round_noise;
+	int			round_noise_pairs;
+	double		round_noise_mde_pct;	/* MDE of those pairs */
 	double		pooled_ratio;	/* HL estimate over all blocks */
 	double		pooled_ci_low;
 	double		pooled_ci_high;
@@ -56,6 +64,7 @@ extern bool calibrate_analyse_aa(const CalibrateOptions *o, const char *dir,
 								 CalibrationResult *r, char **error);
 extern bool calibrate_analyse_delay(const CalibrateOptions *o, const char *dir,
 									CalibrationResult *r, char **error);
+extern char *calibrate_slowdown_text(const CalibrateOptions *o);
 extern bool calibrate_report(const CalibrateOptions *o, const CalibrationResult *r,
 							 FILE *out, char **error);
 

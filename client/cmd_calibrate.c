@@ -10,10 +10,11 @@
  *           Each block of consecutive rounds is one A/A comparison; the
  *           share whose verdict is not "no change" is the false-positive
  *           rate.
- *   delay/  A against A with pgbench_ext.inject_delay_ns set so that the
- *           true slowdown is the target (sized from the A/A phase: a
- *           transaction takes clients / tps seconds per client, so a delay
- *           of d adds d / (that + d)).  Each block is one experiment; the
+ *   delay/  A against A with pgbench_ext.inject_slowdown_pct set to the
+ *           target: each commit waits that share of its backend's
+ *           transaction cycle, so the slowdown stays the target while the
+ *           machine's speed drifts (with --delay-ns, a fixed wait
+ *           instead).  Each block is one experiment; the
  *           share that says "slower" is the detection rate, and the share
  *           whose CI covers the true effect is the coverage.  The true
  *           effect is estimated independently of any one block: from all
@@ -59,8 +60,8 @@ calibrate_usage(void)
 	printf("      --blocks=K           comparisons per phase (default 20)\n");
 	printf("      --rounds=R           rounds per comparison (default 6)\n");
 	printf("      --target=PCT         injected slowdown in percent (default 3)\n");
-	printf("      --skip-aa            only the injected-delay phase (needs --delay-ns)\n");
-	printf("      --delay-ns=N         injected delay instead of sizing it from the A/A phase\n");
+	printf("      --skip-aa            only the injected-slowdown phase\n");
+	printf("      --delay-ns=N         inject a fixed wait of N ns at each commit instead\n");
 	printf("  -o, --output=DIR         results directory (default calibration-YYYYMMDD-HHMMSS)\n");
 	printf("      --reanalyse=DIR      run nothing: analyse a finished calibration again\n"
 		   "                           (with its recorded --blocks, --rounds, --target\n"
@@ -165,9 +166,16 @@ reanalyse(CalibrateOptions *o)
 	o->duration_s = spec.duration_s;
 	o->clients = spec.clients[0];
 	o->script = spec.scripts[0];
+	/* the slowdown the phase ran with, over what calibration.json says */
 	for (int i = 0; i < spec.variants[1].nsettings; i++)
+	{
+		double		pct;
+
 		if (sscanf(spec.variants[1].settings[i], "pgbench_ext.inject_delay_ns=%d", &o->delay_ns) == 1)
 			break;
+		if (sscanf(spec.variants[1].settings[i], "pgbench_ext.inject_slowdown_pct=%lf", &pct) == 1)
+			o->target = pct / 100.0;
+	}
 	o->skip_aa = access(psprintf("%s/aa/runs.csv", o->dir), R_OK) != 0;
 	if ((!o->skip_aa && !calibrate_analyse_aa(o, psprintf("%s/aa", o->dir), &result, &error)) ||
 		!calibrate_analyse_delay(o, psprintf("%s/delay", o->dir), &result, &error) ||
@@ -281,8 +289,8 @@ cmd_calibrate(int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error("calibrate", "too many command-line arguments (first is \"%s\")", argv[optind]);
-	if (o.skip_aa && o.delay_ns == 0)
-		usage_error("calibrate", "--skip-aa needs --delay-ns: without the A/A phase nothing sizes the delay");
+	if (target_given && o.delay_ns > 0)
+		usage_error("calibrate", "--target and --delay-ns exclude each other: the slowdown is either a share of each transaction or a fixed wait");
 	o.target = target_pct / 100.0;
 	if (o.dir == NULL)
 		o.dir = timestamped_dir("calibration");
@@ -317,16 +325,16 @@ cmd_calibrate(int argc, char **argv)
 			pg_log_error("%s", error);
 			return EXIT_RUNTIME_ERROR;
 		}
-		if (o.delay_ns == 0)
-			o.delay_ns = (int) (result.tx_seconds * o.target / (1 - o.target) * 1e9);
 	}
 
-	fprintf(stderr, "calibrate: phase 2 of 2, A against A with %d ns injected at each commit (target %.1f%%)\n",
-			o.delay_ns, 100 * o.target);
+	fprintf(stderr, "calibrate: phase %d of %d, A against A %s\n",
+			o.skip_aa ? 1 : 2, o.skip_aa ? 1 : 2, calibrate_slowdown_text(&o));
 	base_spec(&spec, &o, o.blocks * o.rounds);
 	if (!experiment_set(&spec, "variant delayed", "bindir", o.bindir, &error) ||
 		!experiment_set(&spec, "variant delayed", "set",
-						psprintf("pgbench_ext.inject_delay_ns=%d", o.delay_ns), &error))
+						o.delay_ns > 0 ? psprintf("pgbench_ext.inject_delay_ns=%d", o.delay_ns)
+						: psprintf("pgbench_ext.inject_slowdown_pct=%g", 100 * o.target),
+						&error))
 		usage_error("calibrate", "%s", error);
 	if ((rc = run_phase(&spec, psprintf("%s/delay", o.dir))) != 0)
 		return rc;

@@ -80,9 +80,7 @@ typedef struct ReportCell
 	ReportSample *a;			/* baseline */
 	ReportSample *b;
 	bool		has_comparison;
-	StatsComparison cmp;
-	bool		has_paired;		/* rounds with both a run of A and of B */
-	StatsPaired paired;
+	StatsComparison cmp;		/* round by round when rounds allow (cmp.n_pairs) */
 } ReportCell;
 
 typedef struct ReportNoise

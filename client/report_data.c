@@ -262,38 +262,6 @@ fill_samples(ReportData *r)
 	}
 }
 
-/* Per-round pairs of A and B: rounds where each has exactly one run. */
-static void
-pair_rounds(ReportCell *cell)
-{
-	double	   *a = pg_malloc(sizeof(double) * (cell->a->n + 1));
-	double	   *b = pg_malloc(sizeof(double) * (cell->a->n + 1));
-	int			n = 0;
-
-	for (int i = 0; i < cell->a->n; i++)
-	{
-		int			match = -1,
-					count = 0;
-
-		for (int j = 0; j < cell->b->n; j++)
-			if (cell->b->rounds[j] == cell->a->rounds[i])
-				match = j, count++;
-		if (count != 1)
-			continue;
-		for (int k = 0; k < cell->a->n; k++)
-			if (k != i && cell->a->rounds[k] == cell->a->rounds[i])
-				count++;
-		if (count != 1)
-			continue;
-		a[n] = cell->a->tps[i];
-		b[n] = cell->b->tps[match];
-		n++;
-	}
-	cell->has_paired = n > 0 && stats_paired(a, b, n, &cell->paired) == STATS_OK;
-	pfree(a);
-	pfree(b);
-}
-
 static int
 cmp_double(const void *x, const void *y)
 {
@@ -400,9 +368,9 @@ compute_cells(ReportData *r)
 				cell->a = report_sample(r, s, c, r->baseline);
 				cell->b = smp;
 				cell->has_comparison =
-					stats_compare(cell->a->tps, cell->a->n, cell->b->tps, cell->b->n,
-								  &r->opt, &cell->cmp) == STATS_OK;
-				pair_rounds(cell);
+					stats_compare_rounds(cell->a->tps, cell->a->rounds, cell->a->n,
+										 cell->b->tps, cell->b->rounds, cell->b->n,
+										 &r->opt, &cell->cmp) == STATS_OK;
 				if (cell->has_comparison && cell->cmp.has_estimate)
 					ratios[v][nratios[v]++] = cell->cmp.estimate;
 			}
@@ -544,6 +512,8 @@ report_comparison_cells(const StatsComparison *cmp, bool ok, const char **cells)
 	cells[1] = ok && cmp->has_ci
 		? psprintf("[%s, %s]", report_pct(cmp->ci_low), report_pct(cmp->ci_high)) : "-";
 	cells[2] = ok && cmp->has_p ? psprintf("%.3g", cmp->p_value) : "-";
+	cells[3] = !ok ? "-" : cmp->n_pairs > 0 ? psprintf("%d rounds", cmp->n_pairs)
+		: psprintf("%d+%d", cmp->n_a, cmp->n_b);
 }
 
 char *

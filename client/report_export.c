@@ -25,10 +25,14 @@ sample_json(const ReportSample *s)
 {
 	const StatsSummary *m = &s->summary;
 	json_t	   *tps = json_array();
+	json_t	   *rounds = json_array();
 
 	for (int i = 0; i < s->n; i++)
+	{
 		json_array_append_new(tps, json_real(s->tps[i]));
-	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o}",
+		json_array_append_new(rounds, json_integer(s->rounds[i]));
+	}
+	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o}",
 					 "n", s->n,
 					 "median", num(s->has_summary, m->median),
 					 "median_ci_low", num(s->has_summary && m->has_median_ci, m->median_ci_low),
@@ -39,7 +43,8 @@ sample_json(const ReportSample *s)
 					 "cv", num(s->has_summary, m->cv),
 					 "mad", num(s->has_summary, m->mad),
 					 "outliers", s->outliers,
-					 "tps", tps);
+					 "tps", tps,
+					 "rounds", rounds);
 }
 
 static json_t *
@@ -48,7 +53,7 @@ comparison_json(const ReportCell *c)
 	const StatsComparison *x = &c->cmp;
 	bool		ok = c->has_comparison;
 
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:s, s:s}",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:i, s:s, s:s}",
 					 "estimate", num(ok && x->has_estimate, x->estimate),
 					 "change_pct", num(ok && x->has_estimate, x->change_pct),
 					 "ci_low", num(ok && x->has_ci, x->ci_low),
@@ -59,8 +64,7 @@ comparison_json(const ReportCell *c)
 					 "min_p", num(ok && x->has_p, x->min_p),
 					 "mde_pct", num(ok && x->has_mde, x->mde_pct),
 					 "p_exact", ok && x->p_exact,
-					 "paired_ratio", num(c->has_paired, c->paired.ratio),
-					 "paired_p_value", num(c->has_paired, c->paired.test.p_value),
+					 "n_pairs", ok ? x->n_pairs : 0,
 					 "verdict", ok ? stats_verdict_name(x->verdict) : "insufficient",
 					 "reason", ok ? x->reason : "");
 }
@@ -78,13 +82,12 @@ report_summary_json(const ReportData *r)
 		const ReportCell *c = &r->cells[i];
 
 		json_array_append_new(cells,
-							  json_pack("{s:s, s:i, s:s, s:s, s:o, s:o, s:o, s:i}",
+							  json_pack("{s:s, s:i, s:s, s:s, s:o, s:o, s:o}",
 										"script", c->script, "clients", c->clients,
 										"baseline", report_variant_name(r, r->baseline),
 										"variant", report_variant_name(r, c->variant),
 										"a", sample_json(c->a), "b", sample_json(c->b),
-										"comparison", comparison_json(c),
-										"paired_rounds", c->has_paired ? c->paired.n : 0));
+										"comparison", comparison_json(c)));
 	}
 	for (int v = 0; v < r->spec.nvariants; v++)
 	{

@@ -257,12 +257,15 @@ static void
 section_verdicts(const ReportData *r, Doc *d)
 {
 	static const char *const hdr[] = {"script", "clients", "variant", "baseline tps", "tps",
-	"B/A", "CI", "p", "paired p", "n", "verdict", "why"};
+	"B/A", "CI", "p", "n", "verdict", "why"};
 
 	doc_heading(d, 2, "Verdicts");
 	doc_para(d, "Each variant against the baseline %s. tps: median ±half-width of its "
-			 "distribution-free CI; B/A: Hodges-Lehmann ratio with its CI; p: Mann-Whitney U, "
-			 "two-sided; paired p: Wilcoxon signed-rank on per-round log ratios. "
+			 "distribution-free CI; B/A: Hodges-Lehmann ratio with its CI, and p, two-sided. "
+			 "Where a cell has enough rounds holding one run of each side (n: rounds), they "
+			 "are compared round by round, which cancels the machine's drift between rounds: "
+			 "the ratio of the per-round log ratios and the Wilcoxon signed-rank test; "
+			 "otherwise (n: runs of each side) all runs, with the Mann-Whitney U test. "
 			 "alpha %g, noise threshold ±%g%%.",
 			 report_variant_name(r, r->baseline), r->opt.alpha, 100 * r->opt.noise);
 	doc_table_begin(d, lengthof(hdr), hdr);
@@ -278,11 +281,8 @@ section_verdicts(const ReportData *r, Doc *d)
 		cells[3] = report_median_pm(c->a);
 		cells[4] = report_median_pm(c->b);
 		report_comparison_cells(cmp, c->has_comparison, &cells[5]);
-		cells[8] = c->has_paired && c->paired.n >= 2
-			? psprintf("%.3g (%d rounds)", c->paired.test.p_value, c->paired.n) : "-";
-		cells[9] = psprintf("%d+%d", c->a->n, c->b->n);
-		cells[10] = c->has_comparison ? report_verdict_text(cmp) : "-";
-		cells[11] = c->has_comparison ? cmp->reason : "";
+		cells[9] = c->has_comparison ? report_verdict_text(cmp) : "-";
+		cells[10] = c->has_comparison ? cmp->reason : "";
 		doc_table_row(d, cells);
 	}
 	for (int v = 0; v < r->spec.nvariants; v++)

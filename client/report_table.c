@@ -35,7 +35,6 @@ report_print_table(const ReportData *r, FILE *out)
 	headers[nh++] = "B/A";
 	headers[nh++] = "CI";
 	headers[nh++] = "p";
-	headers[nh++] = "paired p";
 	headers[nh++] = "n";
 	headers[nh++] = "verdict";
 
@@ -58,9 +57,7 @@ report_print_table(const ReportData *r, FILE *out)
 		cells[k++] = report_median_pm(c->a);
 		cells[k++] = report_median_pm(c->b);
 		report_comparison_cells(cmp, c->has_comparison, &cells[k]);
-		k += 3;
-		cells[k++] = c->has_paired && c->paired.n >= 2 ? psprintf("%.3g", c->paired.test.p_value) : "-";
-		cells[k++] = psprintf("%d+%d", c->a->n, c->b->n);
+		k += 4;
 		cells[k++] = c->has_comparison ? report_verdict_text(cmp) : "-";
 		if (c->has_comparison && cmp->verdict == STATS_INSUFFICIENT)
 			insufficient = true;
@@ -87,8 +84,8 @@ report_print_table(const ReportData *r, FILE *out)
 	table_print(t, out);
 	table_free(t);
 
-	fprintf(out, "tps: median ±CI half-width at %.0f%%; B/A: Hodges-Lehmann ratio, CI at %.0f%%; p: Mann-Whitney U;\n"
-			"paired p: Wilcoxon signed-rank on per-round log ratios\n",
+	fprintf(out, "tps: median ±CI half-width at %.0f%%; B/A: Hodges-Lehmann ratio, CI at %.0f%%;\n"
+			"n rounds: of per-round ratios, p Wilcoxon signed-rank; n a+b: of all runs, p Mann-Whitney U\n",
 			100 * (1 - r->opt.alpha), 100 * (1 - r->opt.alpha));
 	if (insufficient)
 		fprintf(out, "insufficient: %s\n", r->cells[0].cmp.verdict == STATS_INSUFFICIENT

@@ -379,20 +379,42 @@ stats_pooled_log_sd(const double *a, int n_a, const double *b, int n_b,
  *
  * the normal-theory formula for a shift in log tps, with the sample sizes
  * discounted by the asymptotic relative efficiency of the rank test
- * (3/pi against the t test when the noise is normal).
+ * (3/pi against the t test when the noise is normal; the same for the
+ * signed-rank test against the paired t test).  For n paired rounds whose
+ * log ratios have sd s, the factor is 1/n instead of 1/m + 1/n.
  */
-bool
-stats_mde_pct(double sd_log, int m, int n, double alpha, double power,
-			  double *mde_pct)
+static bool
+mde_from_scale(double scale, double alpha, double power, double *mde_pct)
 {
 	double		delta;
 
 	*mde_pct = 0.0;
-	if (m < 1 || n < 1 || !(sd_log >= 0.0) ||
+	if (!(scale >= 0.0) ||
 		!(alpha > 0.0 && alpha < 1.0) || !(power > 0.0 && power < 1.0))
 		return false;
 	delta = (stats_norm_quantile(1.0 - alpha / 2.0) + stats_norm_quantile(power)) *
-		sd_log * sqrt((1.0 / m + 1.0 / n) / RANK_TEST_ARE);
+		scale * sqrt(1.0 / RANK_TEST_ARE);
 	*mde_pct = 100.0 * (exp(delta) - 1.0);
 	return true;
+}
+
+bool
+stats_mde_pct(double sd_log, int m, int n, double alpha, double power,
+			  double *mde_pct)
+{
+	*mde_pct = 0.0;
+	if (m < 1 || n < 1)
+		return false;
+	return mde_from_scale(sd_log * sqrt(1.0 / m + 1.0 / n), alpha, power,
+						  mde_pct);
+}
+
+bool
+stats_mde_paired_pct(double sd_log_ratio, int n, double alpha, double power,
+					 double *mde_pct)
+{
+	*mde_pct = 0.0;
+	if (n < 1)
+		return false;
+	return mde_from_scale(sd_log_ratio * sqrt(1.0 / n), alpha, power, mde_pct);
 }

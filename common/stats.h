@@ -108,6 +108,14 @@ typedef struct StatsComparison
 	int			n_a;
 	int			n_b;
 
+	/*
+	 * Paired rounds behind the figures below (stats_compare_rounds), or 0
+	 * when the runs were compared unpaired.  Paired: the estimate and CI
+	 * are those of the per-round log ratios (Walsh averages), the test is
+	 * the Wilcoxon signed-rank test and u holds W+.
+	 */
+	int			n_pairs;
+
 	/* Hodges–Lehmann estimate of the ratio b/a and its distribution-free CI */
 	bool		has_estimate;	/* both sides have runs */
 	double		estimate;		/* exp(median of all log(b_j / a_i)) */
@@ -121,10 +129,10 @@ typedef struct StatsComparison
 
 	/* Mann–Whitney U test, two-sided */
 	bool		has_p;			/* both sides have runs */
-	double		u;				/* #(b > a) + #(b = a) / 2 over all pairs */
+	double		u;				/* #(b > a) + #(b = a) / 2 over all pairs; W+ if paired */
 	double		p_value;
 	bool		p_exact;		/* exact distribution (no ties, small n) */
-	double		min_p;			/* smallest p these n could give: 2/C(m+n,m) */
+	double		min_p;			/* smallest p these n could give: 2/C(m+n,m), 2/2^n paired */
 
 	/* minimum detectable effect at this noise, alpha and power (see stats.c) */
 	bool		has_mde;
@@ -137,6 +145,22 @@ typedef struct StatsComparison
 extern int	stats_compare(const double *a, int n_a, const double *b, int n_b,
 						  const StatsOptions *opt, StatsComparison *out);
 
+/* The same on n paired rounds: a[i] and b[i] are the two sides' runs in round i. */
+extern int	stats_compare_paired(const double *a, const double *b, int n,
+								 const StatsOptions *opt, StatsComparison *out);
+
+/*
+ * The comparison an interleaved experiment's verdict uses: runs of A and B
+ * carry their round numbers (> 0); rounds with exactly one run of each side
+ * are pairs.  When there are enough pairs for the signed-rank test to reject
+ * at alpha at all (2 / 2^n < alpha: 6 at 0.05), the paired comparison of
+ * those rounds, which cancels the machine's drift between rounds; otherwise
+ * stats_compare() of all runs.  round_a and round_b may be NULL (unpaired).
+ */
+extern int	stats_compare_rounds(const double *a, const int *round_a, int n_a,
+								 const double *b, const int *round_b, int n_b,
+								 const StatsOptions *opt, StatsComparison *out);
+
 /*
  * Minimum detectable effect in percent for m and n runs whose log values
  * have robust sd "sd_log" (1.4826 * MAD, pooled); false if it cannot be
@@ -145,7 +169,14 @@ extern int	stats_compare(const double *a, int n_a, const double *b, int n_b,
 extern bool stats_mde_pct(double sd_log, int m, int n, double alpha,
 						  double power, double *mde_pct);
 
-/* Robust sd of log values pooled over both sides (used by stats_compare). */
+/* The same for n paired rounds whose log ratios have robust sd "sd_log_ratio". */
+extern bool stats_mde_paired_pct(double sd_log_ratio, int n, double alpha,
+								 double power, double *mde_pct);
+
+/*
+ * Robust sd of log values pooled over both sides (used by stats_compare);
+ * with n_b = 0, that of a alone.
+ */
 extern int	stats_pooled_log_sd(const double *a, int n_a, const double *b,
 								int n_b, double *sd);
 
@@ -192,16 +223,17 @@ extern int	stats_hl_rank(int m, int n, double alpha, double *confidence,
 /* Wilcoxon signed-rank test of differences d (zeros are dropped). */
 extern int	stats_signed_rank(const double *d, int n, StatsRankTest *out);
 
-/* The same on per-round paired log ratios log(b[i] / a[i]). */
-typedef struct StatsPaired
-{
-	int			n;
-	double		ratio;			/* exp(median of log(b[i] / a[i])) */
-	StatsRankTest test;
-} StatsPaired;
+/*
+ * Paired rounds: the Hodges–Lehmann estimate of the per-round log ratios
+ * log(b[i] / a[i]) (the median of their n(n+1)/2 Walsh averages) and its
+ * CI [W(k), W(N+1-k)], k from the signed-rank distribution.
+ */
+extern int	stats_hodges_lehmann_paired(const double *a, const double *b, int n,
+										double alpha, StatsShift *out);
 
-extern int	stats_paired(const double *a, const double *b, int n,
-						 StatsPaired *out);
+/* The rank k for that CI: the largest k with P(W+ <= k-1) <= alpha/2. */
+extern int	stats_walsh_rank(int n, double alpha, double *confidence,
+							 bool *exact);
 
 /* Mann–Kendall trend test of values in run order: drift across a session. */
 typedef struct StatsTrend
@@ -243,6 +275,8 @@ extern int	stats_u_cdf(int m, int n, double u, double *p, bool *exact);
 /* cdf[u] = P(U <= u) for u = 0 .. mn; cdf holds mn + 1 entries */
 extern int	stats_u_cdf_table(int m, int n, double *cdf, bool *exact);
 extern int	stats_signed_rank_cdf(int n, double w, double *p, bool *exact);
+/* cdf[w] = P(W+ <= w) for w = 0 .. n(n+1)/2; cdf holds n(n+1)/2 + 1 entries */
+extern int	stats_signed_rank_cdf_table(int n, double *cdf, bool *exact);
 extern int	stats_kendall_cdf(int n, double s, double *p, bool *exact);
 
 /* P(Binomial(n, 1/2) <= k) */

@@ -8,6 +8,14 @@
  * This is what pgbench_ext.compare() returns in psql and what the client
  * prints in its table, from the same code, so both agree to the last digit.
  *
+ * Runs made in interleaved rounds are compared round by round when there
+ * are enough complete rounds (stats_compare_rounds): the machine's speed
+ * drifts over minutes, and a ratio taken within one round cancels that
+ * drift where a comparison of all A runs with all B runs counts it as
+ * noise.  The runner randomizes the order of the variants within each
+ * round, so under no change each round's log ratio is as likely to be
+ * positive as negative, which is all the signed-rank test assumes.
+ *
  * The verdict:
  *	insufficient  a side has no runs, or with m and n runs even the most
  *				  extreme arrangement gives p = 2 / C(m+n, m) >= alpha;
@@ -21,6 +29,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Smallest r with 2 / C(2r, r) < alpha: runs per side the test needs. */
@@ -34,6 +43,13 @@ runs_needed(double alpha)
 	return r;
 }
 
+/* 2 / 2^n: the smallest two-sided p of the signed-rank test on n pairs. */
+static double
+paired_min_p(int n)
+{
+	return fmin(1.0, 2.0 / ldexp(1.0, n));
+}
+
 /* "insufficient" when no arrangement of these runs could reach p < alpha. */
 static bool
 decide_insufficient(StatsComparison *c, double alpha)
@@ -43,6 +59,18 @@ decide_insufficient(StatsComparison *c, double alpha)
 		snprintf(c->reason, STATS_REASON_LEN, "%s no runs",
 				 c->n_a == 0 && c->n_b == 0 ? "A and B have" :
 				 c->n_a == 0 ? "A has" : "B has");
+		return true;
+	}
+	if (c->min_p >= alpha && c->n_pairs > 0)
+	{
+		int			pairs_needed = 1;
+
+		while (paired_min_p(pairs_needed) >= alpha)
+			pairs_needed++;
+		snprintf(c->reason, STATS_REASON_LEN,
+				 "with %d paired rounds the smallest possible p is %.3g, not below alpha %g: "
+				 "make at least %d rounds",
+				 c->n_pairs, c->min_p, alpha, pairs_needed);
 		return true;
 	}
 	if (c->min_p >= alpha)
@@ -98,49 +126,35 @@ decide(StatsComparison *c, const StatsOptions *opt)
 }
 
 /* The estimate and its CI, as ratios b/a. */
-static int
-compare_shift(const double *a, int n_a, const double *b, int n_b,
-			  double alpha, StatsComparison *c)
+static void
+set_shift(const StatsShift *shift, StatsComparison *c)
 {
-	StatsShift	shift;
-	int			rc;
-
-	rc = stats_hodges_lehmann(a, n_a, b, n_b, alpha, &shift);
-	if (rc != STATS_OK)
-		return rc;
 	c->has_estimate = true;
-	c->estimate = exp(shift.log_estimate);
+	c->estimate = exp(shift->log_estimate);
 	c->change_pct = 100.0 * (c->estimate - 1.0);
-	c->has_ci = shift.has_ci;
-	c->ci_low = shift.has_ci ? exp(shift.log_ci_low) : 0.0;
-	c->ci_high = shift.has_ci ? exp(shift.log_ci_high) : 0.0;
-	c->ci_confidence = shift.confidence;
-	c->ci_rank = shift.rank;
-	c->ci_exact = shift.exact;
-	return STATS_OK;
+	c->has_ci = shift->has_ci;
+	c->ci_low = shift->has_ci ? exp(shift->log_ci_low) : 0.0;
+	c->ci_high = shift->has_ci ? exp(shift->log_ci_high) : 0.0;
+	c->ci_confidence = shift->confidence;
+	c->ci_rank = shift->rank;
+	c->ci_exact = shift->exact;
 }
 
-static int
-compare_test(const double *a, int n_a, const double *b, int n_b,
-			 StatsComparison *c)
+static void
+set_test(const StatsRankTest *test, StatsComparison *c)
 {
-	StatsRankTest test;
-	int			rc;
-
-	rc = stats_mann_whitney(a, n_a, b, n_b, &test);
-	if (rc != STATS_OK)
-		return rc;
 	c->has_p = true;
-	c->u = test.statistic;
-	c->p_value = test.p_value;
-	c->p_exact = test.exact;
-	return STATS_OK;
+	c->u = test->statistic;
+	c->p_value = test->p_value;
+	c->p_exact = test->exact;
 }
 
 int
 stats_compare(const double *a, int n_a, const double *b, int n_b,
 			  const StatsOptions *opt, StatsComparison *c)
 {
+	StatsShift	shift;
+	StatsRankTest test;
 	double		sd_log;
 	int			rc;
 
@@ -159,9 +173,11 @@ stats_compare(const double *a, int n_a, const double *b, int n_b,
 	if (n_a > 0 && n_b > 0)
 	{
 		c->min_p = fmin(1.0, 2.0 / stats_choose(n_a + n_b, n_a));
-		if ((rc = compare_shift(a, n_a, b, n_b, opt->alpha, c)) != STATS_OK ||
-			(rc = compare_test(a, n_a, b, n_b, c)) != STATS_OK)
+		if ((rc = stats_hodges_lehmann(a, n_a, b, n_b, opt->alpha, &shift)) != STATS_OK ||
+			(rc = stats_mann_whitney(a, n_a, b, n_b, &test)) != STATS_OK)
 			return rc;
+		set_shift(&shift, c);
+		set_test(&test, c);
 	}
 	/* an MDE needs a test that can reject at all */
 	if (c->min_p < opt->alpha)
@@ -169,4 +185,117 @@ stats_compare(const double *a, int n_a, const double *b, int n_b,
 								   &c->mde_pct);
 	decide(c, opt);
 	return STATS_OK;
+}
+
+int
+stats_compare_paired(const double *a, const double *b, int n,
+					 const StatsOptions *opt, StatsComparison *c)
+{
+	StatsShift	shift;
+	StatsRankTest test;
+	double	   *log_ratio,
+			   *ratio;
+	double		sd_log_ratio = 0.0;
+	int			i,
+				rc;
+
+	memset(c, 0, sizeof(*c));
+	if (n < 0)
+		return STATS_ERR_SIZE;
+	if ((rc = stats_check_options(opt)) != STATS_OK)
+		return rc;
+	/* validates every value, and gives the log ratios */
+	if ((rc = stats_log_copy(b, n, &log_ratio)) != STATS_OK)
+		return rc;
+	if ((rc = stats_log_copy(a, n, &ratio)) != STATS_OK)
+	{
+		free(log_ratio);
+		return rc;
+	}
+	for (i = 0; i < n; i++)
+	{
+		log_ratio[i] -= ratio[i];
+		ratio[i] = exp(log_ratio[i]);
+	}
+
+	c->n_a = c->n_b = c->n_pairs = n;
+	c->min_p = paired_min_p(n);
+	rc = stats_pooled_log_sd(ratio, n, NULL, 0, &sd_log_ratio);
+	if (rc == STATS_OK && n > 0 &&
+		(rc = stats_hodges_lehmann_paired(a, b, n, opt->alpha, &shift)) == STATS_OK &&
+		(rc = stats_signed_rank(log_ratio, n, &test)) == STATS_OK)
+	{
+		set_shift(&shift, c);
+		set_test(&test, c);
+	}
+	free(log_ratio);
+	free(ratio);
+	if (rc != STATS_OK)
+		return rc;
+	if (c->min_p < opt->alpha)
+		c->has_mde = stats_mde_paired_pct(sd_log_ratio, n, opt->alpha,
+										  opt->power, &c->mde_pct);
+	decide(c, opt);
+	return STATS_OK;
+}
+
+/* How many runs of x carry round r. */
+static int
+runs_in_round(const int *round, int n, int r)
+{
+	int			count = 0;
+
+	for (int i = 0; i < n; i++)
+		count += round[i] == r;
+	return count;
+}
+
+int
+stats_compare_rounds(const double *a, const int *round_a, int n_a,
+					 const double *b, const int *round_b, int n_b,
+					 const StatsOptions *opt, StatsComparison *c)
+{
+	double	   *pa,
+			   *pb;
+	int			pairs = 0,
+				rc;
+
+	memset(c, 0, sizeof(*c));
+	if (n_a < 0 || n_b < 0)
+		return STATS_ERR_SIZE;
+	if (round_a == NULL || round_b == NULL || n_a == 0 || n_b == 0)
+		return stats_compare(a, n_a, b, n_b, opt, c);
+	pa = malloc(sizeof(double) * n_a);
+	pb = malloc(sizeof(double) * n_a);
+	if (pa == NULL || pb == NULL)
+	{
+		free(pa);
+		free(pb);
+		return STATS_ERR_NOMEM;
+	}
+	for (int i = 0; i < n_a; i++)
+	{
+		int			j;
+
+		if (round_a[i] <= 0 || runs_in_round(round_a, n_a, round_a[i]) != 1 ||
+			runs_in_round(round_b, n_b, round_a[i]) != 1)
+			continue;
+		for (j = 0; round_b[j] != round_a[i]; j++)
+			;
+		pa[pairs] = a[i];
+		pb[pairs] = b[j];
+		pairs++;
+	}
+	if (paired_min_p(pairs) < opt->alpha && stats_check_options(opt) == STATS_OK)
+	{
+		rc = stats_compare_paired(pa, pb, pairs, opt, c);
+		/* the figures are the pairs'; the counts say how many runs there were */
+		c->n_a = n_a;
+		c->n_b = n_b;
+	}
+	else
+		rc = stats_compare(a, n_a, b, n_b, opt, c);
+	free(pa);
+	free(pb);
+	return rc;
 }

@@ -224,45 +224,63 @@ stats_u_cdf(int m, int n, double u, double *p, bool *exact)
 }
 
 /*
- * P(W+ <= w) for n non-zero, untied differences: counts of subsets of the
- * ranks 1..n by their sum, 2^n in all.
+ * cdf[w] = P(W+ <= w), w = 0 .. n(n+1)/2, for n non-zero, untied
+ * differences: counts of subsets of the ranks 1..n by their sum, 2^n in
+ * all; past the exact range, the normal approximation with a continuity
+ * correction.
  */
 int
-stats_signed_rank_cdf(int n, double w, double *p, bool *exact)
+stats_signed_rank_cdf_table(int n, double *cdf, bool *exact)
 {
-	double	   *counts;
 	double		below = 0.0;
-	int			max,
+	int			max = n * (n + 1) / 2,
 				k,
-				s,
-				top = (int) floor(w);
+				s;
 
 	if (n < 0)
 		return STATS_ERR_SIZE;
-	if (ldexp(1.0, n) > STATS_EXACT_MAX_COUNT)
+	*exact = ldexp(1.0, n) <= STATS_EXACT_MAX_COUNT;
+	if (!*exact)
 	{
 		double		mean = n * (n + 1) / 4.0;
 		double		sd = sqrt(n * (n + 1.0) * (2 * n + 1) / 24.0);
 
-		*exact = false;
-		*p = stats_norm_cdf((floor(w) + 0.5 - mean) / sd);
+		for (s = 0; s <= max; s++)
+			cdf[s] = stats_norm_cdf((s + 0.5 - mean) / sd);
 		return STATS_OK;
 	}
-
-	max = n * (n + 1) / 2;
-	counts = calloc((size_t) max + 1, sizeof(double));
-	if (counts == NULL)
-		return STATS_ERR_NOMEM;
-	counts[0] = 1.0;
+	/* counts first, in cdf itself, then summed in place */
+	for (s = 0; s <= max; s++)
+		cdf[s] = 0.0;
+	cdf[0] = 1.0;
 	for (k = 1; k <= n; k++)
 		for (s = k * (k + 1) / 2; s >= k; s--)
-			counts[s] += counts[s - k];
-	for (s = 0; s <= max && s <= top; s++)
-		below += counts[s];
-	free(counts);
-	*exact = true;
-	*p = below / ldexp(1.0, n);
+			cdf[s] += cdf[s - k];
+	for (s = 0; s <= max; s++)
+	{
+		below += cdf[s];
+		cdf[s] = below / ldexp(1.0, n);
+	}
 	return STATS_OK;
+}
+
+int
+stats_signed_rank_cdf(int n, double w, double *p, bool *exact)
+{
+	double	   *cdf;
+	int			max = n * (n + 1) / 2,
+				rc;
+
+	if (n < 0)
+		return STATS_ERR_SIZE;
+	cdf = malloc(sizeof(double) * ((size_t) max + 1));
+	if (cdf == NULL)
+		return STATS_ERR_NOMEM;
+	rc = stats_signed_rank_cdf_table(n, cdf, exact);
+	if (rc == STATS_OK)
+		*p = w < 0 ? 0.0 : cdf[w >= max ? max : (int) floor(w)];
+	free(cdf);
+	return rc;
 }
 
 /*

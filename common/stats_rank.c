@@ -2,8 +2,9 @@
  *
  * stats_rank.c
  *		Rank tests and estimates: Mann–Whitney U, the Hodges–Lehmann ratio
- *		with its distribution-free CI, the Wilcoxon signed-rank test on
- *		paired rounds and the Mann–Kendall trend test.
+ *		with its distribution-free CI, the same two for paired rounds
+ *		(Walsh averages and the Wilcoxon signed-rank test) and the
+ *		Mann–Kendall trend test.
  *
  * Rank methods assume nothing about the shape of the noise, which on a
  * shared machine is skewed and heavy-tailed (a run that meets a
@@ -18,6 +19,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct RankItem
 {
@@ -322,15 +324,41 @@ stats_signed_rank(const double *d, int n, StatsRankTest *out)
 }
 
 int
-stats_paired(const double *a, const double *b, int n, StatsPaired *out)
+stats_walsh_rank(int n, double alpha, double *confidence, bool *exact)
+{
+	double	   *cdf;
+	double		walsh = n * (n + 1.0) / 2.0;
+	int			rc,
+				k;
+
+	*confidence = 0.0;
+	*exact = true;
+	if (n < 0 || walsh > STATS_MAX_PAIRS)
+		return STATS_ERR_SIZE;
+	if (n == 0)
+		return 0;
+	cdf = malloc(sizeof(double) * ((size_t) walsh + 1));
+	if (cdf == NULL)
+		return STATS_ERR_NOMEM;
+	rc = stats_signed_rank_cdf_table(n, cdf, exact);
+	k = rc == STATS_OK ? hl_rank_from_table(cdf, (int) walsh, alpha, confidence) : rc;
+	free(cdf);
+	return k;
+}
+
+/* Sorted Walsh averages (d[i] + d[j]) / 2, i <= j, of d = log(b / a). */
+static int
+walsh_averages(const double *a, const double *b, int n, double **walsh)
 {
 	double	   *la,
-			   *lb;
+			   *lb,
+			   *w;
+	size_t		k = 0;
 	int			i,
+				j,
 				rc;
 
-	out->n = n;
-	out->ratio = 1.0;
+	*walsh = NULL;
 	if ((rc = stats_log_copy(a, n, &la)) != STATS_OK)
 		return rc;
 	if ((rc = stats_log_copy(b, n, &lb)) != STATS_OK)
@@ -340,15 +368,54 @@ stats_paired(const double *a, const double *b, int n, StatsPaired *out)
 	}
 	for (i = 0; i < n; i++)
 		lb[i] -= la[i];
+	w = malloc(sizeof(double) * ((size_t) n * (n + 1) / 2));
+	if (w == NULL)
+		rc = STATS_ERR_NOMEM;
+	for (i = 0; w != NULL && i < n; i++)
+		for (j = i; j < n; j++)
+			w[k++] = (lb[i] + lb[j]) / 2.0;
 	free(la);
-	rc = stats_signed_rank(lb, n, &out->test);
-	if (rc == STATS_OK && n > 0)
-	{
-		stats_sort(lb, n);
-		out->ratio = exp(stats_median_sorted(lb, n));
-	}
 	free(lb);
+	if (w != NULL)
+		stats_sort(w, (int) k);
+	*walsh = w;
 	return rc;
+}
+
+int
+stats_hodges_lehmann_paired(const double *a, const double *b, int n,
+							double alpha, StatsShift *out)
+{
+	double	   *w;
+	int			count = n * (n + 1) / 2,
+				k,
+				rc;
+
+	memset(out, 0, sizeof(*out));
+	out->exact = true;
+	if (n < 0 || n * (n + 1.0) / 2.0 > STATS_MAX_PAIRS)
+		return STATS_ERR_SIZE;
+	if (n == 0)
+		return STATS_OK;
+
+	if ((rc = walsh_averages(a, b, n, &w)) != STATS_OK)
+		return rc;
+	out->log_estimate = stats_median_sorted(w, count);
+	k = stats_walsh_rank(n, alpha, &out->confidence, &out->exact);
+	if (k < 0)
+	{
+		free(w);
+		return k;
+	}
+	out->rank = k;
+	if (k >= 1)
+	{
+		out->has_ci = true;
+		out->log_ci_low = w[k - 1];
+		out->log_ci_high = w[count - k];
+	}
+	free(w);
+	return STATS_OK;
 }
 
 int

@@ -2,7 +2,8 @@
  *
  * compare.c
  *		pgbench_ext.compare(a, b, ...): is B faster than A, by how much,
- *		how sure — from psql, on any two arrays of per-run measurements.
+ *		how sure — from psql, on any two arrays of per-run measurements,
+ *		round by round when their rounds are given.
  *
  * The figures come from common/stats_compare.c, the code the client uses
  * for its tables, so psql and the terminal agree to the last digit.  This
@@ -26,7 +27,7 @@
 
 PG_FUNCTION_INFO_V1(pgbench_ext_compare);
 
-#define COMPARE_COLUMNS 10
+#define COMPARE_COLUMNS 11
 
 /* Argument argno as a non-NULL value, or an error naming it. */
 static void
@@ -101,6 +102,50 @@ read_options(FunctionCallInfo fcinfo, StatsOptions *opt)
 				 errhint("noise is the smallest change that counts, e.g. 0.01 for 1%%.")));
 }
 
+/*
+ * The round numbers of argument argno (NULL: none) for n runs: palloc'd,
+ * each > 0, one per element of the measurements it goes with.
+ */
+static int *
+round_numbers(FunctionCallInfo fcinfo, int argno, const char *name,
+			  const char *values_name, int n)
+{
+	ArrayType  *arr;
+	Datum	   *elems;
+	bool	   *nulls;
+	int		   *rounds;
+	int			count;
+
+	if (PG_ARGISNULL(argno))
+		return NULL;
+	arr = PG_GETARG_ARRAYTYPE_P(argno);
+	if (ARR_NDIM(arr) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("array \"%s\" must be one-dimensional", name)));
+	deconstruct_array(arr, INT4OID, sizeof(int32), true, TYPALIGN_INT,
+					  &elems, &nulls, &count);
+	if (count != n)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("array \"%s\" has %d elements, but \"%s\" has %d",
+						name, count, values_name, n),
+				 errhint("Element i of \"%s\" is the round in which run i of \"%s\" was made.",
+						 name, values_name)));
+	rounds = palloc(sizeof(int) * (n > 0 ? n : 1));
+	for (int i = 0; i < n; i++)
+	{
+		rounds[i] = nulls[i] ? 0 : DatumGetInt32(elems[i]);
+		if (rounds[i] <= 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("array \"%s\" must contain round numbers greater than zero", name),
+					 errdetail("Element %d is %s.", i + 1,
+							   nulls[i] ? "NULL" : psprintf("%d", rounds[i]))));
+	}
+	return rounds;
+}
+
 static void
 report_stats_error(int rc)
 {
@@ -127,6 +172,8 @@ pgbench_ext_compare(PG_FUNCTION_ARGS)
 	StatsComparison c;
 	double	   *a,
 			   *b;
+	int		   *round_a,
+			   *round_b;
 	int			n_a,
 				n_b,
 				rc;
@@ -138,8 +185,15 @@ pgbench_ext_compare(PG_FUNCTION_ARGS)
 	read_options(fcinfo, &opt);
 	a = stats_measurements(PG_GETARG_ARRAYTYPE_P(0), "compare()", "a", &n_a);
 	b = stats_measurements(PG_GETARG_ARRAYTYPE_P(1), "compare()", "b", &n_b);
+	round_a = round_numbers(fcinfo, 5, "round_a", "a", n_a);
+	round_b = round_numbers(fcinfo, 6, "round_b", "b", n_b);
+	if ((round_a == NULL) != (round_b == NULL))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("\"round_a\" and \"round_b\" must be given together"),
+				 errhint("Give both to compare runs round by round, or neither to compare them unpaired.")));
 
-	rc = stats_compare(a, n_a, b, n_b, &opt, &c);
+	rc = stats_compare_rounds(a, round_a, n_a, b, round_b, n_b, &opt, &c);
 	if (rc != STATS_OK)
 		report_stats_error(rc);
 
@@ -154,6 +208,7 @@ pgbench_ext_compare(PG_FUNCTION_ARGS)
 	set_column(values, nulls, 7, c.has_mde, c.mde_pct);
 	values[8] = CStringGetTextDatum(stats_verdict_name(c.verdict));
 	values[9] = CStringGetTextDatum(c.reason);
+	values[10] = Int32GetDatum(c.n_pairs);
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	return (Datum) 0;
 }

@@ -2,8 +2,7 @@
  *
  * summarize.c
  *		pgbench_ext.summarize(x, level): the median of per-run measurements
- *		with its distribution-free CI, and the spread; pgbench_ext.paired(a,
- *		b): the Wilcoxon signed-rank test on per-round log ratios b[i]/a[i].
+ *		with its distribution-free CI, and the spread; geomean(x).
  *
  * With compare() it gives pgbench_ext.report() (40_experiments.sql) every
  * figure of the client's verdict table, from common/stats.c, the code the
@@ -24,7 +23,6 @@
 #include "stats_sql.h"
 
 PG_FUNCTION_INFO_V1(pgbench_ext_summarize);
-PG_FUNCTION_INFO_V1(pgbench_ext_paired);
 PG_FUNCTION_INFO_V1(pgbench_ext_geomean);
 
 #define SUMMARIZE_COLUMNS 11
@@ -81,52 +79,6 @@ pgbench_ext_summarize(PG_FUNCTION_ARGS)
 	values[8] = Float8GetDatum(s.mad);
 	values[9] = Float8GetDatum(s.min);
 	values[10] = Float8GetDatum(s.max);
-	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-	return (Datum) 0;
-}
-
-/*
- * paired(a, b): a[i] and b[i] are the runs of A and B in round i.  Returns
- * n, the median ratio b/a and the two-sided signed-rank p.
- */
-Datum
-pgbench_ext_paired(PG_FUNCTION_ARGS)
-{
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	StatsPaired p;
-	double	   *a,
-			   *b;
-	int			n_a,
-				n_b,
-				rc;
-	Datum		values[3];
-	bool		nulls[3] = {0};
-
-	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("argument \"%s\" of paired() must not be NULL",
-						PG_ARGISNULL(0) ? "a" : "b")));
-	a = stats_measurements(PG_GETARG_ARRAYTYPE_P(0), "paired()", "a", &n_a);
-	b = stats_measurements(PG_GETARG_ARRAYTYPE_P(1), "paired()", "b", &n_b);
-	if (n_a != n_b)
-		ereport(ERROR,
-				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-				 errmsg("arrays \"a\" and \"b\" of paired() must have the same length, not %d and %d",
-						n_a, n_b),
-				 errhint("Element i of each is the run of that side in round i.")));
-	rc = stats_paired(a, b, n_a, &p);
-	if (rc != STATS_OK)
-		ereport(ERROR,
-				(errcode(rc == STATS_ERR_NOMEM ? ERRCODE_OUT_OF_MEMORY : ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("paired() failed: %s", stats_strerror(rc))));
-
-	InitMaterializedSRF(fcinfo, 0);
-	values[0] = Int32GetDatum(p.n);
-	values[1] = Float8GetDatum(p.ratio);
-	nulls[1] = p.n == 0;
-	values[2] = Float8GetDatum(p.test.p_value);
-	nulls[2] = p.n == 0;
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	return (Datum) 0;
 }

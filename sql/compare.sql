@@ -6,7 +6,7 @@ RESET client_min_messages;
 
 -- IMMUTABLE, PARALLEL SAFE, defaults as documented
 SELECT provolatile, proparallel, pronargdefaults
-FROM pg_proc WHERE oid = 'pgbench_ext.compare(float8[], float8[], boolean, float8, float8)'::regprocedure;
+FROM pg_proc WHERE oid = 'pgbench_ext.compare(float8[], float8[], boolean, float8, float8, int[], int[])'::regprocedure;
 
 -- Five runs each, B above A in every pair: U = 25, p = 2/252, the smallest
 -- p five and five runs can give; HL ratio is the median of 25 ratios.
@@ -66,6 +66,24 @@ FROM (VALUES ('{}'::float8[], '{}'::float8[]),
 -- With alpha 0.2, three runs each can reject (2/20 = 0.1 < 0.2).
 SELECT p_value, verdict FROM pgbench_ext.compare('{1,2,3}', '{4,5,6}', alpha => 0.2, noise => 0);
 
+-- Round by round: eight rounds while the machine speeds up by 35%, B 3%
+-- above A in each.  Unpaired, the drift swamps the 3%; given the rounds, the
+-- eight per-round ratios all say +3%: W+ = 36, p = 2/256, faster.
+SELECT how, n_pairs, round(change_pct::numeric, 2) AS change_pct,
+       p_value = 2.0 / 256 AS p_is_2_over_256, verdict
+FROM (SELECT array_agg(1000 + 50 * i ORDER BY i) AS a,
+             array_agg((1000 + 50 * i) * (1.03 + 0.001 * i) ORDER BY i) AS b,
+             array_agg(i + 1 ORDER BY i) AS r
+      FROM generate_series(0, 7) AS i) AS s,
+     LATERAL (SELECT 'unpaired' AS how, * FROM pgbench_ext.compare(a, b)
+              UNION ALL
+              SELECT 'rounds', * FROM pgbench_ext.compare(a, b, round_a => r, round_b => r)) AS c;
+
+-- Five complete rounds cannot reach p < 0.05 paired (2/32): all runs unpaired.
+SELECT n_pairs, n_a, n_b, verdict
+FROM pgbench_ext.compare('{100,102,98,101,99}', '{105,107,103,106,104}',
+                         round_a => '{1,2,3,4,5}', round_b => '{1,2,3,4,5}');
+
 -- Bad arguments: errors name the argument.
 SELECT * FROM pgbench_ext.compare(NULL, '{1}');
 SELECT * FROM pgbench_ext.compare('{1}', NULL);
@@ -79,3 +97,7 @@ SELECT * FROM pgbench_ext.compare('{1,2}', '{1,2}', alpha => 0);
 SELECT * FROM pgbench_ext.compare('{1,2}', '{1,2}', alpha => 1);
 SELECT * FROM pgbench_ext.compare('{1,2}', '{1,2}', noise => -0.01);
 SELECT * FROM pgbench_ext.compare('{1,2}', '{1,2}', higher_is_better => NULL);
+SELECT * FROM pgbench_ext.compare('{1,2}', '{1,2}', round_a => '{1,2}');
+SELECT * FROM pgbench_ext.compare('{1,2}', '{1,2}', round_a => '{1}', round_b => '{1,2}');
+SELECT * FROM pgbench_ext.compare('{1,2}', '{1,2}', round_a => '{1,0}', round_b => '{1,2}');
+SELECT * FROM pgbench_ext.compare('{1,2}', '{1,2}', round_a => '{1,NULL}', round_b => '{1,2}');

@@ -15,12 +15,13 @@ SELECT * FROM pgbench_ext.summarize('{100,0}');
 SELECT * FROM pgbench_ext.summarize('{100,101}', 1.5);
 SELECT * FROM pgbench_ext.summarize(NULL);
 
--- paired(): signed-rank on per-round ratios; 6 rounds all in favour of B
--- give the exact two-sided p 2/64
-SELECT n, round(ratio::numeric, 6) AS ratio, p_value = 2.0 / 64 AS exact
-FROM pgbench_ext.paired('{100,102,98,101,99,103}', '{105,108,102,107,104,109}');
-SELECT * FROM pgbench_ext.paired('{}', '{}');
-SELECT * FROM pgbench_ext.paired('{100,101}', '{100}');
+-- compare() given the rounds, as report() calls it: 6 rounds all in favour
+-- of B give the exact two-sided signed-rank p 2/64; the ratio is the
+-- median of the 21 Walsh averages of the per-round log ratios
+SELECT n_pairs, round(estimate::numeric, 6) AS ratio, p_value = 2.0 / 64 AS exact, verdict
+FROM pgbench_ext.compare('{100,102,98,101,99,103}', '{105,108,102,107,104,109}',
+                         round_a => '{1,2,3,4,5,6}', round_b => '{1,2,3,4,5,6}');
+SELECT n_pairs, verdict FROM pgbench_ext.compare('{}', '{}', round_a => '{}', round_b => '{}');
 
 -- report() over an experiment that was never imported
 SELECT * FROM pgbench_ext.report(-1);

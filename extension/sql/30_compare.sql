@@ -6,7 +6,9 @@ CREATE FUNCTION compare(
     b float8[],
     higher_is_better boolean DEFAULT true,
     alpha float8 DEFAULT 0.05,
-    noise float8 DEFAULT 0.01)
+    noise float8 DEFAULT 0.01,
+    round_a int[] DEFAULT NULL,
+    round_b int[] DEFAULT NULL)
 RETURNS TABLE (
     estimate float8,
     ci_low float8,
@@ -17,9 +19,10 @@ RETURNS TABLE (
     n_b int,
     mde_pct float8,
     verdict text,
-    reason text)
+    reason text,
+    n_pairs int)
 AS 'MODULE_PATHNAME', 'pgbench_ext_compare'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-COMMENT ON FUNCTION compare(float8[], float8[], boolean, float8, float8) IS
-'B against A from per-run measurements: Hodges-Lehmann ratio b/a with its distribution-free CI, Mann-Whitney p, minimum detectable effect and verdict (faster, slower, no change, insufficient)';
+COMMENT ON FUNCTION compare(float8[], float8[], boolean, float8, float8, int[], int[]) IS
+'B against A from per-run measurements: Hodges-Lehmann ratio b/a with its distribution-free CI, Mann-Whitney p, minimum detectable effect and verdict (faster, slower, no change, insufficient); given each run''s round, rounds with one run of each side are compared pair by pair (signed-rank test) once there are enough of them, and n_pairs says how many';

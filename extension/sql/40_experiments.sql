@@ -22,17 +22,6 @@ LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION summarize(float8[], float8) IS
 'median of per-run measurements with its distribution-free CI at the level asked (NULL when too few runs), mean, sd, CV, MAD, min and max';
 
-CREATE FUNCTION paired(a float8[], b float8[])
-RETURNS TABLE (
-    n int,
-    ratio float8,
-    p_value float8)
-AS 'MODULE_PATHNAME', 'pgbench_ext_paired'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-COMMENT ON FUNCTION paired(float8[], float8[]) IS
-'Wilcoxon signed-rank test on per-round log ratios b[i]/a[i] (element i of each is that side''s run in round i): n, median ratio, two-sided p';
-
 CREATE FUNCTION geomean(x float8[])
 RETURNS float8
 AS 'MODULE_PATHNAME', 'pgbench_ext_geomean'
@@ -134,8 +123,7 @@ RETURNS TABLE (
     ci_high float8,
     change_pct float8,
     p_value float8,
-    paired_n int,
-    paired_p float8,
+    n_pairs int,
     mde_pct float8,
     verdict text,
     reason text)
@@ -165,28 +153,18 @@ WITH base AS (
                      WHERE v.experiment_id = report.experiment
                      ORDER BY v.position LIMIT 1)) AS name
 ), cells AS (
+    -- counted runs in run order, with their rounds: compare() pairs the
+    -- rounds holding one run of each side, as the client does
     SELECT r.script, r.clients, r.variant,
            coalesce(array_agg(r.tps ORDER BY r.run_id)
                     FILTER (WHERE r.status = 'ok' AND NOT r.warmup AND r.tps > 0),
-                    '{}') AS tps
+                    '{}') AS tps,
+           coalesce(array_agg(r.round ORDER BY r.run_id)
+                    FILTER (WHERE r.status = 'ok' AND NOT r.warmup AND r.tps > 0),
+                    '{}') AS rounds
     FROM runs r
     WHERE r.experiment_id = report.experiment
     GROUP BY r.script, r.clients, r.variant
-), counted AS (
-    SELECT r.script, r.clients, r.variant, r.round, r.tps,
-           count(*) OVER (PARTITION BY r.script, r.clients, r.variant, r.round) AS in_round
-    FROM runs r
-    WHERE r.experiment_id = report.experiment
-      AND r.status = 'ok' AND NOT r.warmup AND r.tps > 0
-), pairs AS (
-    -- rounds with exactly one counted run of each side, as the client pairs them
-    SELECT pa.script, pa.clients, pb.variant,
-           array_agg(pa.tps ORDER BY pa.round) AS a, array_agg(pb.tps ORDER BY pa.round) AS b
-    FROM base
-    JOIN counted pa ON pa.variant = base.name AND pa.in_round = 1
-    JOIN counted pb ON pb.script = pa.script AND pb.clients = pa.clients AND pb.round = pa.round
-                   AND pb.variant <> pa.variant AND pb.in_round = 1
-    GROUP BY pa.script, pa.clients, pb.variant
 ), script_order AS (
     SELECT s.value AS script, s.ord
     FROM experiments e,
@@ -197,19 +175,16 @@ SELECT a.script, a.clients, a.variant, b.variant,
        sa.n, sa.median, sa.ci_low, sa.ci_high,
        sb.n, sb.median, sb.ci_low, sb.ci_high,
        c.estimate, c.ci_low, c.ci_high, c.change_pct, c.p_value,
-       coalesce(pr.n, 0),
-       CASE WHEN pr.n >= 2 THEN pr.p_value END,
-       c.mde_pct, c.verdict, c.reason
+       c.n_pairs, c.mde_pct, c.verdict, c.reason
 FROM base
 JOIN cells a ON a.variant = base.name
 JOIN cells b ON b.script = a.script AND b.clients = a.clients AND b.variant <> a.variant
 JOIN variants vb ON vb.experiment_id = report.experiment AND vb.variant = b.variant
 LEFT JOIN script_order so ON so.script = a.script
-LEFT JOIN pairs ON pairs.script = a.script AND pairs.clients = a.clients AND pairs.variant = b.variant
-CROSS JOIN LATERAL paired(coalesce(pairs.a, '{}'), coalesce(pairs.b, '{}')) pr
 CROSS JOIN LATERAL summarize(a.tps, 1 - report.alpha) sa
 CROSS JOIN LATERAL summarize(b.tps, 1 - report.alpha) sb
-CROSS JOIN LATERAL compare(a.tps, b.tps, true, report.alpha, report.noise) c
+CROSS JOIN LATERAL compare(a.tps, b.tps, true, report.alpha, report.noise,
+                           a.rounds, b.rounds) c
 ORDER BY so.ord, a.clients, vb.position;
 END
 $$;

@@ -46,8 +46,8 @@ my ($rc, $out, $err) = run_client('report', $dir);
 is($rc, 0, 'report exits 0') or diag $err;
 my @rows = grep { /^ default / } split /\n/, $out;
 is(scalar @rows, 2, 'one row per cell');
-like($rows[0], qr/^ default \| 1 .*\| \+5\.00% .*\| 8\+8 .*\| faster/, 'B 5% faster: +5.00%, faster');
-like($rows[1], qr/^ default \| 2 .*\| \+0\.00% .*\| 8\+8 .*\| ~ no change \(MDE \d/, 'identical: no change with MDE');
+like($rows[0], qr/^ default \| 1 .*\| \+5\.00% .*\| 8 rounds \| faster/, 'B 5% faster: +5.00%, faster, round by round');
+like($rows[1], qr/^ default \| 2 .*\| \+0\.00% .*\| 8 rounds \| ~ no change \(MDE \d/, 'identical: no change with MDE');
 like($out, qr/^ geomean .*\| \+2\.47% /m, 'geomean of 1.05 and 1 is +2.47%');
 like($out, qr/^warning: 1 run\(s\) did not complete and are not counted: 33 \(failed\)/m, 'failed run warned');
 like($out, qr/^warning: 1 run\(s\) had a checkpoint or autovacuum inside them: 3 \(checkpoint\)/m,
@@ -60,7 +60,7 @@ unlike($out, qr/fewer than 6/, 'no too-few-runs warning with 8 runs a side');
 like($out, qr/^noise: old CV [\d.]+%, 0 outliers, drift tau [-+][\d.]+ \(p [\d.e-]+\); new /m, 'noise line');
 # the 8 per-round ratios are all 1.05, one tie: W+ = 36 with tie-corrected
 # variance 51 - 10.5, z = 17.5 / sqrt(40.5), two-sided p = 0.00596
-like($rows[0], qr/\| 0\.00596 +\| 8\+8 /, 'paired p over 8 rounds of +5% each');
+like($rows[0], qr/\| 0\.00596 +\| 8 rounds /, 'signed-rank p over 8 rounds of +5% each');
 
 # summary.json holds every figure; psql's compare() gives the same, exactly
 my $summary = ReportFixture::read_json_exact("$dir/summary.json");
@@ -70,11 +70,13 @@ is(scalar @{ $c1->{a}{tps} }, 8, 'summary.json: the counted runs of A');
 fresh_database('report_parity', 1);
 my $sql = sprintf(
 	"SELECT estimate = %s::float8, ci_low = %s::float8, ci_high = %s::float8, p_value = %s::float8, "
-	  . "mde_pct = %s::float8, verdict FROM pgbench_ext.compare('{%s}', '{%s}')",
+	  . "mde_pct = %s::float8, verdict, n_pairs FROM pgbench_ext.compare('{%s}', '{%s}', "
+	  . "round_a => '{%s}', round_b => '{%s}')",
 	map({ $c1->{comparison}{$_} } qw(estimate ci_low ci_high p_value mde_pct)),
-	join(',', @{ $c1->{a}{tps} }), join(',', @{ $c1->{b}{tps} }));
-is(psql('report_parity', $sql), 't|t|t|t|t|faster',
-	'compare() in SQL equals summary.json to the last bit (estimate, CI, p, MDE, verdict)');
+	(map { join(',', @{ $c1->{$_}{tps} }) } qw(a b)),
+	(map { join(',', @{ $c1->{$_}{rounds} }) } qw(a b)));
+is(psql('report_parity', $sql), 't|t|t|t|t|faster|8',
+	'compare() in SQL, given the rounds, equals summary.json to the last bit (estimate, CI, p, MDE, verdict)');
 
 my $bench = slurp_file("$dir/benchstat.txt");
 my @blines = grep { /^Benchmark/ } split /\n/, $bench;

@@ -48,9 +48,7 @@ sub parity_sql
 			  [ 'median', 'median' ], [ 'ci_low', 'median_ci_low' ], [ 'ci_high', 'median_ci_high' ]),
 		(map { "$_ IS NOT DISTINCT FROM " . $lit->($cmp{$_}) }
 			  qw(estimate ci_low ci_high change_pct p_value mde_pct)),
-		"paired_n = $cell->{paired_rounds}",
-		"paired_p IS NOT DISTINCT FROM "
-		  . $lit->($cell->{paired_rounds} >= 2 ? $cmp{paired_p_value} : undef),
+		"n_pairs = $cmp{n_pairs}",
 		"verdict = '$cmp{verdict}'");
 	my $b = defined $baseline ? "'$baseline'" : 'NULL';
 	return "SELECT count(*) FILTER (WHERE " . join(' AND ', @checks) . ") || '/' || count(*) "

@@ -17,7 +17,7 @@ chmod 0755, $base;
 my ($rc, $out, $err);
 foreach my $case (
 	[ [ '--target', '60' ], qr/--target must be a percentage above 0 and below 50, got "60"/ ],
-	[ [ '--skip-aa' ], qr/--skip-aa needs --delay-ns/ ],
+	[ [ '--target', '2', '--delay-ns', '1000' ], qr/--target and --delay-ns exclude each other/ ],
 	[ [ '--rounds', '1' ], qr/--rounds must be in range 2\.\.1000/ ],
 	[ [ '--reanalyse', "$base/nothing" ], qr/is not a finished calibration/ ])
 {
@@ -32,16 +32,21 @@ my $dir = "$base/cal";
 	'--blocks', '2', '--rounds', '4', '-o', $dir);
 is($rc, 0, 'a tiny calibration completes') or diag $err;
 like($err, qr/phase 1 of 2, A against an identical A \(2 comparisons of 4 rounds\)/, 'A/A phase runs');
-like($err, qr/phase 2 of 2, A against A with (\d+) ns injected at each commit \(target 3\.0%\)/,
-	'delay phase runs with a delay sized from the A/A throughput');
+like($err, qr/phase 2 of 2, A against A slowed down by 3\.0% \(a wait at each commit in proportion to its transaction\)/,
+	'the second phase injects the target slowdown');
 like($out, qr/A\/A false-positive rate: \d of 2 comparisons/, 'false-positive rate reported');
 like($out, qr/detection rate: \d of 2 comparisons/, 'detection rate reported');
 like($out, qr/CI coverage of the true effect: \d of 2/, 'coverage reported');
 like($out, qr/expected from CPU time per transaction [-+]\d/, 'CPU cross-check from the counters');
 ok(-f "$dir/calibration.md" && -f "$dir/aa/runs.csv" && -f "$dir/delay/runs.csv",
 	'report and both phases kept');
-like(slurp_file("$dir/delay/experiment.json"), qr/pgbench_ext\.inject_delay_ns=\d+/,
-	'the delay is recorded as the variant\'s setting');
+like(slurp_file("$dir/delay/experiment.json"), qr/pgbench_ext\.inject_slowdown_pct=3\b/,
+	'the slowdown is recorded as the variant\'s setting');
+# 4 rounds are too few for the signed-rank test: each block compares 4+4 runs
+like($out, qr/^\| A\/A 2 \| [-+][\d.]+% \| .* \| 4\+4 \| (no change|faster|slower) \|$/m,
+	'each comparison in a table');
+like($out, qr/^\| slowed 1 \| /m, 'the slowed comparisons too');
+like($out, qr/noise between paired rounds: all 8 rounds of the A\/A phase/, 'noise between rounds, all 8 paired');
 
 like(slurp_file("$dir/calibration.json"), qr/"rounds_per_comparison": 4/,
 	'the split is recorded beside the phases');

@@ -411,24 +411,106 @@ test_signed_rank(void)
 	}
 }
 
+static int
+cmp_dbl(const void *x, const void *y)
+{
+	double		a = *(const double *) x,
+				b = *(const double *) y;
+
+	return (a > b) - (a < b);
+}
+
 static void
 test_paired(void)
 {
+	/* two-sided 5% critical values of W+ (Wilcoxon's tables): k = T + 1 */
+	static const int crit[][2] = {{6, 0}, {7, 2}, {8, 3}, {10, 8}, {15, 25}, {20, 52}};
 	double		a[8],
-				b[8];
-	StatsPaired pr;
-	int			i;
+				b[8],
+				x[9] = {1.1, 0.97, 1.04, 1.2, 0.99, 1.07, 1.02, 1.15, 1.0},
+				ones[9],
+				walsh[45];
+	StatsOptions opt;
+	StatsComparison pc,
+				uc;
+	StatsShift	shift;
+	double		conf;
+	bool		exact;
+	int			i,
+				j,
+				k = 0;
 
-	/* B 3% faster in every round despite drift across rounds */
+	for (i = 0; i < (int) (sizeof(crit) / sizeof(crit[0])); i++)
+		ok(stats_walsh_rank(crit[i][0], 0.05, &conf, &exact) == crit[i][1] + 1 && exact,
+		   "Walsh CI rank for %d pairs is %d", crit[i][0], crit[i][1] + 1);
+
+	/* the estimate is the median of the Walsh averages, counted by hand */
+	for (i = 0; i < 9; i++)
+		ones[i] = 1.0;
+	for (i = 0; i < 9; i++)
+		for (j = i; j < 9; j++)
+			walsh[k++] = (log(x[i]) + log(x[j])) / 2;
+	qsort(walsh, 45, sizeof(double), cmp_dbl);
+	stats_hodges_lehmann_paired(ones, x, 9, 0.05, &shift);
+	is_close(shift.log_estimate, walsh[22], 1e-15, "paired HL: median of 45 Walsh averages");
+	ok(shift.has_ci && shift.rank == 6 && shift.log_ci_low == walsh[5] &&
+	   shift.log_ci_high == walsh[39], "paired HL: CI [W(6), W(40)] for 9 pairs");
+
+	/* B 3% faster in every round while the machine speeds up by 35% */
 	for (i = 0; i < 8; i++)
 	{
 		a[i] = 1000.0 + 50.0 * i;
 		b[i] = a[i] * (1.03 + 0.001 * i);
 	}
-	stats_paired(a, b, 8, &pr);
-	ok(pr.test.statistic == 36.0 && pr.test.exact && pr.test.p_value == 2.0 / 256.0,
-	   "paired: all 8 rounds favour B, p = 2/256 (got %g)", pr.test.p_value);
-	ok(pr.ratio > 1.033 && pr.ratio < 1.035, "paired: median ratio %.4f", pr.ratio);
+	stats_default_options(&opt);
+	stats_compare_paired(a, b, 8, &opt, &pc);
+	ok(pc.n_pairs == 8 && pc.u == 36.0 && pc.p_exact && pc.p_value == 2.0 / 256.0,
+	   "paired: all 8 rounds favour B, p = 2/256 (got %g)", pc.p_value);
+	ok(pc.estimate > 1.033 && pc.estimate < 1.035 && pc.verdict == STATS_FASTER,
+	   "paired: ratio %.4f, faster", pc.estimate);
+	stats_compare(a, 8, b, 8, &opt, &uc);
+	ok(uc.n_pairs == 0 && uc.verdict == STATS_NO_CHANGE,
+	   "unpaired, the drift hides the same 3%%: %s", stats_verdict_name(uc.verdict));
+}
+
+static void
+test_compare_rounds(void)
+{
+	double		a[10],
+				b[10];
+	int			ra[10],
+				rb[10];
+	StatsOptions opt;
+	StatsComparison c;
+	int			i;
+
+	stats_default_options(&opt);
+	for (i = 0; i < 10; i++)
+	{
+		a[i] = 1000.0 + 50.0 * i;
+		b[i] = a[i] * 1.03 * (1.0 + 0.001 * i);
+		ra[i] = rb[i] = i + 1;
+	}
+	stats_compare_rounds(a, ra, 10, b, rb, 10, &opt, &c);
+	ok(c.n_pairs == 10 && c.n_a == 10 && c.n_b == 10 && c.verdict == STATS_FASTER,
+	   "rounds: 10 pairs, faster");
+
+	/*
+	 * B's run of round 3 failed (B has one in round 11 instead), and round 5
+	 * holds two runs of A (none in 6): rounds 3, 5 and 6 are not pairs.
+	 */
+	rb[2] = 11;
+	ra[5] = 5;
+	stats_compare_rounds(a, ra, 10, b, rb, 10, &opt, &c);
+	ok(c.n_pairs == 7 && c.n_a == 10, "rounds: unmatched and doubled rounds are not pairs (%d)",
+	   c.n_pairs);
+
+	/* 5 pairs can never reach p < 0.05 (2/32): all runs, unpaired */
+	stats_compare_rounds(a, ra, 5, b, rb, 5, &opt, &c);
+	ok(c.n_pairs == 0 && c.min_p == 2.0 / 252.0,
+	   "rounds: too few pairs for the signed-rank test, Mann-Whitney instead");
+	stats_compare_rounds(a, NULL, 10, b, NULL, 10, &opt, &c);
+	ok(c.n_pairs == 0 && c.n_a == 10, "rounds: none given, unpaired");
 }
 
 static void
@@ -660,6 +742,7 @@ main(void)
 	test_hodges_lehmann();
 	test_signed_rank();
 	test_paired();
+	test_compare_rounds();
 	test_mann_kendall();
 	test_outliers();
 	test_summary();
