@@ -7,7 +7,9 @@
 # Runs "pgbench_ext calibrate" on the installed PostgreSQL (make install first)
 # and prints its report; the results stay in the directory it names.
 # Defaults: select-only, 2 clients, 4 s runs, 20 comparisons of 6 rounds per
-# phase, a 3% target — about an hour on a 2-core machine.
+# phase, a 3% target.  The README's figures came from
+#   bench/calibrate.sh -T 3 --rounds 90 --blocks 6 --skip-aa   (detection, 55 min)
+#   bench/calibrate.sh -T 3 --rounds 8 --blocks 20             (A/A, 35 min)
 set -eu
 cd "$(dirname "$0")/.."
 out=${CALIBRATION_DIR:-/tmp/pgbench_ext_calibration.$(date +%Y%m%dT%H%M%S)}

@@ -2,7 +2,8 @@
 # bench/overhead_ci.sh CSV [BASELINE] — the 95% CI of each variant's tps ratio
 # against the baseline (default "none") in a CSV written by bench/overhead.sh or
 # bench/paired.sh, computed by pgbench_ext.compare() (the same C code as the
-# client's verdicts) on a throwaway cluster.
+# client's verdicts) on a throwaway cluster, round by round as the verdict
+# table compares them (the CSV's rounds interleave the variants).
 set -eu
 cd "$(dirname "$0")/.."
 csv=$(realpath "$1")
@@ -14,18 +15,28 @@ trap 'cluster_stop; rm -rf "$work"' EXIT
 cluster_start "$work/c" >/dev/null
 # the CSV's own columns, all text but tps
 columns=$(head -1 "$csv" | tr ',' '\n' | sed 's/^tps$/tps float8/; /float8/!s/$/ text/' | paste -sd, -)
+# bench/overhead.sh numbers rounds within phases, bench/paired.sh has none
+phase=
+head -1 "$csv" | tr ',' '\n' | grep -qx phase && phase="phase,"
 psql -X -q -d postgres -v ON_ERROR_STOP=1 <<SQL
 CREATE EXTENSION pgbench_ext;
 CREATE TEMP TABLE runs ($columns);
 \copy runs FROM '$csv' CSV HEADER
-SELECT r.variant, c.n_a || '+' || c.n_b AS n,
+-- one round number per (phase, round): the verdict table's pairing
+CREATE TEMP VIEW numbered AS
+    SELECT variant, tps, dense_rank() OVER (ORDER BY $phase round::int)::int AS round_no
+    FROM runs;
+SELECT r.variant,
+       CASE WHEN c.n_pairs > 0 THEN c.n_pairs || ' rounds' ELSE c.n_a || '+' || c.n_b END AS n,
        round(((c.estimate - 1) * 100)::numeric, 2) AS change_pct,
        format('[%s%%, %s%%]', round(((c.ci_low - 1) * 100)::numeric, 2),
               round(((c.ci_high - 1) * 100)::numeric, 2)) AS ci_95,
        round(c.p_value::numeric, 4) AS p, c.verdict
 FROM (SELECT DISTINCT variant FROM runs WHERE variant <> '$base') r,
      LATERAL pgbench_ext.compare(
-        (SELECT array_agg(tps) FROM runs WHERE variant = '$base'),
-        (SELECT array_agg(tps) FROM runs WHERE variant = r.variant)) c
+        (SELECT array_agg(tps ORDER BY round_no) FROM numbered WHERE variant = '$base'),
+        (SELECT array_agg(tps ORDER BY round_no) FROM numbered WHERE variant = r.variant),
+        round_a => (SELECT array_agg(round_no ORDER BY round_no) FROM numbered WHERE variant = '$base'),
+        round_b => (SELECT array_agg(round_no ORDER BY round_no) FROM numbered WHERE variant = r.variant)) c
 ORDER BY 1;
 SQL

@@ -6,7 +6,8 @@
 # (shared by several people) swings tps between ~20k and ~65k within that.
 # Here two clusters stay up side by side (one without any library, one with
 # pgbench_ext preloaded: track on, sampler at 10 ms), and each round runs
-# pgbench -S -c 2 -j 2 for DURATION seconds against none, pgbench_ext and
+# pgbench -S -c 2 -j 2 for DURATION seconds against none, pgbench_ext,
+# pgbench_ext with its sampler off (by reload, around that run) and
 # pgbench_ext with track_hw, in random order, a few seconds apart.  The
 # per-round ratio to "none" cancels most of the drift; printed: median tps
 # per variant and the median of the per-round ratios.
@@ -39,22 +40,34 @@ bench_cluster "$work/ext"
 ext_port=$PGPORT ext_host=$PGHOST
 bin=$CLUSTER_BINDIR
 
+# the second cluster's sampler interval, by reload (it is not a session setting)
+sampler() {
+	"$bin/psql" -X -q -h "$ext_host" -p "$ext_port" -d postgres \
+		-c "ALTER SYSTEM SET pgbench_ext.sample_interval_ms = $1" -c "SELECT pg_reload_conf()" >/dev/null
+	sleep 0.1
+}
+
 run() {
 	local name=$1 host port opts=
 	case $name in
 		none) host=$none_host port=$none_port ;;
 		pgbench_ext) host=$ext_host port=$ext_port ;;
+		pgbench_ext_nosampler) host=$ext_host port=$ext_port ;;
 		pgbench_ext_hw) host=$ext_host port=$ext_port opts="-c pgbench_ext.track_hw=on" ;;
 	esac
+	[ "$name" = pgbench_ext_nosampler ] && sampler 0
 	PGOPTIONS=$opts "$bin/pgbench" -h "$host" -p "$port" -n -S -c 2 -j 2 -T "$DURATION" postgres 2>&1 |
 		sed -n 's/^tps = \([0-9.]*\) .*/\1/p'
+	[ "$name" = pgbench_ext_nosampler ] && sampler 10
+	return 0
 }
 
 echo "host: $(nproc) CPUs; $ROUNDS rounds of pgbench -S -c 2 -j 2 -T $DURATION; CSV: $CSV"
-for name in none pgbench_ext pgbench_ext_hw; do run $name >/dev/null; done   # warm both
+variants="none pgbench_ext pgbench_ext_nosampler pgbench_ext_hw"
+for name in $variants; do run $name >/dev/null; done   # warm both
 echo "round,variant,tps" >"$CSV"
 for round in $(seq 1 "$ROUNDS"); do
-	for name in $(printf '%s\n' none pgbench_ext pgbench_ext_hw | shuf); do
+	for name in $(printf '%s\n' $variants | shuf); do
 		echo "$round,$name,$(run $name)" >>"$CSV"
 	done
 done

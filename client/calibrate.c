@@ -198,7 +198,8 @@ set_round_noise(const StatsComparison *all, CalibrationResult *r)
 
 /*
  * Paired rounds a comparison needs for its MDE to fit between the noise
- * threshold and the effect: the MDE shrinks as 1 / sqrt(rounds).
+ * threshold and the effect: the MDE shrinks as 1 / sqrt(rounds), and the
+ * signed-rank test cannot reject at 0.05 with fewer than 6.
  */
 static int
 rounds_needed(const CalibrationResult *r, double effect, double noise)
@@ -206,7 +207,7 @@ rounds_needed(const CalibrationResult *r, double effect, double noise)
 	double		have = log1p(r->round_noise_mde_pct / 100),
 				want = log1p(effect - noise);
 
-	return (int) ceil(r->round_noise_pairs * (have / want) * (have / want));
+	return Max(6, (int) ceil(r->round_noise_pairs * (have / want) * (have / want)));
 }
 
 /* One row per comparison of a phase. */
@@ -222,8 +223,7 @@ print_blocks(FILE *f, const char *phase, const StatsComparison *cmp, int n)
 			fprintf(f, "[%+.2f%%, %+.2f%%]", 100 * (c->ci_low - 1), 100 * (c->ci_high - 1));
 		else
 			fprintf(f, "-");
-		fprintf(f, " | %.3g | %s | %s |\n", c->p_value,
-				c->n_pairs > 0 ? psprintf("%d rounds", c->n_pairs) : psprintf("%d+%d", c->n_a, c->n_b),
+		fprintf(f, " | %.3g | %s | %s |\n", c->p_value, report_comparison_n(c),
 				stats_verdict_name(c->verdict));
 	}
 }
@@ -365,9 +365,11 @@ calibrate_report(const CalibrateOptions *o, const CalibrationResult *r, FILE *ou
 				r->covered, r->delay_blocks, pct(r->covered, r->delay_blocks));
 		if (r->has_round_noise)
 			fprintf(f, "- noise between paired rounds: all %d rounds of the %s phase together detect %.2f%%; "
-					"a comparison needs about %d rounds to see 2%% and %d to see 5%% (80%% power, alpha 0.05, beyond the 1%% threshold)\n",
+					"a comparison needs about %d rounds to see 2%%, %d to see %.1f%% and %d to see 5%% "
+					"(80%% power, alpha 0.05, beyond the 1%% threshold)\n",
 					r->round_noise_pairs, o->skip_aa ? "delay" : "A/A", r->round_noise_mde_pct,
-					rounds_needed(r, 0.02, 0.01), rounds_needed(r, 0.05, 0.01));
+					rounds_needed(r, 0.02, 0.01), rounds_needed(r, o->target, 0.01), 100 * o->target,
+					rounds_needed(r, 0.05, 0.01));
 		fprintf(f, "\n| comparison | B/A | CI | p | n | verdict |\n|---|---|---|---|---|---|\n");
 		print_blocks(f, "A/A", r->aa_cmp, r->aa_blocks);
 		print_blocks(f, "slowed", r->delay_cmp, r->delay_blocks);

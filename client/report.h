@@ -141,6 +141,7 @@ extern char *report_pct(double ratio);
 extern char *report_median_pm(const ReportSample *s);
 extern char *report_verdict_text(const StatsComparison *cmp);
 extern void report_comparison_cells(const StatsComparison *cmp, bool ok, const char **cells);
+extern char *report_comparison_n(const StatsComparison *cmp);
 
 /* report_env.c */
 extern void report_environment_warnings(ReportData *r);

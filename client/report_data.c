@@ -512,7 +512,14 @@ report_comparison_cells(const StatsComparison *cmp, bool ok, const char **cells)
 	cells[1] = ok && cmp->has_ci
 		? psprintf("[%s, %s]", report_pct(cmp->ci_low), report_pct(cmp->ci_high)) : "-";
 	cells[2] = ok && cmp->has_p ? psprintf("%.3g", cmp->p_value) : "-";
-	cells[3] = !ok ? "-" : cmp->n_pairs > 0 ? psprintf("%d rounds", cmp->n_pairs)
+	cells[3] = ok ? report_comparison_n(cmp) : "-";
+}
+
+/* How a comparison was made: "15 rounds" (round by round) or "8+8" (unpaired). */
+char *
+report_comparison_n(const StatsComparison *cmp)
+{
+	return cmp->n_pairs > 0 ? psprintf("%d rounds", cmp->n_pairs)
 		: psprintf("%d+%d", cmp->n_a, cmp->n_b);
 }
 

@@ -127,6 +127,23 @@ stats_median_of(const double *x, int n, double *median)
 	return STATS_OK;
 }
 
+/* *out = malloc'd log(b[i] / a[i]); a and b must all be finite and > 0. */
+int
+stats_log_ratios(const double *a, const double *b, int n, double **out)
+{
+	double	   *la;
+	int			rc;
+
+	*out = NULL;
+	if ((rc = stats_log_copy(a, n, &la)) != STATS_OK)
+		return rc;
+	if ((rc = stats_log_copy(b, n, out)) == STATS_OK)
+		for (int i = 0; i < n; i++)
+			(*out)[i] -= la[i];
+	free(la);
+	return rc;
+}
+
 /* *out = malloc'd logs of x, which must all be finite and > 0. */
 int
 stats_log_copy(const double *x, int n, double **out)

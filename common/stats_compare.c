@@ -196,27 +196,25 @@ stats_compare_paired(const double *a, const double *b, int n,
 	double	   *log_ratio,
 			   *ratio;
 	double		sd_log_ratio = 0.0;
-	int			i,
-				rc;
+	int			rc;
 
 	memset(c, 0, sizeof(*c));
 	if (n < 0)
 		return STATS_ERR_SIZE;
 	if ((rc = stats_check_options(opt)) != STATS_OK)
 		return rc;
-	/* validates every value, and gives the log ratios */
-	if ((rc = stats_log_copy(b, n, &log_ratio)) != STATS_OK)
+	/* validates every value */
+	if ((rc = stats_log_ratios(a, b, n, &log_ratio)) != STATS_OK)
 		return rc;
-	if ((rc = stats_log_copy(a, n, &ratio)) != STATS_OK)
+	/* the ratios themselves, for the robust sd of their logs */
+	ratio = malloc(sizeof(double) * (n > 0 ? n : 1));
+	if (ratio == NULL)
 	{
 		free(log_ratio);
-		return rc;
+		return STATS_ERR_NOMEM;
 	}
-	for (i = 0; i < n; i++)
-	{
-		log_ratio[i] -= ratio[i];
+	for (int i = 0; i < n; i++)
 		ratio[i] = exp(log_ratio[i]);
-	}
 
 	c->n_a = c->n_b = c->n_pairs = n;
 	c->min_p = paired_min_p(n);

@@ -223,6 +223,14 @@ stats_u_cdf(int m, int n, double u, double *p, bool *exact)
 	return rc;
 }
 
+/* P(W+ <= w) by the normal approximation with a continuity correction */
+static double
+signed_rank_normal_cdf(int n, double w)
+{
+	return stats_norm_cdf((w + 0.5 - n * (n + 1.0) / 4.0) /
+						  sqrt(n * (n + 1.0) * (2 * n + 1) / 24.0));
+}
+
 /*
  * cdf[w] = P(W+ <= w), w = 0 .. n(n+1)/2, for n non-zero, untied
  * differences: counts of subsets of the ranks 1..n by their sum, 2^n in
@@ -242,11 +250,8 @@ stats_signed_rank_cdf_table(int n, double *cdf, bool *exact)
 	*exact = ldexp(1.0, n) <= STATS_EXACT_MAX_COUNT;
 	if (!*exact)
 	{
-		double		mean = n * (n + 1) / 4.0;
-		double		sd = sqrt(n * (n + 1.0) * (2 * n + 1) / 24.0);
-
 		for (s = 0; s <= max; s++)
-			cdf[s] = stats_norm_cdf((s + 0.5 - mean) / sd);
+			cdf[s] = signed_rank_normal_cdf(n, s);
 		return STATS_OK;
 	}
 	/* counts first, in cdf itself, then summed in place */
@@ -273,6 +278,13 @@ stats_signed_rank_cdf(int n, double w, double *p, bool *exact)
 
 	if (n < 0)
 		return STATS_ERR_SIZE;
+	/* past the exact range, no table: one normal probability */
+	if (ldexp(1.0, n) > STATS_EXACT_MAX_COUNT)
+	{
+		*exact = false;
+		*p = signed_rank_normal_cdf(n, floor(w));
+		return STATS_OK;
+	}
 	cdf = malloc(sizeof(double) * ((size_t) max + 1));
 	if (cdf == NULL)
 		return STATS_ERR_NOMEM;

@@ -17,6 +17,8 @@ extern void stats_sort(double *x, int n);
 extern double stats_median_sorted(const double *x, int n);
 extern int	stats_median_of(const double *x, int n, double *median);
 extern int	stats_log_copy(const double *x, int n, double **out);
+extern int	stats_log_ratios(const double *a, const double *b, int n,
+							 double **out);
 
 /*
  * Tie groups of a sorted array: sum(t^3 - t) and sum(t(t-1)(2t+5)) over

@@ -226,6 +226,25 @@ pairwise_log_diffs(const double *a, int m, const double *b, int n,
 	return rc;
 }
 
+/*
+ * The estimate (median) and the CI [x(k), x(count+1-k)] of the sorted
+ * differences or averages x, which this frees; k < 0 is an error passed on.
+ */
+static int
+shift_from_sorted(double *x, int count, int k, StatsShift *out)
+{
+	out->log_estimate = stats_median_sorted(x, count);
+	if (k >= 1)
+	{
+		out->rank = k;
+		out->has_ci = true;
+		out->log_ci_low = x[k - 1];
+		out->log_ci_high = x[count - k];
+	}
+	free(x);
+	return k < 0 ? k : STATS_OK;
+}
+
 int
 stats_hodges_lehmann(const double *a, int m, const double *b, int n,
 					 double alpha, StatsShift *out)
@@ -248,22 +267,8 @@ stats_hodges_lehmann(const double *a, int m, const double *b, int n,
 
 	if ((rc = pairwise_log_diffs(a, m, b, n, &d)) != STATS_OK)
 		return rc;
-	out->log_estimate = stats_median_sorted(d, pairs);
 	k = stats_hl_rank(m, n, alpha, &out->confidence, &out->exact);
-	if (k < 0)
-	{
-		free(d);
-		return k;
-	}
-	out->rank = k;
-	if (k >= 1)
-	{
-		out->has_ci = true;
-		out->log_ci_low = d[k - 1];
-		out->log_ci_high = d[pairs - k];
-	}
-	free(d);
-	return STATS_OK;
+	return shift_from_sorted(d, pairs, k, out);
 }
 
 int
@@ -350,8 +355,7 @@ stats_walsh_rank(int n, double alpha, double *confidence, bool *exact)
 static int
 walsh_averages(const double *a, const double *b, int n, double **walsh)
 {
-	double	   *la,
-			   *lb,
+	double	   *d,
 			   *w;
 	size_t		k = 0;
 	int			i,
@@ -359,23 +363,15 @@ walsh_averages(const double *a, const double *b, int n, double **walsh)
 				rc;
 
 	*walsh = NULL;
-	if ((rc = stats_log_copy(a, n, &la)) != STATS_OK)
+	if ((rc = stats_log_ratios(a, b, n, &d)) != STATS_OK)
 		return rc;
-	if ((rc = stats_log_copy(b, n, &lb)) != STATS_OK)
-	{
-		free(la);
-		return rc;
-	}
-	for (i = 0; i < n; i++)
-		lb[i] -= la[i];
 	w = malloc(sizeof(double) * ((size_t) n * (n + 1) / 2));
 	if (w == NULL)
 		rc = STATS_ERR_NOMEM;
 	for (i = 0; w != NULL && i < n; i++)
 		for (j = i; j < n; j++)
-			w[k++] = (lb[i] + lb[j]) / 2.0;
-	free(la);
-	free(lb);
+			w[k++] = (d[i] + d[j]) / 2.0;
+	free(d);
 	if (w != NULL)
 		stats_sort(w, (int) k);
 	*walsh = w;
@@ -387,7 +383,7 @@ stats_hodges_lehmann_paired(const double *a, const double *b, int n,
 							double alpha, StatsShift *out)
 {
 	double	   *w;
-	int			count = n * (n + 1) / 2,
+	int			count,
 				k,
 				rc;
 
@@ -397,25 +393,12 @@ stats_hodges_lehmann_paired(const double *a, const double *b, int n,
 		return STATS_ERR_SIZE;
 	if (n == 0)
 		return STATS_OK;
+	count = n * (n + 1) / 2;
 
 	if ((rc = walsh_averages(a, b, n, &w)) != STATS_OK)
 		return rc;
-	out->log_estimate = stats_median_sorted(w, count);
 	k = stats_walsh_rank(n, alpha, &out->confidence, &out->exact);
-	if (k < 0)
-	{
-		free(w);
-		return k;
-	}
-	out->rank = k;
-	if (k >= 1)
-	{
-		out->has_ci = true;
-		out->log_ci_low = w[k - 1];
-		out->log_ci_high = w[count - k];
-	}
-	free(w);
-	return STATS_OK;
+	return shift_from_sorted(w, count, k, out);
 }
 
 int
