@@ -264,7 +264,7 @@ section_verdicts(const ReportData *r, Doc *d)
 			 "distribution-free CI; B/A: Hodges-Lehmann ratio with its CI, and p, two-sided. "
 			 "Where a cell has enough rounds holding one run of each side (n: rounds), they "
 			 "are compared round by round, which cancels the machine's drift between rounds: "
-			 "the ratio of the per-round log ratios and the Wilcoxon signed-rank test; "
+			 "the Hodges-Lehmann estimate of the per-round ratios and the Wilcoxon signed-rank test; "
 			 "otherwise (n: runs of each side) all runs, with the Mann-Whitney U test. "
 			 "alpha %g, noise threshold ±%g%%.",
 			 report_variant_name(r, r->baseline), r->opt.alpha, 100 * r->opt.noise);
