@@ -37,6 +37,8 @@ typedef struct CalibrationResult
 	int			aa_blocks;
 	int			aa_false_positives;
 	StatsComparison *aa_cmp;	/* each comparison, aa_blocks of them */
+	bool		has_aa_pooled;
+	StatsComparison aa_pooled;	/* A2 against A over every round */
 	double		tps_median;
 	double		tx_seconds;		/* seconds per transaction per client */
 	/* A against A + delay */

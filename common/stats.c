@@ -339,31 +339,44 @@ stats_geomean(const double *r, int n, double *out)
 
 /* ---- minimum detectable effect ---- */
 
-/* Robust sd of log x: 1.4826 MAD, or the sample sd when the MAD is 0. */
-static int
-robust_log_sd(const double *x, int n, double *sd)
+/* Robust sd of y: 1.4826 MAD, or the sample sd when the MAD is 0. */
+int
+stats_robust_sd(const double *y, int n, double *sd)
 {
-	double	   *l;
 	double		median = 0.0,
 				mad = 0.0,
 				mean = 0.0,
 				ss = 0.0;
 	int			i,
-				rc;
+				rc = STATS_OK;
+
+	*sd = 0.0;
+	if (n < 2)
+		return STATS_OK;
+	if ((rc = stats_median_of(y, n, &median)) == STATS_OK)
+		rc = mad_around(y, n, median, &mad);
+	if (rc == STATS_OK)
+	{
+		for (i = 0; i < n; i++)
+			mean += y[i] / n;
+		for (i = 0; i < n; i++)
+			ss += (y[i] - mean) * (y[i] - mean);
+		*sd = mad > 0.0 ? MAD_TO_SD * mad : sqrt(ss / (n - 1));
+	}
+	return rc;
+}
+
+/* The same of log x. */
+static int
+robust_log_sd(const double *x, int n, double *sd)
+{
+	double	   *l;
+	int			rc;
 
 	*sd = 0.0;
 	if ((rc = stats_log_copy(x, n, &l)) != STATS_OK)
 		return rc;
-	if (n >= 2 && (rc = stats_median_of(l, n, &median)) == STATS_OK)
-		rc = mad_around(l, n, median, &mad);
-	if (n >= 2 && rc == STATS_OK)
-	{
-		for (i = 0; i < n; i++)
-			mean += l[i] / n;
-		for (i = 0; i < n; i++)
-			ss += (l[i] - mean) * (l[i] - mean);
-		*sd = mad > 0.0 ? MAD_TO_SD * mad : sqrt(ss / (n - 1));
-	}
+	rc = stats_robust_sd(l, n, sd);
 	free(l);
 	return rc;
 }

@@ -173,10 +173,7 @@ extern bool stats_mde_pct(double sd_log, int m, int n, double alpha,
 extern bool stats_mde_paired_pct(double sd_log_ratio, int n, double alpha,
 								 double power, double *mde_pct);
 
-/*
- * Robust sd of log values pooled over both sides (used by stats_compare);
- * with n_b = 0, that of a alone.
- */
+/* Robust sd of log values pooled over both sides (used by stats_compare). */
 extern int	stats_pooled_log_sd(const double *a, int n_a, const double *b,
 								int n_b, double *sd);
 

@@ -193,8 +193,7 @@ stats_compare_paired(const double *a, const double *b, int n,
 {
 	StatsShift	shift;
 	StatsRankTest test;
-	double	   *log_ratio,
-			   *ratio;
+	double	   *log_ratio;
 	double		sd_log_ratio = 0.0;
 	int			rc;
 
@@ -206,19 +205,10 @@ stats_compare_paired(const double *a, const double *b, int n,
 	/* validates every value */
 	if ((rc = stats_log_ratios(a, b, n, &log_ratio)) != STATS_OK)
 		return rc;
-	/* the ratios themselves, for the robust sd of their logs */
-	ratio = malloc(sizeof(double) * (n > 0 ? n : 1));
-	if (ratio == NULL)
-	{
-		free(log_ratio);
-		return STATS_ERR_NOMEM;
-	}
-	for (int i = 0; i < n; i++)
-		ratio[i] = exp(log_ratio[i]);
 
 	c->n_a = c->n_b = c->n_pairs = n;
 	c->min_p = paired_min_p(n);
-	rc = stats_pooled_log_sd(ratio, n, NULL, 0, &sd_log_ratio);
+	rc = stats_robust_sd(log_ratio, n, &sd_log_ratio);
 	if (rc == STATS_OK && n > 0 &&
 		(rc = stats_hodges_lehmann_paired(a, b, n, opt->alpha, &shift)) == STATS_OK &&
 		(rc = stats_signed_rank(log_ratio, n, &test)) == STATS_OK)
@@ -227,7 +217,6 @@ stats_compare_paired(const double *a, const double *b, int n,
 		set_test(&test, c);
 	}
 	free(log_ratio);
-	free(ratio);
 	if (rc != STATS_OK)
 		return rc;
 	if (c->min_p < opt->alpha)
@@ -284,7 +273,7 @@ stats_compare_rounds(const double *a, const int *round_a, int n_a,
 		pb[pairs] = b[j];
 		pairs++;
 	}
-	if (paired_min_p(pairs) < opt->alpha && stats_check_options(opt) == STATS_OK)
+	if (paired_min_p(pairs) < opt->alpha)
 	{
 		rc = stats_compare_paired(pa, pb, pairs, opt, c);
 		/* the figures are the pairs'; the counts say how many runs there were */

@@ -47,6 +47,7 @@ like($out, qr/^\| A\/A 2 \| [-+][\d.]+% \| .* \| 4\+4 \| (no change|faster|slowe
 	'each comparison in a table');
 like($out, qr/^\| slowed 1 \| /m, 'the slowed comparisons too');
 like($out, qr/noise between paired rounds: all 8 rounds of the A\/A phase/, 'noise between rounds, all 8 paired');
+like($out, qr/A2 against A over all 8 rounds: [-+]\d+\.\d\d% \[[-+]\d/, 'A2 against A pooled, round by round');
 
 like(slurp_file("$dir/calibration.json"), qr/"rounds_per_comparison": 4/,
 	'the split is recorded beside the phases');
