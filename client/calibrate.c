@@ -79,7 +79,7 @@ compare_rounds(const ReportData *d, const char *b_name, int first, int last,
  */
 static int
 compare_blocks(const CalibrateOptions *o, const ReportData *d, const char *b_name,
-			   StatsComparison *out)
+			   StatsComparison *out, int *first_round)
 {
 	int			k = 0;
 
@@ -89,7 +89,11 @@ compare_blocks(const CalibrateOptions *o, const ReportData *d, const char *b_nam
 
 		if (compare_rounds(d, b_name, first, first + o->rounds - 1, &out[k]) == 0 &&
 			out[k].verdict != STATS_INSUFFICIENT)
+		{
+			if (first_round != NULL)
+				first_round[k] = first;
 			k++;
+		}
 	}
 	return k;
 }
@@ -111,7 +115,9 @@ analyse_noise(const CalibrateOptions *o, const ReportData *d, CalibrationResult 
 	{
 		int			w = lengths[li];
 		double	   *means = pg_malloc(sizeof(double) * (d->nruns * (o->duration_s / w + 1) + 1));
+		double	   *steps = pg_malloc(sizeof(double) * (d->nruns * (o->duration_s / w + 1) + 1));
 		int			nmeans = 0;
+		int			nsteps = 0;
 		StatsSummary s;
 		double		sd_log;
 
@@ -122,12 +128,14 @@ analyse_noise(const CalibrateOptions *o, const ReportData *d, CalibrationResult 
 			char		line[1024];
 			double		sum = 0;
 			int			k = 0;
+			int			run_first;
 
 			if (!report_run_counted(&d->runs[i]) || strcmp(d->runs[i].variant, "A") != 0)
 				continue;
 			path = results_run_path(d->dir, d->runs[i].run_id, ".err");
 			if ((f = fopen(path, "r")) == NULL)
 				continue;
+			run_first = nmeans;
 			while (fgets(line, sizeof(line), f))
 			{
 				PgbenchProgress p;
@@ -138,6 +146,9 @@ analyse_noise(const CalibrateOptions *o, const ReportData *d, CalibrationResult 
 				sum += p.tps;
 				if (++k == w)
 				{
+					/* the step from the run's previous window: noise without drift */
+					if (nmeans > run_first && means[nmeans - 1] > 0 && sum > 0)
+						steps[nsteps++] = log(sum / w / means[nmeans - 1]);
 					means[nmeans++] = sum / w;
 					sum = 0;
 					k = 0;
@@ -145,14 +156,19 @@ analyse_noise(const CalibrateOptions *o, const ReportData *d, CalibrationResult 
 			}
 			fclose(f);
 		}
-		if (nmeans < 3 || stats_summarize(means, nmeans, 0.95, &s) != 0)
-			continue;
 		/* the same sample on both sides: its own robust sd of log tps */
-		if (stats_pooled_log_sd(means, nmeans, means, nmeans, &sd_log) != 0)
+		if (nmeans < 3 || stats_summarize(means, nmeans, 0.95, &s) != 0 ||
+			stats_pooled_log_sd(means, nmeans, means, nmeans, &sd_log) != 0)
+		{
+			pg_free(means);
+			pg_free(steps);
 			continue;
+		}
 		r->window_s[r->nwindows] = w;
 		r->window_cv[r->nwindows] = s.cv;
 		r->window_sd_log[r->nwindows] = sd_log;
+		if (nsteps < 3 || stats_robust_sd(steps, nsteps, &r->window_step_sd[r->nwindows]) != 0)
+			r->window_step_sd[r->nwindows] = NAN;
 		for (int e = 0; e < CAL_NEFFECTS; e++)
 		{
 			r->runs_needed[r->nwindows][e] = 0;
@@ -172,6 +188,7 @@ analyse_noise(const CalibrateOptions *o, const ReportData *d, CalibrationResult 
 		}
 		r->nwindows++;
 		pg_free(means);
+		pg_free(steps);
 	}
 }
 
@@ -210,22 +227,83 @@ rounds_needed(const CalibrationResult *r, double effect, double noise)
 	return Max(6, (int) ceil(r->round_noise_pairs * (have / want) * (have / want)));
 }
 
-/* One row per comparison of a phase. */
+/*
+ * One row per comparison of a phase; with true effects (truth not NULL),
+ * each comparison's and whether its CI covers it, or by how many points it
+ * missed.
+ */
 static void
-print_blocks(FILE *f, const char *phase, const StatsComparison *cmp, int n)
+print_blocks(FILE *f, const char *phase, const StatsComparison *cmp, int n,
+			 const double *truth)
 {
 	for (int i = 0; i < n; i++)
 	{
 		const StatsComparison *c = &cmp[i];
+		double		true_ratio = truth != NULL ? truth[i] : NAN;
 
 		fprintf(f, "| %s %d | %+.2f%% | ", phase, i + 1, c->change_pct);
 		if (c->has_ci)
 			fprintf(f, "[%+.2f%%, %+.2f%%]", 100 * (c->ci_low - 1), 100 * (c->ci_high - 1));
 		else
 			fprintf(f, "-");
-		fprintf(f, " | %.3g | %s | %s |\n", c->p_value, report_comparison_n(c),
+		fprintf(f, " | %.3g | %s | %s | ", c->p_value, report_comparison_n(c),
 				stats_verdict_name(c->verdict));
+		if (isnan(true_ratio))
+			fprintf(f, "- | ");
+		else
+			fprintf(f, "%+.2f%% | ", 100 * (true_ratio - 1));
+		if (isnan(true_ratio) || !c->has_ci)
+			fprintf(f, "- |\n");
+		else if (true_ratio < c->ci_low)
+			fprintf(f, "no, by %.3f points |\n", 100 * (c->ci_low - true_ratio));
+		else if (true_ratio > c->ci_high)
+			fprintf(f, "no, by %.3f points |\n", 100 * (true_ratio - c->ci_high));
+		else
+			fprintf(f, "yes |\n");
 	}
+}
+
+static bool
+covers(const StatsComparison *c, double ratio)
+{
+	return c->has_ci && c->ci_low <= ratio && ratio <= c->ci_high;
+}
+
+/*
+ * The true effect of the injected wait in rounds [first, last], independent
+ * of tps: a busy-wait adds CPU per transaction, which the counters see, to
+ * a transaction time per client of A's median tps there.  The backend's
+ * user + system CPU per transaction of A and the slowed variant go to
+ * cpu_us, A's transaction time to *tx_us.  NAN without counters.
+ */
+static double
+cpu_expected_ratio(const CalibrateOptions *o, const ReportData *d, int first, int last,
+				   double cpu_us[2], double *tx_us)
+{
+	double		cpu[2] = {0, 0};
+	int			k[2] = {0, 0};
+	double	   *a = pg_malloc(sizeof(double) * (d->nruns + 1));
+	double		tps = report_median(a, select_tps(d, "A", first, last, a, NULL));
+
+	pg_free(a);
+	for (int i = 0; i < d->nruns; i++)
+	{
+		const ReportRun *run = &d->runs[i];
+		int			side = strcmp(run->variant, "A") == 0 ? 0 : 1;
+
+		if (!report_run_counted(run) || isnan(run->cpu_user_us_per_tx) ||
+			run->round < first || run->round > last)
+			continue;
+		cpu[side] += run->cpu_user_us_per_tx +
+			(isnan(run->cpu_sys_us_per_tx) ? 0 : run->cpu_sys_us_per_tx);
+		k[side]++;
+	}
+	cpu_us[0] = k[0] > 0 ? cpu[0] / k[0] : NAN;
+	cpu_us[1] = k[1] > 0 ? cpu[1] / k[1] : NAN;
+	*tx_us = tps > 0 ? 1e6 * o->clients / tps : NAN;
+	if (k[0] == 0 || k[1] == 0 || !(*tx_us > 0))
+		return NAN;
+	return *tx_us / (*tx_us + (cpu_us[1] - cpu_us[0]));
 }
 
 bool
@@ -238,7 +316,7 @@ calibrate_analyse_aa(const CalibrateOptions *o, const char *dir, CalibrationResu
 	if (d == NULL)
 		return false;
 	cmp = r->aa_cmp = pg_malloc(sizeof(StatsComparison) * o->blocks);
-	r->aa_blocks = compare_blocks(o, d, "A2", cmp);
+	r->aa_blocks = compare_blocks(o, d, "A2", cmp, NULL);
 	r->aa_false_positives = 0;
 	for (int i = 0; i < r->aa_blocks; i++)
 		if (cmp[i].verdict != STATS_NO_CHANGE)
@@ -260,6 +338,7 @@ calibrate_analyse_delay(const CalibrateOptions *o, const char *dir, CalibrationR
 	ReportData *d = report_load(dir, NULL, error);
 	StatsComparison pooled;
 	StatsComparison *cmp;
+	int		   *first_round;
 
 	if (d == NULL)
 		return false;
@@ -284,38 +363,99 @@ calibrate_analyse_delay(const CalibrateOptions *o, const char *dir, CalibrationR
 	if (r->tx_seconds <= 0)
 		analyse_baseline(o, d, r);
 
-	/* cross-check: a busy-wait adds CPU per transaction, which the counters see */
-	{
-		double		cpu[2] = {0, 0};
-		int			k[2] = {0, 0};
-
-		for (int i = 0; i < d->nruns; i++)
-		{
-			const ReportRun *run = &d->runs[i];
-			int			side = strcmp(run->variant, "A") == 0 ? 0 : 1;
-
-			if (!report_run_counted(run) || isnan(run->cpu_user_us_per_tx))
-				continue;
-			cpu[side] += run->cpu_user_us_per_tx +
-				(isnan(run->cpu_sys_us_per_tx) ? 0 : run->cpu_sys_us_per_tx);
-			k[side]++;
-		}
-		r->cpu_ratio = (k[0] > 0 && k[1] > 0 && r->tx_seconds > 0)
-			? (r->tx_seconds * 1e6) / (r->tx_seconds * 1e6 + (cpu[1] / k[1] - cpu[0] / k[0]))
-			: NAN;
-	}
+	r->cpu_ratio = cpu_expected_ratio(o, d, 1, INT_MAX, r->cpu_us_per_tx, &r->cpu_tx_us);
 
 	cmp = r->delay_cmp = pg_malloc(sizeof(StatsComparison) * o->blocks);
-	r->delay_blocks = compare_blocks(o, d, "delayed", cmp);
-	r->detected = r->covered = 0;
+	first_round = pg_malloc(sizeof(int) * o->blocks);
+	r->delay_truth = pg_malloc(sizeof(double) * o->blocks);
+	r->delay_blocks = compare_blocks(o, d, "delayed", cmp, first_round);
+	r->detected = r->covered = r->covered_pooled = 0;
 	for (int i = 0; i < r->delay_blocks; i++)
 	{
+		double		cpu_us[2],
+					tx_us;
+
+		/* the comparison's own true effect; the pooled one if its CPU is unknown */
+		r->delay_truth[i] = cpu_expected_ratio(o, d, first_round[i],
+											   first_round[i] + o->rounds - 1,
+											   cpu_us, &tx_us);
+		if (isnan(r->delay_truth[i]))
+			r->delay_truth[i] = r->pooled_ratio;
 		if (cmp[i].verdict == STATS_SLOWER)
 			r->detected++;
-		if (cmp[i].has_ci && cmp[i].ci_low <= r->pooled_ratio && r->pooled_ratio <= cmp[i].ci_high)
+		if (covers(&cmp[i], r->delay_truth[i]))
 			r->covered++;
+		if (covers(&cmp[i], r->pooled_ratio))
+			r->covered_pooled++;
 	}
+	pg_free(first_round);
 	return true;
+}
+
+/*
+ * The sizing phase: the target used as the setting, over every round of
+ * its directory.  Where backends share CPUs the true slowdown comes out
+ * larger than the setting (inject_delay.c); a slowdown roughly in
+ * proportion to the setting scales back to the target, within a factor of
+ * four either way so that one unlucky measurement cannot run away with it,
+ * and not at all when the sizing's CI includes no slowdown.
+ */
+bool
+calibrate_analyse_sizing(const CalibrateOptions *o, const char *dir, CalibrationResult *r,
+						 char **error)
+{
+	ReportData *d = report_load(dir, NULL, error);
+	int			delay_ns = 0;
+	double		slowdown;
+
+	if (d == NULL)
+		return false;
+	r->sizing_setting_pct = 0;
+	calibrate_recorded_slowdown(&d->spec, &delay_ns, &r->sizing_setting_pct);
+	if (!(r->sizing_setting_pct > 0))
+	{
+		*error = psprintf("the sizing phase in \"%s\" has no inject_slowdown_pct setting", dir);
+		return false;
+	}
+	if (compare_rounds(d, "delayed", 1, INT_MAX, &r->sizing) != 0 || !r->sizing.has_ci)
+	{
+		*error = psprintf("the sizing phase in \"%s\" has too few completed runs to measure the slowdown", dir);
+		return false;
+	}
+	r->has_sizing = true;
+	slowdown = 1 - r->sizing.estimate;
+	r->sized_setting_pct = r->sizing_setting_pct;
+	/* a slowdown the sizing could not tell from none scales nothing */
+	if (slowdown > 0 && r->sizing.ci_high < 1)
+		r->sized_setting_pct = Min(50, Max(r->sizing_setting_pct / 4,
+										   Min(r->sizing_setting_pct * 4,
+											   r->sizing_setting_pct * o->target / slowdown)));
+	/* to 0.01: the setting is printed and recorded that way */
+	r->sized_setting_pct = Max(0.01, round(100 * r->sized_setting_pct) / 100);
+	return true;
+}
+
+/*
+ * The slowdown a phase's "delayed" variant ran with, from its recorded
+ * settings: a fixed wait into *delay_ns or a share into *setting_pct; the
+ * other is left alone.
+ */
+void
+calibrate_recorded_slowdown(const ExperimentSpec *spec, int *delay_ns, double *setting_pct)
+{
+	for (int v = 0; v < spec->nvariants; v++)
+	{
+		if (strcmp(spec->variants[v].name, "delayed") != 0)
+			continue;
+		for (int i = 0; i < spec->variants[v].nsettings; i++)
+		{
+			const char *setting = spec->variants[v].settings[i];
+
+			if (sscanf(setting, "pgbench_ext.inject_delay_ns=%d", delay_ns) == 1 ||
+				sscanf(setting, "pgbench_ext.inject_slowdown_pct=%lf", setting_pct) == 1)
+				return;
+		}
+	}
 }
 
 /* What the delayed variant injects, in words. */
@@ -324,8 +464,11 @@ calibrate_slowdown_text(const CalibrateOptions *o)
 {
 	if (o->delay_ns > 0)
 		return psprintf("with %d ns injected at each commit", o->delay_ns);
-	return psprintf("slowed down by %.1f%% (a wait at each commit in proportion to its transaction)",
-					100 * o->target);
+	if (fabs(o->setting_pct - 100 * o->target) < 1e-9)
+		return psprintf("slowed down by %.1f%% (a wait at each commit in proportion to its transaction)",
+						100 * o->target);
+	return psprintf("slowed down with inject_slowdown_pct = %.2f, sized for %.1f%% (a wait at each commit in proportion to its transaction)",
+					o->setting_pct, 100 * o->target);
 }
 
 static double
@@ -356,15 +499,29 @@ calibrate_report(const CalibrateOptions *o, const CalibrationResult *r, FILE *ou
 			fprintf(f, "- A2 against A over all %s: %+.2f%% [%+.2f%%, %+.2f%%] (a difference here is the two clusters, not noise)\n",
 					report_comparison_n(&r->aa_pooled), r->aa_pooled.change_pct,
 					100 * (r->aa_pooled.ci_low - 1), 100 * (r->aa_pooled.ci_high - 1));
+		if (r->has_sizing)
+			fprintf(f, "- sizing: inject_slowdown_pct = %.2f slowed A by %.2f%% [%.2f%%, %.2f%%] over %s; %s: %.2f\n",
+					r->sizing_setting_pct, -r->sizing.change_pct,
+					100 * (1 - r->sizing.ci_high), 100 * (1 - r->sizing.ci_low),
+					report_comparison_n(&r->sizing),
+					r->sizing.ci_high < 1 ? psprintf("scaled for %.1f%%", 100 * o->target)
+					: "not told from no slowdown, so kept",
+					r->sized_setting_pct);
 		fprintf(f, "- A against A %s: true effect %+.2f%% [%+.2f%%, %+.2f%%] from all %d blocks pooled",
 				calibrate_slowdown_text(o), 100 * (r->pooled_ratio - 1),
 				100 * (r->pooled_ci_low - 1), 100 * (r->pooled_ci_high - 1), r->delay_blocks);
 		if (!isnan(r->cpu_ratio))
-			fprintf(f, "; expected from CPU time per transaction %+.2f%%", 100 * (r->cpu_ratio - 1));
+			fprintf(f, "; expected from CPU time per transaction %+.2f%% "
+					"(the backend's user + system CPU per transaction: A %.2f µs, slowed %.2f µs, "
+					"against %.2f µs per transaction and client)",
+					100 * (r->cpu_ratio - 1), r->cpu_us_per_tx[0], r->cpu_us_per_tx[1],
+					r->cpu_tx_us);
 		fprintf(f, "\n- detection rate: %d of %d comparisons (%.1f%%) said \"slower\"\n",
 				r->detected, r->delay_blocks, pct(r->detected, r->delay_blocks));
-		fprintf(f, "- CI coverage of the true effect: %d of %d (%.1f%%)\n",
+		fprintf(f, "- CI coverage of the true effect: %d of %d (%.1f%%), each comparison's own from its CPU time per transaction\n",
 				r->covered, r->delay_blocks, pct(r->covered, r->delay_blocks));
+		fprintf(f, "- CI coverage of the pooled effect: %d of %d (%.1f%%)\n",
+				r->covered_pooled, r->delay_blocks, pct(r->covered_pooled, r->delay_blocks));
 		if (r->has_round_noise)
 			fprintf(f, "- noise between paired rounds: all %d rounds of the %s phase together detect %.2f%%; "
 					"a comparison needs about %d rounds to see 2%%, %d to see %.1f%% and %d to see 5%% "
@@ -372,16 +529,22 @@ calibrate_report(const CalibrateOptions *o, const CalibrationResult *r, FILE *ou
 					r->round_noise_pairs, o->skip_aa ? "delay" : "A/A", r->round_noise_mde_pct,
 					rounds_needed(r, 0.02, 0.01), rounds_needed(r, o->target, 0.01), 100 * o->target,
 					rounds_needed(r, 0.05, 0.01));
-		fprintf(f, "\n| comparison | B/A | CI | p | n | verdict |\n|---|---|---|---|---|---|\n");
-		print_blocks(f, "A/A", r->aa_cmp, r->aa_blocks);
-		print_blocks(f, "slowed", r->delay_cmp, r->delay_blocks);
+		fprintf(f, "\n| comparison | B/A | CI | p | n | verdict | true effect | CI covers it |\n"
+				"|---|---|---|---|---|---|---|---|\n");
+		print_blocks(f, "A/A", r->aa_cmp, r->aa_blocks, NULL);
+		print_blocks(f, "slowed", r->delay_cmp, r->delay_blocks, r->delay_truth);
 		fprintf(f, "\n");
 		if (r->nwindows > 0)
 		{
-			fprintf(f, "| run length | CV of tps | runs per side for 1%% | 2%% | 5%% |\n|---|---|---|---|---|\n");
+			fprintf(f, "| run length | CV of tps | adjacent windows | runs per side for 1%% | 2%% | 5%% |\n"
+					"|---|---|---|---|---|---|\n");
 			for (int w = 0; w < r->nwindows; w++)
 			{
 				fprintf(f, "| %d s | %.2f%% |", r->window_s[w], 100 * r->window_cv[w]);
+				if (isnan(r->window_step_sd[w]))
+					fprintf(f, " - |");
+				else
+					fprintf(f, " %.2f%% |", 100 * r->window_step_sd[w]);
 				for (int e = 0; e < CAL_NEFFECTS; e++)
 				{
 					if (effects[e] <= 0.01)
@@ -393,7 +556,7 @@ calibrate_report(const CalibrateOptions *o, const CalibrationResult *r, FILE *ou
 				}
 				fprintf(f, "\n");
 			}
-			fprintf(f, "\nRuns per side are those whose minimum detectable effect (80%% power, alpha 0.05) fits between the noise threshold and the effect; the CV is of non-overlapping windows of A's per-second tps.\n");
+			fprintf(f, "\nRuns per side are those whose minimum detectable effect (80%% power, alpha 0.05) fits between the noise threshold and the effect; the CV is of non-overlapping windows of A's per-second tps over the whole phase (drift included); \"adjacent windows\" is the robust sd of the log ratio of each window to the one before it in the same run (drift left out).\n");
 		}
 	}
 	fclose(md);

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "experiment.h"
 #include "stats.h"
 
 typedef struct CalibrateOptions
@@ -24,6 +25,8 @@ typedef struct CalibrateOptions
 	int			rounds;			/* rounds per comparison */
 	int			delay_ns;
 	double		target;			/* injected slowdown, as a fraction */
+	double		setting_pct;	/* inject_slowdown_pct of the slowed phase */
+	int			size_rounds;	/* rounds measuring the setting first; 0: none */
 	bool		skip_aa;
 	bool		reanalyse;		/* analyse a finished calibration, run nothing */
 } CalibrateOptions;
@@ -41,10 +44,17 @@ typedef struct CalibrationResult
 	StatsComparison aa_pooled;	/* A2 against A over every round */
 	double		tps_median;
 	double		tx_seconds;		/* seconds per transaction per client */
+	/* sizing: what the target as a setting did, and the setting it gave */
+	bool		has_sizing;
+	double		sizing_setting_pct;
+	StatsComparison sizing;
+	double		sized_setting_pct;
 	/* A against A + delay */
 	int			delay_blocks;
 	int			detected;		/* verdict "slower" */
-	int			covered;		/* block CI covers the pooled estimate */
+	int			covered;		/* CI covers its own true effect */
+	int			covered_pooled; /* CI covers the pooled estimate */
+	double	   *delay_truth;	/* each comparison's true effect, from CPU */
 	StatsComparison *delay_cmp;	/* each comparison, delay_blocks of them */
 	/* all rounds of a phase compared at once: its noise between paired rounds */
 	bool		has_round_noise;
@@ -53,12 +63,16 @@ typedef struct CalibrationResult
 	double		pooled_ratio;	/* HL estimate over all blocks */
 	double		pooled_ci_low;
 	double		pooled_ci_high;
-	double		cpu_ratio;		/* expected from CPU µs per transaction, NAN if absent */
+	double		cpu_us_per_tx[2];	/* backend CPU per transaction: A, slowed */
+	double		cpu_tx_us;		/* A's transaction time per client */
+	double		cpu_ratio;		/* expected from them, NAN if absent */
 	/* noise by run length */
 	int			nwindows;
 	int			window_s[CAL_MAX_WINDOWS];
 	double		window_cv[CAL_MAX_WINDOWS];
 	double		window_sd_log[CAL_MAX_WINDOWS];
+	double		window_step_sd[CAL_MAX_WINDOWS];	/* log ratio to the previous
+													 * window of the same run */
 	int			runs_needed[CAL_MAX_WINDOWS][CAL_NEFFECTS];	/* 0 = not within 200 */
 } CalibrationResult;
 
@@ -66,6 +80,10 @@ extern bool calibrate_analyse_aa(const CalibrateOptions *o, const char *dir,
 								 CalibrationResult *r, char **error);
 extern bool calibrate_analyse_delay(const CalibrateOptions *o, const char *dir,
 									CalibrationResult *r, char **error);
+extern bool calibrate_analyse_sizing(const CalibrateOptions *o, const char *dir,
+									 CalibrationResult *r, char **error);
+extern void calibrate_recorded_slowdown(const ExperimentSpec *spec, int *delay_ns,
+										double *setting_pct);
 extern char *calibrate_slowdown_text(const CalibrateOptions *o);
 extern bool calibrate_report(const CalibrateOptions *o, const CalibrationResult *r,
 							 FILE *out, char **error);

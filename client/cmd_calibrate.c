@@ -4,22 +4,27 @@
  *		"pgbench_ext calibrate": how often does the harness cry wolf on this
  *		machine, and how small an effect can it see?
  *
- * Three phases, each an ordinary experiment in its own results directory:
+ * Up to three phases, each an ordinary experiment in its own results
+ * directory:
  *
  *   aa/     A against an identical A2, blocks × rounds_per_block rounds.
  *           Each block of consecutive rounds is one A/A comparison; the
  *           share whose verdict is not "no change" is the false-positive
  *           rate.
+ *   size/   With --size-rounds: A against A with the target as
+ *           inject_slowdown_pct, whose true slowdown comes out larger where
+ *           backends share CPUs; the setting of the next phase is scaled by
+ *           target / measured.
  *   delay/  A against A with pgbench_ext.inject_slowdown_pct set to the
  *           target: each commit waits that share of its backend's
  *           transaction cycle, so the slowdown stays the target while the
  *           machine's speed drifts (with --delay-ns, a fixed wait
  *           instead).  Each block is one experiment; the
  *           share that says "slower" is the detection rate, and the share
- *           whose CI covers the true effect is the coverage.  The true
- *           effect is estimated independently of any one block: from all
- *           blocks pooled, and cross-checked against the CPU time per
- *           transaction the extension measured.
+ *           whose CI covers its true effect is the coverage.  A block's
+ *           true effect comes from the CPU time per transaction the
+ *           extension measured in it, not from tps; the tps estimate of all
+ *           blocks pooled is reported beside it.
  *   noise   From the A runs' per-second progress lines: the CV of tps for
  *           windows of 1, 2, 5, 10 ... seconds, and the runs per side
  *           needed at each length to detect 1%, 2% and 5%.
@@ -61,6 +66,11 @@ calibrate_usage(void)
 	printf("      --rounds=R           rounds per comparison (default 6)\n");
 	printf("      --target=PCT         injected slowdown in percent (default 3)\n");
 	printf("      --skip-aa            only the injected-slowdown phase\n");
+	printf("      --size-rounds=N      first measure the target as a setting over N rounds and\n"
+		   "                           scale the setting to hit the target (default 0: the\n"
+		   "                           target is the setting)\n");
+	printf("      --setting=PCT        the inject_slowdown_pct that gives the target here, if\n"
+		   "                           known from an earlier measurement (default: the target)\n");
 	printf("      --delay-ns=N         inject a fixed wait of N ns at each commit instead\n");
 	printf("  -o, --output=DIR         results directory (default calibration-YYYYMMDD-HHMMSS)\n");
 	printf("      --reanalyse=DIR      run nothing: analyse a finished calibration again\n"
@@ -100,6 +110,23 @@ run_phase(ExperimentSpec *spec, const char *dir)
 	if (!validate_experiment(spec, dir, false))
 		return EXIT_USAGE;
 	return runner_execute(spec, &ropts);
+}
+
+/* A against A with the slowdown the options say, over rounds rounds. */
+static int
+run_slowed_phase(const CalibrateOptions *o, int rounds, const char *dir)
+{
+	ExperimentSpec spec;
+	char	   *error;
+
+	base_spec(&spec, o, rounds);
+	if (!experiment_set(&spec, "variant delayed", "bindir", o->bindir, &error) ||
+		!experiment_set(&spec, "variant delayed", "set",
+						o->delay_ns > 0 ? psprintf("pgbench_ext.inject_delay_ns=%d", o->delay_ns)
+						: psprintf("pgbench_ext.inject_slowdown_pct=%g", o->setting_pct),
+						&error))
+		usage_error("calibrate", "%s", error);
+	return run_phase(&spec, dir);
 }
 
 /* What the phases' own experiment.json files do not say: how to split them. */
@@ -166,15 +193,15 @@ reanalyse(CalibrateOptions *o)
 	o->duration_s = spec.duration_s;
 	o->clients = spec.clients[0];
 	o->script = spec.scripts[0];
-	/* the slowdown the phase ran with, over what calibration.json says */
-	for (int i = 0; i < spec.variants[1].nsettings; i++)
+	/* the slowdown the phase ran with; without a recorded target, the target */
+	calibrate_recorded_slowdown(&spec, &o->delay_ns, &o->setting_pct);
+	if (isnan(o->target))
+		o->target = o->setting_pct / 100.0;
+	if (access(psprintf("%s/size/runs.csv", o->dir), R_OK) == 0 &&
+		!calibrate_analyse_sizing(o, psprintf("%s/size", o->dir), &result, &error))
 	{
-		double		pct;
-
-		if (sscanf(spec.variants[1].settings[i], "pgbench_ext.inject_delay_ns=%d", &o->delay_ns) == 1)
-			break;
-		if (sscanf(spec.variants[1].settings[i], "pgbench_ext.inject_slowdown_pct=%lf", &pct) == 1)
-			o->target = pct / 100.0;
+		pg_log_error("%s", error);
+		return EXIT_RUNTIME_ERROR;
 	}
 	o->skip_aa = access(psprintf("%s/aa/runs.csv", o->dir), R_OK) != 0;
 	if ((!o->skip_aa && !calibrate_analyse_aa(o, psprintf("%s/aa", o->dir), &result, &error)) ||
@@ -203,6 +230,8 @@ cmd_calibrate(int argc, char **argv)
 		{"delay-ns", required_argument, NULL, 6},
 		{"output", required_argument, NULL, 'o'},
 		{"reanalyse", required_argument, NULL, 7},
+		{"size-rounds", required_argument, NULL, 8},
+		{"setting", required_argument, NULL, 9},
 		{"help", no_argument, NULL, '?'},
 		{NULL, 0, NULL, 0}
 	};
@@ -211,7 +240,10 @@ cmd_calibrate(int argc, char **argv)
 	char	   *error;
 	int			c;
 	int			rc;
+	int			phase = 0;
+	int			nphases;
 	double		target_pct = 3;
+	double		setting_pct = 0;
 	bool		blocks_given = false;
 	bool		rounds_given = false;
 	bool		target_given = false;
@@ -282,6 +314,15 @@ cmd_calibrate(int argc, char **argv)
 				o.dir = optarg;
 				o.reanalyse = true;
 				break;
+			case 8:
+				if (!option_parse_int(optarg, "--size-rounds", 2, 10000, &o.size_rounds))
+					exit(EXIT_USAGE);
+				break;
+			case 9:
+				setting_pct = strtod(optarg, &end);
+				if (*end != '\0' || !(setting_pct > 0 && setting_pct <= 50))
+					usage_error("calibrate", "--setting must be a percentage above 0 and at most 50, got \"%s\"", optarg);
+				break;
 			default:
 				pg_log_error_hint("Try \"%s calibrate --help\" for more information.", progname);
 				exit(EXIT_USAGE);
@@ -291,7 +332,12 @@ cmd_calibrate(int argc, char **argv)
 		usage_error("calibrate", "too many command-line arguments (first is \"%s\")", argv[optind]);
 	if (target_given && o.delay_ns > 0)
 		usage_error("calibrate", "--target and --delay-ns exclude each other: the slowdown is either a share of each transaction or a fixed wait");
+	if (o.size_rounds > 0 && o.delay_ns > 0)
+		usage_error("calibrate", "--size-rounds and --delay-ns exclude each other: sizing scales inject_slowdown_pct, not a fixed wait");
+	if (setting_pct > 0 && (o.delay_ns > 0 || o.size_rounds > 0))
+		usage_error("calibrate", "--setting excludes --delay-ns and --size-rounds: it is the inject_slowdown_pct they would choose");
 	o.target = target_pct / 100.0;
+	o.setting_pct = setting_pct > 0 ? setting_pct : target_pct;
 	if (o.dir == NULL)
 		o.dir = timestamped_dir("calibration");
 	if (pg_mkdir_p(pg_strdup(o.dir), 0755) != 0)
@@ -302,6 +348,8 @@ cmd_calibrate(int argc, char **argv)
 
 	if (o.reanalyse)
 	{
+		if (!target_given)
+			o.target = NAN;		/* calibration.json's, or the setting's */
 		read_calibration_file(&o, blocks_given, rounds_given, target_given);
 		return reanalyse(&o);
 	}
@@ -311,10 +359,11 @@ cmd_calibrate(int argc, char **argv)
 		return EXIT_RUNTIME_ERROR;
 	}
 
+	nphases = (o.skip_aa ? 0 : 1) + (o.size_rounds > 0 ? 1 : 0) + 1;
 	if (!o.skip_aa)
 	{
-		fprintf(stderr, "calibrate: phase 1 of 2, A against an identical A (%d comparisons of %d rounds)\n",
-				o.blocks, o.rounds);
+		fprintf(stderr, "calibrate: phase %d of %d, A against an identical A (%d comparisons of %d rounds)\n",
+				++phase, nphases, o.blocks, o.rounds);
 		base_spec(&spec, &o, o.blocks * o.rounds);
 		if (!experiment_set(&spec, "variant A2", "bindir", o.bindir, &error))
 			usage_error("calibrate", "%s", error);
@@ -327,16 +376,23 @@ cmd_calibrate(int argc, char **argv)
 		}
 	}
 
+	if (o.size_rounds > 0)
+	{
+		fprintf(stderr, "calibrate: phase %d of %d, sizing: A against A %s (%d rounds)\n",
+				++phase, nphases, calibrate_slowdown_text(&o), o.size_rounds);
+		if ((rc = run_slowed_phase(&o, o.size_rounds, psprintf("%s/size", o.dir))) != 0)
+			return rc;
+		if (!calibrate_analyse_sizing(&o, psprintf("%s/size", o.dir), &result, &error))
+		{
+			pg_log_error("%s", error);
+			return EXIT_RUNTIME_ERROR;
+		}
+		o.setting_pct = result.sized_setting_pct;
+	}
+
 	fprintf(stderr, "calibrate: phase %d of %d, A against A %s\n",
-			o.skip_aa ? 1 : 2, o.skip_aa ? 1 : 2, calibrate_slowdown_text(&o));
-	base_spec(&spec, &o, o.blocks * o.rounds);
-	if (!experiment_set(&spec, "variant delayed", "bindir", o.bindir, &error) ||
-		!experiment_set(&spec, "variant delayed", "set",
-						o.delay_ns > 0 ? psprintf("pgbench_ext.inject_delay_ns=%d", o.delay_ns)
-						: psprintf("pgbench_ext.inject_slowdown_pct=%g", 100 * o.target),
-						&error))
-		usage_error("calibrate", "%s", error);
-	if ((rc = run_phase(&spec, psprintf("%s/delay", o.dir))) != 0)
+			++phase, nphases, calibrate_slowdown_text(&o));
+	if ((rc = run_slowed_phase(&o, o.blocks * o.rounds, psprintf("%s/delay", o.dir))) != 0)
 		return rc;
 	if (!calibrate_analyse_delay(&o, psprintf("%s/delay", o.dir), &result, &error) ||
 		!calibrate_report(&o, &result, stdout, &error))

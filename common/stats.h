@@ -173,6 +173,12 @@ extern bool stats_mde_pct(double sd_log, int m, int n, double alpha,
 extern bool stats_mde_paired_pct(double sd_log_ratio, int n, double alpha,
 								 double power, double *mde_pct);
 
+/*
+ * Robust sd of y: 1.4826 times its median absolute deviation, or the sample
+ * sd when that is 0.
+ */
+extern int	stats_robust_sd(const double *y, int n, double *sd);
+
 /* Robust sd of log values pooled over both sides (used by stats_compare). */
 extern int	stats_pooled_log_sd(const double *a, int n_a, const double *b,
 								int n_b, double *sd);

@@ -17,7 +17,6 @@ extern void stats_sort(double *x, int n);
 extern double stats_median_sorted(const double *x, int n);
 extern int	stats_median_of(const double *x, int n, double *median);
 extern int	stats_log_copy(const double *x, int n, double **out);
-extern int	stats_robust_sd(const double *y, int n, double *sd);
 extern int	stats_log_ratios(const double *a, const double *b, int n,
 							 double **out);
 

@@ -18,7 +18,11 @@
  * client sees it — so that every cycle becomes 100 / (100 - pct) times as
  * long and throughput falls by pct percent whatever the machine's speed.
  * A cycle longer than INJECT_IDLE_NS is a backend that sat idle, not a
- * loop, and gets no wait.
+ * loop, and gets no wait.  That holds while each backend and its client
+ * have CPUs to themselves; where they queue for a CPU behind other
+ * backends' waits, those waits lengthen the cycle and the slowdown comes
+ * out larger than pct — which is why calibrate measures the true effect
+ * rather than assuming it.
  *
  * Superuser only: both slow the server on purpose.
  *
@@ -37,9 +41,23 @@
 static int	inject_delay_ns = 0;
 static double inject_slowdown_pct = 0.0;
 
-/* when this backend's previous pre-commit wait ended; 0 before the first */
+/* when this backend last left slow_down_cycle(); 0 before the first call */
 static uint64 cycle_start_ns = 0;
 
+/*
+ * Wait time owed (positive) or overpaid (negative) by this backend.  A
+ * spin ends one clock read late at best, and the clock reads around it
+ * cost time too; carrying the difference into the next wait makes the
+ * time spent in waits, overheads included, converge on the target share
+ * instead of overshooting it on every transaction.
+ */
+static double wait_balance_ns = 0.0;
+
+/*
+ * No pause instruction in the loop: it waits for a clock, not for another
+ * CPU, and under KVM a long run of pauses can make the hypervisor take the
+ * vCPU away (pause-loop exiting), a delay nobody asked for.
+ */
 static void
 spin_until(uint64 end_ns)
 {
@@ -47,21 +65,34 @@ spin_until(uint64 end_ns)
 		;
 }
 
-/* The proportional wait: pct percent of the cycle with the wait included. */
+/*
+ * The proportional wait: of the time between two returns from here, pct
+ * percent is spent in here.
+ */
 static void
 slow_down_cycle(void)
 {
 	uint64		now = pgbench_ext_now_ns();
+	uint64		outside_ns = now - cycle_start_ns;
 
-	if (cycle_start_ns != 0 && now - cycle_start_ns < INJECT_IDLE_NS)
+	if (cycle_start_ns == 0 || outside_ns >= INJECT_IDLE_NS)
 	{
-		double		wait = (double) (now - cycle_start_ns) *
-			inject_slowdown_pct / (100.0 - inject_slowdown_pct);
-
-		spin_until(now + (uint64) Min(wait, (double) INJECT_DELAY_MAX_NS));
-		now = pgbench_ext_now_ns();
+		/* first call or an idle backend: start a new loop, owing nothing */
+		wait_balance_ns = 0.0;
+		cycle_start_ns = now;
+		return;
 	}
-	cycle_start_ns = now;
+
+	wait_balance_ns += (double) outside_ns *
+		inject_slowdown_pct / (100.0 - inject_slowdown_pct);
+	if (wait_balance_ns > 0.0)
+		spin_until(now + (uint64) Min(wait_balance_ns,
+									  (double) INJECT_DELAY_MAX_NS));
+	cycle_start_ns = pgbench_ext_now_ns();
+	wait_balance_ns -= (double) (cycle_start_ns - now);
+
+	/* an overpayment (a spin preempted for long) is not carried for ever */
+	wait_balance_ns = Max(wait_balance_ns, -(double) INJECT_DELAY_MAX_NS);
 }
 
 /*

@@ -19,6 +19,10 @@ foreach my $case (
 	[ [ '--target', '60' ], qr/--target must be a percentage above 0 and below 50, got "60"/ ],
 	[ [ '--target', '2', '--delay-ns', '1000' ], qr/--target and --delay-ns exclude each other/ ],
 	[ [ '--rounds', '1' ], qr/--rounds must be in range 2\.\.1000/ ],
+	[ [ '--size-rounds', '4', '--delay-ns', '1000' ], qr/--size-rounds and --delay-ns exclude each other/ ],
+	[ [ '--size-rounds', '1' ], qr/--size-rounds must be in range 2\.\.10000/ ],
+	[ [ '--setting', '2', '--size-rounds', '4' ], qr/--setting excludes --delay-ns and --size-rounds/ ],
+	[ [ '--setting', '0' ], qr/--setting must be a percentage above 0 and at most 50, got "0"/ ],
 	[ [ '--reanalyse', "$base/nothing" ], qr/is not a finished calibration/ ])
 {
 	my ($args, $pattern) = @$case;
@@ -37,15 +41,23 @@ like($err, qr/phase 2 of 2, A against A slowed down by 3\.0% \(a wait at each co
 like($out, qr/A\/A false-positive rate: \d of 2 comparisons/, 'false-positive rate reported');
 like($out, qr/detection rate: \d of 2 comparisons/, 'detection rate reported');
 like($out, qr/CI coverage of the true effect: \d of 2/, 'coverage reported');
-like($out, qr/expected from CPU time per transaction [-+]\d/, 'CPU cross-check from the counters');
+like($out, qr/expected from CPU time per transaction [-+]\d.* A \d+\.\d\d µs, slowed \d+\.\d\d µs, against \d+\.\d\d µs per transaction/,
+	'CPU cross-check from the counters, with the figures it comes from');
 ok(-f "$dir/calibration.md" && -f "$dir/aa/runs.csv" && -f "$dir/delay/runs.csv",
 	'report and both phases kept');
 like(slurp_file("$dir/delay/experiment.json"), qr/pgbench_ext\.inject_slowdown_pct=3\b/,
 	'the slowdown is recorded as the variant\'s setting');
 # 4 rounds are too few for the signed-rank test: each block compares 4+4 runs
-like($out, qr/^\| A\/A 2 \| [-+][\d.]+% \| .* \| 4\+4 \| (no change|faster|slower) \|$/m,
+like($out, qr/^\| A\/A 2 \| [-+][\d.]+% \| .* \| 4\+4 \| (no change|faster|slower) \| - \| - \|$/m,
 	'each comparison in a table');
-like($out, qr/^\| slowed 1 \| /m, 'the slowed comparisons too');
+like($out, qr/^\| slowed 1 \| .* \| [-+]\d+\.\d\d% \| (yes|no, by \d+\.\d{3} points) \|$/m,
+	'the slowed comparisons too, each with its own true effect and whether its CI covers it');
+like($out, qr/CI coverage of the pooled effect: \d of 2/, 'coverage of the pooled effect reported');
+{
+	my ($covered) = $out =~ /CI coverage of the true effect: (\d+) of 2/;
+	my $yes = () = $out =~ /^\| slowed \d+ \| .* \| yes \|$/mg;
+	is($yes, $covered, 'the table\'s rows agree with the coverage figure');
+}
 like($out, qr/noise between paired rounds: all 8 rounds of the A\/A phase/, 'noise between rounds, all 8 paired');
 like($out, qr/A2 against A over all 8 rounds: [-+]\d+\.\d\d% \[[-+]\d/, 'A2 against A pooled, round by round');
 
@@ -76,6 +88,56 @@ my ($rc4, $out4, $err4) = run_client('calibrate', '--reanalyse', $delay_only);
 is($rc4, 0, '--reanalyse of a delay phase alone succeeds') or diag $err4;
 unlike($out4, qr/A\/A false-positive rate/, 'no A/A figure without an A/A phase');
 like($out4, qr/expected from CPU time per transaction [-+]\d/, 'CPU cross-check without an A/A phase');
-like($out4, qr/^\| 1 s \| \d+\.\d+% \|/m, 'noise table without an A/A phase');
+like($out4, qr/^\| 1 s \| \d+\.\d+% \| (\d+\.\d+%|-) \|/m, 'noise table without an A/A phase');
+
+# Sizing, analysed: the delay phase above taken as a sizing phase of the
+# setting 3 scales the setting by 3% over the slowdown it measured, or keeps
+# it when the slowdown's CI includes none.
+my $sized = "$base/sized";
+mkdir $sized;
+system('cp', '-r', "$dir/delay", "$dir/calibration.json", $sized) == 0
+  and system('cp', '-r', "$dir/delay", "$sized/size") == 0
+  or die "could not copy the delay phase";
+my ($rc5, $out5, $err5) = run_client('calibrate', '--reanalyse', $sized);
+is($rc5, 0, '--reanalyse with a sizing phase succeeds') or diag $err5;
+if ($out5 =~ /sizing: inject_slowdown_pct = 3\.00 slowed A by ([-\d.]+)% \[([-\d.]+)%, [-\d.]+%\] over .*; (scaled for 3\.0%|not told from no slowdown, so kept): ([\d.]+)/)
+{
+	my ($slowdown, $low, $how, $setting) = ($1, $2, $3, $4);
+	if ($how =~ /kept/)
+	{
+		ok($low <= 0 && $setting == 3, "kept at 3 as the CI's low end $low% is no slowdown");
+	}
+	else
+	{
+		my $want = 3 * 3 / $slowdown;
+		$want = 12 if $want > 12;
+		$want = 0.75 if $want < 0.75;
+		ok($low > 0 && abs($setting - $want) < 0.011 + 0.01 * $want / $slowdown,
+			"sized setting $setting is 3 x 3% / $slowdown% within the figures' rounding");
+	}
+}
+else
+{
+	fail('the sizing line is reported');
+	diag $out5;
+}
+
+# Sizing, run: the second phase runs with the setting the first one gave.
+my $size_run = "$base/size_run";
+my ($rc6, $out6, $err6) = run_client('calibrate', '--bindir', $bindir, '-s', '1', '-T', '1',
+	'--skip-aa', '--size-rounds', '4', '--blocks', '1', '--rounds', '4', '-o', $size_run);
+is($rc6, 0, 'a calibration with a sizing phase completes') or diag $err6;
+like($err6, qr/phase 1 of 2, sizing: A against A slowed down by 3\.0% .*\(4 rounds\)/,
+	'the sizing phase runs first, with the target as the setting');
+my ($used) = $out6 =~ /(?:scaled for 3\.0%|so kept): ([\d.]+)/;
+ok(defined $used, 'the sized setting is reported') or diag $out6;
+like(slurp_file("$size_run/delay/experiment.json"),
+	qr/pgbench_ext\.inject_slowdown_pct=\Q@{[$used + 0]}\E\b/,
+	'the slowed phase ran with the sized setting');
+like($out6,
+	$used == 3
+	? qr/A against A slowed down by 3\.0%/
+	: qr/A against A slowed down with inject_slowdown_pct = \Q$used\E, sized for 3\.0%/,
+	'the report names the setting the slowed phase used');
 
 done_testing();
