@@ -35,3 +35,31 @@ pgbench_ext_hw|pgbench_ext|-c pgbench_ext.track_hw=on|
 pg_stat_statements|pg_stat_statements||
 pgss_kcache|pg_stat_statements,pg_stat_kcache||
 pg_wait_sampling|pg_wait_sampling||"
+
+# bench_restart_with DIR LIBS SETTINGS: restart the cluster in DIR with LIBS
+# (comma-separated, may be empty) as shared_preload_libraries and SETTINGS
+# (lines of postgresql.conf, may be empty) in its variant.conf.
+# postgresql.auto.conf holds shared_preload_libraries (cluster_start wrote it
+# there), so the libraries go through ALTER SYSTEM; ALTER SYSTEM SET ... = ''
+# would store '""', a library named "", hence RESET for none.
+bench_restart_with() {
+	local dir=$1 libs=$2 settings=$3 port sql loaded
+	port=$(sed -n 4p "$dir/data/postmaster.pid")
+	grep -qx "include_if_exists = 'variant.conf'" "$dir/data/postgresql.conf" ||
+		echo "include_if_exists = 'variant.conf'" >>"$dir/data/postgresql.conf"
+	echo "$settings" >"$dir/data/variant.conf"
+	if [ -z "$libs" ]; then
+		sql="ALTER SYSTEM RESET shared_preload_libraries"
+	else
+		sql="ALTER SYSTEM SET shared_preload_libraries = $(echo "$libs" | sed "s/[^,]*/'&'/g")"
+	fi
+	"$CLUSTER_BINDIR/psql" -X -q -h "$dir/sock" -p "$port" -c "$sql" postgres
+	as_server_user "$CLUSTER_BINDIR/pg_ctl" -D "$dir/data" -l "$dir/server.log" \
+		-w -t 60 restart >/dev/null
+	loaded=$("$CLUSTER_BINDIR/psql" -X -A -t -h "$dir/sock" -p "$port" \
+		-c "SHOW shared_preload_libraries" postgres | tr -d ' "')
+	if [ "$loaded" != "$libs" ]; then
+		echo "bench: $dir preloads \"$loaded\" where \"$libs\" was asked for" >&2
+		return 1
+	fi
+}

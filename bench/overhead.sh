@@ -37,20 +37,6 @@ bench_begin bench
 trap 'cluster_stop; rm -rf "$work"' EXIT
 bench_cluster "$work/c"
 bin=$CLUSTER_BINDIR
-# per-variant settings; postgresql.auto.conf only holds shared_preload_libraries
-echo "include_if_exists = 'variant.conf'" >>"$CLUSTER_DIR/data/postgresql.conf"
-
-# ALTER SYSTEM SET ... = '' would store '""', a library named "": RESET instead.
-restart_with() {
-	echo "$2" >"$CLUSTER_DIR/data/variant.conf"
-	if [ -z "$1" ]; then
-		"$bin/psql" -X -q -c "ALTER SYSTEM RESET shared_preload_libraries" postgres
-	else
-		"$bin/psql" -X -q -c "ALTER SYSTEM SET shared_preload_libraries = $(echo "$1" | sed "s/[^,]*/'&'/g")" postgres
-	fi
-	as_server_user "$bin/pg_ctl" -D "$CLUSTER_DIR/data" -l "$CLUSTER_DIR/server.log" \
-		-w -t 60 restart >/dev/null
-}
 
 echo "phase,round,variant,clients,seconds,tps" >"$CSV"
 echo "host: $(nproc) CPUs, $(uname -r); PostgreSQL $("$bin/postgres" --version | awk '{print $3}')"
@@ -60,7 +46,7 @@ for phase in $PHASES; do
 	if [ "$phase" = A ]; then variants=$variants_A clients=2; else variants=$variants_B clients=1; fi
 	for round in $(seq 1 "$RUNS"); do
 		echo "$variants" | shuf | while IFS='|' read -r name libs opts settings; do
-			restart_with "$libs" "$settings"
+			bench_restart_with "$CLUSTER_DIR" "$libs" "$settings"
 			PGOPTIONS=$opts "$bin/pgbench" -n -S -c "$clients" -j "$clients" -T "$WARMUP" postgres >/dev/null 2>&1
 			tps=$(PGOPTIONS=$opts "$bin/pgbench" -n -S -c "$clients" -j "$clients" -T "$DURATION" postgres 2>&1 |
 				sed -n 's/^tps = \([0-9.]*\) .*/\1/p')

@@ -3,7 +3,9 @@
 # against the baseline (default "none") in a CSV written by bench/overhead.sh or
 # bench/paired.sh, computed by pgbench_ext.compare() (the same C code as the
 # client's verdicts) on a throwaway cluster, round by round as the verdict
-# table compares them (the CSV's rounds interleave the variants).
+# table compares them (the CSV's rounds interleave the variants).  A CSV of
+# bench/rotate.sh is compared block by block instead: each block's geometric
+# mean tps per variant, since a block's rounds share its cluster instances.
 set -eu
 cd "$(dirname "$0")/.."
 csv=$(realpath "$1")
@@ -15,19 +17,29 @@ trap 'cluster_stop; rm -rf "$work"' EXIT
 cluster_start "$work/c" >/dev/null
 # the CSV's own columns, all text but tps
 columns=$(head -1 "$csv" | tr ',' '\n' | sed 's/^tps$/tps float8/; /float8/!s/$/ text/' | paste -sd, -)
-# bench/overhead.sh numbers rounds within phases, bench/paired.sh has none
-phase=
-head -1 "$csv" | tr ',' '\n' | grep -qx phase && phase="phase,"
+# the unit of pairing: bench/overhead.sh numbers rounds within phases,
+# bench/paired.sh has no phases, bench/rotate.sh pairs whole blocks
+has_column() { head -1 "$csv" | tr ',' '\n' | grep -qx "$1"; }
+unit=rounds
+if has_column block; then
+	unit=blocks
+	numbered="SELECT variant, exp(avg(ln(tps))) AS tps, block::int AS round_no
+    FROM runs WHERE tps > 0 GROUP BY block, variant"
+else
+	phase=
+	has_column phase && phase="phase,"
+	numbered="SELECT variant, tps, dense_rank() OVER (ORDER BY $phase round::int)::int AS round_no
+    FROM runs"
+fi
 psql -X -q -d postgres -v ON_ERROR_STOP=1 <<SQL
 CREATE EXTENSION pgbench_ext;
 CREATE TEMP TABLE runs ($columns);
 \copy runs FROM '$csv' CSV HEADER
--- one round number per (phase, round): the verdict table's pairing
+-- one number per unit of pairing: the verdict table's rounds
 CREATE TEMP VIEW numbered AS
-    SELECT variant, tps, dense_rank() OVER (ORDER BY $phase round::int)::int AS round_no
-    FROM runs;
+    $numbered;
 SELECT r.variant,
-       CASE WHEN c.n_pairs > 0 THEN c.n_pairs || ' rounds' ELSE c.n_a || '+' || c.n_b END AS n,
+       CASE WHEN c.n_pairs > 0 THEN c.n_pairs || ' $unit' ELSE c.n_a || '+' || c.n_b END AS n,
        round(((c.estimate - 1) * 100)::numeric, 2) AS change_pct,
        format('[%s%%, %s%%]', round(((c.ci_low - 1) * 100)::numeric, 2),
               round(((c.ci_high - 1) * 100)::numeric, 2)) AS ci_95,

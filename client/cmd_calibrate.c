@@ -16,10 +16,10 @@
  *           backends share CPUs; the setting of the next phase is scaled by
  *           target / measured.
  *   delay/  A against A with pgbench_ext.inject_slowdown_pct set to the
- *           target: each commit waits that share of its backend's
- *           transaction cycle, so the slowdown stays the target while the
- *           machine's speed drifts (with --delay-ns, a fixed wait
- *           instead).  Each block is one experiment; the
+ *           target, the --setting or the sized setting: each commit waits
+ *           that share of its backend's transaction cycle, so the slowdown
+ *           follows the machine's speed as it drifts (with --delay-ns, a
+ *           fixed wait instead).  Each block is one experiment; the
  *           share that says "slower" is the detection rate, and the share
  *           whose CI covers its true effect is the coverage.  A block's
  *           true effect comes from the CPU time per transaction the
