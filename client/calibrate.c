@@ -227,6 +227,12 @@ rounds_needed(const CalibrationResult *r, double effect, double noise)
 	return Max(6, (int) ceil(r->round_noise_pairs * (have / want) * (have / want)));
 }
 
+static bool
+covers(const StatsComparison *c, double ratio)
+{
+	return c->has_ci && c->ci_low <= ratio && ratio <= c->ci_high;
+}
+
 /*
  * One row per comparison of a phase; with true effects (truth not NULL),
  * each comparison's and whether its CI covers it, or by how many points it
@@ -254,19 +260,12 @@ print_blocks(FILE *f, const char *phase, const StatsComparison *cmp, int n,
 			fprintf(f, "%+.2f%% | ", 100 * (true_ratio - 1));
 		if (isnan(true_ratio) || !c->has_ci)
 			fprintf(f, "- |\n");
-		else if (true_ratio < c->ci_low)
-			fprintf(f, "no, by %.3f points |\n", 100 * (c->ci_low - true_ratio));
-		else if (true_ratio > c->ci_high)
-			fprintf(f, "no, by %.3f points |\n", 100 * (true_ratio - c->ci_high));
-		else
+		else if (covers(c, true_ratio))
 			fprintf(f, "yes |\n");
+		else
+			fprintf(f, "no, by %.3f points |\n",
+					100 * Max(c->ci_low - true_ratio, true_ratio - c->ci_high));
 	}
-}
-
-static bool
-covers(const StatsComparison *c, double ratio)
-{
-	return c->has_ci && c->ci_low <= ratio && ratio <= c->ci_high;
 }
 
 /*
@@ -274,13 +273,16 @@ covers(const StatsComparison *c, double ratio)
  * of tps: a busy-wait adds CPU per transaction, which the counters see, to
  * a transaction time per client of A's median tps there.  The backend's
  * user + system CPU per transaction of A and the slowed variant go to
- * cpu_us, A's transaction time to *tx_us.  NAN without counters.
+ * cpu_us, A's transaction time to *tx_us, unless they are NULL.  NAN
+ * without counters.
  */
 static double
 cpu_expected_ratio(const CalibrateOptions *o, const ReportData *d, int first, int last,
 				   double cpu_us[2], double *tx_us)
 {
 	double		cpu[2] = {0, 0};
+	double		mean_cpu[2];
+	double		tx;
 	int			k[2] = {0, 0};
 	double	   *a = pg_malloc(sizeof(double) * (d->nruns + 1));
 	double		tps = report_median(a, select_tps(d, "A", first, last, a, NULL));
@@ -298,12 +300,16 @@ cpu_expected_ratio(const CalibrateOptions *o, const ReportData *d, int first, in
 			(isnan(run->cpu_sys_us_per_tx) ? 0 : run->cpu_sys_us_per_tx);
 		k[side]++;
 	}
-	cpu_us[0] = k[0] > 0 ? cpu[0] / k[0] : NAN;
-	cpu_us[1] = k[1] > 0 ? cpu[1] / k[1] : NAN;
-	*tx_us = tps > 0 ? 1e6 * o->clients / tps : NAN;
-	if (k[0] == 0 || k[1] == 0 || !(*tx_us > 0))
+	mean_cpu[0] = k[0] > 0 ? cpu[0] / k[0] : NAN;
+	mean_cpu[1] = k[1] > 0 ? cpu[1] / k[1] : NAN;
+	tx = tps > 0 ? 1e6 * o->clients / tps : NAN;
+	if (cpu_us != NULL)
+		memcpy(cpu_us, mean_cpu, sizeof(mean_cpu));
+	if (tx_us != NULL)
+		*tx_us = tx;
+	if (k[0] == 0 || k[1] == 0 || !(tx > 0))
 		return NAN;
-	return *tx_us / (*tx_us + (cpu_us[1] - cpu_us[0]));
+	return tx / (tx + (mean_cpu[1] - mean_cpu[0]));
 }
 
 bool
@@ -372,13 +378,10 @@ calibrate_analyse_delay(const CalibrateOptions *o, const char *dir, CalibrationR
 	r->detected = r->covered = r->covered_pooled = 0;
 	for (int i = 0; i < r->delay_blocks; i++)
 	{
-		double		cpu_us[2],
-					tx_us;
-
 		/* the comparison's own true effect; the pooled one if its CPU is unknown */
 		r->delay_truth[i] = cpu_expected_ratio(o, d, first_round[i],
 											   first_round[i] + o->rounds - 1,
-											   cpu_us, &tx_us);
+											   NULL, NULL);
 		if (isnan(r->delay_truth[i]))
 			r->delay_truth[i] = r->pooled_ratio;
 		if (cmp[i].verdict == STATS_SLOWER)
