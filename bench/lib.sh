@@ -36,28 +36,45 @@ pg_stat_statements|pg_stat_statements||
 pgss_kcache|pg_stat_statements,pg_stat_kcache||
 pg_wait_sampling|pg_wait_sampling||"
 
+bench_port() { sed -n 4p "$1/data/postmaster.pid"; }
+
+# bench_sql DIR SQL: one statement on the cluster in DIR, its rows unaligned
+bench_sql() {
+	"$CLUSTER_BINDIR/psql" -X -q -A -t -h "$1/sock" -p "$(bench_port "$1")" -c "$2" postgres
+}
+
+# SETTINGS (lines of postgresql.conf, may be empty) as the cluster's variant.conf
+bench_variant_conf() {
+	grep -qx "include_if_exists = 'variant.conf'" "$1/data/postgresql.conf" ||
+		echo "include_if_exists = 'variant.conf'" >>"$1/data/postgresql.conf"
+	echo "$2" >"$1/data/variant.conf"
+}
+
+# bench_reload_with DIR SETTINGS: a variant's server settings by reload,
+# for variants that share a running cluster
+bench_reload_with() {
+	bench_variant_conf "$1" "$2"
+	bench_sql "$1" "SELECT pg_reload_conf()" >/dev/null
+	sleep 0.1
+}
+
 # bench_restart_with DIR LIBS SETTINGS: restart the cluster in DIR with LIBS
-# (comma-separated, may be empty) as shared_preload_libraries and SETTINGS
-# (lines of postgresql.conf, may be empty) in its variant.conf.
+# (comma-separated, may be empty) as shared_preload_libraries and SETTINGS in
+# its variant.conf, and check that the server preloads LIBS.
 # postgresql.auto.conf holds shared_preload_libraries (cluster_start wrote it
 # there), so the libraries go through ALTER SYSTEM; ALTER SYSTEM SET ... = ''
 # would store '""', a library named "", hence RESET for none.
 bench_restart_with() {
-	local dir=$1 libs=$2 settings=$3 port sql loaded
-	port=$(sed -n 4p "$dir/data/postmaster.pid")
-	grep -qx "include_if_exists = 'variant.conf'" "$dir/data/postgresql.conf" ||
-		echo "include_if_exists = 'variant.conf'" >>"$dir/data/postgresql.conf"
-	echo "$settings" >"$dir/data/variant.conf"
+	local dir=$1 libs=$2 settings=$3 loaded
+	bench_variant_conf "$dir" "$settings"
 	if [ -z "$libs" ]; then
-		sql="ALTER SYSTEM RESET shared_preload_libraries"
+		bench_sql "$dir" "ALTER SYSTEM RESET shared_preload_libraries"
 	else
-		sql="ALTER SYSTEM SET shared_preload_libraries = $(echo "$libs" | sed "s/[^,]*/'&'/g")"
+		bench_sql "$dir" "ALTER SYSTEM SET shared_preload_libraries = $(echo "$libs" | sed "s/[^,]*/'&'/g")"
 	fi
-	"$CLUSTER_BINDIR/psql" -X -q -h "$dir/sock" -p "$port" -c "$sql" postgres
 	as_server_user "$CLUSTER_BINDIR/pg_ctl" -D "$dir/data" -l "$dir/server.log" \
 		-w -t 60 restart >/dev/null
-	loaded=$("$CLUSTER_BINDIR/psql" -X -A -t -h "$dir/sock" -p "$port" \
-		-c "SHOW shared_preload_libraries" postgres | tr -d ' "')
+	loaded=$(bench_sql "$dir" "SHOW shared_preload_libraries" | tr -d ' "')
 	if [ "$loaded" != "$libs" ]; then
 		echo "bench: $dir preloads \"$loaded\" where \"$libs\" was asked for" >&2
 		return 1

@@ -5,7 +5,8 @@
 # client's verdicts) on a throwaway cluster, round by round as the verdict
 # table compares them (the CSV's rounds interleave the variants).  A CSV of
 # bench/rotate.sh is compared block by block instead: each block's geometric
-# mean tps per variant, since a block's rounds share its cluster instances.
+# mean tps per variant, since a block's rounds share its cluster instances
+# (PAIR_BY=round pairs its rounds all the same, to show what the instances add).
 set -eu
 cd "$(dirname "$0")/.."
 csv=$(realpath "$1")
@@ -21,14 +22,15 @@ columns=$(head -1 "$csv" | tr ',' '\n' | sed 's/^tps$/tps float8/; /float8/!s/$/
 # bench/paired.sh has no phases, bench/rotate.sh pairs whole blocks
 has_column() { head -1 "$csv" | tr ',' '\n' | grep -qx "$1"; }
 unit=rounds
-if has_column block; then
+if has_column block && [ "${PAIR_BY:-block}" != round ]; then
 	unit=blocks
 	numbered="SELECT variant, exp(avg(ln(tps))) AS tps, block::int AS round_no
     FROM runs WHERE tps > 0 GROUP BY block, variant"
 else
-	phase=
-	has_column phase && phase="phase,"
-	numbered="SELECT variant, tps, dense_rank() OVER (ORDER BY $phase round::int)::int AS round_no
+	outer=
+	has_column phase && outer="phase,"
+	has_column block && outer="block::int,"
+	numbered="SELECT variant, tps, dense_rank() OVER (ORDER BY $outer round::int)::int AS round_no
     FROM runs"
 fi
 psql -X -q -d postgres -v ON_ERROR_STOP=1 <<SQL

@@ -40,13 +40,6 @@ bench_cluster "$work/ext"
 ext_port=$PGPORT ext_host=$PGHOST
 bin=$CLUSTER_BINDIR
 
-# the second cluster's sampler interval, by reload (it is not a session setting)
-sampler() {
-	"$bin/psql" -X -q -h "$ext_host" -p "$ext_port" -d postgres \
-		-c "ALTER SYSTEM SET pgbench_ext.sample_interval_ms = $1" -c "SELECT pg_reload_conf()" >/dev/null
-	sleep 0.1
-}
-
 run() {
 	local name=$1 host port opts=
 	case $name in
@@ -55,10 +48,11 @@ run() {
 		pgbench_ext_nosampler) host=$ext_host port=$ext_port ;;
 		pgbench_ext_hw) host=$ext_host port=$ext_port opts="-c pgbench_ext.track_hw=on" ;;
 	esac
-	[ "$name" = pgbench_ext_nosampler ] && sampler 0
+	# the sampler interval is not a session setting: by reload around the run
+	[ "$name" = pgbench_ext_nosampler ] && bench_reload_with "$work/ext" "pgbench_ext.sample_interval_ms = 0"
 	PGOPTIONS=$opts "$bin/pgbench" -h "$host" -p "$port" -n -S -c 2 -j 2 -T "$DURATION" postgres 2>&1 |
 		sed -n 's/^tps = \([0-9.]*\) .*/\1/p'
-	[ "$name" = pgbench_ext_nosampler ] && sampler 10
+	[ "$name" = pgbench_ext_nosampler ] && bench_reload_with "$work/ext" ""
 	return 0
 }
 

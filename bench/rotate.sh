@@ -51,19 +51,9 @@ trap stop_all EXIT
 for i in $(seq 0 $((nclusters - 1))); do bench_cluster "$work/c$i"; done
 bin=$CLUSTER_BINDIR
 
-port_of() { sed -n 4p "$1/data/postmaster.pid"; }
-
-# a server setting of one variant, by reload (the cluster is shared)
-reload_with() {
-	local dir=$1
-	echo "$2" >"$dir/data/variant.conf"
-	"$bin/psql" -X -q -h "$dir/sock" -p "$(port_of "$dir")" -c "SELECT pg_reload_conf()" postgres >/dev/null
-	sleep 0.1
-}
-
 load() {
 	local dir=$1 seconds=$2 opts=$3
-	PGOPTIONS=$opts "$bin/pgbench" -h "$dir/sock" -p "$(port_of "$dir")" -n -S -c 2 -j 2 \
+	PGOPTIONS=$opts "$bin/pgbench" -h "$dir/sock" -p "$(bench_port "$dir")" -n -S -c 2 -j 2 \
 		-T "$seconds" postgres 2>&1 | sed -n 's/^tps = \([0-9.]*\) .*/\1/p'
 }
 
@@ -83,9 +73,9 @@ for block in $(seq 1 "$BLOCKS"); do
 	for round in $(seq 1 "$ROUNDS"); do
 		echo "$BENCH_VARIANTS" | shuf | while IFS='|' read -r name libs opts settings; do
 			cluster=${cluster_of["x$libs"]}
-			[ -z "$settings" ] || reload_with "$work/c$cluster" "$settings"
+			[ -z "$settings" ] || bench_reload_with "$work/c$cluster" "$settings"
 			tps=$(load "$work/c$cluster" "$DURATION" "$opts")
-			[ -z "$settings" ] || reload_with "$work/c$cluster" ""
+			[ -z "$settings" ] || bench_reload_with "$work/c$cluster" ""
 			echo "$block,$round,$name,$cluster,$tps" >>"$CSV"
 		done
 	done

@@ -156,9 +156,8 @@ analyse_noise(const CalibrateOptions *o, const ReportData *d, CalibrationResult 
 			}
 			fclose(f);
 		}
-		/* the same sample on both sides: its own robust sd of log tps */
 		if (nmeans < 3 || stats_summarize(means, nmeans, 0.95, &s) != 0 ||
-			stats_pooled_log_sd(means, nmeans, means, nmeans, &sd_log) != 0)
+			stats_pooled_log_sd(means, nmeans, NULL, 0, &sd_log) != 0)
 		{
 			pg_free(means);
 			pg_free(steps);
@@ -166,7 +165,6 @@ analyse_noise(const CalibrateOptions *o, const ReportData *d, CalibrationResult 
 		}
 		r->window_s[r->nwindows] = w;
 		r->window_cv[r->nwindows] = s.cv;
-		r->window_sd_log[r->nwindows] = sd_log;
 		if (nsteps < 3 || stats_robust_sd(steps, nsteps, &r->window_step_sd[r->nwindows]) != 0)
 			r->window_step_sd[r->nwindows] = NAN;
 		for (int e = 0; e < CAL_NEFFECTS; e++)
@@ -190,18 +188,6 @@ analyse_noise(const CalibrateOptions *o, const ReportData *d, CalibrationResult 
 		pg_free(means);
 		pg_free(steps);
 	}
-}
-
-/* A's throughput, its transaction time per client, and the noise of its runs */
-static void
-analyse_baseline(const CalibrateOptions *o, const ReportData *d, CalibrationResult *r)
-{
-	double	   *a = pg_malloc(sizeof(double) * (d->nruns + 1));
-
-	r->tps_median = report_median(a, select_tps(d, "A", 1, INT_MAX, a, NULL));
-	r->tx_seconds = o->clients / r->tps_median;
-	analyse_noise(o, d, r);
-	pg_free(a);
 }
 
 /* The spread of per-round ratios, as the MDE of all of a phase's pairs. */
@@ -333,7 +319,7 @@ calibrate_analyse_aa(const CalibrateOptions *o, const char *dir, CalibrationResu
 		r->aa_pooled.has_ci;
 	if (r->has_aa_pooled)
 		set_round_noise(&r->aa_pooled, r);
-	analyse_baseline(o, d, r);
+	analyse_noise(o, d, r);
 	return true;
 }
 
@@ -364,10 +350,10 @@ calibrate_analyse_delay(const CalibrateOptions *o, const char *dir, CalibrationR
 
 	/*
 	 * Without an A/A phase (--skip-aa), this phase's own A runs give the
-	 * transaction time and the noise: A runs alone here just the same.
+	 * noise by run length: A runs alone here just the same.
 	 */
-	if (r->tx_seconds <= 0)
-		analyse_baseline(o, d, r);
+	if (o->skip_aa)
+		analyse_noise(o, d, r);
 
 	r->cpu_ratio = cpu_expected_ratio(o, d, 1, INT_MAX, r->cpu_us_per_tx, &r->cpu_tx_us);
 
@@ -516,9 +502,9 @@ calibrate_report(const CalibrateOptions *o, const CalibrationResult *r, FILE *ou
 		if (!isnan(r->cpu_ratio))
 			fprintf(f, "; expected from CPU time per transaction %+.2f%% "
 					"(the backend's user + system CPU per transaction: A %.2f µs, slowed %.2f µs, "
-					"against %.2f µs per transaction and client)",
+					"against %.2f µs per transaction and client at A's median %.0f tps)",
 					100 * (r->cpu_ratio - 1), r->cpu_us_per_tx[0], r->cpu_us_per_tx[1],
-					r->cpu_tx_us);
+					r->cpu_tx_us, 1e6 * o->clients / r->cpu_tx_us);
 		fprintf(f, "\n- detection rate: %d of %d comparisons (%.1f%%) said \"slower\"\n",
 				r->detected, r->delay_blocks, pct(r->detected, r->delay_blocks));
 		fprintf(f, "- CI coverage of the true effect: %d of %d (%.1f%%), each comparison's own from its CPU time per transaction\n",

@@ -42,8 +42,6 @@ typedef struct CalibrationResult
 	StatsComparison *aa_cmp;	/* each comparison, aa_blocks of them */
 	bool		has_aa_pooled;
 	StatsComparison aa_pooled;	/* A2 against A over every round */
-	double		tps_median;
-	double		tx_seconds;		/* seconds per transaction per client */
 	/* sizing: what the target as a setting did, and the setting it gave */
 	bool		has_sizing;
 	double		sizing_setting_pct;
@@ -70,7 +68,6 @@ typedef struct CalibrationResult
 	int			nwindows;
 	int			window_s[CAL_MAX_WINDOWS];
 	double		window_cv[CAL_MAX_WINDOWS];
-	double		window_sd_log[CAL_MAX_WINDOWS];
 	double		window_step_sd[CAL_MAX_WINDOWS];	/* log ratio to the previous
 													 * window of the same run */
 	int			runs_needed[CAL_MAX_WINDOWS][CAL_NEFFECTS];	/* 0 = not within 200 */

@@ -129,6 +129,9 @@ run_slowed_phase(const CalibrateOptions *o, int rounds, const char *dir)
 	return run_phase(&spec, dir);
 }
 
+/* the injected slowdown, in percent, unless --target says otherwise */
+#define DEFAULT_TARGET_PCT 3.0
+
 /* What the phases' own experiment.json files do not say: how to split them. */
 #define CALIBRATION_FILE "calibration.json"
 
@@ -196,7 +199,7 @@ reanalyse(CalibrateOptions *o)
 	/* the slowdown the phase ran with; without a recorded target, the target */
 	calibrate_recorded_slowdown(&spec, &o->delay_ns, &o->setting_pct);
 	if (isnan(o->target))
-		o->target = o->setting_pct / 100.0;
+		o->target = (o->setting_pct > 0 ? o->setting_pct : DEFAULT_TARGET_PCT) / 100.0;
 	if (access(psprintf("%s/size/runs.csv", o->dir), R_OK) == 0 &&
 		!calibrate_analyse_sizing(o, psprintf("%s/size", o->dir), &result, &error))
 	{
@@ -242,7 +245,7 @@ cmd_calibrate(int argc, char **argv)
 	int			rc;
 	int			phase = 0;
 	int			nphases;
-	double		target_pct = 3;
+	double		target_pct = DEFAULT_TARGET_PCT;
 	double		setting_pct = 0;
 	bool		blocks_given = false;
 	bool		rounds_given = false;

@@ -179,7 +179,10 @@ extern bool stats_mde_paired_pct(double sd_log_ratio, int n, double alpha,
  */
 extern int	stats_robust_sd(const double *y, int n, double *sd);
 
-/* Robust sd of log values pooled over both sides (used by stats_compare). */
+/*
+ * Robust sd of log values pooled over both sides (used by stats_compare);
+ * with n_b = 0, that of a alone.
+ */
 extern int	stats_pooled_log_sd(const double *a, int n_a, const double *b,
 								int n_b, double *sd);
 

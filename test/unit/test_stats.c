@@ -713,6 +713,29 @@ test_mde(void)
 }
 
 static void
+test_robust_sd(void)
+{
+	/* median 3, absolute deviations 2 1 0 1 96: MAD 1 */
+	static const double y[] = {1, 2, 3, 4, 99};
+	static const double flat[] = {5, 5, 5, 7};
+	double		e[5],
+				sd,
+				sd2;
+
+	ok(stats_robust_sd(y, 5, &sd) == STATS_OK, "robust sd computed");
+	is_close(sd, 1.4826, 1e-4, "robust sd is 1.4826 MAD, the outlier ignored");
+	/* MAD 0 (three of four equal): the sample sd, sqrt(3 / 3) around 5.5 */
+	ok(stats_robust_sd(flat, 4, &sd) == STATS_OK, "robust sd with MAD 0 computed");
+	is_close(sd, 1.0, 1e-12, "robust sd falls back to the sample sd when the MAD is 0");
+	for (int i = 0; i < 5; i++)
+		e[i] = exp(y[i] / 100);
+	ok(stats_pooled_log_sd(e, 5, NULL, 0, &sd) == STATS_OK &&
+	   stats_pooled_log_sd(e, 5, e, 5, &sd2) == STATS_OK, "pooled log sd computed");
+	is_close(sd, 1.4826 / 100, 1e-6, "pooled log sd with n_b = 0: that of a alone");
+	is_close(sd2, sd, 1e-12, "a pooled with itself: the same");
+}
+
+static void
 test_errors_and_geomean(void)
 {
 	static const double good[] = {1, 2, 3};
@@ -750,6 +773,7 @@ main(void)
 	test_synthetic();
 	test_noise_threshold();
 	test_mde();
+	test_robust_sd();
 	test_errors_and_geomean();
 	printf("1..%d\n", test_count);
 	return test_failed > 0;
