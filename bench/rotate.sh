@@ -28,6 +28,10 @@
 # pgbench_ext's costs (a fraction of a percent of one CPU).
 #
 #   PG_CONFIG=... bench/rotate.sh      (BLOCKS=16 ROUNDS=4 DURATION=3 SCALE=5)
+#
+# CSV=an earlier rotate CSV adds BLOCKS more blocks to it, numbered after its
+# last: the blocks are independent, so a run can be extended later and the
+# CI computed over all of them.
 set -eu
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -36,6 +40,16 @@ ROUNDS=${ROUNDS:-4}
 DURATION=${DURATION:-3}
 SCALE=${SCALE:-5}
 CSV=${CSV:-bench/rotate-$(date -u +%Y%m%dT%H%MZ).csv}
+
+header="block,round,variant,cluster,tps"
+first_block=1
+if [ -s "$CSV" ]; then
+	if [ "$(head -1 "$CSV")" != "$header" ]; then
+		echo "rotate.sh: error: $CSV exists and is not a rotate.sh CSV; name another with CSV=" >&2
+		exit 2
+	fi
+	first_block=$(($(tail -n +2 "$CSV" | cut -d, -f1 | sort -n | tail -1) + 1))
+fi
 
 bench_begin rotate
 mapfile -t library_sets < <(echo "$BENCH_VARIANTS" | cut -d'|' -f2 | awk '!seen[$0]++')
@@ -62,8 +76,12 @@ declare -A cluster_of
 
 echo "host: $(nproc) CPUs, $(uname -r); PostgreSQL $("$bin/postgres" --version | awk '{print $3}')"
 echo "$BLOCKS blocks of $ROUNDS rounds, pgbench -S -c 2 -j 2 -T $DURATION, scale $SCALE, $nclusters clusters; CSV: $CSV"
-echo "block,round,variant,cluster,tps" >"$CSV"
-for block in $(seq 1 "$BLOCKS"); do
+if [ "$first_block" -gt 1 ]; then
+	echo "adding blocks $first_block to $((first_block + BLOCKS - 1)) to $CSV"
+else
+	echo "$header" >"$CSV"
+fi
+for block in $(seq "$first_block" $((first_block + BLOCKS - 1))); do
 	mapfile -t order < <(seq 0 $((nclusters - 1)) | shuf)
 	for k in "${!library_sets[@]}"; do
 		cluster_of["x${library_sets[$k]}"]=${order[$k]}
@@ -79,7 +97,7 @@ for block in $(seq 1 "$BLOCKS"); do
 			echo "$block,$round,$name,$cluster,$tps" >>"$CSV"
 		done
 	done
-	echo "block $block of $BLOCKS done ($(date -u +%H:%M:%S))"
+	echo "block $block of $((first_block + BLOCKS - 1)) done ($(date -u +%H:%M:%S))"
 done
 
 echo
