@@ -436,9 +436,12 @@ calibrate_recorded_slowdown(const ExperimentSpec *spec, int *delay_ns, double *s
 	{
 		if (strcmp(spec->variants[v].name, "delayed") != 0)
 			continue;
-		for (int i = 0; i < spec->variants[v].nsettings; i++)
+		/* in "set" (a server of its own) or "session_set" (A's server) */
+		for (int i = 0; i < spec->variants[v].nsettings + spec->variants[v].nsession_settings; i++)
 		{
-			const char *setting = spec->variants[v].settings[i];
+			const char *setting = i < spec->variants[v].nsettings
+				? spec->variants[v].settings[i]
+				: spec->variants[v].session_settings[i - spec->variants[v].nsettings];
 
 			if (sscanf(setting, "pgbench_ext.inject_delay_ns=%d", delay_ns) == 1 ||
 				sscanf(setting, "pgbench_ext.inject_slowdown_pct=%lf", setting_pct) == 1)

@@ -9,11 +9,17 @@
  * variant's settings.  Every cluster started is registered, so that every
  * exit path — normal, error, Ctrl-C — stops it.
  *
+ * A variant with "cluster = OTHER" has no server of its own: its Cluster
+ * points at OTHER's (host), which is what starting, stopping and the
+ * liveness checks act on; only its connections differ, by the libpq
+ * options that carry its session_set settings.
+ *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
 #include "cluster.h"
 #include "subprocess.h"
+#include "pqexpbuffer.h"
 
 #include <signal.h>
 #include <sys/stat.h>
@@ -162,6 +168,27 @@ cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir, char 
 	return append_to_file(psprintf("%s/postgresql.conf", c->datadir), config_lines(c), error);
 }
 
+/*
+ * A variant on another's server, after that one's cluster_prepare(): the
+ * host's fields are copied for readers (bindir, logfile, managed); what
+ * changes with the server's state is asked of the host itself.
+ */
+void
+cluster_prepare_shared(Cluster *c, const VariantSpec *v, Cluster *host)
+{
+	*c = *host;
+	c->variant = v;
+	c->host = host;
+	c->initdb_s = c->start_s = 0;
+}
+
+/* The Cluster that owns the server c connects to. */
+Cluster *
+cluster_server(Cluster *c)
+{
+	return c->host ? c->host : c;
+}
+
 /* Rewrite the lines that change with every start (socket dir, port). */
 static bool
 write_start_settings(const Cluster *c, char **error)
@@ -217,6 +244,8 @@ cluster_start(Cluster *c, char **error)
 	char	   *pg_ctl;
 	double		t0 = now_seconds();
 
+	if (c->host)
+		return cluster_start(c->host, error);
 	if (!c->managed || c->running)
 		return true;
 	if (!write_start_settings(c, error))
@@ -254,7 +283,8 @@ void
 cluster_stop(Cluster *c)
 {
 	unregister(c);
-	if (!c->managed || !c->running)
+	/* the host's own registration stops it */
+	if (c->host || !c->managed || !c->running)
 		return;
 	{
 		char	   *pg_ctl = psprintf("%s/pg_ctl", c->bindir);
@@ -288,7 +318,7 @@ cluster_alive(const Cluster *c)
 bool
 cluster_wait_for_exit(const Cluster *c)
 {
-	char	   *pidfile = psprintf("%s/postmaster.pid", c->datadir);
+	char	   *pidfile = psprintf("%s/postmaster.pid", cluster_server((Cluster *) c)->datadir);
 
 	for (int i = 0; i < 200; i++)
 	{
@@ -316,13 +346,53 @@ cluster_stop_all(void)
 		cluster_stop(started[nstarted - 1]);
 }
 
+/*
+ * The variant's session_set settings as a libpq options value: "-c
+ * name=value" each, a backslash before spaces and backslashes inside one
+ * (as the server splits options), then quoted for a conninfo string.
+ */
+static char *
+session_options(const VariantSpec *v)
+{
+	PQExpBufferData opts;
+	PQExpBufferData quoted;
+
+	if (v->nsession_settings == 0)
+		return pg_strdup("");
+	initPQExpBuffer(&opts);
+	for (int i = 0; i < v->nsession_settings; i++)
+	{
+		appendPQExpBufferStr(&opts, i ? " -c " : "-c ");
+		for (const char *p = v->session_settings[i]; *p; p++)
+		{
+			if (*p == ' ' || *p == '\\')
+				appendPQExpBufferChar(&opts, '\\');
+			appendPQExpBufferChar(&opts, *p);
+		}
+	}
+	initPQExpBuffer(&quoted);
+	appendPQExpBufferStr(&quoted, " options='");
+	for (const char *p = opts.data; *p; p++)
+	{
+		if (*p == '\'' || *p == '\\')
+			appendPQExpBufferChar(&quoted, '\\');
+		appendPQExpBufferChar(&quoted, *p);
+	}
+	appendPQExpBufferChar(&quoted, '\'');
+	termPQExpBuffer(&opts);
+	return quoted.data;
+}
+
 char *
 cluster_conninfo(const Cluster *c, const char *dbname)
 {
-	if (!c->managed)
+	const Cluster *server = c->host ? c->host : c;
+	char	   *options = session_options(c->variant);
+
+	if (!server->managed)
 		return dbname
-			? psprintf("%s dbname=%s", c->variant->conninfo, dbname)
-			: pg_strdup(c->variant->conninfo);
-	return psprintf("host=%s port=%d user=postgres dbname=%s",
-					c->sockdir, c->port, dbname ? dbname : "postgres");
+			? psprintf("%s dbname=%s%s", server->variant->conninfo, dbname, options)
+			: psprintf("%s%s", server->variant->conninfo, options);
+	return psprintf("host=%s port=%d user=postgres dbname=%s%s",
+					server->sockdir, server->port, dbname ? dbname : "postgres", options);
 }

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * cluster.h
- *		A variant's server: a managed throwaway cluster, or one given by
- *		conninfo that we only connect to.
+ *		A variant's server: a managed throwaway cluster, one given by
+ *		conninfo that we only connect to, or another variant's.
  *
  *-------------------------------------------------------------------------
  */
@@ -14,6 +14,7 @@
 typedef struct Cluster
 {
 	const VariantSpec *variant;
+	struct Cluster *host;		/* "cluster = OTHER": OTHER's server, else NULL */
 	bool		managed;		/* false for conninfo variants */
 	char	   *bindir;			/* where pgbench (and for managed, postgres) live */
 	char	   *dir;			/* managed: RESULTS/clusters/NAME */
@@ -22,12 +23,15 @@ typedef struct Cluster
 	char	   *logfile;
 	int			port;
 	bool		running;
+	bool		run_db_ready;	/* reset = never: the run database exists */
 	double		initdb_s;
 	double		start_s;
 } Cluster;
 
 extern bool cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir,
 							char **error);
+extern void cluster_prepare_shared(Cluster *c, const VariantSpec *v, Cluster *host);
+extern Cluster *cluster_server(Cluster *c);
 extern bool cluster_start(Cluster *c, char **error);
 extern void cluster_stop(Cluster *c);
 extern bool cluster_alive(const Cluster *c);

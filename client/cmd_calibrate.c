@@ -19,7 +19,12 @@
  *           target, the --setting or the sized setting: each commit waits
  *           that share of its backend's transaction cycle, so the slowdown
  *           follows the machine's speed as it drifts (with --delay-ns, a
- *           fixed wait instead).  Each block is one experiment; the
+ *           fixed wait instead).  The slowed variant runs on A's own
+ *           server, the setting given to its sessions only (session_set):
+ *           two clusters of the same build serve pgbench -S 1-2% apart, a
+ *           difference that would be added to the known effect.  The A/A
+ *           phase keeps two clusters, as real comparisons of builds have.
+ *           Each block is one experiment; the
  *           share that says "slower" is the detection rate, and the share
  *           whose CI covers its true effect is the coverage.  A block's
  *           true effect comes from the CPU time per transaction the
@@ -120,8 +125,9 @@ run_slowed_phase(const CalibrateOptions *o, int rounds, const char *dir)
 	char	   *error;
 
 	base_spec(&spec, o, rounds);
-	if (!experiment_set(&spec, "variant delayed", "bindir", o->bindir, &error) ||
-		!experiment_set(&spec, "variant delayed", "set",
+	/* on A's own server: a second cluster would add its layout's luck to the effect */
+	if (!experiment_set(&spec, "variant delayed", "cluster", "A", &error) ||
+		!experiment_set(&spec, "variant delayed", "session_set",
 						o->delay_ns > 0 ? psprintf("pgbench_ext.inject_delay_ns=%d", o->delay_ns)
 						: psprintf("pgbench_ext.inject_slowdown_pct=%g", o->setting_pct),
 						&error))

@@ -66,6 +66,9 @@ ab_usage(void)
 	printf("      --bindir=DIR         installation to run a managed cluster of\n");
 	printf("      --conninfo=STRING    or an existing server (not managed)\n");
 	printf("      --set=NAME=VALUE     a server setting (repeatable)\n");
+	printf("      --cluster=NAME       run on variant NAME's server, not one of its own\n");
+	printf("      --session-set=NAME=VALUE  a setting for this variant's connections only\n"
+		   "                           (repeatable; libpq options -c)\n");
 	printf("      --extension=on|off   load pgbench_ext (default on)\n");
 	printf("      --initdb-args=ARGS   extra initdb options\n");
 	printf("      --source=DIR         build from this PostgreSQL source tree (README:\n"
@@ -269,7 +272,7 @@ cmd_ab(int argc, char **argv)
 		{24, "extension", true}, {25, "initdb_args", true},
 		{26, "source", true}, {27, "patch", true}, {28, "cflags", true},
 		{29, "configure", true}, {30, "lto", true}, {31, "layout_seeds", true},
-		{32, "pgo", true},
+		{32, "pgo", true}, {33, "cluster", true}, {34, "session_set", true},
 	};
 	static struct option long_options[] = {
 		{"scale", required_argument, NULL, 's'},
@@ -298,6 +301,8 @@ cmd_ab(int argc, char **argv)
 		{"lto", required_argument, NULL, 30},
 		{"layout-seeds", required_argument, NULL, 31},
 		{"pgo", required_argument, NULL, 32},
+		{"cluster", required_argument, NULL, 33},
+		{"session-set", required_argument, NULL, 34},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, '?'},
 		{NULL, 0, NULL, 0}

@@ -20,6 +20,15 @@
  *		bindir = /usr/lib/postgresql/15/bin
  *		set = synchronous_commit=off
  *
+ *		[variant C]
+ *		cluster = A				; A's server, no cluster of its own
+ *		session_set = synchronous_commit=off
+ *
+ * A setting that a session may change (session_set, sent as libpq
+ * options) lets two variants share one server.  Two clusters of the same
+ * software differ by their memory layout, by 1-2% of pgbench -S here for
+ * as long as they run; on one server a comparison sees the setting alone.
+ *
  * Every key is also a flag of "pgbench_ext ab"; both land in
  * experiment_set(), which owns the meaning and the error messages.
  *
@@ -276,6 +285,27 @@ bad_bool:
 	return false;
 }
 
+/* "set" and "session_set": a name=value appended to the variant's list */
+static bool
+add_setting(const VariantSpec *v, const char *key, const char *value,
+			char **list, int *n, char **error)
+{
+	const char *eq = strchr(value, '=');
+
+	if (eq == NULL || eq == value)
+	{
+		*error = psprintf("%s must be name=value, got \"%s\" in variant \"%s\"", key, value, v->name);
+		return false;
+	}
+	if (*n == MAX_LIST)
+	{
+		*error = psprintf("too many %s settings in variant \"%s\" (at most %d)", key, v->name, MAX_LIST);
+		return false;
+	}
+	list[(*n)++] = pg_strdup(value);
+	return true;
+}
+
 static bool
 set_variant_key(VariantSpec *v, const char *key, const char *value, char **error)
 {
@@ -283,22 +313,12 @@ set_variant_key(VariantSpec *v, const char *key, const char *value, char **error
 		v->bindir = pg_strdup(value);
 	else if (strcmp(key, "conninfo") == 0)
 		v->conninfo = pg_strdup(value);
+	else if (strcmp(key, "cluster") == 0)
+		v->cluster = pg_strdup(value);
 	else if (strcmp(key, "set") == 0)
-	{
-		const char *eq = strchr(value, '=');
-
-		if (eq == NULL || eq == value)
-		{
-			*error = psprintf("set must be name=value, got \"%s\" in variant \"%s\"", value, v->name);
-			return false;
-		}
-		if (v->nsettings == MAX_LIST)
-		{
-			*error = psprintf("too many settings in variant \"%s\" (at most %d)", v->name, MAX_LIST);
-			return false;
-		}
-		v->settings[v->nsettings++] = pg_strdup(value);
-	}
+		return add_setting(v, key, value, v->settings, &v->nsettings, error);
+	else if (strcmp(key, "session_set") == 0)
+		return add_setting(v, key, value, v->session_settings, &v->nsession_settings, error);
 	else if (strcmp(key, "extension") == 0)
 	{
 		if (!parse_bool(value, &v->extension))
@@ -342,7 +362,7 @@ set_variant_key(VariantSpec *v, const char *key, const char *value, char **error
 	}
 	else
 	{
-		*error = psprintf("unknown key \"%s\" in [variant %s]; known keys: bindir, conninfo, set, extension, initdb_args, source, patch, cflags, configure, pgo, lto, layout_seeds", key, v->name);
+		*error = psprintf("unknown key \"%s\" in [variant %s]; known keys: bindir, conninfo, cluster, set, session_set, extension, initdb_args, source, patch, cflags, configure, pgo, lto, layout_seeds", key, v->name);
 		return false;
 	}
 	return true;
@@ -445,6 +465,45 @@ experiment_read_ini(ExperimentSpec *spec, const char *path, char **error)
 	return true;
 }
 
+static const VariantSpec *
+find_variant(const ExperimentSpec *spec, const char *name)
+{
+	for (int i = 0; i < spec->nvariants; i++)
+		if (strcmp(spec->variants[i].name, name) == 0)
+			return &spec->variants[i];
+	return NULL;
+}
+
+/*
+ * A variant on another's server: everything about the server is the
+ * other's, so the only keys left to it are its sessions' settings.
+ */
+static bool
+check_shared_cluster(const ExperimentSpec *spec, const VariantSpec *v, char **error)
+{
+	const VariantSpec *host = find_variant(spec, v->cluster);
+
+	if (host == NULL || host == v)
+	{
+		*error = psprintf("variant \"%s\": cluster = %s names no other variant of this experiment",
+						  v->name, v->cluster);
+		return false;
+	}
+	if (host->cluster != NULL)
+	{
+		*error = psprintf("variant \"%s\": cluster = %s names a variant that runs on variant \"%s\"'s cluster itself; name \"%s\"",
+						  v->name, host->name, host->cluster, host->cluster);
+		return false;
+	}
+	if (v->bindir || v->conninfo || v->source || v->nsettings > 0 || v->initdb_args)
+	{
+		*error = psprintf("variant \"%s\" runs on variant \"%s\"'s cluster: its bindir, conninfo, source, set and initdb_args are \"%s\"'s; give it only session_set",
+						  v->name, host->name, host->name);
+		return false;
+	}
+	return true;
+}
+
 /*
  * Checks that need the whole specification.  Checks that need the
  * machine (bindir contents, a trial start) are in validate.c.
@@ -461,6 +520,12 @@ experiment_check(const ExperimentSpec *spec, char **error)
 	{
 		const VariantSpec *v = &spec->variants[i];
 
+		if (v->cluster != NULL)
+		{
+			if (!check_shared_cluster(spec, v, error))
+				return false;
+			continue;
+		}
 		if (v->bindir == NULL && v->conninfo == NULL && v->source == NULL)
 		{
 			*error = psprintf("variant \"%s\" needs bindir (an installation to run), source (a PostgreSQL source tree to build) or conninfo (a running server)", v->name);
@@ -563,7 +628,12 @@ experiment_to_json(const ExperimentSpec *spec)
 			json_object_set_new(vj, "bindir", json_string(v->bindir));
 		if (v->conninfo)
 			json_object_set_new(vj, "conninfo", json_string(v->conninfo));
+		if (v->cluster)
+			json_object_set_new(vj, "cluster", json_string(v->cluster));
 		json_object_set_new(vj, "set", json_string_list(v->settings, v->nsettings));
+		if (v->nsession_settings > 0)
+			json_object_set_new(vj, "session_set",
+								json_string_list(v->session_settings, v->nsession_settings));
 		json_object_set_new(vj, "extension", json_boolean(v->extension));
 		if (v->initdb_args)
 			json_object_set_new(vj, "initdb_args", json_string(v->initdb_args));
@@ -651,7 +721,8 @@ experiment_from_json(ExperimentSpec *spec, json_t *obj, char **error)
 		{
 			if (strcmp(key, "name") == 0 || strcmp(key, "extension") == 0)
 				continue;
-			if (strcmp(key, "set") == 0 || strcmp(key, "patch") == 0)
+			if (strcmp(key, "set") == 0 || strcmp(key, "session_set") == 0 ||
+				strcmp(key, "patch") == 0)
 			{
 				size_t		k;
 				json_t	   *item;

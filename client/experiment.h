@@ -33,6 +33,9 @@ typedef struct VariantSpec
 	char	   *conninfo;		/* or an existing server we do not manage */
 	char	   *settings[MAX_LIST]; /* "name=value", in file order */
 	int			nsettings;
+	char	   *cluster;		/* run on this other variant's server instead */
+	char	   *session_settings[MAX_LIST]; /* "name=value" for its connections */
+	int			nsession_settings;
 	bool		extension;		/* load pgbench_ext (default on) */
 	char	   *initdb_args;
 

@@ -42,6 +42,13 @@ layout_seeds_expand(ExperimentSpec *spec, char **error)
 			out[n++] = *v;
 			continue;
 		}
+		for (int j = 0; j < spec->nvariants; j++)
+			if (spec->variants[j].cluster && strcmp(spec->variants[j].cluster, v->name) == 0)
+			{
+				*error = psprintf("variant \"%s\" has cluster = %s, but \"%s\" has layout_seeds = %d and runs as that many servers; give \"%s\" a server of its own",
+								  spec->variants[j].name, v->name, v->name, seeds, spec->variants[j].name);
+				return false;
+			}
 		if (n + seeds + (spec->nvariants - i - 1) > MAX_VARIANTS)
 		{
 			*error = psprintf("layout_seeds = %d in variant \"%s\" makes more than %d variants in all",

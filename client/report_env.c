@@ -15,7 +15,8 @@
  *   - settings the client sets for its own session (application_name,
  *     client_min_messages, DateStyle, TimeZone, transaction_*...), which
  *     pgbench sets again for its own connections anyway;
- *   - any setting named in a variant's "set" list (declared);
+ *   - any setting named in a variant's "set" or "session_set" list
+ *     (declared);
  *   - shared_preload_libraries when one variant runs without the extension
  *     ("extension = off" is declared, and changes exactly that);
  *   - the server version string and CONFIGURE when the variants declare
@@ -51,14 +52,31 @@ in_list(const char *name, const char *const *list, int n)
 }
 
 static bool
-declared_setting(const VariantSpec *v, const char *name)
+in_settings(char *const *settings, int n, const char *name)
 {
 	size_t		len = strlen(name);
 
-	for (int i = 0; i < v->nsettings; i++)
-		if (pg_strncasecmp(v->settings[i], name, len) == 0 && v->settings[i][len] == '=')
+	for (int i = 0; i < n; i++)
+		if (pg_strncasecmp(settings[i], name, len) == 0 && settings[i][len] == '=')
 			return true;
 	return false;
+}
+
+static bool
+declared_setting(const VariantSpec *v, const char *name)
+{
+	return in_settings(v->settings, v->nsettings, name) ||
+		in_settings(v->session_settings, v->nsession_settings, name);
+}
+
+/* The variant whose server v runs on: itself, or its "cluster = OTHER". */
+static const VariantSpec *
+server_of(const ReportData *r, const VariantSpec *v)
+{
+	for (int i = 0; v->cluster && i < r->spec.nvariants; i++)
+		if (strcmp(r->spec.variants[i].name, v->cluster) == 0)
+			return &r->spec.variants[i];
+	return v;
 }
 
 static json_t *
@@ -111,8 +129,10 @@ compare_one(ReportData *r, int v)
 	const VariantSpec *b = &r->spec.variants[v];
 	json_t	   *env_a = environment_of(r, r->baseline);
 	json_t	   *env_b = environment_of(r, v);
-	bool		other_build = !same_string(a->bindir, b->bindir) ||
-		!same_string(a->conninfo, b->conninfo);
+	const VariantSpec *server_a = server_of(r, a);
+	const VariantSpec *server_b = server_of(r, b);
+	bool		other_build = !same_string(server_a->bindir, server_b->bindir) ||
+		!same_string(server_a->conninfo, server_b->conninfo);
 	json_t	   *envs[2] = {env_a, env_b};
 	const char *warned[64];
 	int			nwarned = 0;

@@ -239,8 +239,11 @@ section_experiment(const ReportData *r, Doc *d)
 		resetPQExpBuffer(&b);
 		for (int i = 0; i < vs->nsettings; i++)
 			appendPQExpBuffer(&b, "%s%s", i ? " " : "", vs->settings[i]);
+		for (int i = 0; i < vs->nsession_settings; i++)
+			appendPQExpBuffer(&b, "%ssession: %s", b.len ? " " : "", vs->session_settings[i]);
 		cells[0] = v == r->baseline ? psprintf("%s (baseline)", vs->name) : vs->name;
-		cells[1] = vs->bindir ? vs->bindir : vs->conninfo ? vs->conninfo : "";
+		cells[1] = vs->cluster ? psprintf("variant %s's cluster", vs->cluster) :
+			vs->bindir ? vs->bindir : vs->conninfo ? vs->conninfo : "";
 		cells[2] = b.data;
 		/* the runner records whether counters() answered on that server */
 		cells[3] = !vs->extension ? "off" :

@@ -92,7 +92,8 @@ reset_data(Experiment *x, VariantState *vs, RunRecord *rec, char **error)
 	double		t0 = now_seconds();
 
 	rec->reset_s = 0;
-	if (x->spec->reset == RESET_NEVER && vs->run_db_ready)
+	/* never reset: one run database per server, whichever variant comes first */
+	if (x->spec->reset == RESET_NEVER && cluster_server(&vs->cluster)->run_db_ready)
 		return true;
 	if ((conn = connect_variant(vs, "postgres", error)) == NULL)
 		return false;
@@ -104,7 +105,7 @@ reset_data(Experiment *x, VariantState *vs, RunRecord *rec, char **error)
 	}
 	PQfinish(conn);
 	rec->reset_s = now_seconds() - t0;
-	vs->run_db_ready = true;
+	cluster_server(&vs->cluster)->run_db_ready = true;
 	return true;
 }
 

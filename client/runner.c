@@ -66,11 +66,12 @@ write_experiment_json(Experiment *x, const RunOptions *opts, char **error)
 		const VariantSpec *v = &x->spec->variants[i];
 
 		json_object_set_new(variants, v->name,
-							json_pack("{s:O, s:O, s:i, s:b, s:b, s:f, s:f, s:f, s:O?}",
+							json_pack("{s:O, s:O, s:i, s:b, s:s?, s:b, s:f, s:f, s:f, s:O?}",
 									  "environment", vs->environment,
 									  "pg_config", vs->pg_config,
 									  "server_version_num", vs->server_version_num,
 									  "managed", vs->cluster.managed,
+									  "on_cluster_of", v->cluster,
 									  "counters", vs->has_counters,
 									  "initdb_s", vs->cluster.initdb_s,
 									  "start_s", vs->cluster.start_s,
@@ -99,10 +100,12 @@ write_experiment_json(Experiment *x, const RunOptions *opts, char **error)
 static bool
 recover_variant(Experiment *x, VariantState *vs, const RunOptions *opts, char **error)
 {
-	if (!vs->cluster.managed || cluster_alive(&vs->cluster))
+	Cluster    *server = cluster_server(&vs->cluster);
+
+	if (!server->managed || cluster_alive(server))
 		return true;
-	vs->cluster.running = false;
-	if (!cluster_wait_for_exit(&vs->cluster))
+	server->running = false;
+	if (!cluster_wait_for_exit(server))
 	{
 		*error = psprintf("the server of variant \"%s\" stopped answering but its postmaster is still there; stopping (its log: %s)",
 						  vs->cluster.variant->name, vs->cluster.logfile);
@@ -116,8 +119,8 @@ recover_variant(Experiment *x, VariantState *vs, const RunOptions *opts, char **
 	}
 	pg_log_warning("the server of variant \"%s\" died during a run; restarting it (%d of at most %d)",
 				   vs->cluster.variant->name, vs->restarts, opts->max_restarts);
-	vs->run_db_ready = false;
-	return cluster_start(&vs->cluster, error);
+	server->run_db_ready = false;
+	return cluster_start(server, error);
 }
 
 static int

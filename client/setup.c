@@ -195,20 +195,46 @@ fail:
 	return false;
 }
 
+static VariantState *
+variant_state(Experiment *x, const char *name)
+{
+	for (int i = 0; i < x->spec->nvariants; i++)
+		if (strcmp(x->spec->variants[i].name, name) == 0)
+			return &x->variants[i];
+	return NULL;
+}
+
+/*
+ * Servers of their own first, then the variants on another's server
+ * (experiment_check() made sure that one has its own): their template is
+ * the host's, found ready, and only its own session's facts are read.
+ */
 bool
 setup_variants(Experiment *x, char **error)
 {
-	for (int i = 0; i < x->spec->nvariants; i++)
-	{
-		VariantState *vs = &x->variants[i];
-		const VariantSpec *v = &x->spec->variants[i];
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < x->spec->nvariants; i++)
+		{
+			VariantState *vs = &x->variants[i];
+			const VariantSpec *v = &x->spec->variants[i];
 
-		printf("setting up variant %s (%s)\n", v->name, v->bindir ? v->bindir : v->conninfo);
-		fflush(stdout);
-		if (!cluster_prepare(&vs->cluster, v, x->dir, error) ||
-			!cluster_start(&vs->cluster, error) ||
-			!prepare_template(x, vs, error))
-			return false;
-	}
+			if ((v->cluster != NULL) != (pass == 1))
+				continue;
+			if (v->cluster)
+			{
+				printf("setting up variant %s (on variant %s's cluster)\n", v->name, v->cluster);
+				cluster_prepare_shared(&vs->cluster, v, &variant_state(x, v->cluster)->cluster);
+			}
+			else
+			{
+				printf("setting up variant %s (%s)\n", v->name, v->bindir ? v->bindir : v->conninfo);
+				if (!cluster_prepare(&vs->cluster, v, x->dir, error))
+					return false;
+			}
+			fflush(stdout);
+			if (!cluster_start(&vs->cluster, error) ||
+				!prepare_template(x, vs, error))
+				return false;
+		}
 	return true;
 }

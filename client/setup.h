@@ -22,7 +22,6 @@ typedef struct VariantState
 	int			server_version_num;
 	double		pgbench_init_s;
 	int			restarts;
-	bool		run_db_ready;	/* for reset = never */
 	json_t	   *environment;	/* rows of environment() */
 	json_t	   *pg_config;
 } VariantState;

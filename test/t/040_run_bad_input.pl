@@ -74,6 +74,16 @@ my @cases = (
 		qr/layout_seeds must be a whole number from 1 to 64, got "0" in variant "C"/ ],
 	[ 'setting without value', [ 'run', experiment_file("$good_experiment\[variant A]\nbindir = $bindir\nset = fsync\n") ],
 		qr/set must be name=value, got "fsync" in variant "A"/ ],
+	[ 'cluster of no variant', [ 'run', experiment_file("$good_experiment$good_variants\[variant C]\ncluster = D\n") ],
+		qr/variant "C": cluster = D names no other variant of this experiment/ ],
+	[ 'cluster and bindir', [ 'run', experiment_file("$good_experiment$good_variants\[variant C]\ncluster = A\nbindir = $bindir\n") ],
+		qr/variant "C" runs on variant "A"'s cluster: its bindir, conninfo, source, set and initdb_args are "A"'s; give it only session_set/ ],
+	[ 'cluster of a sharing variant', [ 'run', experiment_file("$good_experiment$good_variants\[variant C]\ncluster = A\n[variant D]\ncluster = C\n") ],
+		qr/variant "D": cluster = C names a variant that runs on variant "A"'s cluster itself; name "A"/ ],
+	[ 'session setting without value', [ 'run', experiment_file("$good_experiment$good_variants\[variant C]\ncluster = A\nsession_set = work_mem\n") ],
+		qr/session_set must be name=value, got "work_mem" in variant "C"/ ],
+	[ 'ab: cluster of a variant with layout seeds', [ 'ab', '--variant', 'A', '--source', '/x', '--layout-seeds', '2', '--variant', 'B', '--cluster', 'A' ],
+		qr/variant "B" has cluster = A, but "A" has layout_seeds = 2 and runs as that many servers/ ],
 	[ 'unknown script', [ 'run', experiment_file("[experiment]\nscript = tpcc\n$good_variants") ],
 		qr/script "tpcc" is neither a builtin \(tpcb-like, simple-update, select-only\) nor a readable file/ ],
 	[ 'warmup eats all rounds', [ 'run', experiment_file("[experiment]\nrounds = 2\nwarmup = 2\n$good_variants") ],
@@ -107,5 +117,17 @@ like($err, qr/the server of variant "B" did not start; its log .* ends with:.*in
 	'bad setting: the server\'s complaint is quoted');
 my @pids = map { my $f = "$dir/clusters/$_/data/postmaster.pid"; -f $f ? (split /\n/, slurp_file($f))[0] : () } qw(A B);
 ok(!grep({ kill 0, $_ } @pids), 'bad setting: no server left running');
+
+# A session setting the server rejects: the variant's first connection
+# fails with the server's words, and the cluster it shares is stopped.
+$dir = "$base/badsession";
+($rc, $out, $err) = run_client('run', experiment_file("$good_experiment\[variant A]\nbindir = $bindir\n[variant B]\ncluster = A\nsession_set = work_mem=banana\n"),
+	'-o', $dir);
+is($rc, 2, 'bad session setting: exit status 2');
+like($err, qr/could not connect to variant "B": .*invalid value for parameter "work_mem": "banana"/s,
+	'bad session setting: the server\'s complaint is quoted');
+ok(!-d "$dir/clusters/B", 'bad session setting: no cluster of its own');
+my ($pid) = -f "$dir/clusters/A/data/postmaster.pid" ? split(/\n/, slurp_file("$dir/clusters/A/data/postmaster.pid")) : ();
+ok(!($pid && kill 0, $pid), 'bad session setting: the shared server is stopped');
 
 done_testing();

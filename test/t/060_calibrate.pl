@@ -45,8 +45,10 @@ like($out, qr/expected from CPU time per transaction [-+]\d.* A \d+\.\d\d µs, s
 	'CPU cross-check from the counters, with the figures it comes from');
 ok(-f "$dir/calibration.md" && -f "$dir/aa/runs.csv" && -f "$dir/delay/runs.csv",
 	'report and both phases kept');
-like(slurp_file("$dir/delay/experiment.json"), qr/pgbench_ext\.inject_slowdown_pct=3\b/,
-	'the slowdown is recorded as the variant\'s setting');
+like(slurp_file("$dir/delay/experiment.json"), qr/"session_set": \[\s*"pgbench_ext\.inject_slowdown_pct=3"/,
+	'the slowdown is recorded as the variant\'s session setting');
+ok(-d "$dir/delay/clusters/A" && !-e "$dir/delay/clusters/delayed" && -d "$dir/aa/clusters/A2",
+	'the slowed variant runs on A\'s server; the A/A phase has two');
 # 4 rounds are too few for the signed-rank test: each block compares 4+4 runs
 like($out, qr/^\| A\/A 2 \| [-+][\d.]+% \| .* \| 4\+4 \| (no change|faster|slower) \| - \| - \|$/m,
 	'each comparison in a table');

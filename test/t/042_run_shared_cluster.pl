@@ -1,0 +1,88 @@
+# Variants on one server: "cluster = A" with session_set settings runs on
+# A's cluster, differing only by its connections' settings.  Checked on the
+# installed PostgreSQL with a setting whose effect cannot be missed (a
+# 300 µs wait at every commit), and with reset = never, where the two
+# variants share one run database.
+use strict;
+use warnings;
+
+use File::Temp qw(tempdir);
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+
+my $bindir = $ENV{PG_BINDIR} or die "PG_BINDIR not set";
+my $base = tempdir(DIR => $ENV{TESTDIR}, CLEANUP => 1);
+chmod 0755, $base;
+
+sub read_runs
+{
+	my ($dir) = @_;
+	my @lines = split /\n/, slurp_file("$dir/runs.csv");
+	my @cols = split /,/, shift @lines;
+	my @runs;
+	foreach my $line (@lines)
+	{
+		my @f = ($line =~ /("(?:[^"]|"")*"|[^,]*)(?:,|$)/g);
+		my %r;
+		@r{@cols} = @f;
+		push @runs, \%r;
+	}
+	return @runs;
+}
+
+sub server_running
+{
+	my ($dir) = @_;
+	my $pidfile = "$dir/clusters/A/data/postmaster.pid";
+	return 0 unless -f $pidfile;
+	my ($pid) = split /\n/, slurp_file($pidfile);
+	return kill 0, $pid;
+}
+
+my @ab = ('ab', '-s', '1', '-T', '2', '-c', '2', '-b', 'select-only', '--seed', '7',
+	'--variant', 'A', '--bindir', $bindir,
+	'--variant', 'slow', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_delay_ns=300000');
+
+my $dir = "$base/shared";
+my ($rc, $out, $err) = run_client(@ab, '-r', '6', '-o', $dir);
+is($rc, 0, 'an A/B on one server completes') or diag "$out\n$err";
+like($out, qr/setting up variant slow \(on variant A's cluster\)/, 'says where the variant runs');
+ok(-d "$dir/clusters/A" && !-e "$dir/clusters/slow", 'one cluster only: A\'s');
+
+my @runs = read_runs($dir);
+is(scalar(grep { $_->{status} eq 'ok' && $_->{tps} > 0 } @runs), 12, 'all twelve runs ok');
+foreach my $round (1 .. 6)
+{
+	my %tps = map { ($_->{variant} => $_->{tps}) } grep { $_->{round} == $round } @runs;
+	# 300 µs per commit where a select-only transaction takes tens of µs
+	ok($tps{slow} < 0.5 * $tps{A}, "round $round: the session setting slows its variant down ($tps{slow} vs $tps{A} tps)");
+}
+like($out, qr/ select-only \| 2 .*\| slower/, 'the verdict is slower');
+
+my $exp = slurp_file("$dir/experiment.json");
+like($exp, qr/"cluster": "A"/, 'the spec records the shared cluster');
+like($exp, qr/"session_set": \[\s*"pgbench_ext.inject_delay_ns=300000"\s*\]/, 'and the session setting');
+like($exp, qr/"on_cluster_of": "A"/, 'the variant\'s record says whose server it ran on');
+my @changed = ($exp =~ /"name": "pgbench_ext.inject_delay_ns"/g);
+is(scalar @changed, 1, 'the setting shows in the environment of its own variant only');
+unlike($out . $err, qr/environment differs beyond the declared settings/,
+	'a declared session setting is no environment warning');
+ok(!server_running($dir), 'the shared server is stopped at the end');
+
+($rc, $out, $err) = run_client('report', $dir);
+is($rc, 0, 'report re-renders the experiment') or diag $err;
+my $md = slurp_file("$dir/report.md");
+like($md, qr/\| slow \| variant A's cluster \| session: pgbench_ext.inject_delay_ns=300000 \|/,
+	'the report\'s experiment table names the server and the session setting');
+
+# reset = never: one run database per server, made by the first run only
+$dir = "$base/never";
+($rc, $out, $err) = run_client(@ab, '-r', '2', '--reset', 'never', '-o', $dir);
+is($rc, 0, 'reset = never on one server completes') or diag "$out\n$err";
+@runs = read_runs($dir);
+is(scalar(grep { $_->{status} eq 'ok' } @runs), 4, 'all four runs ok');
+is(scalar(grep { $_->{reset_s} > 0 } @runs), 1, 'only the first run on the server makes the run database');
+
+done_testing();
