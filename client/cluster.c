@@ -318,7 +318,7 @@ cluster_alive(const Cluster *c)
 bool
 cluster_wait_for_exit(const Cluster *c)
 {
-	char	   *pidfile = psprintf("%s/postmaster.pid", cluster_server((Cluster *) c)->datadir);
+	char	   *pidfile = psprintf("%s/postmaster.pid", c->datadir);
 
 	for (int i = 0; i < 200; i++)
 	{

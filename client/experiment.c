@@ -131,14 +131,24 @@ split_list(const char *value, char **items)
 	return n;
 }
 
+/* The index of the variant called name, or -1. */
+int
+experiment_variant_index(const ExperimentSpec *spec, const char *name)
+{
+	for (int i = 0; i < spec->nvariants; i++)
+		if (strcmp(spec->variants[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
 static VariantSpec *
 find_or_add_variant(ExperimentSpec *spec, const char *name, char **error)
 {
 	VariantSpec *v;
+	int			i = experiment_variant_index(spec, name);
 
-	for (int i = 0; i < spec->nvariants; i++)
-		if (strcmp(spec->variants[i].name, name) == 0)
-			return &spec->variants[i];
+	if (i >= 0)
+		return &spec->variants[i];
 	if (spec->nvariants == MAX_VARIANTS)
 	{
 		*error = psprintf("too many variants (at most %d)", MAX_VARIANTS);
@@ -465,15 +475,6 @@ experiment_read_ini(ExperimentSpec *spec, const char *path, char **error)
 	return true;
 }
 
-static const VariantSpec *
-find_variant(const ExperimentSpec *spec, const char *name)
-{
-	for (int i = 0; i < spec->nvariants; i++)
-		if (strcmp(spec->variants[i].name, name) == 0)
-			return &spec->variants[i];
-	return NULL;
-}
-
 /*
  * A variant on another's server: everything about the server is the
  * other's, so the only keys left to it are its sessions' settings.
@@ -481,7 +482,8 @@ find_variant(const ExperimentSpec *spec, const char *name)
 static bool
 check_shared_cluster(const ExperimentSpec *spec, const VariantSpec *v, char **error)
 {
-	const VariantSpec *host = find_variant(spec, v->cluster);
+	int			h = experiment_variant_index(spec, v->cluster);
+	const VariantSpec *host = h >= 0 ? &spec->variants[h] : NULL;
 
 	if (host == NULL || host == v)
 	{

@@ -162,10 +162,7 @@ report_script_index(const ReportData *r, const char *script)
 int
 report_variant_index(const ReportData *r, const char *name)
 {
-	for (int v = 0; v < r->spec.nvariants; v++)
-		if (strcmp(r->spec.variants[v].name, name) == 0)
-			return v;
-	return -1;
+	return experiment_variant_index(&r->spec, name);
 }
 
 int

@@ -73,10 +73,9 @@ declared_setting(const VariantSpec *v, const char *name)
 static const VariantSpec *
 server_of(const ReportData *r, const VariantSpec *v)
 {
-	for (int i = 0; v->cluster && i < r->spec.nvariants; i++)
-		if (strcmp(r->spec.variants[i].name, v->cluster) == 0)
-			return &r->spec.variants[i];
-	return v;
+	int			host = v->cluster ? experiment_variant_index(&r->spec, v->cluster) : -1;
+
+	return host >= 0 ? &r->spec.variants[host] : v;
 }
 
 static json_t *

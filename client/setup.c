@@ -195,15 +195,6 @@ fail:
 	return false;
 }
 
-static VariantState *
-variant_state(Experiment *x, const char *name)
-{
-	for (int i = 0; i < x->spec->nvariants; i++)
-		if (strcmp(x->spec->variants[i].name, name) == 0)
-			return &x->variants[i];
-	return NULL;
-}
-
 /*
  * Servers of their own first, then the variants on another's server
  * (experiment_check() made sure that one has its own): their template is
@@ -223,7 +214,8 @@ setup_variants(Experiment *x, char **error)
 			if (v->cluster)
 			{
 				printf("setting up variant %s (on variant %s's cluster)\n", v->name, v->cluster);
-				cluster_prepare_shared(&vs->cluster, v, &variant_state(x, v->cluster)->cluster);
+				cluster_prepare_shared(&vs->cluster, v,
+									   &x->variants[experiment_variant_index(x->spec, v->cluster)].cluster);
 			}
 			else
 			{

@@ -13,7 +13,7 @@ use Exporter 'import';
 use IPC::Run;
 use Test::More;
 
-our @EXPORT = qw(client psql run_client fresh_database);
+our @EXPORT = qw(client psql run_client fresh_database read_runs);
 
 sub use_test_cluster
 {
@@ -47,6 +47,25 @@ sub run_client
 	use_test_cluster();
 	IPC::Run::run([ client(), @args ], '<', \undef, '>', \$out, '2>', \$err);
 	return ($? >> 8, $out, $err);
+}
+
+# read_runs(DIR) -> a hash per line of DIR/runs.csv, keyed by its header
+sub read_runs
+{
+	my ($dir) = @_;
+	open my $fh, '<', "$dir/runs.csv" or die "could not open $dir/runs.csv: $!";
+	my @lines = map { chomp; $_ } <$fh>;
+	close $fh;
+	my @cols = split /,/, shift @lines;
+	my @runs;
+	foreach my $line (@lines)
+	{
+		my @f = ($line =~ /("(?:[^"]|"")*"|[^,]*)(?:,|$)/g);
+		my %r;
+		@r{@cols} = @f;
+		push @runs, \%r;
+	}
+	return @runs;
 }
 
 # A database of its own for one test, optionally with the extension.

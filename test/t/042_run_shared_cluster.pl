@@ -16,22 +16,6 @@ my $bindir = $ENV{PG_BINDIR} or die "PG_BINDIR not set";
 my $base = tempdir(DIR => $ENV{TESTDIR}, CLEANUP => 1);
 chmod 0755, $base;
 
-sub read_runs
-{
-	my ($dir) = @_;
-	my @lines = split /\n/, slurp_file("$dir/runs.csv");
-	my @cols = split /,/, shift @lines;
-	my @runs;
-	foreach my $line (@lines)
-	{
-		my @f = ($line =~ /("(?:[^"]|"")*"|[^,]*)(?:,|$)/g);
-		my %r;
-		@r{@cols} = @f;
-		push @runs, \%r;
-	}
-	return @runs;
-}
-
 sub server_running
 {
 	my ($dir) = @_;
