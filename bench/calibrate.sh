@@ -8,10 +8,11 @@
 # and prints its report; the results stay in the directory it names.
 # Defaults: select-only, 2 clients, 4 s runs, 20 comparisons of 6 rounds per
 # phase, a 3% target.  The README's figures came from
-#   bench/calibrate.sh -T 3 --rounds 90 --blocks 10 --skip-aa --setting 2.45
-#                                                      (detection, 92 min)
+#   bench/calibrate.sh -T 3 --rounds 90 --blocks 10 --skip-aa --size-rounds 90
+#                                                      (detection, 101 min)
 #   bench/calibrate.sh -T 3 --rounds 8 --blocks 20     (A/A, 35 min)
-# where 2.45 is the inject_slowdown_pct that measured 3% here (see the README).
+# where --size-rounds first measures the 3% setting's true slowdown and
+# scales the setting of the ten comparisons to it (see the README).
 set -eu
 cd "$(dirname "$0")/.."
 out=${CALIBRATION_DIR:-/tmp/pgbench_ext_calibration.$(date +%Y%m%dT%H%M%S)}
