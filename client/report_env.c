@@ -15,8 +15,8 @@
  *   - settings the client sets for its own session (application_name,
  *     client_min_messages, DateStyle, TimeZone, transaction_*...), which
  *     pgbench sets again for its own connections anyway;
- *   - any setting named in a variant's "set" or "session_set" list
- *     (declared);
+ *   - any setting named in a variant's "set" or "session_set" list, or
+ *     in the "set" list of the variant whose server it shares (declared);
  *   - shared_preload_libraries when one variant runs without the extension
  *     ("extension = off" is declared, and changes exactly that);
  *   - the server version string and CONFIGURE when the variants declare
@@ -153,8 +153,10 @@ compare_one(ReportData *r, int v)
 
 			if (cat == NULL || name == NULL ||
 				in_list(name, ignored_rows, lengthof(ignored_rows)) ||
-				(a->extension != b->extension && strcmp(name, "shared_preload_libraries") == 0) ||
+				(server_a->extension != server_b->extension &&
+				 strcmp(name, "shared_preload_libraries") == 0) ||
 				declared_setting(a, name) || declared_setting(b, name) ||
+				declared_setting(server_a, name) || declared_setting(server_b, name) ||
 				(other_build && in_list(name, build_identity_rows, lengthof(build_identity_rows))))
 				continue;
 			va = row_value(env_a, cat, name);

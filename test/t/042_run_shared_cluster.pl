@@ -61,12 +61,20 @@ my $md = slurp_file("$dir/report.md");
 like($md, qr/\| slow \| variant A's cluster \| session: pgbench_ext.inject_delay_ns=300000 \|/,
 	'the report\'s experiment table names the server and the session setting');
 
-# reset = never: one run database per server, made by the first run only
+# reset = never: one run database per server, made by its first run only.
+# C shares B's server, whose work_mem B declares: C's environment differs
+# from A's by that, and it is no warning.
 $dir = "$base/never";
-($rc, $out, $err) = run_client(@ab, '-r', '2', '--reset', 'never', '-o', $dir);
-is($rc, 0, 'reset = never on one server completes') or diag "$out\n$err";
+($rc, $out, $err) = run_client(@ab, '--variant', 'B', '--bindir', $bindir, '--set', 'work_mem=8MB',
+	'--variant', 'C', '--cluster', 'B', '--session-set', 'pgbench_ext.inject_delay_ns=1000',
+	'-r', '2', '--reset', 'never', '-o', $dir);
+is($rc, 0, 'reset = never, four variants on two servers, completes') or diag "$out\n$err";
 @runs = read_runs($dir);
-is(scalar(grep { $_->{status} eq 'ok' } @runs), 4, 'all four runs ok');
-is(scalar(grep { $_->{reset_s} > 0 } @runs), 1, 'only the first run on the server makes the run database');
+is(scalar(grep { $_->{status} eq 'ok' } @runs), 8, 'all eight runs ok');
+is(scalar(grep { $_->{reset_s} > 0 } @runs), 2, 'only the first run on each server makes its run database');
+like(slurp_file("$dir/experiment.json"), qr/"name": "work_mem",\s*"note": "source: configuration file",\s*"value": "8MB"/,
+	'the shared server\'s setting is in the environment');
+unlike($out . $err, qr/environment differs beyond the declared settings/,
+	'a setting declared by the server\'s own variant is no warning for the one sharing it');
 
 done_testing();
