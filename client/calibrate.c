@@ -429,25 +429,27 @@ calibrate_analyse_sizing(const CalibrateOptions *o, const char *dir, Calibration
  * settings: a fixed wait into *delay_ns or a share into *setting_pct; the
  * other is left alone.
  */
+static bool
+scan_slowdown(char *const *settings, int n, int *delay_ns, double *setting_pct)
+{
+	for (int i = 0; i < n; i++)
+		if (sscanf(settings[i], "pgbench_ext.inject_delay_ns=%d", delay_ns) == 1 ||
+			sscanf(settings[i], "pgbench_ext.inject_slowdown_pct=%lf", setting_pct) == 1)
+			return true;
+	return false;
+}
+
 void
 calibrate_recorded_slowdown(const ExperimentSpec *spec, int *delay_ns, double *setting_pct)
 {
-	for (int v = 0; v < spec->nvariants; v++)
-	{
-		if (strcmp(spec->variants[v].name, "delayed") != 0)
-			continue;
-		/* in "set" (a server of its own) or "session_set" (A's server) */
-		for (int i = 0; i < spec->variants[v].nsettings + spec->variants[v].nsession_settings; i++)
-		{
-			const char *setting = i < spec->variants[v].nsettings
-				? spec->variants[v].settings[i]
-				: spec->variants[v].session_settings[i - spec->variants[v].nsettings];
+	int			v = experiment_variant_index(spec, "delayed");
 
-			if (sscanf(setting, "pgbench_ext.inject_delay_ns=%d", delay_ns) == 1 ||
-				sscanf(setting, "pgbench_ext.inject_slowdown_pct=%lf", setting_pct) == 1)
-				return;
-		}
-	}
+	/* in "set" (a server of its own) or "session_set" (A's server) */
+	if (v >= 0 &&
+		!scan_slowdown(spec->variants[v].settings, spec->variants[v].nsettings,
+					   delay_ns, setting_pct))
+		scan_slowdown(spec->variants[v].session_settings, spec->variants[v].nsession_settings,
+					  delay_ns, setting_pct);
 }
 
 /* What the delayed variant injects, in words. */
