@@ -2,7 +2,7 @@
  *
  * counters.c
  *		Shared memory of the statement and transaction counters: per-backend
- *		slots, publishing into them, summing them, counters() and reset().
+ *		slots, their owners' writes, summing them, counters() and reset().
  *
  * The locking rules are in counters.h.  In short: each backend writes only
  * its own slot, under a changecount; readers copy slots and retry on a
@@ -94,85 +94,50 @@ timing_add(TimingCounters *dst, const TimingCounters *src)
 	dst->max_ns = Max(dst->max_ns, src->max_ns);
 }
 
-/*
- * Add the given parts of src to dst and zero them in src: a publish moves
- * a batch into the slot; a reader moves its copy of a slot into the sum.
- */
+/* A reader adds its consistent copy of a slot to the sum. */
 static void
-values_move(CounterValues *dst, CounterValues *src, uint32 parts)
+values_add(CounterValues *dst, const CounterValues *src)
 {
 	for (int k = 0; k < CMD_KIND_COUNT; k++)
-		if (parts & PENDING_ROW(k))
-		{
-			timing_add(&dst->stmt[k], &src->stmt[k]);
-			memset(&src->stmt[k], 0, sizeof(src->stmt[k]));
-		}
-	if (parts & PENDING_ROW(HIST_XACT))
+		timing_add(&dst->stmt[k], &src->stmt[k]);
+	timing_add(&dst->xact, &src->xact);
+	dst->commits += src->commits;
+	dst->aborts += src->aborts;
+	dst->cpu_user_us += src->cpu_user_us;
+	dst->cpu_sys_us += src->cpu_sys_us;
+	dst->voluntary_switches += src->voluntary_switches;
+	dst->involuntary_switches += src->involuntary_switches;
+	for (int k = 0; k < PERF_EV_COUNT; k++)
 	{
-		timing_add(&dst->xact, &src->xact);
-		dst->commits += src->commits;
-		dst->aborts += src->aborts;
-		memset(&src->xact, 0, sizeof(src->xact));
-		src->commits = src->aborts = 0;
-	}
-	if (parts & PENDING_USAGE)
-	{
-		dst->cpu_user_us += src->cpu_user_us;
-		dst->cpu_sys_us += src->cpu_sys_us;
-		dst->voluntary_switches += src->voluntary_switches;
-		dst->involuntary_switches += src->involuntary_switches;
-		src->cpu_user_us = src->cpu_sys_us = 0;
-		src->voluntary_switches = src->involuntary_switches = 0;
-	}
-	if (parts & PENDING_HW)
-	{
-		for (int k = 0; k < PERF_EV_COUNT; k++)
-		{
-			dst->hw[k] += src->hw[k];
-			dst->hw_xacts[k] += src->hw_xacts[k];
-		}
-		memset(src->hw, 0, sizeof(src->hw));
-		memset(src->hw_xacts, 0, sizeof(src->hw_xacts));
+		dst->hw[k] += src->hw[k];
+		dst->hw_xacts[k] += src->hw_xacts[k];
 	}
 }
 
 /*
- * Add a backend's pending batch to its slot and empty the batch (rule 2).
- * Must not throw: it runs in transaction callbacks and at backend exit.
+ * The calling backend's slot (rule 1), or NULL where there is none: not
+ * preloaded, or not a process with a PGPROC of its own.
  */
-void
-counters_publish(PendingCounters *pending)
+CounterSlot *
+counters_own_slot(void)
 {
-	CounterSlot *slot;
-	uint64		gen;
-	uint32		cc;
-
 	if (counters_shared == NULL || MyProc == NULL ||
 		MyProc->pgprocno >= counters_shared->nslots)
-		return;
-	slot = &counters_shared->slots[MyProc->pgprocno];
-	gen = pg_atomic_read_u64(&counters_shared->generation);
+		return NULL;
+	return &counters_shared->slots[MyProc->pgprocno];
+}
 
-	cc = pg_atomic_read_u32(&slot->changecount);
-	pg_atomic_write_u32(&slot->changecount, cc + 1);
-	pg_write_barrier();
-
-	/* rule 4: the first publish after a reset zeroes the slot */
-	if (slot->generation != gen)
-	{
-		memset(&slot->v, 0, sizeof(slot->v));
-		memset(slot->hist, 0, sizeof(slot->hist));
-		slot->generation = gen;
-	}
-	values_move(&slot->v, &pending->v, pending->touched);
-	for (int i = 0; i < pending->nhist; i++)
-		slot->hist[pending->hist_row[i]][pending->hist_bucket[i]]++;
-
-	pg_write_barrier();
-	pg_atomic_write_u32(&slot->changecount, cc + 2);
-
-	pending->touched = 0;
-	pending->nhist = 0;
+/*
+ * Zero a slot whose figures belong to a generation before the last reset
+ * and stamp it with the current one (rule 4); called by its owner inside
+ * a write.
+ */
+void
+counters_slot_renew(CounterSlot *slot, uint64 generation)
+{
+	memset(&slot->v, 0, sizeof(slot->v));
+	memset(slot->hist, 0, sizeof(slot->hist));
+	slot->generation = generation;
 }
 
 /*
@@ -211,7 +176,7 @@ counters_sum(CounterValues *sum, uint64 (*hist)[LH_BUCKETS])
 		}
 		if (copy->generation != gen)
 			continue;
-		values_move(sum, &copy->v, PENDING_ALL);
+		values_add(sum, &copy->v);
 		if (hist)
 			for (int r = 0; r < HIST_COUNT; r++)
 				for (int b = 0; b < LH_BUCKETS; b++)

@@ -13,11 +13,14 @@
  *    process that later reuses the PGPROC adds to the same slot, so the
  *    figures of exited backends are not lost.
  *
- * 2. The owner accumulates in backend-local memory while a transaction runs
- *    and publishes into its slot at transaction end (hooks.c).  A publish is
- *    bracketed by two increments of the slot's changecount, with write
- *    barriers, as PgBackendStatus does: the count is odd while the slot is
- *    being written.
+ * 2. The owner adds each top-level statement's figures to its slot when the
+ *    statement ends, and the transaction's when it ends (hooks.c).  Every
+ *    write is bracketed by two increments of the slot's changecount, with
+ *    write barriers, as PgBackendStatus does: the count is odd while the
+ *    slot is being written.  (A batch in backend-local memory, published
+ *    once per transaction, cost more instructions to gather and move than
+ *    the few stores into the slot it saved: the slot is written by no one
+ *    else, so its cache lines stay in the owner's cache.)
  *
  * 3. Readers (counters(), report()) copy a slot, retrying until they saw the
  *    same even changecount before and after the copy, so every copied slot is
@@ -27,7 +30,7 @@
  * 4. reset() only advances the shared generation; it writes no slot.  A slot
  *    whose generation is older than the shared one counts as zero for
  *    readers, and its owner zeroes it (then stamps the new generation) at
- *    its next publish.  Exited backends' slots thus read as zero after a
+ *    its next write.  Exited backends' slots thus read as zero after a
  *    reset without anyone touching them.
  *
  * 5. The wait-event table has one writer, the sampler, and is guarded by the
@@ -74,9 +77,8 @@ typedef struct TimingCounters
 } TimingCounters;
 
 /*
- * Everything a backend adds up; the same struct serves as the backend-local
- * pending batch (without histogram, see PendingCounters) and as the figures
- * summed over slots.
+ * Everything a backend adds up; the same struct serves as a slot's figures
+ * and as the figures summed over slots.
  */
 typedef struct CounterValues
 {
@@ -109,37 +111,53 @@ typedef struct CountersShared
 	CounterSlot slots[FLEXIBLE_ARRAY_MEMBER];
 } CountersShared;
 
-/* Pending histogram increments before a publish; a batch flushes when full. */
-#define PENDING_HIST_MAX 64
-
-/*
- * Parts of a batch that may be non-zero.  A publish adds and clears only
- * those, so a transaction of one SELECT writes the slot's select and xact
- * counters and leaves the cache lines of the other command types, CPU time
- * (read every 100 ms) and hardware counters alone.
- */
-#define PENDING_ROW(hist_row)	(1U << (hist_row))	/* stmt[kind] or xact */
-#define PENDING_USAGE			(1U << HIST_COUNT)	/* CPU time, switches */
-#define PENDING_HW				(1U << (HIST_COUNT + 1))
-#define PENDING_ALL				(~0U)
-
-typedef struct PendingCounters
-{
-	CounterValues v;
-	uint32		touched;		/* PENDING_* bits */
-	int			nhist;
-	uint16		hist_row[PENDING_HIST_MAX];
-	uint16		hist_bucket[PENDING_HIST_MAX];
-} PendingCounters;
-
 /* counters.c */
 extern CountersShared *counters_shared;
 extern Size counters_shmem_size(void);
 extern void counters_shmem_startup(void);
 extern void counters_require_preload(const char *function);
-extern void counters_publish(PendingCounters *pending);
+extern CounterSlot *counters_own_slot(void);
+extern void counters_slot_renew(CounterSlot *slot, uint64 generation);
 extern void counters_sum(CounterValues *sum, uint64 (*hist)[LH_BUCKETS]);
 extern const char *cmd_kind_name(CmdKind kind);
+
+/*
+ * The owner's write of its own slot (rule 2), bracketed by the changecount.
+ * The first write after a reset zeroes the slot (rule 4).  Neither throws:
+ * they run in transaction callbacks and at backend exit.
+ */
+static inline void
+counters_write_begin(CounterSlot *slot)
+{
+	uint64		generation;
+
+	pg_atomic_write_u32(&slot->changecount,
+						pg_atomic_read_u32(&slot->changecount) + 1);
+	pg_write_barrier();
+	generation = pg_atomic_read_u64(&counters_shared->generation);
+	if (unlikely(slot->generation != generation))
+		counters_slot_renew(slot, generation);
+}
+
+static inline void
+counters_write_end(CounterSlot *slot)
+{
+	pg_write_barrier();
+	pg_atomic_write_u32(&slot->changecount,
+						pg_atomic_read_u32(&slot->changecount) + 1);
+}
+
+/* One more timed call: a statement of one command type, or a transaction. */
+static inline void
+counters_add_timing(TimingCounters *t, uint64 *hist, uint64 ns, uint64 rows)
+{
+	t->calls++;
+	t->rows += rows;
+	t->total_ns += ns;
+	if (ns > t->max_ns)
+		t->max_ns = ns;
+	hist[lh_bucket(ns)]++;
+}
 
 /* hooks.c */
 extern void hooks_install(void);

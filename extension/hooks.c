@@ -2,19 +2,17 @@
  *
  * hooks.c
  *		Executor, utility and transaction hooks: time each top-level
- *		statement and transaction, accumulate locally, publish at
- *		transaction end.
+ *		statement and transaction and add them to the backend's own slot.
  *
  * The per-statement cost is two clock_gettime() calls (vDSO), a histogram
- * index and a few additions in backend-local memory; nothing is shared
- * until the transaction ends, when counters_publish() adds the parts of the
- * batch the transaction touched to this backend's own slot (locking rules
- * in counters.h).  CPU time is read at most every 100 ms (cpu_usage.c).
- * With track_hw the perf_event counters are read at a transaction end:
- * every one where user-space rdpmc works, else at most every 10 ms, since a
- * read() system call per transaction would cost more than everything else
- * here together.  Sums over the transactions between reads give the same
- * per-transaction means.
+ * index and a few additions to this backend's own slot in shared memory,
+ * bracketed by its changecount (locking rules in counters.h); the end of a
+ * transaction adds its duration the same way.  CPU time is read at most
+ * every 100 ms (cpu_usage.c).  With track_hw the perf_event counters are
+ * read at a transaction end: every one where user-space rdpmc works, else
+ * at most every 10 ms, since a read() system call per transaction would
+ * cost more than everything else here together.  Sums over the
+ * transactions between reads give the same per-transaction means.
  *
  * Only top-level statements are counted (as pg_stat_statements.track = top):
  * a statement's time includes any it runs inside, so counting both would
@@ -22,6 +20,17 @@
  * is, under its own command type.  A statement is timed from ExecutorStart
  * to ExecutorEnd (parse and plan excluded), a utility statement around
  * ProcessUtility.
+ *
+ * The nesting level is raised around ExecutorRun and ExecutorFinish without
+ * a PG_TRY: its setjmp was a sixth of the hooks' cost per pgbench -S
+ * transaction.  An error that leaves the level raised is one that some
+ * frame further out catches, and each such frame puts it back:
+ * ProcessUtility (which keeps its PG_TRY: utility statements are not the
+ * hot path) restores the level it found, a subtransaction's abort the level
+ * at the subtransaction's start (a PL/pgSQL EXCEPTION block, a savepoint),
+ * and the end of the transaction the level of the utility statements still
+ * running (none, unless a procedure ends its transaction with COMMIT or
+ * ROLLBACK, which it can only do with no executor of its own running).
  *
  *-------------------------------------------------------------------------
  */
@@ -36,6 +45,7 @@
 #include "storage/ipc.h"
 #include "storage/proc.h"
 #include "tcop/utility.h"
+#include "utils/memutils.h"
 
 #define CPU_READ_INTERVAL_NS	(100 * 1000 * 1000)
 #define HW_READ_INTERVAL_NS		(10 * 1000 * 1000)
@@ -49,8 +59,8 @@ static ExecutorFinish_hook_type prev_ExecutorFinish = NULL;
 static ExecutorEnd_hook_type prev_ExecutorEnd = NULL;
 static ProcessUtility_hook_type prev_ProcessUtility = NULL;
 
-static int	nesting_level = 0;
-static PendingCounters pending;
+static int	nesting_level = 0;		/* executor and utility frames running */
+static int	utility_depth = 0;		/* of which ProcessUtility frames */
 
 static struct
 {
@@ -59,7 +69,23 @@ static struct
 }			open_statements[MAX_OPEN_STATEMENTS];
 static int	n_open_statements = 0;
 
+/*
+ * What a subtransaction's abort puts back, saved at its start, indexed by
+ * its nesting level: the statements that failed inside it never reach
+ * ExecutorEnd, and the levels their frames raised are not lowered.
+ */
+typedef struct SubxactSaved
+{
+	int			nesting_level;
+	int			n_open_statements;
+} SubxactSaved;
+
+static SubxactSaved *subxact_saved = NULL;
+static int	subxact_saved_size = 0;
+
+static CounterSlot *own_slot = NULL;	/* looked up at first use */
 static bool xact_tracked = false;	/* a statement of this xact was counted */
+static bool in_top_utility = false; /* a counted utility statement runs */
 static uint64 xact_start_ns;
 static uint64 last_cpu_read_ns = 0;
 static bool exit_callback_registered = false;
@@ -77,6 +103,14 @@ tracking(void)
 	return pgbench_ext_track && nesting_level == 0 && !IsParallelWorker();
 }
 
+static inline CounterSlot *
+slot(void)
+{
+	if (unlikely(own_slot == NULL))
+		own_slot = counters_own_slot();
+	return own_slot;
+}
+
 static inline void
 xact_begins(uint64 start)
 {
@@ -88,19 +122,15 @@ xact_begins(uint64 start)
 }
 
 static void
-record_timing(int hist_row, TimingCounters *t, uint64 ns, uint64 rows)
+statement_ended(CmdKind kind, uint64 ns, uint64 rows)
 {
-	t->calls++;
-	t->rows += rows;
-	t->total_ns += ns;
-	if (ns > t->max_ns)
-		t->max_ns = ns;
-	pending.touched |= PENDING_ROW(hist_row);
-	if (pending.nhist == PENDING_HIST_MAX)
-		counters_publish(&pending);
-	pending.hist_row[pending.nhist] = hist_row;
-	pending.hist_bucket[pending.nhist] = lh_bucket(ns);
-	pending.nhist++;
+	CounterSlot *s = slot();
+
+	if (s == NULL)
+		return;
+	counters_write_begin(s);
+	counters_add_timing(&s->v.stmt[kind], s->hist[kind], ns, rows);
+	counters_write_end(s);
 }
 
 static CmdKind
@@ -141,41 +171,28 @@ pe_ExecutorStart(QueryDesc *queryDesc, int eflags)
 	}
 }
 
+/* No PG_TRY: see the header comment for who lowers the level on an error. */
 static void
 pe_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction, uint64 count,
 			   bool execute_once)
 {
 	nesting_level++;
-	PG_TRY();
-	{
-		if (prev_ExecutorRun)
-			prev_ExecutorRun(queryDesc, direction, count, execute_once);
-		else
-			standard_ExecutorRun(queryDesc, direction, count, execute_once);
-	}
-	PG_FINALLY();
-	{
-		nesting_level--;
-	}
-	PG_END_TRY();
+	if (prev_ExecutorRun)
+		prev_ExecutorRun(queryDesc, direction, count, execute_once);
+	else
+		standard_ExecutorRun(queryDesc, direction, count, execute_once);
+	nesting_level--;
 }
 
 static void
 pe_ExecutorFinish(QueryDesc *queryDesc)
 {
 	nesting_level++;
-	PG_TRY();
-	{
-		if (prev_ExecutorFinish)
-			prev_ExecutorFinish(queryDesc);
-		else
-			standard_ExecutorFinish(queryDesc);
-	}
-	PG_FINALLY();
-	{
-		nesting_level--;
-	}
-	PG_END_TRY();
+	if (prev_ExecutorFinish)
+		prev_ExecutorFinish(queryDesc);
+	else
+		standard_ExecutorFinish(queryDesc);
+	nesting_level--;
 }
 
 static void
@@ -185,12 +202,14 @@ pe_ExecutorEnd(QueryDesc *queryDesc)
 	{
 		if (open_statements[i].query == queryDesc)
 		{
-			CmdKind		kind = cmd_kind(queryDesc->operation);
-
-			record_timing(kind, &pending.v.stmt[kind],
-						  pgbench_ext_now_ns() - open_statements[i].start_ns,
-						  queryDesc->estate->es_processed);
-			open_statements[i] = open_statements[--n_open_statements];
+			statement_ended(cmd_kind(queryDesc->operation),
+							pgbench_ext_now_ns() - open_statements[i].start_ns,
+							queryDesc->estate->es_processed);
+			/* keep the order: a subtransaction's abort cuts off its tail */
+			n_open_statements--;
+			if (i < n_open_statements)
+				memmove(&open_statements[i], &open_statements[i + 1],
+						(n_open_statements - i) * sizeof(open_statements[0]));
 			break;
 		}
 	}
@@ -206,6 +225,7 @@ pe_ProcessUtility(COMPAT_UTILITY_PARAMS)
 {
 	bool		track;
 	uint64		start = 0;
+	int			outer_nesting_level = nesting_level;
 
 	/* EXECUTE's statement is counted by the executor hooks, at this level */
 	if (IsA(pstmt->utilityStmt, ExecuteStmt))
@@ -231,6 +251,9 @@ pe_ProcessUtility(COMPAT_UTILITY_PARAMS)
 	}
 
 	nesting_level++;
+	utility_depth++;
+	if (track)
+		in_top_utility = true;
 	PG_TRY();
 	{
 		if (prev_ProcessUtility)
@@ -240,27 +263,26 @@ pe_ProcessUtility(COMPAT_UTILITY_PARAMS)
 	}
 	PG_FINALLY();
 	{
-		nesting_level--;
+		/* also undoes what executors failing inside left raised */
+		nesting_level = outer_nesting_level;
+		utility_depth--;
+		if (track)
+			in_top_utility = false;
 	}
 	PG_END_TRY();
 
 	if (track)
-	{
-		/* a COMMIT inside (VACUUM, CREATE INDEX CONCURRENTLY) ended the xact */
-		if (IsTransactionState())
-			xact_begins(start);
-		record_timing(CMD_KIND_UTILITY, &pending.v.stmt[CMD_KIND_UTILITY],
-					  pgbench_ext_now_ns() - start, qc ? qc->nprocessed : 0);
-	}
+		statement_ended(CMD_KIND_UTILITY, pgbench_ext_now_ns() - start,
+						qc ? qc->nprocessed : 0);
 }
 
 /*
  * Add the perf_event counters' growth since the previous read, and the
- * transactions it covers.  The set is opened at the first transaction end
- * with track_hw on and closed at the first one with it off.
+ * transactions it covers, to *v.  The set is opened at the first
+ * transaction end with track_hw on and closed at the first one with it off.
  */
 static void
-hw_read_delta(uint64 now)
+hw_read_delta(uint64 now, CounterValues *v)
 {
 	uint64		cur[PERF_EV_COUNT];
 	bool		valid[PERF_EV_COUNT];
@@ -293,9 +315,8 @@ hw_read_delta(uint64 now)
 	{
 		if (valid[k] && perf_last_valid[k] && cur[k] >= perf_last[k])
 		{
-			pending.v.hw[k] += cur[k] - perf_last[k];
-			pending.v.hw_xacts[k] += perf_xacts_since_read;
-			pending.touched |= PENDING_HW;
+			v->hw[k] += cur[k] - perf_last[k];
+			v->hw_xacts[k] += perf_xacts_since_read;
 		}
 		perf_last[k] = cur[k];
 		perf_last_valid[k] = valid[k];
@@ -313,30 +334,54 @@ hooks_perf_events(void)
 static void
 backend_exit(int code, Datum arg)
 {
-	cpu_usage_add_since_last(&pending.v);
-	pending.touched |= PENDING_USAGE;
-	counters_publish(&pending);
+	CounterSlot *s = slot();
+
+	if (s == NULL)
+		return;
+	counters_write_begin(s);
+	cpu_usage_add_since_last(&s->v);
+	counters_write_end(s);
 }
 
 static void
 xact_end(XactEvent event)
 {
+	CounterSlot *s;
 	uint64		now;
+	uint64		duration_ns;
+	bool		read_cpu;
 
 	if (!xact_tracked)
 		return;
-
 	now = pgbench_ext_now_ns();
-	record_timing(HIST_XACT, &pending.v.xact, now - xact_start_ns, 0);
-	if (event == XACT_EVENT_ABORT)
-		pending.v.aborts++;
-	else if (event == XACT_EVENT_COMMIT)
-		pending.v.commits++;
+	duration_ns = now - xact_start_ns;
 
-	if (now - last_cpu_read_ns >= CPU_READ_INTERVAL_NS)
+	/*
+	 * A counted utility statement that ends transactions inside (VACUUM,
+	 * CREATE INDEX CONCURRENTLY, a procedure's COMMIT) runs on in the next.
+	 */
+	xact_tracked = in_top_utility;
+	xact_start_ns = now;
+
+	s = slot();
+	if (s == NULL)
+		return;
+	read_cpu = now - last_cpu_read_ns >= CPU_READ_INTERVAL_NS;
+
+	counters_write_begin(s);
+	counters_add_timing(&s->v.xact, s->hist[HIST_XACT], duration_ns, 0);
+	if (event == XACT_EVENT_ABORT)
+		s->v.aborts++;
+	else if (event == XACT_EVENT_COMMIT)
+		s->v.commits++;
+	if (read_cpu)
+		cpu_usage_add_since_last(&s->v);
+	if (pgbench_ext_track_hw || perf_open)
+		hw_read_delta(now, &s->v);
+	counters_write_end(s);
+
+	if (read_cpu)
 	{
-		cpu_usage_add_since_last(&pending.v);
-		pending.touched |= PENDING_USAGE;
 		last_cpu_read_ns = now;
 		if (!exit_callback_registered)
 		{
@@ -344,11 +389,6 @@ xact_end(XactEvent event)
 			exit_callback_registered = true;
 		}
 	}
-	if (pgbench_ext_track_hw || perf_open)
-		hw_read_delta(now);
-
-	counters_publish(&pending);
-	xact_tracked = false;
 }
 
 static void
@@ -357,14 +397,50 @@ pe_xact_callback(XactEvent event, void *arg)
 	switch (event)
 	{
 		case XACT_EVENT_PRE_COMMIT:
-			inject_delay_before_commit();
+			if (unlikely(inject_delay_wanted))
+				inject_delay_before_commit();
 			break;
 		case XACT_EVENT_COMMIT:
 		case XACT_EVENT_ABORT:
 		case XACT_EVENT_PREPARE:
 			/* statements that failed never reached ExecutorEnd */
 			n_open_statements = 0;
+			nesting_level = utility_depth;
 			xact_end(event);
+			break;
+		default:
+			break;
+	}
+}
+
+static void
+pe_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
+					SubTransactionId parentSubid, void *arg)
+{
+	int			level = GetCurrentTransactionNestLevel();
+
+	switch (event)
+	{
+		case SUBXACT_EVENT_START_SUB:
+			if (level >= subxact_saved_size)
+			{
+				int			size = Max(16, 2 * level);
+
+				subxact_saved = subxact_saved == NULL
+					? MemoryContextAlloc(TopMemoryContext, size * sizeof(SubxactSaved))
+					: repalloc(subxact_saved, size * sizeof(SubxactSaved));
+				subxact_saved_size = size;
+			}
+			subxact_saved[level].nesting_level = nesting_level;
+			subxact_saved[level].n_open_statements = n_open_statements;
+			break;
+		case SUBXACT_EVENT_ABORT_SUB:
+			if (level < subxact_saved_size)
+			{
+				nesting_level = subxact_saved[level].nesting_level;
+				n_open_statements = Min(n_open_statements,
+										subxact_saved[level].n_open_statements);
+			}
 			break;
 		default:
 			break;
@@ -385,4 +461,5 @@ hooks_install(void)
 	prev_ProcessUtility = ProcessUtility_hook;
 	ProcessUtility_hook = pe_ProcessUtility;
 	RegisterXactCallback(pe_xact_callback, NULL);
+	RegisterSubXactCallback(pe_subxact_callback, NULL);
 }

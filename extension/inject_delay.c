@@ -41,6 +41,9 @@
 static int	inject_delay_ns = 0;
 static double inject_slowdown_pct = 0.0;
 
+/* either setting above zero: tested inline by the transaction callback */
+bool		inject_delay_wanted = false;
+
 /* when this backend last left slow_down_cycle(); 0 before the first call */
 static uint64 cycle_start_ns = 0;
 
@@ -97,8 +100,9 @@ slow_down_cycle(void)
 
 /*
  * Called by the extension's one transaction callback (hooks.c) at
- * XACT_EVENT_PRE_COMMIT: a callback of its own would cost every
- * transaction of every backend a call per event, delay or not.
+ * XACT_EVENT_PRE_COMMIT when inject_delay_wanted: a callback of its own
+ * would cost every transaction of every backend a call per event, delay or
+ * not.
  */
 void
 inject_delay_before_commit(void)
@@ -113,6 +117,18 @@ inject_delay_before_commit(void)
 		slow_down_cycle();
 }
 
+static void
+assign_inject_delay_ns(int newval, void *extra)
+{
+	inject_delay_wanted = newval > 0 || inject_slowdown_pct > 0.0;
+}
+
+static void
+assign_inject_slowdown_pct(double newval, void *extra)
+{
+	inject_delay_wanted = inject_delay_ns > 0 || newval > 0.0;
+}
+
 void
 inject_delay_init(void)
 {
@@ -124,7 +140,7 @@ inject_delay_init(void)
 							0, INJECT_DELAY_MAX_NS,
 							PGC_SUSET,
 							0,
-							NULL, NULL, NULL);
+							NULL, assign_inject_delay_ns, NULL);
 	DefineCustomRealVariable("pgbench_ext.inject_slowdown_pct",
 							 "Busy-waits before each transaction commits so that a closed-loop load slows down by this percentage (calibration only).",
 							 "The wait is this share of the backend's transaction cycle, so the slowdown holds while the machine's speed drifts; leave at 0 otherwise.",
@@ -133,5 +149,5 @@ inject_delay_init(void)
 							 0.0, 50.0,
 							 PGC_SUSET,
 							 0,
-							 NULL, NULL, NULL);
+							 NULL, assign_inject_slowdown_pct, NULL);
 }

@@ -55,6 +55,7 @@ extern char *machine_format_bytes(int64 bytes);
 extern char *machine_cache_label(const MachineCache *cache);
 
 /* inject_delay.c */
+extern bool inject_delay_wanted;
 extern void inject_delay_init(void);
 extern void inject_delay_before_commit(void);
 

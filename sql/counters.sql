@@ -10,11 +10,12 @@ FROM pgbench_ext.counters()
 WHERE scope NOT IN ('hw', 'hw_xacts')
 GROUP BY scope ORDER BY scope;
 
--- Within the resetting transaction nothing is published yet: all zero.
+-- A reset takes effect at once, and each statement is counted when it
+-- ends: inside the resetting transaction only the reset's own SELECT is.
 BEGIN;
 SELECT pgbench_ext.reset();
-SELECT count(*) AS nonzero FROM pgbench_ext.counters()
-WHERE scope <> 'meta' AND value <> 0;
+SELECT scope, metric, value FROM pgbench_ext.counters()
+WHERE scope <> 'meta' AND metric IN ('calls', 'rows', 'commits') AND value <> 0;
 SELECT value > extract(epoch FROM now()) - 60 AS reset_just_now
 FROM pgbench_ext.counters() WHERE scope = 'meta' AND metric = 'reset_at_epoch';
 COMMIT;
@@ -31,7 +32,7 @@ DO $$ BEGIN INSERT INTO t VALUES (10); PERFORM 1; END $$;
 PREPARE upd AS UPDATE t SET a = a + 1;
 EXECUTE upd;
 -- a failed statement is not counted, its transaction is an abort; the
--- ROLLBACK that follows is published with the next transaction
+-- ROLLBACK that follows is a statement, not a transaction
 BEGIN;
 SELECT 1 / 0;
 ROLLBACK;
@@ -43,8 +44,7 @@ SELECT scope, metric, value FROM pgbench_ext.counters()
 WHERE metric IN ('calls', 'rows', 'commits', 'aborts') AND scope NOT IN ('hw', 'hw_xacts')
 ORDER BY scope, metric;
 
--- A transaction of several command types publishes each of them, and one
--- longer than a batch (64 timings) publishes the batch when it fills up.
+-- A transaction of several command types and many statements counts each.
 SELECT pgbench_ext.reset();
 BEGIN;
 INSERT INTO t VALUES (20);
@@ -58,6 +58,69 @@ SELECT format('SELECT %s AS g', g) FROM generate_series(1, 70) g \gexec
 COMMIT;
 SELECT scope, metric, value FROM pgbench_ext.counters()
 WHERE metric IN ('calls', 'commits') AND scope IN ('insert', 'select', 'update', 'xact')
+ORDER BY scope, metric;
+
+-- Errors in nested statements do not leave the level at which statements
+-- count as top-level raised.  Three ways out of the failed executor: a
+-- PL/pgSQL EXCEPTION block (a subtransaction's abort), the DO around it
+-- (a utility statement), and a SELECT's transaction abort.  After each,
+-- SELECT 1 still counts.
+SELECT pgbench_ext.reset();
+CREATE TEMP TABLE nest (a int);
+INSERT INTO nest VALUES (0);
+CREATE FUNCTION pg_temp.caught() RETURNS int LANGUAGE plpgsql AS $$
+BEGIN
+	BEGIN
+		PERFORM 1 / a FROM nest;
+	EXCEPTION WHEN division_by_zero THEN
+		RETURN -1;
+	END;
+	RETURN 1;
+END $$;
+CREATE FUNCTION pg_temp.uncaught() RETURNS int LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM 1 / a FROM nest;
+	RETURN 1;
+END $$;
+\set VERBOSITY terse
+BEGIN;
+SELECT pg_temp.caught();
+SELECT 1;
+COMMIT;
+DO $$ BEGIN PERFORM 1 / a FROM nest; END $$;
+SELECT 1;
+SELECT pg_temp.uncaught();
+SELECT 1;
+-- the same inside savepoints rolled back to, more of them than statements
+-- can be open at once: the failed statements are dropped with their
+-- subtransactions, and the transaction goes on counting
+BEGIN;
+SELECT stmt FROM generate_series(1, 9) g,
+	unnest(ARRAY['SAVEPOINT s', 'SELECT pg_temp.uncaught()', 'ROLLBACK TO SAVEPOINT s'])
+		WITH ORDINALITY AS u(stmt, n)
+ORDER BY g, n
+\gexec
+SELECT 1;
+COMMIT;
+\set VERBOSITY default
+-- a procedure that ends transactions runs its statements at its own level
+-- to the end: none of its INSERTs counts, the SELECT after it does, and
+-- each transaction it ends is counted
+CREATE PROCEDURE pg_temp.ends_transactions() LANGUAGE plpgsql AS $$
+BEGIN
+	INSERT INTO nest VALUES (1);
+	ROLLBACK;
+	INSERT INTO nest VALUES (2);
+	COMMIT;
+	INSERT INTO nest VALUES (3);
+END $$;
+CALL pg_temp.ends_transactions();
+SELECT 1;
+-- and called from a DO block, by a nested utility statement: the DO's
+-- transactions are counted all the same
+DO $$ BEGIN CALL pg_temp.ends_transactions(); END $$;
+SELECT scope, metric, value FROM pgbench_ext.counters()
+WHERE metric IN ('calls', 'commits', 'aborts') AND scope IN ('select', 'xact', 'insert')
 ORDER BY scope, metric;
 
 -- Times are consistent with each other.
