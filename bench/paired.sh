@@ -12,11 +12,17 @@
 # per-round ratio to "none" cancels most of the drift; printed: median tps
 # per variant and the median of the per-round ratios.
 #
+# pgbench_ext_trackoff runs on the pgbench_ext cluster with track off for
+# its sessions: against pgbench_ext it is the hooks' work alone, on one
+# cluster instance (the library loaded, its shared memory and sampler there
+# for both); against none it is what being loaded costs without timing.
+#
 # The pgbench_ext cluster's sampler keeps waking while "none" runs: that
 # costs "none" what it costs pgbench_ext's own runs (bench/hook_cost.sh
 # measures it at ~0.15% of one CPU).
 #
-#   PG_CONFIG=... bench/paired.sh               (ROUNDS=30 DURATION=3 SCALE=5)
+#   PG_CONFIG=... bench/paired.sh               (ROUNDS=30 DURATION=3 SCALE=5
+#                                                VARIANTS="none pgbench_ext pgbench_ext_nosampler pgbench_ext_hw")
 set -eu
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -47,6 +53,11 @@ run() {
 		pgbench_ext) host=$ext_host port=$ext_port ;;
 		pgbench_ext_nosampler) host=$ext_host port=$ext_port ;;
 		pgbench_ext_hw) host=$ext_host port=$ext_port opts="-c pgbench_ext.track_hw=on" ;;
+		pgbench_ext_trackoff) host=$ext_host port=$ext_port opts="-c pgbench_ext.track=off" ;;
+		*)
+			echo "paired.sh: unknown variant \"$name\"; known: none pgbench_ext pgbench_ext_nosampler pgbench_ext_hw pgbench_ext_trackoff" >&2
+			exit 2
+			;;
 	esac
 	# the sampler interval is not a session setting: by reload around the run
 	[ "$name" = pgbench_ext_nosampler ] && bench_reload_with "$work/ext" "pgbench_ext.sample_interval_ms = 0"
@@ -57,7 +68,7 @@ run() {
 }
 
 echo "host: $(nproc) CPUs; $ROUNDS rounds of pgbench -S -c 2 -j 2 -T $DURATION; CSV: $CSV"
-variants="none pgbench_ext pgbench_ext_nosampler pgbench_ext_hw"
+variants=${VARIANTS:-none pgbench_ext pgbench_ext_nosampler pgbench_ext_hw}
 for name in $variants; do run $name >/dev/null; done   # warm both
 echo "round,variant,tps" >"$CSV"
 for round in $(seq 1 "$ROUNDS"); do

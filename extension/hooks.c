@@ -22,8 +22,9 @@
  * ProcessUtility.
  *
  * The nesting level is raised around ExecutorRun and ExecutorFinish without
- * a PG_TRY: its setjmp was a sixth of the hooks' cost per pgbench -S
- * transaction.  An error that leaves the level raised is one that some
+ * a PG_TRY: with it the two wrappers cost 90 instructions of their own per
+ * pgbench -S transaction, and two sigsetjmp() calls, against 23 without
+ * (bench/hook_instructions.sh).  An error that leaves the level raised is one that some
  * frame further out catches, and each such frame puts it back:
  * ProcessUtility (which keeps its PG_TRY: utility statements are not the
  * hot path) restores the level it found, a subtransaction's abort the level
