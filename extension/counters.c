@@ -94,15 +94,13 @@ timing_add(TimingCounters *dst, const TimingCounters *src)
 	dst->max_ns = Max(dst->max_ns, src->max_ns);
 }
 
-/* A reader adds its consistent copy of a slot to the sum. */
-static void
-values_add(CounterValues *dst, const CounterValues *src)
+/*
+ * Add the figures read by system calls (CPU time, context switches,
+ * perf_event counters): an owner adds them to its slot, a reader to its sum.
+ */
+void
+counters_add_usage(CounterValues *dst, const CounterValues *src)
 {
-	for (int k = 0; k < CMD_KIND_COUNT; k++)
-		timing_add(&dst->stmt[k], &src->stmt[k]);
-	timing_add(&dst->xact, &src->xact);
-	dst->commits += src->commits;
-	dst->aborts += src->aborts;
 	dst->cpu_user_us += src->cpu_user_us;
 	dst->cpu_sys_us += src->cpu_sys_us;
 	dst->voluntary_switches += src->voluntary_switches;
@@ -112,6 +110,18 @@ values_add(CounterValues *dst, const CounterValues *src)
 		dst->hw[k] += src->hw[k];
 		dst->hw_xacts[k] += src->hw_xacts[k];
 	}
+}
+
+/* A reader adds its consistent copy of a slot to the sum. */
+static void
+values_add(CounterValues *dst, const CounterValues *src)
+{
+	for (int k = 0; k < CMD_KIND_COUNT; k++)
+		timing_add(&dst->stmt[k], &src->stmt[k]);
+	timing_add(&dst->xact, &src->xact);
+	dst->commits += src->commits;
+	dst->aborts += src->aborts;
+	counters_add_usage(dst, src);
 }
 
 /*

@@ -17,10 +17,12 @@
  *    statement ends, and the transaction's when it ends (hooks.c).  Every
  *    write is bracketed by two increments of the slot's changecount, with
  *    write barriers, as PgBackendStatus does: the count is odd while the
- *    slot is being written.  (A batch in backend-local memory, published
- *    once per transaction, cost more instructions to gather and move than
- *    the few stores into the slot it saved: the slot is written by no one
- *    else, so its cache lines stay in the owner's cache.)
+ *    slot is being written.  Only stores happen inside: the system calls
+ *    that read CPU time and perf_event counters are made before.  (A batch
+ *    in backend-local memory, published once per transaction, cost more
+ *    instructions to gather and move than the few stores into the slot it
+ *    saved: the slot is written by no one else, so its cache lines stay in
+ *    the owner's cache.)
  *
  * 3. Readers (counters(), report()) copy a slot, retrying until they saw the
  *    same even changecount before and after the copy, so every copied slot is
@@ -118,6 +120,7 @@ extern void counters_shmem_startup(void);
 extern void counters_require_preload(const char *function);
 extern CounterSlot *counters_own_slot(void);
 extern void counters_slot_renew(CounterSlot *slot, uint64 generation);
+extern void counters_add_usage(CounterValues *dst, const CounterValues *src);
 extern void counters_sum(CounterValues *sum, uint64 (*hist)[LH_BUCKETS]);
 extern const char *cmd_kind_name(CmdKind kind);
 

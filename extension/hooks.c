@@ -336,11 +336,13 @@ static void
 backend_exit(int code, Datum arg)
 {
 	CounterSlot *s = slot();
+	CounterValues usage = {0};
 
 	if (s == NULL)
 		return;
+	cpu_usage_add_since_last(&usage);
 	counters_write_begin(s);
-	cpu_usage_add_since_last(&s->v);
+	counters_add_usage(&s->v, &usage);
 	counters_write_end(s);
 }
 
@@ -351,6 +353,8 @@ xact_end(XactEvent event)
 	uint64		now;
 	uint64		duration_ns;
 	bool		read_cpu;
+	bool		read_hw;
+	CounterValues usage;
 
 	if (!xact_tracked)
 		return;
@@ -368,6 +372,17 @@ xact_end(XactEvent event)
 	if (s == NULL)
 		return;
 	read_cpu = now - last_cpu_read_ns >= CPU_READ_INTERVAL_NS;
+	read_hw = pgbench_ext_track_hw || perf_open;
+
+	/* system calls before the write, so that readers never wait on one */
+	if (read_cpu || read_hw)
+	{
+		memset(&usage, 0, sizeof(usage));
+		if (read_cpu)
+			cpu_usage_add_since_last(&usage);
+		if (read_hw)
+			hw_read_delta(now, &usage);
+	}
 
 	counters_write_begin(s);
 	counters_add_timing(&s->v.xact, s->hist[HIST_XACT], duration_ns, 0);
@@ -375,10 +390,8 @@ xact_end(XactEvent event)
 		s->v.aborts++;
 	else if (event == XACT_EVENT_COMMIT)
 		s->v.commits++;
-	if (read_cpu)
-		cpu_usage_add_since_last(&s->v);
-	if (pgbench_ext_track_hw || perf_open)
-		hw_read_delta(now, &s->v);
+	if (read_cpu || read_hw)
+		counters_add_usage(&s->v, &usage);
 	counters_write_end(s);
 
 	if (read_cpu)
