@@ -17,8 +17,8 @@
 # Counted: the backend's user-space instructions, the hooks' and those of the
 # libc functions they call.  Not counted: the kernel and the vDSO.  Valgrind
 # hides the vDSO, so a clock_gettime() is counted as its libc wrapper only
-# (natively some 20 ns of vDSO code; pgbench_ext reads the clock three times
-# per pgbench -S transaction), and a getrusage() per query (pg_stat_kcache)
+# (timed natively by bench/clock_cost.c, whose figure is printed last;
+# pgbench_ext reads the clock three times per pgbench -S transaction), and a getrusage() per query (pg_stat_kcache)
 # shows up only as its wrapper.  Cache misses are not counted either.  The ns
 # column converts at the speed this machine's backend runs user-space code
 # natively: pgbench_ext's own counters give the user CPU per transaction of a
@@ -189,3 +189,7 @@ awk '
 				((other && ns_per_instr) ? sprintf("%+.0f", d * ns_per_instr) : "")
 		}
 	}' "$result"
+
+# the clock reads callgrind cannot see, timed natively
+echo
+${CC:-cc} -O2 -o "$work/clock_cost" bench/clock_cost.c && "$work/clock_cost"

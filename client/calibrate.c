@@ -424,11 +424,7 @@ calibrate_analyse_sizing(const CalibrateOptions *o, const char *dir, Calibration
 	return true;
 }
 
-/*
- * The slowdown a phase's "delayed" variant ran with, from its recorded
- * settings: a fixed wait into *delay_ns or a share into *setting_pct; the
- * other is left alone.
- */
+/* The first injection setting among settings, into its output; false if none. */
 static bool
 scan_slowdown(char *const *settings, int n, int *delay_ns, double *setting_pct)
 {
@@ -439,6 +435,11 @@ scan_slowdown(char *const *settings, int n, int *delay_ns, double *setting_pct)
 	return false;
 }
 
+/*
+ * The slowdown a phase's "delayed" variant ran with, from its recorded
+ * settings: a fixed wait into *delay_ns or a share into *setting_pct; the
+ * other is left alone.
+ */
 void
 calibrate_recorded_slowdown(const ExperimentSpec *spec, int *delay_ns, double *setting_pct)
 {

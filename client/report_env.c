@@ -62,13 +62,6 @@ in_settings(char *const *settings, int n, const char *name)
 	return false;
 }
 
-static bool
-declared_setting(const VariantSpec *v, const char *name)
-{
-	return in_settings(v->settings, v->nsettings, name) ||
-		in_settings(v->session_settings, v->nsession_settings, name);
-}
-
 /* The variant whose server v runs on: itself, or its "cluster = OTHER". */
 static const VariantSpec *
 server_of(const ReportData *r, const VariantSpec *v)
@@ -76,6 +69,20 @@ server_of(const ReportData *r, const VariantSpec *v)
 	int			host = v->cluster ? experiment_variant_index(&r->spec, v->cluster) : -1;
 
 	return host >= 0 ? &r->spec.variants[host] : v;
+}
+
+/*
+ * Declared for v: in its sessions' settings, or in the "set" of its server
+ * (its own, or that of the variant whose server it shares: a variant on
+ * another's server has no "set" of its own).
+ */
+static bool
+declared_setting(const ReportData *r, const VariantSpec *v, const char *name)
+{
+	const VariantSpec *server = server_of(r, v);
+
+	return in_settings(server->settings, server->nsettings, name) ||
+		in_settings(v->session_settings, v->nsession_settings, name);
 }
 
 static json_t *
@@ -155,8 +162,7 @@ compare_one(ReportData *r, int v)
 				in_list(name, ignored_rows, lengthof(ignored_rows)) ||
 				(server_a->extension != server_b->extension &&
 				 strcmp(name, "shared_preload_libraries") == 0) ||
-				declared_setting(a, name) || declared_setting(b, name) ||
-				declared_setting(server_a, name) || declared_setting(server_b, name) ||
+				declared_setting(r, a, name) || declared_setting(r, b, name) ||
 				(other_build && in_list(name, build_identity_rows, lengthof(build_identity_rows))))
 				continue;
 			va = row_value(env_a, cat, name);
