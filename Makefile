@@ -25,8 +25,8 @@ DATA_built = $(EXT_INSTALL_SCRIPT)
 PG_CPPFLAGS = -I$(CURDIR)/common -DPGBENCH_EXT_VERSION='"$(EXTVERSION)"'
 SHLIB_LINK = -lm
 
-REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
-REGRESS_OPTS = --inputdir=.
+REGRESS = $(patsubst test/sql/%.sql,%,$(sort $(wildcard test/sql/*.sql)))
+REGRESS_OPTS = --inputdir=test
 
 EXTRA_CLEAN = $(EXT_INSTALL_SCRIPT)
 
