@@ -25,9 +25,6 @@ DATA_built = $(EXT_INSTALL_SCRIPT)
 PG_CPPFLAGS = -I$(CURDIR)/common -DPGBENCH_EXT_VERSION='"$(EXTVERSION)"'
 SHLIB_LINK = -lm
 
-REGRESS = $(patsubst test/sql/%.sql,%,$(sort $(wildcard test/sql/*.sql)))
-REGRESS_OPTS = --inputdir=test
-
 EXTRA_CLEAN = $(EXT_INSTALL_SCRIPT)
 
 PG_CONFIG ?= pg_config
@@ -37,6 +34,8 @@ PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
 # which runs it) installs the server development package; only those targets
 # work until then.
 ifneq ($(wildcard $(PGXS)),)
+# REGRESS, TAP_TESTS and the test targets (docs/testing.md)
+include test/test.mk
 include $(PGXS)
 
 $(EXT_INSTALL_SCRIPT): $(SQL_FRAGMENTS) pgbench_ext.control
@@ -64,12 +63,13 @@ client-clean:
 	$(MAKE) -C test clean
 
 else
-all install installcheck:
+all install installcheck prove_installcheck check-regress:
 	@echo "pgbench_ext: PGXS not found via $(PG_CONFIG)"; \
 	 echo "pgbench_ext: hint: run \"make deps\" (installs postgresql-server-dev), or set PG_CONFIG=/path/to/pg_config"; exit 2
 endif
 
 # The README's two commands; both install what they need first, then build.
+# make test builds with COPT=-Werror (COPT= turns that off); see tools/run-tests.
 test:
 	tools/run-tests
 
@@ -77,10 +77,15 @@ test:
 test-build:
 	PGBENCH_EXT_TEST_BUILD=1 tools/run-tests
 
+# The server-side tests alone (the pg_regress suite, test/t/1NN_*.pl)
+# against the installation PG_CONFIG names, e.g. a PostgreSQL built from source.
+test-server:
+	tools/run-tests server
+
 demo:
 	tools/demo
 
 deps:
 	tools/deps install
 
-.PHONY: all install client-all client-install client-uninstall client-clean test test-build demo deps
+.PHONY: all install client-all client-install client-uninstall client-clean test test-build test-server demo deps

@@ -1,81 +1,107 @@
-# PgbenchExtTest — helpers for the client's TAP tests.
+# PgbenchExtTest — what the TAP tests need that is particular to pgbench_ext:
+# where this tree's client and unit-test programs are, running the client,
+# and reading the runs.csv and JSON files it writes.
 #
-# The tests run against the throwaway cluster that tools/run-tests starts and
-# call the client built in this tree ($ENV{PGBENCH_EXT}).  PostgreSQL::Test::Utils
-# clears every PG* variable when a test starts, so the cluster's address
-# arrives as PGBENCH_EXT_TEST_{HOST,PORT,USER} and is put back at first use.
+# Servers are not started here: a test that needs one makes its own with
+# PostgreSQL::Test::Cluster (docs/testing.md).  The client's own managed
+# clusters are the client's business.
 package PgbenchExtTest;
 
 use strict;
 use warnings;
 
+use Cwd qw(abs_path);
 use Exporter 'import';
+use File::Basename qw(dirname);
 use IPC::Run;
+use JSON::PP;
 use Test::More;
+use Text::CSV;
 
-our @EXPORT = qw(client psql run_client fresh_database read_runs);
+our @EXPORT =
+  qw(client run_client run_client_on read_runs read_json unit_program exec_unit_program source_tree pg_bindir);
 
-sub use_test_cluster
+# test/lib/ is two levels below the top of the tree
+my $top = abs_path(dirname(__FILE__) . '/../..');
+
+# The top of the source tree the tests belong to.
+sub source_tree { return $top; }
+
+# This tree's client, as "make" built it.
+sub client
 {
-	foreach my $v (qw(HOST PORT USER))
-	{
-		$ENV{"PG$v"} = $ENV{"PGBENCH_EXT_TEST_$v"}
-		  if defined $ENV{"PGBENCH_EXT_TEST_$v"};
-	}
+	my $path = "$top/client/pgbench_ext";
+	BAIL_OUT("$path is not built: run \"make\" first") unless -x $path;
+	return $path;
 }
 
-sub client { return $ENV{PGBENCH_EXT} || 'pgbench_ext'; }
-
-# psql(DB, SQL) -> stdout; dies with psql's message on failure.
-sub psql
+# A unit-test program of test/unit/, as test/Makefile built it into test/bin/.
+sub unit_program
 {
-	my ($db, $sql) = @_;
-	my ($out, $err);
-	use_test_cluster();
-	IPC::Run::run([ 'psql', '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d', $db, '-c', $sql ],
-		'>', \$out, '2>', \$err)
-	  or die "psql -d $db failed: $err";
-	chomp $out;
-	return $out;
+	my ($name) = @_;
+	my $path = "$top/test/bin/$name";
+	BAIL_OUT("$path is not built: run \"make -C test\" first") unless -x $path;
+	return $path;
 }
 
-# run_client(ARGS...) -> (exit status, stdout, stderr)
+# Replace this test script by a unit-test program, whose TAP prove reads.
+sub exec_unit_program
+{
+	my $path = unit_program(@_);
+	exec { $path } $path or die "cannot run $path: $!";
+}
+
+# The bindir of the installation under test: the pg_config first on PATH,
+# as PostgreSQL::Test::Cluster finds initdb and postgres.
+sub pg_bindir
+{
+	chomp(my $bindir = `pg_config --bindir`);
+	BAIL_OUT('pg_config is not on PATH') unless $? == 0 && $bindir ne '';
+	return $bindir;
+}
+
+# run_client(ARGS...) -> (exit status, stdout, stderr), stdin empty
 sub run_client
 {
 	my @args = @_;
 	my ($out, $err) = ('', '');
-	use_test_cluster();
 	IPC::Run::run([ client(), @args ], '<', \undef, '>', \$out, '2>', \$err);
 	return ($? >> 8, $out, $err);
 }
 
-# read_runs(DIR) -> a hash per line of DIR/runs.csv, keyed by its header
+# run_client_on(NODE, ARGS...): run_client with libpq's PGHOST and PGPORT
+# naming NODE (a PostgreSQL::Test::Cluster), for the commands that connect
+sub run_client_on
+{
+	my ($node, @args) = @_;
+	local $ENV{PGHOST} = $node->host;
+	local $ENV{PGPORT} = $node->port;
+	return run_client(@args);
+}
+
+# read_runs(DIR) -> a hash per record of DIR/runs.csv, keyed by its header
 sub read_runs
 {
 	my ($dir) = @_;
+	my $csv = Text::CSV->new({ binary => 1, auto_diag => 2 });
 	open my $fh, '<', "$dir/runs.csv" or die "could not open $dir/runs.csv: $!";
-	my @lines = map { chomp; $_ } <$fh>;
-	close $fh;
-	my @cols = split /,/, shift @lines;
+	$csv->header($fh, { sep_set => [','], munge_column_names => 'none' });
 	my @runs;
-	foreach my $line (@lines)
+	while (my $run = $csv->getline_hr($fh))
 	{
-		my @f = ($line =~ /("(?:[^"]|"")*"|[^,]*)(?:,|$)/g);
-		my %r;
-		@r{@cols} = @f;
-		push @runs, \%r;
+		push @runs, $run;
 	}
+	close $fh;
 	return @runs;
 }
 
-# A database of its own for one test, optionally with the extension.
-sub fresh_database
+# read_json(PATH) -> the decoded contents of a JSON file
+sub read_json
 {
-	my ($name, $with_extension) = @_;
-	psql('postgres', "DROP DATABASE IF EXISTS $name");
-	psql('postgres', "CREATE DATABASE $name");
-	psql($name, 'CREATE EXTENSION pgbench_ext') if $with_extension;
-	return $name;
+	my ($path) = @_;
+	open my $fh, '<', $path or die "could not open $path: $!";
+	local $/;
+	return JSON::PP->new->decode(<$fh>);
 }
 
 1;

@@ -153,7 +153,7 @@ sub write_dir
 }
 
 # Numbers are kept as written (Math::BigFloat), so that a figure can be
-# handed to SQL with every digit.
+# handed to SQL with every digit (PgbenchExtTest::read_json for the rest).
 sub read_json_exact
 {
 	my ($path) = @_;
@@ -176,14 +176,6 @@ sub append_runs
 		print $csv csv_line(new_run(run_id => ++$n, %$r));
 	}
 	close $csv;
-}
-
-sub read_json
-{
-	my ($path) = @_;
-	open my $f, '<', $path or die "$path: $!";
-	local $/;
-	return JSON::PP->new->decode(<$f>);
 }
 
 1;

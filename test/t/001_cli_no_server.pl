@@ -7,7 +7,9 @@ use warnings;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $prog = $ENV{PGBENCH_EXT} || 'pgbench_ext';
+use PgbenchExtTest;
+
+my $prog = client();
 
 program_help_ok($prog);
 program_version_ok($prog);

@@ -4,17 +4,30 @@
 use strict;
 use warnings;
 
-use File::Temp qw(tempdir);
+use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
 
-my $top = $ENV{PGBENCH_EXT_TOP} or die "PGBENCH_EXT_TOP not set";
+my $top = source_tree();
 my ($rc, $out, $err);
 
-fresh_database('env_ok', 1);
-($rc, $out, $err) = run_client('env', '-d', 'env_ok');
+my $node = PostgreSQL::Test::Cluster->new('main');
+$node->init;
+$node->append_conf('postgresql.conf', "shared_preload_libraries = 'pgbench_ext'");
+$node->start;
+
+# A database of its own for each case, optionally with the extension.
+sub create_database
+{
+	my ($name, $with_extension) = @_;
+	$node->safe_psql('postgres', "CREATE DATABASE $name");
+	$node->safe_psql($name, 'CREATE EXTENSION pgbench_ext') if $with_extension;
+}
+
+create_database('env_ok', 1);
+($rc, $out, $err) = run_client_on($node, 'env', '-d', 'env_ok');
 is($rc, 0, 'env succeeds') or diag $err;
 like($out, qr/server\s+\|\s+server_version_num\s+\|\s+\d{6}/, 'env prints server_version_num');
 like($out, qr/build\s+\|\s+debug_assertions\s+\|\s+(on|off)/, 'env prints debug_assertions');
@@ -23,19 +36,19 @@ like($out, qr/changed\s+\|\s+shared_preload_libraries\s+\|\s+pgbench_ext/,
 	'env lists changed settings');
 like($out, qr/machine\s+\|\s+cpu_count\s+\|\s+\d+/, 'env prints the CPU count');
 
-($rc, $out) = run_client('env', "dbname=env_ok application_name=x");
+($rc, $out) = run_client_on($node, 'env', "dbname=env_ok application_name=x");
 is($rc, 0, 'a positional conninfo string works');
 
 # Missing extension: name the database and give the CREATE EXTENSION line.
-fresh_database('env_noext', 0);
-($rc, $out, $err) = run_client('env', 'dbname=env_noext');
+create_database('env_noext', 0);
+($rc, $out, $err) = run_client_on($node, 'env', 'dbname=env_noext');
 is($rc, 1, 'missing extension: exit 1');
 like($err, qr/error: extension "pgbench_ext" is not installed in database "env_noext"/,
 	'missing extension: names the database');
 like($err, qr/hint: .*CREATE EXTENSION pgbench_ext;/, 'missing extension: gives the command');
 
 # Server down: libpq's message plus the parameters tried, never the password.
-my $nowhere = tempdir(CLEANUP => 1);
+my $nowhere = PostgreSQL::Test::Utils::tempdir;
 ($rc, $out, $err) = run_client('env', "host=$nowhere port=1 password=sekrit dbname=x");
 is($rc, 1, 'server down: exit 1');
 like($err, qr/error: connection to server on socket "\Q$nowhere\E\/\.s\.PGSQL\.1" failed/,
@@ -46,10 +59,10 @@ unlike($err, qr/sekrit/, 'server down: no password in the message');
 
 # SQL objects of another version than the library (an upgrade without
 # ALTER EXTENSION): refused, naming both versions.
-fresh_database('env_oldsql', 1);
-my $libversion = psql('env_oldsql', 'SELECT pgbench_ext.version()');
-psql('env_oldsql', "UPDATE pg_extension SET extversion = '0.0.1' WHERE extname = 'pgbench_ext'");
-($rc, $out, $err) = run_client('env', '-d', 'env_oldsql');
+create_database('env_oldsql', 1);
+my $libversion = $node->safe_psql('env_oldsql', 'SELECT pgbench_ext.version()');
+$node->safe_psql('env_oldsql', "UPDATE pg_extension SET extversion = '0.0.1' WHERE extname = 'pgbench_ext'");
+($rc, $out, $err) = run_client_on($node, 'env', '-d', 'env_oldsql');
 is($rc, 1, 'stale SQL objects: exit 1');
 like($err,
 	qr/extension objects in database "env_oldsql" are version 0\.0\.1, but the loaded library is version \Q$libversion\E/,
@@ -57,17 +70,18 @@ like($err,
 like($err, qr/hint: Run ALTER EXTENSION pgbench_ext UPDATE/, 'stale SQL objects: says what to do');
 
 # A client of another version than the server's library: build one.
-my $build = tempdir(CLEANUP => 1);
+my $build = PostgreSQL::Test::Utils::tempdir;
 # common/ holds no tracked file until the statistics land; git drops empty dirs.
 my $common = -d "$top/common" ? "$top/common" : '';
 system("cp -r $top/client $common $top/pgbench_ext.control $build/") == 0
   or die "copy failed";
 system("make -s -C $build/client clean >/dev/null 2>&1");
-system("make -s -C $build/client EXTVERSION=9.9.9 PG_CONFIG=" . ($ENV{PG_CONFIG} || 'pg_config')
-	  . " >$build/build.log 2>&1") == 0
+system("make -s -C $build/client EXTVERSION=9.9.9 PG_CONFIG=" . $node->config_data('--bindir')
+	  . "/pg_config >$build/build.log 2>&1") == 0
   or BAIL_OUT("could not build a 9.9.9 client: " . slurp_file("$build/build.log"));
 my ($o2, $e2) = ('', '');
-IPC::Run::run([ "$build/client/pgbench_ext", 'env', '-d', 'env_ok' ], '>', \$o2, '2>', \$e2);
+IPC::Run::run([ "$build/client/pgbench_ext", 'env', '-h', $node->host, '-p', $node->port, '-d', 'env_ok' ],
+	'>', \$o2, '2>', \$e2);
 is($? >> 8, 1, 'mismatched client: exit 1');
 like($e2,
 	qr/the server's pgbench_ext library is version \Q$libversion\E, but this client is version 9\.9\.9/,

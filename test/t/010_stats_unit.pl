@@ -5,5 +5,6 @@
 use strict;
 use warnings;
 
-my $top = $ENV{PGBENCH_EXT_TOP} or die "PGBENCH_EXT_TOP not set";
-exec "$top/test/unit/test_stats" or die "cannot run $top/test/unit/test_stats: $!";
+use PgbenchExtTest;
+
+exec_unit_program('test_stats');

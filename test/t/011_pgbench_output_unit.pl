@@ -3,6 +3,6 @@
 use strict;
 use warnings;
 
-my $top = $ENV{PGBENCH_EXT_TOP} or die "PGBENCH_EXT_TOP not set";
-exec "$top/test/unit/test_pgbench_output"
-  or die "could not run $top/test/unit/test_pgbench_output: $!";
+use PgbenchExtTest;
+
+exec_unit_program('test_pgbench_output');

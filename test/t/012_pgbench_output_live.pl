@@ -1,35 +1,40 @@
 # The pgbench output parser on the output of the real pgbench of this
-# installation, run against the test cluster: a 3-second -T run with -P 1,
+# installation, run against a server of its own: a 3-second -T run with -P 1,
 # parsed by "test_pgbench_output --parse", must give figures that agree
 # with each other (the fixtures test exact values; this tests that the
 # parser keeps up with the pgbench actually installed).
 use strict;
 use warnings;
 
-use File::Temp qw(tempdir);
 use IPC::Run;
+use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
 
-my $top = $ENV{PGBENCH_EXT_TOP} or die "PGBENCH_EXT_TOP not set";
-my $pgbench = "$ENV{PG_BINDIR}/pgbench";
-my $dir = tempdir(CLEANUP => 1);
+my $dir = PostgreSQL::Test::Utils::tempdir;
 my $duration = 3;
 
-my $db = fresh_database('pgbench_output_live', 0);
+my $node = PostgreSQL::Test::Cluster->new('main');
+$node->init;
+$node->start;
+my $pgbench = $node->config_data('--bindir') . '/pgbench';
+my @server = ('-h', $node->host, '-p', $node->port);
+
+my $db = 'pgbench_output_live';
+$node->safe_psql('postgres', "CREATE DATABASE $db");
 my ($out, $err) = ('', '');
-IPC::Run::run([ $pgbench, '-i', '-s', '1', '-q', $db ], '>', \$out, '2>', \$err)
+IPC::Run::run([ $pgbench, @server, '-i', '-s', '1', '-q', $db ], '>', \$out, '2>', \$err)
   or BAIL_OUT("pgbench -i failed: $err");
 
 IPC::Run::run(
-	[ $pgbench, '-c', '2', '-j', '2', '-T', $duration, '-P', '1', $db ],
+	[ $pgbench, @server, '-c', '2', '-j', '2', '-T', $duration, '-P', '1', $db ],
 	'>', "$dir/run.out", '2>', "$dir/run.err");
 is($? >> 8, 0, 'pgbench -T -P 1 succeeds') or diag slurp_file("$dir/run.err");
 
 my $parsed = '';
-IPC::Run::run([ "$top/test/unit/test_pgbench_output", '--parse', "$dir/run.out", "$dir/run.err" ],
+IPC::Run::run([ unit_program('test_pgbench_output'), '--parse', "$dir/run.out", "$dir/run.err" ],
 	'>', \$parsed, '2>', \$err);
 my (%v, @progress);
 foreach my $line (split /\n/, $parsed)

@@ -10,20 +10,18 @@
 use strict;
 use warnings;
 
-use File::Temp qw(tempdir);
 use JSON::PP;
+use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
 
-my $fixtures = "$ENV{PGBENCH_EXT_TOP}/test/fixtures";
+my $fixtures = source_tree() . '/test/fixtures';
 my $base = "$fixtures/layout_pg15_x86_64.json";
 my $reordered = "$fixtures/layout_pg15_snapshot_reordered.json";
-my $tmp = tempdir(CLEANUP => 1);
+my $tmp = PostgreSQL::Test::Utils::tempdir;
 my ($rc, $out, $err);
-
-sub read_json { local $/; open my $fh, '<', $_[0] or die "$_[0]: $!"; return decode_json(<$fh>); }
 
 # field => [offset, size] per struct
 sub offsets
@@ -82,19 +80,24 @@ close $fh;
 like($out, qr/^PROC_HDR: size 104 -> 168 bytes \(\+64\), 0 fields changed$/m, 'a size change is reported');
 
 # --- live server: save, print, and compare with a saved file
-my $db = fresh_database('layout_live', 1);
-($rc, $out, $err) = run_client('layout', '--save', "$tmp/live.json", "dbname=$db");
+my $node = PostgreSQL::Test::Cluster->new('live');
+$node->init;
+$node->start;
+my $db = 'layout_live';
+$node->safe_psql('postgres', "CREATE DATABASE $db");
+$node->safe_psql($db, 'CREATE EXTENSION pgbench_ext');
+($rc, $out, $err) = run_client_on($node, 'layout', '--save', "$tmp/live.json", "dbname=$db");
 is($rc, 0, '--save succeeds') or diag $err;
 my $live = read_json("$tmp/live.json");
 is($live->{format}, 'pgbench_ext layout', 'saved file has the format tag');
 is(scalar(@{ $live->{structs} }), 4, 'saved file has four structs');
 
-($rc, $out, $err) = run_client('layout', "dbname=$db", "$tmp/live.json");
+($rc, $out, $err) = run_client_on($node, 'layout', "dbname=$db", "$tmp/live.json");
 is($rc, 0, 'live conninfo against a saved file succeeds') or diag $err;
 is(scalar(() = $out =~ /: identical \(/g), 4, 'a server is identical to its own saved layout');
 like($out, qr/^A: host=.* dbname=layout_live/m, 'A is described as the server');
 
-($rc, $out) = run_client('layout', '-d', $db);
+($rc, $out) = run_client_on($node, 'layout', '-d', $db);
 like($out, qr/^SnapshotData: \d+ bytes, \d+ fields, \d+ lines$/m, 'one layout is printed');
 like($out, qr/^ xmin\s+\| TransactionId/m, 'with field types');
 
@@ -103,7 +106,7 @@ SKIP:
 	my $same = offsets($live);
 	skip 'the live server is not PG 15 on x86-64', 1
 	  unless encode_json($same) eq encode_json($oa);
-	($rc, $out) = run_client('layout', "dbname=$db", $reordered);
+	($rc, $out) = run_client_on($node, 'layout', "dbname=$db", $reordered);
 	my @live_moved = sort grep { diff_rows($out)->{$_}{change} =~ /^moved/ } keys %{ diff_rows($out) };
 	is_deeply(\@live_moved, \@expected, 'live server against the reordered fixture: the same moves');
 }

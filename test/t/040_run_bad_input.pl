@@ -4,15 +4,13 @@
 use strict;
 use warnings;
 
-use File::Temp qw(tempdir);
 use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
 
-my $bindir = $ENV{PG_BINDIR} or die "PG_BINDIR not set";
-my $base = tempdir(DIR => $ENV{TESTDIR}, CLEANUP => 1);
-chmod 0755, $base;
+my $bindir = pg_bindir();
+my $base = PostgreSQL::Test::Utils::tempdir;
 my $n = 0;
 
 # An experiment file from a body; [variant] sections default to two valid ones.

@@ -4,25 +4,23 @@
 use strict;
 use warnings;
 
-use File::Temp qw(tempdir);
 use IPC::Run;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
 
-my $bindir = $ENV{PG_BINDIR} or die "PG_BINDIR not set";
-my $base = tempdir(DIR => $ENV{TESTDIR}, CLEANUP => 1);
-chmod 0755, $base;
+my $bindir = pg_bindir();
+my $base = PostgreSQL::Test::Utils::tempdir;
 
+# The planned runs of experiment.json, indexed by run_id
 sub plan_of
 {
 	my ($dir) = @_;
-	my $json = slurp_file("$dir/experiment.json");
 	my @plan;
-	while ($json =~ /"clients": (\d+),\s*"round": (\d+),\s*"run_id": (\d+),\s*"script": "([^"]+)",\s*"variant": "([^"]+)"/g)
+	foreach my $run (@{ read_json("$dir/experiment.json")->{plan} })
 	{
-		$plan[$3] = { round => $2, variant => $5 };
+		$plan[ $run->{run_id} ] = { round => $run->{round}, variant => $run->{variant} };
 	}
 	return @plan;
 }
@@ -57,10 +55,12 @@ foreach my $round (1 .. 3)
 }
 ok(-s "$dir/runs/0001.out" && -s "$dir/runs/0001.err", 'raw pgbench output and progress kept');
 like(slurp_file("$dir/runs/0001.err"), qr/progress: 1\.0 s/, 'progress lines recorded');
-my $exp = slurp_file("$dir/experiment.json");
-like($exp, qr/"seed": "42"/, 'seed recorded');
-like($exp, qr/"synchronous_commit=off"/, 'resolved spec recorded');
-like($exp, qr/"name": "server_version_num"/, 'environment() of each variant recorded');
+my $exp = read_json("$dir/experiment.json");
+is($exp->{spec}{experiment}{seed}, '42', 'seed recorded');
+my ($async) = grep { $_->{name} eq 'async' } @{ $exp->{spec}{variants} };
+is_deeply($async->{set}, ['synchronous_commit=off'], 'resolved spec recorded');
+is(scalar(grep { grep { $_->{name} eq 'server_version_num' } @{ $_->{environment} // [] } } values %{ $exp->{variants} }),
+	2, 'environment() of each variant recorded');
 like($out, qr/^ script .*\| sync tps .*\| async tps .*\n.*\n tpcb-like \| 2 .*\| 3\+3 \| \S/m, 'verdict table printed');
 ok(no_server_left($dir), 'servers stopped at the end');
 

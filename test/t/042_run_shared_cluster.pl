@@ -6,15 +6,13 @@
 use strict;
 use warnings;
 
-use File::Temp qw(tempdir);
 use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
 
-my $bindir = $ENV{PG_BINDIR} or die "PG_BINDIR not set";
-my $base = tempdir(DIR => $ENV{TESTDIR}, CLEANUP => 1);
-chmod 0755, $base;
+my $bindir = pg_bindir();
+my $base = PostgreSQL::Test::Utils::tempdir;
 
 sub server_running
 {
@@ -23,6 +21,13 @@ sub server_running
 	return 0 unless -f $pidfile;
 	my ($pid) = split /\n/, slurp_file($pidfile);
 	return kill 0, $pid;
+}
+
+# The rows named NAME of every variant's recorded environment
+sub environment_rows
+{
+	my ($exp, $name) = @_;
+	return grep { $_->{name} eq $name } map { @{ $_->{environment} // [] } } values %{ $exp->{variants} };
 }
 
 my @ab = ('ab', '-s', '1', '-T', '2', '-c', '2', '-b', 'select-only', '--seed', '7',
@@ -45,12 +50,13 @@ foreach my $round (1 .. 6)
 }
 like($out, qr/ select-only \| 2 .*\| slower/, 'the verdict is slower');
 
-my $exp = slurp_file("$dir/experiment.json");
-like($exp, qr/"cluster": "A"/, 'the spec records the shared cluster');
-like($exp, qr/"session_set": \[\s*"pgbench_ext.inject_delay_ns=300000"\s*\]/, 'and the session setting');
-like($exp, qr/"on_cluster_of": "A"/, 'the variant\'s record says whose server it ran on');
-my @changed = ($exp =~ /"name": "pgbench_ext.inject_delay_ns"/g);
-is(scalar @changed, 1, 'the setting shows in the environment of its own variant only');
+my $exp = read_json("$dir/experiment.json");
+my ($slow) = grep { $_->{name} eq 'slow' } @{ $exp->{spec}{variants} };
+is($slow->{cluster}, 'A', 'the spec records the shared cluster');
+is_deeply($slow->{session_set}, ['pgbench_ext.inject_delay_ns=300000'], 'and the session setting');
+is($exp->{variants}{slow}{on_cluster_of}, 'A', 'the variant\'s record says whose server it ran on');
+is(scalar(environment_rows($exp, 'pgbench_ext.inject_delay_ns')), 1,
+	'the setting shows in the environment of its own variant only');
 unlike($out . $err, qr/environment differs beyond the declared settings/,
 	'a declared session setting is no environment warning');
 ok(!server_running($dir), 'the shared server is stopped at the end');
@@ -72,7 +78,8 @@ is($rc, 0, 'reset = never, four variants on two servers, completes') or diag "$o
 @runs = read_runs($dir);
 is(scalar(grep { $_->{status} eq 'ok' } @runs), 8, 'all eight runs ok');
 is(scalar(grep { $_->{reset_s} > 0 } @runs), 2, 'only the first run on each server makes its run database');
-like(slurp_file("$dir/experiment.json"), qr/"name": "work_mem",\s*"note": "source: configuration file",\s*"value": "8MB"/,
+ok((grep { ($_->{note} // '') eq 'source: configuration file' && $_->{value} eq '8MB' }
+		environment_rows(read_json("$dir/experiment.json"), 'work_mem')),
 	'the shared server\'s setting is in the environment');
 unlike($out . $err, qr/environment differs beyond the declared settings/,
 	'a setting declared by the server\'s own variant is no warning for the one sharing it');

@@ -6,14 +6,14 @@
 use strict;
 use warnings;
 
-use File::Temp qw(tempdir);
+use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
 use ReportFixture;
 
-my $base = tempdir(DIR => $ENV{TESTDIR}, CLEANUP => 1);
+my $base = PostgreSQL::Test::Utils::tempdir;
 
 # Relative noise of the runs of every cell: symmetric around 0, so that the
 # Hodges-Lehmann ratio of B = f * A is exactly f.
@@ -67,7 +67,10 @@ my $summary = ReportFixture::read_json_exact("$dir/summary.json");
 my ($c1) = grep { $_->{clients} == 1 } @{ $summary->{cells} };
 is($c1->{comparison}{verdict}, 'faster', 'summary.json: verdict');
 is(scalar @{ $c1->{a}{tps} }, 8, 'summary.json: the counted runs of A');
-fresh_database('report_parity', 1);
+my $node = PostgreSQL::Test::Cluster->new('parity');
+$node->init;
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION pgbench_ext');
 my $sql = sprintf(
 	"SELECT estimate = %s::float8, ci_low = %s::float8, ci_high = %s::float8, p_value = %s::float8, "
 	  . "mde_pct = %s::float8, verdict, n_pairs FROM pgbench_ext.compare('{%s}', '{%s}', "
@@ -75,7 +78,7 @@ my $sql = sprintf(
 	map({ $c1->{comparison}{$_} } qw(estimate ci_low ci_high p_value mde_pct)),
 	(map { join(',', @{ $c1->{$_}{tps} }) } qw(a b)),
 	(map { join(',', @{ $c1->{$_}{rounds} }) } qw(a b)));
-is(psql('report_parity', $sql), 't|t|t|t|t|faster|8',
+is($node->safe_psql('postgres', $sql), 't|t|t|t|t|faster|8',
 	'compare() in SQL, given the rounds, equals summary.json to the last bit (estimate, CI, p, MDE, verdict)');
 
 my $bench = slurp_file("$dir/benchstat.txt");

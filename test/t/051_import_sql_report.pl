@@ -5,15 +5,20 @@
 use strict;
 use warnings;
 
-use File::Temp qw(tempdir);
+use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
 use ReportFixture;
 
-my $base = tempdir(DIR => $ENV{TESTDIR}, CLEANUP => 1);
-my $db = fresh_database('report_import', 1);
+my $base = PostgreSQL::Test::Utils::tempdir;
+my $node = PostgreSQL::Test::Cluster->new('main');
+$node->init;
+$node->start;
+my $db = 'report_import';
+$node->safe_psql('postgres', "CREATE DATABASE $db");
+$node->safe_psql($db, 'CREATE EXTENSION pgbench_ext');
 my @noise = (-0.02, -0.01, 0, 0.01, 0.02, -0.015, 0.005, 0.015, 0.003, -0.007);
 
 # three variants over two client counts; one run failed, one in warmup
@@ -67,58 +72,57 @@ foreach my $baseline (undef, 'lto')
 
 	if (!defined $id)
 	{
-		($rc, $out, $err) = run_client('import', $dir, "dbname=$db");
+		($rc, $out, $err) = run_client_on($node, 'import', $dir, "dbname=$db");
 		is($rc, 0, 'import exits 0') or diag $err;
 		($id) = $out =~ /^imported experiment (\d+): 3 variants, 60 runs from /m;
 		ok($id, 'import says what it imported') or diag $out;
 		like($out, qr/SELECT \* FROM pgbench_ext\.report\($id\)/, 'and how to look at it');
 	}
 	my @cells = @{ $summary->{cells} };
-	is(psql($db, "SELECT count(*) FROM pgbench_ext.report($id, " . (defined $baseline ? "'$baseline'" : 'NULL') . ")"),
+	is($node->safe_psql($db, "SELECT count(*) FROM pgbench_ext.report($id, " . (defined $baseline ? "'$baseline'" : 'NULL') . ")"),
 		scalar @cells, 'report() has one row per row of the terminal table');
 	foreach my $cell (@cells)
 	{
-		is(psql($db, parity_sql($id, $baseline, $cell)), '1/1',
+		is($node->safe_psql($db, parity_sql($id, $baseline, $cell)), '1/1',
 			"report() = summary.json to the last bit: $cell->{variant} vs $cell->{baseline}, $cell->{clients} clients");
 	}
 	# the geomean rows, through the same stats_geomean()
 	my $b = defined $baseline ? "'$baseline'" : 'NULL';
 	my @geo = @{ $summary->{geomean} };
-	is(psql($db, "SELECT string_agg(variant, ',') FROM pgbench_ext.report_geomean($id, $b)"),
+	is($node->safe_psql($db, "SELECT string_agg(variant, ',') FROM pgbench_ext.report_geomean($id, $b)"),
 		join(',', map { $_->{variant} } @geo), 'report_geomean(): a row per variant, in specification order');
 	foreach my $g (@geo)
 	{
-		is(psql($db, "SELECT median_tps = $g->{median_tps}::float8 AND ratio = $g->{ratio}::float8 "
+		is($node->safe_psql($db, "SELECT median_tps = $g->{median_tps}::float8 AND ratio = $g->{ratio}::float8 "
 			  . "FROM pgbench_ext.report_geomean($id, $b) WHERE variant = '$g->{variant}'"),
 			't', "report_geomean() = summary.json to the last bit: $g->{variant}");
 	}
 }
 
 # the rows are in the terminal table's order, the verdicts as printed
-is(psql($db, "SELECT string_agg(clients || ' ' || variant || ' ' || verdict, '; ') FROM pgbench_ext.report($id)"),
+is($node->safe_psql($db, "SELECT string_agg(clients || ' ' || variant || ' ' || verdict, '; ') FROM pgbench_ext.report($id)"),
 	'1 patch no change; 1 lto faster; 8 patch faster; 8 lto faster', 'rows and verdicts in table order');
 
 # what was imported
-is(psql($db, "SELECT count(*), count(*) FILTER (WHERE status = 'failed'), count(*) FILTER (WHERE warmup), "
+is($node->safe_psql($db, "SELECT count(*), count(*) FILTER (WHERE status = 'failed'), count(*) FILTER (WHERE warmup), "
 	  . "count(detail) FROM pgbench_ext.runs WHERE experiment_id = $id"),
 	'60|1|1|59', 'runs: all of runs.csv, failed and warmup included, with runs/NNNN.json as detail');
-is(psql($db, "SELECT string_agg(variant || ':' || position, ',' ORDER BY position) FROM pgbench_ext.variants WHERE experiment_id = $id"),
+is($node->safe_psql($db, "SELECT string_agg(variant || ':' || position, ',' ORDER BY position) FROM pgbench_ext.variants WHERE experiment_id = $id"),
 	'head:1,patch:2,lto:3', 'variants in specification order');
-is(psql($db, "SELECT (detail -> 'counters' -> 'xact' ->> 'cycles')::float8 / transactions FROM pgbench_ext.runs "
+is($node->safe_psql($db, "SELECT (detail -> 'counters' -> 'xact' ->> 'cycles')::float8 / transactions FROM pgbench_ext.runs "
 	  . "WHERE experiment_id = $id AND run_id = 1"),
 	'10000', 'counters of a run queryable as jsonb');
-like(psql($db, "SELECT spec -> 'experiment' ->> 'rounds' FROM pgbench_ext.experiments WHERE experiment_id = $id"),
+like($node->safe_psql($db, "SELECT spec -> 'experiment' ->> 'rounds' FROM pgbench_ext.experiments WHERE experiment_id = $id"),
 	qr/^10$/, 'the specification is kept');
 
 # errors
-my ($rc, $out, $err) = run_client('import', "$base/nothing", "dbname=$db");
+my ($rc, $out, $err) = run_client_on($node, 'import', "$base/nothing", "dbname=$db");
 is($rc, 1, 'import of a missing directory: exit 1');
 like($err, qr/experiment\.json.*\n.*hint: .* must be a results directory/, 'says what is missing');
 ($rc, $out, $err) = run_client('import');
 is($rc, 2, 'import without a directory: usage error');
-my ($ok, $stdout, $stderr);
-IPC::Run::run([ 'psql', '-X', '-q', '-d', $db, '-c', "SELECT * FROM pgbench_ext.report($id, 'nope')" ],
-	'>', \$stdout, '2>', \$stderr);
+my $stderr;
+$node->psql($db, "SELECT * FROM pgbench_ext.report($id, 'nope')", stderr => \$stderr);
 like($stderr, qr/experiment $id has no variant "nope"\nDETAIL:  Its variants are head, patch, lto\./,
 	'report() with an unknown baseline names the variants');
 

@@ -5,16 +5,14 @@
 use strict;
 use warnings;
 
-use File::Temp qw(tempdir);
 use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
 use ReportFixture;
 
-my $bindir = $ENV{PG_BINDIR} or die "PG_BINDIR not set";
-my $base = tempdir(DIR => $ENV{TESTDIR}, CLEANUP => 1);
-chmod 0755, $base;
+my $bindir = pg_bindir();
+my $base = PostgreSQL::Test::Utils::tempdir;
 
 my $dir = "$base/ab";
 my ($rc, $out, $err) = run_client('ab', '-s', '1', '-T', '2', '-c', '1', '-b', 'select-only', '--seed', '7',
@@ -39,7 +37,7 @@ unlike($html, qr/<script|<link|src=|href="http/, 'report.html is self-contained'
 ok(-s "$dir/plots/progress_tps.svg", 'per-second tps from the progress lines plotted');
 like(slurp_file("$dir/plots/progress.dat"), qr/^1\.0 [\d.]+ [\d.]+$/m, 'progress data parsed');
 
-my $summary = ReportFixture::read_json("$dir/summary.json");
+my $summary = read_json("$dir/summary.json");
 is($summary->{cells}[0]{a}{n} + $summary->{cells}[0]{b}{n}, 4, 'summary.json counts the four runs');
 my $first = slurp_file("$dir/summary.json");
 ($rc, $out, $err) = run_client('report', $dir);

@@ -1,23 +1,30 @@
-# The counters against real pgbench loads on the shared (preloaded) cluster,
-# and the prerequisite-state errors on a second cluster without preloading.
+# The counters against real pgbench loads on a server that preloads
+# pgbench_ext, and the prerequisite-state errors on a second server without
+# preloading, then without a worker slot for the sampler.
 use strict;
 use warnings;
 
 use IPC::Run;
+use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-use PgbenchExtTest;
-
-my $bindir = $ENV{PG_BINDIR} or die "PG_BINDIR not set";
-my $top = $ENV{PGBENCH_EXT_TOP} or die "PGBENCH_EXT_TOP not set";
+my $node = PostgreSQL::Test::Cluster->new('preloaded');
+$node->init;
+$node->append_conf('postgresql.conf', "shared_preload_libraries = 'pgbench_ext'");
+# the loads' statements would only fill the server log
+$node->append_conf('postgresql.conf', 'log_statement = none');
+$node->start;
+my $bindir = $node->config_data('--bindir');
+my $db = 'counters_load';
+$node->safe_psql('postgres', "CREATE DATABASE $db");
+$node->safe_psql($db, 'CREATE EXTENSION pgbench_ext');
 
 sub counters
 {
-	my ($db) = @_;
 	my %c;
 	foreach my $line (split /\n/,
-		psql($db, "SELECT scope || '.' || metric, value FROM pgbench_ext.counters()"))
+		$node->safe_psql($db, "SELECT scope || '.' || metric, value FROM pgbench_ext.counters()"))
 	{
 		my ($k, $v) = split /\|/, $line;
 		$c{$k} = $v;
@@ -25,23 +32,24 @@ sub counters
 	return \%c;
 }
 
-# Several commands in one session, each its own transaction (psql -c ... -c).
+# Several commands in one session, each its own transaction.
 sub psql_session
 {
-	my ($db, @sql) = @_;
-	my ($out, $err) = ('', '');
-	IPC::Run::run([ 'psql', '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d', $db,
-			map { ('-c', $_) } @sql ], '>', \$out, '2>', \$err)
-	  or die "psql failed: $err";
-	chomp $out;
-	return $out;
+	my (@sql) = @_;
+	return $node->safe_psql($db, join(";\n", @sql));
+}
+
+# pgbench with its arguments, against the preloaded server
+sub pgbench_command
+{
+	return [ "$bindir/pgbench", '-h', $node->host, '-p', $node->port, @_, $db ];
 }
 
 sub pgbench
 {
-	my ($db, @args) = @_;
+	my (@args) = @_;
 	my ($out, $err) = ('', '');
-	IPC::Run::run([ "$bindir/pgbench", @args, $db ], '>', \$out, '2>', \$err)
+	IPC::Run::run(pgbench_command(@args), '>', \$out, '2>', \$err)
 	  or die "pgbench @args failed: $err";
 	return $out;
 }
@@ -50,32 +58,30 @@ sub pgbench
 # wait for them so that a reset is not followed by their late figures.
 sub wait_for_idle
 {
-	my ($db) = @_;
 	for (1 .. 100)
 	{
-		return if psql($db,
+		return if $node->safe_psql($db,
 			"SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"
 		) == 0;
 		select(undef, undef, undef, 0.1);
 	}
 }
 
-my $db = fresh_database('counters_load', 1);
-pgbench($db, '-i', '-q', '-s', '1');
-wait_for_idle($db);
+pgbench('-i', '-q', '-s', '1');
+wait_for_idle();
 
 # The checking sessions themselves must not add to the figures they check.
 sub quiet_reset
 {
 	local $ENV{PGOPTIONS} = '-c pgbench_ext.track=off';
-	psql($db, 'SELECT pgbench_ext.reset()');
+	$node->safe_psql($db, 'SELECT pgbench_ext.reset()');
 }
 
 # --- exact counts of the built-in TPC-B-like script
 quiet_reset();
-pgbench($db, '-n', '-c', '4', '-j', '2', '-t', '500');
-wait_for_idle($db);
-my $c = counters($db);
+pgbench('-n', '-c', '4', '-j', '2', '-t', '500');
+wait_for_idle();
+my $c = counters();
 is($c->{'update.calls'}, 6000, 'pgbench -n -c 4 -j 2 -t 500: exactly 6000 update calls');
 is($c->{'insert.calls'}, 2000, 'exactly 2000 insert calls');
 is($c->{'update.rows'}, 6000, 'exactly 6000 rows updated');
@@ -95,14 +101,14 @@ cmp_ok($c->{'xact.voluntary_switches'} + $c->{'xact.involuntary_switches'},
 quiet_reset();
 {
 	local $ENV{PGOPTIONS} = '-c pgbench_ext.track=off';
-	is(psql($db, "SELECT count(*) FROM pgbench_ext.counters() WHERE scope <> 'meta' AND value <> 0"),
+	is($node->safe_psql($db, "SELECT count(*) FROM pgbench_ext.counters() WHERE scope <> 'meta' AND value <> 0"),
 		0, 'after reset all cumulative figures are zero');
 }
 
 # --- a concurrent reader never errors and never sees totals go backwards
-my $h = IPC::Run::start([ "$bindir/pgbench", '-n', '-c', '2', '-j', '2', '-T', '4', $db ],
+my $h = IPC::Run::start(pgbench_command('-n', '-c', '2', '-j', '2', '-T', '4'),
 	'>', \my $load_out, '2>', \my $load_err);
-my $reads = psql(
+my $reads = $node->safe_psql(
 	$db, q{
 DO $$
 DECLARE
@@ -139,13 +145,13 @@ cmp_ok($nreads, '>', 10, "concurrent reader: $nreads reads of counters() and rep
 cmp_ok($nchanges, '>', 0, "concurrent reader saw the totals grow ($nchanges times), never shrink");
 
 # --- wait profile: the sampler saw the client backends
-my $waits = psql($db,
+my $waits = $node->safe_psql($db,
 	"SELECT sum(samples) FROM pgbench_ext.wait_profile() WHERE backend_type = 'client backend'");
 cmp_ok($waits, '>', 0, 'wait sampler counted client backends');
 
 # --- hardware counters: available, or absent with the reason in words
 my @hw = split /\n/,
-  psql($db, 'SET pgbench_ext.track_hw = on; SELECT 1; SELECT counter, kind, available, coalesce(reason, \'\') FROM pgbench_ext.hw_status()');
+  $node->safe_psql($db, 'SET pgbench_ext.track_hw = on; SELECT 1; SELECT counter, kind, available, coalesce(reason, \'\') FROM pgbench_ext.hw_status()');
 shift @hw;    # the SELECT 1
 is(scalar(@hw), 8, 'hw_status() lists eight counters');
 foreach my $row (@hw)
@@ -169,7 +175,7 @@ note "hw_status: @hw";
 {
 	local $ENV{PGOPTIONS} = '-c pgbench_ext.track_hw=on';
 	# without rdpmc the counters are read at most every 10 ms: sleep past that
-	my $hwc = psql_session($db, 'SELECT 1', 'SELECT pg_sleep(0.02)', 'SELECT 2',
+	my $hwc = psql_session('SELECT 1', 'SELECT pg_sleep(0.02)', 'SELECT 2',
 		'SELECT pg_sleep(0.02)', 'SELECT 3',
 		"SELECT 'hw_xacts=' || value FROM pgbench_ext.counters() WHERE scope = 'hw_xacts' AND metric = 'task_clock_ns'",
 		"SELECT string_agg(line, E'\\n') FROM pgbench_ext.report() WHERE section = 'hw'");
@@ -180,58 +186,42 @@ note "hw_status: @hw";
 		'report() shows cycles per transaction or why they are unavailable');
 }
 
-# --- a second cluster: without preloading, then without a worker slot
-my $dir = "$ENV{TESTDIR}/counters_noload";
-system("rm -rf $dir");
+# --- a second server: without preloading, then without a worker slot
+my $second = PostgreSQL::Test::Cluster->new('not_preloaded');
+$second->init;
+$second->append_conf('postgresql.conf', "shared_preload_libraries = ''");
+$second->start;
 
-sub cluster
+# (exit status, stdout, stderr) of SQL on the second server, errors in full
+sub psql_second
 {
-	my ($cmd) = @_;
-	my ($out, $err) = ('', '');
-	IPC::Run::run([ 'bash', '-c', ". $top/tools/cluster.sh; $cmd" ], '>', \$out, '2>', \$err)
-	  or die "cluster command failed: $err";
-	return $out;
+	my ($sql) = @_;
+	return $second->psql('postgres', $sql, extra_params => [ '-v', 'VERBOSITY=verbose' ]);
 }
 
-sub psql_at
-{
-	my ($host, $port, $sql) = @_;
-	my ($out, $err) = ('', '');
-	IPC::Run::run([ "$bindir/psql", '-X', '-q', '-A', '-t', '-v', 'VERBOSITY=verbose', '-h', $host, '-p', $port,
-			'-U', 'postgres', '-d', 'postgres', '-c', $sql ], '>', \$out, '2>', \$err);
-	chomp $out;
-	return ($? >> 8, $out, $err);
-}
-
-my ($host, $port) = split / /, cluster(
-	"cluster_start $dir \"shared_preload_libraries = ''\" && echo \$PGHOST \$PGPORT");
-chomp $port;
-my ($rc, $out, $err) = psql_at($host, $port, 'CREATE EXTENSION pgbench_ext');
+my ($rc, $out, $err) = psql_second('CREATE EXTENSION pgbench_ext');
 is($rc, 0, 'not preloaded: CREATE EXTENSION works') or diag $err;
 foreach my $f ('counters()', 'wait_profile()', 'report()', 'reset()')
 {
-	($rc, $out, $err) = psql_at($host, $port, "SELECT * FROM pgbench_ext.$f");
+	($rc, $out, $err) = psql_second("SELECT * FROM pgbench_ext.$f");
 	like($err, qr/ERROR:  55000: pgbench_ext must be loaded via "shared_preload_libraries" to use pgbench_ext\.\Q$f\E/,
 		"not preloaded: $f fails with object_not_in_prerequisite_state");
 	like($err, qr/HINT:  Add pgbench_ext to shared_preload_libraries/, "not preloaded: $f hints at the setting");
 }
-($rc, $out, $err) = psql_at($host, $port, 'SELECT count(*) FROM pgbench_ext.hw_status()');
+($rc, $out, $err) = psql_second('SELECT count(*) FROM pgbench_ext.hw_status()');
 is($out, 8, 'not preloaded: hw_status() still works');
-($rc, $out, $err) = psql_at($host, $port, 'SELECT pgbench_ext.version() IS NOT NULL');
+($rc, $out, $err) = psql_second('SELECT pgbench_ext.version() IS NOT NULL');
 is($out, 't', 'not preloaded: version() still works');
 
 # preloaded, but no background worker slot for the sampler
-cluster("CLUSTER_DIR=$dir CLUSTER_BINDIR=$bindir; "
-	  . "echo \"shared_preload_libraries = 'pgbench_ext'\" >>$dir/data/postgresql.auto.conf; "
-	  . "echo 'max_worker_processes = 0' >>$dir/data/postgresql.auto.conf; "
-	  . "as_server_user $bindir/pg_ctl -D $dir/data -l $dir/server.log -w restart >/dev/null");
-($rc, $out, $err) = psql_at($host, $port, 'SELECT count(*) FROM pgbench_ext.wait_profile()');
+$second->append_conf('postgresql.conf', "shared_preload_libraries = 'pgbench_ext'");
+$second->append_conf('postgresql.conf', 'max_worker_processes = 0');
+$second->restart;
+($rc, $out, $err) = psql_second('SELECT count(*) FROM pgbench_ext.wait_profile()');
 is($rc, 0, 'no worker slot: wait_profile() still answers');
 like($err, qr/WARNING:  (01000: )?the pgbench_ext wait-event sampler is not running/, 'no worker slot: wait_profile() says the sampler is not running');
 like($err, qr/HINT:  .*max_worker_processes/, 'no worker slot: hint names max_worker_processes');
-($rc, $out, $err) = psql_at($host, $port, 'SELECT count(*) > 0 FROM pgbench_ext.counters()');
+($rc, $out, $err) = psql_second('SELECT count(*) > 0 FROM pgbench_ext.counters()');
 is($out, 't', 'no worker slot: counters() works');
-
-cluster("CLUSTER_DIR=$dir CLUSTER_BINDIR=$bindir cluster_stop");
 
 done_testing();

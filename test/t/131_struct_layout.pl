@@ -7,22 +7,25 @@
 use strict;
 use warnings;
 
-use File::Temp qw(tempdir);
+use IPC::Run;
+use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-use PgbenchExtTest;
-
-my $pg_config = $ENV{PG_CONFIG} || 'pg_config';
-my $db = fresh_database('layout_check', 1);
+my $node = PostgreSQL::Test::Cluster->new('main');
+$node->init;
+$node->start;
+my $db = 'layout_check';
+$node->safe_psql('postgres', "CREATE DATABASE $db");
+$node->safe_psql($db, 'CREATE EXTENSION pgbench_ext');
 
 my @rows = map { [ split /\|/ ] } split /\n/,
-  psql($db, 'SELECT struct_name, field, byte_offset, size FROM pgbench_ext.struct_layout()');
+  $node->safe_psql($db, 'SELECT struct_name, field, byte_offset, size FROM pgbench_ext.struct_layout()');
 ok(@rows > 100, 'struct_layout() returns rows for the four structs');
 
 # The C program: one printf per row, names from the extension, numbers from
 # the compiler.
-my $dir = tempdir(CLEANUP => 1);
+my $dir = PostgreSQL::Test::Utils::tempdir;
 open my $c, '>', "$dir/offsets.c" or die;
 print $c <<'C';
 #include "postgres.h"
@@ -53,9 +56,7 @@ foreach my $r (@rows)
 print $c "\treturn 0;\n}\n";
 close $c;
 
-chomp(my $cc = `$pg_config --cc`);
-chomp(my $inc = `$pg_config --includedir-server`);
-chomp(my $inc2 = `$pg_config --includedir`);
+my ($cc, $inc, $inc2) = $node->config_data('--cc', '--includedir-server', '--includedir');
 my ($out, $err) = ('', '');
 IPC::Run::run([ split(' ', $cc), "-I$inc", "-I$inc2", '-o', "$dir/offsets", "$dir/offsets.c" ],
 	'>', \$out, '2>', \$err)
@@ -97,16 +98,16 @@ SKIP:
 {
 	my $arch = `uname -m`;
 	chomp $arch;
-	my $num = psql($db, 'SHOW server_version_num');
+	my $num = $node->safe_psql($db, 'SHOW server_version_num');
 	skip "figures are for PG 15 on x86-64 (here $arch, $num)", 3
 	  unless $arch eq 'x86_64' && $num >= 150000 && $num < 160000;
 
-	is(psql($db, "SELECT size FROM pgbench_ext.struct_layout('SnapshotData') WHERE field = '(total)'"),
+	is($node->safe_psql($db, "SELECT size FROM pgbench_ext.struct_layout('SnapshotData') WHERE field = '(total)'"),
 		'120', 'SnapshotData is 120 bytes');
-	is(psql($db, "SELECT byte_offset || ' ' || size || ' ' || line_64 || ' ' || straddles "
+	is($node->safe_psql($db, "SELECT byte_offset || ' ' || size || ' ' || line_64 || ' ' || straddles "
 		  . "FROM pgbench_ext.struct_layout('SnapshotData') WHERE field = 'snapXactCompletionCount'"),
 		'112 8 1 false', 'snapXactCompletionCount at offset 112, size 8, on the second 64-byte line');
-	is(psql($db, "SELECT line_pg FROM pgbench_ext.struct_layout('SnapshotData') WHERE field = 'snapXactCompletionCount'"),
+	is($node->safe_psql($db, "SELECT line_pg FROM pgbench_ext.struct_layout('SnapshotData') WHERE field = 'snapXactCompletionCount'"),
 		'0', 'with PG_CACHE_LINE_SIZE 128 it shares line 0 with xmin');
 }
 

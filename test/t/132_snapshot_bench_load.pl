@@ -1,37 +1,45 @@
-# snapshot_bench() while pgbench writes in the background on the shared test
-# cluster: both modes give positive finite figures, and forcing the full
+# snapshot_bench() while pgbench writes in the background on a server of
+# its own: both modes give positive finite figures, and forcing the full
 # proc-array scan is not cheaper than the reuse path by median.  The
 # comparison is of medians over five interleaved pairs of runs, so that one
 # preempted run on a busy machine does not decide it.
 use strict;
 use warnings;
 
+use IPC::Run;
+use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-use PgbenchExtTest;
-
-my $db = fresh_database('snapbench_load', 1);
-my $bindir = $ENV{PG_BINDIR};
+my $node = PostgreSQL::Test::Cluster->new('main');
+$node->init;
+$node->append_conf('postgresql.conf', "shared_preload_libraries = 'pgbench_ext'");
+# the writer's statements would only fill the server log
+$node->append_conf('postgresql.conf', 'log_statement = none');
+$node->start;
+my $db = 'snapbench_load';
+$node->safe_psql('postgres', "CREATE DATABASE $db");
+$node->safe_psql($db, 'CREATE EXTENSION pgbench_ext');
+my @pgbench = ($node->config_data('--bindir') . '/pgbench', '-h', $node->host, '-p', $node->port);
 
 my ($out, $err) = ('', '');
-IPC::Run::run([ "$bindir/pgbench", '-i', '-q', '-s', '1', $db ], '>', \$out, '2>', \$err)
+IPC::Run::run([ @pgbench, '-i', '-q', '-s', '1', $db ], '>', \$out, '2>', \$err)
   or BAIL_OUT("pgbench -i failed: $err");
 
 # The writer: TPC-B-like transactions from two clients, committing all the
 # time, so that the reuse path keeps being invalidated and rebuilt.
 my ($wout, $werr) = ('', '');
-my $writer = IPC::Run::start([ "$bindir/pgbench", '-n', '-c', '2', '-T', '60', $db ],
+my $writer = IPC::Run::start([ @pgbench, '-n', '-c', '2', '-T', '60', $db ],
 	'>', \$wout, '2>', \$werr);
 
 # Wait until the writer has committed something.
 my $committed = 0;
 foreach (1 .. 100)
 {
-	$committed = psql($db, "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()");
+	$committed = $node->safe_psql($db, "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()");
 	last if $committed > 50;
 	select(undef, undef, undef, 0.1);
-	psql($db, 'SELECT pg_stat_clear_snapshot()');
+	$node->safe_psql($db, 'SELECT pg_stat_clear_snapshot()');
 }
 ok($committed > 50, 'the background writer is committing');
 
@@ -42,7 +50,7 @@ foreach my $round (1 .. 5)
 	foreach my $mode ('full', 'reuse')
 	{
 		my @v = split /\|/,
-		  psql($db, "SELECT $cols FROM pgbench_ext.snapshot_bench(50000, '$mode', 10)");
+		  $node->safe_psql($db, "SELECT $cols FROM pgbench_ext.snapshot_bench(50000, '$mode', 10)");
 		my $finite = !grep { $_ !~ /^[0-9.e+-]+$/ } @v[0 .. 4];
 		ok($finite && $v[0] > 0 && $v[0] <= $v[1] && $v[1] <= $v[2] && $v[2] <= $v[3],
 			"round $round, $mode: positive finite ordered figures (@v[0..3])");

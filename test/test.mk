@@ -1,0 +1,87 @@
+# test/test.mk — the tests' part of the top-level Makefile, included by it
+# before PGXS (whose REGRESS and TAP_TESTS handling reads the variables set
+# here).  docs/testing.md describes the targets:
+#
+#   make installcheck        pg_regress on the running server that PG*
+#                            variables name, then the TAP tests
+#   make prove_installcheck  the TAP tests (test/t/*.pl), each on servers of
+#                            its own (PostgreSQL::Test::Cluster)
+#   make check-regress       the whole pg_regress suite on a temporary
+#                            instance with test/pgbench_ext.conf
+#   make test, test-server, test-build   tools/run-tests: set-up, build,
+#                            both suites, one line "N passed, N failed"
+#
+# The regression tests (test/sql, test/expected) are split by what the
+# server must offer.  REGRESS needs the extension installed and nothing else,
+# so "make installcheck" runs it on any server; REGRESS_PRELOAD needs
+# pgbench_ext in shared_preload_libraries (shared memory, its settings), so
+# installcheck adds it only when the server preloads pgbench_ext.  A new test
+# joins REGRESS unless it is listed here.
+REGRESS_PRELOAD = counters environment inject_delay
+REGRESS = $(filter-out $(REGRESS_PRELOAD),$(patsubst test/sql/%.sql,%,$(sort $(wildcard test/sql/*.sql))))
+REGRESS_OPTS = --inputdir=test
+# installcheck is defined below, so that it can add REGRESS_PRELOAD
+NO_INSTALLCHECK = 1
+EXTRA_CLEAN += output_regress
+
+# TAP tests: 0NN_*.pl need this tree (its client or unit-test programs);
+# 1NN_*.pl are server-side, needing only the installed extension and a
+# server, and "make test-server" runs them alone against any installation.
+TAP_TESTS = 1
+PROVE_TESTS = $(sort $(wildcard test/t/*.pl))
+SERVER_PROVE_TESTS = $(sort $(wildcard test/t/1[0-9][0-9]_*.pl))
+
+# PostgreSQL's servers refuse to run as root.  As root, the tests run as the
+# account the client's servers use (PGBENCH_EXT_OS_USER, default postgres),
+# in output directories given to it; the tree only needs to be readable.
+ifeq ($(shell id -u),0)
+test_account = $(or $(PGBENCH_EXT_OS_USER),postgres)
+as_test_account = runuser -u $(test_account) --
+give_to_test_account = chown $(test_account)
+else
+as_test_account =
+give_to_test_account = :
+endif
+
+pg_regress = $(top_builddir)/src/test/regress/pg_regress
+
+test-programs:
+	$(MAKE) -C test PG_CONFIG='$(PG_CONFIG)'
+
+# pg_regress on the running server, as PGXS's installcheck does, with the
+# preload set when the server can serve it.  A server that cannot be
+# reached is left to pg_regress to report.
+installcheck: test-programs
+	@tests='$(REGRESS)'; \
+	if preloaded=$$('$(bindir)/psql' -X -A -t -d postgres -c 'SHOW shared_preload_libraries' 2>/dev/null); then \
+		case ",$$(echo "$$preloaded" | tr -d ' ')," in \
+		*,pgbench_ext,*) tests="$$tests $(REGRESS_PRELOAD)" ;; \
+		*) echo "installcheck: the server does not preload pgbench_ext, so $(REGRESS_PRELOAD) are skipped (docs/testing.md)" ;; \
+		esac; \
+	fi; \
+	$(pg_regress_installcheck) $(REGRESS_OPTS) $$tests
+	$(MAKE) prove_installcheck
+
+# The TAP tests, as PGXS's prove_installcheck runs them: TESTDIR is this
+# directory (PostgreSQL::Test::Utils keeps everything under tmp_check/), and
+# the installation's bindir comes first on PATH.  PROVE_FLAGS is the user's
+# (e.g. --verbose).
+prove_installcheck: test-programs
+	@test '$(enable_tap_tests)' = yes || { \
+		echo "pgbench_ext: error: $(PG_CONFIG) belongs to a PostgreSQL built without --enable-tap-tests" >&2; \
+		echo "pgbench_ext: hint: the TAP tests need its PostgreSQL::Test modules; build it with --enable-tap-tests" >&2; \
+		exit 2; }
+	rm -rf tmp_check && $(MKDIR_P) tmp_check && $(give_to_test_account) tmp_check
+	$(as_test_account) env TESTDIR='$(CURDIR)' PATH='$(bindir)':"$$PATH" PG_REGRESS='$(pg_regress)' \
+		$(PROVE) $(PG_PROVE_FLAGS) -I test/lib $(PROVE_FLAGS) $(PROVE_TESTS)
+
+# The whole pg_regress suite on a temporary instance with the preload, as
+# contrib/pg_stat_statements runs its own (--temp-config); the instance,
+# results/ and regression.diffs are in output_regress/.
+check-regress:
+	rm -rf output_regress && $(MKDIR_P) output_regress && $(give_to_test_account) output_regress
+	$(as_test_account) $(pg_regress) --temp-instance=output_regress/instance \
+		--temp-config=test/pgbench_ext.conf --outputdir=output_regress --bindir='$(bindir)' \
+		$(pg_regress_locale_flags) $(EXTRA_REGRESS_OPTS) $(REGRESS_OPTS) $(REGRESS) $(REGRESS_PRELOAD)
+
+.PHONY: test-programs installcheck prove_installcheck check-regress
