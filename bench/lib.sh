@@ -1,5 +1,11 @@
 # bench/lib.sh — set-up shared by the benchmarks; sourced, not run.
 #
+# The benchmarks' one way to start a throwaway cluster (cluster_start,
+# cluster_stop): they restart servers with other preloaded libraries, run
+# them under valgrind or perf, and time pgbench against them directly, which
+# the client's managed clusters (experiments: bench/calibrate.sh,
+# bench/driver_cpu.sh) and the tests' PostgreSQL::Test::Cluster are not for.
+#
 # After bench_begin NAME: $work is a fresh directory the server account can
 # enter (removed by each script's own EXIT trap), what the benchmarks need is
 # installed (tools/deps install bench), and this tree is built and installed
@@ -7,7 +13,70 @@
 
 : "${PG_CONFIG:=pg_config}"
 export PG_CONFIG
-. tools/cluster.sh
+
+# A cluster lives entirely in one directory: data, a private Unix socket
+# directory (listen_addresses = '') and the log.  initdb and postgres refuse
+# to run as root, so as root every server-side command runs as the
+# unprivileged "postgres" account (PGBENCH_EXT_OS_USER overrides, as for the
+# client), which then owns the directory.
+as_server_user() {
+	if [ "$(id -u)" = 0 ]; then
+		runuser -u "${PGBENCH_EXT_OS_USER:-postgres}" -- "$@"
+	else
+		"$@"
+	fi
+}
+
+# cluster_start DIR [SETTING ...]: a started cluster with pgbench_ext
+# preloaded unless a setting says otherwise (the last one written wins).
+# Sets PGHOST, PGPORT, PGUSER, CLUSTER_DIR and CLUSTER_BINDIR.
+cluster_start() {
+	CLUSTER_DIR=$1
+	shift
+	CLUSTER_BINDIR=$("$PG_CONFIG" --bindir)
+	mkdir -p "$CLUSTER_DIR/sock"
+	if [ "$(id -u)" = 0 ]; then
+		chown -R "${PGBENCH_EXT_OS_USER:-postgres}" "$CLUSTER_DIR"
+	fi
+	chmod 700 "$CLUSTER_DIR/sock"
+
+	as_server_user "$CLUSTER_BINDIR/initdb" -D "$CLUSTER_DIR/data" -U postgres -A trust \
+		--no-sync >"$CLUSTER_DIR/initdb.log" 2>&1 || {
+		echo "cluster: initdb failed; its output:" >&2
+		cat "$CLUSTER_DIR/initdb.log" >&2
+		return 1
+	}
+
+	# Any port works behind a private socket directory; a random one keeps
+	# SysV shared-memory keys of concurrent clusters apart.
+	PGPORT=$((20000 + RANDOM % 30000))
+	{
+		echo "listen_addresses = ''"
+		echo "unix_socket_directories = '$CLUSTER_DIR/sock'"
+		echo "port = $PGPORT"
+		echo "shared_preload_libraries = 'pgbench_ext'"
+		for setting in "$@"; do echo "$setting"; done
+	} >>"$CLUSTER_DIR/data/postgresql.auto.conf"
+
+	as_server_user "$CLUSTER_BINDIR/pg_ctl" -D "$CLUSTER_DIR/data" -l "$CLUSTER_DIR/server.log" \
+		-w -t 60 start >/dev/null || {
+		echo "cluster: server did not start; its log:" >&2
+		tail -20 "$CLUSTER_DIR/server.log" >&2
+		return 1
+	}
+	export PGHOST="$CLUSTER_DIR/sock" PGPORT PGUSER=postgres
+	unset PGDATABASE PGSERVICE PGPASSWORD
+}
+
+# cluster_stop: stop and remove the cluster in CLUSTER_DIR, if any.
+cluster_stop() {
+	[ -n "${CLUSTER_DIR:-}" ] || return 0
+	if [ -f "$CLUSTER_DIR/data/postmaster.pid" ]; then
+		as_server_user "$CLUSTER_BINDIR/pg_ctl" -D "$CLUSTER_DIR/data" -m immediate -w stop >/dev/null 2>&1
+	fi
+	rm -rf "$CLUSTER_DIR"
+	CLUSTER_DIR=
+}
 
 bench_begin() {
 	work=$(mktemp -d "/tmp/pgbench_ext_$1.XXXXXX")

@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/overhead.sh — what pgbench_ext's counters cost, beside the anchors.
 #
-# One throwaway cluster (tools/cluster.sh), restarted before every run with
+# One throwaway cluster (bench/lib.sh), restarted before every run with
 # the variant's shared_preload_libraries, then a short warm-up and a timed
 # pgbench -S.  Variants run in interleaved rounds, in a new random order each
 # round, so drift of this shared, noisy machine spreads over all of them.

@@ -11,7 +11,7 @@ set -eu
 cd "$(dirname "$0")/.."
 csv=$(realpath "$1")
 base=${2:-none}
-. tools/cluster.sh
+. bench/lib.sh
 work=$(mktemp -d /tmp/pgbench_ext_ci.XXXXXX)
 chmod 755 "$work"
 trap 'cluster_stop; rm -rf "$work"' EXIT

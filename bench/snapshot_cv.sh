@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 export PG_CONFIG
 runs=${1:-10}
 
-. tools/cluster.sh
+. bench/lib.sh
 work=$(mktemp -d /tmp/pgbench_ext_cv.XXXXXX)
 chmod 755 "$work"
 trap 'cluster_stop; rm -rf "$work"' EXIT
