@@ -34,8 +34,10 @@ PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
 # which runs it) installs the server development package; only those targets
 # work until then.
 ifneq ($(wildcard $(PGXS)),)
-# REGRESS, TAP_TESTS and the test targets (docs/testing.md)
-include test/test.mk
+# REGRESS, TAP_TESTS and the test targets (docs/testing.md); optional, as
+# the client builds the extension for a variant from a copy of only the
+# build's files
+-include test/test.mk
 include $(PGXS)
 
 $(EXT_INSTALL_SCRIPT): $(SQL_FRAGMENTS) pgbench_ext.control

@@ -38,9 +38,14 @@ ifeq ($(shell id -u),0)
 test_account = $(or $(PGBENCH_EXT_OS_USER),postgres)
 as_test_account = runuser -u $(test_account) --
 give_to_test_account = chown $(test_account)
+check_test_account = $(as_test_account) test -r '$(CURDIR)/test/test.mk' || { \
+	echo "pgbench_ext: error: the account \"$(test_account)\" that runs the tests for root cannot read $(CURDIR)" >&2; \
+	echo "pgbench_ext: hint: give it read access to the tree, or name another account in PGBENCH_EXT_OS_USER" >&2; \
+	exit 2; }
 else
 as_test_account =
 give_to_test_account = :
+check_test_account = :
 endif
 
 pg_regress = $(top_builddir)/src/test/regress/pg_regress
@@ -62,23 +67,26 @@ installcheck: test-programs
 	$(pg_regress_installcheck) $(REGRESS_OPTS) $$tests
 	$(MAKE) prove_installcheck
 
-# The TAP tests, as PGXS's prove_installcheck runs them: TESTDIR is this
-# directory (PostgreSQL::Test::Utils keeps everything under tmp_check/), and
-# the installation's bindir comes first on PATH.  PROVE_FLAGS is the user's
-# (e.g. --verbose).
+# The TAP tests, as PGXS's prove_installcheck runs them: PostgreSQL::Test::Utils
+# keeps everything under tmp_check/ (TESTDIR up to PostgreSQL 15, TESTDATADIR
+# and TESTLOGDIR from 16), and the installation's bindir comes first on PATH.
+# PROVE_FLAGS is the user's (e.g. --verbose).
 prove_installcheck: test-programs
 	@test '$(enable_tap_tests)' = yes || { \
 		echo "pgbench_ext: error: $(PG_CONFIG) belongs to a PostgreSQL built without --enable-tap-tests" >&2; \
 		echo "pgbench_ext: hint: the TAP tests need its PostgreSQL::Test modules; build it with --enable-tap-tests" >&2; \
 		exit 2; }
+	@$(check_test_account)
 	rm -rf tmp_check && $(MKDIR_P) tmp_check && $(give_to_test_account) tmp_check
-	$(as_test_account) env TESTDIR='$(CURDIR)' PATH='$(bindir)':"$$PATH" PG_REGRESS='$(pg_regress)' \
+	$(as_test_account) env TESTDIR='$(CURDIR)' TESTDATADIR='$(CURDIR)/tmp_check' TESTLOGDIR='$(CURDIR)/tmp_check/log' \
+		PATH='$(bindir)':"$$PATH" PG_REGRESS='$(pg_regress)' \
 		$(PROVE) $(PG_PROVE_FLAGS) -I test/lib $(PROVE_FLAGS) $(PROVE_TESTS)
 
 # The whole pg_regress suite on a temporary instance with the preload, as
 # contrib/pg_stat_statements runs its own (--temp-config); the instance,
 # results/ and regression.diffs are in output_regress/.
 check-regress:
+	@$(check_test_account)
 	rm -rf output_regress && $(MKDIR_P) output_regress && $(give_to_test_account) output_regress
 	$(as_test_account) $(pg_regress) --temp-instance=output_regress/instance \
 		--temp-config=test/pgbench_ext.conf --outputdir=output_regress --bindir='$(bindir)' \

@@ -1,6 +1,7 @@
 # PgbenchExtTest — what the TAP tests need that is particular to pgbench_ext:
 # where this tree's client and unit-test programs are, running the client,
-# and reading the runs.csv and JSON files it writes.
+# a database with the extension on a node, and reading the runs.csv and
+# JSON files the client writes.
 #
 # Servers are not started here: a test that needs one makes its own with
 # PostgreSQL::Test::Cluster (docs/testing.md).  The client's own managed
@@ -19,7 +20,8 @@ use Test::More;
 use Text::CSV;
 
 our @EXPORT =
-  qw(client run_client run_client_on read_runs read_json unit_program exec_unit_program source_tree pg_bindir);
+  qw(client run_client run_client_on create_database read_runs read_json unit_program exec_unit_program
+  source_tree pg_bindir);
 
 # test/lib/ is two levels below the top of the tree
 my $top = abs_path(dirname(__FILE__) . '/../..');
@@ -77,6 +79,16 @@ sub run_client_on
 	local $ENV{PGHOST} = $node->host;
 	local $ENV{PGPORT} = $node->port;
 	return run_client(@args);
+}
+
+# create_database(NODE, NAME [, extension => 0]) -> NAME: a database of the
+# test's own on NODE, with pgbench_ext created in it unless told otherwise
+sub create_database
+{
+	my ($node, $name, %opts) = @_;
+	$node->safe_psql('postgres', "CREATE DATABASE $name");
+	$node->safe_psql($name, 'CREATE EXTENSION pgbench_ext') if $opts{extension} // 1;
+	return $name;
 }
 
 # read_runs(DIR) -> a hash per record of DIR/runs.csv, keyed by its header

@@ -18,15 +18,7 @@ $node->init;
 $node->append_conf('postgresql.conf', "shared_preload_libraries = 'pgbench_ext'");
 $node->start;
 
-# A database of its own for each case, optionally with the extension.
-sub create_database
-{
-	my ($name, $with_extension) = @_;
-	$node->safe_psql('postgres', "CREATE DATABASE $name");
-	$node->safe_psql($name, 'CREATE EXTENSION pgbench_ext') if $with_extension;
-}
-
-create_database('env_ok', 1);
+create_database($node, 'env_ok');
 ($rc, $out, $err) = run_client_on($node, 'env', '-d', 'env_ok');
 is($rc, 0, 'env succeeds') or diag $err;
 like($out, qr/server\s+\|\s+server_version_num\s+\|\s+\d{6}/, 'env prints server_version_num');
@@ -40,7 +32,7 @@ like($out, qr/machine\s+\|\s+cpu_count\s+\|\s+\d+/, 'env prints the CPU count');
 is($rc, 0, 'a positional conninfo string works');
 
 # Missing extension: name the database and give the CREATE EXTENSION line.
-create_database('env_noext', 0);
+create_database($node, 'env_noext', extension => 0);
 ($rc, $out, $err) = run_client_on($node, 'env', 'dbname=env_noext');
 is($rc, 1, 'missing extension: exit 1');
 like($err, qr/error: extension "pgbench_ext" is not installed in database "env_noext"/,
@@ -59,7 +51,7 @@ unlike($err, qr/sekrit/, 'server down: no password in the message');
 
 # SQL objects of another version than the library (an upgrade without
 # ALTER EXTENSION): refused, naming both versions.
-create_database('env_oldsql', 1);
+create_database($node, 'env_oldsql');
 my $libversion = $node->safe_psql('env_oldsql', 'SELECT pgbench_ext.version()');
 $node->safe_psql('env_oldsql', "UPDATE pg_extension SET extversion = '0.0.1' WHERE extname = 'pgbench_ext'");
 ($rc, $out, $err) = run_client_on($node, 'env', '-d', 'env_oldsql');

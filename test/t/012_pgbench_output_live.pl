@@ -22,8 +22,7 @@ $node->start;
 my $pgbench = $node->config_data('--bindir') . '/pgbench';
 my @server = ('-h', $node->host, '-p', $node->port);
 
-my $db = 'pgbench_output_live';
-$node->safe_psql('postgres', "CREATE DATABASE $db");
+my $db = create_database($node, 'pgbench_output_live', extension => 0);
 my ($out, $err) = ('', '');
 IPC::Run::run([ $pgbench, @server, '-i', '-s', '1', '-q', $db ], '>', \$out, '2>', \$err)
   or BAIL_OUT("pgbench -i failed: $err");

@@ -83,9 +83,7 @@ like($out, qr/^PROC_HDR: size 104 -> 168 bytes \(\+64\), 0 fields changed$/m, 'a
 my $node = PostgreSQL::Test::Cluster->new('live');
 $node->init;
 $node->start;
-my $db = 'layout_live';
-$node->safe_psql('postgres', "CREATE DATABASE $db");
-$node->safe_psql($db, 'CREATE EXTENSION pgbench_ext');
+my $db = create_database($node, 'layout_live');
 ($rc, $out, $err) = run_client_on($node, 'layout', '--save', "$tmp/live.json", "dbname=$db");
 is($rc, 0, '--save succeeds') or diag $err;
 my $live = read_json("$tmp/live.json");

@@ -16,9 +16,7 @@ my $base = PostgreSQL::Test::Utils::tempdir;
 my $node = PostgreSQL::Test::Cluster->new('main');
 $node->init;
 $node->start;
-my $db = 'report_import';
-$node->safe_psql('postgres', "CREATE DATABASE $db");
-$node->safe_psql($db, 'CREATE EXTENSION pgbench_ext');
+my $db = create_database($node, 'report_import');
 my @noise = (-0.02, -0.01, 0, 0.01, 0.02, -0.015, 0.005, 0.015, 0.003, -0.007);
 
 # three variants over two client counts; one run failed, one in warmup

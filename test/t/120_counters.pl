@@ -9,6 +9,8 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
+use PgbenchExtTest;
+
 my $node = PostgreSQL::Test::Cluster->new('preloaded');
 $node->init;
 $node->append_conf('postgresql.conf', "shared_preload_libraries = 'pgbench_ext'");
@@ -16,9 +18,7 @@ $node->append_conf('postgresql.conf', "shared_preload_libraries = 'pgbench_ext'"
 $node->append_conf('postgresql.conf', 'log_statement = none');
 $node->start;
 my $bindir = $node->config_data('--bindir');
-my $db = 'counters_load';
-$node->safe_psql('postgres', "CREATE DATABASE $db");
-$node->safe_psql($db, 'CREATE EXTENSION pgbench_ext');
+my $db = create_database($node, 'counters_load');
 
 sub counters
 {

@@ -12,12 +12,12 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
+use PgbenchExtTest;
+
 my $node = PostgreSQL::Test::Cluster->new('main');
 $node->init;
 $node->start;
-my $db = 'layout_check';
-$node->safe_psql('postgres', "CREATE DATABASE $db");
-$node->safe_psql($db, 'CREATE EXTENSION pgbench_ext');
+my $db = create_database($node, 'layout_check');
 
 my @rows = map { [ split /\|/ ] } split /\n/,
   $node->safe_psql($db, 'SELECT struct_name, field, byte_offset, size FROM pgbench_ext.struct_layout()');

@@ -11,15 +11,15 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
+use PgbenchExtTest;
+
 my $node = PostgreSQL::Test::Cluster->new('main');
 $node->init;
 $node->append_conf('postgresql.conf', "shared_preload_libraries = 'pgbench_ext'");
 # the writer's statements would only fill the server log
 $node->append_conf('postgresql.conf', 'log_statement = none');
 $node->start;
-my $db = 'snapbench_load';
-$node->safe_psql('postgres', "CREATE DATABASE $db");
-$node->safe_psql($db, 'CREATE EXTENSION pgbench_ext');
+my $db = create_database($node, 'snapbench_load');
 my @pgbench = ($node->config_data('--bindir') . '/pgbench', '-h', $node->host, '-p', $node->port);
 
 my ($out, $err) = ('', '');
