@@ -22,10 +22,10 @@
 
 #include "pqexpbuffer.h"
 #include "results.h"
+#include "subprocess.h"
 
 #include <math.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static char *
@@ -299,26 +299,18 @@ plot_progress(PlotSet *ps)
 static bool
 run_gnuplot(const char *gnuplot, const char *script_path, char **note)
 {
-	char	   *cmd = psprintf("\"%s\" \"%s\" 2>&1", gnuplot, script_path);
-	FILE	   *p = popen(cmd, "r");
-	char		buf[512];
-	PQExpBufferData out;
+	char	   *argv[] = {(char *) gnuplot, (char *) script_path, NULL};
+	ChildSpec	spec = CHILD_SPEC_INIT;
 	int			rc;
+	char	   *out;
 
-	if (p == NULL)
-	{
-		*note = psprintf("could not start gnuplot \"%s\": %m", gnuplot);
-		return false;
-	}
-	initPQExpBuffer(&out);
-	while (fgets(buf, sizeof(buf), p))
-		if (out.len < 2000)
-			appendPQExpBufferStr(&out, buf);
-	rc = pclose(p);
+	spec.argv = argv;
+	out = child_output(&spec, true, &rc);
 	if (rc != 0)
 	{
-		*note = psprintf("gnuplot \"%s\" failed (status %d): %s", gnuplot,
-						 WIFEXITED(rc) ? WEXITSTATUS(rc) : rc, out.data);
+		*note = rc == 127 && out[0] == '\0'
+			? psprintf("could not start gnuplot \"%s\"", gnuplot)
+			: psprintf("gnuplot \"%s\" failed (status %d): %.2000s", gnuplot, rc, out);
 		return false;
 	}
 	return true;

@@ -128,7 +128,7 @@ fail_setup(const char *error)
 {
 	pg_log_error("%s", error);
 	cluster_stop_all();
-	return EXIT_USAGE;
+	return run_interrupted ? 130 : EXIT_USAGE;
 }
 
 int
@@ -145,6 +145,11 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 	x.dir = opts->results_dir;
 	x.plan = plan_build(spec);
 
+	/* from the first child on: a Ctrl-C ends the children, then us */
+	pqsignal(SIGINT, handle_interrupt);
+	pqsignal(SIGTERM, handle_interrupt);
+	pqsignal(SIGHUP, handle_interrupt);
+
 	/* builds first: a failed one leaves no results directory and starts no cluster */
 	if (!build_variants(spec, &error))
 		return fail_setup(error);
@@ -160,8 +165,6 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 
 	atexit(stop_clusters_at_exit);
 	adopt_orphaned_servers();
-	pqsignal(SIGINT, handle_interrupt);
-	pqsignal(SIGTERM, handle_interrupt);
 
 	if (!setup_variants(&x, &error))
 		return fail_setup(error);
