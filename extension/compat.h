@@ -234,6 +234,18 @@ compat_max_procs(void)
 #define HAVE_ES_TOTAL_PROCESSED 1
 #endif
 
+/* The xmin a backend advertises lived in its PGXACT before PG 14. */
+#if PG_VERSION_NUM >= 140000
+#define COMPAT_MY_XMIN (MyProc->xmin)
+#else
+#define COMPAT_MY_XMIN (MyPgXact->xmin)
+#endif
+
+/* The predefined roles' OID macros were DEFAULT_ROLE_* before PG 14. */
+#if PG_VERSION_NUM < 140000
+#define ROLE_PG_READ_ALL_SETTINGS DEFAULT_ROLE_READ_ALL_SETTINGS
+#endif
+
 /* ProcessUtility_hook gained readOnlyTree in PG 14. */
 #include "tcop/utility.h"
 

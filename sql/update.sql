@@ -10,17 +10,18 @@ SELECT pg_describe_object(d.classid, d.objid, 0) AS object,
            (SELECT pg_get_functiondef(p.oid) || coalesce(p.proacl::text, '')
             FROM pg_proc p
             WHERE d.classid = 'pg_proc'::regclass AND p.oid = d.objid),
-           (SELECT string_agg(format('%s %s %s %s', a.attname, format_type(a.atttypid, a.atttypmod),
-                                     a.attnotnull, pg_get_expr(ad.adbin, ad.adrelid)),
-                              ', ' ORDER BY a.attnum)
+           (SELECT (SELECT string_agg(format('%s %s %s %s', a.attname,
+                                             format_type(a.atttypid, a.atttypmod),
+                                             a.attnotnull, pg_get_expr(ad.adbin, ad.adrelid)),
+                                      ', ' ORDER BY a.attnum)
+                    FROM pg_attribute a
+                    LEFT JOIN pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum
+                    WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped)
                    || coalesce((SELECT string_agg(pg_get_constraintdef(con.oid), ', ' ORDER BY con.conname)
                                 FROM pg_constraint con WHERE con.conrelid = c.oid), '')
                    || coalesce(c.relacl::text, '')
             FROM pg_class c
-            JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-            LEFT JOIN pg_attrdef ad ON ad.adrelid = c.oid AND ad.adnum = a.attnum
-            WHERE d.classid = 'pg_class'::regclass AND c.oid = d.objid
-            GROUP BY c.oid, c.relacl),
+            WHERE d.classid = 'pg_class'::regclass AND c.oid = d.objid),
            '') AS detail,
        coalesce(obj_description(d.objid, (SELECT relname FROM pg_class WHERE oid = d.classid)), '') AS comment
 FROM pg_depend d
