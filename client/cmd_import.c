@@ -3,7 +3,7 @@
  * cmd_import.c
  *		"pgbench_ext import DIR [CONNINFO]": load a results directory into
  *		the extension's tables (experiments, variants, runs), so that an
- *		experiment can be analysed from psql with pgbench_ext.report() —
+ *		experiment can be analysed from psql with pgbench_ext.experiment_report() —
  *		the same figures as the terminal table, from the same C code.
  *
  * One transaction: an experiment is imported whole or not at all.  The
@@ -34,7 +34,7 @@ import_usage(void)
 	printf("Options:\n");
 	conn_usage();
 	printf("  -?, --help               show this help, then exit\n");
-	printf("\nThen: SELECT * FROM pgbench_ext.report(EXPERIMENT_ID);\n");
+	printf("\nThen: SELECT * FROM pgbench_ext.experiment_report(EXPERIMENT_ID);\n");
 }
 
 static void
@@ -237,7 +237,7 @@ cmd_import(int argc, char **argv)
 	nruns = import_runs(conn, id, dir);
 	PQclear(exec_or_die(conn, "COMMIT"));
 	printf("imported experiment %s: %d variants, %d runs from %s\n", id, nvariants, nruns, absdir);
-	printf("report: SELECT * FROM pgbench_ext.report(%s);\n", id);
+	printf("report: SELECT * FROM pgbench_ext.experiment_report(%s);\n", id);
 	PQfinish(conn);
 	json_decref(doc);
 	return 0;
