@@ -27,6 +27,7 @@ extern const char *progname;
 
 /* main.c */
 extern void usage_error(const char *command, const char *fmt,...) pg_attribute_printf(2, 3) pg_attribute_noreturn();
+extern void log_error_text(const char *text);
 
 /* conn.c: connection options common to every command that talks to a server */
 typedef struct ConnOptions

@@ -126,7 +126,7 @@ recover_variant(Experiment *x, VariantState *vs, const RunOptions *opts, char **
 static int
 fail_setup(const char *error)
 {
-	pg_log_error("%s", error);
+	log_error_text(error);
 	cluster_stop_all();
 	return EXIT_USAGE;
 }
@@ -151,7 +151,7 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 
 	if (opts->resume)
 	{
-		if ((done = results_completed_runs(x.dir, x.plan->nruns, &ndone, &error)) == NULL)
+		if ((done = results_completed_runs(x.dir, spec, x.plan->nruns, &ndone, &error)) == NULL)
 			return fail_setup(error);
 		printf("resuming %s: %d of %d runs already done\n", x.dir, ndone, x.plan->nruns);
 	}
@@ -188,7 +188,7 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 						 rec.tps);
 		if (!recover_variant(&x, vs, opts, &error))
 		{
-			pg_log_error("%s", error);
+			log_error_text(error);
 			status = EXIT_RUNTIME_ERROR;
 			break;
 		}
