@@ -4,9 +4,12 @@
  *		An experiment from start to end: results directory, setup of every
  *		variant, the plan's runs in order, and a clean stop on every path.
  *
- * Nothing lost: each run is on disk before the next begins; Ctrl-C stops
- * the current run, records it as interrupted and stops the clusters;
- * "--resume DIR" continues the same plan where it stopped.  A postmaster
+ * Nothing lost: each run is on disk before the next begins.  Ctrl-C
+ * (SIGINT), SIGTERM and SIGHUP (a closed terminal or ssh session) all stop
+ * the current run, record it as interrupted and stop the clusters; the
+ * exit status is 128 + the signal's number (130, 143, 129).  "--resume DIR"
+ * continues the same plan where it stopped, also after a SIGKILL of the
+ * client, whose servers it finds and stops first (cluster.c).  A postmaster
  * that dies mid-run costs that run (recorded as failed, with the log's
  * last words) and a restart, up to a bound; then the experiment stops.
  *
@@ -27,9 +30,14 @@
 
 #include "common/logging.h"
 
+/* the signal that interrupted the experiment, for the exit status */
+static volatile sig_atomic_t interrupting_signal = 0;
+
 static void
 handle_interrupt(SIGNAL_ARGS)
 {
+	if (interrupting_signal == 0)
+		interrupting_signal = postgres_signal_arg;
 	run_interrupted = 1;
 }
 
@@ -162,6 +170,7 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 	adopt_orphaned_servers();
 	pqsignal(SIGINT, handle_interrupt);
 	pqsignal(SIGTERM, handle_interrupt);
+	pqsignal(SIGHUP, handle_interrupt);
 
 	if (!setup_variants(&x, &error))
 		return fail_setup(error);
@@ -197,10 +206,12 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 
 	if (run_interrupted)
 	{
-		pg_log_error("interrupted: %d of %d runs are recorded in %s",
-					 progress.done_runs - 1, x.plan->nruns, x.dir);
+		int			sig = interrupting_signal ? interrupting_signal : SIGINT;
+
+		pg_log_error("interrupted: %d of %d runs are recorded in %s (signal: %s)",
+					 progress.done_runs - 1, x.plan->nruns, x.dir, pg_strsignal(sig));
 		pg_log_error_hint("Continue with: %s run --resume %s", progname, x.dir);
-		return 130;
+		return 128 + sig;
 	}
 	progress_finish(&progress);
 	if (status == 0 && !opts->no_summary)

@@ -175,21 +175,29 @@ int
 run_logged(char *const argv[], bool as_server, const char *log_path)
 {
 	int			fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-	pid_t		pid;
 	int			rc;
 
 	if (fd < 0)
 		return -1;
-	dprintf(fd, "$");
-	for (int i = 0; argv[i]; i++)
-		dprintf(fd, " %s", argv[i]);
-	dprintf(fd, "\n");
-	pid = spawn_process(argv, as_server, fd, fd);
+	rc = run_logged_fd(argv, as_server, fd);
 	close(fd);
+	return rc;
+}
+
+/* run_logged() into a log the caller opened (cluster.c: without following links). */
+int
+run_logged_fd(char *const argv[], bool as_server, int log_fd)
+{
+	pid_t		pid;
+
+	dprintf(log_fd, "$");
+	for (int i = 0; argv[i]; i++)
+		dprintf(log_fd, " %s", argv[i]);
+	dprintf(log_fd, "\n");
+	pid = spawn_process(argv, as_server, log_fd, log_fd);
 	if (pid < 0)
 		return -1;
-	rc = wait_process(pid);
-	return rc;
+	return wait_process(pid);
 }
 
 /* The last lines of a log file, for error messages that quote the server. */

@@ -17,6 +17,7 @@ extern bool give_to_server_account(const char *path, char **error);
 extern pid_t spawn_process(char *const argv[], bool as_server, int out_fd, int err_fd);
 extern int	wait_process(pid_t pid);
 extern int	run_logged(char *const argv[], bool as_server, const char *log_path);
+extern int	run_logged_fd(char *const argv[], bool as_server, int log_fd);
 extern void adopt_orphaned_servers(void);
 extern void reap_exited_children(void);
 extern char *tail_of_file(const char *path, int max_lines);
