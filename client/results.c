@@ -326,11 +326,14 @@ check_row(const RunsCsv *t, char **f, const ExperimentSpec *spec, char **problem
 		*problem = psprintf("status \"%s\" is none of ok, failed, interrupted", printable(status));
 		return false;
 	}
-	if ((c_round >= 0 && !parse_whole_int(f[c_round], 0, &n)) ||
-		(c_warmup >= 0 && strcmp(f[c_warmup], "true") != 0 && strcmp(f[c_warmup], "false") != 0))
+	if (c_round >= 0 && !parse_whole_int(f[c_round], 0, &n))
 	{
-		*problem = pg_strdup(c_round >= 0 && !parse_whole_int(f[c_round], 0, &n)
-							 ? "round is not a whole number" : "warmup is neither true nor false");
+		*problem = psprintf("round \"%s\" is not a whole number", printable(f[c_round]));
+		return false;
+	}
+	if (c_warmup >= 0 && strcmp(f[c_warmup], "true") != 0 && strcmp(f[c_warmup], "false") != 0)
+	{
+		*problem = psprintf("warmup \"%s\" is neither true nor false", printable(f[c_warmup]));
 		return false;
 	}
 	for (int i = 0; i < lengthof(number_columns); i++)
