@@ -211,6 +211,35 @@ write_server_conf(const Cluster *c, char **error)
 }
 
 /*
+ * postgresql.conf includes our configuration, relative to its own
+ * directory so that the results directory may move.  Appended once, right
+ * after initdb (or on --resume, if a client was stopped before that).
+ */
+static bool
+include_server_conf(const Cluster *c, char **error)
+{
+	static const char include_line[] = "include '../" SERVER_CONF "'\n";
+	char	   *path = psprintf("%s/postgresql.conf", c->datadir);
+	FILE	   *f = fopen(path, "r");
+	char		line[1024];
+
+	if (f == NULL)
+	{
+		*error = psprintf("could not read \"%s\": %m", path);
+		return false;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (strcmp(line, include_line) == 0)
+		{
+			fclose(f);
+			return true;
+		}
+	fclose(f);
+	return safe_write_file(path, psprintf("\n# added by %s: the variant's settings, beside data/, rewritten at every start\n%s",
+										  progname, include_line), true, error);
+}
+
+/*
  * A resumed experiment's cluster: our directory as we left it, and no
  * server of an earlier client still running in it.
  */
@@ -219,7 +248,8 @@ prepare_existing(Cluster *c, const char *results_dir, char **error)
 {
 	return safe_check_private_dir(psprintf("%s/clusters", results_dir), error) &&
 		safe_check_private_dir(c->dir, error) &&
-		stop_left_over_server(c, error);
+		stop_left_over_server(c, error) &&
+		include_server_conf(c, error);
 }
 
 static bool
@@ -291,21 +321,19 @@ cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir, char 
 	if (stat(psprintf("%s/PG_VERSION", c->datadir), &st) == 0)
 		return prepare_existing(c, results_dir, error);
 
-	if (pg_mkdir_p(c->dir, 0755) != 0 || mkdir(c->datadir, 0700) != 0)
+	/* ours, readable by the server account, writable by nobody else whatever the umask */
+	if (pg_mkdir_p(c->dir, 0755) != 0 || chmod(psprintf("%s/clusters", results_dir), 0755) != 0 ||
+		chmod(c->dir, 0755) != 0 || mkdir(c->datadir, 0700) != 0)
 	{
 		*error = psprintf("could not create directory \"%s\": %m", c->datadir);
 		return false;
 	}
 	/* server.log is written by the server, in our directory */
-	if (!safe_give_to_server_account(c->datadir, error) ||
-		!safe_write_file(c->logfile, "", true, error) ||
-		!safe_give_to_server_account(c->logfile, error) ||
-		!run_initdb(c, error))
-		return false;
-	/* relative to postgresql.conf's directory: the results may move */
-	return safe_write_file(psprintf("%s/postgresql.conf", c->datadir),
-						   "\n# added by pgbench_ext: the variant's settings, rewritten at every start\n"
-						   "include '../" SERVER_CONF "'\n", true, error);
+	return safe_give_to_server_account(c->datadir, error) &&
+		safe_write_file(c->logfile, "", true, error) &&
+		safe_give_to_server_account(c->logfile, error) &&
+		run_initdb(c, error) &&
+		include_server_conf(c, error);
 }
 
 /*
