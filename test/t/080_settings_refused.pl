@@ -79,6 +79,8 @@ my @cases = (
 		qr/variant "B": set work_mem: the value contains a control character, which a configuration file cannot hold/ ],
 	[ 'not a setting name', [ 'run', experiment_file("set = work mem=4MB\n") ],
 		qr/variant "B": set: "work mem" is not a setting name/ ],
+	[ 'initdb -c', [ 'run', experiment_file("initdb_args = --data-checksums -c listen_addresses=*\n") ],
+		qr/initdb_args of variant "B" may not set server settings \(-c\): give them with set, where they are checked/ ],
 	[ 'session_set listen_addresses', [ 'run', experiment_file("[variant C]\ncluster = A\nsession_set = listen_addresses=*\n") ],
 		qr/variant "C": session_set listen_addresses is refused: it would open the server to the network/ ],
 	[ 'session_set preload', [ 'run', experiment_file("[variant C]\ncluster = A\nsession_set = shared_preload_libraries=auto_explain\n") ],
