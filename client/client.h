@@ -32,6 +32,7 @@ pg_noreturn extern void usage_error(const char *command, const char *fmt,...) pg
 #else
 extern void usage_error(const char *command, const char *fmt,...) pg_attribute_printf(2, 3) pg_attribute_noreturn();
 #endif
+extern void log_error_text(const char *text);
 
 /* conn.c: connection options common to every command that talks to a server */
 typedef struct ConnOptions

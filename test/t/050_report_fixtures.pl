@@ -161,12 +161,12 @@ is($rc, 0, '--baseline c');
 like($out, qr/^ script .*\| variant \| c tps /m, 'with --baseline c, c is the baseline column');
 like($out, qr/^ default \| 4 +\| a /m, 'and a is compared with it');
 ($rc, $out, $err) = run_client('report', '--baseline', 'zz', $dir3);
-is($rc, 1, 'unknown --baseline: exit 1');
+is($rc, 2, 'unknown --baseline: exit 2');
 like($err, qr/no variant "zz" in .*; its variants are "a", "b", "c"/, 'unknown --baseline: names the variants');
 ($rc, $out, $err) = run_client('report');
 is($rc, 2, 'report without a directory: usage error');
 ($rc, $out, $err) = run_client('report', "$base/nothing");
-is($rc, 1, 'report of a missing directory: exit 1');
+is($rc, 2, 'report of a missing directory: exit 2, as for any directory it cannot read');
 like($err, qr/experiment\.json/, 'names the missing file');
 
 # --- compare DIR_A DIR_B: a rerun where "new" got 10% faster -----------------

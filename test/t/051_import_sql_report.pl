@@ -112,7 +112,7 @@ like(psql($db, "SELECT spec -> 'experiment' ->> 'rounds' FROM pgbench_ext.experi
 
 # errors
 my ($rc, $out, $err) = run_client('import', "$base/nothing", "dbname=$db");
-is($rc, 1, 'import of a missing directory: exit 1');
+is($rc, 2, 'import of a missing directory: exit 2, as for any directory it cannot read');
 like($err, qr/experiment\.json.*\n.*hint: .* must be a results directory/, 'says what is missing');
 ($rc, $out, $err) = run_client('import');
 is($rc, 2, 'import without a directory: usage error');
