@@ -33,6 +33,40 @@ DROP FUNCTION @extschema@.report(int, text, float8, float8);
 -- compare(): its changes for 0.2.0 go here, before experiment_report(),
 -- which calls it.  (extension/sql/30_compare.sql is the fresh install's.)
 -- BEGIN compare() 0.2.0
+-- gains unit_a, unit_b and unit_kind and returns n_units and unit; a
+-- function's arguments and result columns cannot change in place.
+DROP FUNCTION compare(float8[], float8[], boolean, float8, float8, int[], int[]);
+
+CREATE FUNCTION compare(
+    a float8[],
+    b float8[],
+    higher_is_better boolean DEFAULT true,
+    alpha float8 DEFAULT 0.05,
+    noise float8 DEFAULT 0.01,
+    round_a int[] DEFAULT NULL,
+    round_b int[] DEFAULT NULL,
+    unit_a int[] DEFAULT NULL,
+    unit_b int[] DEFAULT NULL,
+    unit_kind text DEFAULT 'instance pair')
+RETURNS TABLE (
+    estimate float8,
+    ci_low float8,
+    ci_high float8,
+    change_pct float8,
+    p_value float8,
+    n_a int,
+    n_b int,
+    mde_pct float8,
+    verdict text,
+    reason text,
+    n_pairs int,
+    n_units int,
+    unit text)
+AS 'MODULE_PATHNAME', 'pgbench_ext_compare'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION compare(float8[], float8[], boolean, float8, float8, int[], int[], int[], int[], text) IS
+'B against A from per-run measurements: ratio b/a with its CI, p, the smallest change the verdict would see (mde_pct) and the verdict (faster, slower, no change, insufficient). Unpaired: Hodges-Lehmann and Mann-Whitney. Given each run''s round, rounds with one run of each side are compared pair by pair (signed-rank test) once there are enough of them. Given each run''s unit (unit_a, unit_b: an instance pair or layout seed pair, named by unit_kind), one summary per unit and a t test across units. n_pairs counts the paired rounds, n_units the units of the test, unit says what they were';
 -- END compare() 0.2.0
 
 CREATE FUNCTION experiment_report(
