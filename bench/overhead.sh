@@ -28,7 +28,7 @@ DURATION=${DURATION:-6}
 WARMUP=${WARMUP:-1}
 SCALE=${SCALE:-5}
 PHASES=${PHASES:-A}
-CSV=${CSV:-bench/overhead-$(date -u +%Y%m%dT%H%M%SZ).csv}
+CSV=${CSV:-docs/figures/overhead-$(date -u +%Y%m%dT%H%M%SZ).csv}
 
 variants_A=$BENCH_VARIANTS
 variants_B=$(echo "$BENCH_VARIANTS" | grep -E '^(none|pgbench_ext|pgbench_ext_hw)\|')

@@ -29,7 +29,7 @@ cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-30}
 DURATION=${DURATION:-3}
 SCALE=${SCALE:-5}
-CSV=${CSV:-bench/paired-$(date -u +%Y%m%dT%H%MZ).csv}
+CSV=${CSV:-docs/figures/paired-$(date -u +%Y%m%dT%H%MZ).csv}
 
 bench_begin paired
 stop_both() {

@@ -39,7 +39,7 @@ BLOCKS=${BLOCKS:-16}
 ROUNDS=${ROUNDS:-4}
 DURATION=${DURATION:-3}
 SCALE=${SCALE:-5}
-CSV=${CSV:-bench/rotate-$(date -u +%Y%m%dT%H%MZ).csv}
+CSV=${CSV:-docs/figures/rotate-$(date -u +%Y%m%dT%H%MZ).csv}
 
 header="block,round,variant,cluster,tps"
 first_block=1

@@ -31,15 +31,19 @@ TAP_TESTS = 1
 PROVE_TESTS = $(sort $(wildcard test/t/*.pl))
 SERVER_PROVE_TESTS = $(sort $(wildcard test/t/1[0-9][0-9]_*.pl))
 
-# PostgreSQL's servers refuse to run as root.  As root, the tests run as the
-# account the client's servers use (PGBENCH_EXT_OS_USER, default postgres),
-# in output directories given to it; the tree only needs to be readable.
+# PostgreSQL's servers refuse to run as root.  As root, pg_regress runs as
+# the account the client's servers use (PGBENCH_EXT_OS_USER, default
+# postgres), in an output directory given to it; prove runs as root, so that
+# the client's own dropping of privileges is tested as CI runs it, and each
+# test that starts servers of its own reruns itself as that account
+# (test/lib/AsServerAccount.pm) in a directory below tmp_check/ given to it.
+# The tree only needs to be readable by it.
 ifeq ($(shell id -u),0)
 test_account = $(or $(PGBENCH_EXT_OS_USER),postgres)
 as_test_account = runuser -u $(test_account) --
 give_to_test_account = chown $(test_account)
 check_test_account = $(as_test_account) test -r '$(CURDIR)/test/test.mk' || { \
-	echo "pgbench_ext: error: the account \"$(test_account)\" that runs the tests for root cannot read $(CURDIR)" >&2; \
+	echo "pgbench_ext: error: the account \"$(test_account)\" that runs servers for root's tests cannot read $(CURDIR)" >&2; \
 	echo "pgbench_ext: hint: give it read access to the tree, or name another account in PGBENCH_EXT_OS_USER" >&2; \
 	exit 2; }
 else
@@ -70,6 +74,7 @@ installcheck: test-programs
 # The TAP tests, as PGXS's prove_installcheck runs them: PostgreSQL::Test::Utils
 # keeps everything under tmp_check/ (TESTDIR up to PostgreSQL 15, TESTDATADIR
 # and TESTLOGDIR from 16), and the installation's bindir comes first on PATH.
+# PG_CONFIG names the installation to the tests (test/lib/PgbenchExtTest.pm).
 # PROVE_FLAGS is the user's (e.g. --verbose).
 prove_installcheck: test-programs
 	@test '$(enable_tap_tests)' = yes || { \
@@ -77,9 +82,9 @@ prove_installcheck: test-programs
 		echo "pgbench_ext: hint: the TAP tests need its PostgreSQL::Test modules; build it with --enable-tap-tests" >&2; \
 		exit 2; }
 	@$(check_test_account)
-	rm -rf tmp_check && $(MKDIR_P) tmp_check && $(give_to_test_account) tmp_check
-	$(as_test_account) env TESTDIR='$(CURDIR)' TESTDATADIR='$(CURDIR)/tmp_check' TESTLOGDIR='$(CURDIR)/tmp_check/log' \
-		PATH='$(bindir)':"$$PATH" PG_REGRESS='$(pg_regress)' \
+	rm -rf tmp_check && $(MKDIR_P) tmp_check
+	env TESTDIR='$(CURDIR)' TESTDATADIR='$(CURDIR)/tmp_check' TESTLOGDIR='$(CURDIR)/tmp_check/log' \
+		PATH='$(bindir)':"$$PATH" PG_REGRESS='$(pg_regress)' PG_CONFIG='$(PG_CONFIG)' \
 		$(PROVE) $(PG_PROVE_FLAGS) -I test/lib $(PROVE_FLAGS) $(PROVE_TESTS)
 
 # The whole pg_regress suite on a temporary instance with the preload, as

@@ -1,11 +1,11 @@
 # PgbenchExtTest — what the TAP tests need that is particular to pgbench_ext:
 # where this tree's client and unit-test programs are, running the client,
-# a database with the extension on a node, and reading the runs.csv and
-# JSON files the client writes.
+# a database with the extension on a node, directories for the client's
+# results, and reading the runs.csv and JSON files the client writes.
 #
 # Servers are not started here: a test that needs one makes its own with
-# PostgreSQL::Test::Cluster (docs/testing.md).  The client's own managed
-# clusters are the client's business.
+# PostgreSQL::Test::Cluster, after "use AsServerAccount;" (docs/testing.md).
+# The client's own managed clusters are the client's business.
 package PgbenchExtTest;
 
 use strict;
@@ -20,8 +20,8 @@ use Test::More;
 use Text::CSV;
 
 our @EXPORT =
-  qw(client run_client run_client_on create_database read_runs read_json unit_program exec_unit_program
-  source_tree pg_bindir);
+  qw(client run_client run_client_on create_database shared_tempdir read_runs read_json unit_program
+  exec_unit_program source_tree pg_config pg_bindir);
 
 # test/lib/ is two levels below the top of the tree
 my $top = abs_path(dirname(__FILE__) . '/../..');
@@ -53,13 +53,30 @@ sub exec_unit_program
 	exec { $path } $path or die "cannot run $path: $!";
 }
 
-# The bindir of the installation under test: the pg_config first on PATH,
-# as PostgreSQL::Test::Cluster finds initdb and postgres.
+# The pg_config of the installation under test, as make was given it; its
+# bindir is first on PATH, where PostgreSQL::Test::Cluster finds initdb and
+# postgres.
+sub pg_config { return $ENV{PG_CONFIG} || 'pg_config'; }
+
+# That installation's bindir, e.g. for the client's --bindir.
 sub pg_bindir
 {
-	chomp(my $bindir = `pg_config --bindir`);
-	BAIL_OUT('pg_config is not on PATH') unless $? == 0 && $bindir ne '';
+	my $pg_config = pg_config();
+	chomp(my $bindir = `$pg_config --bindir`);
+	BAIL_OUT("$pg_config --bindir failed") unless $? == 0 && $bindir ne '';
 	return $bindir;
+}
+
+# A temporary directory under tmp_check that the server account can enter:
+# for results directories and build caches, since the client's servers and
+# builds run as that account when the test runs as root.  (The test has
+# loaded PostgreSQL::Test::Utils; this module does not, so that the unit
+# tests' wrappers keep their standard output.)
+sub shared_tempdir
+{
+	my $dir = PostgreSQL::Test::Utils::tempdir();
+	chmod 0755, $dir or die "could not chmod $dir: $!";
+	return $dir;
 }
 
 # run_client(ARGS...) -> (exit status, stdout, stderr), stdin empty

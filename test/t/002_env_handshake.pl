@@ -4,6 +4,7 @@
 use strict;
 use warnings;
 
+use AsServerAccount;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;

@@ -10,6 +10,7 @@
 use strict;
 use warnings;
 
+use AsServerAccount;
 use JSON::PP;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;

@@ -10,7 +10,7 @@ use Test::More;
 use PgbenchExtTest;
 
 my $bindir = pg_bindir();
-my $base = PostgreSQL::Test::Utils::tempdir;
+my $base = shared_tempdir();
 my $n = 0;
 
 # An experiment file from a body; [variant] sections default to two valid ones.

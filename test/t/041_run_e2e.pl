@@ -11,7 +11,7 @@ use Test::More;
 use PgbenchExtTest;
 
 my $bindir = pg_bindir();
-my $base = PostgreSQL::Test::Utils::tempdir;
+my $base = shared_tempdir();
 
 # The planned runs of experiment.json, indexed by run_id
 sub plan_of

@@ -12,7 +12,7 @@ use Test::More;
 use PgbenchExtTest;
 
 my $bindir = pg_bindir();
-my $base = PostgreSQL::Test::Utils::tempdir;
+my $base = shared_tempdir();
 
 sub server_running
 {

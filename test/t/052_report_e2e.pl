@@ -12,7 +12,7 @@ use PgbenchExtTest;
 use ReportFixture;
 
 my $bindir = pg_bindir();
-my $base = PostgreSQL::Test::Utils::tempdir;
+my $base = shared_tempdir();
 
 my $dir = "$base/ab";
 my ($rc, $out, $err) = run_client('ab', '-s', '1', '-T', '2', '-c', '1', '-b', 'select-only', '--seed', '7',

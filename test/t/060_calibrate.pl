@@ -10,7 +10,7 @@ use Test::More;
 use PgbenchExtTest;
 
 my $bindir = pg_bindir();
-my $base = PostgreSQL::Test::Utils::tempdir;
+my $base = shared_tempdir();
 
 # The session settings of all variants of an experiment.json
 sub session_settings

@@ -4,6 +4,7 @@
 use strict;
 use warnings;
 
+use AsServerAccount;
 use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;

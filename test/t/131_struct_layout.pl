@@ -7,6 +7,7 @@
 use strict;
 use warnings;
 
+use AsServerAccount;
 use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;

@@ -21,7 +21,7 @@ plan skip_all => 'builds PostgreSQL from source: run "make test-build"'
   unless $ENV{PGBENCH_EXT_TEST_BUILD};
 
 my $top = source_tree();
-my $base = PostgreSQL::Test::Utils::tempdir;
+my $base = shared_tempdir();
 
 # A cache of this test's own, so that the first run really builds.
 $ENV{PGBENCH_EXT_BUILD_CACHE} = "$base/cache";
