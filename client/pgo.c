@@ -78,7 +78,7 @@ pgo_train(const char *bindir, const char *work_dir, const char *log, char **erro
 		training_pgbench(&c, log, error, init) &&
 		training_pgbench(&c, log, error, tpcb) &&
 		training_pgbench(&c, log, error, select);
-	cluster_stop(&c);
+	cluster_stop(&c);			/* removes its socket directory too */
 	/* a failed training keeps its cluster's logs */
-	return ok && unprivileged_remove(c.sockdir, error) && unprivileged_remove(clusters, error);
+	return ok && unprivileged_remove(clusters, error);
 }
