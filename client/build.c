@@ -58,9 +58,6 @@
 #define BUILD_PREFIX		"/usr/local/pgsql"
 #define BUILD_KEY_LEN		16
 
-#ifndef PGBENCH_EXT_TOP
-#define PGBENCH_EXT_TOP ""
-#endif
 
 /* Options that keep the build small and fast; pgbench still works. */
 static const char *const minimal_configure[] = {
@@ -173,6 +170,20 @@ compiler_words(char **error)
 	return words;
 }
 
+/*
+ * Where the server module of a build is compiled from: the copy of its
+ * sources installed with this client, so that the installed client works
+ * wherever its checkout went; PGBENCH_EXT_TOP names a source tree instead
+ * (the tests use the checkout under test).
+ */
+static const char *
+extension_source_tree(void)
+{
+	const char *top = getenv("PGBENCH_EXT_TOP");
+
+	return top != NULL && *top != '\0' ? top : PGBENCH_EXT_SOURCE_DIR;
+}
+
 /* Machine checks of the build keys, made with the other checks before anything runs. */
 bool
 build_check(const ExperimentSpec *spec, char **error)
@@ -210,6 +221,13 @@ build_check(const ExperimentSpec *spec, char **error)
 			*error = psprintf("variant \"%s\": layout seeds need the lld linker (/usr/bin/ld.lld)", v->name);
 			return false;
 		}
+	}
+	if (any && access(psprintf("%s/pgbench_ext.control", extension_source_tree()), R_OK) != 0)
+	{
+		*error = psprintf("the extension's sources, which a build from source compiles, are not in \"%s\": %m\n"
+						  "hint: Install pgbench_ext with \"make install\" (it installs them), or set PGBENCH_EXT_TOP to a pgbench_ext source tree.",
+						  extension_source_tree());
+		return false;
 	}
 	return !any || compiler_words(error) != NULL;
 }
@@ -408,7 +426,8 @@ is_extension_source(const char *name)
 }
 
 /*
- * The extension, from this client's source tree, into the build's
+ * The extension, from its sources installed with this client (or the tree
+ * PGBENCH_EXT_TOP names), into the build's
  * installation, compiled against that build's headers (a patched struct
  * is what struct_layout() must see).  Only the server module: the client
  * is this program.  Redone when the extension's sources change.
@@ -416,7 +435,7 @@ is_extension_source(const char *name)
 static bool
 install_extension(Build *b, bool *installed)
 {
-	const char *top = getenv("PGBENCH_EXT_TOP");
+	const char *top = extension_source_tree();
 	char	   *stamp = psprintf("%s/extension.stamp", b->dir);
 	char	   *ext = psprintf("%s/ext", b->dir);
 	char	   *want;
@@ -425,8 +444,6 @@ install_extension(Build *b, bool *installed)
 	char	   *make[] = {"make", "-s", psprintf("PG_CONFIG=%s/pg_config", bindir_of(b->dir)),
 	"CLIENT_MAKE=:", "install", NULL};
 
-	if (top == NULL || *top == '\0')
-		top = PGBENCH_EXT_TOP;
 	want = sha256_of_tree(top, extension_files, is_extension_source);
 	*installed = false;
 	if (strcmp(want, first_line_of_file(stamp)) == 0)
