@@ -29,6 +29,10 @@ my $top = abs_path(dirname(__FILE__) . '/../..');
 # The top of the source tree the tests belong to.
 sub source_tree { return $top; }
 
+# A variant built from source compiles this tree's server module, not the
+# copy installed with the client (test/t/076_installed_sources.pl tests that).
+$ENV{PGBENCH_EXT_TOP} //= $top;
+
 # This tree's client, as "make" built it.
 sub client
 {
