@@ -21,12 +21,13 @@ static const char *const csv_columns =
 "run_id,round,variant,script,clients,jobs,warmup,started_at,duration_s,reset_s,"
 "tps,latency_avg_ms,latency_stddev_ms,transactions,failed_tx,status,"
 "checkpoints_during,autovacuum_during,cpu_user_us_per_tx,cpu_sys_us_per_tx,"
-"voluntary_switches_per_tx,involuntary_switches_per_tx,blks_hit,blks_read,wal_bytes,reason";
+"voluntary_switches_per_tx,involuntary_switches_per_tx,blks_hit,blks_read,wal_bytes,"
+"buffers_written_checkpointer,buffers_written_bgwriter,buffers_written_backends,reason";
 
 /* Column positions used when reading runs.csv back. */
 #define CSV_RUN_ID	0
 #define CSV_STATUS	15
-#define CSV_NCOLS	26
+#define CSV_NCOLS	29
 
 bool
 results_create(const char *dir, char **error)
@@ -173,6 +174,9 @@ results_append_run(const char *dir, const RunRecord *r, char **error)
 	csv_number(f, r->blks_hit, "%.0f");
 	csv_number(f, r->blks_read, "%.0f");
 	csv_number(f, r->wal_bytes, "%.0f");
+	csv_number(f, r->buffers_written_checkpointer, "%.0f");
+	csv_number(f, r->buffers_written_bgwriter, "%.0f");
+	csv_number(f, r->buffers_written_backends, "%.0f");
 	csv_text(f, r->reason);
 	fputc('\n', f);
 	if (fflush(f) != 0 || fsync(fileno(f)) != 0 || fclose(f) != 0)
@@ -277,6 +281,17 @@ results_completed_runs(const char *dir, int nruns, int *ncompleted, char **error
 
 		if (header)
 		{
+			/* lines of other columns appended below this header would be misread */
+			copy[strcspn(copy, "\r\n")] = '\0';
+			if (strcmp(copy, csv_columns) != 0)
+			{
+				*error = psprintf("\"%s\" has the columns of another version of pgbench_ext: resume it with that version, or run the experiment again",
+								  path);
+				fclose(in);
+				fclose(out);
+				unlink(tmp);
+				return NULL;
+			}
 			fputs(line, out);
 			header = false;
 			continue;
