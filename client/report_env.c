@@ -236,7 +236,7 @@ words_only_in(const char *text_a, const char *text_b, const char *declared_a,
 	initPQExpBuffer(&only);
 	for (int i = 0; wa && i < na; i++)
 		if ((!configure || configure_option_shapes_code(wa[i])) &&
-			!(wb && in_words(wb, nb, wa[i])) &&
+			!in_words(wa, i, wa[i]) && !(wb && in_words(wb, nb, wa[i])) &&
 			!(da && in_words(da, nda, wa[i])) && !(db && in_words(db, ndb, wa[i])))
 			appendPQExpBuffer(&only, "%s%s", only.len ? ", " : "", wa[i]);
 	return only.data;

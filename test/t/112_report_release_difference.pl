@@ -54,7 +54,8 @@ sub environment
 my %pg15 = (
 	version => 'PostgreSQL 15.20 (Debian 15.20-0+deb12u1) on x86_64-pc-linux-gnu, compiled by gcc (Debian 12.2.0-14) 12.2.0, 64-bit',
 	num => '150020', configure => $debian_configure, checksums => 'off', old_snapshot => '-1',
-	cflags => '-Wall -Wmissing-prototypes -g -O2 -fstack-protector-strong -fno-omit-frame-pointer',
+	# Debian's pg_config --cflags says -g twice: listed once
+	cflags => '-Wall -Wmissing-prototypes -g -g -O2 -fstack-protector-strong -fno-omit-frame-pointer',
 	port => '5432');
 my %pg18 = (
 	version => 'PostgreSQL 18.6 on x86_64-pc-linux-gnu, compiled by gcc (Debian 12.2.0-14) 12.2.0, 64-bit',
