@@ -81,9 +81,11 @@ endif
 test:
 	tools/run-tests
 
-# "make test" plus the tests that build PostgreSQL from source (minutes).
+# What CI runs (.ci/run): "make test" plus the tests that build PostgreSQL
+# from source, and PostgreSQL 18 built from source with the extension's
+# suites run on it (docs/testing.md).
 test-build:
-	PGBENCH_EXT_TEST_BUILD=1 tools/run-tests
+	.ci/run
 
 # The server-side tests alone (the pg_regress suite, test/t/1NN_*.pl)
 # against the installation PG_CONFIG names, e.g. a PostgreSQL built from source.

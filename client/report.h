@@ -11,7 +11,8 @@
  * alone is enough to re-render a report anywhere.
  *
  *   report_data.c      load and compute (cells, geomean, noise, warnings)
- *   report_env.c       differences between variants' environment() rows
+ *   report_env.c       differences between variants' environment() rows:
+ *                      warnings, and the release when it differs (declared)
  *   report_table.c     the terminal table
  *   report_doc.c       a small Markdown/HTML document writer
  *   report_sections.c  the sections of report.md and report.html
@@ -117,6 +118,9 @@ typedef struct ReportData
 
 	char	  **warnings;
 	int			nwarnings;
+	/* differences the experiment is about though no key names them: the release */
+	char	  **declared;
+	int			ndeclared;
 
 	/* with layout seeds: a verdict per seed and over all seeds */
 	char	  **seed_lines;
@@ -133,6 +137,7 @@ extern const ReportCell *report_find_cell(const ReportData *r, const char *scrip
 										  int clients, const char *variant);
 extern const char *report_variant_name(const ReportData *r, int v);
 extern void report_warn(ReportData *r, const char *fmt,...) pg_attribute_printf(2, 3);
+extern void report_declare(ReportData *r, const char *fmt,...) pg_attribute_printf(2, 3);
 extern void report_add_seed_line(ReportData *r, char *line);
 extern bool report_run_counted(const ReportRun *run);
 extern double report_median(double *x, int n);

@@ -158,21 +158,40 @@ report_sample(const ReportData *r, int script, int clients, int variant)
 	return &r->samples[(script * r->spec.nclients + clients) * r->spec.nvariants + variant];
 }
 
-void
-report_warn(ReportData *r, const char *fmt,...)
+static void add_line(char ***lines, int *n, const char *fmt, va_list ap) pg_attribute_printf(3, 0);
+
+static void
+add_line(char ***lines, int *n, const char *fmt, va_list ap)
 {
-	va_list		ap;
 	char		buf[2048];
 
-	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
 	/* values of experiment.json are quoted: no escape sequence reaches a terminal */
 	for (char *p = buf; *p; p++)
 		if ((unsigned char) *p < 0x20 || *p == 0x7f)
 			*p = ' ';
-	r->warnings = pg_realloc(r->warnings, sizeof(char *) * (r->nwarnings + 1));
-	r->warnings[r->nwarnings++] = pg_strdup(buf);
+	*lines = pg_realloc(*lines, sizeof(char *) * (*n + 1));
+	(*lines)[(*n)++] = pg_strdup(buf);
+}
+
+void
+report_warn(ReportData *r, const char *fmt,...)
+{
+	va_list		ap;
+
+	va_start(ap, fmt);
+	add_line(&r->warnings, &r->nwarnings, fmt, ap);
+	va_end(ap);
+}
+
+void
+report_declare(ReportData *r, const char *fmt,...)
+{
+	va_list		ap;
+
+	va_start(ap, fmt);
+	add_line(&r->declared, &r->ndeclared, fmt, ap);
+	va_end(ap);
 }
 
 void

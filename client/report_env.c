@@ -20,14 +20,31 @@
  *   - shared_preload_libraries when one variant runs without the extension
  *     ("extension = off" is declared, and changes exactly that);
  *   - the server version string and CONFIGURE when the variants declare
- *     different bindirs (a different build is what is compared), while
- *     debug_assertions, CFLAGS and CC are still reported, since those are
- *     the differences that bias a comparison of builds unnoticed.
+ *     different bindirs of one release (a different build is what is
+ *     compared), while debug_assertions, CFLAGS and CC are still reported,
+ *     since those are the differences that bias a comparison of builds
+ *     unnoticed.
+ *
+ * When server_version_num differs, the release is what is compared: that
+ * is declared (report_declare), not warned, and so are the rows only one
+ * of the releases has or sets (old_snapshot_threshold gone in 17,
+ * autovacuum_worker_slots new in 18): they are named in the declaration.
+ * The build is then not what is compared, so the configure options that
+ * shape the server's code are warned of (not the packaging's paths and
+ * switches), and so are settings whose defaults changed between the
+ * releases, such as data_checksums, on by default from 18.
+ *
+ * CFLAGS and CONFIGURE are compared word by word, and the warning names
+ * the words only one side has, less those its "cflags" or "configure"
+ * declares.
  *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
 #include "report.h"
+#include "words.h"
+
+#include "pqexpbuffer.h"
 
 static const char *const ignored_rows[] = {
 	"port", "data_directory", "config_file", "hba_file", "ident_file",
@@ -40,6 +57,22 @@ static const char *const ignored_rows[] = {
 
 static const char *const build_identity_rows[] = {
 	"version", "server_version_num", "CONFIGURE",
+};
+
+static const char *const release_rows[] = {
+	"version", "server_version_num",
+};
+
+/*
+ * configure options of the packaging and of the build process, which do
+ * not change the server's code; so do the directories (--bindir, ...).
+ */
+static const char *const packaging_options[] = {
+	"--prefix", "--exec-prefix", "--build", "--host", "--target",
+	"--with-extra-version", "--with-system-tzdata", "--with-pgport",
+	"--disable-option-checking", "--disable-silent-rules",
+	"--disable-maintainer-mode", "--disable-dependency-tracking",
+	"--enable-depend", "--disable-rpath", "--enable-tap-tests",
 };
 
 static bool
@@ -111,6 +144,22 @@ row_value(json_t *env, const char *category, const char *name)
 	return NULL;
 }
 
+/* The row is there with a value (NULL: absent from that release, or unreadable). */
+static bool
+row_has_value(json_t *env, const char *category, const char *name)
+{
+	size_t		i;
+	json_t	   *row;
+
+	json_array_foreach(env, i, row)
+	{
+		if (strcmp(report_json_str(row, "category", ""), category) == 0 &&
+			strcmp(report_json_str(row, "name", ""), name) == 0)
+			return json_is_string(json_object_get(row, "value"));
+	}
+	return false;
+}
+
 static bool
 same_string(const char *a, const char *b)
 {
@@ -128,6 +177,91 @@ shorten(const char *s)
 	return psprintf("\"%.37s...\"", s);
 }
 
+/* "PostgreSQL 18.6" of "PostgreSQL 18.6 on x86_64-pc-linux-gnu, compiled by ..." */
+static char *
+release_name(json_t *env)
+{
+	const char *version = row_value(env, "server", "version");
+	const char *on = version ? strstr(version, " on ") : NULL;
+
+	if (version == NULL)
+		return pg_strdup("PostgreSQL");
+	return on ? pnstrdup(version, on - version) : pg_strdup(version);
+}
+
+static bool
+configure_option_shapes_code(const char *word)
+{
+	size_t		name_len = strcspn(word, "=");
+	char	   *name = pnstrdup(word, name_len);
+	bool		shapes;
+
+	/* VAR=value words: CFLAGS has a row of its own, the rest name tools */
+	shapes = strncmp(word, "--", 2) == 0 &&
+		!(name_len > 3 && strcmp(name + name_len - 3, "dir") == 0) &&
+		!in_list(name, packaging_options, lengthof(packaging_options));
+	pfree(name);
+	return shapes;
+}
+
+static bool
+in_words(char **words, int n, const char *word)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(words[i], word) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The words of text_a that text_b lacks, less those a variant's own key
+ * declares (declared_a, declared_b) and, for CONFIGURE, the options that
+ * do not shape the server's code.
+ */
+static char *
+words_only_in(const char *text_a, const char *text_b, const char *declared_a,
+			  const char *declared_b, bool configure)
+{
+	char	   *error = NULL;
+	int			na = 0,
+				nb = 0,
+				nda = 0,
+				ndb = 0;
+	char	  **wa = split_words(text_a ? text_a : "", &na, &error);
+	char	  **wb = split_words(text_b ? text_b : "", &nb, &error);
+	char	  **da = split_words(declared_a ? declared_a : "", &nda, &error);
+	char	  **db = split_words(declared_b ? declared_b : "", &ndb, &error);
+	PQExpBufferData only;
+
+	initPQExpBuffer(&only);
+	for (int i = 0; wa && i < na; i++)
+		if ((!configure || configure_option_shapes_code(wa[i])) &&
+			!in_words(wa, i, wa[i]) && !(wb && in_words(wb, nb, wa[i])) &&
+			!(da && in_words(da, nda, wa[i])) && !(db && in_words(db, ndb, wa[i])))
+			appendPQExpBuffer(&only, "%s%s", only.len ? ", " : "", wa[i]);
+	return only.data;
+}
+
+/*
+ * CFLAGS and CONFIGURE, compared word by word: hundreds of bytes that
+ * differ in a few words, the ones the warning names.
+ */
+static void
+warn_words(ReportData *r, const VariantSpec *a, const VariantSpec *b, const char *name,
+		   const char *va, const char *vb, const char *what)
+{
+	bool		configure = strcmp(name, "CONFIGURE") == 0;
+	const char *declared_a = configure ? a->configure : a->cflags;
+	const char *declared_b = configure ? b->configure : b->cflags;
+	char	   *only_a = words_only_in(va, vb, declared_a, declared_b, configure);
+	char	   *only_b = words_only_in(vb, va, declared_b, declared_a, configure);
+
+	if (only_a[0] == '\0' && only_b[0] == '\0')
+		return;
+	report_warn(r, "%s only %s has: %s; only %s has: %s", what,
+				a->name, only_a[0] ? only_a : "none", b->name, only_b[0] ? only_b : "none");
+}
+
 static void
 compare_one(ReportData *r, int v)
 {
@@ -142,9 +276,16 @@ compare_one(ReportData *r, int v)
 	json_t	   *envs[2] = {env_a, env_b};
 	const char *warned[64];
 	int			nwarned = 0;
+	bool		other_release;
+	PQExpBufferData one_release;
 
 	if (env_a == NULL || env_b == NULL)
 		return;
+	other_release = row_has_value(env_a, "server", "server_version_num") &&
+		row_has_value(env_b, "server", "server_version_num") &&
+		strcmp(row_value(env_a, "server", "server_version_num"),
+			   row_value(env_b, "server", "server_version_num")) != 0;
+	initPQExpBuffer(&one_release);
 	/* rows of either side; a row present on one side only also differs */
 	for (int side = 0; side < 2; side++)
 	{
@@ -163,7 +304,9 @@ compare_one(ReportData *r, int v)
 				(server_a->extension != server_b->extension &&
 				 strcmp(name, "shared_preload_libraries") == 0) ||
 				declared_setting(r, a, name) || declared_setting(r, b, name) ||
-				(other_build && in_list(name, build_identity_rows, lengthof(build_identity_rows))))
+				(other_release && in_list(name, release_rows, lengthof(release_rows))) ||
+				(other_build && !other_release &&
+				 in_list(name, build_identity_rows, lengthof(build_identity_rows))))
 				continue;
 			va = row_value(env_a, cat, name);
 			vb = row_value(env_b, cat, name);
@@ -174,12 +317,31 @@ compare_one(ReportData *r, int v)
 				continue;
 			if (nwarned < lengthof(warned))
 				warned[nwarned++] = name;
-			report_warn(r, "environment differs beyond the declared settings: %s %s is %s in %s but %s in %s",
-						cat, name, shorten(va), a->name, shorten(vb), b->name);
+			if (other_release &&
+				!(row_has_value(env_a, cat, name) && row_has_value(env_b, cat, name)))
+				appendPQExpBuffer(&one_release, "%s%s (%s)", one_release.len ? ", " : "", name,
+								  row_has_value(env_a, cat, name) ? a->name : b->name);
+			else if (strcmp(name, "CONFIGURE") == 0)
+				warn_words(r, a, b, name, va, vb,
+						   "the builds differ beyond the release: configure options");
+			else if (strcmp(name, "CFLAGS") == 0)
+				warn_words(r, a, b, name, va, vb,
+						   "environment differs beyond the declared settings: build CFLAGS");
+			else
+				report_warn(r, "environment differs beyond the declared settings: %s %s is %s in %s but %s in %s",
+							cat, name, shorten(va), a->name, shorten(vb), b->name);
 		}
 	}
+	if (other_release)
+		report_declare(r, "the release: %s runs %s, server_version_num %s; %s runs %s, server_version_num %s%s%s",
+					   a->name, release_name(env_a), row_value(env_a, "server", "server_version_num"),
+					   b->name, release_name(env_b), row_value(env_b, "server", "server_version_num"),
+					   one_release.len ? "; set or present in one release only, not compared: " : "",
+					   one_release.data);
+	termPQExpBuffer(&one_release);
 }
 
+/* Warnings and the declared release difference of every variant against the baseline. */
 void
 report_environment_warnings(ReportData *r)
 {

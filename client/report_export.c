@@ -77,6 +77,7 @@ report_summary_json(const ReportData *r)
 	json_t	   *geomean = json_array();
 	json_t	   *noise = json_array();
 	json_t	   *warnings = json_array();
+	json_t	   *declared = json_array();
 
 	for (int i = 0; i < r->ncells; i++)
 	{
@@ -107,11 +108,13 @@ report_summary_json(const ReportData *r)
 	}
 	for (int i = 0; i < r->nwarnings; i++)
 		json_array_append_new(warnings, json_string(r->warnings[i]));
-	return json_pack("{s:s, s:f, s:f, s:o, s:o, s:o, s:o}",
+	for (int i = 0; i < r->ndeclared; i++)
+		json_array_append_new(declared, json_string(r->declared[i]));
+	return json_pack("{s:s, s:f, s:f, s:o, s:o, s:o, s:o, s:o}",
 					 "baseline", report_variant_name(r, r->baseline),
 					 "alpha", r->opt.alpha, "noise", r->opt.noise,
 					 "cells", cells, "geomean", geomean, "noise_by_variant", noise,
-					 "warnings", warnings);
+					 "declared", declared, "warnings", warnings);
 }
 
 /*

@@ -253,6 +253,8 @@ section_experiment(const ReportData *r, Doc *d)
 		doc_table_row(d, cells);
 	}
 	doc_table_end(d);
+	for (int i = 0; i < r->ndeclared; i++)
+		doc_para(d, "Declared difference: %s.", r->declared[i]);
 	termPQExpBuffer(&b);
 }
 

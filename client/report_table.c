@@ -3,7 +3,8 @@
  * report_table.c
  *		The verdict table printed at the end of a run and by "report":
  *		one row per (script, clients, variant against the baseline), a
- *		geomean row, a noise line per variant, then the warnings.
+ *		geomean row, a noise line per variant, the declared differences
+ *		no key names (the release), then the warnings.
  *
  * It stays short on purpose: the reasons behind "insufficient", the
  * per-run figures and the plots are in report.md and report.html.
@@ -92,6 +93,8 @@ report_print_table(const ReportData *r, FILE *out)
 				? r->cells[0].cmp.reason : "too few runs in some cells (report.md says why)");
 	for (int i = 0; i < r->nseed_lines; i++)
 		fprintf(out, "layout seeds: %s\n", r->seed_lines[i]);
+	for (int i = 0; i < r->ndeclared; i++)
+		fprintf(out, "declared: %s\n", r->declared[i]);
 	fprintf(out, "noise:");
 	for (int v = 0; v < r->spec.nvariants; v++)
 	{

@@ -23,7 +23,8 @@ static const char *const csv_columns =
 "run_id,round,variant,script,clients,jobs,warmup,started_at,duration_s,reset_s,"
 "tps,latency_avg_ms,latency_stddev_ms,transactions,failed_tx,status,"
 "checkpoints_during,autovacuum_during,cpu_user_us_per_tx,cpu_sys_us_per_tx,"
-"voluntary_switches_per_tx,involuntary_switches_per_tx,blks_hit,blks_read,wal_bytes,reason";
+"voluntary_switches_per_tx,involuntary_switches_per_tx,blks_hit,blks_read,wal_bytes,"
+"buffers_written_checkpointer,buffers_written_bgwriter,buffers_written_backends,reason";
 
 bool
 results_create(const char *dir, char **error)
@@ -170,6 +171,9 @@ results_append_run(const char *dir, const RunRecord *r, char **error)
 	csv_number(f, r->blks_hit, "%.0f");
 	csv_number(f, r->blks_read, "%.0f");
 	csv_number(f, r->wal_bytes, "%.0f");
+	csv_number(f, r->buffers_written_checkpointer, "%.0f");
+	csv_number(f, r->buffers_written_bgwriter, "%.0f");
+	csv_number(f, r->buffers_written_backends, "%.0f");
 	csv_text(f, r->reason);
 	fputc('\n', f);
 	if (fflush(f) != 0 || fsync(fileno(f)) != 0 || fclose(f) != 0)
@@ -491,6 +495,14 @@ results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
 		return NULL;
 	c_id = runs_csv_column(t, "run_id");
 	c_status = runs_csv_column(t, "status");
+	/* lines of other columns appended below this header would be misread */
+	if (strncmp(t->header, csv_columns, strlen(csv_columns)) != 0 ||
+		strspn(t->header + strlen(csv_columns), "\r\n") != strlen(t->header + strlen(csv_columns)))
+	{
+		*error = psprintf("\"%s\" has the columns of another version of pgbench_ext: resume it with that version, or run the experiment again",
+						  t->path);
+		return NULL;
+	}
 	if ((out = safe_fopen_write(tmp, false, error)) == NULL)
 		return NULL;
 	fputs(t->header, out);

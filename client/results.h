@@ -41,10 +41,13 @@ typedef struct RunRecord
 	double		cpu_sys_us_per_tx;
 	double		voluntary_switches_per_tx;
 	double		involuntary_switches_per_tx;
-	/* from the statistics views, deltas over the run */
+	/* from the statistics views, deltas over the run (server_stats.c) */
 	double		blks_hit;
 	double		blks_read;
 	double		wal_bytes;
+	double		buffers_written_checkpointer;
+	double		buffers_written_bgwriter;
+	double		buffers_written_backends;
 } RunRecord;
 
 /* runs.csv as read back: every line checked against the experiment */

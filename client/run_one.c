@@ -16,6 +16,7 @@
 #include "pgbench_output.h"
 #include "progress.h"
 #include "run_one.h"
+#include "server_stats.h"
 #include "subprocess.h"
 
 #include <fcntl.h>
@@ -25,41 +26,6 @@
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
-
-/* Counters of the statistics views that a run's record reports as deltas. */
-typedef struct StatsSnapshot
-{
-	double		checkpoints;
-	double		autovacuums;
-	double		blks_hit;
-	double		blks_read;
-	double		wal_bytes;
-	bool		valid;
-} StatsSnapshot;
-
-static void
-take_stats_snapshot(PGconn *conn, StatsSnapshot *s)
-{
-	const char *wal = PQserverVersion(conn) >= 140000
-		? "(SELECT wal_bytes FROM pg_stat_wal)" : "NULL::numeric";
-	char	   *sql = psprintf("SELECT (SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter), "
-							   "(SELECT coalesce(sum(autovacuum_count + autoanalyze_count), 0) FROM pg_stat_user_tables), "
-							   "d.blks_hit, d.blks_read, %s "
-							   "FROM pg_stat_database d WHERE d.datname = current_database()", wal);
-	PGresult   *res = PQexec(conn, sql);
-
-	memset(s, 0, sizeof(*s));
-	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
-	{
-		s->checkpoints = atof(PQgetvalue(res, 0, 0));
-		s->autovacuums = atof(PQgetvalue(res, 0, 1));
-		s->blks_hit = atof(PQgetvalue(res, 0, 2));
-		s->blks_read = atof(PQgetvalue(res, 0, 3));
-		s->wal_bytes = PQgetisnull(res, 0, 4) ? NAN : atof(PQgetvalue(res, 0, 4));
-		s->valid = true;
-	}
-	PQclear(res);
-}
 
 /*
  * Backends publish their statistics and counters as they exit, a moment
@@ -335,6 +301,8 @@ init_record(RunRecord *rec, Experiment *x, const PlannedRun *pr)
 	rec->cpu_user_us_per_tx = rec->cpu_sys_us_per_tx = NAN;
 	rec->voluntary_switches_per_tx = rec->involuntary_switches_per_tx = NAN;
 	rec->blks_hit = rec->blks_read = rec->wal_bytes = NAN;
+	rec->buffers_written_checkpointer = rec->buffers_written_bgwriter = NAN;
+	rec->buffers_written_backends = NAN;
 	rec->status = "failed";
 	iso_now(rec->started_at, sizeof(rec->started_at));
 }
@@ -349,8 +317,10 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 {
 	VariantState *vs = &x->variants[pr->variant];
 	PGconn	   *conn;
-	StatsSnapshot before,
-				after;
+	ServerStats before_checkpoint,
+				before,
+				after,
+				delta;
 	char	  **argv;
 	char	   *out_path = results_run_path(x->dir, pr->run_id, ".out");
 	char	   *err_path = results_run_path(x->dir, pr->run_id, ".err");
@@ -365,13 +335,14 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 	if ((conn = connect_variant(vs, RUN_DB, error)) == NULL)
 		return false;
 	wait_for_backends_to_exit(conn);
+	server_stats_take(conn, &before_checkpoint);
 	if (!exec_ok(conn, "CHECKPOINT", error) ||
 		(vs->has_counters && !exec_ok(conn, "SELECT pgbench_ext.reset()", error)))
 	{
 		PQfinish(conn);
 		return false;
 	}
-	take_stats_snapshot(conn, &before);
+	server_stats_take_after_checkpoint(conn, &before_checkpoint, &before);
 
 	argv = pgbench_argv(x, vs, pr, rec->jobs);
 	progress_start_run(progress, pr, rec->variant, rec->script);
@@ -425,15 +396,19 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 	}
 
 	wait_for_backends_to_exit(conn);
-	take_stats_snapshot(conn, &after);
-	if (before.valid && after.valid)
+	server_stats_take(conn, &after);
+	server_stats_delta(&before, &after, &delta);
+	if (delta.valid)
 	{
-		rec->checkpoints_during = (int) (after.checkpoints - before.checkpoints);
-		rec->autovacuum_during = (int) (after.autovacuums - before.autovacuums);
-		rec->blks_hit = after.blks_hit - before.blks_hit;
-		rec->blks_read = after.blks_read - before.blks_read;
-		rec->wal_bytes = after.wal_bytes - before.wal_bytes;
+		rec->checkpoints_during = (int) delta.checkpoints;
+		rec->autovacuum_during = (int) delta.autovacuums;
 	}
+	rec->blks_hit = delta.blks_hit;
+	rec->blks_read = delta.blks_read;
+	rec->wal_bytes = delta.wal_bytes;
+	rec->buffers_written_checkpointer = delta.buffers_written_checkpointer;
+	rec->buffers_written_bgwriter = delta.buffers_written_bgwriter;
+	rec->buffers_written_backends = delta.buffers_written_backends;
 	detail = vs->has_counters ? pull_counters(conn, rec) : json_object();
 	PQfinish(conn);
 
