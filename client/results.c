@@ -10,6 +10,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "digest.h"
 #include "results.h"
 #include "safe_file.h"
 
@@ -481,7 +482,9 @@ bool *
 results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
 					   int *ncompleted, char **error)
 {
-	RunsCsv    *t = results_read_runs(dir, spec, error);
+	char	   *path = psprintf("%s/runs.csv", dir);
+	char	   *header = first_line_of_file(path);
+	RunsCsv    *t;
 	char	   *tmp = psprintf("%s/runs.csv.tmp", dir);
 	char	   *ipath = psprintf("%s/interrupted.csv", dir);
 	FILE	   *out;
@@ -491,18 +494,18 @@ results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
 				c_status;
 
 	*ncompleted = 0;
-	if (t == NULL)
+	/* lines of other columns appended below this header would be misread */
+	header[strcspn(header, "\r")] = '\0';
+	if (*header != '\0' && strcmp(header, csv_columns) != 0)
+	{
+		*error = psprintf("\"%s\" has the columns of another version of pgbench_ext: resume it with that version, or run the experiment again",
+						  path);
+		return NULL;
+	}
+	if ((t = results_read_runs(dir, spec, error)) == NULL)
 		return NULL;
 	c_id = runs_csv_column(t, "run_id");
 	c_status = runs_csv_column(t, "status");
-	/* lines of other columns appended below this header would be misread */
-	if (strncmp(t->header, csv_columns, strlen(csv_columns)) != 0 ||
-		strspn(t->header + strlen(csv_columns), "\r\n") != strlen(t->header + strlen(csv_columns)))
-	{
-		*error = psprintf("\"%s\" has the columns of another version of pgbench_ext: resume it with that version, or run the experiment again",
-						  t->path);
-		return NULL;
-	}
 	if ((out = safe_fopen_write(tmp, false, error)) == NULL)
 		return NULL;
 	fputs(t->header, out);

@@ -76,7 +76,7 @@ sub write_release_dir
 			return ($v eq $b->{name} ? 1100 : 1000) * (1 + (-0.02, 0.01, 0, 0.02, -0.01, -0.015)[ $round - 1 ]);
 		});
 	my $json = JSON::PP->new->canonical->pretty;
-	my $exp = ReportFixture::read_json("$dir/experiment.json");
+	my $exp = read_json("$dir/experiment.json");
 	foreach my $v ($a, $b)
 	{
 		my ($spec) = grep { $_->{name} eq $v->{name} } @{ $exp->{spec}{variants} };
@@ -117,7 +117,7 @@ is_deeply(
 	'warned: the configure options that shape the code (not paths, packaging or the declared --with-segsize=2), '
 	  . 'CFLAGS word by word, data_checksums; nothing of the version or the port');
 
-my $summary = ReportFixture::read_json("$dir/summary.json");
+my $summary = read_json("$dir/summary.json");
 is_deeply($summary->{declared}, [$declared], 'summary.json: "declared"');
 is(scalar(grep { /server_version_num|old_snapshot_threshold/ } @{ $summary->{warnings} }), 0,
 	'summary.json: no warning of the version or of a row of one release only');
@@ -148,6 +148,6 @@ write_release_dir(
 is($rc, 0, 'report of two builds of 15.20') or diag $err;
 unlike($out, qr/^declared:/m, 'one release: nothing declared');
 unlike($out, qr/configure options|server_version_num|version is/, 'nor CONFIGURE or the version string warned');
-is_deeply(ReportFixture::read_json("$dir/summary.json")->{declared}, [], 'summary.json: "declared" is empty');
+is_deeply(read_json("$dir/summary.json")->{declared}, [], 'summary.json: "declared" is empty');
 
 done_testing();
