@@ -21,12 +21,14 @@ static const char *const csv_columns =
 "run_id,round,variant,script,clients,jobs,warmup,started_at,duration_s,reset_s,"
 "tps,latency_avg_ms,latency_stddev_ms,transactions,failed_tx,status,"
 "checkpoints_during,autovacuum_during,cpu_user_us_per_tx,cpu_sys_us_per_tx,"
-"voluntary_switches_per_tx,involuntary_switches_per_tx,blks_hit,blks_read,wal_bytes,reason";
+"voluntary_switches_per_tx,involuntary_switches_per_tx,blks_hit,blks_read,wal_bytes,"
+"snapshot_full_ns_median,snapshot_full_ns_p90,snapshot_reuse_ns_median,snapshot_reuse_ns_p90,"
+"snapshot_xcnt,snapshot_procs,snapshot_probes,reason";
 
 /* Column positions used when reading runs.csv back. */
 #define CSV_RUN_ID	0
 #define CSV_STATUS	15
-#define CSV_NCOLS	26
+#define CSV_NCOLS	33
 
 bool
 results_create(const char *dir, char **error)
@@ -173,6 +175,13 @@ results_append_run(const char *dir, const RunRecord *r, char **error)
 	csv_number(f, r->blks_hit, "%.0f");
 	csv_number(f, r->blks_read, "%.0f");
 	csv_number(f, r->wal_bytes, "%.0f");
+	csv_number(f, r->snapshot.full_ns_median, "%.3f");
+	csv_number(f, r->snapshot.full_ns_p90, "%.3f");
+	csv_number(f, r->snapshot.reuse_ns_median, "%.3f");
+	csv_number(f, r->snapshot.reuse_ns_p90, "%.3f");
+	csv_number(f, r->snapshot.xcnt, "%.1f");
+	csv_number(f, r->snapshot.procs, "%.1f");
+	fprintf(f, ",%d", r->snapshot.probes);
 	csv_text(f, r->reason);
 	fputc('\n', f);
 	if (fflush(f) != 0 || fsync(fileno(f)) != 0 || fclose(f) != 0)
