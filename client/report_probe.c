@@ -175,7 +175,8 @@ report_probe_load(ReportData *r)
 			row->statistic = figures[f].statistic;
 			row->median_a = sample_median(r, c->a, figures[f].value, &row->n_a);
 			row->median_b = sample_median(r, c->b, figures[f].value, &row->n_b);
-			if (row->n_a == 0 && row->n_b == 0)
+			/* a side that was not probed has nothing to compare */
+			if (row->n_a == 0 || row->n_b == 0)
 				continue;
 			row->has_comparison = report_compare_runs(r, c->a, c->b, figures[f].value,
 													  false, &row->cmp);

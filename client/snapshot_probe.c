@@ -23,6 +23,11 @@
  * run, while pgbench connects or its clients end; one still running when
  * pgbench exits is dropped, so every sample is taken under the load.
  *
+ * The probe's session is one more backend of the run: it is in the probe's
+ * own figure of backends, and the wait profile samples it (between probes,
+ * Client:ClientRead, as it does the runner's other session); its
+ * statements are not counted (pgbench_ext.track is off for it).
+ *
  * No thread: the runner already sleeps in poll() on pgbench's progress
  * pipe; the probe's socket and its next due time join that poll(), and
  * its queries are sent with libpq's asynchronous API.  A probe that fails
@@ -117,6 +122,12 @@ snapshot_probe_start(Experiment *x, const PlannedRun *pr)
 	p->last_at = duration > 0 ? p->start + duration - SNAPSHOT_PROBE_MARGIN_S : HUGE_VAL;
 
 	if ((p->conn = connect_variant(vs, RUN_DB, &error)) == NULL)
+	{
+		stop_probing(p, error);
+		return p;
+	}
+	/* the run's counters are pgbench's transactions, not the probe's */
+	if (vs->has_counters && !exec_ok(p->conn, "SET pgbench_ext.track = off", &error))
 	{
 		stop_probing(p, error);
 		return p;

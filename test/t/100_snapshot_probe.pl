@@ -171,6 +171,7 @@ is(scalar(grep { $_->{variant} eq 'off' && $_->{snapshot_full_ns_median} eq '' &
 my $probe = ReportFixture::read_json(sprintf("%s/runs/%04d.json", $dir,
 		(grep { $_->{variant} eq 'on' } @runs)[0]{run_id}))->{snapshot_probe};
 is($probe->{interval_ms}, 50, 'snapshot_probe_interval is the pause between probes');
+unlike($out, qr/^snapshot probe:/m, 'no probe comparison where one side has no figures');
 like($out, qr/^warning: variant on ran with the snapshot probe and off without it: their tps comparison includes what the probe costs/m,
 	'the report flags a tps comparison of probed against unprobed runs');
 my $exp = ReportFixture::read_json("$dir/experiment.json");
