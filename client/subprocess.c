@@ -450,6 +450,18 @@ run_logged(char *const argv[], bool as_server, const char *log_path)
 	return child_run_logged(&spec, log_path);
 }
 
+/* run_logged() into a log the caller opened (cluster.c: without following links). */
+int
+run_logged_fd(char *const argv[], bool as_server, int log_fd)
+{
+	ChildSpec	spec = CHILD_SPEC_INIT;
+
+	spec.argv = argv;
+	spec.unprivileged = as_server;
+	spec.log_fd = log_fd;
+	return child_run(&spec);
+}
+
 /*
  * Run fn(arg, error) in a child process as the server account (when we
  * are root; as ourselves otherwise): the client's own file work inside

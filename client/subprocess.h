@@ -43,6 +43,7 @@ extern char *child_output(const ChildSpec *spec, bool with_stderr, int *status);
 
 /* the cluster's form: initdb and pg_ctl, never interrupted */
 extern int	run_logged(char *const argv[], bool as_server, const char *log_path);
+extern int	run_logged_fd(char *const argv[], bool as_server, int log_fd);
 
 /* the account, and the client's own work done as that account */
 extern bool need_server_account(void);

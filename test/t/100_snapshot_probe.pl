@@ -131,7 +131,7 @@ like($md, qr/^\| select-only \| 2 \| A \| 6 of 6 \| [\d.]+ \| \d+ \| \d+ \| [\d.
 	'report.md: what the probes saw');
 unlike($md, qr/What the patch moved/, 'report.md: no layout section');
 my $html = slurp_file("$dir/report.html");
-like($html, qr/<h2>GetSnapshotData under the run's load<\/h2>/, 'report.html has the probe section');
+like($html, qr/<h2>GetSnapshotData under the run&#39;s load<\/h2>/, 'report.html has the probe section, its apostrophe escaped');
 like($html, qr/<td>reuse, p90<\/td>/, 'report.html: the reuse rows');
 
 my $first = slurp_file("$dir/summary.json");
