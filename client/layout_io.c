@@ -21,12 +21,17 @@
  */
 #include "client.h"
 
+#include <ctype.h>
+
 #include <jansson.h>
 
 #include "common/logging.h"
 
 #define LAYOUT_FORMAT_NAME		"pgbench_ext layout"
 #define LAYOUT_FORMAT_VERSION	1
+
+/* What a field's C type is written with: "PGPROC **", "Oid[FP_LOCK_SLOTS_PER_BACKEND]". */
+#define TYPE_CHARACTERS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_ *[]"
 
 static LayoutStructInfo *
 find_or_add_struct(Layout *layout, const char *name, int *allocated)
@@ -132,6 +137,22 @@ layout_save(const Layout *layout, const char *path)
 }
 
 /*
+ * Whether s is a C identifier, as every struct and field name that
+ * struct_layout() reports is: a layout file comes from a results directory
+ * that may be anyone's, and its names end up in reports.
+ */
+static bool
+is_identifier(const char *s)
+{
+	if (!(isalpha((unsigned char) s[0]) || s[0] == '_'))
+		return false;
+	for (; *s; s++)
+		if (!(isalnum((unsigned char) *s) || *s == '_'))
+			return false;
+	return true;
+}
+
+/*
  * A saved layout, or NULL with *error saying what is wrong with the file:
  * the report reads layouts from results directories it must not die on.
  */
@@ -197,6 +218,11 @@ layout_load_file(const char *path, char **error)
 			*error = psprintf("struct %zu: \"fields\" is not an array", i + 1);
 			goto done;
 		}
+		if (!is_identifier(name))
+		{
+			*error = psprintf("struct %zu: name is not a C identifier", i + 1);
+			goto done;
+		}
 		s->name = pg_strdup(name);
 		json_array_foreach(fields, k, jf)
 		{
@@ -210,6 +236,11 @@ layout_load_file(const char *path, char **error)
 							   "offset", &offset, "size", &size) != 0)
 			{
 				*error = psprintf("%s field %zu: %s", s->name, k + 1, jerr.text);
+				goto done;
+			}
+			if (!is_identifier(fname) || strspn(ftype, TYPE_CHARACTERS) != strlen(ftype))
+			{
+				*error = psprintf("%s field %zu: its name or type is not one of C", s->name, k + 1);
 				goto done;
 			}
 			add_field(s, fname, ftype, offset, size);
