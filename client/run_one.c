@@ -395,6 +395,7 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 	{
 		rec->status = "interrupted";
 		rec->reason = pg_strdup("interrupted by the user (Ctrl-C)");
+		json_decref(probe_json);
 		PQfinish(conn);
 		return true;
 	}
@@ -403,6 +404,7 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 	{
 		rec->reason = psprintf("the server terminated during the run; its log ends with: %s",
 							   vs->cluster.managed ? tail_of_file(vs->cluster.logfile, 3) : "(not managed)");
+		json_decref(probe_json);
 		PQfinish(conn);
 		return true;
 	}
