@@ -60,6 +60,8 @@ ab_usage(void)
 	printf("      --reset=every-run|never  fresh copy of the data before each run or not\n");
 	printf("      --pgbench-args=ARGS  further pgbench options, passed through\n");
 	printf("      --seed=N             plan seed\n");
+	printf("      --snapshot-probe[=on|off]  time GetSnapshotData() under every run's load\n");
+	printf("      --snapshot-probe-interval=MS  pause between two probes (default 100)\n");
 	printf("  -o, --output=DIR         results directory\n");
 	printf("\nVariant options (the keys of [variant NAME]; apply to the last --variant):\n");
 	printf("      --variant=NAME       start a variant\n");
@@ -270,7 +272,7 @@ cmd_ab(int argc, char **argv)
 		{'T', "duration", false}, {'t', "transactions", false}, {'r', "rounds", false},
 		{10, "warmup", false}, {'b', "script", false}, {'M', "protocol", false},
 		{11, "unlogged", false}, {12, "reset", false}, {13, "pgbench_args", false},
-		{14, "seed", false},
+		{14, "seed", false}, {15, "snapshot_probe", false}, {16, "snapshot_probe_interval", false},
 		{21, "bindir", true}, {22, "conninfo", true}, {23, "set", true},
 		{24, "extension", true}, {25, "initdb_args", true},
 		{26, "source", true}, {27, "patch", true}, {28, "cflags", true},
@@ -291,6 +293,8 @@ cmd_ab(int argc, char **argv)
 		{"reset", required_argument, NULL, 12},
 		{"pgbench-args", required_argument, NULL, 13},
 		{"seed", required_argument, NULL, 14},
+		{"snapshot-probe", optional_argument, NULL, 15},
+		{"snapshot-probe-interval", required_argument, NULL, 16},
 		{"variant", required_argument, NULL, 20},
 		{"bindir", required_argument, NULL, 21},
 		{"conninfo", required_argument, NULL, 22},
@@ -347,7 +351,7 @@ cmd_ab(int argc, char **argv)
 			if (keys[i].variant && section == NULL)
 				usage_error("ab", "--%s must follow a --variant NAME", option_name(long_options, c));
 			if (!experiment_set(&spec, keys[i].variant ? section : "experiment", keys[i].key,
-								c == 11 ? "on" : optarg, &error))
+								c == 11 || (c == 15 && optarg == NULL) ? "on" : optarg, &error))
 				usage_error("ab", "%s", error);
 			handled = true;
 		}

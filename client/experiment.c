@@ -59,6 +59,7 @@ experiment_init(ExperimentSpec *spec)
 	spec->scripts[0] = pg_strdup("tpcb-like");
 	spec->nscripts = 1;
 	spec->reset = RESET_EVERY_RUN;
+	spec->snapshot_probe_interval_ms = 100;
 }
 
 bool
@@ -301,9 +302,22 @@ set_experiment_key(ExperimentSpec *spec, const char *key, const char *value, cha
 			return false;
 		}
 	}
+	else if (strcmp(key, "snapshot_probe") == 0)
+	{
+		if (!parse_bool(value, &spec->snapshot_probe))
+			goto bad_bool;
+	}
+	else if (strcmp(key, "snapshot_probe_interval") == 0)
+	{
+		if (!parse_int(value, 10, 60000, &spec->snapshot_probe_interval_ms))
+		{
+			*error = psprintf("snapshot_probe_interval must be a whole number of milliseconds from 10 to 60000, got \"%s\"", value);
+			return false;
+		}
+	}
 	else
 	{
-		*error = psprintf("unknown key \"%s\" in [experiment]; known keys: scale, clients, jobs, duration, transactions, rounds, warmup, script, protocol, unlogged, seed, pgbench_args, reset", key);
+		*error = psprintf("unknown key \"%s\" in [experiment]; known keys: scale, clients, jobs, duration, transactions, rounds, warmup, script, protocol, unlogged, seed, pgbench_args, reset, snapshot_probe, snapshot_probe_interval", key);
 		return false;
 	}
 	return true;
@@ -384,6 +398,17 @@ set_variant_key(VariantSpec *v, const char *key, const char *value, char **error
 			}
 		v->initdb_args = pg_strdup(value);
 	}
+	else if (strcmp(key, "snapshot_probe") == 0)
+	{
+		bool		on;
+
+		if (!parse_bool(value, &on))
+		{
+			*error = psprintf("snapshot_probe must be on or off, got \"%s\" in variant \"%s\"", value, v->name);
+			return false;
+		}
+		v->snapshot_probe = on ? PROBE_ON : PROBE_OFF;
+	}
 	else if (strcmp(key, "source") == 0)
 		v->source = pg_strdup(value);
 	else if (strcmp(key, "patch") == 0)
@@ -417,7 +442,7 @@ set_variant_key(VariantSpec *v, const char *key, const char *value, char **error
 	}
 	else
 	{
-		*error = psprintf("unknown key \"%s\" in [variant %s]; known keys: bindir, conninfo, cluster, set, session_set, extension, initdb_args, source, patch, cflags, configure, pgo, lto, layout_seeds", key, v->name);
+		*error = psprintf("unknown key \"%s\" in [variant %s]; known keys: bindir, conninfo, cluster, set, session_set, extension, initdb_args, snapshot_probe, source, patch, cflags, configure, pgo, lto, layout_seeds", key, v->name);
 		return false;
 	}
 	return true;
@@ -544,7 +569,7 @@ check_shared_cluster(const ExperimentSpec *spec, const VariantSpec *v, char **er
 	}
 	if (v->bindir || v->conninfo || v->source || v->nsettings > 0 || v->initdb_args)
 	{
-		*error = psprintf("variant \"%s\" runs on variant \"%s\"'s cluster: its bindir, conninfo, source, set and initdb_args are \"%s\"'s; give it only session_set",
+		*error = psprintf("variant \"%s\" runs on variant \"%s\"'s cluster: its bindir, conninfo, source, set and initdb_args are \"%s\"'s; give it only session_set (and snapshot_probe)",
 						  v->name, host->name, host->name);
 		return false;
 	}
@@ -664,6 +689,8 @@ experiment_to_json(const ExperimentSpec *spec)
 	if (spec->pgbench_args)
 		json_object_set_new(exp, "pgbench_args", json_string(spec->pgbench_args));
 	json_object_set_new(exp, "reset", json_string(spec->reset == RESET_EVERY_RUN ? "every-run" : "never"));
+	json_object_set_new(exp, "snapshot_probe", json_boolean(spec->snapshot_probe));
+	json_object_set_new(exp, "snapshot_probe_interval", json_integer(spec->snapshot_probe_interval_ms));
 
 	for (int i = 0; i < spec->nvariants; i++)
 	{
@@ -684,6 +711,8 @@ experiment_to_json(const ExperimentSpec *spec)
 		json_object_set_new(vj, "extension", json_boolean(v->extension));
 		if (v->initdb_args)
 			json_object_set_new(vj, "initdb_args", json_string(v->initdb_args));
+		if (v->snapshot_probe != PROBE_AS_EXPERIMENT)
+			json_object_set_new(vj, "snapshot_probe", json_boolean(v->snapshot_probe == PROBE_ON));
 		if (v->source)
 		{
 			json_object_set_new(vj, "source", json_string(v->source));

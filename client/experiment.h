@@ -26,6 +26,14 @@ typedef enum ResetPolicy
 	RESET_NEVER					/* runs reuse the data the previous run left */
 } ResetPolicy;
 
+/* A variant's snapshot_probe key: unset (the experiment's), off or on */
+typedef enum ProbeChoice
+{
+	PROBE_AS_EXPERIMENT = 0,
+	PROBE_OFF,
+	PROBE_ON
+} ProbeChoice;
+
 typedef struct VariantSpec
 {
 	char	   *name;
@@ -38,6 +46,7 @@ typedef struct VariantSpec
 	int			nsession_settings;
 	bool		extension;		/* load pgbench_ext (default on) */
 	char	   *initdb_args;
+	ProbeChoice snapshot_probe;
 
 	/* built from a PostgreSQL source tree (build.c); bindir is then its result */
 	char	   *source;
@@ -70,6 +79,8 @@ typedef struct ExperimentSpec
 	bool		seed_given;
 	char	   *pgbench_args;	/* passed through, split on white space */
 	ResetPolicy reset;
+	bool		snapshot_probe; /* time GetSnapshotData() during every run */
+	int			snapshot_probe_interval_ms; /* pause between two probes */
 	VariantSpec variants[MAX_VARIANTS];
 	int			nvariants;
 } ExperimentSpec;

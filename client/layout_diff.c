@@ -1,7 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * layout_diff.c
- *		Print one struct layout, or what changed between two.
+ *		Print one struct layout, or what changed between two; the changes
+ *		are computed once (layout_compare) for this text and for the
+ *		report's section of the same name (report_layout.c).
  *
  * A field-reordering patch is judged by which fields end up on one cache
  * line, so the diff reports, per struct: fields that moved (old and new
@@ -17,6 +19,10 @@
 #include "client.h"
 
 #include "lib/stringinfo.h"
+
+const char *const layout_diff_headers[LAYOUT_DIFF_COLUMNS] = {
+	"field", "A offset", "A line", "B offset", "B line", "change", "line neighbours (+gained -lost)"
+};
 
 static int
 first_line(const LayoutFieldInfo *f, int line_size)
@@ -119,81 +125,141 @@ field_change(const LayoutFieldInfo *fa, const LayoutFieldInfo *fb)
 	return NULL;
 }
 
-static void
-add_diff_row(TextTable *table, const LayoutStructInfo *sa, const LayoutStructInfo *sb,
-			 const char *name, int line_size, int *changed)
+/* One field's entry of the diff, or false when nothing about it changed. */
+static bool
+diff_field(const LayoutStructInfo *sa, const LayoutStructInfo *sb, const char *name,
+		   int line_size, LayoutFieldDiff *out)
 {
 	const LayoutFieldInfo *fa = find_field(sa, name);
 	const LayoutFieldInfo *fb = find_field(sb, name);
 	char	   *change = field_change(fa, fb);
 	char	   *neighbours = neighbour_changes(sa, sb, name, line_size);
-	const char *cells[7];
 
 	if (change == NULL && neighbours[0] == '\0')
-		return;
-	cells[0] = name;
-	cells[1] = fa ? psprintf("%d", fa->offset) : NULL;
-	cells[2] = fa ? psprintf("%d", first_line(fa, line_size)) : NULL;
-	cells[3] = fb ? psprintf("%d", fb->offset) : NULL;
-	cells[4] = fb ? psprintf("%d", first_line(fb, line_size)) : NULL;
-	cells[5] = change ? change : "";
-	cells[6] = neighbours;
-	table_add_row(table, cells);
-	(*changed)++;
+		return false;
+	out->name = name;
+	out->a = fa;
+	out->b = fb;
+	out->a_line = fa ? first_line(fa, line_size) : -1;
+	out->b_line = fb ? first_line(fb, line_size) : -1;
+	out->change = change ? change : "";
+	out->neighbours = neighbours;
+	return true;
 }
 
 static void
-diff_struct(const LayoutStructInfo *sa, const LayoutStructInfo *sb, int line_size, FILE *out)
+diff_struct(const LayoutStructInfo *sa, const LayoutStructInfo *sb, int line_size,
+			LayoutStructDiff *out)
 {
-	static const char *const headers[] = {
-		"field", "A offset", "A line", "B offset", "B line", "change", "line neighbours (+gained -lost)"
-	};
-	TextTable  *table;
-	int			changed = 0;
-
-	if (sb == NULL || sa == NULL)
-	{
-		fprintf(out, "%s: only in %s\n\n", sa ? sa->name : sb->name, sa ? "A" : "B");
+	memset(out, 0, sizeof(*out));
+	out->name = sa ? sa->name : sb->name;
+	out->a = sa;
+	out->b = sb;
+	if (sa == NULL || sb == NULL)
 		return;
-	}
-
-	table = table_create(lengthof(headers), headers);
-	table_set_max_width(table, 6, 60);
+	out->fields = pg_malloc(sizeof(LayoutFieldDiff) * (sa->nfields + sb->nfields + 1));
 	for (int i = 0; i < sa->nfields; i++)
-		add_diff_row(table, sa, sb, sa->fields[i].name, line_size, &changed);
+		if (diff_field(sa, sb, sa->fields[i].name, line_size, &out->fields[out->nfields]))
+			out->nfields++;
 	for (int i = 0; i < sb->nfields; i++)
-		if (find_field(sa, sb->fields[i].name) == NULL)
-			add_diff_row(table, sa, sb, sb->fields[i].name, line_size, &changed);
+		if (find_field(sa, sb->fields[i].name) == NULL &&
+			diff_field(sa, sb, sb->fields[i].name, line_size, &out->fields[out->nfields]))
+			out->nfields++;
+}
 
-	if (changed == 0 && sa->size == sb->size)
-		fprintf(out, "%s: identical (%d fields, %d bytes)\n\n", sa->name, sa->nfields, sa->size);
-	else
-	{
-		if (sa->size != sb->size)
-			fprintf(out, "%s: size %d -> %d bytes (%+d), %d field%s changed\n", sa->name,
-					sa->size, sb->size, sb->size - sa->size, changed, changed == 1 ? "" : "s");
-		else
-			fprintf(out, "%s: size %d bytes in both, %d field%s changed\n", sa->name,
-					sa->size, changed, changed == 1 ? "" : "s");
-		if (changed > 0)
-			table_print(table, out);
-		fputc('\n', out);
-	}
-	table_free(table);
+bool
+layout_struct_unchanged(const LayoutStructDiff *s)
+{
+	return s->a != NULL && s->b != NULL && s->nfields == 0 && s->a->size == s->b->size;
+}
+
+/*
+ * What changed between layouts a and b, struct by struct: a's structs in
+ * order, then those only b has.
+ */
+LayoutDiff *
+layout_compare(const Layout *a, const Layout *b, int line_size)
+{
+	LayoutDiff *d = pg_malloc0(sizeof(LayoutDiff));
+
+	d->a = a;
+	d->b = b;
+	d->line_size = line_size;
+	d->identical = true;
+	d->structs = pg_malloc0(sizeof(LayoutStructDiff) * (a->nstructs + b->nstructs + 1));
+	for (int i = 0; i < a->nstructs; i++)
+		diff_struct(&a->structs[i], find_struct(b, a->structs[i].name), line_size,
+					&d->structs[d->nstructs++]);
+	for (int i = 0; i < b->nstructs; i++)
+		if (find_struct(a, b->structs[i].name) == NULL)
+			diff_struct(NULL, &b->structs[i], line_size, &d->structs[d->nstructs++]);
+	for (int i = 0; i < d->nstructs; i++)
+		if (!layout_struct_unchanged(&d->structs[i]))
+			d->identical = false;
+	return d;
+}
+
+/* "SnapshotData: size 120 bytes in both, 1 field changed", and the like */
+char *
+layout_struct_headline(const LayoutStructDiff *s)
+{
+	int			n = s->nfields;
+
+	if (s->a == NULL || s->b == NULL)
+		return psprintf("%s: only in %s", s->name, s->a ? "A" : "B");
+	if (layout_struct_unchanged(s))
+		return psprintf("%s: identical (%d fields, %d bytes)", s->name, s->a->nfields, s->a->size);
+	if (s->a->size != s->b->size)
+		return psprintf("%s: size %d -> %d bytes (%+d), %d field%s changed", s->name,
+						s->a->size, s->b->size, s->b->size - s->a->size, n, n == 1 ? "" : "s");
+	return psprintf("%s: size %d bytes in both, %d field%s changed", s->name,
+					s->a->size, n, n == 1 ? "" : "s");
+}
+
+/* The cells of one changed field, as both the text and the report tables show it. */
+void
+layout_field_cells(const LayoutFieldDiff *f, const char **cells)
+{
+	cells[0] = f->name;
+	cells[1] = f->a ? psprintf("%d", f->a->offset) : NULL;
+	cells[2] = f->a ? psprintf("%d", f->a_line) : NULL;
+	cells[3] = f->b ? psprintf("%d", f->b->offset) : NULL;
+	cells[4] = f->b ? psprintf("%d", f->b_line) : NULL;
+	cells[5] = f->change;
+	cells[6] = f->neighbours;
 }
 
 void
 layout_diff(const Layout *a, const Layout *b, int line_size, FILE *out)
 {
+	LayoutDiff *d = layout_compare(a, b, line_size);
+
 	fprintf(out, "A: %s (PostgreSQL %s)\n", a->source, a->server_version);
 	fprintf(out, "B: %s (PostgreSQL %s)\n", b->source, b->server_version);
 	fprintf(out, "Lines of %d bytes, counted from the start of each struct.\n\n", line_size);
 
-	for (int i = 0; i < a->nstructs; i++)
-		diff_struct(&a->structs[i], find_struct(b, a->structs[i].name), line_size, out);
-	for (int i = 0; i < b->nstructs; i++)
-		if (find_struct(a, b->structs[i].name) == NULL)
-			diff_struct(NULL, &b->structs[i], line_size, out);
+	for (int i = 0; i < d->nstructs; i++)
+	{
+		const LayoutStructDiff *s = &d->structs[i];
+
+		fprintf(out, "%s\n", layout_struct_headline(s));
+		if (s->nfields > 0)
+		{
+			TextTable  *table = table_create(LAYOUT_DIFF_COLUMNS, layout_diff_headers);
+
+			table_set_max_width(table, 6, 60);
+			for (int f = 0; f < s->nfields; f++)
+			{
+				const char *cells[LAYOUT_DIFF_COLUMNS];
+
+				layout_field_cells(&s->fields[f], cells);
+				table_add_row(table, cells);
+			}
+			table_print(table, out);
+			table_free(table);
+		}
+		fputc('\n', out);
+	}
 }
 
 void

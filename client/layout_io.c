@@ -21,12 +21,17 @@
  */
 #include "client.h"
 
+#include <ctype.h>
+
 #include <jansson.h>
 
 #include "common/logging.h"
 
 #define LAYOUT_FORMAT_NAME		"pgbench_ext layout"
 #define LAYOUT_FORMAT_VERSION	1
+
+/* What a field's C type is written with: "PGPROC **", "Oid[FP_LOCK_SLOTS_PER_BACKEND]". */
+#define TYPE_CHARACTERS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_ *[]"
 
 static LayoutStructInfo *
 find_or_add_struct(Layout *layout, const char *name, int *allocated)
@@ -131,16 +136,28 @@ layout_save(const Layout *layout, const char *path)
 	json_decref(root);
 }
 
-static void
-bad_file(const char *path, const char *what)
+/*
+ * Whether s is a C identifier, as every struct and field name that
+ * struct_layout() reports is: a layout file comes from a results directory
+ * that may be anyone's, and its names end up in reports.
+ */
+static bool
+is_identifier(const char *s)
 {
-	pg_log_error("\"%s\" is not a saved layout: %s", path, what);
-	pg_log_error_hint("Save one with \"%s layout --save FILE CONNINFO\".", progname);
-	exit(EXIT_RUNTIME_ERROR);
+	if (!(isalpha((unsigned char) s[0]) || s[0] == '_'))
+		return false;
+	for (; *s; s++)
+		if (!(isalnum((unsigned char) *s) || *s == '_'))
+			return false;
+	return true;
 }
 
+/*
+ * A saved layout, or NULL with *error saying what is wrong with the file:
+ * the report reads layouts from results directories it must not die on.
+ */
 Layout *
-layout_from_file(const char *path)
+layout_load_file(const char *path, char **error)
 {
 	json_error_t jerr;
 	json_t	   *root = json_load_file(path, 0, &jerr);
@@ -149,28 +166,31 @@ layout_from_file(const char *path)
 	const char *version = "";
 	int			format_version = 0;
 	int			line_size = 0;
-	Layout	   *layout;
+	Layout	   *layout = NULL;
 	size_t		i;
 	json_t	   *js;
 
+	*error = NULL;
 	if (root == NULL)
 	{
-		pg_log_error("could not read layout file \"%s\": %s (line %d, column %d)",
-					 path, jerr.text, jerr.line, jerr.column);
-		exit(EXIT_RUNTIME_ERROR);
+		*error = psprintf("could not read layout file \"%s\": %s (line %d, column %d)",
+						  path, jerr.text, jerr.line, jerr.column);
+		return NULL;
 	}
 	if (json_unpack_ex(root, &jerr, 0, "{s:s, s:i, s?s, s?i, s:o}",
 					   "format", &format, "format_version", &format_version,
 					   "server_version", &version, "pg_cache_line_size", &line_size,
 					   "structs", &structs) != 0)
-		bad_file(path, jerr.text);
-	if (strcmp(format, LAYOUT_FORMAT_NAME) != 0)
-		bad_file(path, psprintf("format is \"%s\", expected \"%s\"", format, LAYOUT_FORMAT_NAME));
-	if (format_version != LAYOUT_FORMAT_VERSION)
-		bad_file(path, psprintf("format_version %d, this client reads %d",
-								format_version, LAYOUT_FORMAT_VERSION));
-	if (!json_is_array(structs))
-		bad_file(path, "\"structs\" is not an array");
+		*error = pg_strdup(jerr.text);
+	else if (strcmp(format, LAYOUT_FORMAT_NAME) != 0)
+		*error = psprintf("format is \"%s\", expected \"%s\"", format, LAYOUT_FORMAT_NAME);
+	else if (format_version != LAYOUT_FORMAT_VERSION)
+		*error = psprintf("format_version %d, this client reads %d",
+						  format_version, LAYOUT_FORMAT_VERSION);
+	else if (!json_is_array(structs))
+		*error = pg_strdup("\"structs\" is not an array");
+	if (*error)
+		goto done;
 
 	layout = pg_malloc0(sizeof(Layout));
 	layout->source = pg_strdup(path);
@@ -189,9 +209,20 @@ layout_from_file(const char *path)
 
 		if (json_unpack_ex(js, &jerr, 0, "{s:s, s:i, s:o}",
 						   "name", &name, "size", &s->size, "fields", &fields) != 0)
-			bad_file(path, psprintf("struct %zu: %s", i + 1, jerr.text));
+		{
+			*error = psprintf("struct %zu: %s", i + 1, jerr.text);
+			goto done;
+		}
 		if (!json_is_array(fields))
-			bad_file(path, psprintf("struct %zu: \"fields\" is not an array", i + 1));
+		{
+			*error = psprintf("struct %zu: \"fields\" is not an array", i + 1);
+			goto done;
+		}
+		if (!is_identifier(name))
+		{
+			*error = psprintf("struct %zu: name is not a C identifier", i + 1);
+			goto done;
+		}
 		s->name = pg_strdup(name);
 		json_array_foreach(fields, k, jf)
 		{
@@ -203,10 +234,39 @@ layout_from_file(const char *path)
 			if (json_unpack_ex(jf, &jerr, 0, "{s:s, s:s, s:i, s:i}",
 							   "name", &fname, "type", &ftype,
 							   "offset", &offset, "size", &size) != 0)
-				bad_file(path, psprintf("%s field %zu: %s", s->name, k + 1, jerr.text));
+			{
+				*error = psprintf("%s field %zu: %s", s->name, k + 1, jerr.text);
+				goto done;
+			}
+			if (!is_identifier(fname) || strspn(ftype, TYPE_CHARACTERS) != strlen(ftype))
+			{
+				*error = psprintf("%s field %zu: its name or type is not one of C", s->name, k + 1);
+				goto done;
+			}
 			add_field(s, fname, ftype, offset, size);
 		}
 	}
+
+done:
 	json_decref(root);
+	if (*error == NULL)
+		return layout;
+	*error = psprintf("\"%s\" is not a saved layout: %s", path, *error);
+	return NULL;
+}
+
+Layout *
+layout_from_file(const char *path)
+{
+	char	   *error;
+	Layout	   *layout = layout_load_file(path, &error);
+
+	if (layout == NULL)
+	{
+		pg_log_error("%s", error);
+		if (strstr(error, "is not a saved layout") != NULL)
+			pg_log_error_hint("Save one with \"%s layout --save FILE CONNINFO\".", progname);
+		exit(EXIT_RUNTIME_ERROR);
+	}
 	return layout;
 }

@@ -17,6 +17,8 @@
  *   report_doc.c       a small Markdown/HTML document writer
  *   report_sections.c  the sections of report.md and report.html
  *   report_plots.c     gnuplot SVG plots
+ *   report_probe.c     the snapshot probe's figures, B against A
+ *   report_layout.c    what the patch moved: the struct-layout diffs
  *   report_export.c    summary.json and benchstat.txt
  *   cmd_report.c       "pgbench_ext report" and "pgbench_ext compare"
  *
@@ -26,6 +28,7 @@
 #define PGBENCH_EXT_REPORT_H
 
 #include "experiment.h"
+#include "results.h"
 #include "stats.h"
 
 #include <jansson.h>
@@ -57,6 +60,7 @@ typedef struct ReportRun
 	double		blks_hit;
 	double		blks_read;
 	double		wal_bytes;
+	SnapshotFigures snapshot;	/* the snapshot probe's, NAN when not probed */
 	json_t	   *detail;			/* runs/NNNN.json, or NULL */
 } ReportRun;
 
@@ -67,6 +71,7 @@ typedef struct ReportSample
 	double	   *tps;			/* counted runs, in run order */
 	int		   *rounds;
 	int		   *run_ids;
+	int		   *run_index;		/* of each run in ReportData.runs */
 	bool		has_summary;
 	StatsSummary summary;
 	int			outliers;
@@ -125,7 +130,40 @@ typedef struct ReportData
 	/* with layout seeds: a verdict per seed and over all seeds */
 	char	  **seed_lines;
 	int			nseed_lines;
+
+	/* the snapshot probe's comparisons (report_probe.c), none if no run was probed */
+	struct ReportProbeRow *probe_rows;
+	int			nprobe_rows;
+
+	/* struct-layout diffs against the baseline worth showing (report_layout.c) */
+	struct ReportLayoutDiff *layout_diffs;
+	int			nlayout_diffs;
 } ReportData;
+
+/* One figure of the snapshot probe in one cell, B against A. */
+typedef struct ReportProbeRow
+{
+	const ReportCell *cell;
+	const char *mode;			/* "full" or "reuse" */
+	const char *statistic;		/* "median" or "p90" of the run's probes */
+	int			n_a;			/* counted runs with the figure */
+	int			n_b;
+	double		median_a;		/* median over those runs, NAN when none */
+	double		median_b;
+	bool		has_comparison;
+	StatsComparison cmp;		/* lower is better */
+} ReportProbeRow;
+
+/* The layouts of a variant and the baseline, as saved at setup. */
+typedef struct ReportLayoutDiff
+{
+	int			variant;
+	LayoutDiff *diff;			/* NULL when a layout is missing or unreadable */
+	char	   *problem;		/* then why */
+} ReportLayoutDiff;
+
+/* One figure of a run, for report_compare_runs(); NAN (or <= 0) when absent. */
+typedef double (*ReportRunValue) (const ReportRun *run);
 
 /* report_data.c */
 extern ReportData *report_load(const char *dir, const char *baseline, char **error);
@@ -147,6 +185,22 @@ extern char *report_median_pm(const ReportSample *s);
 extern char *report_verdict_text(const StatsComparison *cmp);
 extern void report_comparison_cells(const StatsComparison *cmp, bool ok, const char **cells);
 extern char *report_comparison_n(const StatsComparison *cmp);
+extern int	report_sample_values(const ReportData *r, const ReportSample *s,
+								 ReportRunValue value, double *x, int *rounds);
+extern bool report_compare_runs(const ReportData *r, const ReportSample *a, const ReportSample *b,
+								ReportRunValue value, bool higher_is_better,
+								StatsComparison *out);
+
+/* report_probe.c */
+extern void report_probe_load(ReportData *r);
+extern void report_probe_print(const ReportData *r, FILE *out);
+extern json_t *report_probe_json(const ReportData *r);
+
+/* report_layout.c */
+#define REPORT_LAYOUT_LINE_SIZE 64
+extern void report_layout_load(ReportData *r);
+extern void report_layout_print(const ReportData *r, FILE *out);
+extern json_t *report_layout_json(const ReportData *r);
 
 /* report_env.c */
 extern void report_environment_warnings(ReportData *r);
@@ -177,7 +231,9 @@ extern void doc_table_row(Doc *d, const char *const *cells);
 extern void doc_table_end(Doc *d);
 extern void doc_svg(Doc *d, const char *svg_path, const char *caption);
 
-/* report_sections.c */
+/* report_sections.c, report_probe.c, report_layout.c */
+extern void report_probe_section(const ReportData *r, Doc *d);
+extern void report_layout_section(const ReportData *r, Doc *d);
 extern void report_write_doc(const ReportData *r, Doc *d, const char *plots_note,
 							 char **plots, int nplots);
 
@@ -185,6 +241,7 @@ extern void report_write_doc(const ReportData *r, Doc *d, const char *plots_note
 extern char **report_draw_plots(const ReportData *r, int *nplots, char **note);
 
 /* report_export.c */
+extern json_t *report_comparison_json(const StatsComparison *cmp, bool ok);
 extern json_t *report_summary_json(const ReportData *r);
 extern bool report_write_benchstat(const ReportData *r, const char *path, char **error);
 

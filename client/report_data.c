@@ -43,6 +43,11 @@ read_runs_csv(ReportData *r, char **error)
 	int			c_id, c_round, c_var, c_script, c_clients, c_warm, c_tps, c_lat,
 				c_tx, c_status, c_ckpt, c_av, c_user, c_sys, c_vol, c_invol,
 				c_hit, c_read, c_wal, c_reason;
+	int			c_snap[7];
+	static const char *const snap_columns[7] = {
+		"snapshot_full_ns_median", "snapshot_full_ns_p90", "snapshot_reuse_ns_median",
+		"snapshot_reuse_ns_p90", "snapshot_xcnt", "snapshot_procs", "snapshot_probes"
+	};
 
 	if (t == NULL)
 		return false;
@@ -66,6 +71,8 @@ read_runs_csv(ReportData *r, char **error)
 	c_read = runs_csv_column(t, "blks_read");
 	c_wal = runs_csv_column(t, "wal_bytes");
 	c_reason = runs_csv_column(t, "reason");
+	for (int i = 0; i < lengthof(snap_columns); i++)
+		c_snap[i] = runs_csv_column(t, snap_columns[i]);
 	if (c_tps < 0)
 	{
 		*error = psprintf("\"%s\" has no column \"tps\"", t->path);
@@ -98,6 +105,13 @@ read_runs_csv(ReportData *r, char **error)
 		run->blks_hit = field_double(fl, c_hit);
 		run->blks_read = field_double(fl, c_read);
 		run->wal_bytes = field_double(fl, c_wal);
+		run->snapshot.full_ns_median = field_double(fl, c_snap[0]);
+		run->snapshot.full_ns_p90 = field_double(fl, c_snap[1]);
+		run->snapshot.reuse_ns_median = field_double(fl, c_snap[2]);
+		run->snapshot.reuse_ns_p90 = field_double(fl, c_snap[3]);
+		run->snapshot.xcnt = field_double(fl, c_snap[4]);
+		run->snapshot.procs = field_double(fl, c_snap[5]);
+		run->snapshot.probes = atoi(field_str(fl, c_snap[6]));
 		if (!results_read_run_detail(r->dir, run->run_id, &run->detail, error))
 			return false;
 	}
@@ -213,6 +227,7 @@ fill_samples(ReportData *r)
 		r->samples[i].tps = pg_malloc(sizeof(double) * (r->nruns + 1));
 		r->samples[i].rounds = pg_malloc(sizeof(int) * (r->nruns + 1));
 		r->samples[i].run_ids = pg_malloc(sizeof(int) * (r->nruns + 1));
+		r->samples[i].run_index = pg_malloc(sizeof(int) * (r->nruns + 1));
 	}
 	for (int i = 0; i < r->nruns; i++)
 	{
@@ -228,6 +243,7 @@ fill_samples(ReportData *r)
 		smp->tps[smp->n] = run->tps;
 		smp->rounds[smp->n] = run->round;
 		smp->run_ids[smp->n] = run->run_id;
+		smp->run_index[smp->n] = i;
 		smp->n++;
 	}
 	for (int i = 0; i < nsamples; i++)
@@ -315,6 +331,72 @@ compute_noise(ReportData *r)
 	}
 }
 
+/*
+ * One figure of each counted run of a sample, with its round, leaving out
+ * runs without it (NAN or <= 0); x and rounds (which may be NULL) hold
+ * s->n entries.  Returns how many runs have it.
+ */
+int
+report_sample_values(const ReportData *r, const ReportSample *s, ReportRunValue value,
+					 double *x, int *rounds)
+{
+	int			n = 0;
+
+	for (int i = 0; i < s->n; i++)
+	{
+		const ReportRun *run = &r->runs[s->run_index[i]];
+		double		v = value(run);
+
+		if (!isfinite(v) || v <= 0)
+			continue;
+		x[n] = v;
+		if (rounds)
+			rounds[n] = run->round;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * B against A in one cell for one figure of each counted run: the
+ * statistics and the units of the tps verdict, for tps and for every
+ * other figure compared the same way (the snapshot probe's).  Runs whose
+ * figure is missing are left out of that figure's comparison alone.
+ */
+bool
+report_compare_runs(const ReportData *r, const ReportSample *a, const ReportSample *b,
+					ReportRunValue value, bool higher_is_better, StatsComparison *out)
+{
+	const ReportSample *side[2] = {a, b};
+	double	   *x[2];
+	int		   *rounds[2];
+	int			n[2] = {0, 0};
+	StatsOptions opt = r->opt;
+	bool		ok;
+
+	opt.higher_is_better = higher_is_better;
+	for (int k = 0; k < 2; k++)
+	{
+		x[k] = pg_malloc(sizeof(double) * (side[k]->n + 1));
+		rounds[k] = pg_malloc(sizeof(int) * (side[k]->n + 1));
+		n[k] = report_sample_values(r, side[k], value, x[k], rounds[k]);
+	}
+	ok = stats_compare_rounds(x[0], rounds[0], n[0], x[1], rounds[1], n[1],
+							  &opt, out) == STATS_OK;
+	for (int k = 0; k < 2; k++)
+	{
+		pg_free(x[k]);
+		pg_free(rounds[k]);
+	}
+	return ok;
+}
+
+static double
+run_tps(const ReportRun *run)
+{
+	return run->tps;
+}
+
 static void
 compute_cells(ReportData *r)
 {
@@ -348,10 +430,8 @@ compute_cells(ReportData *r)
 				cell->variant = v;
 				cell->a = report_sample(r, s, c, r->baseline);
 				cell->b = smp;
-				cell->has_comparison =
-					stats_compare_rounds(cell->a->tps, cell->a->rounds, cell->a->n,
-										 cell->b->tps, cell->b->rounds, cell->b->n,
-										 &r->opt, &cell->cmp) == STATS_OK;
+				cell->has_comparison = report_compare_runs(r, cell->a, cell->b, run_tps,
+														   r->opt.higher_is_better, &cell->cmp);
 				if (cell->has_comparison && cell->cmp.has_estimate)
 					ratios[v][nratios[v]++] = cell->cmp.estimate;
 			}
@@ -447,6 +527,8 @@ report_load(const char *dir, const char *baseline, char **error)
 	compute_noise(r);
 	run_warnings(r);
 	report_environment_warnings(r);
+	report_probe_load(r);
+	report_layout_load(r);
 	return r;
 }
 

@@ -48,12 +48,10 @@ sample_json(const ReportSample *s)
 					 "rounds", rounds);
 }
 
-static json_t *
-comparison_json(const ReportCell *c)
+/* One comparison's figures; ok false: none could be made. */
+json_t *
+report_comparison_json(const StatsComparison *x, bool ok)
 {
-	const StatsComparison *x = &c->cmp;
-	bool		ok = c->has_comparison;
-
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:i, s:s, s:s}",
 					 "estimate", num(ok && x->has_estimate, x->estimate),
 					 "change_pct", num(ok && x->has_estimate, x->change_pct),
@@ -89,7 +87,7 @@ report_summary_json(const ReportData *r)
 										"baseline", report_variant_name(r, r->baseline),
 										"variant", report_variant_name(r, c->variant),
 										"a", sample_json(c->a), "b", sample_json(c->b),
-										"comparison", comparison_json(c)));
+										"comparison", report_comparison_json(&c->cmp, c->has_comparison)));
 	}
 	for (int v = 0; v < r->spec.nvariants; v++)
 	{
@@ -110,10 +108,12 @@ report_summary_json(const ReportData *r)
 		json_array_append_new(warnings, json_string(r->warnings[i]));
 	for (int i = 0; i < r->ndeclared; i++)
 		json_array_append_new(declared, json_string(r->declared[i]));
-	return json_pack("{s:s, s:f, s:f, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:f, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 					 "baseline", report_variant_name(r, r->baseline),
 					 "alpha", r->opt.alpha, "noise", r->opt.noise,
 					 "cells", cells, "geomean", geomean, "noise_by_variant", noise,
+					 "snapshot_probe", report_probe_json(r),
+					 "layout_diffs", report_layout_json(r),
 					 "declared", declared, "warnings", warnings);
 }
 

@@ -489,6 +489,8 @@ report_write_doc(const ReportData *r, Doc *d, const char *plots_note,
 	doc_begin(d, psprintf("pgbench_ext report: %s", r->dir));
 	section_experiment(r, d);
 	section_verdicts(r, d);
+	report_probe_section(r, d);
+	report_layout_section(r, d);
 	section_noise(r, d);
 	section_change_grid(r, d);
 	section_per_run(r, d);

@@ -108,6 +108,8 @@ report_print_table(const ReportData *r, FILE *out)
 			fprintf(out, ", drift tau %+.2f (p %.2g)", nz->trend.tau, nz->trend.p_value);
 	}
 	fprintf(out, "\n");
+	report_probe_print(r, out);
+	report_layout_print(r, out);
 	for (int i = 0; i < r->nwarnings; i++)
 		fprintf(out, "warning: %s\n", r->warnings[i]);
 }

@@ -25,7 +25,9 @@ static const char *const csv_columns =
 "tps,latency_avg_ms,latency_stddev_ms,transactions,failed_tx,status,"
 "checkpoints_during,autovacuum_during,cpu_user_us_per_tx,cpu_sys_us_per_tx,"
 "voluntary_switches_per_tx,involuntary_switches_per_tx,blks_hit,blks_read,wal_bytes,"
-"buffers_written_checkpointer,buffers_written_bgwriter,buffers_written_backends,reason";
+"buffers_written_checkpointer,buffers_written_bgwriter,buffers_written_backends,"
+"snapshot_full_ns_median,snapshot_full_ns_p90,snapshot_reuse_ns_median,snapshot_reuse_ns_p90,"
+"snapshot_xcnt,snapshot_procs,snapshot_probes,reason";
 
 bool
 results_create(const char *dir, char **error)
@@ -175,6 +177,13 @@ results_append_run(const char *dir, const RunRecord *r, char **error)
 	csv_number(f, r->buffers_written_checkpointer, "%.0f");
 	csv_number(f, r->buffers_written_bgwriter, "%.0f");
 	csv_number(f, r->buffers_written_backends, "%.0f");
+	csv_number(f, r->snapshot.full_ns_median, "%.3f");
+	csv_number(f, r->snapshot.full_ns_p90, "%.3f");
+	csv_number(f, r->snapshot.reuse_ns_median, "%.3f");
+	csv_number(f, r->snapshot.reuse_ns_p90, "%.3f");
+	csv_number(f, r->snapshot.xcnt, "%.1f");
+	csv_number(f, r->snapshot.procs, "%.1f");
+	fprintf(f, ",%d", r->snapshot.probes);
 	csv_text(f, r->reason);
 	fputc('\n', f);
 	if (fflush(f) != 0 || fsync(fileno(f)) != 0 || fclose(f) != 0)
@@ -272,6 +281,9 @@ static const char *const number_columns[] = {
 	"transactions", "failed_tx", "checkpoints_during", "autovacuum_during",
 	"cpu_user_us_per_tx", "cpu_sys_us_per_tx", "voluntary_switches_per_tx",
 	"involuntary_switches_per_tx", "blks_hit", "blks_read", "wal_bytes",
+	"buffers_written_checkpointer", "buffers_written_bgwriter", "buffers_written_backends",
+	"snapshot_full_ns_median", "snapshot_full_ns_p90", "snapshot_reuse_ns_median",
+	"snapshot_reuse_ns_p90", "snapshot_xcnt", "snapshot_procs", "snapshot_probes",
 };
 
 int

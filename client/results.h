@@ -7,7 +7,9 @@
  *                     environment() and pg_config, the machine, setup times
  *   runs.csv          one line per run, appended and fsync'd as each ends
  *   runs/NNNN.*       each run's raw pgbench output (.out), progress (.err)
- *                     and everything pulled over SQL (.json)
+ *                     and everything pulled over SQL (.json), with every
+ *                     snapshot probe of the run
+ *   layout-NAME.json  each variant's struct layout, saved at setup
  *   interrupted.csv   runs stopped by Ctrl-C (redone by --resume)
  *   clusters/NAME     managed clusters (data, server.log)
  *
@@ -17,6 +19,23 @@
 #define PGBENCH_EXT_RESULTS_H
 
 #include "plan.h"
+
+/*
+ * What the snapshot probe measured during one run (snapshot_probe.c): ns
+ * per GetSnapshotData() call over the run's probes of each mode, and the
+ * medians of the proc array's xcnt and backends it saw; NAN when the run
+ * was not probed (or a mode was not, as 'reuse' before PostgreSQL 14).
+ */
+typedef struct SnapshotFigures
+{
+	double		full_ns_median;
+	double		full_ns_p90;
+	double		reuse_ns_median;
+	double		reuse_ns_p90;
+	double		xcnt;
+	double		procs;
+	int			probes;			/* queries that returned a figure */
+} SnapshotFigures;
 
 typedef struct RunRecord
 {
@@ -48,6 +67,7 @@ typedef struct RunRecord
 	double		buffers_written_checkpointer;
 	double		buffers_written_bgwriter;
 	double		buffers_written_backends;
+	SnapshotFigures snapshot;
 } RunRecord;
 
 /* runs.csv as read back: every line checked against the experiment */

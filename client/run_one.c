@@ -17,6 +17,7 @@
 #include "progress.h"
 #include "run_one.h"
 #include "server_stats.h"
+#include "snapshot_probe.h"
 #include "subprocess.h"
 
 #include <fcntl.h>
@@ -140,10 +141,12 @@ read_whole_file(const char *path)
 
 /*
  * Run pgbench, copying its stderr to the .err file while feeding progress
- * lines to the display.  Returns its exit status; on Ctrl-C stops it.
+ * lines to the display, and serving the snapshot probe (if any) between
+ * them.  Returns its exit status; on Ctrl-C stops it.
  */
 static int
-run_pgbench(char **argv, const char *out_path, const char *err_path, Progress *progress)
+run_pgbench(char **argv, const char *out_path, const char *err_path, Progress *progress,
+			SnapshotProbe *probe)
 {
 	int			out_fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	int			err_file = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -173,8 +176,9 @@ run_pgbench(char **argv, const char *out_path, const char *err_path, Progress *p
 
 	for (;;)
 	{
-		struct pollfd pfd = {pipefd[0], POLLIN, 0};
-		int			rc = poll(&pfd, 1, 250);
+		struct pollfd pfd[2] = {{pipefd[0], POLLIN, 0},
+		{snapshot_probe_socket(probe), POLLIN, 0}};	/* ignored when -1 */
+		int			rc = poll(pfd, 2, snapshot_probe_timeout_ms(probe, 250));
 		char		buf[512];
 		ssize_t		n;
 
@@ -184,7 +188,8 @@ run_pgbench(char **argv, const char *out_path, const char *err_path, Progress *p
 			kill(-pid, SIGTERM);
 			killed = true;
 		}
-		if (rc <= 0)
+		snapshot_probe_service(probe);
+		if (rc <= 0 || pfd[0].revents == 0)
 			continue;
 		n = read(pipefd[0], buf, sizeof(buf));
 		if (n <= 0)
@@ -303,6 +308,9 @@ init_record(RunRecord *rec, Experiment *x, const PlannedRun *pr)
 	rec->blks_hit = rec->blks_read = rec->wal_bytes = NAN;
 	rec->buffers_written_checkpointer = rec->buffers_written_bgwriter = NAN;
 	rec->buffers_written_backends = NAN;
+	rec->snapshot.full_ns_median = rec->snapshot.full_ns_p90 = NAN;
+	rec->snapshot.reuse_ns_median = rec->snapshot.reuse_ns_p90 = NAN;
+	rec->snapshot.xcnt = rec->snapshot.procs = NAN;
 	rec->status = "failed";
 	iso_now(rec->started_at, sizeof(rec->started_at));
 }
@@ -327,6 +335,8 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 	double		t0;
 	int			rc;
 	json_t	   *detail;
+	SnapshotProbe *probe;
+	json_t	   *probe_json;
 
 	init_record(rec, x, pr);
 
@@ -345,15 +355,18 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 	server_stats_take_after_checkpoint(conn, &before_checkpoint, &before);
 
 	argv = pgbench_argv(x, vs, pr, rec->jobs);
+	probe = snapshot_probe_start(x, pr);
 	progress_start_run(progress, pr, rec->variant, rec->script);
 	t0 = now_seconds();
-	rc = run_pgbench(argv, out_path, err_path, progress);
+	rc = run_pgbench(argv, out_path, err_path, progress, probe);
 	rec->duration_s = now_seconds() - t0;
+	probe_json = snapshot_probe_finish(probe, rec);
 
 	if (run_interrupted)
 	{
 		rec->status = "interrupted";
 		rec->reason = pg_strdup("interrupted by the user (Ctrl-C)");
+		json_decref(probe_json);
 		PQfinish(conn);
 		return true;
 	}
@@ -362,6 +375,7 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 	{
 		rec->reason = psprintf("the server terminated during the run; its log ends with: %s",
 							   vs->cluster.managed ? tail_of_file(vs->cluster.logfile, 3) : "(not managed)");
+		json_decref(probe_json);
 		PQfinish(conn);
 		return true;
 	}
@@ -412,6 +426,8 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 	detail = vs->has_counters ? pull_counters(conn, rec) : json_object();
 	PQfinish(conn);
 
+	if (probe_json)
+		json_object_set_new(detail, "snapshot_probe", probe_json);
 	json_object_set_new(detail, "checkpoints_during", json_integer(rec->checkpoints_during));
 	json_object_set_new(detail, "autovacuum_during", json_integer(rec->autovacuum_during));
 	if (!results_write_json(x->dir, psprintf("runs/%04d.json", pr->run_id), detail, error))

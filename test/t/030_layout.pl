@@ -117,6 +117,11 @@ close $fh;
 open $fh, '>', "$tmp/other.json" or die;
 print $fh '{"format": "something else", "format_version": 1, "structs": []}';
 close $fh;
+# names a report would print, which are not those of C
+open $fh, '>', "$tmp/markup.json" or die;
+print $fh '{"format": "pgbench_ext layout", "format_version": 1, "structs": [{"name": "SnapshotData", "size": 8, '
+  . '"fields": [{"name": "<b>x</b>", "type": "int", "offset": 0, "size": 4}]}]}';
+close $fh;
 
 # [ description, arguments, exit status, stderr ]
 my @bad = (
@@ -132,6 +137,8 @@ my @bad = (
 	[ 'missing file', [ 'layout', "$tmp/nonexistent.json", $base ], 1, qr/could not read layout file ".*nonexistent\.json"/ ],
 	[ 'malformed file', [ 'layout', "$tmp/broken.json", $base ], 1, qr/could not read layout file ".*broken\.json": .*\(line 1, column/ ],
 	[ 'not a layout', [ 'layout', "$tmp/other.json", $base ], 1, qr/is not a saved layout: format is "something else", expected "pgbench_ext layout"/ ],
+	[ 'a field name not of C', [ 'layout', "$tmp/markup.json", $base ], 1,
+		qr/is not a saved layout: SnapshotData field 1: its name or type is not one of C/ ],
 );
 foreach my $case (@bad)
 {
