@@ -70,6 +70,14 @@ typedef struct ExperimentSpec
 	bool		seed_given;
 	char	   *pgbench_args;	/* passed through, split on white space */
 	ResetPolicy reset;
+
+	/*
+	 * Restarts of the managed servers: every restart_every rounds (0:
+	 * never), or restart_auto, which plan.c resolves from the variants'
+	 * servers and the rounds.
+	 */
+	int			restart_every;
+	bool		restart_auto;
 	VariantSpec variants[MAX_VARIANTS];
 	int			nvariants;
 } ExperimentSpec;

@@ -41,10 +41,17 @@ typedef struct ReportRun
 	char	   *script;
 	int			clients;
 	bool		warmup;
+	bool		after_start;	/* the warm-up run after a start (round 0) */
+	char	   *build;			/* the levels: "" and 0 in results of older versions */
+	int			layout_seed;
+	int			instance;
 	char	   *status;			/* ok, failed, interrupted */
 	char	   *reason;
 	double		tps;			/* NAN when absent */
 	double		latency_avg_ms;
+	double		duration_s;
+	double		wall_s;			/* NAN in results of older versions */
+	double		reset_s;
 	long long	transactions;
 	int			checkpoints;
 	int			autovacuums;
@@ -57,6 +64,10 @@ typedef struct ReportRun
 	double		blks_read;
 	double		wal_bytes;
 	json_t	   *detail;			/* runs/NNNN.json, or NULL */
+	/* per-second tps of its -P 1 lines (runs/NNNN.err), read when needed */
+	bool		seconds_read;
+	int			nseconds;
+	double	   *seconds;
 } ReportRun;
 
 /* One variant in one cell. */
@@ -66,6 +77,9 @@ typedef struct ReportSample
 	double	   *tps;			/* counted runs, in run order */
 	int		   *rounds;
 	int		   *run_ids;
+	int		   *instances;		/* of each run's server */
+	int		   *seeds;			/* each run's layout seed (0: none) */
+	int		   *run_index;		/* into ReportData.runs */
 	bool		has_summary;
 	StatsSummary summary;
 	int			outliers;
@@ -76,11 +90,30 @@ typedef struct ReportCell
 {
 	const char *script;
 	int			clients;
-	int			variant;		/* index into spec.variants; != baseline */
+	int			variant;		/* index into spec.variants; -1 for every seed pooled */
+	const char *name;			/* B: the variant, or "B@seed*" */
+	const char *base_name;		/* A: the baseline, or "A@seed*" */
 	ReportSample *a;			/* baseline */
 	ReportSample *b;
+
+	/*
+	 * The unit of the verdict (report_levels.c): rounds on one server,
+	 * instance pairs across servers with restarts, layout seed pairs over
+	 * every seed; unit_a and unit_b the unit of each run (NULL: rounds).
+	 */
+	StatsUnit	unit;
+	int		   *unit_a;
+	int		   *unit_b;
 	bool		has_comparison;
-	StatsComparison cmp;		/* round by round when rounds allow (cmp.n_pairs) */
+	StatsComparison cmp;
+
+	/* where the noise lives, and the cheapest design that would decide */
+	bool		has_components;
+	StatsComponents run_a;		/* each side's log tps by level */
+	StatsComponents run_b;
+	StatsComponents ratio;		/* the log ratios of its paired rounds */
+	bool		has_design;
+	StatsDesign design;
 } ReportCell;
 
 typedef struct ReportNoise
@@ -100,6 +133,9 @@ typedef struct ReportData
 	ExperimentSpec spec;
 	int			baseline;
 	StatsOptions opt;
+	int			restart_rounds; /* rounds per instance; 0: never (and older results) */
+	StatsDesignCost cost;		/* measured: a build, a restart, a round */
+	double		design_effect;	/* the change the designs are for */
 
 	ReportRun  *runs;
 	int			nruns;
@@ -142,6 +178,14 @@ extern char *report_median_pm(const ReportSample *s);
 extern char *report_verdict_text(const StatsComparison *cmp);
 extern void report_comparison_cells(const StatsComparison *cmp, bool ok, const char **cells);
 extern char *report_comparison_n(const StatsComparison *cmp);
+
+/* report_levels.c: units of the verdicts, noise by level, designs */
+extern void report_compare_cell(ReportData *r, ReportCell *cell);
+extern void report_pooled_seed_cells(ReportData *r);
+extern void report_measure_costs(ReportData *r);
+extern void report_cell_levels(ReportData *r, ReportCell *cell);
+extern char *report_components_text(const ReportData *r, const ReportCell *c);
+extern const char *report_cell_name(const ReportData *r, const ReportCell *c);
 
 /* report_env.c */
 extern void report_environment_warnings(ReportData *r);

@@ -17,8 +17,9 @@ my $base = tempdir(DIR => $ENV{TESTDIR}, CLEANUP => 1);
 chmod 0755, $base;
 
 my $dir = "$base/ab";
+# restart = never: two runs a side compared unpaired (restarts are test 043's)
 my ($rc, $out, $err) = run_client('ab', '-s', '1', '-T', '2', '-c', '1', '-b', 'select-only', '--seed', '7',
-	'-r', '2', '--variant', 'on', '--bindir', $bindir, '--set', 'jit=on',
+	'-r', '2', '--restart', 'never', '--variant', 'on', '--bindir', $bindir, '--set', 'jit=on',
 	'--variant', 'off', '--bindir', $bindir, '--set', 'jit=off', '-o', $dir);
 is($rc, 0, 'A/B completes') or diag "$out\n$err";
 like($out, qr/^ script +\| clients \| on tps +\| off tps +\| B\/A +\| CI +\| p +\| n +\| verdict/m,
