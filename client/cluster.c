@@ -35,6 +35,7 @@
 #include "subprocess.h"
 #include "pqexpbuffer.h"
 
+#include <math.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -309,6 +310,7 @@ cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir, char 
 	if (!c->managed)
 		return true;
 
+	c->stop_s = NAN;
 	c->dir = psprintf("%s/clusters/%s", results_dir, v->name);
 	c->datadir = psprintf("%s/data", c->dir);
 	c->logfile = psprintf("%s/server.log", c->dir);
@@ -358,9 +360,10 @@ cluster_server(Cluster *c)
 }
 
 /*
- * Variants with layout seeds also vary the environment's size at every
- * start: it shifts the initial stack, another layout accident that one
- * fixed value would bake into every run of a build.
+ * Variants with layout seeds, and every server that is restarted during
+ * the experiment, also vary the environment's size at every start: it
+ * shifts the initial stack, another layout accident that one fixed value
+ * would bake into every instance.
  */
 static bool
 randomize_environment_size(Cluster *c, char **error)
@@ -368,14 +371,19 @@ randomize_environment_size(Cluster *c, char **error)
 	static bool seeded = false;
 	int			pad;
 
-	if (c->variant->layout_seed == 0)
+	c->env_pad = 0;
+	if (c->variant->layout_seed == 0 && !c->pad_environment)
+	{
+		unsetenv("PGBENCH_EXT_ENV_PAD");
 		return true;
+	}
 	if (!seeded)
 	{
 		srandom((unsigned int) (getpid() ^ (long) (now_seconds() * 1e6)));
 		seeded = true;
 	}
 	pad = (int) (random() % 4096);
+	c->env_pad = pad;
 	setenv("PGBENCH_EXT_ENV_PAD", psprintf("%*s", pad, ""), 1);
 	return safe_write_file(psprintf("%s/pg_ctl.log", c->dir),
 						   psprintf("environment padding: %d bytes\n", pad), true, error);
@@ -424,6 +432,7 @@ cluster_start(Cluster *c, char **error)
 		}
 	}
 	c->running = true;
+	c->instance++;
 	c->start_s = now_seconds() - t0;
 	unregister(c);				/* a restart after a crash: registered once */
 	if (nstarted < MAX_CLUSTERS)
@@ -443,16 +452,19 @@ void
 cluster_stop(Cluster *c)
 {
 	char	   *ignored;
+	double		t0;
 
 	unregister(c);
 	/* the host's own registration stops it */
 	if (c->host || !c->managed || !c->running)
 		return;
+	t0 = now_seconds();
 	if (pg_ctl_stop(c, &ignored) == 0)
 	{
 		remove_socket_dir(c->sockdir);
 		c->sockdir = NULL;
 	}
+	c->stop_s = now_seconds() - t0;
 	c->running = false;
 }
 

@@ -24,8 +24,12 @@ typedef struct Cluster
 	int			port;
 	bool		running;
 	bool		run_db_ready;	/* reset = never: the run database exists */
+	bool		pad_environment;	/* a fresh environment size at every start */
+	int			instance;		/* starts so far: 1, 2, ... (managed servers) */
+	int			env_pad;		/* bytes of padding of the last start */
 	double		initdb_s;
-	double		start_s;
+	double		start_s;		/* of the last start */
+	double		stop_s;			/* of the last stop; NAN before the first */
 } Cluster;
 
 extern bool cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir,

@@ -90,13 +90,19 @@ base_spec(ExperimentSpec *spec, const CalibrateOptions *o, int rounds)
 	char	   *error;
 
 	experiment_init(spec);
+
+	/*
+	 * restart = never: one start per phase, each block of rounds judged
+	 * round by round (calibrate.c), the scheme these figures measure.
+	 */
 	if (!experiment_set(spec, "experiment", "script", o->script, &error) ||
 		!experiment_set(spec, "experiment", "clients", psprintf("%d", o->clients), &error) ||
 		!experiment_set(spec, "experiment", "scale", psprintf("%d", o->scale), &error) ||
 		!experiment_set(spec, "experiment", "duration", psprintf("%d", o->duration_s), &error) ||
 		!experiment_set(spec, "experiment", "rounds", psprintf("%d", rounds), &error) ||
 		!experiment_set(spec, "experiment", "seed", psprintf("%d", (int) time(NULL) % 1000000), &error) ||
-		!experiment_set(spec, "variant A", "bindir", o->bindir, &error))
+		!experiment_set(spec, "variant A", "bindir", o->bindir, &error) ||
+		!experiment_set(spec, "experiment", "restart", "never", &error))
 		usage_error("calibrate", "%s", error);
 	/* a read-only load leaves the data as it found it: skip the copies */
 	if (strcmp(o->script, "select-only") == 0 &&

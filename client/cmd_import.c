@@ -215,16 +215,17 @@ cmd_import(int argc, char **argv)
 	conn = connect_checked(&opts);
 	PQclear(exec_or_die(conn, "BEGIN"));
 	{
-		const char *params[5] = {absdir,
+		const char *params[6] = {absdir,
 			json_string_value(json_object_get(doc, "pgbench_ext_version")),
 			json_string_value(json_object_get(doc, "written_at")),
 			json_text(json_object_get(doc, "spec")),
-		json_text(json_object_get(doc, "machine"))};
+			json_text(json_object_get(doc, "machine")),
+		psprintf("%d", results_restart_rounds(doc))};
 
 		res = exec_params(conn,
-						  "INSERT INTO pgbench_ext.experiments (source_dir, pgbench_ext_version, written_at, spec, machine) "
-						  "VALUES ($1, $2, $3, $4, $5) RETURNING experiment_id",
-						  5, params, "could not import the experiment");
+						  "INSERT INTO pgbench_ext.experiments (source_dir, pgbench_ext_version, written_at, spec, machine, restart_rounds) "
+						  "VALUES ($1, $2, $3, $4, $5, $6) RETURNING experiment_id",
+						  6, params, "could not import the experiment");
 	}
 	id = pg_strdup(PQgetvalue(res, 0, 0));
 	PQclear(res);

@@ -20,6 +20,7 @@
 #include "safe_file.h"
 
 #include <getopt.h>
+#include <math.h>
 
 #include "common/logging.h"
 
@@ -153,9 +154,41 @@ effect_text(const ReportCell *c)
 	if (c == NULL || !c->has_comparison || !c->cmp.has_estimate)
 		return "-";
 	if (!c->cmp.has_ci)
-		return report_pct(c->cmp.estimate);
-	return psprintf("%s [%s, %s]", report_pct(c->cmp.estimate),
-					report_pct(c->cmp.ci_low), report_pct(c->cmp.ci_high));
+		return psprintf("%s (%s)", report_pct(c->cmp.estimate), report_comparison_n(&c->cmp));
+	return psprintf("%s [%s, %s] (%s)", report_pct(c->cmp.estimate),
+					report_pct(c->cmp.ci_low), report_pct(c->cmp.ci_high),
+					report_comparison_n(&c->cmp));
+}
+
+/*
+ * The geometric mean tps of each instance of a sample's server, into
+ * means; returns how many.  Two experiments share no server start, so
+ * across them an instance is one sample, never a run.
+ */
+static int
+instance_means(const ReportSample *s, double *means)
+{
+	int			k = 0;
+	bool	   *done = pg_malloc0(sizeof(bool) * (s->n + 1));
+
+	for (int i = 0; i < s->n; i++)
+	{
+		double		sum = 0;
+		int			n = 0;
+
+		if (done[i])
+			continue;
+		for (int j = i; j < s->n; j++)
+			if (s->instances[j] == s->instances[i])
+			{
+				sum += log(s->tps[j]);
+				n++;
+				done[j] = true;
+			}
+		means[k++] = exp(sum / n);
+	}
+	pfree(done);
+	return k;
 }
 
 /* Same variant, same cell, two experiments: did the machine or build move? */
@@ -178,20 +211,33 @@ print_same_variant(const ReportData *a, const ReportData *b, FILE *out)
 						   *y;
 				StatsComparison cmp;
 				const char *cells[lengthof(hdr)];
-				bool		ok;
+				bool		ok,
+							by_instance;
+				double	   *mx,
+						   *my;
+				int			kx,
+							ky;
 
 				if (sb < 0 || cb < 0 || vb < 0)
 					continue;
 				x = report_sample(a, s, c, v);
 				y = report_sample(b, sb, cb, vb);
-				ok = stats_compare(x->tps, x->n, y->tps, y->n, &a->opt, &cmp) == STATS_OK;
+				mx = pg_malloc(sizeof(double) * (x->n + 1));
+				my = pg_malloc(sizeof(double) * (y->n + 1));
+				kx = instance_means(x, mx);
+				ky = instance_means(y, my);
+				/* restarted in both: instances are the samples, else the runs */
+				by_instance = kx >= 2 && ky >= 2;
+				ok = (by_instance ? stats_compare(mx, kx, my, ky, &a->opt, &cmp)
+					  : stats_compare(x->tps, x->n, y->tps, y->n, &a->opt, &cmp)) == STATS_OK;
 				cells[0] = a->spec.scripts[s];
 				cells[1] = psprintf("%d", a->spec.clients[c]);
 				cells[2] = report_variant_name(a, v);
 				cells[3] = report_median_pm(x);
 				cells[4] = report_median_pm(y);
 				report_comparison_cells(&cmp, ok, &cells[5]);
-				cells[8] = psprintf("%d+%d", x->n, y->n);
+				cells[8] = by_instance ? psprintf("%d+%d instances", kx, ky)
+					: psprintf("%d+%d runs", x->n, y->n);
 				cells[9] = ok ? report_verdict_text(&cmp) : "-";
 				table_add_row(t, cells);
 				rows++;
@@ -200,6 +246,7 @@ print_same_variant(const ReportData *a, const ReportData *b, FILE *out)
 	{
 		fprintf(out, "\nthe same variant in both experiments (A = %s, B = %s):\n", a->dir, b->dir);
 		table_print(t, out);
+		fprintf(out, "n: the server starts of each (the mean of each instance is one sample) when both restarted their servers, else all runs\n");
 	}
 	table_free(t);
 	return rows;
@@ -217,7 +264,7 @@ print_effects(const ReportData *a, const ReportData *b, FILE *out)
 	for (int i = 0; i < a->ncells; i++)
 	{
 		const ReportCell *x = &a->cells[i];
-		const ReportCell *y = report_find_cell(b, x->script, x->clients, report_variant_name(a, x->variant));
+		const ReportCell *y = report_find_cell(b, x->script, x->clients, x->name);
 		const char *cells[lengthof(hdr)];
 		bool		both_ci;
 
@@ -226,7 +273,7 @@ print_effects(const ReportData *a, const ReportData *b, FILE *out)
 		both_ci = x->has_comparison && y->has_comparison && x->cmp.has_ci && y->cmp.has_ci;
 		cells[0] = x->script;
 		cells[1] = psprintf("%d", x->clients);
-		cells[2] = psprintf("%s vs %s", report_variant_name(a, x->variant), report_variant_name(a, a->baseline));
+		cells[2] = psprintf("%s vs %s", x->name, x->base_name);
 		cells[3] = effect_text(x);
 		cells[4] = x->has_comparison ? report_verdict_text(&x->cmp) : "-";
 		cells[5] = effect_text(y);

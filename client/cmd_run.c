@@ -58,6 +58,8 @@ ab_usage(void)
 	printf("  -M, --protocol=MODE      simple, extended or prepared\n");
 	printf("      --unlogged           pgbench -i --unlogged-tables\n");
 	printf("      --reset=every-run|never  fresh copy of the data before each run or not\n");
+	printf("      --restart=N|never|auto  restart every managed server every N rounds, a\n"
+		   "                           warm-up run after each start (default auto: see the manual)\n");
 	printf("      --pgbench-args=ARGS  further pgbench options, passed through\n");
 	printf("      --seed=N             plan seed\n");
 	printf("      --snapshot-probe[=on|off]  time GetSnapshotData() under every run's load\n");
@@ -273,6 +275,7 @@ cmd_ab(int argc, char **argv)
 		{10, "warmup", false}, {'b', "script", false}, {'M', "protocol", false},
 		{11, "unlogged", false}, {12, "reset", false}, {13, "pgbench_args", false},
 		{14, "seed", false}, {15, "snapshot_probe", false}, {16, "snapshot_probe_interval", false},
+		{17, "restart", false},
 		{21, "bindir", true}, {22, "conninfo", true}, {23, "set", true},
 		{24, "extension", true}, {25, "initdb_args", true},
 		{26, "source", true}, {27, "patch", true}, {28, "cflags", true},
@@ -295,6 +298,7 @@ cmd_ab(int argc, char **argv)
 		{"seed", required_argument, NULL, 14},
 		{"snapshot-probe", optional_argument, NULL, 15},
 		{"snapshot-probe-interval", required_argument, NULL, 16},
+		{"restart", required_argument, NULL, 17},
 		{"variant", required_argument, NULL, 20},
 		{"bindir", required_argument, NULL, 21},
 		{"conninfo", required_argument, NULL, 22},

@@ -60,6 +60,7 @@ experiment_init(ExperimentSpec *spec)
 	spec->nscripts = 1;
 	spec->reset = RESET_EVERY_RUN;
 	spec->snapshot_probe_interval_ms = 100;
+	spec->restart_auto = true;
 }
 
 bool
@@ -315,9 +316,20 @@ set_experiment_key(ExperimentSpec *spec, const char *key, const char *value, cha
 			return false;
 		}
 	}
+	else if (strcmp(key, "restart") == 0)
+	{
+		spec->restart_auto = strcmp(value, "auto") == 0;
+		spec->restart_every = 0;
+		if (!spec->restart_auto && strcmp(value, "never") != 0 &&
+			!parse_int(value, 1, 100000, &spec->restart_every))
+		{
+			*error = psprintf("restart must be a number of rounds (1 to 100000), \"never\" or \"auto\", got \"%s\"", value);
+			return false;
+		}
+	}
 	else
 	{
-		*error = psprintf("unknown key \"%s\" in [experiment]; known keys: scale, clients, jobs, duration, transactions, rounds, warmup, script, protocol, unlogged, seed, pgbench_args, reset, snapshot_probe, snapshot_probe_interval", key);
+		*error = psprintf("unknown key \"%s\" in [experiment]; known keys: scale, clients, jobs, duration, transactions, rounds, warmup, script, protocol, unlogged, seed, pgbench_args, reset, snapshot_probe, snapshot_probe_interval, restart", key);
 		return false;
 	}
 	return true;
@@ -691,6 +703,12 @@ experiment_to_json(const ExperimentSpec *spec)
 	json_object_set_new(exp, "reset", json_string(spec->reset == RESET_EVERY_RUN ? "every-run" : "never"));
 	json_object_set_new(exp, "snapshot_probe", json_boolean(spec->snapshot_probe));
 	json_object_set_new(exp, "snapshot_probe_interval", json_integer(spec->snapshot_probe_interval_ms));
+	if (spec->restart_auto)
+		json_object_set_new(exp, "restart", json_string("auto"));
+	else if (spec->restart_every == 0)
+		json_object_set_new(exp, "restart", json_string("never"));
+	else
+		json_object_set_new(exp, "restart", json_integer(spec->restart_every));
 
 	for (int i = 0; i < spec->nvariants; i++)
 	{
@@ -798,6 +816,9 @@ experiment_from_json(ExperimentSpec *spec, json_t *obj, char **error)
 		return false;
 	}
 	experiment_init(spec);
+	/* recorded before servers were restarted during an experiment: never */
+	if (json_object_get(exp, "restart") == NULL)
+		spec->restart_auto = false;
 	json_object_foreach(exp, key, value)
 		if (!set_from_json(spec, "experiment", key, value, error))
 			return false;

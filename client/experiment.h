@@ -81,6 +81,14 @@ typedef struct ExperimentSpec
 	ResetPolicy reset;
 	bool		snapshot_probe; /* time GetSnapshotData() during every run */
 	int			snapshot_probe_interval_ms; /* pause between two probes */
+
+	/*
+	 * Restarts of the managed servers: every restart_every rounds (0:
+	 * never), or restart_auto, which plan.c resolves from the variants'
+	 * servers and the rounds.
+	 */
+	int			restart_every;
+	bool		restart_auto;
 	VariantSpec variants[MAX_VARIANTS];
 	int			nvariants;
 } ExperimentSpec;

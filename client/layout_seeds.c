@@ -162,98 +162,73 @@ layout_seed_matches(const char *pattern, const char *variant)
 	return strcmp(pattern, variant) == 0;
 }
 
+/* B@seedK against A@seedK, as the table compares across servers. */
 static char *
-seed_verdict_line(const ReportData *r, const char *script, int clients,
-				  const char *b, const char *a, const double *ta, int na,
-				  const double *tb, int nb, double *change)
+seed_verdict_line(ReportData *r, int s, int c, int b, int a, double *change)
 {
-	StatsComparison cmp;
+	ReportCell	cell = {0};
+	const StatsComparison *cmp = &cell.cmp;
+	const char *script = r->spec.scripts[s];
+	int			clients = r->spec.clients[c];
+	int			baseline = r->baseline;
 
+	cell.script = script;
+	cell.clients = clients;
+	cell.variant = b;
+	cell.name = r->spec.variants[b].name;
+	cell.base_name = r->spec.variants[a].name;
+	cell.a = report_sample(r, s, c, a);
+	cell.b = report_sample(r, s, c, b);
+	/* the unit follows the servers of the two seeds compared */
+	r->baseline = a;
+	report_compare_cell(r, &cell);
+	r->baseline = baseline;
 	*change = NAN;
-	if (stats_compare(ta, na, tb, nb, &r->opt, &cmp) != STATS_OK)
+	if (!cell.has_comparison)
 		return psprintf("%s, %d client%s: %s vs %s: no comparison", script, clients,
-						clients == 1 ? "" : "s", b, a);
-	if (cmp.has_estimate)
-		*change = cmp.change_pct;
-	return psprintf("%s, %d client%s: %s vs %s: %s%s, %s", script, clients,
-					clients == 1 ? "" : "s", b, a,
-					cmp.has_estimate ? psprintf("%+.2f%%", cmp.change_pct) : "-",
-					cmp.has_ci ? psprintf(" [%+.2f%%, %+.2f%%]", 100 * (cmp.ci_low - 1),
-										  100 * (cmp.ci_high - 1)) : "",
-					report_verdict_text(&cmp));
-}
-
-/* The runs of every variant the pattern names, appended to x. */
-static int
-pooled_tps(const ReportData *r, int s, int c, const char *pattern, double *x)
-{
-	int			n = 0;
-
-	for (int v = 0; v < r->spec.nvariants; v++)
-	{
-		const ReportSample *smp;
-
-		if (!layout_seed_matches(pattern, r->spec.variants[v].name))
-			continue;
-		smp = report_sample(r, s, c, v);
-		memcpy(x + n, smp->tps, sizeof(double) * smp->n);
-		n += smp->n;
-	}
-	return n;
+						clients == 1 ? "" : "s", cell.name, cell.base_name);
+	if (cmp->has_estimate)
+		*change = cmp->change_pct;
+	return psprintf("%s, %d client%s: %s vs %s: %s%s, %s (%s)", script, clients,
+					clients == 1 ? "" : "s", cell.name, cell.base_name,
+					cmp->has_estimate ? psprintf("%+.2f%%", cmp->change_pct) : "-",
+					cmp->has_ci ? psprintf(" [%+.2f%%, %+.2f%%]", 100 * (cmp->ci_low - 1),
+										   100 * (cmp->ci_high - 1)) : "",
+					report_verdict_text(cmp), report_comparison_n(cmp));
 }
 
 /*
- * With layout seeds: the verdict of B@seedK against A@seedK for every K and
- * of all B's seeds against all A's, as lines after the table, and a warning
- * where the seeds disagree in sign.  Nothing without seeds.
+ * With layout seeds: the verdict of B@seedK against A@seedK for every K,
+ * as lines after the table (every seed against every seed, across seed
+ * pairs, is a row of the table: report_pooled_seed_cells()), and a
+ * warning where the seeds disagree in sign.  Nothing without seeds.
  */
 void
 layout_seed_verdicts(ReportData *r)
 {
 	char	   *pooled[MAX_VARIANTS];
 	int			npooled = layout_seed_pooled(&r->spec, pooled);
-	double	   *a,
-			   *b;
 
 	if (npooled == 0)
 		return;
-	a = pg_malloc(sizeof(double) * (r->nruns + 1));
-	b = pg_malloc(sizeof(double) * (r->nruns + 1));
 	for (int s = 0; s < r->spec.nscripts; s++)
 		for (int c = 0; c < r->spec.nclients; c++)
 		{
-			const char *script = r->spec.scripts[s];
-			int			clients = r->spec.clients[c];
 			double		change[MAX_VARIANTS];
 
 			for (int v = 1; v < r->spec.nvariants; v++)
 			{
 				int			base = layout_seed_baseline(&r->spec, v);
-				const ReportSample *sa,
-						   *sb;
 
 				change[v] = NAN;
-				if (base < 0)
-					continue;
-				sa = report_sample(r, s, c, base);
-				sb = report_sample(r, s, c, v);
-				report_add_seed_line(r, seed_verdict_line(r, script, clients,
-														  r->spec.variants[v].name,
-														  r->spec.variants[base].name,
-														  sa->tps, sa->n, sb->tps, sb->n,
-														  &change[v]));
+				if (base >= 0)
+					report_add_seed_line(r, seed_verdict_line(r, s, c, v, base, &change[v]));
 			}
 			for (int k = 1; k < npooled; k++)
 			{
-				int			na = pooled_tps(r, s, c, pooled[0], a);
-				int			nb = pooled_tps(r, s, c, pooled[k], b);
 				int			up = 0,
 							down = 0;
-				double		pooled_change;
 
-				report_add_seed_line(r, psprintf("%s (all seeds pooled)",
-												 seed_verdict_line(r, script, clients, pooled[k], pooled[0],
-																   a, na, b, nb, &pooled_change)));
 				for (int v = 1; v < r->spec.nvariants; v++)
 					if (layout_seed_matches(pooled[k], r->spec.variants[v].name) && !isnan(change[v]))
 					{
@@ -262,9 +237,7 @@ layout_seed_verdicts(ReportData *r)
 					}
 				if (up > 0 && down > 0)
 					report_warn(r, "layout seeds disagree in sign for %s vs %s (%s, %d clients): %d faster, %d slower; the change is within code-layout noise",
-								pooled[k], pooled[0], script, clients, up, down);
+								pooled[k], pooled[0], r->spec.scripts[s], r->spec.clients[c], up, down);
 			}
 		}
-	pg_free(a);
-	pg_free(b);
 }

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * plan.c
- *		Rounds × cells × variants, interleaved in a seeded random order.
+ *		Blocks × rounds × cells × variants, interleaved in a seeded random
+ *		order.
  *
  * Every round runs every variant once in every cell (script, clients).
  * Within a round the order is shuffled, so drift over the session (a
@@ -10,6 +11,15 @@
  * The same seed gives the same plan, which is how --resume and --rerun
  * find their place.
  *
+ * With restarts the rounds come in blocks: the runner restarts every
+ * managed server before each block (a new instance: a new draw of memory
+ * layout), and the block begins with one warm-up run per variant and
+ * cell, recorded and not counted.  A block is the unit an experiment can
+ * grow by: the rounds between two starts are one instance pair of the
+ * nested verdict.  Warm-ups that a start outside the plan needs (a
+ * resumed block, a server restarted after a crash) are numbered past the
+ * plan's runs (plan_extra_warmup()).
+ *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
@@ -17,48 +27,152 @@
 
 #include "common/pg_prng.h"
 
+/* The variant whose server variant runs on: its own, or cluster = OTHER's. */
+int
+plan_server_of(const ExperimentSpec *spec, int variant)
+{
+	const VariantSpec *v = &spec->variants[variant];
+	int			host = v->cluster ? experiment_variant_index(spec, v->cluster) : -1;
+
+	return host >= 0 ? host : variant;
+}
+
+/* Whether that server is one the runner starts (and so can restart). */
+bool
+plan_server_managed(const ExperimentSpec *spec, int variant)
+{
+	const VariantSpec *owner = &spec->variants[plan_server_of(spec, variant)];
+
+	return owner->conninfo == NULL && (owner->bindir != NULL || owner->source != NULL);
+}
+
+/*
+ * Rounds per start of the servers, 0 for none.  restart = auto restarts
+ * only when variants run on different servers, one at least a managed
+ * one: a comparison on one server is made round by round, and restarts
+ * add nothing to it.  Then as many rounds per instance as keep at least
+ * RESTART_AUTO_MIN_INSTANCES instance pairs, and no more than
+ * RESTART_AUTO_MAX_ROUNDS.
+ */
+int
+plan_restart_rounds(const ExperimentSpec *spec, char **why)
+{
+	bool		two_servers = false,
+				managed = false;
+	int			rounds;
+
+	if (!spec->restart_auto)
+	{
+		*why = spec->restart_every > 0
+			? psprintf("restart = %d", spec->restart_every) : pg_strdup("restart = never");
+		return spec->restart_every;
+	}
+	for (int i = 0; i < spec->nvariants; i++)
+	{
+		two_servers |= plan_server_of(spec, i) != plan_server_of(spec, 0);
+		managed |= plan_server_managed(spec, i);
+	}
+	if (!two_servers || !managed)
+	{
+		*why = pg_strdup(!two_servers
+						 ? "restart = auto: every variant runs on one server, where the round is the unit; no restarts"
+						 : "restart = auto: no server of the experiment is managed; no restarts");
+		return 0;
+	}
+	rounds = Max(1, Min(RESTART_AUTO_MAX_ROUNDS, spec->rounds / RESTART_AUTO_MIN_INSTANCES));
+	*why = psprintf("restart = auto: variants on different servers; every %d round%s (at most %d, at least %d instance pairs when the rounds allow)",
+					rounds, rounds == 1 ? "" : "s", RESTART_AUTO_MAX_ROUNDS,
+					RESTART_AUTO_MIN_INSTANCES);
+	return rounds;
+}
+
+/* Fisher–Yates over n runs. */
+static void
+shuffle(PlannedRun *r, int n, pg_prng_state *rng)
+{
+	for (int i = n - 1; i > 0; i--)
+	{
+		int			j = (int) pg_prng_uint64_range(rng, 0, i);
+		PlannedRun	tmp = r[i];
+
+		r[i] = r[j];
+		r[j] = tmp;
+	}
+}
+
+/* One run of every variant in every cell, into r; returns how many. */
+static int
+add_round(const ExperimentSpec *spec, PlannedRun *r, int round, int block, bool warmup,
+		  bool after_start)
+{
+	int			k = 0;
+
+	for (int s = 0; s < spec->nscripts; s++)
+		for (int c = 0; c < spec->nclients; c++)
+			for (int v = 0; v < spec->nvariants; v++)
+			{
+				r[k].round = round;
+				r[k].block = block;
+				r[k].variant = v;
+				r[k].script = s;
+				r[k].clients = spec->clients[c];
+				r[k].warmup = warmup;
+				r[k].after_start = after_start;
+				k++;
+			}
+	return k;
+}
+
 Plan *
 plan_build(const ExperimentSpec *spec)
 {
-	int			ncells = spec->nscripts * spec->nclients;
-	int			per_round = ncells * spec->nvariants;
+	int			per_round = spec->nscripts * spec->nclients * spec->nvariants;
 	Plan	   *plan = pg_malloc0(sizeof(Plan));
 	pg_prng_state rng;
+	int			k = 0;
 
-	plan->nruns = per_round * spec->rounds;
+	plan->restart_rounds = plan_restart_rounds(spec, &plan->restart_why);
+	plan->nblocks = plan->restart_rounds > 0
+		? (spec->rounds + plan->restart_rounds - 1) / plan->restart_rounds : 1;
+	plan->nruns = per_round * (spec->rounds + (plan->restart_rounds > 0 ? plan->nblocks : 0));
 	plan->runs = pg_malloc0(sizeof(PlannedRun) * plan->nruns);
 	pg_prng_seed(&rng, spec->seed);
 
-	for (int round = 0; round < spec->rounds; round++)
+	for (int round = 1; round <= spec->rounds; round++)
 	{
-		PlannedRun *r = &plan->runs[round * per_round];
-		int			k = 0;
+		int			block = plan->restart_rounds > 0 ? (round - 1) / plan->restart_rounds + 1 : 1;
 
-		for (int s = 0; s < spec->nscripts; s++)
-			for (int c = 0; c < spec->nclients; c++)
-				for (int v = 0; v < spec->nvariants; v++)
-				{
-					r[k].round = round + 1;
-					r[k].variant = v;
-					r[k].script = s;
-					r[k].clients = spec->clients[c];
-					r[k].warmup = round < spec->warmup;
-					k++;
-				}
-
-		/* Fisher–Yates within the round */
-		for (int i = per_round - 1; i > 0; i--)
+		/* a block's first round: after the start, its warm-up runs */
+		if (plan->restart_rounds > 0 && (round - 1) % plan->restart_rounds == 0)
 		{
-			int			j = (int) pg_prng_uint64_range(&rng, 0, i);
-			PlannedRun	tmp = r[i];
-
-			r[i] = r[j];
-			r[j] = tmp;
+			add_round(spec, &plan->runs[k], 0, block, true, true);
+			shuffle(&plan->runs[k], per_round, &rng);
+			k += per_round;
 		}
+		add_round(spec, &plan->runs[k], round, block, round <= spec->warmup, false);
+		shuffle(&plan->runs[k], per_round, &rng);
+		k += per_round;
 	}
+	Assert(k == plan->nruns);
 	for (int i = 0; i < plan->nruns; i++)
 		plan->runs[i].run_id = i + 1;
 	return plan;
+}
+
+/* A warm-up after a start the plan did not foresee, numbered run_id. */
+PlannedRun
+plan_extra_warmup(const ExperimentSpec *spec, int run_id, int block, int variant,
+				  int script, int clients)
+{
+	PlannedRun	r = {0};
+
+	r.run_id = run_id;
+	r.block = block;
+	r.variant = variant;
+	r.script = script;
+	r.clients = clients;
+	r.warmup = r.after_start = true;
+	return r;
 }
 
 json_t *
@@ -71,11 +185,13 @@ plan_to_json(const Plan *plan, const ExperimentSpec *spec)
 		const PlannedRun *r = &plan->runs[i];
 
 		json_array_append_new(arr,
-							  json_pack("{s:i, s:i, s:s, s:s, s:i, s:b}",
+							  json_pack("{s:i, s:i, s:i, s:s, s:s, s:i, s:b, s:b}",
 										"run_id", r->run_id, "round", r->round,
+										"block", r->block,
 										"variant", spec->variants[r->variant].name,
 										"script", spec->scripts[r->script],
-										"clients", r->clients, "warmup", r->warmup));
+										"clients", r->clients, "warmup", r->warmup,
+										"warmup_after_start", r->after_start));
 	}
 	return arr;
 }

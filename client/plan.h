@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * plan.h
- *		The order of an experiment's runs.
+ *		The order of an experiment's runs, in blocks of rounds.
  *
  *-------------------------------------------------------------------------
  */
@@ -12,21 +12,39 @@
 
 typedef struct PlannedRun
 {
-	int			run_id;			/* 1-based position in the plan */
-	int			round;			/* 1-based */
+	int			run_id;			/* 1-based position in the plan (or past it: below) */
+	int			round;			/* 1-based; 0 for a warm-up after a start */
+	int			block;			/* 1-based: the rounds one start of the servers serves */
 	int			variant;		/* index into spec->variants */
 	int			script;			/* index into spec->scripts */
 	int			clients;
-	bool		warmup;			/* in a warmup round: recorded, not counted */
+	bool		warmup;			/* recorded, not counted */
+	bool		after_start;	/* the warm-up run of its variant and cell after a start */
 } PlannedRun;
 
 typedef struct Plan
 {
 	PlannedRun *runs;
 	int			nruns;
+	int			restart_rounds; /* rounds per block; 0: no restarts, one block */
+	int			nblocks;
+	char	   *restart_why;	/* how restart_rounds was chosen, in words */
 } Plan;
 
+/*
+ * Under restart = auto: at most this many rounds per start of the servers,
+ * and at least this many instance pairs when the rounds allow
+ * (docs/experiments.md says why, from measurements).
+ */
+#define RESTART_AUTO_MAX_ROUNDS 5
+#define RESTART_AUTO_MIN_INSTANCES 6
+
+extern int	plan_server_of(const ExperimentSpec *spec, int variant);
+extern bool plan_server_managed(const ExperimentSpec *spec, int variant);
+extern int	plan_restart_rounds(const ExperimentSpec *spec, char **why);
 extern Plan *plan_build(const ExperimentSpec *spec);
+extern PlannedRun plan_extra_warmup(const ExperimentSpec *spec, int run_id, int block,
+									int variant, int script, int clients);
 extern json_t *plan_to_json(const Plan *plan, const ExperimentSpec *spec);
 
 #endif							/* PGBENCH_EXT_PLAN_H */

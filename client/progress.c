@@ -107,8 +107,9 @@ progress_end_run(Progress *p, const char *status, double tps)
 	p->current = NULL;
 	if (p->tty)
 		fprintf(stderr, "\r%-100s\r", "");
-	fprintf(stderr, "run %d/%d  round %d  %-12s %-14s c=%-3d %10.1f tps  %s  (ETA %s)\n",
-			p->done_runs, p->total_runs, pr->round, p->variant, p->script,
+	fprintf(stderr, "run %d/%d  %-8s %-12s %-14s c=%-3d %10.1f tps  %s  (ETA %s)\n",
+			p->done_runs, p->total_runs,
+			pr->after_start ? "warm-up" : psprintf("round %d", pr->round), p->variant, p->script,
 			pr->clients, tps, status, format_duration(eta_seconds(p)));
 }
 

@@ -45,10 +45,17 @@ typedef struct ReportRun
 	char	   *script;
 	int			clients;
 	bool		warmup;
+	bool		after_start;	/* the warm-up run after a start (round 0) */
+	char	   *build;			/* the levels: "" and 0 in results of older versions */
+	int			layout_seed;
+	int			instance;
 	char	   *status;			/* ok, failed, interrupted */
 	char	   *reason;
 	double		tps;			/* NAN when absent */
 	double		latency_avg_ms;
+	double		duration_s;
+	double		wall_s;			/* NAN in results of older versions */
+	double		reset_s;
 	long long	transactions;
 	int			checkpoints;
 	int			autovacuums;
@@ -62,6 +69,10 @@ typedef struct ReportRun
 	double		wal_bytes;
 	SnapshotFigures snapshot;	/* the snapshot probe's, NAN when not probed */
 	json_t	   *detail;			/* runs/NNNN.json, or NULL */
+	/* per-second tps of its -P 1 lines (runs/NNNN.err), read when needed */
+	bool		seconds_read;
+	int			nseconds;
+	double	   *seconds;
 } ReportRun;
 
 /* One variant in one cell. */
@@ -71,7 +82,9 @@ typedef struct ReportSample
 	double	   *tps;			/* counted runs, in run order */
 	int		   *rounds;
 	int		   *run_ids;
-	int		   *run_index;		/* of each run in ReportData.runs */
+	int		   *instances;		/* of each run's server */
+	int		   *seeds;			/* each run's layout seed (0: none) */
+	int		   *run_index;		/* into ReportData.runs */
 	bool		has_summary;
 	StatsSummary summary;
 	int			outliers;
@@ -82,11 +95,30 @@ typedef struct ReportCell
 {
 	const char *script;
 	int			clients;
-	int			variant;		/* index into spec.variants; != baseline */
+	int			variant;		/* index into spec.variants; -1 for every seed pooled */
+	const char *name;			/* B: the variant, or "B@seed*" */
+	const char *base_name;		/* A: the baseline, or "A@seed*" */
 	ReportSample *a;			/* baseline */
 	ReportSample *b;
+
+	/*
+	 * The unit of the verdict (report_levels.c): rounds on one server,
+	 * instance pairs across servers with restarts, layout seed pairs over
+	 * every seed; unit_a and unit_b the unit of each run (NULL: rounds).
+	 */
+	StatsUnit	unit;
+	int		   *unit_a;
+	int		   *unit_b;
 	bool		has_comparison;
-	StatsComparison cmp;		/* round by round when rounds allow (cmp.n_pairs) */
+	StatsComparison cmp;
+
+	/* where the noise lives, and the cheapest design that would decide */
+	bool		has_components;
+	StatsComponents run_a;		/* each side's log tps by level */
+	StatsComponents run_b;
+	StatsComponents ratio;		/* the log ratios of its paired rounds */
+	bool		has_design;
+	StatsDesign design;
 } ReportCell;
 
 typedef struct ReportNoise
@@ -106,6 +138,9 @@ typedef struct ReportData
 	ExperimentSpec spec;
 	int			baseline;
 	StatsOptions opt;
+	int			restart_rounds; /* rounds per instance; 0: never (and older results) */
+	StatsDesignCost cost;		/* measured: a build, a restart, a round */
+	double		design_effect;	/* the change the designs are for */
 
 	ReportRun  *runs;
 	int			nruns;
@@ -186,8 +221,10 @@ extern char *report_verdict_text(const StatsComparison *cmp);
 extern void report_comparison_cells(const StatsComparison *cmp, bool ok, const char **cells);
 extern char *report_comparison_n(const StatsComparison *cmp);
 extern int	report_sample_values(const ReportData *r, const ReportSample *s,
-								 ReportRunValue value, double *x, int *rounds);
-extern bool report_compare_runs(const ReportData *r, const ReportSample *a, const ReportSample *b,
+								 ReportRunValue value, const int *unit_of,
+								 double *x, int *rounds, int *units);
+extern double report_run_tps(const ReportRun *run);
+extern bool report_compare_runs(const ReportData *r, const ReportCell *c,
 								ReportRunValue value, bool higher_is_better,
 								StatsComparison *out);
 
@@ -201,6 +238,14 @@ extern json_t *report_probe_json(const ReportData *r);
 extern void report_layout_load(ReportData *r);
 extern void report_layout_print(const ReportData *r, FILE *out);
 extern json_t *report_layout_json(const ReportData *r);
+
+/* report_levels.c: units of the verdicts, noise by level, designs */
+extern void report_compare_cell(ReportData *r, ReportCell *cell);
+extern void report_pooled_seed_cells(ReportData *r);
+extern void report_measure_costs(ReportData *r);
+extern void report_cell_levels(ReportData *r, ReportCell *cell);
+extern char *report_components_text(const ReportData *r, const ReportCell *c);
+extern const char *report_cell_name(const ReportData *r, const ReportCell *c);
 
 /* report_env.c */
 extern void report_environment_warnings(ReportData *r);
@@ -241,7 +286,7 @@ extern void report_write_doc(const ReportData *r, Doc *d, const char *plots_note
 extern char **report_draw_plots(const ReportData *r, int *nplots, char **note);
 
 /* report_export.c */
-extern json_t *report_comparison_json(const StatsComparison *cmp, bool ok);
+extern json_t *report_comparison_json(const StatsComparison *cmp, bool ok, StatsUnit unit);
 extern json_t *report_summary_json(const ReportData *r);
 extern bool report_write_benchstat(const ReportData *r, const char *path, char **error);
 

@@ -16,6 +16,7 @@
 #include "layout_seeds.h"
 #include "report.h"
 
+#include "plan.h"
 #include "results.h"
 
 #include <math.h>
@@ -42,7 +43,8 @@ read_runs_csv(ReportData *r, char **error)
 	RunsCsv    *t = results_read_runs(r->dir, &r->spec, error);
 	int			c_id, c_round, c_var, c_script, c_clients, c_warm, c_tps, c_lat,
 				c_tx, c_status, c_ckpt, c_av, c_user, c_sys, c_vol, c_invol,
-				c_hit, c_read, c_wal, c_reason;
+				c_hit, c_read, c_wal, c_reason, c_build, c_seed, c_instance,
+				c_duration, c_wall, c_reset;
 	int			c_snap[7];
 	static const char *const snap_columns[7] = {
 		"snapshot_full_ns_median", "snapshot_full_ns_p90", "snapshot_reuse_ns_median",
@@ -73,6 +75,12 @@ read_runs_csv(ReportData *r, char **error)
 	c_reason = runs_csv_column(t, "reason");
 	for (int i = 0; i < lengthof(snap_columns); i++)
 		c_snap[i] = runs_csv_column(t, snap_columns[i]);
+	c_build = runs_csv_column(t, "build");
+	c_seed = runs_csv_column(t, "layout_seed");
+	c_instance = runs_csv_column(t, "instance");
+	c_duration = runs_csv_column(t, "duration_s");
+	c_wall = runs_csv_column(t, "wall_s");
+	c_reset = runs_csv_column(t, "reset_s");
 	if (c_tps < 0)
 	{
 		*error = psprintf("\"%s\" has no column \"tps\"", t->path);
@@ -91,6 +99,14 @@ read_runs_csv(ReportData *r, char **error)
 		run->script = pg_strdup(field_str(fl, c_script));
 		run->clients = atoi(field_str(fl, c_clients));
 		run->warmup = strcmp(field_str(fl, c_warm), "true") == 0;
+		run->after_start = run->warmup && run->round == 0;
+		run->build = pg_strdup(field_str(fl, c_build));
+		run->layout_seed = atoi(field_str(fl, c_seed));
+		/* results without the column: one instance of each server */
+		run->instance = c_instance < 0 ? 1 : atoi(field_str(fl, c_instance));
+		run->duration_s = field_double(fl, c_duration);
+		run->wall_s = field_double(fl, c_wall);
+		run->reset_s = field_double(fl, c_reset);
 		run->status = pg_strdup(field_str(fl, c_status));
 		run->reason = pg_strdup(field_str(fl, c_reason));
 		run->tps = field_double(fl, c_tps);
@@ -161,7 +177,7 @@ report_find_cell(const ReportData *r, const char *script, int clients, const cha
 {
 	for (int i = 0; i < r->ncells; i++)
 		if (strcmp(r->cells[i].script, script) == 0 && r->cells[i].clients == clients &&
-			strcmp(report_variant_name(r, r->cells[i].variant), variant) == 0)
+			strcmp(r->cells[i].name, variant) == 0)
 			return &r->cells[i];
 	return NULL;
 }
@@ -227,6 +243,8 @@ fill_samples(ReportData *r)
 		r->samples[i].tps = pg_malloc(sizeof(double) * (r->nruns + 1));
 		r->samples[i].rounds = pg_malloc(sizeof(int) * (r->nruns + 1));
 		r->samples[i].run_ids = pg_malloc(sizeof(int) * (r->nruns + 1));
+		r->samples[i].instances = pg_malloc(sizeof(int) * (r->nruns + 1));
+		r->samples[i].seeds = pg_malloc(sizeof(int) * (r->nruns + 1));
 		r->samples[i].run_index = pg_malloc(sizeof(int) * (r->nruns + 1));
 	}
 	for (int i = 0; i < r->nruns; i++)
@@ -243,6 +261,12 @@ fill_samples(ReportData *r)
 		smp->tps[smp->n] = run->tps;
 		smp->rounds[smp->n] = run->round;
 		smp->run_ids[smp->n] = run->run_id;
+		smp->instances[smp->n] = run->instance;
+		/* older results have no seed column: the name tells */
+		if (run->layout_seed > 0)
+			smp->seeds[smp->n] = run->layout_seed;
+		else
+			(void) layout_seed_base(run->variant, &smp->seeds[smp->n]);
 		smp->run_index[smp->n] = i;
 		smp->n++;
 	}
@@ -332,13 +356,14 @@ compute_noise(ReportData *r)
 }
 
 /*
- * One figure of each counted run of a sample, with its round, leaving out
- * runs without it (NAN or <= 0); x and rounds (which may be NULL) hold
+ * One figure of each counted run of a sample, with its round and (from
+ * unit_of, the sample's unit of each run) its unit, leaving out runs
+ * without it (NAN or <= 0); x, rounds and units (both may be NULL) hold
  * s->n entries.  Returns how many runs have it.
  */
 int
 report_sample_values(const ReportData *r, const ReportSample *s, ReportRunValue value,
-					 double *x, int *rounds)
+					 const int *unit_of, double *x, int *rounds, int *units)
 {
 	int			n = 0;
 
@@ -352,6 +377,8 @@ report_sample_values(const ReportData *r, const ReportSample *s, ReportRunValue 
 		x[n] = v;
 		if (rounds)
 			rounds[n] = run->round;
+		if (units)
+			units[n] = unit_of[i];
 		n++;
 	}
 	return n;
@@ -359,17 +386,20 @@ report_sample_values(const ReportData *r, const ReportSample *s, ReportRunValue 
 
 /*
  * B against A in one cell for one figure of each counted run: the
- * statistics and the units of the tps verdict, for tps and for every
- * other figure compared the same way (the snapshot probe's).  Runs whose
- * figure is missing are left out of that figure's comparison alone.
+ * statistics and the unit of the tps verdict (report_compare_cell decided
+ * it), for tps and for every other figure compared the same way (the
+ * snapshot probe's).  Runs whose figure is missing are left out of that
+ * figure's comparison alone.
  */
 bool
-report_compare_runs(const ReportData *r, const ReportSample *a, const ReportSample *b,
-					ReportRunValue value, bool higher_is_better, StatsComparison *out)
+report_compare_runs(const ReportData *r, const ReportCell *c, ReportRunValue value,
+					bool higher_is_better, StatsComparison *out)
 {
-	const ReportSample *side[2] = {a, b};
+	const ReportSample *side[2] = {c->a, c->b};
+	const int  *unit_of[2] = {c->unit_a, c->unit_b};
 	double	   *x[2];
 	int		   *rounds[2];
+	int		   *units[2];
 	int			n[2] = {0, 0};
 	StatsOptions opt = r->opt;
 	bool		ok;
@@ -379,20 +409,27 @@ report_compare_runs(const ReportData *r, const ReportSample *a, const ReportSamp
 	{
 		x[k] = pg_malloc(sizeof(double) * (side[k]->n + 1));
 		rounds[k] = pg_malloc(sizeof(int) * (side[k]->n + 1));
-		n[k] = report_sample_values(r, side[k], value, x[k], rounds[k]);
+		units[k] = unit_of[k] ? pg_malloc(sizeof(int) * (side[k]->n + 1)) : NULL;
+		n[k] = report_sample_values(r, side[k], value, unit_of[k], x[k], rounds[k], units[k]);
 	}
-	ok = stats_compare_rounds(x[0], rounds[0], n[0], x[1], rounds[1], n[1],
-							  &opt, out) == STATS_OK;
+	/* round by round is the instance-pair comparison with one pair */
+	ok = stats_compare_units(x[0], rounds[0], units[0], n[0],
+							 x[1], rounds[1], units[1], n[1],
+							 c->unit == STATS_UNIT_ROUND ? STATS_UNIT_INSTANCE_PAIR : c->unit,
+							 &opt, out) == STATS_OK;
 	for (int k = 0; k < 2; k++)
 	{
 		pg_free(x[k]);
 		pg_free(rounds[k]);
+		if (units[k])
+			pg_free(units[k]);
 	}
 	return ok;
 }
 
-static double
-run_tps(const ReportRun *run)
+/* The figure of the verdict, as a ReportRunValue. */
+double
+report_run_tps(const ReportRun *run)
 {
 	return run->tps;
 }
@@ -406,7 +443,8 @@ compute_cells(ReportData *r)
 	int			nratios[MAX_VARIANTS] = {0};
 	int			nmedians[MAX_VARIANTS] = {0};
 
-	r->cells = pg_malloc0(sizeof(ReportCell) * (max + 1));
+	/* room for the rows of every seed pooled, one per cell at most per variant */
+	r->cells = pg_malloc0(sizeof(ReportCell) * (2 * max + 1));
 	for (int v = 0; v < r->spec.nvariants; v++)
 	{
 		ratios[v] = pg_malloc(sizeof(double) * (max + 1));
@@ -428,10 +466,11 @@ compute_cells(ReportData *r)
 				cell->script = r->spec.scripts[s];
 				cell->clients = r->spec.clients[c];
 				cell->variant = v;
+				cell->name = report_variant_name(r, v);
+				cell->base_name = report_variant_name(r, r->baseline);
 				cell->a = report_sample(r, s, c, r->baseline);
 				cell->b = smp;
-				cell->has_comparison = report_compare_runs(r, cell->a, cell->b, run_tps,
-														   r->opt.higher_is_better, &cell->cmp);
+				report_compare_cell(r, cell);
 				if (cell->has_comparison && cell->cmp.has_estimate)
 					ratios[v][nratios[v]++] = cell->cmp.estimate;
 			}
@@ -456,9 +495,11 @@ static void
 run_warnings(ReportData *r)
 {
 	int			failed = 0,
-				disturbed = 0;
+				disturbed = 0,
+				no_tps = 0;
 	char		failed_ids[256] = "",
-				disturbed_ids[256] = "";
+				disturbed_ids[256] = "",
+				no_tps_ids[256] = "";
 	bool		too_few = false;
 
 	for (int i = 0; i < r->nruns; i++)
@@ -472,6 +513,12 @@ run_warnings(ReportData *r)
 			if (failed++ < 10)
 				snprintf(failed_ids + strlen(failed_ids), sizeof(failed_ids) - strlen(failed_ids),
 						 "%s%s (%s)", failed > 1 ? ", " : "", id, run->status);
+		}
+		else if (!run->warmup && !(isfinite(run->tps) && run->tps > 0))
+		{
+			if (no_tps++ < 10)
+				snprintf(no_tps_ids + strlen(no_tps_ids), sizeof(no_tps_ids) - strlen(no_tps_ids),
+						 "%s%s", no_tps > 1 ? ", " : "", id);
 		}
 		else if (!run->warmup && (run->checkpoints > 0 || run->autovacuums > 0))
 		{
@@ -487,6 +534,9 @@ run_warnings(ReportData *r)
 	if (failed > 0)
 		report_warn(r, "%d run(s) did not complete and are not counted: %s%s (runs.csv, status and reason)",
 					failed, failed_ids, failed > 10 ? ", ..." : "");
+	if (no_tps > 0)
+		report_warn(r, "%d run(s) have status ok but no usable tps and are not counted: %s%s (runs.csv, runs/NNNN.out)",
+					no_tps, no_tps_ids, no_tps > 10 ? ", ..." : "");
 	if (disturbed > 0)
 		report_warn(r, "%d run(s) had a checkpoint or autovacuum inside them: %s%s",
 					disturbed, disturbed_ids, disturbed > 10 ? ", ..." : "");
@@ -501,6 +551,26 @@ run_warnings(ReportData *r)
 			report_warn(r, "variant %s drifts across the session (Mann-Kendall tau %+.2f, p %.3g): the machine changed under it",
 						report_variant_name(r, v), r->noise[v].trend.tau,
 						r->noise[v].trend.p_value);
+}
+
+/*
+ * A comparison of two servers that were each started once measures one
+ * draw of their layouts: say so, once, with what to do.
+ */
+static void
+level_warnings(ReportData *r)
+{
+	for (int i = 0; i < r->ncells; i++)
+	{
+		const ReportCell *c = &r->cells[i];
+
+		if (c->variant < 0 || c->unit != STATS_UNIT_ROUND ||
+			plan_server_of(&r->spec, r->baseline) == plan_server_of(&r->spec, c->variant))
+			continue;
+		report_warn(r, "%s and %s ran on different servers started once (restart = never): their verdict is round by round on one pair of server starts, whose offset (1-2%% here) is not in its CI; run with restart = N for a verdict across instance pairs",
+					c->name, c->base_name);
+		break;
+	}
 }
 
 ReportData *
@@ -519,13 +589,21 @@ report_load(const char *dir, const char *baseline, char **error)
 						  experiment_variant_names(&r->spec));
 		return NULL;
 	}
+	/* older results have no "restart": never */
+	r->restart_rounds = results_restart_rounds(r->experiment);
+	r->design_effect = r->opt.noise + 0.01;
 	if (!read_runs_csv(r, error))
 		return NULL;
 	fill_samples(r);
 	compute_cells(r);
+	report_pooled_seed_cells(r);
 	layout_seed_verdicts(r);
+	report_measure_costs(r);
+	for (int i = 0; i < r->ncells; i++)
+		report_cell_levels(r, &r->cells[i]);
 	compute_noise(r);
 	run_warnings(r);
+	level_warnings(r);
 	report_environment_warnings(r);
 	report_probe_load(r);
 	report_layout_load(r);
@@ -574,10 +652,15 @@ report_comparison_cells(const StatsComparison *cmp, bool ok, const char **cells)
 	cells[3] = ok ? report_comparison_n(cmp) : "-";
 }
 
-/* How a comparison was made: "15 rounds" (round by round) or "8+8" (unpaired). */
+/*
+ * What a comparison's test counted: "6 instance pairs" or "3 layout seed
+ * pairs" (across units), "15 rounds" (round by round), "8+8" (unpaired).
+ */
 char *
 report_comparison_n(const StatsComparison *cmp)
 {
+	if (cmp->unit != STATS_UNIT_RUN && cmp->unit != STATS_UNIT_ROUND)
+		return psprintf("%d %s", cmp->n_units, stats_unit_name(cmp->unit, cmp->n_units));
 	return cmp->n_pairs > 0 ? psprintf("%d rounds", cmp->n_pairs)
 		: psprintf("%d+%d", cmp->n_a, cmp->n_b);
 }

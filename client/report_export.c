@@ -13,6 +13,7 @@
 #include "safe_file.h"
 
 #include <ctype.h>
+#include <math.h>
 
 /* A double, or null for a figure that could not be computed. */
 static json_t *
@@ -27,13 +28,17 @@ sample_json(const ReportSample *s)
 	const StatsSummary *m = &s->summary;
 	json_t	   *tps = json_array();
 	json_t	   *rounds = json_array();
+	json_t	   *instances = json_array();
+	json_t	   *seeds = json_array();
 
 	for (int i = 0; i < s->n; i++)
 	{
 		json_array_append_new(tps, json_real(s->tps[i]));
 		json_array_append_new(rounds, json_integer(s->rounds[i]));
+		json_array_append_new(instances, json_integer(s->instances[i]));
+		json_array_append_new(seeds, json_integer(s->seeds[i]));
 	}
-	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o}",
+	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:o, s:o}",
 					 "n", s->n,
 					 "median", num(s->has_summary, m->median),
 					 "median_ci_low", num(s->has_summary && m->has_median_ci, m->median_ci_low),
@@ -45,14 +50,54 @@ sample_json(const ReportSample *s)
 					 "mad", num(s->has_summary, m->mad),
 					 "outliers", s->outliers,
 					 "tps", tps,
-					 "rounds", rounds);
+					 "rounds", rounds,
+					 "instances", instances,
+					 "layout_seeds", seeds);
 }
 
-/* One comparison's figures; ok false: none could be made. */
-json_t *
-report_comparison_json(const StatsComparison *x, bool ok)
+/* A cell's variance components: per level its sd, variance, df, or null. */
+static json_t *
+components_json(const StatsComponents *k)
 {
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:i, s:s, s:s}",
+	json_t	   *levels = json_object();
+
+	for (int l = STATS_LEVEL_BUILD; l < STATS_N_LEVELS; l++)
+		json_object_set_new(levels, stats_level_name(l),
+							!k->has[l] ? json_null() :
+							json_pack("{s:f, s:f, s:f, s:i, s:i, s:b}",
+									  "sd", sqrt(k->variance[l]), "variance", k->variance[l],
+									  "raw", k->raw[l], "df", k->df[l],
+									  "groups", k->n_groups[l], "truncated", k->truncated[l]));
+	return levels;
+}
+
+static json_t *
+levels_json(const ReportCell *c)
+{
+	const StatsDesign *d = &c->design;
+
+	return json_pack("{s:o, s:o}",
+					 "components", !c->has_components ? json_null() :
+					 json_pack("{s:o, s:o, s:o}", "a", components_json(&c->run_a),
+							   "b", components_json(&c->run_b),
+							   "ratio", components_json(&c->ratio)),
+					 "design", !c->has_design ? json_null() :
+					 json_pack("{s:b, s:s, s:i, s:i, s:i, s:i, s:o, s:o, s:s}",
+							   "found", d->found, "unit", stats_unit_name(d->unit, 1),
+							   "builds", d->builds, "instance_pairs", d->instances,
+							   "rounds", d->rounds, "units", d->n_units,
+							   "power", num(d->found, d->power), "seconds", num(d->found, d->seconds),
+							   "reason", d->reason));
+}
+
+/*
+ * One comparison's figures; ok false: none could be made.  unit is the
+ * one the design called for, shown when no comparison could be made.
+ */
+json_t *
+report_comparison_json(const StatsComparison *x, bool ok, StatsUnit unit)
+{
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:i, s:s, s:i, s:o, s:s, s:s}",
 					 "estimate", num(ok && x->has_estimate, x->estimate),
 					 "change_pct", num(ok && x->has_estimate, x->change_pct),
 					 "ci_low", num(ok && x->has_ci, x->ci_low),
@@ -64,6 +109,9 @@ report_comparison_json(const StatsComparison *x, bool ok)
 					 "mde_pct", num(ok && x->has_mde, x->mde_pct),
 					 "p_exact", ok && x->p_exact,
 					 "n_pairs", ok ? x->n_pairs : 0,
+					 "unit", stats_unit_name(ok ? x->unit : unit, 1),
+					 "n_units", ok ? x->n_units : 0,
+					 "df", num(ok && x->has_p && x->df > 0, x->df),
 					 "verdict", ok ? stats_verdict_name(x->verdict) : "insufficient",
 					 "reason", ok ? x->reason : "");
 }
@@ -82,12 +130,14 @@ report_summary_json(const ReportData *r)
 		const ReportCell *c = &r->cells[i];
 
 		json_array_append_new(cells,
-							  json_pack("{s:s, s:i, s:s, s:s, s:o, s:o, s:o}",
+							  json_pack("{s:s, s:i, s:s, s:s, s:b, s:o, s:o, s:o, s:o}",
 										"script", c->script, "clients", c->clients,
-										"baseline", report_variant_name(r, r->baseline),
-										"variant", report_variant_name(r, c->variant),
+										"baseline", c->base_name,
+										"variant", c->name,
+										"every_seed", c->variant < 0,
 										"a", sample_json(c->a), "b", sample_json(c->b),
-										"comparison", report_comparison_json(&c->cmp, c->has_comparison)));
+										"comparison", report_comparison_json(&c->cmp, c->has_comparison, c->unit),
+										"levels", levels_json(c)));
 	}
 	for (int v = 0; v < r->spec.nvariants; v++)
 	{
@@ -108,9 +158,13 @@ report_summary_json(const ReportData *r)
 		json_array_append_new(warnings, json_string(r->warnings[i]));
 	for (int i = 0; i < r->ndeclared; i++)
 		json_array_append_new(declared, json_string(r->declared[i]));
-	return json_pack("{s:s, s:f, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:f, s:f, s:i, s:{s:f, s:f, s:f}, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 					 "baseline", report_variant_name(r, r->baseline),
 					 "alpha", r->opt.alpha, "noise", r->opt.noise,
+					 "restart_rounds", r->restart_rounds,
+					 "cost_s", "build", r->cost.build_s, "restart", r->cost.restart_s,
+					 "round", r->cost.round_s,
+					 "design_effect", r->design_effect,
 					 "cells", cells, "geomean", geomean, "noise_by_variant", noise,
 					 "snapshot_probe", report_probe_json(r),
 					 "layout_diffs", report_layout_json(r),
@@ -142,6 +196,8 @@ report_write_benchstat(const ReportData *r, const char *path, char **error)
 	fprintf(f, "goos: linux\npkg: pgbench_ext\n");
 	for (int v = 0; v < r->spec.nvariants; v++)
 	{
+		int			instance = 0;
+
 		fprintf(f, "variant: %s\n", report_variant_name(r, v));
 		for (int i = 0; i < r->nruns; i++)
 		{
@@ -149,6 +205,9 @@ report_write_benchstat(const ReportData *r, const char *path, char **error)
 
 			if (strcmp(run->variant, report_variant_name(r, v)) != 0 || !report_run_counted(run))
 				continue;
+			/* with restarts, the server start of each run, the unit of the verdict */
+			if (r->restart_rounds > 0 && run->instance != instance)
+				fprintf(f, "instance: %d\n", instance = run->instance);
 			fprintf(f, "%s %lld %.17g tps", bench_name(run->script, run->clients),
 					run->transactions > 0 ? run->transactions : 1, run->tps);
 			if (run->latency_avg_ms > 0)

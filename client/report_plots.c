@@ -192,12 +192,6 @@ plot_scaling(PlotSet *ps)
 typedef double (*RunFigure) (const ReportRun *run);
 
 static double
-run_tps(const ReportRun *run)
-{
-	return run->tps;
-}
-
-static double
 run_latency(const ReportRun *run)
 {
 	return run->latency_avg_ms;
@@ -382,7 +376,7 @@ report_draw_plots(const ReportData *r, int *nplots, char **note)
 	fprintf(ps.script, "# drawn by pgbench_ext report; run gnuplot on this file to redraw\n");
 	plot_scaling(&ps);
 	plot_run_points(&ps, "tps_runs", "tps of each run in session order (drift, interleaving)",
-					false, "tps", run_tps);
+					false, "tps", report_run_tps);
 	plot_progress(&ps);
 	plot_run_points(&ps, "latency_runs", "latency average of each run", true,
 					"latency (ms)", run_latency);

@@ -84,7 +84,7 @@ sample_median(const ReportData *r, const ReportSample *s, ReportRunValue value, 
 	double	   *x = pg_malloc(sizeof(double) * (s->n + 1));
 	double		median;
 
-	*n = report_sample_values(r, s, value, x, NULL);
+	*n = report_sample_values(r, s, value, NULL, x, NULL, NULL);
 	median = *n > 0 ? report_median(x, *n) : NAN;
 	pg_free(x);
 	return median;
@@ -178,8 +178,7 @@ report_probe_load(ReportData *r)
 			/* a side that was not probed has nothing to compare */
 			if (row->n_a == 0 || row->n_b == 0)
 				continue;
-			row->has_comparison = report_compare_runs(r, c->a, c->b, figures[f].value,
-													  false, &row->cmp);
+			row->has_comparison = report_compare_runs(r, c, figures[f].value, false, &row->cmp);
 			r->nprobe_rows++;
 		}
 	}
@@ -352,7 +351,7 @@ report_probe_json(const ReportData *r)
 										"higher_is_better", false,
 										"a", median_json(row->n_a, row->median_a),
 										"b", median_json(row->n_b, row->median_b),
-										"comparison", report_comparison_json(&row->cmp, row->has_comparison),
+										"comparison", report_comparison_json(&row->cmp, row->has_comparison, row->cell->unit),
 										"sentence", probe_sentence(r, row)));
 	}
 	return rows;

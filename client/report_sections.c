@@ -266,13 +266,19 @@ section_verdicts(const ReportData *r, Doc *d)
 
 	doc_heading(d, 2, "Verdicts");
 	doc_para(d, "Each variant against the baseline %s. tps: median ±half-width of its "
-			 "distribution-free CI; B/A: Hodges-Lehmann ratio with its CI, and p, two-sided. "
-			 "Where a cell has enough rounds holding one run of each side (n: rounds), they "
-			 "are compared round by round, which cancels the machine's drift between rounds: "
-			 "the Hodges-Lehmann estimate of the per-round ratios and the Wilcoxon signed-rank test; "
-			 "otherwise (n: runs of each side) all runs, with the Mann-Whitney U test. "
-			 "alpha %g, noise threshold ±%g%%.",
-			 report_variant_name(r, r->baseline), r->opt.alpha, 100 * r->opt.noise);
+			 "distribution-free CI; B/A: the ratio with its CI, and p, two-sided, across the unit "
+			 "n names: the highest level that varies between the two sides. "
+			 "Across servers restarted during the experiment (n: instance pairs) and across layout "
+			 "seeds (n: layout seed pairs), each pair is one sample, summarized by the mean of its "
+			 "paired rounds' log ratios, and Student's t test and interval run across the pairs. "
+			 "On one server (n: rounds), rounds holding one run of each side are compared round by "
+			 "round, which cancels the machine's drift between rounds: the Hodges-Lehmann estimate "
+			 "of the per-round ratios and the Wilcoxon signed-rank test; with too few such rounds "
+			 "(n: runs of each side), all runs, with the Mann-Whitney U test. "
+			 "alpha %g, noise threshold ±%g%%; restarts: %s.",
+			 report_variant_name(r, r->baseline), r->opt.alpha, 100 * r->opt.noise,
+			 r->restart_rounds > 0 ? psprintf("every %d round%s", r->restart_rounds,
+											  r->restart_rounds == 1 ? "" : "s") : "never");
 	doc_table_begin(d, lengthof(hdr), hdr);
 	for (int i = 0; i < r->ncells; i++)
 	{
@@ -282,7 +288,7 @@ section_verdicts(const ReportData *r, Doc *d)
 
 		cells[0] = c->script;
 		cells[1] = psprintf("%d", c->clients);
-		cells[2] = report_variant_name(r, c->variant);
+		cells[2] = c->name;
 		cells[3] = report_median_pm(c->a);
 		cells[4] = report_median_pm(c->b);
 		report_comparison_cells(cmp, c->has_comparison, &cells[5]);
@@ -302,6 +308,65 @@ section_verdicts(const ReportData *r, Doc *d)
 		doc_table_row(d, cells);
 	}
 	doc_table_end(d);
+}
+
+/* Where each cell's noise lives, and the design that would decide it. */
+static void
+section_levels(const ReportData *r, Doc *d)
+{
+	static const char *const hdr[] = {"cell", "level", "A: sd of log tps", "B: sd of log tps",
+	"B/A: sd of log ratio", "df (A, B, B/A)"};
+	bool		any = false;
+
+	for (int i = 0; i < r->ncells; i++)
+		any |= r->cells[i].has_components;
+	if (!any)
+		return;
+	doc_heading(d, 2, "Where the noise lives");
+	doc_para(d, "Variance components of log tps by level (nested ANOVA, method of moments): between "
+			 "builds (layout seeds), between instances (server starts), between rounds, and within a "
+			 "run (its -P 1 seconds), for each side, and on the comparison's scale (the log ratios "
+			 "of paired rounds), which is the noise a verdict sees. A level the data do not vary has "
+			 "no estimate (-) and is inside the level above; * marks an estimate below 0, shown as 0. "
+			 "The design is the cheapest next experiment whose verdict would see a change of %g%% "
+			 "beyond the %g%% threshold with %.0f%% probability, from these components and what a "
+			 "build, a restart (%.1f s with its warm-up runs) and a round (%.1f s) cost here.",
+			 100 * r->design_effect, 100 * r->opt.noise, 100 * r->opt.power,
+			 r->cost.restart_s, r->cost.round_s);
+	doc_table_begin(d, lengthof(hdr), hdr);
+	for (int i = 0; i < r->ncells; i++)
+	{
+		const ReportCell *c = &r->cells[i];
+		char	   *where = psprintf("%s, %d client%s, %s vs %s", c->script, c->clients,
+									 c->clients == 1 ? "" : "s", c->name, c->base_name);
+
+		if (!c->has_components)
+			continue;
+		for (int l = STATS_LEVEL_BUILD; l < STATS_N_LEVELS; l++)
+		{
+			const StatsComponents *k[3] = {&c->run_a, &c->run_b, &c->ratio};
+			const char *cells[lengthof(hdr)];
+
+			if (!k[0]->has[l] && !k[1]->has[l] && !k[2]->has[l])
+				continue;
+			cells[0] = where;
+			cells[1] = stats_level_name(l);
+			for (int j = 0; j < 3; j++)
+				cells[2 + j] = !k[j]->has[l] ? "-" :
+					psprintf("%.2f%%%s", 100 * sqrt(k[j]->variance[l]), k[j]->truncated[l] ? "*" : "");
+			cells[5] = psprintf("%d, %d, %d", k[0]->df[l], k[1]->df[l], k[2]->df[l]);
+			doc_table_row(d, cells);
+		}
+	}
+	doc_table_end(d);
+	for (int i = 0; i < r->ncells; i++)
+	{
+		const ReportCell *c = &r->cells[i];
+
+		if (c->has_design)
+			doc_para(d, "Design, %s, %d client%s, %s vs %s: %s.", c->script, c->clients,
+					 c->clients == 1 ? "" : "s", c->name, c->base_name, c->design.reason);
+	}
 }
 
 static void
@@ -347,38 +412,52 @@ section_per_run(const ReportData *r, Doc *d)
 	for (int i = 0; i < r->ncells; i++)
 	{
 		const ReportCell *c = &r->cells[i];
-		const char *hdr[] = {"round", report_variant_name(r, r->baseline),
-		report_variant_name(r, c->variant), "diff", "%"};
+		const char *hdr[] = {"round", "instances", c->base_name, c->name, "diff", "%"};
 		int			rounds = r->spec.rounds;
 
+		/*
+		 * The instances of each round only when the servers were restarted;
+		 * else the first column moves over them.
+		 */
+		int			skip = r->restart_rounds > 0 ? 0 : 1;
+
+		/* every seed pooled has many runs a round: its seeds are listed one by one */
+		if (c->variant < 0)
+			continue;
+
 		doc_heading(d, 3, psprintf("%s, %d client%s: %s vs %s", c->script, c->clients,
-								   c->clients == 1 ? "" : "s",
-								   report_variant_name(r, c->variant),
-								   report_variant_name(r, r->baseline)));
-		doc_table_begin(d, lengthof(hdr), hdr);
+								   c->clients == 1 ? "" : "s", c->name, c->base_name));
+		if (skip)
+			hdr[1] = hdr[0];
+		doc_table_begin(d, lengthof(hdr) - skip, hdr + skip);
 		for (int round = 1; round <= rounds; round++)
 		{
 			double		a = NAN,
 						b = NAN;
-			const char *cells[5];
+			int			ia = 0,
+						ib = 0;
+			const char *cells[6];
 
 			for (int k = 0; k < c->a->n; k++)
 				if (c->a->rounds[k] == round)
-					a = c->a->tps[k];
+					a = c->a->tps[k], ia = c->a->instances[k];
 			for (int k = 0; k < c->b->n; k++)
 				if (c->b->rounds[k] == round)
-					b = c->b->tps[k];
+					b = c->b->tps[k], ib = c->b->instances[k];
 			if (isnan(a) && isnan(b))
 				continue;
 			cells[0] = psprintf("%d", round);
-			cells[1] = isnan(a) ? "-" : psprintf("%.1f", a);
-			cells[2] = isnan(b) ? "-" : psprintf("%.1f", b);
-			cells[3] = isnan(a) || isnan(b) ? "-" : psprintf("%+.1f", b - a);
-			cells[4] = isnan(a) || isnan(b) ? "-" : report_pct(b / a);
-			doc_table_row(d, cells);
+			cells[1] = psprintf("%s, %s", ia ? psprintf("%d", ia) : "-", ib ? psprintf("%d", ib) : "-");
+			cells[2] = isnan(a) ? "-" : psprintf("%.1f", a);
+			cells[3] = isnan(b) ? "-" : psprintf("%.1f", b);
+			cells[4] = isnan(a) || isnan(b) ? "-" : psprintf("%+.1f", b - a);
+			cells[5] = isnan(a) || isnan(b) ? "-" : report_pct(b / a);
+			if (skip)
+				cells[1] = cells[0];
+			doc_table_row(d, cells + skip);
 		}
 		{
-			const char *cells[5] = {"median",
+			const char *cells[6] = {"median", "",
 				c->a->has_summary ? psprintf("%.1f", c->a->summary.median) : "-",
 				c->b->has_summary ? psprintf("%.1f", c->b->summary.median) : "-",
 				c->a->has_summary && c->b->has_summary
@@ -386,7 +465,9 @@ section_per_run(const ReportData *r, Doc *d)
 				c->a->has_summary && c->b->has_summary
 			? report_pct(c->b->summary.median / c->a->summary.median) : "-"};
 
-			doc_table_row(d, cells);
+			if (skip)
+				cells[1] = cells[0];
+			doc_table_row(d, cells + skip);
 		}
 		doc_table_end(d);
 	}
@@ -453,13 +534,13 @@ section_counters(const ReportData *r, Doc *d)
 	for (int i = 0; i < r->ncells; i++)
 	{
 		const ReportCell *c = &r->cells[i];
-		const char *hdr[] = {"metric (median of runs)", report_variant_name(r, r->baseline),
-		report_variant_name(r, c->variant), "B/A"};
+		const char *hdr[] = {"metric (median of runs)", c->base_name, c->name, "B/A"};
+
+		if (c->variant < 0)
+			continue;
 
 		doc_heading(d, 3, psprintf("%s, %d client%s: %s vs %s", c->script, c->clients,
-								   c->clients == 1 ? "" : "s",
-								   report_variant_name(r, c->variant),
-								   report_variant_name(r, r->baseline)));
+								   c->clients == 1 ? "" : "s", c->name, c->base_name));
 		doc_table_begin(d, lengthof(hdr), hdr);
 		for (int m = 0; m < nm; m++)
 		{
@@ -491,6 +572,7 @@ report_write_doc(const ReportData *r, Doc *d, const char *plots_note,
 	section_verdicts(r, d);
 	report_probe_section(r, d);
 	report_layout_section(r, d);
+	section_levels(r, d);
 	section_noise(r, d);
 	section_change_grid(r, d);
 	section_per_run(r, d);

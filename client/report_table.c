@@ -14,13 +14,42 @@
 #include "client.h"
 #include "report.h"
 
+/*
+ * Under the table, for every cell: where its noise lives (sd of log tps
+ * by level, each side and on the ratio) and the cheapest design that
+ * would see the design effect.
+ */
+static void
+print_levels(const ReportData *r, FILE *out)
+{
+	bool		any = false;
+
+	for (int i = 0; i < r->ncells; i++)
+		any |= r->cells[i].has_components;
+	if (any)
+		fprintf(out, "levels: the sd of log tps between builds (layout seeds), instances (server starts), rounds and a run's seconds; "
+				"ratio: of the paired rounds' log ratios; *: estimated below 0, shown as 0\n");
+	for (int i = 0; i < r->ncells; i++)
+	{
+		const ReportCell *c = &r->cells[i];
+		char	   *where = psprintf("%s, %d client%s, %s vs %s", c->script, c->clients,
+									 c->clients == 1 ? "" : "s", c->name, c->base_name);
+
+		if (c->has_components)
+			fprintf(out, "levels: %s: sd of log tps %s/%s: %s\n", where, c->base_name, c->name,
+					report_components_text(r, c));
+		if (c->has_design)
+			fprintf(out, "design: %s: %s\n", where, c->design.reason);
+	}
+}
+
 void
 report_print_table(const ReportData *r, FILE *out)
 {
 	bool		many = r->spec.nvariants > 2;
 	const char *base = report_variant_name(r, r->baseline);
 	char	   *hdr_a = psprintf("%s tps", base);
-	char	   *hdr_b = many ? "tps" : psprintf("%s tps", report_variant_name(r, r->cells[0].variant));
+	char	   *hdr_b;
 	const char *headers[12];
 	int			nh = 0;
 	TextTable  *t;
@@ -32,7 +61,7 @@ report_print_table(const ReportData *r, FILE *out)
 	if (many)
 		headers[nh++] = "variant";
 	headers[nh++] = hdr_a;
-	headers[nh++] = hdr_b;
+	headers[nh++] = "tps";
 	headers[nh++] = "B/A";
 	headers[nh++] = "CI";
 	headers[nh++] = "p";
@@ -44,6 +73,8 @@ report_print_table(const ReportData *r, FILE *out)
 		fprintf(out, "\nno variant to compare with the baseline %s\n", base);
 		return;
 	}
+	hdr_b = many ? "tps" : psprintf("%s tps", r->cells[0].name);
+	headers[nh - 6] = hdr_b;
 	t = table_create(nh, headers);
 	for (int i = 0; i < r->ncells; i++)
 	{
@@ -54,7 +85,7 @@ report_print_table(const ReportData *r, FILE *out)
 		cells[k++] = c->script;
 		cells[k++] = psprintf("%d", c->clients);
 		if (many)
-			cells[k++] = report_variant_name(r, c->variant);
+			cells[k++] = c->name;
 		cells[k++] = report_median_pm(c->a);
 		cells[k++] = report_median_pm(c->b);
 		report_comparison_cells(cmp, c->has_comparison, &cells[k]);
@@ -85,8 +116,9 @@ report_print_table(const ReportData *r, FILE *out)
 	table_print(t, out);
 	table_free(t);
 
-	fprintf(out, "tps: median ±CI half-width at %.0f%%; B/A: Hodges-Lehmann ratio, CI at %.0f%%;\n"
-			"n rounds: of per-round ratios, p Wilcoxon signed-rank; n a+b: of all runs, p Mann-Whitney U\n",
+	fprintf(out, "tps: median ±CI half-width at %.0f%%; B/A and its CI at %.0f%%, by what n counts:\n"
+			"n instance/seed pairs: the mean per-round log ratio of each pair, t test across pairs;\n"
+			"n rounds: Hodges-Lehmann of per-round ratios, p Wilcoxon signed-rank; n a+b: of all runs, p Mann-Whitney U\n",
 			100 * (1 - r->opt.alpha), 100 * (1 - r->opt.alpha));
 	if (insufficient)
 		fprintf(out, "insufficient: %s\n", r->cells[0].cmp.verdict == STATS_INSUFFICIENT
@@ -95,6 +127,7 @@ report_print_table(const ReportData *r, FILE *out)
 		fprintf(out, "layout seeds: %s\n", r->seed_lines[i]);
 	for (int i = 0; i < r->ndeclared; i++)
 		fprintf(out, "declared: %s\n", r->declared[i]);
+	print_levels(r, out);
 	fprintf(out, "noise:");
 	for (int v = 0; v < r->spec.nvariants; v++)
 	{

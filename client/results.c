@@ -14,6 +14,7 @@
 #include "results.h"
 #include "safe_file.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -21,7 +22,7 @@
 #include <unistd.h>
 
 static const char *const csv_columns =
-"run_id,round,variant,script,clients,jobs,warmup,started_at,duration_s,reset_s,"
+"run_id,round,variant,script,clients,jobs,warmup,build,layout_seed,instance,started_at,duration_s,wall_s,reset_s,"
 "tps,latency_avg_ms,latency_stddev_ms,transactions,failed_tx,status,"
 "checkpoints_during,autovacuum_during,cpu_user_us_per_tx,cpu_sys_us_per_tx,"
 "voluntary_switches_per_tx,involuntary_switches_per_tx,blks_hit,blks_read,wal_bytes,"
@@ -117,33 +118,19 @@ results_read_spec(const char *dir, ExperimentSpec *spec, char **error)
 	return doc;
 }
 
-static void
-csv_number(FILE *f, double v, const char *fmt)
+/*
+ * The rounds per start of the servers an experiment ran with (its
+ * experiment.json's "restart"), 0 for never and for results of before
+ * restarts, or for a value that is not a whole number in range.
+ */
+int
+results_restart_rounds(json_t *experiment)
 {
-	fputc(',', f);
-	if (!isnan(v))
-		fprintf(f, fmt, v);
-}
+	json_t	   *n = json_object_get(json_object_get(experiment, "restart"), "rounds_per_instance");
 
-static void
-csv_text(FILE *f, const char *s)
-{
-	fputc(',', f);
-	if (s == NULL)
-		return;
-	if (strpbrk(s, ",\"\n\r") == NULL)
-	{
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++)
-	{
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
-	}
-	fputc('"', f);
+	if (!json_is_integer(n) || json_integer_value(n) < 0 || json_integer_value(n) > 100000)
+		return 0;
+	return (int) json_integer_value(n);
 }
 
 bool
@@ -155,36 +142,39 @@ results_append_run(const char *dir, const RunRecord *r, char **error)
 	if (f == NULL)
 		return false;
 	fprintf(f, "%d,%d", r->planned->run_id, r->planned->round);
-	csv_text(f, r->variant);
-	csv_text(f, r->script);
+	results_csv_text(f, r->variant);
+	results_csv_text(f, r->script);
 	fprintf(f, ",%d,%d,%s", r->planned->clients, r->jobs, r->planned->warmup ? "true" : "false");
-	csv_text(f, r->started_at);
-	csv_number(f, r->duration_s, "%.3f");
-	csv_number(f, r->reset_s, "%.3f");
-	csv_number(f, r->tps, "%.3f");
-	csv_number(f, r->latency_avg_ms, "%.4f");
-	csv_number(f, r->latency_stddev_ms, "%.4f");
+	results_csv_text(f, r->build);
+	fprintf(f, ",%d,%d", r->layout_seed, r->instance);
+	results_csv_text(f, r->started_at);
+	results_csv_number(f, r->duration_s, "%.3f");
+	results_csv_number(f, r->wall_s, "%.3f");
+	results_csv_number(f, r->reset_s, "%.3f");
+	results_csv_number(f, r->tps, "%.3f");
+	results_csv_number(f, r->latency_avg_ms, "%.4f");
+	results_csv_number(f, r->latency_stddev_ms, "%.4f");
 	fprintf(f, ",%lld,%lld", r->transactions, r->failed_tx);
-	csv_text(f, r->status);
+	results_csv_text(f, r->status);
 	fprintf(f, ",%d,%d", r->checkpoints_during, r->autovacuum_during);
-	csv_number(f, r->cpu_user_us_per_tx, "%.3f");
-	csv_number(f, r->cpu_sys_us_per_tx, "%.3f");
-	csv_number(f, r->voluntary_switches_per_tx, "%.4f");
-	csv_number(f, r->involuntary_switches_per_tx, "%.4f");
-	csv_number(f, r->blks_hit, "%.0f");
-	csv_number(f, r->blks_read, "%.0f");
-	csv_number(f, r->wal_bytes, "%.0f");
-	csv_number(f, r->buffers_written_checkpointer, "%.0f");
-	csv_number(f, r->buffers_written_bgwriter, "%.0f");
-	csv_number(f, r->buffers_written_backends, "%.0f");
-	csv_number(f, r->snapshot.full_ns_median, "%.3f");
-	csv_number(f, r->snapshot.full_ns_p90, "%.3f");
-	csv_number(f, r->snapshot.reuse_ns_median, "%.3f");
-	csv_number(f, r->snapshot.reuse_ns_p90, "%.3f");
-	csv_number(f, r->snapshot.xcnt, "%.1f");
-	csv_number(f, r->snapshot.procs, "%.1f");
+	results_csv_number(f, r->cpu_user_us_per_tx, "%.3f");
+	results_csv_number(f, r->cpu_sys_us_per_tx, "%.3f");
+	results_csv_number(f, r->voluntary_switches_per_tx, "%.4f");
+	results_csv_number(f, r->involuntary_switches_per_tx, "%.4f");
+	results_csv_number(f, r->blks_hit, "%.0f");
+	results_csv_number(f, r->blks_read, "%.0f");
+	results_csv_number(f, r->wal_bytes, "%.0f");
+	results_csv_number(f, r->buffers_written_checkpointer, "%.0f");
+	results_csv_number(f, r->buffers_written_bgwriter, "%.0f");
+	results_csv_number(f, r->buffers_written_backends, "%.0f");
+	results_csv_number(f, r->snapshot.full_ns_median, "%.3f");
+	results_csv_number(f, r->snapshot.full_ns_p90, "%.3f");
+	results_csv_number(f, r->snapshot.reuse_ns_median, "%.3f");
+	results_csv_number(f, r->snapshot.reuse_ns_p90, "%.3f");
+	results_csv_number(f, r->snapshot.xcnt, "%.1f");
+	results_csv_number(f, r->snapshot.procs, "%.1f");
 	fprintf(f, ",%d", r->snapshot.probes);
-	csv_text(f, r->reason);
+	results_csv_text(f, r->reason);
 	fputc('\n', f);
 	if (fflush(f) != 0 || fsync(fileno(f)) != 0 || fclose(f) != 0)
 	{
@@ -194,90 +184,9 @@ results_append_run(const char *dir, const RunRecord *r, char **error)
 	return true;
 }
 
-/*
- * Split one CSV line (its line end removed) in place, RFC 4180 quoting as
- * csv_text() writes it.  Returns the number of fields, at most max_fields,
- * or -1 for a quote out of place or never closed.
- */
-static int
-csv_split(char *line, char **fields, int max_fields)
-{
-	int			n = 0;
-	char	   *p = line;
-
-	while (n < max_fields)
-	{
-		char	   *out = p;	/* unquoting writes over the field in place */
-
-		fields[n++] = p;
-		if (*p == '"')
-		{
-			p++;
-			for (;;)
-			{
-				if (*p == '\0')
-					return -1;
-				if (*p == '"' && p[1] == '"')
-				{
-					*out++ = '"';
-					p += 2;
-				}
-				else if (*p == '"')
-				{
-					p++;
-					break;
-				}
-				else
-					*out++ = *p++;
-			}
-			if (*p != ',' && *p != '\0')
-				return -1;
-		}
-		else
-		{
-			while (*p && *p != ',')
-			{
-				if (*p == '"')
-					return -1;
-				out++, p++;
-			}
-		}
-		if (*p == '\0')
-		{
-			*out = '\0';
-			break;
-		}
-		*out = '\0';
-		p++;
-	}
-	return n;
-}
-
-/* A name from a file, fit for a message: control characters as "?". */
-static char *
-printable(const char *s)
-{
-	char	   *copy = pg_strdup(s);
-
-	for (char *p = copy; *p; p++)
-		if ((unsigned char) *p < 0x20 || *p == 0x7f)
-			*p = '?';
-	return copy;
-}
-
-static bool
-parse_whole_int(const char *s, long min, long *result)
-{
-	char	   *end;
-
-	errno = 0;
-	*result = strtol(s, &end, 10);
-	return errno == 0 && end != s && *end == '\0' && *result >= min && *result <= INT_MAX;
-}
-
 /* Columns read as numbers; empty stands for "none" (NaN). */
 static const char *const number_columns[] = {
-	"jobs", "duration_s", "reset_s", "tps", "latency_avg_ms", "latency_stddev_ms",
+	"jobs", "duration_s", "wall_s", "reset_s", "tps", "latency_avg_ms", "latency_stddev_ms",
 	"transactions", "failed_tx", "checkpoints_during", "autovacuum_during",
 	"cpu_user_us_per_tx", "cpu_sys_us_per_tx", "voluntary_switches_per_tx",
 	"involuntary_switches_per_tx", "blks_hit", "blks_read", "wal_bytes",
@@ -286,89 +195,79 @@ static const char *const number_columns[] = {
 	"snapshot_reuse_ns_p90", "snapshot_xcnt", "snapshot_procs", "snapshot_probes",
 };
 
-int
-runs_csv_column(const RunsCsv *t, const char *name)
-{
-	for (int i = 0; i < t->ncols; i++)
-		if (strcmp(t->columns[i], name) == 0)
-			return i;
-	return -1;
-}
+/* Whole numbers of the levels: round, layout seed, instance (when present). */
+static const char *const level_columns[] = {"round", "layout_seed", "instance"};
+
+static const char damaged_hint[] =
+"The results directory is damaged or not one of pgbench_ext's; a line cut short by a crash can be deleted, and --resume redoes that run.";
 
 /*
- * Whether one row holds a run of spec: its names those of experiment.json,
- * its numbers numbers.  *problem says what is wrong otherwise.
+ * Whether one row holds a run of spec (arg): its names those of
+ * experiment.json, its numbers numbers.  *problem says what is wrong
+ * otherwise.
  */
 static bool
-check_row(const RunsCsv *t, char **f, const ExperimentSpec *spec, char **problem)
+check_row(const RunsCsv *t, char **f, const void *arg, char **problem)
 {
+	const ExperimentSpec *spec = arg;
 	long		n;
 	const char *variant = f[runs_csv_column(t, "variant")];
 	const char *script = f[runs_csv_column(t, "script")];
 	const char *status = f[runs_csv_column(t, "status")];
-	int			c_round = runs_csv_column(t, "round");
 	int			c_warmup = runs_csv_column(t, "warmup");
 	bool		known = false;
 
-	if (!parse_whole_int(f[runs_csv_column(t, "run_id")], 1, &n))
+	if (!results_parse_int(f[runs_csv_column(t, "run_id")], 1, &n))
 	{
-		*problem = psprintf("run_id \"%s\" is not a positive whole number", printable(f[runs_csv_column(t, "run_id")]));
+		*problem = psprintf("run_id \"%s\" is not a positive whole number", results_printable(f[runs_csv_column(t, "run_id")]));
 		return false;
 	}
 	if (experiment_variant_index(spec, variant) < 0)
 	{
 		*problem = psprintf("variant \"%s\" is not a variant of the experiment (experiment.json has %s)",
-							printable(variant), experiment_variant_names(spec));
+							results_printable(variant), experiment_variant_names(spec));
 		return false;
 	}
 	for (int i = 0; i < spec->nscripts; i++)
 		known |= strcmp(spec->scripts[i], script) == 0;
 	if (!known)
 	{
-		*problem = psprintf("script \"%s\" is not a script of the experiment", printable(script));
+		*problem = psprintf("script \"%s\" is not a script of the experiment", results_printable(script));
 		return false;
 	}
 	known = false;
-	if (parse_whole_int(f[runs_csv_column(t, "clients")], 1, &n))
+	if (results_parse_int(f[runs_csv_column(t, "clients")], 1, &n))
 		for (int i = 0; i < spec->nclients; i++)
 			known |= spec->clients[i] == n;
 	if (!known)
 	{
 		*problem = psprintf("clients \"%s\" is not a client count of the experiment",
-							printable(f[runs_csv_column(t, "clients")]));
+							results_printable(f[runs_csv_column(t, "clients")]));
 		return false;
 	}
 	if (strcmp(status, "ok") != 0 && strcmp(status, "failed") != 0 && strcmp(status, "interrupted") != 0)
 	{
-		*problem = psprintf("status \"%s\" is none of ok, failed, interrupted", printable(status));
+		*problem = psprintf("status \"%s\" is none of ok, failed, interrupted", results_printable(status));
 		return false;
 	}
-	if (c_round >= 0 && !parse_whole_int(f[c_round], 0, &n))
+	for (int i = 0; i < lengthof(level_columns); i++)
 	{
-		*problem = psprintf("round \"%s\" is not a whole number", printable(f[c_round]));
-		return false;
-	}
-	if (c_warmup >= 0 && strcmp(f[c_warmup], "true") != 0 && strcmp(f[c_warmup], "false") != 0)
-	{
-		*problem = psprintf("warmup \"%s\" is neither true nor false", printable(f[c_warmup]));
-		return false;
-	}
-	for (int i = 0; i < lengthof(number_columns); i++)
-	{
-		int			c = runs_csv_column(t, number_columns[i]);
-		char	   *end;
-		double		v;
+		int			c = runs_csv_column(t, level_columns[i]);
 
-		if (c < 0 || f[c][0] == '\0')
-			continue;
-		v = strtod(f[c], &end);
-		if (*end != '\0' || !isfinite(v))
+		/* an instance number also keys the nested verdict's units (< 2^15) */
+		if (c >= 0 && (!results_parse_int(f[c], 0, &n) || n > RESULTS_MAX_INSTANCE))
 		{
-			*problem = psprintf("%s \"%s\" is not a number", number_columns[i], printable(f[c]));
+			*problem = psprintf("%s \"%s\" is not a whole number from 0 to %d", level_columns[i],
+								results_printable(f[c]), RESULTS_MAX_INSTANCE);
 			return false;
 		}
 	}
-	return true;
+	if (c_warmup >= 0 && strcmp(f[c_warmup], "true") != 0 && strcmp(f[c_warmup], "false") != 0)
+	{
+		*problem = psprintf("warmup \"%s\" is neither true nor false", results_printable(f[c_warmup]));
+		return false;
+	}
+	return results_check_numbers(t, f, number_columns, lengthof(number_columns), problem);
 }
 
 /*
@@ -381,84 +280,9 @@ RunsCsv *
 results_read_runs(const char *dir, const ExperimentSpec *spec, char **error)
 {
 	static const char *const required[] = {"run_id", "variant", "script", "clients", "status"};
-	RunsCsv    *t = pg_malloc0(sizeof(RunsCsv));
-	FILE	   *f;
-	char	   *line = NULL;
-	size_t		cap = 0;
-	ssize_t		len;
-	int			lineno = 0;
-	int			maxrows = 64;
-	char	   *problem = NULL;
 
-	t->path = psprintf("%s/runs.csv", dir);
-	if ((f = fopen(t->path, "r")) == NULL)
-	{
-		*error = psprintf("could not open \"%s\": %m", t->path);
-		return NULL;
-	}
-	t->rows = pg_malloc(sizeof(char **) * maxrows);
-	t->lines = pg_malloc(sizeof(char *) * maxrows);
-	while (problem == NULL && (len = getline(&line, &cap, f)) > 0)
-	{
-		char	   *copy;
-		char	  **fields;
-		int			max = lineno == 0 ? 256 : t->ncols + 1;
-		int			n;
-
-		lineno++;
-		if (line[len - 1] != '\n' || memchr(line, '\0', len) != NULL)
-		{
-			problem = pg_strdup(line[len - 1] != '\n'
-								? "the line is cut short (no line end): a write was interrupted"
-								: "the line holds a NUL byte");
-			break;
-		}
-		copy = pnstrdup(line, len - (len > 1 && line[len - 2] == '\r' ? 2 : 1));
-		fields = pg_malloc(sizeof(char *) * max);
-		n = csv_split(copy, fields, max);
-		if (n < 0)
-			problem = pg_strdup("a quoted field is not closed, or a quote is out of place");
-		else if (lineno == 1)
-		{
-			t->columns = fields;
-			t->ncols = n;
-			t->header = pnstrdup(line, len);
-			for (int i = 0; i < lengthof(required) && problem == NULL; i++)
-				if (runs_csv_column(t, required[i]) < 0)
-					problem = psprintf("the header has no column \"%s\" (it needs run_id, variant, script, clients and status)",
-									   required[i]);
-		}
-		else if (n > t->ncols)
-			problem = psprintf("more fields than the header's %d", t->ncols);
-		else if (n < t->ncols)
-			problem = psprintf("%d fields, but the header has %d", n, t->ncols);
-		else if (check_row(t, fields, spec, &problem))
-		{
-			if (t->nrows == maxrows)
-			{
-				maxrows *= 2;
-				t->rows = pg_realloc(t->rows, sizeof(char **) * maxrows);
-				t->lines = pg_realloc(t->lines, sizeof(char *) * maxrows);
-			}
-			t->rows[t->nrows] = fields;
-			t->lines[t->nrows++] = pnstrdup(line, len);
-		}
-	}
-	if (problem == NULL && ferror(f))
-		problem = psprintf("could not read it: %m");
-	if (problem == NULL && lineno == 0)
-		problem = pg_strdup("it is empty (no header)");
-	free(line);
-	fclose(f);
-	if (problem != NULL)
-	{
-		*error = lineno > 0
-			? psprintf("\"%s\" line %d: %s\nhint: The results directory is damaged or not one of %s's; a line cut short by a crash can be deleted, and --resume redoes that run.",
-					   t->path, lineno, problem, progname)
-			: psprintf("\"%s\": %s", t->path, problem);
-		return NULL;
-	}
-	return t;
+	return results_read_csv(psprintf("%s/runs.csv", dir), required, lengthof(required),
+							check_row, spec, damaged_hint, error);
 }
 
 /*
@@ -486,9 +310,25 @@ results_read_run_detail(const char *dir, int run_id, json_t **detail, char **err
 }
 
 /*
+ * Whether row i of runs.csv is a warm-up after a start (round 0): those
+ * the plan did not foresee are numbered past its runs.
+ */
+static bool
+is_warmup_after_start(const RunsCsv *t, int i)
+{
+	int			c_round = runs_csv_column(t, "round"),
+				c_warmup = runs_csv_column(t, "warmup");
+
+	return c_round >= 0 && c_warmup >= 0 && strcmp(t->rows[i][c_round], "0") == 0 &&
+		strcmp(t->rows[i][c_warmup], "true") == 0;
+}
+
+/*
  * For --resume: which planned runs are already done (ok or failed).  Runs
  * recorded as interrupted are moved to interrupted.csv, so that after the
- * resumed experiment runs.csv holds each planned run exactly once.
+ * resumed experiment runs.csv holds each planned run exactly once.  A
+ * runs.csv of another version's columns is refused: the lines appended
+ * would not match its header.
  */
 bool *
 results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
@@ -516,6 +356,15 @@ results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
 	}
 	if ((t = results_read_runs(dir, spec, error)) == NULL)
 		return NULL;
+	if (strncmp(t->header, csv_columns, strlen(csv_columns)) != 0 ||
+		strspn(t->header + strlen(csv_columns), "\r\n") != strlen(t->header + strlen(csv_columns)))
+	{
+		*error = psprintf("\"%s\" has the columns of another version of %s, which cannot be continued",
+						  t->path, progname);
+		*error = psprintf("%s\nhint: Repeat the experiment into a new directory: %s run --rerun %s -o NEWDIR",
+						  *error, progname, dir);
+		return NULL;
+	}
 	c_id = runs_csv_column(t, "run_id");
 	c_status = runs_csv_column(t, "status");
 	if ((out = safe_fopen_write(tmp, false, error)) == NULL)
@@ -525,7 +374,7 @@ results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
 	{
 		int			run_id = atoi(t->rows[i][c_id]);
 
-		if (run_id > nruns)
+		if (run_id > nruns && !is_warmup_after_start(t, i))
 		{
 			*error = psprintf("\"%s\" holds run %d, but the plan of the experiment has %d runs",
 							  t->path, run_id, nruns);
@@ -549,7 +398,7 @@ results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
 			fputs(t->lines[i], interrupted);
 			continue;
 		}
-		if (!done[run_id])
+		if (run_id <= nruns && !done[run_id])
 		{
 			done[run_id] = true;
 			(*ncompleted)++;
@@ -569,4 +418,100 @@ results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
 		return NULL;
 	}
 	return done;
+}
+
+/*
+ * The highest run number with a file in DIR/runs/ (0 if none): runs past
+ * the plan take the next numbers, also after one that was interrupted.
+ */
+int
+results_last_run_file(const char *dir)
+{
+	DIR		   *d = opendir(psprintf("%s/runs", dir));
+	struct dirent *e;
+	int			last = 0;
+
+	if (d == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL)
+	{
+		int			id;
+
+		if (strspn(e->d_name, "0123456789") >= 4 && sscanf(e->d_name, "%d", &id) == 1)
+			last = Max(last, id);
+	}
+	closedir(d);
+	return last;
+}
+
+/* ---- instances.csv: one line per start of a managed server ---- */
+
+static const char *const instance_columns =
+"server,instance,started_at,stop_s,start_s,env_pad,cause";
+
+static bool
+check_instance_row(const RunsCsv *t, char **f, const void *arg, char **problem)
+{
+	static const char *const numbers[] = {"stop_s", "start_s"};
+	const ExperimentSpec *spec = arg;
+	const char *server = f[runs_csv_column(t, "server")];
+	long		n;
+
+	if (experiment_variant_index(spec, server) < 0)
+	{
+		*problem = psprintf("server \"%s\" is not a variant of the experiment (experiment.json has %s)",
+							results_printable(server), experiment_variant_names(spec));
+		return false;
+	}
+	if (!results_parse_int(f[runs_csv_column(t, "instance")], 1, &n) || n > RESULTS_MAX_INSTANCE)
+	{
+		*problem = psprintf("instance \"%s\" is not a whole number from 1 to %d",
+							results_printable(f[runs_csv_column(t, "instance")]), RESULTS_MAX_INSTANCE);
+		return false;
+	}
+	return results_check_numbers(t, f, numbers, lengthof(numbers), problem);
+}
+
+bool
+results_append_instance(const char *dir, const InstanceRecord *r, char **error)
+{
+	char	   *path = psprintf("%s/instances.csv", dir);
+	FILE	   *f = safe_fopen_write(path, true, error);
+	struct stat st;
+
+	if (f == NULL)
+		return false;
+	if (fstat(fileno(f), &st) == 0 && st.st_size == 0)
+		fprintf(f, "%s\n", instance_columns);
+	/* the leading comma of each field is the previous one's separator */
+	fputs(r->server, f);
+	fprintf(f, ",%d", r->instance);
+	results_csv_text(f, r->started_at);
+	results_csv_number(f, r->stop_s, "%.3f");
+	results_csv_number(f, r->start_s, "%.3f");
+	fprintf(f, ",%d", r->env_pad);
+	results_csv_text(f, r->cause);
+	fputc('\n', f);
+	if (fflush(f) != 0 || fsync(fileno(f)) != 0 || fclose(f) != 0)
+	{
+		*error = psprintf("could not write \"%s\": %m", path);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * DIR/instances.csv, checked as runs.csv is; an empty table when the
+ * directory has none (before its first start, or from an older version).
+ */
+RunsCsv *
+results_read_instances(const char *dir, const ExperimentSpec *spec, char **error)
+{
+	static const char *const required[] = {"server", "instance", "stop_s", "start_s"};
+	char	   *path = psprintf("%s/instances.csv", dir);
+
+	if (access(path, F_OK) != 0 && errno == ENOENT)
+		return pg_malloc0(sizeof(RunsCsv));
+	return results_read_csv(path, required, lengthof(required), check_instance_row, spec,
+							damaged_hint, error);
 }

@@ -11,6 +11,8 @@
  *                     snapshot probe of the run
  *   layout-NAME.json  each variant's struct layout, saved at setup
  *   interrupted.csv   runs stopped by Ctrl-C (redone by --resume)
+ *   instances.csv     every start of a managed server: its instance
+ *                     number, when, how long stop and start took, why
  *   clusters/NAME     managed clusters (data, server.log)
  *
  *-------------------------------------------------------------------------
@@ -43,8 +45,13 @@ typedef struct RunRecord
 	const char *variant;
 	const char *script;
 	int			jobs;
+	/* the levels above the round: which build, layout seed, server start */
+	const char *build;			/* the variant's build key, or its bindir */
+	int			layout_seed;	/* 0 without layout seeds */
+	int			instance;		/* 1, 2, ... per server */
 	char		started_at[32];
 	double		duration_s;		/* wall clock of the pgbench process */
+	double		wall_s;			/* of the whole run: reset, checkpoint, pgbench, counters */
 	double		reset_s;		/* time to copy the data from the template */
 	double		tps;
 	double		latency_avg_ms;
@@ -70,7 +77,22 @@ typedef struct RunRecord
 	SnapshotFigures snapshot;
 } RunRecord;
 
-/* runs.csv as read back: every line checked against the experiment */
+/* One start of a managed server, as instances.csv records it. */
+typedef struct InstanceRecord
+{
+	const char *server;			/* the variant that owns the server */
+	int			instance;
+	char		started_at[32];
+	double		stop_s;			/* stopping the previous instance; NAN at the first start */
+	double		start_s;
+	int			env_pad;		/* bytes of environment padding given to this start */
+	const char *cause;			/* setup, restart, resume, crash */
+} InstanceRecord;
+
+/* Instance numbers stay below 2^15: the nested verdict's unit ids pair two of them. */
+#define RESULTS_MAX_INSTANCE 32767
+
+/* A CSV file of the results directory as read back: every line checked */
 typedef struct RunsCsv
 {
 	char	   *path;
@@ -86,12 +108,30 @@ extern bool results_create(const char *dir, char **error);
 extern bool results_write_json(const char *dir, const char *name, json_t *obj, char **error);
 extern json_t *results_read_json(const char *dir, const char *name, char **error);
 extern json_t *results_read_spec(const char *dir, ExperimentSpec *spec, char **error);
+extern int	results_restart_rounds(json_t *experiment);
 extern bool results_append_run(const char *dir, const RunRecord *rec, char **error);
 extern RunsCsv *results_read_runs(const char *dir, const ExperimentSpec *spec, char **error);
 extern int	runs_csv_column(const RunsCsv *t, const char *name);
 extern bool results_read_run_detail(const char *dir, int run_id, json_t **detail, char **error);
 extern bool *results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
 									int *ncompleted, char **error);
+extern int	results_last_run_file(const char *dir);
 extern char *results_run_path(const char *dir, int run_id, const char *suffix);
+extern bool results_append_instance(const char *dir, const InstanceRecord *r, char **error);
+extern RunsCsv *results_read_instances(const char *dir, const ExperimentSpec *spec, char **error);
+
+/* results_csv.c: writing fields, reading a file back as untrusted data */
+typedef bool (*ResultsRowCheck) (const RunsCsv *t, char **fields, const void *arg,
+								 char **problem);
+
+extern void results_csv_number(FILE *f, double v, const char *fmt);
+extern void results_csv_text(FILE *f, const char *s);
+extern RunsCsv *results_read_csv(const char *path, const char *const *required, int nrequired,
+								 ResultsRowCheck check, const void *arg, const char *hint,
+								 char **error);
+extern bool results_check_numbers(const RunsCsv *t, char **f, const char *const *columns,
+								  int n, char **problem);
+extern bool results_parse_int(const char *s, long min, long *result);
+extern char *results_printable(const char *s);
 
 #endif							/* PGBENCH_EXT_RESULTS_H */

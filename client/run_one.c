@@ -296,13 +296,15 @@ pull_counters(PGconn *conn, RunRecord *rec)
 static void
 init_record(RunRecord *rec, Experiment *x, const PlannedRun *pr)
 {
+	const Cluster *server;
+
 	memset(rec, 0, sizeof(*rec));
 	rec->planned = pr;
 	rec->variant = x->spec->variants[pr->variant].name;
 	rec->script = x->spec->scripts[pr->script];
 	rec->jobs = experiment_jobs_for(x->spec, pr->clients);
 	rec->tps = rec->latency_avg_ms = rec->latency_stddev_ms = NAN;
-	rec->duration_s = rec->reset_s = NAN;
+	rec->duration_s = rec->reset_s = rec->wall_s = NAN;
 	rec->cpu_user_us_per_tx = rec->cpu_sys_us_per_tx = NAN;
 	rec->voluntary_switches_per_tx = rec->involuntary_switches_per_tx = NAN;
 	rec->blks_hit = rec->blks_read = rec->wal_bytes = NAN;
@@ -313,6 +315,12 @@ init_record(RunRecord *rec, Experiment *x, const PlannedRun *pr)
 	rec->snapshot.xcnt = rec->snapshot.procs = NAN;
 	rec->status = "failed";
 	iso_now(rec->started_at, sizeof(rec->started_at));
+	rec->build = x->variants[pr->variant].build_id;
+	/* a variant on another's server runs that server's build and instance */
+	server = cluster_server(&x->variants[pr->variant].cluster);
+	rec->layout_seed = server->variant->layout_seed;
+	/* a server we do not manage is one instance as far as we know */
+	rec->instance = server->managed ? server->instance : 1;
 }
 
 /*
@@ -332,13 +340,15 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 	char	  **argv;
 	char	   *out_path = results_run_path(x->dir, pr->run_id, ".out");
 	char	   *err_path = results_run_path(x->dir, pr->run_id, ".err");
-	double		t0;
+	double		t0,
+				t_run;
 	int			rc;
 	json_t	   *detail;
 	SnapshotProbe *probe;
 	json_t	   *probe_json;
 
 	init_record(rec, x, pr);
+	t_run = now_seconds();
 
 	if (!reset_data(x, vs, rec, error))
 		return false;
@@ -428,6 +438,7 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 
 	if (probe_json)
 		json_object_set_new(detail, "snapshot_probe", probe_json);
+	rec->wall_s = now_seconds() - t_run;
 	json_object_set_new(detail, "checkpoints_during", json_integer(rec->checkpoints_during));
 	json_object_set_new(detail, "autovacuum_during", json_integer(rec->autovacuum_during));
 	if (!results_write_json(x->dir, psprintf("runs/%04d.json", pr->run_id), detail, error))

@@ -93,13 +93,17 @@ write_experiment_json(Experiment *x, const RunOptions *opts, char **error)
 									  "pgbench_init_s", vs->pgbench_init_s,
 									  "build", v->build));
 	}
-	doc = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}",
+	doc = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:{s:i, s:i, s:s}}",
 					"pgbench_ext_version", PGBENCH_EXT_VERSION,
 					"written_at", now,
 					"spec", experiment_to_json(x->spec),
 					"plan", plan_to_json(x->plan, x->spec),
 					"variants", variants,
-					"machine", machine_json());
+					"machine", machine_json(),
+					"restart",
+					"rounds_per_instance", x->plan->restart_rounds,
+					"blocks", x->plan->nblocks,
+					"why", x->plan->restart_why);
 	if (opts->rerun_of)
 		json_object_set_new(doc, "rerun_of", json_string(opts->rerun_of));
 	if (!results_write_json(x->dir, "experiment.json", doc, error))
@@ -109,14 +113,17 @@ write_experiment_json(Experiment *x, const RunOptions *opts, char **error)
 }
 
 /*
- * Restart a variant whose postmaster died, within the bound.  Returns false
- * (with error) when the experiment should stop.
+ * Restart a variant whose postmaster died, within the bound; *restarted
+ * says whether it was.  Returns false (with error) when the experiment
+ * should stop.
  */
 static bool
-recover_variant(Experiment *x, VariantState *vs, const RunOptions *opts, char **error)
+recover_variant(Experiment *x, VariantState *vs, const RunOptions *opts, bool *restarted,
+				char **error)
 {
 	Cluster    *server = cluster_server(&vs->cluster);
 
+	*restarted = false;
 	if (!server->managed || cluster_alive(server))
 		return true;
 	server->running = false;
@@ -135,7 +142,95 @@ recover_variant(Experiment *x, VariantState *vs, const RunOptions *opts, char **
 	pg_log_warning("the server of variant \"%s\" died during a run; restarting it (%d of at most %d)",
 				   vs->cluster.variant->name, vs->restarts, opts->max_restarts);
 	server->run_db_ready = false;
-	return cluster_start(server, error);
+	*restarted = true;
+	return cluster_start(server, error) && record_start(x, server, "crash", error);
+}
+
+/*
+ * Before a new block: every managed server stopped and started again, a
+ * new instance with a new draw of memory layout.
+ */
+static bool
+restart_servers(Experiment *x, int block, char **error)
+{
+	double		t0 = now_seconds();
+
+	for (int i = 0; i < x->spec->nvariants && !run_interrupted; i++)
+	{
+		Cluster    *c = &x->variants[i].cluster;
+
+		if (c->host || !c->managed)
+			continue;
+		cluster_stop(c);
+		if (!cluster_start(c, error) || !record_start(x, c, "restart", error))
+			return false;
+	}
+	fprintf(stderr, "block %d of %d: servers restarted in %.1f s\n", block, x->plan->nblocks,
+			now_seconds() - t0);
+	return true;
+}
+
+/* One run, recorded; false (with error) when the experiment cannot go on. */
+static bool
+run_and_record(Experiment *x, const PlannedRun *pr, Progress *progress, char **error)
+{
+	RunRecord	rec;
+
+	if (!execute_run(x, pr, progress, &rec, error) ||
+		!results_append_run(x->dir, &rec, error))
+	{
+		*error = psprintf("run %d (variant %s): %s", pr->run_id, rec.variant, *error);
+		return false;
+	}
+	progress_end_run(progress, rec.reason ? psprintf("%s: %s", rec.status, rec.reason) : rec.status,
+					 rec.tps);
+	return true;
+}
+
+/*
+ * The warm-up runs a start outside the plan needs (a resumed block, a
+ * server restarted after a crash): one per variant and cell on the server
+ * of variant "server", or on every server when it is -1, numbered past
+ * the plan.
+ */
+static bool
+run_extra_warmups(Experiment *x, int block, int server, Progress *progress, int *last_id,
+				  char **error)
+{
+	const ExperimentSpec *spec = x->spec;
+
+	for (int s = 0; s < spec->nscripts; s++)
+		for (int c = 0; c < spec->nclients; c++)
+			for (int v = 0; v < spec->nvariants && !run_interrupted; v++)
+			{
+				PlannedRun	pr;
+
+				if (server >= 0 && plan_server_of(spec, v) != server)
+					continue;
+				pr = plan_extra_warmup(spec, ++*last_id, block, v, s, spec->clients[c]);
+				progress->total_runs++;
+				if (!run_and_record(x, &pr, progress, error))
+					return false;
+			}
+	return true;
+}
+
+/* Instance numbers so far, per server, from instances.csv. */
+static bool
+read_last_instances(Experiment *x, char **error)
+{
+	RunsCsv    *t = results_read_instances(x->dir, x->spec, error);
+
+	if (t == NULL)
+		return false;
+	for (int i = 0; i < t->nrows; i++)
+	{
+		int			v = experiment_variant_index(x->spec, t->rows[i][runs_csv_column(t, "server")]);
+		int			n = atoi(t->rows[i][runs_csv_column(t, "instance")]);
+
+		x->last_instance[v] = Max(x->last_instance[v], n);
+	}
+	return true;
 }
 
 static int
@@ -155,10 +250,13 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 	char	   *error = NULL;
 	Progress	progress;
 	int			status = 0;
+	int			current_block = 0;	/* the block the servers' current start serves */
+	int			last_id;
 
 	x.spec = spec;
 	x.dir = opts->results_dir;
 	x.plan = plan_build(spec);
+	x.resume = opts->resume;
 
 	/* from the first child on: a Ctrl-C ends the children, then us */
 	pqsignal(SIGINT, handle_interrupt);
@@ -174,6 +272,8 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 		if ((done = results_completed_runs(x.dir, spec, x.plan->nruns, &ndone, &error)) == NULL)
 			return fail_setup(error);
 		printf("resuming %s: %d of %d runs already done\n", x.dir, ndone, x.plan->nruns);
+		if (!read_last_instances(&x, &error))
+			return fail_setup(error);
 	}
 	else if (!results_create(x.dir, &error))
 		return fail_setup(error);
@@ -187,27 +287,41 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 		return fail_setup(error);
 
 	progress_init(&progress, x.plan->nruns, ndone, spec->duration_s);
+	last_id = Max(x.plan->nruns, results_last_run_file(x.dir));
 	for (int i = 0; i < x.plan->nruns && !run_interrupted; i++)
 	{
 		const PlannedRun *pr = &x.plan->runs[i];
 		VariantState *vs = &x.variants[pr->variant];
-		RunRecord	rec;
+		bool		restarted;
+		bool		ok = true;
 
 		if (done && done[pr->run_id])
 			continue;
-		if (!execute_run(&x, pr, &progress, &rec, &error) ||
-			!results_append_run(x.dir, &rec, &error))
+		if (x.plan->restart_rounds > 0 && pr->block != current_block)
 		{
-			pg_log_error("run %d (variant %s): %s", pr->run_id, rec.variant, error);
-			status = EXIT_RUNTIME_ERROR;
-			break;
+			/*
+			 * The servers' first start serves the block of the first run
+			 * left to do; resumed mid-block, that start is a new instance
+			 * and has its warm-ups first.
+			 */
+			if (current_block == 0)
+				ok = i == 0 || x.plan->runs[i - 1].block != pr->block ||
+					run_extra_warmups(&x, pr->block, -1, &progress, &last_id, &error);
+			else
+				ok = restart_servers(&x, pr->block, &error);
+			current_block = pr->block;
 		}
-		progress_end_run(&progress, rec.reason ? psprintf("%s: %s", rec.status, rec.reason) : rec.status,
-						 rec.tps);
-		if (!recover_variant(&x, vs, opts, &error))
+		if (!ok || run_interrupted || !run_and_record(&x, pr, &progress, &error) ||
+			!recover_variant(&x, vs, opts, &restarted, &error) ||
+			(restarted && x.plan->restart_rounds > 0 &&
+			 !run_extra_warmups(&x, pr->block, plan_server_of(spec, pr->variant), &progress,
+								&last_id, &error)))
 		{
-			log_error_text(error);
-			status = EXIT_RUNTIME_ERROR;
+			if (!run_interrupted)
+			{
+				log_error_text(error);
+				status = EXIT_RUNTIME_ERROR;
+			}
 			break;
 		}
 	}

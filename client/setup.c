@@ -14,9 +14,11 @@
  */
 #include "client.h"
 #include "setup.h"
+#include "results.h"
 #include "subprocess.h"
 
 #include <sys/time.h>
+#include <time.h>
 
 #include "common/logging.h"
 
@@ -204,6 +206,40 @@ fail:
 	return false;
 }
 
+/* The state of the variant called name. */
+static VariantState *
+cluster_variant_state(Experiment *x, const char *name)
+{
+	return &x->variants[experiment_variant_index(x->spec, name)];
+}
+
+/*
+ * What identifies a variant's build, for runs.csv: a source variant's
+ * build key (a digest of all that went into it), else the installation's
+ * bindir, which for a server given by conninfo is the one it reports.
+ */
+static char *
+build_identity(const VariantSpec *v, const VariantState *vs)
+{
+	const char *key = json_string_value(json_object_get(v->build, "key"));
+	size_t		i;
+	json_t	   *row;
+
+	if (key != NULL)
+		return pg_strdup(key);
+	if (v->bindir != NULL)
+		return pg_strdup(v->bindir);
+	json_array_foreach(vs->pg_config, i, row)
+	{
+		const char *name = json_string_value(json_object_get(row, "name"));
+
+		if (name != NULL && strcmp(name, "BINDIR") == 0 &&
+			json_is_string(json_object_get(row, "setting")))
+			return pg_strdup(json_string_value(json_object_get(row, "setting")));
+	}
+	return pg_strdup("unknown");
+}
+
 /*
  * Servers of their own first, then the variants on another's server
  * (experiment_check() made sure that one has its own): their template is
@@ -231,11 +267,38 @@ setup_variants(Experiment *x, char **error)
 				printf("setting up variant %s (%s)\n", v->name, v->bindir ? v->bindir : v->conninfo);
 				if (!cluster_prepare(&vs->cluster, v, x->dir, error))
 					return false;
+				vs->cluster.instance = x->last_instance[i];
+				vs->cluster.pad_environment = x->plan->restart_rounds > 0;
 			}
 			fflush(stdout);
 			if (!cluster_start(&vs->cluster, error) ||
+				(!v->cluster && !record_start(x, &vs->cluster, x->resume ? "resume" : "setup", error)) ||
 				!prepare_template(x, vs, error))
 				return false;
+			vs->build_id = v->cluster ? cluster_variant_state(x, v->cluster)->build_id : build_identity(v, vs);
 		}
 	return true;
+}
+
+/*
+ * A start of a managed server, in instances.csv: its number, how long the
+ * stop before it and the start took (the cost of a restart, for the
+ * report's designs), and why.
+ */
+bool
+record_start(Experiment *x, Cluster *c, const char *cause, char **error)
+{
+	InstanceRecord r = {0};
+	time_t		t = time(NULL);
+
+	if (!c->managed)
+		return true;
+	r.server = c->variant->name;
+	r.instance = c->instance;
+	strftime(r.started_at, sizeof(r.started_at), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	r.stop_s = c->stop_s;
+	r.start_s = c->start_s;
+	r.env_pad = c->env_pad;
+	r.cause = cause;
+	return results_append_instance(x->dir, &r, error);
 }

@@ -22,6 +22,7 @@ typedef struct VariantState
 	int			server_version_num;
 	double		pgbench_init_s;
 	int			restarts;
+	char	   *build_id;		/* the build key of a source variant, else the bindir */
 	json_t	   *environment;	/* rows of environment() */
 	json_t	   *pg_config;
 } VariantState;
@@ -31,10 +32,13 @@ typedef struct Experiment
 	ExperimentSpec *spec;
 	Plan	   *plan;
 	const char *dir;
+	bool		resume;			/* the servers start again for a resumed experiment */
+	int			last_instance[MAX_VARIANTS];	/* instances.csv's, before a resume */
 	VariantState variants[MAX_VARIANTS];
 } Experiment;
 
 extern bool setup_variants(Experiment *x, char **error);
+extern bool record_start(Experiment *x, Cluster *c, const char *cause, char **error);
 extern PGconn *connect_variant(VariantState *vs, const char *dbname, char **error);
 extern bool exec_ok(PGconn *conn, const char *sql, char **error);
 

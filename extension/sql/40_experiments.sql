@@ -37,7 +37,9 @@ CREATE TABLE experiments (
     pgbench_ext_version text,
     written_at text,
     spec jsonb NOT NULL,
-    machine jsonb
+    machine jsonb,
+    -- rounds per start of the servers (experiment.json's restart); 0: never
+    restart_rounds int NOT NULL DEFAULT 0
 );
 
 COMMENT ON TABLE experiments IS
@@ -85,6 +87,11 @@ CREATE TABLE runs (
     wal_bytes float8,
     reason text,
     detail jsonb,
+    -- the levels above the round: the build, its layout seed, the server start
+    build text,
+    layout_seed int,
+    instance int,
+    wall_s float8,
     PRIMARY KEY (experiment_id, run_id)
 );
 
@@ -99,7 +106,12 @@ SELECT pg_catalog.pg_extension_config_dump('runs', '');
 
 -- The verdict table of one experiment: each variant against the baseline
 -- in each (script, clients) cell, counting runs with status ok outside
--- warmup rounds, as the client does.
+-- warmups, as the client does; then, with layout seeds, every seed of
+-- each variant against every seed of the first ("B@seed*" vs "A@seed*").
+-- Each comparison is made across the unit the client uses: rounds on one
+-- server, instance pairs across servers restarted during the experiment
+-- (a run's unit: instance of A * 32768 + instance of B in its round),
+-- layout seed pairs over every seed.
 CREATE FUNCTION experiment_report(
     experiment int,
     baseline text DEFAULT NULL,
@@ -126,7 +138,9 @@ RETURNS TABLE (
     n_pairs int,
     mde_pct float8,
     verdict text,
-    reason text)
+    reason text,
+    n_units int,
+    unit text)
 LANGUAGE plpgsql STABLE
 -- the body names the extension's tables and functions unqualified; pg_temp
 -- last, so that no temporary object can stand in for one of them
@@ -153,45 +167,116 @@ WITH base AS (
                     (SELECT v.variant FROM variants v
                      WHERE v.experiment_id = experiment_report.experiment
                      ORDER BY v.position LIMIT 1)) AS name
-), cells AS (
-    -- counted runs in run order, with their rounds: compare() pairs the
-    -- rounds holding one run of each side, as the client does
-    SELECT r.script, r.clients, r.variant,
-           coalesce(array_agg(r.tps ORDER BY r.run_id)
-                    FILTER (WHERE r.status = 'ok' AND NOT r.warmup AND r.tps > 0),
-                    '{}') AS tps,
-           coalesce(array_agg(r.round ORDER BY r.run_id)
-                    FILTER (WHERE r.status = 'ok' AND NOT r.warmup AND r.tps > 0),
-                    '{}') AS rounds
+), vars AS (
+    -- each variant's server (its own, or that of cluster = OTHER) and, for
+    -- "B@seed2", its base name and layout seed
+    SELECT v.variant, v.position, coalesce(v.spec ->> 'cluster', v.variant) AS server,
+           CASE WHEN s.digits THEN left(v.variant, s.p - 1) END AS seed_base,
+           CASE WHEN s.digits THEN substr(v.variant, s.p + 5)::int ELSE 0 END AS seed
+    FROM variants v,
+         LATERAL (SELECT position('@seed' IN v.variant) AS p) m,
+         LATERAL (SELECT m.p AS p, m.p > 0 AND substr(v.variant, m.p + 5) ~ '^[0-9]{1,9}$'
+                         AND substr(v.variant, m.p + 5)::int >= 1 AS digits) s
+    WHERE v.experiment_id = experiment_report.experiment
+), counted AS (
+    -- the counted runs, with their levels (results without them: instance 1)
+    SELECT r.run_id, r.script, r.clients, r.variant, r.tps, r.round, vs.position,
+           vs.seed_base, vs.seed AS name_seed,
+           coalesce(r.instance, 1) AS instance,
+           coalesce(nullif(r.layout_seed, 0), vs.seed) AS seed
+    FROM runs r JOIN vars vs ON vs.variant = r.variant
+    WHERE r.experiment_id = experiment_report.experiment
+      AND r.status = 'ok' AND NOT r.warmup AND r.tps > 0
+), present AS (
+    SELECT DISTINCT r.script, r.clients, r.variant
     FROM runs r
     WHERE r.experiment_id = experiment_report.experiment
-    GROUP BY r.script, r.clients, r.variant
+), pooled_base AS (
+    -- every seed pooled: when the first variant has seeds and the second is its seed 2
+    SELECT f.seed_base AS name
+    FROM vars f JOIN vars s ON s.position = 2
+    WHERE f.position = 1 AND f.seed_base IS NOT NULL AND s.variant = f.seed_base || '@seed2'
+), pairs AS (
+    SELECT p.script, p.clients, b.name AS a_name, p.variant AS b_name,
+           NULL::text AS a_base, NULL::text AS b_base, vb.position AS ord, false AS every_seed,
+           CASE WHEN va.server = vb.server OR e.restart_rounds = 0 THEN NULL
+                ELSE 'instance pair' END AS kind
+    FROM base b
+    JOIN present pa ON pa.variant = b.name
+    JOIN present p ON p.script = pa.script AND p.clients = pa.clients AND p.variant <> b.name
+    JOIN vars va ON va.variant = b.name
+    JOIN vars vb ON vb.variant = p.variant
+    JOIN experiments e ON e.experiment_id = experiment_report.experiment
+    UNION ALL
+    SELECT c.script, c.clients, pb.name || '@seed*', po.seed_base || '@seed*',
+           pb.name, po.seed_base, po.position, true, 'layout seed pair'
+    FROM pooled_base pb
+    JOIN vars po ON po.seed = 2 AND po.seed_base IS NOT NULL AND po.seed_base <> pb.name
+    CROSS JOIN (SELECT DISTINCT present.script, present.clients FROM present) c
 ), script_order AS (
     SELECT s.value AS script, s.ord
     FROM experiments e,
          jsonb_array_elements_text(e.spec -> 'experiment' -> 'script') WITH ORDINALITY AS s(value, ord)
     WHERE e.experiment_id = experiment_report.experiment
+), alone AS (
+    -- the instance of a variant's one counted run in a round of a cell
+    -- (NULL: none, or several)
+    SELECT c.script, c.clients, c.variant, c.round,
+           CASE WHEN count(*) = 1 THEN min(c.instance) END AS instance
+    FROM counted c
+    GROUP BY c.script, c.clients, c.variant, c.round
+), side_runs AS (
+    -- per pair and side (A: is_a), the runs in run order (variant by
+    -- variant for every seed), their rounds and their units: an instance
+    -- pair is A's instance * 32768 + B's in the run's round
+    SELECT pr.script, pr.clients, pr.a_name, pr.b_name, s.is_a,
+           coalesce(array_agg(c.tps ORDER BY c.position, c.run_id)
+                    FILTER (WHERE c.run_id IS NOT NULL), '{}') AS tps,
+           coalesce(array_agg(c.round ORDER BY c.position, c.run_id)
+                    FILTER (WHERE c.run_id IS NOT NULL), '{}') AS rounds,
+           coalesce(array_agg(CASE WHEN pr.every_seed THEN c.seed
+                                   WHEN s.is_a THEN c.instance * 32768 + coalesce(o.instance, 0)
+                                   ELSE coalesce(o.instance, 0) * 32768 + c.instance END
+                              ORDER BY c.position, c.run_id)
+                    FILTER (WHERE c.run_id IS NOT NULL), '{}') AS units
+    FROM pairs pr
+    CROSS JOIN (VALUES (true), (false)) s(is_a)
+    LEFT JOIN counted c
+      ON c.script = pr.script AND c.clients = pr.clients
+     AND CASE WHEN pr.every_seed
+              THEN c.name_seed > 0 AND c.seed_base = CASE WHEN s.is_a THEN pr.a_base ELSE pr.b_base END
+              ELSE c.variant = CASE WHEN s.is_a THEN pr.a_name ELSE pr.b_name END END
+    LEFT JOIN alone o
+      ON NOT pr.every_seed AND o.script = c.script AND o.clients = c.clients AND o.round = c.round
+     AND o.variant = CASE WHEN s.is_a THEN pr.b_name ELSE pr.a_name END
+    GROUP BY pr.script, pr.clients, pr.a_name, pr.b_name, s.is_a
+), sides AS (
+    SELECT pr.*, a.tps AS a_tps, a.rounds AS a_rounds, a.units AS a_units,
+           b.tps AS b_tps, b.rounds AS b_rounds, b.units AS b_units
+    FROM pairs pr
+    JOIN side_runs a ON a.is_a AND (a.script, a.clients, a.a_name, a.b_name) = (pr.script, pr.clients, pr.a_name, pr.b_name)
+    JOIN side_runs b ON NOT b.is_a AND (b.script, b.clients, b.a_name, b.b_name) = (pr.script, pr.clients, pr.a_name, pr.b_name)
 )
-SELECT a.script, a.clients, a.variant, b.variant,
+SELECT sd.script, sd.clients, sd.a_name, sd.b_name,
        sa.n, sa.median, sa.ci_low, sa.ci_high,
        sb.n, sb.median, sb.ci_low, sb.ci_high,
        c.estimate, c.ci_low, c.ci_high, c.change_pct, c.p_value,
-       c.n_pairs, c.mde_pct, c.verdict, c.reason
-FROM base
-JOIN cells a ON a.variant = base.name
-JOIN cells b ON b.script = a.script AND b.clients = a.clients AND b.variant <> a.variant
-JOIN variants vb ON vb.experiment_id = experiment_report.experiment AND vb.variant = b.variant
-LEFT JOIN script_order so ON so.script = a.script
-CROSS JOIN LATERAL summarize(a.tps, 1 - experiment_report.alpha) sa
-CROSS JOIN LATERAL summarize(b.tps, 1 - experiment_report.alpha) sb
-CROSS JOIN LATERAL compare(a.tps, b.tps, true, experiment_report.alpha, experiment_report.noise,
-                           a.rounds, b.rounds) c
-ORDER BY so.ord, a.clients, vb.position;
+       c.n_pairs, c.mde_pct, c.verdict, c.reason, c.n_units, c.unit
+FROM sides sd
+LEFT JOIN script_order so ON so.script = sd.script
+CROSS JOIN LATERAL summarize(sd.a_tps, 1 - experiment_report.alpha) sa
+CROSS JOIN LATERAL summarize(sd.b_tps, 1 - experiment_report.alpha) sb
+CROSS JOIN LATERAL compare(sd.a_tps, sd.b_tps, true, experiment_report.alpha, experiment_report.noise,
+                           sd.a_rounds, sd.b_rounds,
+                           CASE WHEN sd.kind IS NOT NULL THEN sd.a_units END,
+                           CASE WHEN sd.kind IS NOT NULL THEN sd.b_units END,
+                           coalesce(sd.kind, 'instance pair')) c
+ORDER BY sd.every_seed, so.ord, sd.clients, sd.ord;
 END
 $$;
 
 COMMENT ON FUNCTION experiment_report(int, text, float8, float8) IS
-'the verdict table of an imported experiment: per (script, clients), each variant against the baseline (the first variant, or the one named), from the same C code as the client';
+'the verdict table of an imported experiment: per (script, clients), each variant against the baseline (the first variant, or the one named), and with layout seeds every seed against every seed of the first variant (B@seed*), across the unit the client uses (rounds on one server, instance pairs across restarted servers, layout seed pairs), from the same C code as the client';
 
 CREATE FUNCTION experiment_geomean(
     experiment int,
@@ -211,6 +296,8 @@ AS $$
         SELECT r.*
         FROM experiment_report(experiment_geomean.experiment, experiment_geomean.baseline,
                     experiment_geomean.alpha, experiment_geomean.noise) WITH ORDINALITY AS r
+        -- not the rows of every seed pooled ("B@seed*"): no variant is called so
+        WHERE right(r.variant, 1) <> '*'
     ), base AS (
         SELECT baseline_variant AS variant,
                geomean(array_agg(a_median ORDER BY ordinality) FILTER (WHERE a_median IS NOT NULL)) AS median_tps,

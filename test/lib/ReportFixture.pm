@@ -179,4 +179,29 @@ sub append_runs
 	close $csv;
 }
 
+# SQL that is true when experiment_report()'s row equals a cell of
+# summary.json exactly (read with read_json_exact), its unit included
+sub parity_sql
+{
+	my ($id, $baseline, $cell) = @_;
+	my %cmp = %{ $cell->{comparison} };
+	my $lit = sub { my $v = shift; defined $v ? "$v" . '::float8' : 'NULL::float8' };
+	my @checks = (
+		"a_n = $cell->{a}{n}", "b_n = $cell->{b}{n}",
+		(map { "a_$_->[0] IS NOT DISTINCT FROM " . $lit->($cell->{a}{ $_->[1] }) }
+			  [ 'median', 'median' ], [ 'ci_low', 'median_ci_low' ], [ 'ci_high', 'median_ci_high' ]),
+		(map { "b_$_->[0] IS NOT DISTINCT FROM " . $lit->($cell->{b}{ $_->[1] }) }
+			  [ 'median', 'median' ], [ 'ci_low', 'median_ci_low' ], [ 'ci_high', 'median_ci_high' ]),
+		(map { "$_ IS NOT DISTINCT FROM " . $lit->($cmp{$_}) }
+			  qw(estimate ci_low ci_high change_pct p_value mde_pct)),
+		"n_pairs = $cmp{n_pairs}",
+		"n_units = $cmp{n_units}",
+		"unit = '$cmp{unit}'",
+		"verdict = '$cmp{verdict}'");
+	my $b = defined $baseline ? "'$baseline'" : 'NULL';
+	return "SELECT count(*) FILTER (WHERE " . join(' AND ', @checks) . ") || '/' || count(*) "
+	  . "FROM pgbench_ext.experiment_report($id, $b) WHERE script = '$cell->{script}' "
+	  . "AND clients = $cell->{clients} AND variant = '$cell->{variant}'";
+}
+
 1;

@@ -36,7 +36,7 @@ sub no_server_left
 	return 1;
 }
 
-my @ab = ('ab', '-s', '1', '-T', '2', '-c', '2', '-b', 'tpcb-like', '--seed', '42',
+my @ab = ('ab', '-s', '1', '-T', '2', '-c', '2', '-b', 'tpcb-like', '--seed', '42', '--restart', 'never',
 	'--variant', 'sync', '--bindir', $bindir, '--set', 'synchronous_commit=on',
 	'--variant', 'async', '--bindir', $bindir, '--set', 'synchronous_commit=off');
 

@@ -73,7 +73,7 @@ like($md, qr/\| slow \| variant A's cluster \| session: pgbench_ext.inject_delay
 $dir = "$base/never";
 ($rc, $out, $err) = run_client(@ab, '--variant', 'B', '--bindir', $bindir, '--set', 'work_mem=8MB',
 	'--variant', 'C', '--cluster', 'B', '--session-set', 'pgbench_ext.inject_delay_ns=1000',
-	'-r', '2', '--reset', 'never', '-o', $dir);
+	'-r', '2', '--reset', 'never', '--restart', 'never', '-o', $dir);
 is($rc, 0, 'reset = never, four variants on two servers, completes') or diag "$out\n$err";
 @runs = read_runs($dir);
 is(scalar(grep { $_->{status} eq 'ok' } @runs), 8, 'all eight runs ok');

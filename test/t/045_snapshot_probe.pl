@@ -61,7 +61,7 @@ is(scalar @runs, 12, 'twelve counted runs');
 foreach my $run (@runs)
 {
 	my $id = $run->{run_id};
-	my $json = ReportFixture::read_json(sprintf("%s/runs/%04d.json", $dir, $id));
+	my $json = read_json(sprintf("%s/runs/%04d.json", $dir, $id));
 	my $probe = $json->{snapshot_probe};
 
 	ok(defined $probe && !defined $probe->{error}, "run $id: runs/$id.json holds its probes")
@@ -96,7 +96,7 @@ foreach my $fig ('full (median', 'full (p90', 'reuse (median', 'reuse (p90')
 }
 unlike($out, qr/what the patch moved/, 'no layout summary: one installation, one layout');
 
-my $summary = ReportFixture::read_json("$dir/summary.json");
+my $summary = read_json("$dir/summary.json");
 my @rows = @{ $summary->{snapshot_probe} };
 is(scalar @rows, 4, 'summary.json: four probe figures for the one cell');
 my %csv_col = ('full median' => 'snapshot_full_ns_median', 'full p90' => 'snapshot_full_ns_p90',
@@ -166,13 +166,13 @@ is(scalar(grep { $_->{variant} eq 'on' && $_->{snapshot_full_ns_median} > 0 } @r
 	'both runs of the probed variant have probe figures');
 is(scalar(grep { $_->{variant} eq 'off' && $_->{snapshot_full_ns_median} eq '' && $_->{snapshot_probes} == 0 } @runs), 2,
 	'the runs of the other have none');
-my $probe = ReportFixture::read_json(sprintf("%s/runs/%04d.json", $dir,
+my $probe = read_json(sprintf("%s/runs/%04d.json", $dir,
 		(grep { $_->{variant} eq 'on' } @runs)[0]{run_id}))->{snapshot_probe};
 is($probe->{interval_ms}, 50, 'snapshot_probe_interval is the pause between probes');
 unlike($out, qr/^snapshot probe:/m, 'no probe comparison where one side has no figures');
 like($out, qr/^warning: variant on ran with the snapshot probe and off without it: their tps comparison includes what the probe costs/m,
 	'the report flags a tps comparison of probed against unprobed runs');
-my $exp = ReportFixture::read_json("$dir/experiment.json");
+my $exp = read_json("$dir/experiment.json");
 is($exp->{spec}{variants}[1]{snapshot_probe}, JSON::PP::true, 'experiment.json records the variant key');
 is($exp->{spec}{experiment}{snapshot_probe_interval}, 50, 'and the interval');
 

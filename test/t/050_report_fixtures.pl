@@ -190,8 +190,8 @@ ReportFixture::write_dir(
 is($rc, 0, 'compare exits 0') or diag $err;
 like($out, qr/^ default \| 1 +\| old .*\| faster|^ default \| 1 +\| old .*no change/m, 'old in both');
 like($out, qr/^ default \| 2 +\| new .*\| \+10\.00% .*\| faster/m, 'new is 10% faster in the rerun');
-like($out, qr/^ default \| 2 +\| new vs old \| \+0\.00% \[.*\] \| insufficient.*\| \+10\.00% \[.*\] +\| faster +\| disjoint/m,
-	'effects side by side: not reproduced, CIs disjoint');
+like($out, qr/^ default \| 2 +\| new vs old \| \+0\.00% \[.*\] \(8 rounds\) \| insufficient.*\| \+10\.00% \[.*\] \(8 rounds\) +\| faster +\| disjoint/m,
+	'effects side by side, each with its unit: not reproduced, CIs disjoint');
 ($rc, $out, $err) = run_client('compare', $dir);
 is($rc, 2, 'compare with one directory: usage error');
 like($err, qr/two results directories are needed, DIR_A and DIR_B; 1 given/, 'and says so');

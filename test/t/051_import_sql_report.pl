@@ -38,28 +38,6 @@ ReportFixture::write_dir(
 		$run->{warmup} = 'true' if $run->{run_id} == 2;
 	});
 
-# SQL that is true when experiment_report()'s row equals a cell of summary.json exactly
-sub parity_sql
-{
-	my ($id, $baseline, $cell) = @_;
-	my %cmp = %{ $cell->{comparison} };
-	my $lit = sub { my $v = shift; defined $v ? "$v" . '::float8' : 'NULL::float8' };
-	my @checks = (
-		"a_n = $cell->{a}{n}", "b_n = $cell->{b}{n}",
-		(map { "a_$_->[0] IS NOT DISTINCT FROM " . $lit->($cell->{a}{ $_->[1] }) }
-			  [ 'median', 'median' ], [ 'ci_low', 'median_ci_low' ], [ 'ci_high', 'median_ci_high' ]),
-		(map { "b_$_->[0] IS NOT DISTINCT FROM " . $lit->($cell->{b}{ $_->[1] }) }
-			  [ 'median', 'median' ], [ 'ci_low', 'median_ci_low' ], [ 'ci_high', 'median_ci_high' ]),
-		(map { "$_ IS NOT DISTINCT FROM " . $lit->($cmp{$_}) }
-			  qw(estimate ci_low ci_high change_pct p_value mde_pct)),
-		"n_pairs = $cmp{n_pairs}",
-		"verdict = '$cmp{verdict}'");
-	my $b = defined $baseline ? "'$baseline'" : 'NULL';
-	return "SELECT count(*) FILTER (WHERE " . join(' AND ', @checks) . ") || '/' || count(*) "
-	  . "FROM pgbench_ext.experiment_report($id, $b) WHERE script = '$cell->{script}' "
-	  . "AND clients = $cell->{clients} AND variant = '$cell->{variant}'";
-}
-
 my $id;
 foreach my $baseline (undef, 'lto')
 {
@@ -82,7 +60,7 @@ foreach my $baseline (undef, 'lto')
 		scalar @cells, 'experiment_report() has one row per row of the terminal table');
 	foreach my $cell (@cells)
 	{
-		is($node->safe_psql($db, parity_sql($id, $baseline, $cell)), '1/1',
+		is($node->safe_psql($db, ReportFixture::parity_sql($id, $baseline, $cell)), '1/1',
 			"experiment_report() = summary.json to the last bit: $cell->{variant} vs $cell->{baseline}, $cell->{clients} clients");
 	}
 	# the geomean rows, through the same stats_geomean()

@@ -44,15 +44,35 @@ sub build_of
 	return read_json("$dir/experiment.json")->{variants}{$variant}{build};
 }
 
+# runs.csv as a list of hashes
+sub runs_of
+{
+	my @lines = split /\n/, slurp_file("$_[0]/runs.csv");
+	my @cols = split /,/, shift @lines;
+	return map { my %r; @r{@cols} = split /,/, $_, -1; \%r } @lines;
+}
+
 # --- A and B build, run, and differ in SnapshotData's layout ---------------
+# Two builds are two servers: restarted before each of the two rounds.
 my $dir1 = "$base/first";
-my ($rc, $out, $err) = run_client(@ab, '-o', $dir1);
+my ($rc, $out, $err) = run_client(@ab, '--restart', '1', '-o', $dir1);
 is($rc, 0, 'A/B of two source builds completes') or diag "$out\n$err";
 like($out, qr/^variant A: building in \Q$base\E\/cache\/[0-9a-f]{16}$/m, 'A is built');
 like($out, qr/^variant B: building in .* \(starting from \Q$base\E\/cache\/[0-9a-f]{16}\)$/m,
 	'B starts from a copy of A\'s build tree');
-like($out, qr/^ select-only\s*\|\s*1\s*\|.*\|\s*(faster|slower|~ no change|insufficient)/m,
-	'the report gives a verdict for B against A');
+like($out, qr/^ select-only\s*\|\s*1\s*\|.*\|\s*2 instance pairs\s*\|\s*(faster|slower|~ no change|insufficient)/m,
+	'the report gives a verdict for B against A, across instance pairs');
+foreach my $v ('A', 'B')
+{
+	my @r = grep { $_->{variant} eq $v } runs_of($dir1);
+	is(join(',', map { "$_->{round}:$_->{instance}" } @r), '0:1,1:1,0:2,2:2',
+		"$v: a warm-up after each start, round 1 on instance 1, round 2 on instance 2");
+	my %builds = map { ($_->{build} => 1) } @r;
+	is(scalar keys %builds, 1, "$v: every run records one build");
+	like((keys %builds)[0], qr/^[0-9a-f]{16}$/, "$v: its build key");
+}
+like(slurp_file("$dir1/instances.csv"), qr/^B,2,[^,]+,[0-9.]+,[0-9.]+,\d+,restart$/m,
+	'instances.csv: B restarted');
 
 my ($ba, $bb) = map { build_of($dir1, $_) } qw(A B);
 ok(defined $ba && defined $bb, 'experiment.json records both builds');
@@ -108,8 +128,12 @@ foreach my $k (1, 2)
 	like($out, qr/^layout seeds: select-only, 1 client: B\@seed$k vs A\@seed$k: /m,
 		"seed $k: B\@seed$k compared with A\@seed$k");
 }
-like($out, qr/^layout seeds: select-only, 1 client: B\@seed\* vs A\@seed\*: .*\(all seeds pooled\)$/m,
-	'the seeds pooled: B@seed* vs A@seed*');
+like($out, qr/^ select-only \| 1 +\| B\@seed\* +\|.*\| 2 layout seed pairs \|/m,
+	'every seed against every seed: B@seed* vs A@seed*, across seed pairs');
+unlike($out, qr/all seeds pooled/, 'no pooling of all runs of all seeds');
+my %seed_of = map { ("$_->{variant}" => $_->{layout_seed}) } runs_of($dir3);
+is_deeply(\%seed_of, { 'A@seed1' => 1, 'A@seed2' => 2, 'B@seed1' => 1, 'B@seed2' => 2 },
+	'runs.csv: each run\'s layout seed');
 unlike($out, qr/B\@seed2 vs A\@seed1|B\@seed1 vs A\@seed2/, 'no cross-seed comparison');
 like(slurp_file("$dir3/clusters/B\@seed2/pg_ctl.log"), qr/^environment padding: \d+ bytes$/m,
 	'a seeded postmaster starts with a random environment size');

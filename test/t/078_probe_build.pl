@@ -48,7 +48,7 @@ is(scalar @runs, 18, 'eighteen counted runs');
 is(scalar(grep { $_->{snapshot_full_ns_median} > 0 && $_->{snapshot_reuse_ns_median} > 0 } @runs), 18,
 	'every counted run carries both modes\' figures');
 
-my $summary = ReportFixture::read_json("$dir/summary.json");
+my $summary = read_json("$dir/summary.json");
 my %row = map { ("$_->{variant} $_->{mode} $_->{statistic}" => $_) } @{ $summary->{snapshot_probe} };
 my $full = $row{'B full median'};
 ok(defined $full, 'summary.json compares B\'s full-mode median with A\'s') or diag explain $summary->{snapshot_probe};

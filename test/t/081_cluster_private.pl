@@ -50,7 +50,7 @@ sub server_psql
 }
 
 my ($out, $err) = ('', '');
-my $h = IPC::Run::start([ client(), 'ab', '-s', '1', '-T', '2', '-r', '3', '-b', 'select-only', '--seed', '3',
+my $h = IPC::Run::start([ client(), 'ab', '-s', '1', '-T', '2', '-r', '3', '-b', 'select-only', '--seed', '3', '--restart', 'never',
 		'--variant', 'A', '--bindir', $bindir, '--set', "log_line_prefix=$prefix",
 		'--variant', 'B', '--bindir', $bindir, '-o', $dir ], '>', \$out, '2>', \$err);
 my $waited = 0;

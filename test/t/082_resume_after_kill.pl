@@ -25,7 +25,7 @@ sub postmaster_pid
 }
 
 my ($out, $err) = ('', '');
-my $h = IPC::Run::start([ client(), 'ab', '-s', '1', '-T', '2', '-r', '3', '-b', 'select-only', '--seed', '5',
+my $h = IPC::Run::start([ client(), 'ab', '-s', '1', '-T', '2', '-r', '3', '-b', 'select-only', '--seed', '5', '--restart', 'never',
 		'--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir, '-o', $dir ],
 	'>', \$out, '2>', \$err);
 my $waited = 0;

@@ -1,0 +1,461 @@
+/*-------------------------------------------------------------------------
+ *
+ * report_levels.c
+ *		The levels of a comparison: the unit its verdict is made across,
+ *		where its noise lives, and the cheapest design that would decide.
+ *
+ * One server start is one sample of memory layout, one build one sample
+ * of code layout.  So the unit of a verdict is the highest level that
+ * varies between its two sides (Kalibera and Jones 2013):
+ *
+ *	 sides on one server (cluster = A)	 the round: round by round
+ *	 different servers, restarted		 the instance pair: the rounds between
+ *										 two starts of both servers
+ *	 every layout seed of B against		 the layout seed pair: B@seedK with
+ *	 every seed of A ("B@seed*")		 A@seedK
+ *
+ * Different servers started once (restart = never, and every results
+ * directory of before restarts) keep the round-by-round verdict, with a
+ * warning: the offset of that one pair of starts is not in its CI.
+ *
+ * The unit of a run is a number both sides' runs of one unit share: an
+ * instance pair is "instance of A * 32768 + instance of B" in the run's
+ * round, a seed pair the seed.  The extension's experiment_report()
+ * numbers them the same way, so psql gives the same digits.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "layout_seeds.h"
+#include "pgbench_output.h"
+#include "plan.h"
+#include "report.h"
+#include "results.h"
+
+#include <math.h>
+
+/* An instance pair's number: that of A's instance, then B's, in one int. */
+#define PAIR_ID(instance_a, instance_b) ((instance_a) * (RESULTS_MAX_INSTANCE + 1) + (instance_b))
+
+/* A run's place: (outer level, round) with its instance, for the pairing. */
+typedef struct Place
+{
+	int			outer;
+	int			round;
+	int			instance;
+	int			count;			/* runs of one side at this place */
+} Place;
+
+static int
+cmp_place(const void *x, const void *y)
+{
+	const Place *a = x,
+			   *b = y;
+
+	if (a->outer != b->outer)
+		return a->outer < b->outer ? -1 : 1;
+	return (a->round > b->round) - (a->round < b->round);
+}
+
+/* One side's places, sorted, one per (outer, round) with its run count. */
+static Place *
+places_of(const ReportSample *s, const int *outer, int *n)
+{
+	Place	   *p = pg_malloc(sizeof(Place) * (s->n + 1));
+	int			k = 0;
+
+	for (int i = 0; i < s->n; i++)
+		p[i] = (Place) {outer ? outer[i] : 0, s->rounds[i], s->instances[i], 1};
+	qsort(p, s->n, sizeof(Place), cmp_place);
+	for (int i = 0; i < s->n; i++)
+	{
+		if (k > 0 && cmp_place(&p[k - 1], &p[i]) == 0)
+			p[k - 1].count++;
+		else
+			p[k++] = p[i];
+	}
+	*n = k;
+	return p;
+}
+
+/* The instance of the other side's one run at (outer, round), or 0. */
+static int
+other_instance(const Place *other, int n, int outer, int round)
+{
+	Place		key = {outer, round};
+	const Place *hit = bsearch(&key, other, n, sizeof(Place), cmp_place);
+
+	return hit != NULL && hit->count == 1 ? hit->instance : 0;
+}
+
+/*
+ * Instance-pair ids of both sides' runs: runs of A and B in one round
+ * (of one seed, when outer holds seeds) get the id of their two
+ * instances.  A run without a partner in its round gets one no partner
+ * shares.
+ */
+static void
+instance_pair_ids(const ReportCell *c, const int *outer_a, const int *outer_b,
+				  int *ids_a, int *ids_b)
+{
+	int			na,
+				nb;
+	Place	   *pa = places_of(c->a, outer_a, &na);
+	Place	   *pb = places_of(c->b, outer_b, &nb);
+
+	for (int i = 0; i < c->a->n; i++)
+		ids_a[i] = PAIR_ID(c->a->instances[i],
+						   other_instance(pb, nb, outer_a ? outer_a[i] : 0, c->a->rounds[i]));
+	for (int i = 0; i < c->b->n; i++)
+		ids_b[i] = PAIR_ID(other_instance(pa, na, outer_b ? outer_b[i] : 0, c->b->rounds[i]),
+						   c->b->instances[i]);
+	pfree(pa);
+	pfree(pb);
+}
+
+const char *
+report_cell_name(const ReportData *r, const ReportCell *c)
+{
+	return c->name;
+}
+
+/*
+ * The unit of a comparison of variants a and b (indexes; -1 for every
+ * seed pooled) and the unit of each run.
+ */
+static void
+decide_unit(ReportData *r, ReportCell *c)
+{
+	int			a = c->variant < 0 ? -1 : r->baseline;
+
+	c->unit_a = c->unit_b = NULL;
+	if (c->variant < 0)
+	{
+		c->unit = STATS_UNIT_SEED_PAIR;
+		c->unit_a = c->a->seeds;
+		c->unit_b = c->b->seeds;
+		return;
+	}
+	if (plan_server_of(&r->spec, a) == plan_server_of(&r->spec, c->variant) ||
+		r->restart_rounds == 0)
+	{
+		c->unit = STATS_UNIT_ROUND;
+		return;
+	}
+	c->unit = STATS_UNIT_INSTANCE_PAIR;
+	c->unit_a = pg_malloc(sizeof(int) * (c->a->n + 1));
+	c->unit_b = pg_malloc(sizeof(int) * (c->b->n + 1));
+	instance_pair_ids(c, NULL, NULL, c->unit_a, c->unit_b);
+}
+
+/* B against A in one cell, across the unit the design calls for. */
+void
+report_compare_cell(ReportData *r, ReportCell *c)
+{
+	decide_unit(r, c);
+	c->has_comparison = report_compare_runs(r, c, report_run_tps, r->opt.higher_is_better, &c->cmp);
+}
+
+/* The runs of every seed of the variant named by pattern, in one sample. */
+static ReportSample *
+pooled_sample(const ReportData *r, int s, int c, const char *pattern)
+{
+	ReportSample *out = pg_malloc0(sizeof(ReportSample));
+	int			max = r->nruns + 1;
+
+	out->tps = pg_malloc(sizeof(double) * max);
+	out->rounds = pg_malloc(sizeof(int) * max);
+	out->run_ids = pg_malloc(sizeof(int) * max);
+	out->instances = pg_malloc(sizeof(int) * max);
+	out->seeds = pg_malloc(sizeof(int) * max);
+	out->run_index = pg_malloc(sizeof(int) * max);
+	for (int v = 0; v < r->spec.nvariants; v++)
+	{
+		const ReportSample *smp = report_sample(r, s, c, v);
+
+		if (!layout_seed_matches(pattern, r->spec.variants[v].name))
+			continue;
+		memcpy(out->tps + out->n, smp->tps, sizeof(double) * smp->n);
+		memcpy(out->rounds + out->n, smp->rounds, sizeof(int) * smp->n);
+		memcpy(out->run_ids + out->n, smp->run_ids, sizeof(int) * smp->n);
+		memcpy(out->instances + out->n, smp->instances, sizeof(int) * smp->n);
+		memcpy(out->seeds + out->n, smp->seeds, sizeof(int) * smp->n);
+		memcpy(out->run_index + out->n, smp->run_index, sizeof(int) * smp->n);
+		out->n += smp->n;
+	}
+	if (out->n > 0)
+	{
+		out->has_summary = stats_summarize(out->tps, out->n, 1.0 - r->opt.alpha,
+										   &out->summary) == STATS_OK;
+		out->outliers = Max(0, stats_outliers(out->tps, out->n, NULL, NULL));
+	}
+	return out;
+}
+
+/*
+ * With layout seeds: a row of every seed of B against every seed of A
+ * ("B@seed*" against "A@seed*") in each cell, across seed pairs.  This
+ * replaces pooling all runs of all seeds as if each were independent.
+ */
+void
+report_pooled_seed_cells(ReportData *r)
+{
+	char	   *pooled[MAX_VARIANTS];
+	int			npooled = layout_seed_pooled(&r->spec, pooled);
+
+	for (int s = 0; s < r->spec.nscripts; s++)
+		for (int c = 0; c < r->spec.nclients; c++)
+			for (int k = 1; k < npooled; k++)
+			{
+				ReportCell *cell = &r->cells[r->ncells++];
+
+				cell->script = r->spec.scripts[s];
+				cell->clients = r->spec.clients[c];
+				cell->variant = -1;
+				cell->name = pooled[k];
+				cell->base_name = pooled[0];
+				cell->a = pooled_sample(r, s, c, pooled[0]);
+				cell->b = pooled_sample(r, s, c, pooled[k]);
+				report_compare_cell(r, cell);
+			}
+}
+
+/* ---- where the noise lives ---- */
+
+/* A run's per-second tps from its -P 1 lines, read once. */
+static void
+read_seconds(const ReportData *r, ReportRun *run)
+{
+	FILE	   *f;
+	char		line[1024];
+	int			cap = 64;
+
+	if (run->seconds_read)
+		return;
+	run->seconds_read = true;
+	run->seconds = pg_malloc(sizeof(double) * cap);
+	if ((f = fopen(results_run_path(r->dir, run->run_id, ".err"), "r")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), f))
+	{
+		PgbenchProgress p;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (pgbench_progress_parse_line(line, &p) != 0 || !(p.tps > 0) || !isfinite(p.tps))
+			continue;
+		if (run->nseconds == cap)
+			run->seconds = pg_realloc(run->seconds, sizeof(double) * (cap *= 2));
+		run->seconds[run->nseconds++] = p.tps;
+	}
+	fclose(f);
+}
+
+/* One side's log tps by level: seeds as builds, its server's instances. */
+static bool
+side_components(ReportData *r, const ReportSample *s, bool seeds, StatsComponents *out)
+{
+	const double **sec = pg_malloc(sizeof(double *) * (s->n + 1));
+	int		   *nsec = pg_malloc(sizeof(int) * (s->n + 1));
+	bool		ok;
+
+	for (int i = 0; i < s->n; i++)
+	{
+		ReportRun  *run = &r->runs[s->run_index[i]];
+
+		read_seconds(r, run);
+		sec[i] = run->seconds;
+		nsec[i] = run->nseconds;
+	}
+	ok = s->n > 0 && stats_run_components(s->tps, s->n, seeds ? s->seeds : NULL, s->instances,
+										  (const double *const *) sec, nsec, out) == STATS_OK;
+	pfree(sec);
+	pfree(nsec);
+	return ok;
+}
+
+/*
+ * On one server: the rounds a round-by-round verdict needs to see the
+ * effect with the power asked, from the spread of the paired rounds.
+ */
+static void
+design_rounds(const ReportData *r, ReportCell *c)
+{
+	StatsDesign *d = &c->design;
+	double		sd = sqrt(c->ratio.variance[STATS_LEVEL_ROUND] +
+						  c->ratio.variance[STATS_LEVEL_INSTANCE]);
+
+	memset(d, 0, sizeof(*d));
+	d->unit = STATS_UNIT_ROUND;
+	d->builds = d->instances = 1;
+	for (int n = 6; n <= STATS_DESIGN_MAX_ROUNDS && !d->found; n++)
+	{
+		double		mde;
+
+		if (stats_verdict_mde_paired_pct(sd, n, &r->opt, &mde) && mde <= 100 * r->design_effect)
+		{
+			d->found = true;
+			d->rounds = d->n_units = n;
+			d->seconds = n * r->cost.round_s;
+		}
+	}
+	if (d->found)
+		snprintf(d->reason, STATS_REASON_LEN, "to see %g%%: %d rounds on one server, about %.0f %s",
+				 100 * r->design_effect, d->rounds,
+				 d->seconds >= 120 ? d->seconds / 60 : d->seconds,
+				 d->seconds >= 120 ? "minutes" : "seconds");
+	else
+		snprintf(d->reason, STATS_REASON_LEN,
+				 "no experiment of up to %d rounds sees %g%% beyond the %g%% noise threshold",
+				 STATS_DESIGN_MAX_ROUNDS, 100 * r->design_effect, 100 * r->opt.noise);
+}
+
+/*
+ * The variance components of a cell, on each side and on the comparison's
+ * scale, and the cheapest design that would see design_effect.
+ */
+void
+report_cell_levels(ReportData *r, ReportCell *c)
+{
+	bool		seeds = c->variant < 0;
+	int		   *pair_a,
+			   *pair_b;
+
+	c->has_components = false;
+	c->has_design = false;
+	if (c->a->n == 0 || c->b->n == 0)
+		return;
+	/* on the ratio scale, pairs of instances (within pairs of seeds) */
+	pair_a = pg_malloc(sizeof(int) * (c->a->n + 1));
+	pair_b = pg_malloc(sizeof(int) * (c->b->n + 1));
+	instance_pair_ids(c, seeds ? c->a->seeds : NULL, seeds ? c->b->seeds : NULL, pair_a, pair_b);
+	c->has_components =
+		side_components(r, c->a, seeds, &c->run_a) &&
+		side_components(r, c->b, seeds, &c->run_b) &&
+		stats_ratio_components(c->a->tps, seeds ? c->a->seeds : NULL, pair_a, c->a->rounds, c->a->n,
+							   c->b->tps, seeds ? c->b->seeds : NULL, pair_b, c->b->rounds, c->b->n,
+							   &c->ratio) == STATS_OK &&
+		c->ratio.n_obs > 0;
+	pfree(pair_a);
+	pfree(pair_b);
+	if (!c->has_components)
+		return;
+	if (c->variant >= 0 &&
+		plan_server_of(&r->spec, r->baseline) == plan_server_of(&r->spec, c->variant))
+	{
+		design_rounds(r, c);
+		c->has_design = true;
+	}
+	else
+		c->has_design =
+			stats_plan_design(&c->ratio, &c->run_a, &c->run_b, &r->cost, seeds,
+							  r->design_effect, &r->opt, &c->design) == STATS_OK;
+}
+
+/* "1.23%" of a variance of log values; "-" when the level was not measured. */
+static char *
+sd_text(const StatsComponents *k, StatsLevel level)
+{
+	if (!k->has[level])
+		return "-";
+	return psprintf("%.2f%%%s", 100 * sqrt(k->variance[level]), k->truncated[level] ? "*" : "");
+}
+
+/*
+ * The components of a cell in one line: the sd of log tps at each level,
+ * each side's and on the ratio, "-" for a level the data do not vary.
+ */
+char *
+report_components_text(const ReportData *r, const ReportCell *c)
+{
+	char	   *text = pg_strdup("");
+
+	for (int l = STATS_LEVEL_BUILD; l < STATS_N_LEVELS; l++)
+	{
+		const StatsComponents *k[3] = {&c->run_a, &c->run_b, &c->ratio};
+
+		if (!k[0]->has[l] && !k[1]->has[l] && (l == STATS_LEVEL_SECOND || !k[2]->has[l]))
+			continue;
+		text = psprintf("%s%s%s %s/%s", text, text[0] ? ", " : "", stats_level_name(l),
+						sd_text(k[0], l), sd_text(k[1], l));
+		if (l != STATS_LEVEL_SECOND)
+			text = psprintf("%s (ratio %s)", text, sd_text(k[2], l));
+	}
+	return text;
+}
+
+/* ---- what a build, a restart and a round cost here ---- */
+
+/* The wall time of a run: as recorded, or (older results) pgbench's and the reset's. */
+static double
+run_wall(const ReportRun *run)
+{
+	if (isfinite(run->wall_s))
+		return run->wall_s;
+	return (isfinite(run->duration_s) ? run->duration_s : 0) +
+		(isfinite(run->reset_s) ? run->reset_s : 0);
+}
+
+/*
+ * From the results directory: one round (every variant in every cell,
+ * the mean over the rounds run), one restart of every server with its
+ * warm-up runs (instances.csv's stops and starts; without restarts the
+ * setup's starts and a round), one build of every variant (build.json's
+ * build_s, 0 for installations).
+ */
+void
+report_measure_costs(ReportData *r)
+{
+	char	   *error;
+	RunsCsv    *t = results_read_instances(r->dir, &r->spec, &error);
+	double		rounds_s = 0,
+				warm_s = 0,
+				restart_s = 0,
+				start_s = 0;
+	int			max_round = 0,
+				nwarm = 0,
+				nrestarts = 0,
+				nstarts = 0,
+				servers = 0;
+	json_t	   *facts = json_object_get(r->experiment, "variants");
+
+	memset(&r->cost, 0, sizeof(r->cost));
+	for (int i = 0; i < r->nruns; i++)
+	{
+		const ReportRun *run = &r->runs[i];
+
+		if (run->after_start)
+			warm_s += run_wall(run), nwarm++;
+		else
+		{
+			rounds_s += run_wall(run);
+			max_round = Max(max_round, run->round);
+		}
+	}
+	r->cost.round_s = max_round > 0 ? rounds_s / max_round : 0;
+	for (int i = 0; t != NULL && i < t->nrows; i++)
+	{
+		char	  **f = t->rows[i];
+		double		stop = strtod(f[runs_csv_column(t, "stop_s")], NULL);
+		double		start = strtod(f[runs_csv_column(t, "start_s")], NULL);
+
+		if (strcmp(f[runs_csv_column(t, "cause")], "restart") == 0 && stop > 0)
+			restart_s += stop + start, nrestarts++;
+		start_s += start, nstarts++;
+	}
+	for (int v = 0; v < r->spec.nvariants; v++)
+	{
+		json_t	   *build = json_object_get(json_object_get(facts, r->spec.variants[v].name), "build");
+
+		servers += plan_server_managed(&r->spec, v) && plan_server_of(&r->spec, v) == v;
+		r->cost.build_s += json_number_value(json_object_get(build, "build_s"));
+	}
+	/* per restart of every server: the mean per server, times the servers */
+	if (nrestarts > 0)
+		r->cost.restart_s = restart_s / nrestarts * servers;
+	else if (nstarts > 0)
+		r->cost.restart_s = 2 * start_s / nstarts * servers;
+	/* and the warm-up of every variant in every cell: without any, a round */
+	r->cost.restart_s += nwarm > 0
+		? warm_s / nwarm * r->spec.nvariants * r->spec.nscripts * r->spec.nclients
+		: r->cost.round_s;
+}

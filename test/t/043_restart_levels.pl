@@ -1,0 +1,185 @@
+# Instances as a level: an A/A of two managed clusters of one bindir with
+# restart = 2 — every server restarted before each block of two rounds, a
+# warm-up run after each start recorded and not counted, each run's build,
+# layout seed, instance and round in runs.csv, every start in instances.csv,
+# and the verdict across instance pairs with the noise by level and the
+# design.  Then an interruption mid-block: the resumed block is a new
+# instance, with warm-ups of its own; --rerun keeps the levels; and
+# restart = auto restarts servers only when the variants have two.
+use strict;
+use warnings;
+
+use IPC::Run;
+use JSON::PP;
+use AsServerAccount;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+use ReportFixture;
+
+my $bindir = pg_bindir();
+my $base = shared_tempdir();
+
+sub json_of { return JSON::PP->new->decode(slurp_file($_[0])); }
+
+# instances.csv as a list of hashes, as read_runs() reads runs.csv
+sub read_instances
+{
+	my ($dir) = @_;
+	my @lines = split /\n/, slurp_file("$dir/instances.csv");
+	my @cols = split /,/, shift @lines;
+	return map { my %r; @r{@cols} = split /,/, $_, -1; \%r } @lines;
+}
+
+my @variants = ('--variant', 'A', '--bindir', $bindir, '--variant', 'A2', '--bindir', $bindir);
+my @common = ('ab', '-s', '1', '-c', '1', '-b', 'select-only', '--reset', 'never');
+# runs of 2 s have -P 1 seconds, the lowest level; the others need no seconds
+my @aa = (@common, '-t', '300', @variants);
+
+# --- restart = 2 over 6 rounds: three blocks, three instances a server ----
+my $dir = "$base/aa";
+my ($rc, $out, $err) =
+  run_client(@common, '-T', '2', @variants, '-r', '6', '--restart', '2', '--seed', '11', '-o', $dir);
+is($rc, 0, 'A/A with restart = 2 completes') or diag "$out\n$err";
+my @runs = read_runs($dir);
+my @counted = grep { $_->{warmup} eq 'false' } @runs;
+my @warm = grep { $_->{warmup} eq 'true' } @runs;
+is(scalar @counted, 12, 'twelve counted runs: six rounds of two variants');
+is(scalar @warm, 6, 'and a warm-up run per variant after each of the three starts');
+is(scalar(grep { $_->{status} eq 'ok' && $_->{tps} > 0 } @runs), 18, 'every run ok, warm-ups included');
+ok(!grep({ $_->{round} != 0 } @warm), 'warm-ups are in no round (round 0)');
+foreach my $v ('A', 'A2')
+{
+	my %inst = map { ($_->{instance} => 1) } grep { $_->{variant} eq $v } @runs;
+	is_deeply([ sort keys %inst ], [ 1, 2, 3 ], "variant $v ran on three instances of its server");
+}
+my %round_instance;
+foreach my $r (@counted)
+{
+	my $expected = int(($r->{round} - 1) / 2) + 1;
+	$round_instance{"$r->{round} $r->{variant}"} = $r->{instance} == $expected;
+}
+ok(!grep({ !$_ } values %round_instance), 'rounds 1-2 on instance 1, 3-4 on 2, 5-6 on 3');
+foreach my $r (@warm)
+{
+	my ($first) = grep { $_->{variant} eq $r->{variant} && $_->{instance} == $r->{instance} } @runs;
+	is($first->{run_id}, $r->{run_id}, "the warm-up of $r->{variant} comes first on instance $r->{instance}");
+}
+ok(!grep({ $_->{build} ne $bindir || $_->{layout_seed} ne '0' } @runs),
+	'every run records its build (the bindir) and layout seed 0');
+
+my @starts = read_instances($dir);
+is(scalar @starts, 6, 'instances.csv: three starts of each server');
+is(join(',', map { "$_->{server}$_->{instance}:$_->{cause}" } grep { $_->{server} eq 'A' } @starts),
+	'A1:setup,A2:restart,A3:restart', 'numbered and with their cause');
+ok(!grep({ $_->{cause} eq 'restart' && !($_->{stop_s} > 0 && $_->{start_s} > 0) } @starts),
+	'every restart records how long its stop and start took');
+my %pads = map { ($_->{env_pad} => 1) } @starts;
+ok(keys %pads > 1, 'each start drew its own environment padding');
+
+my $exp = json_of("$dir/experiment.json");
+is($exp->{spec}{experiment}{restart}, 2, 'experiment.json: the restart key as given');
+is($exp->{restart}{rounds_per_instance}, 2, 'and the rounds per instance it resolved to');
+is($exp->{restart}{blocks}, 3, 'in three blocks');
+is(scalar(grep { $_->{warmup_after_start} } @{ $exp->{plan} }), 6, 'the plan holds the warm-ups');
+
+# the verdict across instance pairs, the noise by level, the design
+like($out, qr/^ select-only \| 1 .*\| 3 instance pairs \| /m, 'the verdict table says its unit: 3 instance pairs');
+like($out, qr/^levels: select-only, 1 client, A2 vs A: sd of log tps A\/A2: .*instance [0-9.]+%\*?\/[0-9.]+%\*? \(ratio [0-9.]+%\*?\), round .*second /m,
+	'the variance components, instance, round and second, are printed under it');
+like($out, qr/^design: select-only, 1 client, A2 vs A: (to see 2%: \d+ instance pairs x \d+ rounds?, about \d+ (minutes|seconds)|no design of up to)/m,
+	'and the cheapest design that would see 2%');
+my $summary = json_of("$dir/summary.json");
+my $cell = $summary->{cells}[0];
+is($cell->{comparison}{unit}, 'instance pair', 'summary.json: the unit');
+is($cell->{comparison}{n_units}, 3, 'and how many');
+is($cell->{comparison}{n_pairs}, 6, 'over six paired rounds');
+ok(defined $cell->{levels}{components}{ratio}{instance}, 'the instance level of the ratio is estimated');
+ok(defined $cell->{levels}{components}{a}{second}, 'the seconds of each run are a level');
+like($cell->{levels}{design}{reason}, qr/^(to see 2%|no design)/, 'the design, in words');
+is_deeply($cell->{a}{instances}, [ map { $_->{instance} } grep { $_->{variant} eq 'A' } @counted ],
+	'each counted run\'s instance');
+my $md = slurp_file("$dir/report.md");
+like($md, qr/\| 3 instance pairs \|/, 'report.md: the unit in the verdicts');
+like($md, qr/## Where the noise lives/, 'report.md: the variance components');
+like(slurp_file("$dir/report.html"), qr/Where the noise lives/, 'report.html too');
+like(slurp_file("$dir/benchstat.txt"), qr/^instance: 3$/m, 'benchstat.txt: each run\'s instance');
+
+# experiment_report() in SQL, given each run's instance, = summary.json to the last bit
+my $node = PostgreSQL::Test::Cluster->new(q{sql});
+$node->init;
+$node->start;
+my $db = create_database($node, q{restart_levels});
+($rc, $out, $err) = run_client_on($node, q{import}, $dir, "dbname=$db");
+is($rc, 0, 'import of the restarted A/A') or diag $err;
+my ($id) = $out =~ /^imported experiment (\d+):/m;
+is($node->safe_psql($db, "SELECT string_agg(DISTINCT instance::text, ',' ORDER BY instance::text) || ' ' || max(restart_rounds) "
+	  . "FROM pgbench_ext.runs JOIN pgbench_ext.experiments USING (experiment_id) WHERE experiment_id = $id"),
+	'1,2,3 2', 'runs: each run\'s instance; experiments: the rounds per instance');
+is($node->safe_psql($db, ReportFixture::parity_sql($id, undef, ReportFixture::read_json_exact("$dir/summary.json")->{cells}[0])),
+	'1/1', 'experiment_report() across instance pairs = summary.json to the last bit');
+
+# --- --rerun keeps the levels ---------------------------------------------
+my $rerun = "$base/rerun";
+($rc, $out, $err) = run_client('run', '--rerun', $dir, '-o', $rerun);
+is($rc, 0, '--rerun completes') or diag $err;
+is(join(' ', map { "$_->{run_id}:$_->{round}:$_->{variant}:$_->{instance}" } read_runs($rerun)),
+	join(' ', map { "$_->{run_id}:$_->{round}:$_->{variant}:$_->{instance}" } @runs),
+	'--rerun: the same runs in the same rounds on the same instances');
+
+# --- interrupted mid-block, then --resume ----------------------------------
+$dir = "$base/resume";
+my ($cout, $cerr) = ('', '');
+my $h = IPC::Run::start([ client(), @aa, '-r', '4', '--restart', '2', '--seed', '12', '-o', $dir ],
+	'>', \$cout, '2>', \$cerr);
+# the header, two warm-ups and the first counted run: inside block 1
+my $waited = 0;
+$waited++, select(undef, undef, undef, 0.2)
+  until (-f "$dir/runs.csv" && (() = slurp_file("$dir/runs.csv") =~ /\n/g) >= 4) || $waited > 900;
+$h->signal('INT');
+$h->finish;
+is($? >> 8, 130, 'Ctrl-C in the middle of block 1');
+my @before = grep { $_->{status} ne 'interrupted' } read_runs($dir);
+my $last_before = (sort { $a <=> $b } map { $_->{run_id} } @before)[-1];
+ok($last_before >= 3 && $last_before < 6, "stopped inside block 1 (after run $last_before)");
+($rc, $out, $err) = run_client('run', '--resume', $dir);
+is($rc, 0, '--resume completes') or diag "$out\n$err";
+@runs = read_runs($dir);
+my @planned = grep { $_->{run_id} <= 12 } @runs;
+is_deeply([ sort { $a <=> $b } map { $_->{run_id} } @planned ], [ 1 .. 12 ], 'every planned run once');
+my @extra = grep { $_->{run_id} > 12 } @runs;
+is(scalar @extra, 2, 'the resumed block first warms up its new instance: a run per variant, past the plan');
+ok(!grep({ $_->{warmup} ne 'true' || $_->{round} != 0 || $_->{instance} != 2 } @extra),
+	'those are warm-ups on instance 2');
+foreach my $r (grep { $_->{run_id} <= 12 && $_->{round} > 0 } @runs)
+{
+	my $expected = $r->{round} > 2 ? 3 : $r->{run_id} <= $last_before ? 1 : 2;
+	is($r->{instance}, $expected, "run $r->{run_id} (round $r->{round}, $r->{variant}): instance $expected");
+}
+is(join(',', map { "$_->{server}$_->{instance}:$_->{cause}" } grep { $_->{server} eq 'A' } read_instances($dir)),
+	'A1:setup,A2:resume,A3:restart', 'instances.csv: the start of the resumed block is instance 2');
+
+# --- restart = auto --------------------------------------------------------
+$dir = "$base/auto";
+($rc, $out, $err) = run_client(@aa, '-r', '2', '--seed', '13', '-o', $dir);
+is($rc, 0, 'restart = auto on two servers completes') or diag "$out\n$err";
+$exp = json_of("$dir/experiment.json");
+is($exp->{spec}{experiment}{restart}, 'auto', 'restart = auto is the default');
+is($exp->{restart}{rounds_per_instance}, 1, 'two rounds, two servers: a restart before every round');
+like($exp->{restart}{why}, qr/variants on different servers/, 'and why');
+
+$dir = "$base/shared";
+($rc, $out, $err) = run_client('ab', '-s', '1', '-t', '300', '-c', '1', '-b', 'select-only', '-r', '2',
+	'--variant', 'A', '--bindir', $bindir,
+	'--variant', 'B', '--cluster', 'A', '--session-set', 'work_mem=8MB', '-o', $dir);
+is($rc, 0, 'restart = auto on one server completes') or diag "$out\n$err";
+$exp = json_of("$dir/experiment.json");
+is($exp->{restart}{rounds_per_instance}, 0, 'one server: no restarts');
+like($exp->{restart}{why}, qr/one server, where the round is the unit/, 'and why');
+@runs = read_runs($dir);
+is(scalar @runs, 4, 'no warm-ups either');
+ok(!grep({ $_->{instance} != 1 } @runs), 'all on instance 1');
+
+done_testing();
