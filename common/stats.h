@@ -18,7 +18,8 @@
  *
  * Files: stats_dist.c (exact and normal distributions), stats_rank.c
  * (rank tests and estimates), stats.c (summaries, outliers, MDE),
- * stats_compare.c (B against A and the verdict).
+ * stats_compare.c (B against A and the verdict), stats_fdr.c (the false
+ * discovery rate over many comparisons).
  *
  *-------------------------------------------------------------------------
  */
@@ -264,6 +265,18 @@ extern int	stats_outliers(const double *x, int n, double *mod_z,
 
 /* exp(mean(log r)): the geomean row of ratios over cells; 0 when n is 0. */
 extern int	stats_geomean(const double *r, int n, double *out);
+
+/* ---- False discovery rate (stats_fdr.c) ---- */
+
+/*
+ * Benjamini–Hochberg q-values of n p-values (each in [0, 1]), in their
+ * order: a test is a discovery at FDR level alpha when q < alpha.
+ */
+extern int	stats_bh_qvalues(const double *p, int n, double *q);
+
+/* q < alpha and the whole CI of c beyond the noise threshold: changed. */
+extern bool stats_fdr_discovery(const StatsComparison *c, double q,
+								const StatsOptions *opt);
 
 /* ---- Distributions (stats_dist.c) ---- */
 
