@@ -18,6 +18,7 @@
  */
 #include "client.h"
 #include "cluster.h"
+#include "profile.h"
 #include "subprocess.h"
 #include "pqexpbuffer.h"
 
@@ -252,6 +253,12 @@ cluster_start(Cluster *c, char **error)
 		return false;
 	randomize_environment_size(c);
 	pg_ctl = psprintf("%s/pg_ctl", c->bindir);
+	if (c->under_valgrind)
+	{
+		if (!profile_counted_start_server(c, error))
+			return false;
+	}
+	else
 	{
 		char	   *argv[] = {pg_ctl, "-D", c->datadir, "-l", c->logfile, "-w", "-t", "120", "start", NULL};
 		char	   *ctl_log = psprintf("%s/pg_ctl.log", c->dir);

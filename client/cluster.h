@@ -26,6 +26,7 @@ typedef struct Cluster
 	bool		run_db_ready;	/* reset = never: the run database exists */
 	double		initdb_s;
 	double		start_s;
+	bool		under_valgrind; /* profile = counted: started under callgrind */
 } Cluster;
 
 extern bool cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir,

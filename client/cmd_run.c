@@ -9,6 +9,7 @@
 #include "client.h"
 #include "layout_seeds.h"
 #include "experiment.h"
+#include "profile.h"
 #include "results.h"
 #include "runner.h"
 #include "validate.h"
@@ -60,6 +61,10 @@ ab_usage(void)
 	printf("      --reset=every-run|never  fresh copy of the data before each run or not\n");
 	printf("      --pgbench-args=ARGS  further pgbench options, passed through\n");
 	printf("      --seed=N             plan seed\n");
+	printf("      --profile=off|counted|sampled  profiles of the servers (docs/profiles.md)\n");
+	printf("      --cache-sim=on|off   counted: simulated cache misses too\n");
+	printf("      --sample-event=auto|cpu-clock|cycles  sampled: the event perf samples\n");
+	printf("      --sample-rate=HZ     sampled: samples per CPU-second (default %d)\n", PROFILE_SAMPLE_RATE);
 	printf("  -o, --output=DIR         results directory\n");
 	printf("\nVariant options (the keys of [variant NAME]; apply to the last --variant):\n");
 	printf("      --variant=NAME       start a variant\n");
@@ -137,6 +142,7 @@ execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 		pg_log_error("%s", error);
 		return EXIT_USAGE;
 	}
+	profile_resolve(spec);
 	if (!validate_experiment(spec, ropts->results_dir, ropts->resume))
 	{
 		pg_log_error_hint("Nothing was run. Try \"%s %s --help\" for the options.", progname, command);
@@ -273,6 +279,8 @@ cmd_ab(int argc, char **argv)
 		{26, "source", true}, {27, "patch", true}, {28, "cflags", true},
 		{29, "configure", true}, {30, "lto", true}, {31, "layout_seeds", true},
 		{32, "pgo", true}, {33, "cluster", true}, {34, "session_set", true},
+		{15, "profile", false}, {16, "cache_sim", false}, {17, "sample_event", false},
+		{18, "sample_rate", false},
 	};
 	static struct option long_options[] = {
 		{"scale", required_argument, NULL, 's'},
@@ -288,6 +296,10 @@ cmd_ab(int argc, char **argv)
 		{"reset", required_argument, NULL, 12},
 		{"pgbench-args", required_argument, NULL, 13},
 		{"seed", required_argument, NULL, 14},
+		{"profile", required_argument, NULL, 15},
+		{"cache-sim", required_argument, NULL, 16},
+		{"sample-event", required_argument, NULL, 17},
+		{"sample-rate", required_argument, NULL, 18},
 		{"variant", required_argument, NULL, 20},
 		{"bindir", required_argument, NULL, 21},
 		{"conninfo", required_argument, NULL, 22},

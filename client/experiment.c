@@ -280,9 +280,10 @@ set_experiment_key(ExperimentSpec *spec, const char *key, const char *value, cha
 			return false;
 		}
 	}
-	else
+	else if (!profile_set_key(&spec->profile, key, value, error))
 	{
-		*error = psprintf("unknown key \"%s\" in [experiment]; known keys: scale, clients, jobs, duration, transactions, rounds, warmup, script, protocol, unlogged, seed, pgbench_args, reset", key);
+		if (*error == NULL)
+			*error = psprintf("unknown key \"%s\" in [experiment]; known keys: scale, clients, jobs, duration, transactions, rounds, warmup, script, protocol, unlogged, seed, pgbench_args, reset, profile, cache_sim, sample_event, sample_rate", key);
 		return false;
 	}
 	return true;
@@ -619,6 +620,7 @@ experiment_to_json(const ExperimentSpec *spec)
 	if (spec->pgbench_args)
 		json_object_set_new(exp, "pgbench_args", json_string(spec->pgbench_args));
 	json_object_set_new(exp, "reset", json_string(spec->reset == RESET_EVERY_RUN ? "every-run" : "never"));
+	profile_spec_to_json(&spec->profile, exp);
 
 	for (int i = 0; i < spec->nvariants; i++)
 	{

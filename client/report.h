@@ -121,7 +121,12 @@ typedef struct ReportData
 	/* with layout seeds: a verdict per seed and over all seeds */
 	char	  **seed_lines;
 	int			nseed_lines;
+
+	/* profile = counted or sampled: profile_report.c, else NULL */
+	struct ProfileReport *profile;
 } ReportData;
+
+typedef struct ProfileReport ProfileReport;
 
 /* report_data.c */
 extern ReportData *report_load(const char *dir, const char *baseline, char **error);
@@ -142,6 +147,9 @@ extern char *report_median_pm(const ReportSample *s);
 extern char *report_verdict_text(const StatsComparison *cmp);
 extern void report_comparison_cells(const StatsComparison *cmp, bool ok, const char **cells);
 extern char *report_comparison_n(const StatsComparison *cmp);
+extern bool report_compare_samples(const ReportData *r, const ReportSample *a,
+								   const ReportSample *b, bool higher_is_better,
+								   StatsComparison *out);
 
 /* report_env.c */
 extern void report_environment_warnings(ReportData *r);

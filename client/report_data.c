@@ -14,6 +14,7 @@
  */
 #include "client.h"
 #include "layout_seeds.h"
+#include "profile.h"
 #include "report.h"
 
 #include "pqexpbuffer.h"
@@ -364,10 +365,7 @@ compute_cells(ReportData *r)
 				cell->variant = v;
 				cell->a = report_sample(r, s, c, r->baseline);
 				cell->b = smp;
-				cell->has_comparison =
-					stats_compare_rounds(cell->a->tps, cell->a->rounds, cell->a->n,
-										 cell->b->tps, cell->b->rounds, cell->b->n,
-										 &r->opt, &cell->cmp) == STATS_OK;
+				cell->has_comparison = report_compare_samples(r, cell->a, cell->b, true, &cell->cmp);
 				if (cell->has_comparison && cell->cmp.has_estimate)
 					ratios[v][nratios[v]++] = cell->cmp.estimate;
 			}
@@ -467,7 +465,24 @@ report_load(const char *dir, const char *baseline, char **error)
 	compute_noise(r);
 	run_warnings(r);
 	report_environment_warnings(r);
+	profile_report_load(r);
 	return r;
+}
+
+/*
+ * B against A, as every verdict of the report is made: tps, and the
+ * profiles' metrics and functions (costs, higher_is_better false), on the
+ * same runs, rounds and rules.
+ */
+bool
+report_compare_samples(const ReportData *r, const ReportSample *a, const ReportSample *b,
+					   bool higher_is_better, StatsComparison *out)
+{
+	StatsOptions opt = r->opt;
+
+	opt.higher_is_better = higher_is_better;
+	return stats_compare_rounds(a->tps, a->rounds, a->n, b->tps, b->rounds, b->n,
+								&opt, out) == STATS_OK;
 }
 
 /* ---- formatting shared by every writer ---- */

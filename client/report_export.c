@@ -9,6 +9,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "profile.h"
 #include "report.h"
 
 #include <ctype.h>
@@ -106,11 +107,11 @@ report_summary_json(const ReportData *r)
 	}
 	for (int i = 0; i < r->nwarnings; i++)
 		json_array_append_new(warnings, json_string(r->warnings[i]));
-	return json_pack("{s:s, s:f, s:f, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:f, s:f, s:o, s:o, s:o, s:o, s:o?}",
 					 "baseline", report_variant_name(r, r->baseline),
 					 "alpha", r->opt.alpha, "noise", r->opt.noise,
 					 "cells", cells, "geomean", geomean, "noise_by_variant", noise,
-					 "warnings", warnings);
+					 "warnings", warnings, "profiles", profile_summary_json(r));
 }
 
 /*

@@ -9,6 +9,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "profile.h"
 #include "report.h"
 
 #include "pqexpbuffer.h"
@@ -487,6 +488,7 @@ report_write_doc(const ReportData *r, Doc *d, const char *plots_note,
 	doc_begin(d, psprintf("pgbench_ext report: %s", r->dir));
 	section_experiment(r, d);
 	section_verdicts(r, d);
+	profile_write_sections(r, d);
 	section_noise(r, d);
 	section_change_grid(r, d);
 	section_per_run(r, d);

@@ -11,6 +11,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "profile.h"
 #include "report.h"
 
 void
@@ -107,4 +108,5 @@ report_print_table(const ReportData *r, FILE *out)
 	fprintf(out, "\n");
 	for (int i = 0; i < r->nwarnings; i++)
 		fprintf(out, "warning: %s\n", r->warnings[i]);
+	profile_print_summary(r, out);
 }

@@ -12,6 +12,7 @@
  */
 #include "client.h"
 #include "pgbench_output.h"
+#include "profile.h"
 #include "progress.h"
 #include "run_one.h"
 #include "subprocess.h"
@@ -351,6 +352,7 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 	double		t0;
 	int			rc;
 	json_t	   *detail;
+	ProfileRun *profile;
 
 	init_record(rec, x, pr);
 
@@ -359,6 +361,8 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 	if ((conn = connect_variant(vs, RUN_DB, error)) == NULL)
 		return false;
 	wait_for_backends_to_exit(conn);
+	argv = pgbench_argv(x, vs, pr, rec->jobs);
+	profile = profile_run_prepare(x, pr, argv, conn);
 	if (!exec_ok(conn, "CHECKPOINT", error) ||
 		(vs->has_counters && !exec_ok(conn, "SELECT pgbench_ext.reset()", error)))
 	{
@@ -367,11 +371,12 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 	}
 	take_stats_snapshot(conn, &before);
 
-	argv = pgbench_argv(x, vs, pr, rec->jobs);
 	progress_start_run(progress, pr, rec->variant, rec->script);
+	profile_run_start(profile);
 	t0 = now_seconds();
 	rc = run_pgbench(argv, out_path, err_path, progress);
 	rec->duration_s = now_seconds() - t0;
+	profile_run_stop(profile);
 
 	if (run_interrupted)
 	{
@@ -417,6 +422,7 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 			pgbench_result_free(&result);
 		}
 	}
+	profile_run_collect(profile, rec);
 
 	wait_for_backends_to_exit(conn);
 	take_stats_snapshot(conn, &after);
