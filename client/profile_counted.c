@@ -460,34 +460,47 @@ collect_file(const char *name, void *arg)
 	return c->problem == NULL;
 }
 
+/* The first problem of a run is its reason; later ones follow from it. */
+static bool
+fail_run(CountedRun *cr, char *problem)
+{
+	if (cr->problem == NULL)
+		cr->problem = problem;
+	return false;
+}
+
+/* Whether the run's server and directory are there to list and read. */
+static bool
+server_ready(const CountedRun *cr)
+{
+	return cr->dirfd >= 0 && cr->vg != NULL && cr->vg->postmaster != 0;
+}
+
 /* Settle, then read and remove the files that appeared since the listing. */
 static bool
 collect_new_files(CountedRun *cr, Prof *into)
 {
 	Collecting	c = {cr, into, NULL};
+	char	   *problem = NULL;
 
-	if (!wait_settled(cr->vg, cr->conn, &cr->problem))
-		return false;
+	if (!wait_settled(cr->vg, cr->conn, &problem))
+		return fail_run(cr, problem);
 	if (!each_file(cr->dirfd, collect_file, &c))
-	{
-		cr->problem = c.problem ? c.problem : psprintf("could not list %s", callgrind_dir(cr->server));
-		return false;
-	}
+		return fail_run(cr, c.problem ? c.problem : psprintf("could not list %s", callgrind_dir(cr->server)));
 	return true;
 }
 
 static bool
 list_known_files(CountedRun *cr)
 {
+	char	   *problem = NULL;
+
 	prof_index_free(&cr->known);
 	prof_index_init(&cr->known);
-	if (!wait_settled(cr->vg, cr->conn, &cr->problem))
-		return false;
+	if (!wait_settled(cr->vg, cr->conn, &problem))
+		return fail_run(cr, problem);
 	if (!each_file(cr->dirfd, remember_file, cr))
-	{
-		cr->problem = psprintf("could not list %s", callgrind_dir(cr->server));
-		return false;
-	}
+		return fail_run(cr, psprintf("could not list %s", callgrind_dir(cr->server)));
 	return true;
 }
 
@@ -542,20 +555,16 @@ short_run(CountedRun *cr, char **argv)
 	out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (out < 0 || err < 0 || (pid = spawn_process(copy, false, out, err)) < 0)
-	{
-		cr->problem = psprintf("could not run the short pgbench run: %m");
-		return false;
-	}
+		return fail_run(cr, psprintf("could not run the short pgbench run: %m"));
 	close(out);
 	close(err);
 	rc = wait_process(pid);
 	if (pgbench_output_parse(read_text(out_path), read_text(err_path), &result, errbuf, sizeof(errbuf)) != 0 ||
 		rc != 0 || result.aborted)
 	{
-		cr->problem = psprintf("the short pgbench run (set-up cancellation) failed with status %d: %s",
-							   rc, rc == 0 ? errbuf : tail_of_file(err_path, 2));
 		pgbench_result_free(&result);
-		return false;
+		return fail_run(cr, psprintf("the short pgbench run (set-up cancellation) failed with status %d: %s",
+									 rc, rc == 0 ? errbuf : tail_of_file(err_path, 2)));
 	}
 	cr->short_tx = result.transactions;
 	pgbench_result_free(&result);
@@ -598,9 +607,9 @@ counted_prepare(Experiment *x, const PlannedRun *pr, char **argv, PGconn *conn)
 	add_random_seed(x->spec, pr, argv);
 	if ((cr->dirfd = profile_open_dir(callgrind_dir(cr->server), &cr->problem)) < 0)
 		return cr;
-	if (cr->vg == NULL || cr->vg->postmaster == 0)
+	if (!server_ready(cr))
 	{
-		cr->problem = pg_strdup("the server is not running under valgrind");
+		fail_run(cr, pg_strdup("the server is not running under valgrind"));
 		return cr;
 	}
 	if (list_known_files(cr))
@@ -615,14 +624,8 @@ counted_prepare(Experiment *x, const PlannedRun *pr, char **argv, PGconn *conn)
 void
 counted_start(CountedRun *cr)
 {
-	char	   *earlier = cr->problem;
-
-	if (cr->dirfd < 0 || cr->vg == NULL || cr->vg->postmaster == 0)
-		return;
-	cr->problem = NULL;
-	list_known_files(cr);
-	if (earlier)
-		cr->problem = earlier;
+	if (server_ready(cr))
+		list_known_files(cr);
 }
 
 /*
@@ -633,14 +636,8 @@ counted_start(CountedRun *cr)
 void
 counted_stop(CountedRun *cr)
 {
-	char	   *earlier = cr->problem;
-
-	if (cr->dirfd < 0 || cr->vg == NULL || cr->vg->postmaster == 0)
-		return;
-	cr->problem = NULL;
-	cr->longer_read = collect_new_files(cr, &cr->longer);
-	if (earlier)
-		cr->problem = earlier;
+	if (server_ready(cr))
+		cr->longer_read = collect_new_files(cr, &cr->longer);
 }
 
 /*

@@ -595,6 +595,23 @@ captures_note(ProfileMode mode)
 		"time spent waiting (I/O, locks, the network), and code below the sampling rate.";
 }
 
+/* The 11 cells of a metric's row, as the terminal and the reports print it. */
+static void
+metric_cells(const ReportData *r, const ReportCell *c, const MetricRow *row, const char **cells)
+{
+	double		ma,
+				mb;
+
+	cells[0] = c->script;
+	cells[1] = psprintf("%d", c->clients);
+	cells[2] = report_variant_name(r, c->variant);
+	cells[3] = row->label;
+	cells[4] = sample_median(r, &row->a, &ma) ? fmt_cost(ma) : "-";
+	cells[5] = sample_median(r, &row->b, &mb) ? fmt_cost(mb) : "-";
+	report_comparison_cells(&row->cmp, row->has, &cells[6]);
+	cells[10] = verdict_text(&row->cmp, row->has);
+}
+
 void
 profile_print_summary(const ReportData *r, FILE *out)
 {
@@ -611,20 +628,9 @@ profile_print_summary(const ReportData *r, FILE *out)
 	for (int i = 0; i < r->ncells; i++)
 		for (int m = 0; m < pr->cells[i].nmetrics; m++)
 		{
-			const ReportCell *c = &r->cells[i];
-			const MetricRow *row = &pr->cells[i].metrics[m];
 			const char *cells[lengthof(headers)];
-			double		ma,
-						mb;
 
-			cells[0] = c->script;
-			cells[1] = psprintf("%d", c->clients);
-			cells[2] = report_variant_name(r, c->variant);
-			cells[3] = row->label;
-			cells[4] = sample_median(r, &row->a, &ma) ? fmt_cost(ma) : "-";
-			cells[5] = sample_median(r, &row->b, &mb) ? fmt_cost(mb) : "-";
-			report_comparison_cells(&row->cmp, row->has, &cells[6]);
-			cells[10] = verdict_text(&row->cmp, row->has);
+			metric_cells(r, &r->cells[i], &pr->cells[i].metrics[m], cells);
 			table_add_row(t, cells);
 		}
 	table_print(t, out);
@@ -676,20 +682,10 @@ profile_write_sections(const ReportData *r, Doc *d)
 	for (int i = 0; i < r->ncells; i++)
 		for (int m = 0; m < pr->cells[i].nmetrics; m++)
 		{
-			const ReportCell *c = &r->cells[i];
 			const MetricRow *row = &pr->cells[i].metrics[m];
 			const char *cells[lengthof(mhdr)];
-			double		ma,
-						mb;
 
-			cells[0] = c->script;
-			cells[1] = psprintf("%d", c->clients);
-			cells[2] = report_variant_name(r, c->variant);
-			cells[3] = row->label;
-			cells[4] = sample_median(r, &row->a, &ma) ? fmt_cost(ma) : "-";
-			cells[5] = sample_median(r, &row->b, &mb) ? fmt_cost(mb) : "-";
-			report_comparison_cells(&row->cmp, row->has, &cells[6]);
-			cells[10] = verdict_text(&row->cmp, row->has);
+			metric_cells(r, &r->cells[i], row, cells);
 			cells[11] = row->has ? row->cmp.reason : "";
 			doc_table_row(d, cells);
 		}

@@ -334,6 +334,27 @@ arc(Prof *p, int caller, int callee, double cost)
 	prof_add_arc(p, caller, callee, 1, c);
 }
 
+/* R calls A (40) and B (20); both call C, A for 30 and B for 10 of its 40 */
+static void
+two_callers(Prof *p, char ev[][PROF_NAME_MAX])
+{
+	int			r,
+				a,
+				b,
+				c;
+
+	prof_init(p);
+	prof_set_events(p, ev, 1);
+	r = fn(p, "R", 0);
+	a = fn(p, "A", 10);
+	b = fn(p, "B", 10);
+	c = fn(p, "C", 40);
+	arc(p, r, a, 40);
+	arc(p, r, b, 20);
+	arc(p, a, c, 30);
+	arc(p, b, c, 10);
+}
+
 static void
 test_arithmetic(void)
 {
@@ -344,19 +365,7 @@ test_arithmetic(void)
 	double		sum = 0;
 
 	/* two callers of one function share it in proportion to their calls */
-	prof_init(&longer);
-	prof_set_events(&longer, ev, 1);
-	{
-		int			r = fn(&longer, "R", 0),
-					a = fn(&longer, "A", 10),
-					b = fn(&longer, "B", 10),
-					c = fn(&longer, "C", 40);
-
-		arc(&longer, r, a, 40);
-		arc(&longer, r, b, 20);
-		arc(&longer, a, c, 30);
-		arc(&longer, b, c, 10);
-	}
+	two_callers(&longer, ev);
 	prof_stacks_from_arcs(&longer, 0);
 	IS_DBL(stack_of(&longer, "R;A;C"), 30);
 	IS_DBL(stack_of(&longer, "R;B;C"), 10);
@@ -367,19 +376,7 @@ test_arithmetic(void)
 
 	/* contexts below the minimum stay with their caller */
 	prof_free(&longer);
-	prof_init(&longer);
-	prof_set_events(&longer, ev, 1);
-	{
-		int			r = fn(&longer, "R", 0),
-					a = fn(&longer, "A", 10),
-					b = fn(&longer, "B", 10),
-					c = fn(&longer, "C", 40);
-
-		arc(&longer, r, a, 40);
-		arc(&longer, r, b, 20);
-		arc(&longer, a, c, 30);
-		arc(&longer, b, c, 10);
-	}
+	two_callers(&longer, ev);
 	prof_stacks_from_arcs(&longer, 15);
 	IS_DBL(stack_of(&longer, "R;A;C"), 30);
 	IS_DBL(stack_of(&longer, "R;B"), 20);	/* its 10 for C folded in */
