@@ -21,8 +21,14 @@ OBJS = $(EXT_SRCS:.c=.o) $(COMMON_SRCS:.c=.o)
 SQL_FRAGMENTS = $(sort $(wildcard extension/sql/*.sql))
 EXT_INSTALL_SCRIPT = extension/$(EXTENSION)--$(EXTVERSION).sql
 DATA_built = $(EXT_INSTALL_SCRIPT)
+# Earlier versions' install scripts, kept as released, and the scripts that
+# update each version to the next (ALTER EXTENSION pgbench_ext UPDATE).
+DATA = $(sort $(wildcard extension/updates/$(EXTENSION)--*.sql))
 
 PG_CPPFLAGS = -I$(CURDIR)/common -DPGBENCH_EXT_VERSION='"$(EXTVERSION)"'
+# Only the entry points are exported (PGDLLEXPORT, see extension/compat.h):
+# PGXS hides the rest itself from PG 16, this does it for earlier releases.
+PG_CFLAGS = -fvisibility=hidden
 SHLIB_LINK = -lm
 
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
@@ -44,7 +50,7 @@ $(EXT_INSTALL_SCRIPT): $(SQL_FRAGMENTS) pgbench_ext.control
 	  printf '%s\n' '\echo Use "CREATE EXTENSION $(EXTENSION)" to load this file. \quit'; \
 	  for f in $(SQL_FRAGMENTS); do echo; echo "-- from $$f"; cat $$f; done ) > $@
 
-$(OBJS): $(wildcard extension/*.h) $(wildcard common/*.h)
+$(OBJS): $(wildcard extension/*.h) $(wildcard common/*.h) Makefile
 
 # The client is a separate PGXS program build (PGXS builds one product per Makefile).
 CLIENT_MAKE = $(MAKE) -C client PG_CONFIG='$(PG_CONFIG)' EXTVERSION='$(EXTVERSION)'

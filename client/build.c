@@ -10,7 +10,16 @@
  * this file's recipe version.  CACHE/KEY/ holds the build tree, the
  * installation (DESTDIR install of prefix BUILD_PREFIX), the logs of every
  * step and build.json, written last: a directory with build.json is a
- * finished build and is reused as is.
+ * finished build and is reused as is, once build_cache.c has made sure
+ * that no one else could have written it.
+ *
+ * Every step is a child process given as an argv vector, run as the
+ * build account (subprocess.c: the server account when we are root):
+ * copying the tree in, patch, configure, make, install, the training
+ * load of PGO, the extension's make.  The invoking user only reads — the
+ * source tree and the patches, which may be readable by it alone — and
+ * hands the bytes over a pipe.  configure's extra arguments are split
+ * into words by words.c's rule; nothing passes through a shell.
  *
  * Every variant is configured with the same prefix and installed under
  * CACHE/KEY/dest, KEY being of fixed length: the compiled-in paths are
@@ -33,7 +42,10 @@
  */
 #include "client.h"
 #include "build.h"
+#include "build_cache.h"
+#include "digest.h"
 #include "subprocess.h"
+#include "words.h"
 
 #include <sys/stat.h>
 #include <time.h>
@@ -42,7 +54,7 @@
 #include "common/logging.h"
 
 /* Bump when the steps below change what a key produces. */
-#define BUILD_RECIPE		2
+#define BUILD_RECIPE		3
 #define BUILD_PREFIX		"/usr/local/pgsql"
 #define BUILD_KEY_LEN		16
 /* Added to the cflags of builds for experiments with profiles. */
@@ -53,9 +65,15 @@
 #endif
 
 /* Options that keep the build small and fast; pgbench still works. */
-static const char *const minimal_configure =
-"--enable-depend --without-icu --without-readline --without-zlib "
-"--without-lz4 --without-zstd --without-llvm --disable-nls";
+static const char *const minimal_configure[] = {
+	"--enable-depend", "--without-icu", "--without-readline", "--without-zlib",
+	"--without-lz4", "--without-zstd", "--without-llvm", "--disable-nls", NULL
+};
+
+/* What of this client's tree makes the extension a build installs. */
+static const char *const extension_files[] = {
+	"Makefile", "pgbench_ext.control", "extension", "common", NULL
+};
 
 typedef struct Build
 {
@@ -74,99 +92,103 @@ typedef struct Build
 	char	   *failed_log;
 } Build;
 
+/* The first line of what a command prints on stdout, or "". */
 static char *
-shell_quote(const char *s)
+first_output_line(char *const *argv, bool unprivileged)
 {
-	char	   *out = pg_malloc(strlen(s) * 4 + 3);
-	char	   *o = out;
+	ChildSpec	spec = CHILD_SPEC_INIT;
+	int			status;
+	char	   *out;
 
-	*o++ = '\'';
-	for (; *s; s++)
-	{
-		if (*s == '\'')
+	spec.argv = argv;
+	spec.unprivileged = unprivileged;
+	spec.interruptible = true;
+	out = child_output(&spec, false, &status);
+	out[strcspn(out, "\n")] = '\0';
+	return status == 0 ? out : pg_strdup("");
+}
+
+/* PACKAGE_VERSION='15.8' of a configure script: "15.8", or "?". */
+static char *
+configure_version(const char *configure)
+{
+	int			fd = open_regular_file(configure, false);
+	FILE	   *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	char		line[1024];
+	char	   *version = pg_strdup("?");
+
+	if (f == NULL)
+		return version;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "PACKAGE_VERSION='", 17) == 0)
 		{
-			memcpy(o, "'\\''", 4);
-			o += 4;
+			line[strcspn(line + 17, "'") + 17] = '\0';
+			version = pg_strdup(line + 17);
+			break;
 		}
-		else
-			*o++ = *s;
-	}
-	*o++ = '\'';
-	*o = '\0';
-	return out;
-}
-
-/* The first line a shell command prints, without its newline, or "". */
-static char *
-capture(const char *cmd)
-{
-	FILE	   *p = popen(cmd, "r");
-	char		line[1024] = "";
-
-	if (p == NULL)
-		return pg_strdup("");
-	if (fgets(line, sizeof(line), p) == NULL)
-		line[0] = '\0';
-	pclose(p);
-	line[strcspn(line, "\n")] = '\0';
-	return pg_strdup(line);
-}
-
-static char *
-sha256_of_string(const char *text)
-{
-	char		tmpl[] = "/tmp/pgbench_ext_key.XXXXXX";
-	int			fd = mkstemp(tmpl);
-	char	   *hash;
-
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t) strlen(text))
-		pg_fatal("could not write a temporary file: %m");
-	close(fd);
-	hash = capture(psprintf("sha256sum < %s | cut -c1-64", tmpl));
-	unlink(tmpl);
-	return hash;
-}
-
-static char *
-cache_root(void)
-{
-	const char *env = getenv(BUILD_CACHE_ENV);
-
-	return make_absolute_path(env && *env ? env : BUILD_CACHE_DEFAULT);
+	fclose(f);
+	return version;
 }
 
 /*
  * What the tree is: "git describe" when it is a git checkout, and always a
  * checksum over every file's name, size and modification time (cheap, and
  * it notices local edits).  A tree unpacked by tools/pg-source also names
- * the tarball it came from and that tarball's checksum.
+ * the tarball it came from and that tarball's checksum.  git runs as the
+ * invoking user, whose checkout it is (git itself refuses a tree owned by
+ * someone else).
  */
 static char *
 source_identity(const char *dir)
 {
-	char	   *q = shell_quote(dir);
-	char	   *version = capture(psprintf("sed -n \"s/^PACKAGE_VERSION='\\(.*\\)'/\\1/p\" %s/configure", q));
-	char	   *manifest = capture(psprintf("cd %s && find . -path ./.git -prune -o -type f -printf '%%P %%s %%T@\\n' | LC_ALL=C sort | sha256sum | cut -c1-64", q));
-	char	   *id = psprintf("PostgreSQL %s, files %s", *version ? version : "?", manifest);
-	char	   *origin = psprintf("%s/.pgbench_ext_origin", dir);
+	char	   *id = psprintf("PostgreSQL %s, files %s",
+							  configure_version(psprintf("%s/configure", dir)),
+							  sha256_of_tree(dir, NULL, NULL));
+	char	   *origin = first_line_of_file(psprintf("%s/.pgbench_ext_origin", dir));
 
 	if (access(psprintf("%s/.git", dir), F_OK) == 0)
-		id = psprintf("%s, git %s", id, capture(psprintf("git -C %s describe --always --dirty 2>/dev/null", q)));
-	if (access(origin, R_OK) == 0)
-		id = psprintf("%s, %s", id, capture(psprintf("cat %s", shell_quote(origin))));
+	{
+		char	   *git[] = {"git", "-C", (char *) dir, "describe", "--always", "--dirty", NULL};
+
+		id = psprintf("%s, git %s", id, first_output_line(git, false));
+	}
+	if (*origin)
+		id = psprintf("%s, %s", id, origin);
 	return id;
+}
+
+/* The compiler the builds use: $CC (split into words), else gcc. */
+static char **
+compiler_words(char **error)
+{
+	const char *cc = getenv("CC");
+	int			n;
+	char	  **words = split_words(cc && *cc ? cc : "gcc", &n, error);
+
+	if (words != NULL && n == 0)
+	{
+		*error = pg_strdup("CC is set but empty of words");
+		return NULL;
+	}
+	if (words == NULL)
+		*error = psprintf("CC: %s", *error);
+	return words;
 }
 
 /* Machine checks of the build keys, made with the other checks before anything runs. */
 bool
 build_check(const ExperimentSpec *spec, char **error)
 {
+	bool		any = false;
+
 	for (int i = 0; i < spec->nvariants; i++)
 	{
 		const VariantSpec *v = &spec->variants[i];
+		int			nwords;
 
 		if (v->source == NULL)
 			continue;
+		any = true;
 		if (access(psprintf("%s/configure", v->source), X_OK) != 0)
 		{
 			*error = psprintf("variant \"%s\": source \"%s\" is not a PostgreSQL source tree (no executable configure)",
@@ -179,13 +201,19 @@ build_check(const ExperimentSpec *spec, char **error)
 				*error = psprintf("variant \"%s\": patch \"%s\" is not a readable file", v->name, v->patches[p]);
 				return false;
 			}
+		if (split_words(v->configure, &nwords, error) == NULL)
+		{
+			*error = psprintf("variant \"%s\": configure: %s\nhint: Quote as a shell would: 'a b' or \"a b\" is one word, \\ escapes the next character; nothing is expanded.",
+							  v->name, *error);
+			return false;
+		}
 		if (v->layout_seed > 0 && access("/usr/bin/ld.lld", X_OK) != 0)
 		{
 			*error = psprintf("variant \"%s\": layout seeds need the lld linker (/usr/bin/ld.lld)", v->name);
 			return false;
 		}
 	}
-	return true;
+	return !any || compiler_words(error) != NULL;
 }
 
 /* The key text of v, optionally without its patches or its seed. */
@@ -210,24 +238,31 @@ key_text(Build *b, bool with_patches, int seed)
 }
 
 static char *
-key_dir(Build *b, const char *text)
+key_dir(const char *text)
 {
-	return psprintf("%s/%.*s", cache_root(), BUILD_KEY_LEN, sha256_of_string(text));
+	return psprintf("%s/%.*s", build_cache_root(), BUILD_KEY_LEN, sha256_of_string(text));
+}
+
+/* Whether dir is a finished build to start from; -1 if it is refused. */
+static int
+usable_base(const char *dir, char **error)
+{
+	CacheEntry	state = build_cache_entry(dir, error);
+
+	return state == ENTRY_REFUSED ? -1 : state == ENTRY_FINISHED;
 }
 
 static bool
-finished(const char *dir)
-{
-	return access(psprintf("%s/build.json", dir), F_OK) == 0;
-}
-
-static void
-describe_build(Build *b)
+describe_build(Build *b, char **error)
 {
 	VariantSpec *v = b->v;
+	Argv		cc = {0};
+	int			found;
 
 	b->source_id = source_identity(v->source);
-	b->compiler = capture("${CC:-gcc} --version 2>&1 | head -1");
+	argv_add_words(&cc, compiler_words(error));
+	argv_add(&cc, "--version");
+	b->compiler = first_output_line(cc.args, true);
 	b->cflags = pg_strdup(v->cflags ? v->cflags : "-O2");
 	b->ldflags = pg_strdup("");
 	if (v->lto)
@@ -242,12 +277,17 @@ describe_build(Build *b)
 		b->cflags = psprintf("%s " BUILD_PROFILE_CFLAGS, b->cflags);
 	b->patches = json_array();
 	for (int i = 0; i < v->npatches; i++)
+	{
+		char	   *sum = sha256_of_file(v->patches[i], error);
+
+		if (sum == NULL)
+			return false;
 		json_array_append_new(b->patches,
 							  json_pack("{s:s, s:s}", "file", make_absolute_path(v->patches[i]),
-										"sha256", capture(psprintf("sha256sum < %s | cut -c1-64",
-																   shell_quote(v->patches[i])))));
+										"sha256", sum));
+	}
 	b->key_text = key_text(b, true, v->layout_seed);
-	b->dir = key_dir(b, b->key_text);
+	b->dir = key_dir(b->key_text);
 	b->key = pg_strdup(strrchr(b->dir, '/') + 1);
 
 	/*
@@ -259,46 +299,119 @@ describe_build(Build *b)
 	b->base = NULL;
 	b->base_patched = false;
 	if (v->pgo)
-		return;
+		return true;
 	if (v->layout_seed > 0)
 	{
-		if (finished(b->base = key_dir(b, key_text(b, true, 0))) ||
-			(v->layout_seed > 1 && finished(b->base = key_dir(b, key_text(b, true, 1)))))
+		if ((found = usable_base(b->base = key_dir(key_text(b, true, 0)), error)) == 0 &&
+			v->layout_seed > 1)
+			found = usable_base(b->base = key_dir(key_text(b, true, 1)), error);
+		if (found < 0)
+			return false;
+		if (found)
 		{
 			b->base_patched = true;
-			return;
+			return true;
 		}
 	}
-	if (v->npatches > 0 && finished(b->base = key_dir(b, key_text(b, false, v->layout_seed))))
-		return;
+	if (v->npatches > 0)
+	{
+		if ((found = usable_base(b->base = key_dir(key_text(b, false, v->layout_seed)), error)) < 0)
+			return false;
+		if (found)
+			return true;
+	}
 	b->base = NULL;
+	return true;
+}
+
+static char *
+log_of(Build *b, const char *name)
+{
+	return psprintf("%s/logs/%s.log", b->dir, name);
+}
+
+static bool
+failed(Build *b, const char *name)
+{
+	b->failed_step = pg_strdup(name);
+	b->failed_log = log_of(b, name);
+	return false;
 }
 
 /*
- * One build step: a shell command with its output in logs/STEP.log.  An
- * enclosing make's variables are dropped: with MAKELEVEL set, PostgreSQL's
- * make takes itself for a sub-make and skips its generated headers.
+ * One build step: argv run as the build account in cwd, with its output
+ * in logs/STEP.log (opened by that account).
  */
 static bool
-step(Build *b, const char *name, const char *cmd)
+step(Build *b, const char *name, char *const *argv, const char *cwd)
 {
-	char	   *log = psprintf("%s/logs/%s.log", b->dir, name);
-	char	   *argv[] = {"/bin/sh", "-c",
-		psprintf("unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES; %s", cmd), NULL};
+	ChildSpec	spec = CHILD_SPEC_INIT;
 
-	if (run_logged(argv, false, log) != 0)
-	{
-		b->failed_step = pg_strdup(name);
-		b->failed_log = log;
-		return false;
-	}
-	return true;
+	spec.argv = argv;
+	spec.unprivileged = true;
+	spec.interruptible = true;
+	spec.cwd = cwd;
+	spec.log_path = log_of(b, name);
+	return child_run(&spec) == 0 || failed(b, name);
+}
+
+/*
+ * Copy files into the build account's directory to: read by the invoking
+ * user (whose tree it is, and who may be the only one able to read it),
+ * written by the build account: "tar -c ... | tar -x".
+ */
+static bool
+copy_step(Build *b, const char *name, const char *from, char *const *files,
+		  char *const *excludes, const char *to)
+{
+	ChildSpec	writer = CHILD_SPEC_INIT;
+	ChildSpec	reader = CHILD_SPEC_INIT;
+	Argv		w = {0};
+	char	   *r[] = {"tar", "-C", (char *) to, "-xf", "-", NULL};
+
+	argv_add(&w, "tar");
+	argv_add(&w, "-C");
+	argv_add(&w, from);
+	argv_add_words(&w, excludes);
+	argv_add(&w, "-cf");
+	argv_add(&w, "-");
+	argv_add_words(&w, files);
+	writer.argv = w.args;
+	writer.err_fd = STDERR_FILENO;
+	writer.interruptible = true;
+	reader.argv = r;
+	reader.unprivileged = true;
+	reader.interruptible = true;
+	reader.log_path = log_of(b, name);
+	return child_pipe(&writer, &reader) == 0 || failed(b, name);
+}
+
+/* File work inside the entry, as the build account; a failure fails step name. */
+static bool
+entry_work(Build *b, const char *name, bool ok, const char *error)
+{
+	if (ok)
+		return true;
+	b->failed_step = pg_strdup(name);
+	b->failed_log = psprintf("(%s)", error);
+	return false;
 }
 
 static char *
 bindir_of(const char *dir)
 {
 	return psprintf("%s/dest" BUILD_PREFIX "/bin", dir);
+}
+
+static bool
+is_extension_source(const char *name)
+{
+	size_t		len = strlen(name);
+
+	return strcmp(name, "Makefile") == 0 ||
+		(len > 2 && (strcmp(name + len - 2, ".c") == 0 || strcmp(name + len - 2, ".h") == 0)) ||
+		(len > 4 && strcmp(name + len - 4, ".sql") == 0) ||
+		(len > 8 && strcmp(name + len - 8, ".control") == 0);
 }
 
 /*
@@ -311,119 +424,170 @@ static bool
 install_extension(Build *b, bool *installed)
 {
 	const char *top = getenv("PGBENCH_EXT_TOP");
-	char	   *q;
-	char	   *stamp;
+	char	   *stamp = psprintf("%s/extension.stamp", b->dir);
+	char	   *ext = psprintf("%s/ext", b->dir);
 	char	   *want;
-	char	   *have;
+	char	   *error = NULL;
+	char	   *excludes[] = {"--exclude=*.o", "--exclude=*.so", "--exclude=*.bc", NULL};
+	char	   *make[] = {"make", "-s", psprintf("PG_CONFIG=%s/pg_config", bindir_of(b->dir)),
+	"CLIENT_MAKE=:", "install", NULL};
 
 	if (top == NULL || *top == '\0')
 		top = PGBENCH_EXT_TOP;
-	q = shell_quote(top);
-	want = capture(psprintf("cd %s && find Makefile pgbench_ext.control extension common -type f "
-							"\\( -name '*.[ch]' -o -name '*.sql' -o -name Makefile -o -name '*.control' \\) "
-							"-printf '%%p %%s %%T@\\n' | LC_ALL=C sort | sha256sum | cut -c1-64", q));
-	stamp = psprintf("%s/extension.stamp", b->dir);
-	have = capture(psprintf("cat %s 2>/dev/null", shell_quote(stamp)));
+	want = sha256_of_tree(top, extension_files, is_extension_source);
 	*installed = false;
-	if (strcmp(want, have) == 0)
+	if (strcmp(want, first_line_of_file(stamp)) == 0)
 		return true;
 	*installed = true;
-	return step(b, "extension",
-				psprintf("set -e; rm -rf %1$s/ext; mkdir %1$s/ext; cd %2$s; "
-						 "cp -a Makefile pgbench_ext.control extension common %1$s/ext/; "
-						 "cd %1$s/ext; find . -name '*.o' -delete; "
-						 "make -s PG_CONFIG=%3$s/pg_config CLIENT_MAKE=: install; "
-						 "chmod -R a+rX %1$s/dest; echo %4$s > %5$s",
-						 shell_quote(b->dir), q, shell_quote(bindir_of(b->dir)), want,
-						 shell_quote(stamp)));
+	return entry_work(b, "extension", unprivileged_remove(ext, &error) &&
+					  unprivileged_mkdir(ext, &error), error) &&
+		copy_step(b, "extension", top, (char *const *) extension_files, excludes, ext) &&
+		step(b, "extension", make, ext) &&
+		entry_work(b, "extension", unprivileged_write(stamp, psprintf("%s\n", want), &error), error);
+}
+
+/* The arguments configure gets besides the prefix and the flags. */
+static void
+add_configure_words(Argv *a, const VariantSpec *v)
+{
+	int			nwords;
+	char	   *ignored;
+
+	argv_add_words(a, (char *const *) minimal_configure);
+	/* build_check() made sure the words parse */
+	argv_add_words(a, split_words(v->configure, &nwords, &ignored));
 }
 
 /*
  * Configure (unless the tree came configured from a base), make, install.
- * suffix tells apart the logs of PGO's first pass.
+ * suffix tells apart the logs of PGO's first pass; make_args go to make.
  */
 static bool
-compile(Build *b, const char *suffix, const char *tree, const char *make,
-		const char *link, const char *cflags, const char *ldflags)
+compile(Build *b, const char *suffix, const char *tree, char *const *make_args,
+		const char *cflags, const char *ldflags)
 {
-	VariantSpec *v = b->v;
-	char	   *d = shell_quote(b->dir);
+	Argv		configure = {0};
+	Argv		make = {0};
+	char	   *error = NULL;
+	char	   *dest = psprintf("%s/dest", b->dir);
+	char	   *install[] = {"make", "-s", "install", psprintf("DESTDIR=%s", dest), NULL};
+
+	argv_add(&configure, "./configure");
+	argv_add(&configure, "--prefix=" BUILD_PREFIX);
+	add_configure_words(&configure, b->v);
+	argv_add(&configure, psprintf("CFLAGS=%s", cflags));
+	argv_add(&configure, psprintf("LDFLAGS=%s", ldflags));
+	argv_add_words(&make, make_args);
 
 	if (b->base == NULL &&
-		!step(b, psprintf("configure%s", suffix),
-			  psprintf("cd %s && ./configure --prefix=" BUILD_PREFIX " %s %s CFLAGS=%s LDFLAGS=%s",
-					   tree, minimal_configure, v->configure ? v->configure : "",
-					   shell_quote(cflags), shell_quote(ldflags))))
+		!step(b, psprintf("configure%s", suffix), configure.args, tree))
 		return false;
 	/* a copied tree's postgres was linked with another seed or other objects */
-	return step(b, psprintf("make%s", suffix),
-				psprintf("cd %s && rm -f src/backend/postgres && %s %s", tree, make, link)) &&
-		step(b, psprintf("install%s", suffix),
-			 psprintf("cd %1$s && rm -rf %2$s/dest && make -s install DESTDIR=%2$s/dest && chmod -R a+rX %2$s",
-					  tree, d));
+	return entry_work(b, psprintf("make%s", suffix),
+					  unprivileged_remove(psprintf("%s/src/backend/postgres", tree), &error), error) &&
+		step(b, psprintf("make%s", suffix), make.args, tree) &&
+		entry_work(b, psprintf("install%s", suffix), unprivileged_remove(dest, &error), error) &&
+		step(b, psprintf("install%s", suffix), install, tree);
 }
 
 static bool
 do_build(Build *b)
 {
 	VariantSpec *v = b->v;
-	char	   *tree = psprintf("%s/build", shell_quote(b->dir));
+	char	   *tree = psprintf("%s/build", b->dir);
 	const char *jobs = getenv("PGBENCH_EXT_BUILD_JOBS");
-	char	   *make = psprintf("make -s -j%s", jobs && *jobs ? jobs : "2");
-	char	   *link = pg_strdup("");
+	Argv		make = {0};
+	char	   *error = NULL;
 
-	if (!step(b, "copy", b->base
-			  ? psprintf("cp -a %s/build %s", shell_quote(b->base), tree)
-			  : psprintf("mkdir %1$s && tar -C %2$s --exclude=.git -cf - . | tar -C %1$s -xf -",
-						 tree, shell_quote(v->source))))
-		return false;
+	if (b->base)
+	{
+		char	   *cp[] = {"cp", "-a", psprintf("%s/build", b->base), tree, NULL};
+
+		if (!step(b, "copy", cp, NULL))
+			return false;
+	}
+	else
+	{
+		char	   *all[] = {".", NULL};
+		char	   *excludes[] = {"--exclude=.git", NULL};
+
+		if (!entry_work(b, "copy", unprivileged_mkdir(tree, &error), error) ||
+			!copy_step(b, "copy", v->source, all, excludes, tree))
+			return false;
+	}
 	if (!b->base_patched)
 		for (int i = 0; i < v->npatches; i++)
 		{
 			const char *file = json_string_value(json_object_get(json_array_get(b->patches, i), "file"));
+			char	   *name = psprintf("patch-%d", i + 1);
+			char	   *patch[] = {"patch", "-p1", "--batch", "--forward", "-d", tree, NULL};
+			ChildSpec	spec = CHILD_SPEC_INIT;
+			int			rc;
 
-			if (!step(b, psprintf("patch-%d", i + 1),
-					  psprintf("patch -p1 --batch --forward -d %s -i %s", tree, shell_quote(file))))
-				return false;
+			/* read as the invoking user, applied by the build account */
+			if ((spec.in_fd = open_regular_file(file, true)) < 0)
+				return entry_work(b, name, false, psprintf("could not open \"%s\": %m", file));
+			spec.argv = patch;
+			spec.unprivileged = true;
+			spec.interruptible = true;
+			spec.log_path = log_of(b, name);
+			rc = child_run(&spec);
+			close(spec.in_fd);
+			if (rc != 0)
+				return failed(b, name);
 		}
+	argv_add(&make, "make");
+	argv_add(&make, "-s");
+	argv_add(&make, psprintf("-j%s", jobs && *jobs ? jobs : "2"));
 	if (v->layout_seed > 0)
-		link = psprintf("LDFLAGS_EX=%s",
-						shell_quote(psprintf("-fuse-ld=lld -Wl,--shuffle-sections=*=%d", v->layout_seed)));
+		argv_add(&make, psprintf("LDFLAGS_EX=-fuse-ld=lld -Wl,--shuffle-sections=*=%d", v->layout_seed));
 	if (v->pgo && b->base == NULL)
 	{
 		/* instrumented build, training load, then the build proper */
 		char	   *profile = psprintf("%s/profile", b->dir);
 		char	   *work = psprintf("%s/pgo", b->dir);
-		char	   *ignored;
+		char	   *clean[] = {"make", "-s", "clean", NULL};
+		Argv		instrumented = make;
 
 		/*
 		 * enable_coverage=yes: instrumented code calls exit() from libgcov,
 		 * which libpq's "no exit()" check otherwise refuses.
 		 */
-		if (!compile(b, "-pgo-generate", tree, psprintf("%s enable_coverage=yes", make), link,
+		instrumented.args = pg_malloc(sizeof(char *) * (make.n + 1));
+		memcpy(instrumented.args, make.args, sizeof(char *) * (make.n + 1));
+		instrumented.max = make.n + 1;
+		argv_add(&instrumented, "enable_coverage=yes");
+		if (!compile(b, "-pgo-generate", tree, instrumented.args,
 					 psprintf("%s -fprofile-generate=%s", b->cflags, profile),
 					 psprintf("%s -fprofile-generate=%s", b->ldflags, profile)))
 			return false;
 		/* only the training counts: drop what programs run by the build wrote */
-		if (system(psprintf("rm -rf %s", shell_quote(profile))) != 0 ||
-			mkdir(profile, 0777) != 0 || chmod(profile, 0777) != 0 || mkdir(work, 0755) != 0 ||
-			!give_to_server_account(work, &ignored))
+		if (!entry_work(b, "pgo-training",
+						unprivileged_remove(profile, &error) &&
+						unprivileged_mkdir(profile, &error) &&
+						unprivileged_remove(work, &error) &&
+						unprivileged_mkdir(work, &error), error))
+			return false;
+		if (!pgo_train(bindir_of(b->dir), work, log_of(b, "pgo-training"), &error))
 		{
 			b->failed_step = pg_strdup("pgo-training");
-			b->failed_log = psprintf("(could not create %s or %s: %m)", profile, work);
+			b->failed_log = psprintf("%s (%s)", log_of(b, "pgo-training"), error);
 			return false;
 		}
-		if (!pgo_train(bindir_of(b->dir), work, psprintf("%s/logs/pgo-training.log", b->dir)))
-		{
-			b->failed_step = pg_strdup("pgo-training");
-			b->failed_log = psprintf("%s/logs/pgo-training.log", b->dir);
-			return false;
-		}
-		if (!step(b, "pgo-clean", psprintf("cd %s && make -s clean", tree)))
+		if (!step(b, "pgo-clean", clean, tree))
 			return false;
 		b->cflags = psprintf("%s -fprofile-use=%s -fprofile-correction -Wno-missing-profile", b->cflags, profile);
 	}
-	return compile(b, "", tree, make, link, b->cflags, b->ldflags);
+	return compile(b, "", tree, make.args, b->cflags, b->ldflags);
+}
+
+/* A fresh entry for b, as the build account: what an unfinished build left goes. */
+static bool
+make_entry(Build *b, char **error)
+{
+	return unprivileged_remove(b->dir, error) &&
+		unprivileged_mkdir(b->dir, error) &&
+		unprivileged_mkdir(psprintf("%s/logs", b->dir), error);
 }
 
 static bool
@@ -433,66 +597,81 @@ build_one(VariantSpec *v, char **error)
 	time_t		t0 = time(NULL);	/* builds take minutes: seconds will do */
 	bool		reused;
 	bool		ext_installed;
-	json_t	   *info;
-	char	   *jpath;
+	json_t	   *info = NULL;
+	char	   *bindir = NULL;
+	CacheEntry	state;
 
-	describe_build(&b);
-	jpath = psprintf("%s/build.json", b.dir);
-	reused = finished(b.dir);
+	if (!describe_build(&b, error))
+	{
+		*error = psprintf("variant \"%s\": %s", v->name, *error);
+		return false;
+	}
+	state = build_cache_entry(b.dir, error);
+	if (state == ENTRY_REFUSED)
+		return false;
+	reused = state == ENTRY_FINISHED;
 	if (reused)
+	{
+		/* before anything runs from it */
+		if ((info = build_cache_load(b.dir, &bindir, error)) == NULL)
+			return false;
 		printf("variant %s: reusing build %s\n", v->name, b.dir);
+	}
 	else
 	{
 		printf("variant %s: building in %s%s\n", v->name, b.dir,
 			   b.base ? psprintf(" (starting from %s)", b.base) : "");
 		fflush(stdout);
-		if (system(psprintf("rm -rf %1$s && mkdir -p %1$s/logs && chmod 755 %2$s %1$s",
-							shell_quote(b.dir), shell_quote(cache_root()))) != 0)
+		if (!make_entry(&b, error))
 		{
-			*error = psprintf("variant \"%s\": could not create build directory \"%s\"", v->name, b.dir);
+			*error = psprintf("variant \"%s\": could not create build directory \"%s\": %s",
+							  v->name, b.dir, *error);
 			return false;
 		}
 	}
 	if ((!reused && !do_build(&b)) || !install_extension(&b, &ext_installed))
 	{
-		*error = psprintf("variant \"%s\": build step \"%s\" failed; see %s, which ends with:\n%s",
-						  v->name, b.failed_step, b.failed_log, tail_of_file(b.failed_log, 12));
+		if (run_interrupted)
+			*error = psprintf("variant \"%s\": build interrupted at step \"%s\"", v->name, b.failed_step);
+		else
+			*error = psprintf("variant \"%s\": build step \"%s\" failed; see %s, which ends with:\n%s",
+							  v->name, b.failed_step, b.failed_log, tail_of_file(b.failed_log, 12));
 		return false;
 	}
-	if (reused)
+	if (!reused)
 	{
-		json_error_t jerr;
+		char	   *text;
+		Argv		configure = {0};
+		json_t	   *words = json_array();
 
-		info = json_load_file(jpath, 0, &jerr);
-		if (info == NULL)
-		{
-			*error = psprintf("variant \"%s\": unreadable %s: %s", v->name, jpath, jerr.text);
-			return false;
-		}
-	}
-	else
-	{
-		info = json_pack("{s:s, s:s, s:s, s:s, s:O, s:s, s:s, s:s, s:b, s:i, s:s, s:s, s:f, s:s?, s:o?}",
+		add_configure_words(&configure, v);
+		for (int i = 0; i < configure.n; i++)
+			json_array_append_new(words, json_string(configure.args[i]));
+		bindir = bindir_of(b.dir);
+		info = json_pack("{s:s, s:s, s:s, s:s, s:O, s:s, s:s, s:o, s:b, s:i, s:s, s:s, s:f, s:s?, s:o?}",
 						 "key", b.key, "dir", b.dir, "source", b.source_id,
 						 "key_text", b.key_text,
 						 "patches", b.patches, "cflags", b.cflags, "ldflags", b.ldflags,
-						 "configure", psprintf("%s %s", minimal_configure, v->configure ? v->configure : ""),
+						 "configure", words,
 						 "lto", v->lto, "layout_seed", v->layout_seed,
-						 "compiler", b.compiler, "bindir", bindir_of(b.dir),
+						 "compiler", b.compiler, "bindir", bindir,
 						 "build_s", difftime(time(NULL), t0), "started_from", b.base,
 						 "pgo", v->pgo ? json_pack("{s:s, s:i, s:i}", "training", "pgbench -s 1, tpcb-like then select-only, -c 2 -j 2",
 												   "seconds_each", PGO_TRAINING_SECONDS, "random_seed", PGO_TRAINING_SEED) : NULL);
-		if (json_dump_file(info, jpath, JSON_INDENT(2)) != 0)
+		text = json_dumps(info, JSON_INDENT(2));
+		if (text == NULL ||
+			!unprivileged_write(psprintf("%s/build.json", b.dir), psprintf("%s\n", text), error))
 		{
-			*error = psprintf("variant \"%s\": could not write %s", v->name, jpath);
+			*error = psprintf("variant \"%s\": could not record the build: %s", v->name, text ? *error : "out of memory");
 			return false;
 		}
+		free(text);
 		printf("variant %s: built in %.0f s\n", v->name, difftime(time(NULL), t0));
 	}
 	json_object_set_new(info, "reused", json_boolean(reused));
 	json_object_set_new(info, "extension_installed", json_boolean(ext_installed));
 	v->build = info;
-	v->bindir = pg_strdup(json_string_value(json_object_get(info, "bindir")));
+	v->bindir = bindir;
 	return true;
 }
 
@@ -503,6 +682,8 @@ build_one(VariantSpec *v, char **error)
 bool
 build_variants(ExperimentSpec *spec, char **error)
 {
+	bool		prepared = false;
+
 	for (int pass = 0; pass < 3; pass++)
 		for (int i = 0; i < spec->nvariants; i++)
 		{
@@ -514,6 +695,9 @@ build_variants(ExperimentSpec *spec, char **error)
 				order = 2;
 			if (v->source == NULL || order != pass)
 				continue;
+			if (!prepared && !build_cache_prepare(error))
+				return false;
+			prepared = true;
 			if (!build_one(v, error))
 				return false;
 		}

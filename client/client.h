@@ -26,7 +26,13 @@
 extern const char *progname;
 
 /* main.c */
+/* PG 18 replaced the suffix pg_attribute_noreturn() by the prefix pg_noreturn */
+#if PG_VERSION_NUM >= 180000
+pg_noreturn extern void usage_error(const char *command, const char *fmt,...) pg_attribute_printf(2, 3);
+#else
 extern void usage_error(const char *command, const char *fmt,...) pg_attribute_printf(2, 3) pg_attribute_noreturn();
+#endif
+extern void log_error_text(const char *text);
 
 /* conn.c: connection options common to every command that talks to a server */
 typedef struct ConnOptions

@@ -3,11 +3,23 @@
  * cluster.c
  *		Managed clusters: initdb, configuration, start and stop.
  *
- * A managed cluster lives in the results directory (clusters/NAME), listens
- * only on a private Unix socket (listen_addresses = ''), preloads
- * pgbench_ext unless the variant says extension = off, and carries the
- * variant's settings.  Every cluster started is registered, so that every
- * exit path — normal, error, Ctrl-C — stops it.
+ * A managed cluster lives in the results directory: clusters/NAME is ours
+ * (the user running pgbench_ext) and holds the logs, the configuration we
+ * write and server.log; only clusters/NAME/data belongs to the server
+ * account.  So what we write as root never lies in a directory the server
+ * (or code it runs) can write, except the one line that includes our
+ * configuration, appended to data/postgresql.conf right after initdb; and
+ * every file is opened without following links (safe_file.c) all the same.
+ *
+ * The cluster is private: it listens on no TCP address, only on a socket in
+ * a 0700 directory of the server account, and its pg_hba.conf (ours, named
+ * by hba_file) has one line, trust on that socket.  Its configuration,
+ * rewritten at every start (the socket directory and port change), carries
+ * the variant's settings as settings.c checked and quotes them, and preloads
+ * pgbench_ext unless the variant says extension = off.  Every cluster
+ * started is registered, so that every exit path — normal, error, a signal
+ * — stops it; a postmaster left running by a client that was killed is
+ * found by its postmaster.pid when the experiment is resumed, and stopped.
  *
  * A variant with "cluster = OTHER" has no server of its own: its Cluster
  * points at OTHER's (host), which is what starting, stopping and the
@@ -18,6 +30,8 @@
  */
 #include "client.h"
 #include "cluster.h"
+#include "safe_file.h"
+#include "settings.h"
 #include "profile.h"
 #include "subprocess.h"
 #include "pqexpbuffer.h"
@@ -29,6 +43,11 @@
 
 #define MAX_CLUSTERS MAX_VARIANTS
 
+/* In clusters/NAME, beside data/: read by the server, written by us. */
+#define SERVER_CONF		"postgresql.pgbench_ext.conf"
+#define SERVER_HBA		"pg_hba.conf"
+#define SOCKET_DIR_PREFIX "/tmp/pgbench_ext."
+
 static Cluster *started[MAX_CLUSTERS];
 static int	nstarted;
 static int	nprepared;
@@ -36,63 +55,251 @@ static int	nprepared;
 static void unregister(Cluster *c);
 
 /*
- * The variant's settings as postgresql.conf lines.  A shared_preload_libraries
- * setting is merged with pgbench_ext's instead of replacing it.
+ * Run a server program (initdb, pg_ctl) as the server account, its output
+ * appended to LOG in the cluster's directory.  Returns its exit status, or
+ * -1 with error when it could not run.
  */
-static char *
-config_lines(const Cluster *c)
+static int
+run_server_program(const Cluster *c, char *const argv[], const char *log, char **error)
 {
-	const VariantSpec *v = c->variant;
-	char	   *preload = pg_strdup(v->extension ? "pgbench_ext" : "");
-	char	   *lines = psprintf("\n# added by pgbench_ext for variant %s\n"
-								 "listen_addresses = ''\n",
-								 v->name);
+	char	   *path = psprintf("%s/%s", c->dir, log);
+	int			fd = safe_open_write(path, true, error);
+	int			rc;
 
-	for (int i = 0; i < v->nsettings; i++)
-	{
-		char	   *name = pg_strdup(v->settings[i]);
-		char	   *value = strchr(name, '=');
+	if (fd < 0)
+		return -1;
+	rc = run_logged_fd(argv, true, fd);
+	close(fd);
+	if (rc < 0)
+		*error = psprintf("could not run \"%s\" (its log: %s)", argv[0], path);
+	return rc;
+}
 
-		*value++ = '\0';
-		if (pg_strcasecmp(name, "shared_preload_libraries") == 0)
-		{
-			value = pg_strdup(value);
-			/* accept both quoted and bare lists */
-			if (value[0] == '\'')
-			{
-				value++;
-				value[strcspn(value, "'")] = '\0';
-			}
-			preload = *preload ? psprintf("%s,%s", preload, value) : value;
-			continue;
-		}
-		lines = psprintf("%s%s = '%s'\n", lines, name, value);
-	}
-	return psprintf("%sshared_preload_libraries = '%s'\n", lines, preload);
+static int
+pg_ctl_stop(const Cluster *c, char **error)
+{
+	char	   *pg_ctl = psprintf("%s/pg_ctl", c->bindir);
+	char	   *argv[] = {pg_ctl, "-D", c->datadir, "-m", "fast", "-w", "-t", "60", "stop", NULL};
+
+	return run_server_program(c, argv, "pg_ctl.log", error);
+}
+
+/*
+ * A socket directory of ours, once its server is gone.  Its path may come
+ * from a postmaster.pid (written by the server account), so only a
+ * directory named as we name them is removed, and only when empty.
+ */
+static void
+remove_socket_dir(const char *path)
+{
+	struct stat st;
+
+	if (path != NULL && strncmp(path, SOCKET_DIR_PREFIX, strlen(SOCKET_DIR_PREFIX)) == 0 &&
+		strchr(path + strlen(SOCKET_DIR_PREFIX), '/') == NULL &&
+		lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		(void) rmdir(path);
 }
 
 static bool
-append_to_file(const char *path, const char *text, char **error)
+same_file(const char *a, const char *b)
 {
-	FILE	   *f = fopen(path, "a");
+	struct stat sa,
+				sb;
 
-	if (f == NULL || fputs(text, f) < 0 || fclose(f) != 0)
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+		sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/*
+ * Whether pid is the postmaster of c's data directory: it runs the
+ * variant's postgres, in the data directory (a postmaster works there), as
+ * the account servers run as.  Where /proc cannot tell, it is not.
+ */
+static bool
+is_postmaster_of(const Cluster *c, long pid)
+{
+	char	   *proc = psprintf("/proc/%ld", pid);
+	char	   *ignored;
+	uid_t		uid = geteuid();
+	struct stat st;
+
+	if (need_server_account())
 	{
-		*error = psprintf("could not write \"%s\": %m", path);
+		const struct passwd *pw = server_account(&ignored);
+
+		if (pw == NULL)
+			return false;
+		uid = pw->pw_uid;
+	}
+	return pid > 0 && stat(proc, &st) == 0 && st.st_uid == uid &&
+		same_file(psprintf("%s/exe", proc), psprintf("%s/postgres", c->bindir)) &&
+		same_file(psprintf("%s/cwd", proc), c->datadir);
+}
+
+/*
+ * After the client was killed (SIGKILL, a crash), its postmasters live on
+ * and pg_ctl start would refuse their postmaster.pid.  A resumed
+ * experiment stops such a server (one start is one sample: it starts
+ * afresh), after making sure the pid is really that cluster's postmaster;
+ * a pid that is not is left alone, for the server's own lock-file check to
+ * judge.
+ */
+static bool
+stop_left_over_server(Cluster *c, char **error)
+{
+	FILE	   *f = fopen(psprintf("%s/postmaster.pid", c->datadir), "r");
+	char		line[MAXPGPATH];
+	char	   *sockdir = NULL;
+	long		pid = 0;
+
+	if (f == NULL)
+		return true;
+	for (int n = 1; fgets(line, sizeof(line), f); n++)
+	{
+		line[strcspn(line, "\n")] = '\0';
+		if (n == 1)
+			pid = atol(line);
+		else if (n == 5)
+			sockdir = pg_strdup(line);
+	}
+	fclose(f);
+	if (!is_postmaster_of(c, pid))
+		return true;
+	printf("variant %s: stopping its server (pid %ld), left running by a %s that ended without stopping it\n",
+		   c->variant->name, pid, progname);
+	fflush(stdout);
+	if (pg_ctl_stop(c, error) != 0)
+	{
+		*error = psprintf("could not stop the server of variant \"%s\" (pid %ld) left running in \"%s\"; pg_ctl's output: %s/pg_ctl.log",
+						  c->variant->name, pid, c->datadir, c->dir);
 		return false;
 	}
+	remove_socket_dir(sockdir);
+	return true;
+}
+
+/*
+ * The cluster's configuration, written at every start: its private
+ * address, its pg_hba.conf, then the variant's settings.
+ */
+static bool
+write_server_conf(const Cluster *c, char **error)
+{
+	char	   *absdir = make_absolute_path(c->dir);
+	char	   *conf;
+	bool		ok;
+
+	if (absdir == NULL)
+	{
+		*error = psprintf("could not resolve the path \"%s\": %m", c->dir);
+		return false;
+	}
+	conf = psprintf("# written by %s at every start of the server of variant %s\n"
+					"listen_addresses = ''\n"
+					"port = %d\n"
+					"unix_socket_directories = %s\n"
+					"hba_file = %s\n"
+					"%s",
+					progname, c->variant->name, c->port, setting_quote(c->sockdir),
+					setting_quote(psprintf("%s/%s", absdir, SERVER_HBA)),
+					settings_conf_lines(c->variant));
+	ok = safe_write_file(psprintf("%s/%s", c->dir, SERVER_HBA),
+						 "# written by pgbench_ext: the server's private socket only, nothing over TCP\n"
+						 "local all all trust\n", false, error) &&
+		safe_write_file(psprintf("%s/%s", c->dir, SERVER_CONF), conf, false, error);
+	free(absdir);
+	return ok;
+}
+
+/*
+ * postgresql.conf includes our configuration, relative to its own
+ * directory so that the results directory may move.  Appended once, right
+ * after initdb (or on --resume, if a client was stopped before that).
+ */
+static bool
+include_server_conf(const Cluster *c, char **error)
+{
+	static const char include_line[] = "include '../" SERVER_CONF "'\n";
+	char	   *path = psprintf("%s/postgresql.conf", c->datadir);
+	FILE	   *f = fopen(path, "r");
+	char		line[1024];
+
+	if (f == NULL)
+	{
+		*error = psprintf("could not read \"%s\": %m", path);
+		return false;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (strcmp(line, include_line) == 0)
+		{
+			fclose(f);
+			return true;
+		}
+	fclose(f);
+	return safe_write_file(path, psprintf("\n# added by %s: the variant's settings, beside data/, rewritten at every start\n%s",
+										  progname, include_line), true, error);
+}
+
+/*
+ * A resumed experiment's cluster: our directory as we left it, and no
+ * server of an earlier client still running in it.
+ */
+static bool
+prepare_existing(Cluster *c, const char *results_dir, char **error)
+{
+	return safe_check_private_dir(psprintf("%s/clusters", results_dir), error) &&
+		safe_check_private_dir(c->dir, error) &&
+		stop_left_over_server(c, error) &&
+		include_server_conf(c, error);
+}
+
+static bool
+run_initdb(Cluster *c, char **error)
+{
+	const VariantSpec *v = c->variant;
+	char	   *argv[32];
+	int			argc = 0;
+	double		t0 = now_seconds();
+	int			rc;
+
+	argv[argc++] = psprintf("%s/initdb", c->bindir);
+	argv[argc++] = "-D";
+	argv[argc++] = c->datadir;
+	argv[argc++] = "-U";
+	argv[argc++] = "postgres";
+	/* hba_file points elsewhere; this pg_hba.conf refuses TCP all the same */
+	argv[argc++] = "--auth-local=trust";
+	argv[argc++] = "--auth-host=reject";
+	argv[argc++] = "--no-sync";
+	if (v->initdb_args)
+	{
+		char	   *copy = pg_strdup(v->initdb_args);
+		char	   *save = NULL;
+
+		for (char *tok = strtok_r(copy, " \t", &save); tok && argc < 30;
+			 tok = strtok_r(NULL, " \t", &save))
+			argv[argc++] = tok;
+	}
+	argv[argc] = NULL;
+	if ((rc = run_server_program(c, argv, "initdb.log", error)) != 0)
+	{
+		if (rc > 0)
+			*error = psprintf("initdb failed for variant \"%s\"; its output (%s/initdb.log):\n%s",
+							  v->name, c->dir, tail_of_file(psprintf("%s/initdb.log", c->dir), 15));
+		return false;
+	}
+	c->initdb_s = now_seconds() - t0;
 	return true;
 }
 
 /*
  * Set up the variant's server: for a managed variant run initdb (unless a
- * resumed experiment already has the cluster) and write its configuration.
+ * resumed experiment already has the cluster) and include our
+ * configuration from its postgresql.conf.
  */
 bool
 cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir, char **error)
 {
-	char		sock_template[] = "/tmp/pgbench_ext.XXXXXX";
-	char	   *pgversion;
 	struct stat st;
 
 	memset(c, 0, sizeof(*c));
@@ -106,67 +313,28 @@ cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir, char 
 	c->dir = psprintf("%s/clusters/%s", results_dir, v->name);
 	c->datadir = psprintf("%s/data", c->dir);
 	c->logfile = psprintf("%s/server.log", c->dir);
-	if (mkdtemp(sock_template) == NULL)
-	{
-		*error = psprintf("could not create a socket directory under /tmp: %m");
-		return false;
-	}
-	c->sockdir = pg_strdup(sock_template);
-	if (!give_to_server_account(c->sockdir, error))
-		return false;
 	/*
 	 * Behind a private socket directory any port is free; distinct ports
 	 * still keep the servers' SysV shared memory keys apart.
 	 */
 	c->port = 20000 + (int) (getpid() % 2000) * 16 + nprepared++ % 16;
 
-	pgversion = psprintf("%s/PG_VERSION", c->datadir);
-	if (stat(pgversion, &st) == 0)
-		return true;			/* resumed: initdb done, configuration kept */
+	if (stat(psprintf("%s/PG_VERSION", c->datadir), &st) == 0)
+		return prepare_existing(c, results_dir, error);
 
-	if (pg_mkdir_p(c->dir, 0755) != 0)
+	/* ours, readable by the server account, writable by nobody else whatever the umask */
+	if (pg_mkdir_p(c->dir, 0755) != 0 || chmod(psprintf("%s/clusters", results_dir), 0755) != 0 ||
+		chmod(c->dir, 0755) != 0 || mkdir(c->datadir, 0700) != 0)
 	{
-		*error = psprintf("could not create directory \"%s\": %m", c->dir);
+		*error = psprintf("could not create directory \"%s\": %m", c->datadir);
 		return false;
 	}
-	if (!give_to_server_account(c->dir, error))
-		return false;
-
-	{
-		char	   *initdb = psprintf("%s/initdb", c->bindir);
-		char	   *initdb_log = psprintf("%s/initdb.log", c->dir);
-		char	   *argv[32];
-		int			argc = 0;
-		double		t0 = now_seconds();
-
-		argv[argc++] = initdb;
-		argv[argc++] = "-D";
-		argv[argc++] = c->datadir;
-		argv[argc++] = "-U";
-		argv[argc++] = "postgres";
-		argv[argc++] = "-A";
-		argv[argc++] = "trust";
-		argv[argc++] = "--no-sync";
-		if (v->initdb_args)
-		{
-			char	   *copy = pg_strdup(v->initdb_args);
-			char	   *save = NULL;
-
-			for (char *tok = strtok_r(copy, " \t", &save); tok && argc < 30;
-				 tok = strtok_r(NULL, " \t", &save))
-				argv[argc++] = tok;
-		}
-		argv[argc] = NULL;
-		if (run_logged(argv, true, initdb_log) != 0)
-		{
-			*error = psprintf("initdb failed for variant \"%s\"; its output (%s):\n%s",
-							  v->name, initdb_log, tail_of_file(initdb_log, 15));
-			return false;
-		}
-		c->initdb_s = now_seconds() - t0;
-	}
-	/* The port is rewritten at every start; settings stay. */
-	return append_to_file(psprintf("%s/postgresql.conf", c->datadir), config_lines(c), error);
+	/* server.log is written by the server, in our directory */
+	return safe_give_to_server_account(c->datadir, error) &&
+		safe_write_file(c->logfile, "", true, error) &&
+		safe_give_to_server_account(c->logfile, error) &&
+		run_initdb(c, error) &&
+		include_server_conf(c, error);
 }
 
 /*
@@ -190,44 +358,19 @@ cluster_server(Cluster *c)
 	return c->host ? c->host : c;
 }
 
-/* Rewrite the lines that change with every start (socket dir, port). */
-static bool
-write_start_settings(const Cluster *c, char **error)
-{
-	char	   *path = psprintf("%s/postgresql.pgbench_ext_start.conf", c->datadir);
-	FILE	   *f = fopen(path, "w");
-	char	   *include = psprintf("%s/postgresql.conf", c->datadir);
-	char	   *tail;
-
-	if (f == NULL)
-	{
-		*error = psprintf("could not write \"%s\": %m", path);
-		return false;
-	}
-	fprintf(f, "unix_socket_directories = '%s'\nport = %d\n", c->sockdir, c->port);
-	fclose(f);
-	if (!give_to_server_account(path, error))
-		return false;
-	tail = tail_of_file(include, 1);
-	if (strstr(tail, "postgresql.pgbench_ext_start.conf") == NULL)
-		return append_to_file(include, "include_if_exists 'postgresql.pgbench_ext_start.conf'\n", error);
-	return true;
-}
-
 /*
  * Variants with layout seeds also vary the environment's size at every
  * start: it shifts the initial stack, another layout accident that one
  * fixed value would bake into every run of a build.
  */
-static void
-randomize_environment_size(Cluster *c)
+static bool
+randomize_environment_size(Cluster *c, char **error)
 {
 	static bool seeded = false;
 	int			pad;
-	char	   *ignored;
 
 	if (c->variant->layout_seed == 0)
-		return;
+		return true;
 	if (!seeded)
 	{
 		srandom((unsigned int) (getpid() ^ (long) (now_seconds() * 1e6)));
@@ -235,8 +378,23 @@ randomize_environment_size(Cluster *c)
 	}
 	pad = (int) (random() % 4096);
 	setenv("PGBENCH_EXT_ENV_PAD", psprintf("%*s", pad, ""), 1);
-	append_to_file(psprintf("%s/pg_ctl.log", c->dir),
-				   psprintf("environment padding: %d bytes\n", pad), &ignored);
+	return safe_write_file(psprintf("%s/pg_ctl.log", c->dir),
+						   psprintf("environment padding: %d bytes\n", pad), true, error);
+}
+
+/* A new private socket directory: 0700, the server account's. */
+static bool
+make_socket_dir(Cluster *c, char **error)
+{
+	char		template[] = SOCKET_DIR_PREFIX "XXXXXX";
+
+	if (mkdtemp(template) == NULL)
+	{
+		*error = psprintf("could not create a socket directory under /tmp: %m");
+		return false;
+	}
+	c->sockdir = pg_strdup(template);
+	return safe_give_to_server_account(c->sockdir, error);
 }
 
 bool
@@ -249,9 +407,10 @@ cluster_start(Cluster *c, char **error)
 		return cluster_start(c->host, error);
 	if (!c->managed || c->running)
 		return true;
-	if (!write_start_settings(c, error))
+	if ((c->sockdir == NULL && !make_socket_dir(c, error)) ||
+		!write_server_conf(c, error) ||
+		!randomize_environment_size(c, error))
 		return false;
-	randomize_environment_size(c);
 	pg_ctl = psprintf("%s/pg_ctl", c->bindir);
 	if (c->under_valgrind)
 	{
@@ -261,12 +420,13 @@ cluster_start(Cluster *c, char **error)
 	else
 	{
 		char	   *argv[] = {pg_ctl, "-D", c->datadir, "-l", c->logfile, "-w", "-t", "120", "start", NULL};
-		char	   *ctl_log = psprintf("%s/pg_ctl.log", c->dir);
+		int			rc = run_server_program(c, argv, "pg_ctl.log", error);
 
-		if (run_logged(argv, true, ctl_log) != 0)
+		if (rc != 0)
 		{
-			*error = psprintf("the server of variant \"%s\" did not start; its log (%s) ends with:\n%s",
-							  c->variant->name, c->logfile, tail_of_file(c->logfile, 8));
+			if (rc > 0)
+				*error = psprintf("the server of variant \"%s\" did not start; its log (%s) ends with:\n%s",
+								  c->variant->name, c->logfile, tail_of_file(c->logfile, 8));
 			return false;
 		}
 	}
@@ -289,15 +449,16 @@ unregister(Cluster *c)
 void
 cluster_stop(Cluster *c)
 {
+	char	   *ignored;
+
 	unregister(c);
 	/* the host's own registration stops it */
 	if (c->host || !c->managed || !c->running)
 		return;
+	if (pg_ctl_stop(c, &ignored) == 0)
 	{
-		char	   *pg_ctl = psprintf("%s/pg_ctl", c->bindir);
-		char	   *argv[] = {pg_ctl, "-D", c->datadir, "-m", "fast", "-w", "-t", "60", "stop", NULL};
-
-		run_logged(argv, true, psprintf("%s/pg_ctl.log", c->dir));
+		remove_socket_dir(c->sockdir);
+		c->sockdir = NULL;
 	}
 	c->running = false;
 }

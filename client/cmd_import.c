@@ -3,14 +3,15 @@
  * cmd_import.c
  *		"pgbench_ext import DIR [CONNINFO]": load a results directory into
  *		the extension's tables (experiments, variants, runs), so that an
- *		experiment can be analysed from psql with pgbench_ext.report() —
+ *		experiment can be analysed from psql with pgbench_ext.experiment_report() —
  *		the same figures as the terminal table, from the same C code.
  *
  * One transaction: an experiment is imported whole or not at all, with
  * its profiles when it has them (profile_import.c).  The
  * columns of runs.csv are matched by name against those of the runs
  * table, so a runs.csv with more columns (a later version) still imports
- * what the table holds.
+ * what the table holds.  The directory is read as untrusted data: every
+ * line is checked against experiment.json before anything is imported.
  *
  *-------------------------------------------------------------------------
  */
@@ -25,8 +26,6 @@
 #include "fe_utils/string_utils.h"
 #include "pqexpbuffer.h"
 
-#define MAX_COLS 64
-
 static void
 import_usage(void)
 {
@@ -37,7 +36,7 @@ import_usage(void)
 	printf("Options:\n");
 	conn_usage();
 	printf("  -?, --help               show this help, then exit\n");
-	printf("\nThen: SELECT * FROM pgbench_ext.report(EXPERIMENT_ID);\n");
+	printf("\nThen: SELECT * FROM pgbench_ext.experiment_report(EXPERIMENT_ID);\n");
 	printf("      SELECT * FROM pgbench_ext.profile_compare(EXPERIMENT_ID);\n");
 }
 
@@ -48,6 +47,16 @@ fail(PGconn *conn, const char *what)
 	PQexec(conn, "ROLLBACK");
 	PQfinish(conn);
 	exit(EXIT_RUNTIME_ERROR);
+}
+
+/* A results directory that cannot be read as one: nothing is imported. */
+static void
+fail_input(PGconn *conn, const char *error)
+{
+	log_error_text(error);
+	PQexec(conn, "ROLLBACK");
+	PQfinish(conn);
+	exit(EXIT_USAGE);
 }
 
 static PGresult *
@@ -91,30 +100,22 @@ import_variants(PGconn *conn, const char *id, json_t *doc)
 	return (int) i;
 }
 
+/*
+ * runs.csv's lines (checked by results_read_runs()), with each run's
+ * runs/NNNN.json; only the columns the runs table has are imported.
+ */
 static int
-import_runs(PGconn *conn, const char *id, const char *dir)
+import_runs(PGconn *conn, const char *id, const char *dir, const RunsCsv *t)
 {
-	char	   *path = psprintf("%s/runs.csv", dir);
-	FILE	   *f = fopen(path, "r");
-	char		header[4096];
-	char	   *names[MAX_COLS];
-	int			ncols,
-				nkeep = 0,
-				nruns = 0,
-				id_col = -1;
-	int			keep[MAX_COLS];
+	char	   *error = NULL;
+	int			nkeep = 0,
+				id_col;
+	int		   *keep;
 	PGresult   *res;
 	PQExpBufferData sql;
-	char	   *line = NULL;
-	size_t		cap = 0;
 
-	if (f == NULL || !fgets(header, sizeof(header), f))
-	{
-		pg_log_error("could not read \"%s\": %m", path);
-		PQfinish(conn);
-		exit(EXIT_RUNTIME_ERROR);
-	}
-	ncols = csv_split(header, names, MAX_COLS);
+	keep = pg_malloc(sizeof(int) * t->ncols);
+	id_col = runs_csv_column(t, "run_id");
 	res = PQexec(conn, "SELECT attname FROM pg_catalog.pg_attribute "
 				 "WHERE attrelid = 'pgbench_ext.runs'::regclass AND attnum > 0 AND NOT attisdropped");
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
@@ -122,53 +123,40 @@ import_runs(PGconn *conn, const char *id, const char *dir)
 
 	initPQExpBuffer(&sql);
 	appendPQExpBufferStr(&sql, "INSERT INTO pgbench_ext.runs (experiment_id, detail");
-	for (int c = 0; c < ncols; c++)
+	for (int c = 0; c < t->ncols; c++)
 		for (int r = 0; r < PQntuples(res); r++)
-			if (strcmp(names[c], PQgetvalue(res, r, 0)) == 0 &&
-				strcmp(names[c], "experiment_id") != 0 && strcmp(names[c], "detail") != 0)
+			if (strcmp(t->columns[c], PQgetvalue(res, r, 0)) == 0 &&
+				strcmp(t->columns[c], "experiment_id") != 0 && strcmp(t->columns[c], "detail") != 0)
 			{
-				appendPQExpBuffer(&sql, ", %s", fmtId(names[c]));
-				if (strcmp(names[c], "run_id") == 0)
-					id_col = c;
+				appendPQExpBuffer(&sql, ", %s", fmtId(t->columns[c]));
 				keep[nkeep++] = c;
+				break;
 			}
 	PQclear(res);
-	if (id_col < 0)
-	{
-		pg_log_error("\"%s\" has no run_id column", path);
-		PQfinish(conn);
-		exit(EXIT_RUNTIME_ERROR);
-	}
 	appendPQExpBufferStr(&sql, ") VALUES ($1, $2");
 	for (int k = 0; k < nkeep; k++)
 		appendPQExpBuffer(&sql, ", $%d", k + 3);
 	appendPQExpBufferStr(&sql, ")");
 
-	while (getline(&line, &cap, f) > 0)
+	for (int i = 0; i < t->nrows; i++)
 	{
-		char	   *fields[MAX_COLS];
-		int			nf = csv_split(line, fields, MAX_COLS);
-		const char *params[MAX_COLS + 2];
-		char	   *detail_path;
+		char	  **fields = t->rows[i];
+		const char **params = pg_malloc(sizeof(char *) * (nkeep + 2));
 		json_t	   *detail;
 
-		if (nf <= id_col)
-			continue;
-		detail_path = results_run_path(dir, atoi(fields[id_col]), ".json");
-		detail = json_load_file(detail_path, 0, NULL);
+		if (!results_read_run_detail(dir, atoi(fields[id_col]), &detail, &error))
+			fail_input(conn, error);
 		params[0] = id;
 		params[1] = json_text(detail);
 		for (int k = 0; k < nkeep; k++)
-			params[k + 2] = keep[k] < nf && fields[keep[k]][0] != '\0' ? fields[keep[k]] : NULL;
+			params[k + 2] = fields[keep[k]][0] != '\0' ? fields[keep[k]] : NULL;
 		PQclear(exec_params(conn, sql.data, nkeep + 2, params,
 							psprintf("could not import run %s", fields[id_col])));
 		json_decref(detail);
-		nruns++;
+		pg_free(params);
 	}
-	free(line);
-	fclose(f);
 	termPQExpBuffer(&sql);
-	return nruns;
+	return t->nrows;
 }
 
 int
@@ -183,6 +171,8 @@ cmd_import(int argc, char **argv)
 	const char *dir;
 	char	   *error = NULL;
 	json_t	   *doc;
+	ExperimentSpec spec;
+	RunsCsv    *runs;
 	PGconn	   *conn;
 	PGresult   *res;
 	char	   *id;
@@ -212,12 +202,17 @@ cmd_import(int argc, char **argv)
 	if (optind < argc)
 		usage_error("import", "too many command-line arguments (first is \"%s\")", argv[optind]);
 
-	if ((doc = results_read_json(dir, "experiment.json", &error)) == NULL)
+	if ((doc = results_read_spec(dir, &spec, &error)) == NULL)
 	{
 		pg_log_error("%s", error);
 		pg_log_error_hint("\"%s\" must be a results directory written by \"%s run\" or \"%s ab\".",
 						  dir, progname, progname);
-		return EXIT_RUNTIME_ERROR;
+		return EXIT_USAGE;
+	}
+	if ((runs = results_read_runs(dir, &spec, &error)) == NULL)
+	{
+		log_error_text(error);
+		return EXIT_USAGE;
 	}
 	if ((absdir = realpath(dir, NULL)) == NULL)
 		absdir = pg_strdup(dir);
@@ -239,7 +234,7 @@ cmd_import(int argc, char **argv)
 	id = pg_strdup(PQgetvalue(res, 0, 0));
 	PQclear(res);
 	nvariants = import_variants(conn, id, doc);
-	nruns = import_runs(conn, id, dir);
+	nruns = import_runs(conn, id, dir, runs);
 	if ((nprofiles = profile_import(conn, id, dir, &error)) < 0)
 	{
 		pg_log_error("%s", error);
@@ -249,7 +244,7 @@ cmd_import(int argc, char **argv)
 	}
 	PQclear(exec_or_die(conn, "COMMIT"));
 	printf("imported experiment %s: %d variants, %d runs from %s\n", id, nvariants, nruns, absdir);
-	printf("report: SELECT * FROM pgbench_ext.report(%s);\n", id);
+	printf("report: SELECT * FROM pgbench_ext.experiment_report(%s);\n", id);
 	if (nprofiles > 0)
 		printf("profiles of %d runs: SELECT * FROM pgbench_ext.profile_compare(%s);\n", nprofiles, id);
 	PQfinish(conn);

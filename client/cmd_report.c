@@ -8,12 +8,17 @@
  *		cells of two experiments side by side, e.g. a --rerun of someone's
  *		experiment against the original.
  *
+ * A results directory may come from anyone: it is read as data (a damaged
+ * one is an error naming the file and line, exit status 2), and the files
+ * written into it never follow a link planted there.
+ *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
 #include "profile.h"
 #include "report.h"
 #include "results.h"
+#include "safe_file.h"
 
 #include <getopt.h>
 
@@ -24,11 +29,12 @@ write_doc(const ReportData *r, DocFormat format, const char *name,
 		  const char *note, char **plots, int nplots)
 {
 	char	   *path = psprintf("%s/%s", r->dir, name);
-	Doc			d = {fopen(path, "w"), format};
+	char	   *error;
+	Doc			d = {safe_fopen_write(path, false, &error), format};
 
 	if (d.out == NULL)
 	{
-		pg_log_error("could not write \"%s\": %m", path);
+		log_error_text(error);
 		return false;
 	}
 	report_write_doc(r, &d, note, plots, nplots);
@@ -52,8 +58,8 @@ report_render(const char *dir, const char *baseline, FILE *out)
 
 	if (r == NULL)
 	{
-		pg_log_error("%s", error);
-		return EXIT_RUNTIME_ERROR;
+		log_error_text(error);
+		return EXIT_USAGE;
 	}
 	report_print_table(r, out);
 
@@ -61,7 +67,7 @@ report_render(const char *dir, const char *baseline, FILE *out)
 	if (!results_write_json(dir, "summary.json", summary, &error) ||
 		!report_write_benchstat(r, psprintf("%s/benchstat.txt", dir), &error))
 	{
-		pg_log_error("%s", error);
+		log_error_text(error);
 		return EXIT_RUNTIME_ERROR;
 	}
 	json_decref(summary);
@@ -259,8 +265,8 @@ cmd_compare(int argc, char **argv)
 	if ((a = report_load(argv[optind], baseline, &error)) == NULL ||
 		(b = report_load(argv[optind + 1], baseline, &error)) == NULL)
 	{
-		pg_log_error("%s", error);
-		return EXIT_RUNTIME_ERROR;
+		log_error_text(error);
+		return EXIT_USAGE;
 	}
 	if (print_same_variant(a, b, stdout) + print_effects(a, b, stdout) == 0)
 	{

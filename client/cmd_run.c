@@ -160,7 +160,10 @@ load_recorded_spec(ExperimentSpec *spec, const char *dir)
 
 	if (doc == NULL)
 	{
-		pg_log_error("\"%s\" is not a results directory of pgbench_ext: %s", dir, error);
+		if (access(psprintf("%s/experiment.json", dir), F_OK) != 0)
+			pg_log_error("\"%s\" is not a results directory of pgbench_ext: %s", dir, error);
+		else
+			pg_log_error("the experiment recorded in \"%s\" is refused: %s", dir, error);
 		exit(EXIT_USAGE);
 	}
 	json_decref(doc);

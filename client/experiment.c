@@ -36,6 +36,7 @@
  */
 #include "client.h"
 #include "experiment.h"
+#include "settings.h"
 
 #include <ini.h>
 #include <limits.h>
@@ -141,6 +142,17 @@ experiment_variant_index(const ExperimentSpec *spec, const char *name)
 	return -1;
 }
 
+/* The variants' names for a message: "A", "B". */
+char *
+experiment_variant_names(const ExperimentSpec *spec)
+{
+	char	   *names = pg_strdup("");
+
+	for (int i = 0; i < spec->nvariants; i++)
+		names = psprintf("%s%s\"%s\"", names, i ? ", " : "", spec->variants[i].name);
+	return names;
+}
+
 static VariantSpec *
 find_or_add_variant(ExperimentSpec *spec, const char *name, char **error)
 {
@@ -236,6 +248,15 @@ set_experiment_key(ExperimentSpec *spec, const char *key, const char *value, cha
 			*error = psprintf("script must list 1 to %d scripts, got \"%s\"", MAX_LIST, value);
 			return false;
 		}
+		/* runs.csv, the reports and the plots hold script names on one line */
+		for (int i = 0; i < n; i++)
+			for (const char *p = spec->scripts[i]; *p; p++)
+				if ((unsigned char) *p < 0x20 || *p == 0x7f)
+				{
+					*error = psprintf("script \"%s\" has a control character (such as a line break) in its name; rename the file",
+									  spec->scripts[i]);
+					return false;
+				}
 		spec->nscripts = n;
 	}
 	else if (strcmp(key, "protocol") == 0)
@@ -296,16 +317,27 @@ bad_bool:
 	return false;
 }
 
-/* "set" and "session_set": a name=value appended to the variant's list */
+/*
+ * "set" and "session_set": a name=value appended to the variant's list,
+ * once settings.c has accepted it (the same checks for a file, flags and
+ * a recorded experiment.json).
+ */
 static bool
 add_setting(const VariantSpec *v, const char *key, const char *value,
 			char **list, int *n, char **error)
 {
 	const char *eq = strchr(value, '=');
+	char	   *normalized;
+	char	   *problem;
 
 	if (eq == NULL || eq == value)
 	{
 		*error = psprintf("%s must be name=value, got \"%s\" in variant \"%s\"", key, value, v->name);
+		return false;
+	}
+	if (!setting_check(key, value, &normalized, &problem))
+	{
+		*error = psprintf("variant \"%s\": %s", v->name, problem);
 		return false;
 	}
 	if (*n == MAX_LIST)
@@ -313,7 +345,7 @@ add_setting(const VariantSpec *v, const char *key, const char *value,
 		*error = psprintf("too many %s settings in variant \"%s\" (at most %d)", key, v->name, MAX_LIST);
 		return false;
 	}
-	list[(*n)++] = pg_strdup(value);
+	list[(*n)++] = normalized;
 	return true;
 }
 
@@ -339,7 +371,20 @@ set_variant_key(VariantSpec *v, const char *key, const char *value, char **error
 		}
 	}
 	else if (strcmp(key, "initdb_args") == 0)
+	{
+		/* initdb -c (PostgreSQL 16) would write settings past settings.c's checks */
+		char	   *copy = pg_strdup(value);
+		char	   *save = NULL;
+
+		for (char *tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
+			if (strncmp(tok, "-c", 2) == 0 || strncmp(tok, "--set", 5) == 0)
+			{
+				*error = psprintf("initdb_args of variant \"%s\" may not set server settings (%s): give them with set, where they are checked",
+								  v->name, tok);
+				return false;
+			}
 		v->initdb_args = pg_strdup(value);
+	}
 	else if (strcmp(key, "source") == 0)
 		v->source = pg_strdup(value);
 	else if (strcmp(key, "patch") == 0)
@@ -659,7 +704,11 @@ experiment_to_json(const ExperimentSpec *spec)
 	return json_pack("{s:o, s:o}", "experiment", exp, "variants", variants);
 }
 
-/* A JSON value as the text experiment_set() accepts for the same key. */
+/*
+ * A JSON value as the text experiment_set() accepts for the same key, or
+ * NULL for a type no key has (an object, null, a fraction, a list of
+ * anything but strings and numbers).
+ */
 static char *
 json_value_text(json_t *value)
 {
@@ -676,10 +725,30 @@ json_value_text(json_t *value)
 		json_t	   *item;
 
 		json_array_foreach(value, i, item)
+		{
+			if (!json_is_string(item) && !json_is_integer(item))
+				return NULL;
 			s = psprintf("%s%s%s", s, i > 0 ? "," : "", json_value_text(item));
+		}
 		return s;
 	}
-	return pg_strdup("");
+	return NULL;
+}
+
+/* experiment_set() with a JSON value, or the type of the value refused. */
+static bool
+set_from_json(ExperimentSpec *spec, const char *section, const char *key, json_t *value,
+			  char **error)
+{
+	char	   *text = json_value_text(value);
+
+	if (text == NULL)
+	{
+		*error = psprintf("[%s] %s has a value of the wrong type (%s)", section, key,
+						  json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY));
+		return false;
+	}
+	return experiment_set(spec, section, key, text, error);
 }
 
 /*
@@ -703,7 +772,7 @@ experiment_from_json(ExperimentSpec *spec, json_t *obj, char **error)
 	}
 	experiment_init(spec);
 	json_object_foreach(exp, key, value)
-		if (!experiment_set(spec, "experiment", key, json_value_text(value), error))
+		if (!set_from_json(spec, "experiment", key, value, error))
 			return false;
 
 	json_array_foreach(variants, i, vj)
@@ -731,12 +800,24 @@ experiment_from_json(ExperimentSpec *spec, json_t *obj, char **error)
 				size_t		k;
 				json_t	   *item;
 
-				json_array_foreach(value, k, item)
-					if (!experiment_set(spec, section, key, json_string_value(item), error))
+				if (!json_is_array(value))
+				{
+					*error = psprintf("[%s] %s must be a list of strings", section, key);
 					return false;
+				}
+				json_array_foreach(value, k, item)
+				{
+					if (!json_is_string(item))
+					{
+						*error = psprintf("[%s] %s must be a list of strings", section, key);
+						return false;
+					}
+					if (!experiment_set(spec, section, key, json_string_value(item), error))
+						return false;
+				}
 				continue;
 			}
-			if (!experiment_set(spec, section, key, json_value_text(value), error))
+			if (!set_from_json(spec, section, key, value, error))
 				return false;
 		}
 	}

@@ -84,6 +84,7 @@ extern bool experiment_set(ExperimentSpec *spec, const char *section,
 extern bool experiment_read_ini(ExperimentSpec *spec, const char *path, char **error);
 extern bool experiment_check(const ExperimentSpec *spec, char **error);
 extern int	experiment_variant_index(const ExperimentSpec *spec, const char *name);
+extern char *experiment_variant_names(const ExperimentSpec *spec);
 extern int	experiment_jobs_for(const ExperimentSpec *spec, int clients);
 extern bool experiment_is_builtin_script(const char *script);
 

@@ -75,6 +75,24 @@ usage_error(const char *command, const char *fmt,...)
 	exit(EXIT_USAGE);
 }
 
+/*
+ * Log an error message built elsewhere: its text up to a "\nhint: " line as
+ * the error, the rest as the hint.
+ */
+void
+log_error_text(const char *text)
+{
+	const char *hint = strstr(text, "\nhint: ");
+
+	if (hint == NULL)
+	{
+		pg_log_error("%s", text);
+		return;
+	}
+	pg_log_error("%.*s", (int) (hint - text), text);
+	pg_log_error_hint("%s", hint + strlen("\nhint: "));
+}
+
 int
 main(int argc, char **argv)
 {

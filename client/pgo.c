@@ -10,36 +10,75 @@
  * measurement's: the profile must not be tuned to the exact transactions
  * it is then measured on.
  *
+ * The cluster is a managed cluster like any other (cluster.c: private
+ * socket directory, no TCP, registered so that every exit path stops it),
+ * and its pg_hba.conf rejects every host line: only the local socket gets
+ * in.  Everything runs as the build account.
+ *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
 #include "build.h"
+#include "cluster.h"
 #include "subprocess.h"
 
+static bool
+training_pgbench(const Cluster *c, const char *log, char **error, char **args)
+{
+	ChildSpec	spec = CHILD_SPEC_INIT;
+	char	   *argv[16];
+	int			argc = 0;
+
+	argv[argc++] = psprintf("%s/pgbench", c->bindir);
+	while (*args)
+		argv[argc++] = *args++;
+	argv[argc++] = cluster_conninfo(c, "postgres");
+	argv[argc] = NULL;
+	spec.argv = argv;
+	spec.unprivileged = true;
+	spec.interruptible = true;
+	spec.log_path = log;
+	if (child_run(&spec) != 0)
+	{
+		*error = psprintf("pgbench %s failed", argv[1]);
+		return false;
+	}
+	return true;
+}
+
 /*
- * Run the training load with the installation in bindir; profile_dir must
- * be writable by the server account (the backends write the profile).
- * Everything goes to log.  The cluster lives in work_dir and is removed.
+ * Run the training load with the installation in bindir; work_dir belongs
+ * to the build account, which the server runs as and which writes the
+ * profile.  The load's output goes to log; the cluster lives in work_dir
+ * and is removed.
  */
 bool
-pgo_train(const char *bindir, const char *work_dir, const char *log)
+pgo_train(const char *bindir, const char *work_dir, const char *log, char **error)
 {
-	char	   *script;
-	char	   *argv[4];
+	VariantSpec v = {0};
+	Cluster		c;
+	char	   *clusters = psprintf("%s/clusters", work_dir);
+	char	   *seconds = psprintf("%d", PGO_TRAINING_SECONDS);
+	char	   *seed = psprintf("--random-seed=%d", PGO_TRAINING_SEED);
+	char	   *init[] = {"-i", "-q", "-s", "1", NULL};
+	char	   *tpcb[] = {"-n", "-b", "tpcb-like", "-c", "2", "-j", "2", "-T", seconds, seed, NULL};
+	char	   *select[] = {"-n", "-b", "select-only", "-c", "2", "-j", "2", "-T", seconds, seed, NULL};
+	bool		ok;
 
-	/* the socket in work_dir: private, and reachable by the server account */
-	script = psprintf("set -e; D=%1$s/data; S=%1$s; "
-					  "trap '%2$s/pg_ctl -D $D -m immediate stop >/dev/null 2>&1 || true' EXIT; "
-					  "rm -rf $D; %2$s/initdb -D $D -A trust -U postgres >/dev/null; "
-					  "%2$s/pg_ctl -D $D -l %1$s/server.log -w -o \"-k $S -c listen_addresses=''\" start; "
-					  "%2$s/pgbench -h $S -U postgres -i -q -s 1 postgres; "
-					  "for b in tpcb-like select-only; do "
-					  "%2$s/pgbench -h $S -U postgres -n -b $b -c 2 -j 2 -T %3$d --random-seed=%4$d postgres; done; "
-					  "%2$s/pg_ctl -D $D -m fast -w stop; rm -rf $D",
-					  work_dir, bindir, PGO_TRAINING_SECONDS, PGO_TRAINING_SEED);
-	argv[0] = "/bin/sh";
-	argv[1] = "-c";
-	argv[2] = script;
-	argv[3] = NULL;
-	return run_logged(argv, true, log) == 0;
+	v.name = "pgo-training";
+	v.bindir = (char *) bindir;
+	v.extension = false;		/* installed only into the final build */
+	v.initdb_args = "--auth-host=reject";
+	/* the account creates the cluster's directory, so root never writes there */
+	if (!unprivileged_mkdir(clusters, error) ||
+		!unprivileged_mkdir(psprintf("%s/%s", clusters, v.name), error) ||
+		!cluster_prepare(&c, &v, work_dir, error))
+		return false;
+	ok = cluster_start(&c, error) &&
+		training_pgbench(&c, log, error, init) &&
+		training_pgbench(&c, log, error, tpcb) &&
+		training_pgbench(&c, log, error, select);
+	cluster_stop(&c);
+	/* a failed training keeps its cluster's logs */
+	return ok && unprivileged_remove(c.sockdir, error) && unprivileged_remove(clusters, error);
 }

@@ -47,6 +47,7 @@
 #include "pgbench_output.h"
 #include "profile_int.h"
 #include "profile_parse.h"
+#include "safe_file.h"
 #include "subprocess.h"
 
 #include <dirent.h>
@@ -246,14 +247,19 @@ profile_counted_start_server(Cluster *c, char **error)
 	argv[argc++] = c->datadir;
 	argv[argc] = NULL;
 
-	/* the log is in a directory the server account owns: never follow a link */
-	if ((log = open(c->logfile, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
-	{
-		*error = psprintf("could not open \"%s\": %m", c->logfile);
+	/* the server's log, appended to as pg_ctl -l would, never through a link */
+	if ((log = safe_open_write(c->logfile, true, error)) < 0)
 		return false;
-	}
 	dprintf(log, "pgbench_ext: starting the server under callgrind: %s ...\n", valgrind);
-	pid = spawn_process(argv, true, log, log);
+	{
+		/* not interruptible: the cluster's own stop ends it */
+		ChildSpec	server = CHILD_SPEC_INIT;
+
+		server.argv = argv;
+		server.unprivileged = true;
+		server.out_fd = server.err_fd = log;
+		pid = child_start(&server);
+	}
 	close(log);
 	if (pid < 0)
 	{
@@ -542,6 +548,7 @@ short_run(CountedRun *cr, char **argv)
 	pid_t		pid;
 	PgbenchResult result;
 	char		errbuf[512];
+	ChildSpec	pgbench = CHILD_SPEC_INIT;
 
 	while (argv[n])
 		n++;
@@ -552,9 +559,15 @@ short_run(CountedRun *cr, char **argv)
 		if (i > 0 && strcmp(argv[i - 1], "-t") == 0)
 			copy[i] = psprintf("%d", Max(10, atoi(argv[i]) / 10));
 	}
-	out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out < 0 || err < 0 || (pid = spawn_process(copy, false, out, err)) < 0)
+	out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	/* as run_one.c runs pgbench: as the server account, ended on Ctrl-C */
+	pgbench.argv = copy;
+	pgbench.unprivileged = true;
+	pgbench.interruptible = true;
+	pgbench.out_fd = out;
+	pgbench.err_fd = err;
+	if (out < 0 || err < 0 || (pid = child_start(&pgbench)) < 0)
 		return fail_run(cr, psprintf("could not run the short pgbench run: %m"));
 	close(out);
 	close(err);

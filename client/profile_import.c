@@ -76,7 +76,7 @@ import_run(PGconn *conn, const char *id, const char *run, json_t *doc, char **er
 				float_text(json_array_get(json_object_get(f, "self"), e)),
 			float_text(json_array_get(json_object_get(f, "incl"), e))};
 
-			if (fvalues[5] == NULL)
+			if (fvalues[5] == NULL || !profile_name_ok(name, false))
 				continue;
 			if (!insert(conn, "profile_function", 7, fvalues, error))
 				return false;
@@ -86,7 +86,7 @@ import_run(PGconn *conn, const char *id, const char *run, json_t *doc, char **er
 	{
 		const char *svalues[4] = {id, run, name, float_text(f)};
 
-		if (svalues[3] && !insert(conn, "profile_stack", 4, svalues, error))
+		if (svalues[3] && profile_name_ok(name, true) && !insert(conn, "profile_stack", 4, svalues, error))
 			return false;
 	}
 	return true;

@@ -16,7 +16,6 @@
 extern char *profile_valgrind_path(char **problem);
 extern char *profile_perf_path(char **problem);
 extern bool profile_perf_as_server(void);
-extern char *profile_capture(char *const argv[], bool as_server, int *status);
 
 /* profile_counted.c: a run of a counted experiment */
 typedef struct CountedRun CountedRun;
@@ -44,6 +43,7 @@ extern FILE *profile_open_in_dir(int dirfd, const char *name, char **problem);
 
 /* profile_report.c: a runs/NNNN.profile.json the report (and import) can use */
 extern bool profile_run_usable(json_t *doc);
+extern bool profile_name_ok(const char *name, bool stack);
 
 /* The pid in DATADIR/postmaster.pid, or 0. */
 extern pid_t profile_postmaster_pid(const Cluster *server);

@@ -193,6 +193,24 @@ metric_value(const RunProfile *rp, const MetricDef *m)
 	return v;
 }
 
+/*
+ * A name from a results directory that may be shown and written: no
+ * control character (the terminal, folded stacks' lines) and no ';' in a
+ * function's name (the folded format's separator).  The parsers write only
+ * such names; others come from files someone edited, and are left out,
+ * by the report and the import alike.
+ */
+bool
+profile_name_ok(const char *name, bool stack)
+{
+	if (*name == '\0')
+		return false;
+	for (const unsigned char *p = (const unsigned char *) name; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || (*p == ';' && !stack))
+			return false;
+	return true;
+}
+
 /* A function's self cost in a run, never below the run's floor. */
 static double
 function_value(const RunProfile *rp, const char *name)
@@ -318,7 +336,7 @@ mean_stacks(const ReportData *r, const ReportSample *side, Prof *out)
 		if (rp == NULL)
 			continue;
 		json_object_foreach(rp->stacks, frames, v)
-			if (json_is_number(v))
+			if (json_is_number(v) && profile_name_ok(frames, true))
 			prof_add_stack(out, frames, json_number_value(v) / n);
 	}
 }
@@ -357,7 +375,7 @@ compare_functions(const ReportData *r, const ReportCell *c, CellProfile *cp)
 							mb = 0;
 				FunctionRow *row;
 
-				if (prof_index_get(&seen, name) >= 0)
+				if (prof_index_get(&seen, name) >= 0 || !profile_name_ok(name, false))
 					continue;
 				prof_index_put(&seen, name, 1);
 				sample_of(r, c->a, function_of, name, &fa);
@@ -382,7 +400,7 @@ compare_functions(const ReportData *r, const ReportCell *c, CellProfile *cp)
 	p = pg_malloc(sizeof(double) * (cp->nfuncs + 1));
 	for (int i = 0; i < cp->nfuncs; i++)
 		p[i] = cp->funcs[i].has && cp->funcs[i].cmp.has_p ? cp->funcs[i].cmp.p_value : 1.0;
-	if (stats_bh_qvalues(p, cp->nfuncs, p) == STATS_OK)
+	if (stats_bh_adjust(p, cp->nfuncs, p) == STATS_OK)
 		for (int i = 0; i < cp->nfuncs; i++)
 		{
 			FunctionRow *row = &cp->funcs[i];

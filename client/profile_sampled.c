@@ -167,6 +167,7 @@ sampled_start(SampledRun *sr)
 	int			log;
 	char		reply[16] = "";
 	size_t		got = 0;
+	ChildSpec	record = CHILD_SPEC_INIT;
 
 	if (sr->problem)
 		return;
@@ -202,8 +203,12 @@ sampled_start(SampledRun *sr)
 	argv[argc++] = sr->pids;
 	argv[argc] = NULL;
 
-	log = open(sr->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	sr->perf_pid = spawn_process(argv, profile_perf_as_server(), log, log);
+	log = open(sr->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	record.argv = argv;
+	record.unprivileged = profile_perf_as_server();
+	record.interruptible = true;
+	record.out_fd = record.err_fd = log;
+	sr->perf_pid = child_start(&record);
 	if (log >= 0)
 		close(log);
 	close(ctl[0]);
@@ -290,13 +295,18 @@ sampled_collect(SampledRun *sr, const RunRecord *rec, Prof *out, char **problem)
 	bool		parsed;
 	int			rc;
 	int			log;
+	ChildSpec	script = CHILD_SPEC_INIT;
 
 	if (sr->problem == NULL && !(rec->transactions > 0))
 		sr->problem = pg_strdup("the run made no transactions");
 	if (sr->problem == NULL)
 	{
-		log = open(sr->log_path, O_WRONLY | O_APPEND | O_CLOEXEC);
-		if (pipe(fds) != 0 || (pid = spawn_process(argv, profile_perf_as_server(), fds[1], log)) < 0)
+		log = open(sr->log_path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+		script.argv = argv;
+		script.unprivileged = profile_perf_as_server();
+		script.interruptible = true;
+		script.err_fd = log;
+		if (pipe(fds) != 0 || (script.out_fd = fds[1], pid = child_start(&script)) < 0)
 			sr->problem = psprintf("could not run perf script: %m");
 		else
 		{

@@ -167,41 +167,6 @@ profile_perf_as_server(void)
 }
 
 /*
- * Run argv to its end (as the server account if as_server) and return
- * what it wrote to stdout and stderr together; *status gets its exit
- * status.
- */
-char *
-profile_capture(char *const argv[], bool as_server, int *status)
-{
-	int			fds[2];
-	pid_t		pid;
-	char	   *out = pg_strdup("");
-	char		buf[4096];
-	ssize_t		n;
-
-	*status = -1;
-	if (pipe(fds) != 0)
-		return out;
-	pid = spawn_process(argv, as_server, fds[1], fds[1]);
-	close(fds[1]);
-	if (pid < 0)
-	{
-		close(fds[0]);
-		return out;
-	}
-	while ((n = read(fds[0], buf, sizeof(buf) - 1)) > 0)
-	{
-		buf[n] = '\0';
-		if (strlen(out) < 65536)
-			out = psprintf("%s%s", out, buf);
-	}
-	close(fds[0]);
-	*status = wait_process(pid);
-	return out;
-}
-
-/*
  * Whether perf can count the hardware event here, as the recording
  * account: "perf stat -x," prints "<not supported>" in the value field
  * where the CPU (or the hypervisor) gives no such counter.
@@ -211,9 +176,12 @@ perf_event_works(const char *perf, const char *event, char **output)
 {
 	char	   *ev = psprintf("%s:u", event);
 	char	   *argv[] = {(char *) perf, "stat", "-x", ",", "-e", ev, "--", "/bin/true", NULL};
+	ChildSpec	probe = CHILD_SPEC_INIT;
 	int			status;
 
-	*output = profile_capture(argv, profile_perf_as_server(), &status);
+	probe.argv = argv;
+	probe.unprivileged = profile_perf_as_server();
+	*output = child_output(&probe, true, &status);
 	return status == 0 && strstr(*output, "<not supported>") == NULL &&
 		strstr(*output, "<not counted>") == NULL;
 }

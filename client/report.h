@@ -175,7 +175,6 @@ extern void doc_begin(Doc *d, const char *title);
 extern void doc_end(Doc *d);
 extern void doc_heading(Doc *d, int level, const char *text);
 extern void doc_para(Doc *d, const char *fmt,...) pg_attribute_printf(2, 3);
-extern void doc_pre(Doc *d, const char *text);
 extern void doc_table_begin(Doc *d, int ncols, const char *const *headers);
 extern void doc_table_row(Doc *d, const char *const *cells);
 extern void doc_table_end(Doc *d);

@@ -17,130 +17,91 @@
 #include "profile.h"
 #include "report.h"
 
-#include "pqexpbuffer.h"
 #include "results.h"
 
 #include <math.h>
 
-#define MAX_CSV_COLS 64
-
-static int
-column(char **names, int ncols, const char *name)
-{
-	for (int i = 0; i < ncols; i++)
-		if (strcmp(names[i], name) == 0)
-			return i;
-	return -1;
-}
-
 static double
-field_double(char **f, int nf, int col)
+field_double(char **f, int col)
 {
-	if (col < 0 || col >= nf || f[col][0] == '\0')
-		return NAN;
-	return strtod(f[col], NULL);
+	return col < 0 || f[col][0] == '\0' ? NAN : strtod(f[col], NULL);
 }
 
 static const char *
-field_str(char **f, int nf, int col)
+field_str(char **f, int col)
 {
-	return (col < 0 || col >= nf) ? "" : f[col];
+	return col < 0 ? "" : f[col];
 }
 
+/*
+ * runs.csv and runs/NNNN.json, read by results.c as untrusted data: every
+ * name in them is one of experiment.json's, every number a number.
+ */
 static bool
 read_runs_csv(ReportData *r, char **error)
 {
-	char	   *path = psprintf("%s/runs.csv", r->dir);
-	FILE	   *f = fopen(path, "r");
-	char		header[4096];
-	char	   *names[MAX_CSV_COLS];
-	int			ncols;
-	char	   *line = NULL;
-	size_t		linecap = 0;
-	int			cap = 64;
+	RunsCsv    *t = results_read_runs(r->dir, &r->spec, error);
 	int			c_id, c_round, c_var, c_script, c_clients, c_warm, c_tps, c_lat,
 				c_tx, c_status, c_ckpt, c_av, c_user, c_sys, c_vol, c_invol,
 				c_hit, c_read, c_wal, c_reason;
 
-	if (f == NULL)
-	{
-		*error = psprintf("could not open \"%s\": %m", path);
+	if (t == NULL)
 		return false;
-	}
-	if (!fgets(header, sizeof(header), f))
+	c_id = runs_csv_column(t, "run_id");
+	c_round = runs_csv_column(t, "round");
+	c_var = runs_csv_column(t, "variant");
+	c_script = runs_csv_column(t, "script");
+	c_clients = runs_csv_column(t, "clients");
+	c_warm = runs_csv_column(t, "warmup");
+	c_tps = runs_csv_column(t, "tps");
+	c_lat = runs_csv_column(t, "latency_avg_ms");
+	c_tx = runs_csv_column(t, "transactions");
+	c_status = runs_csv_column(t, "status");
+	c_ckpt = runs_csv_column(t, "checkpoints_during");
+	c_av = runs_csv_column(t, "autovacuum_during");
+	c_user = runs_csv_column(t, "cpu_user_us_per_tx");
+	c_sys = runs_csv_column(t, "cpu_sys_us_per_tx");
+	c_vol = runs_csv_column(t, "voluntary_switches_per_tx");
+	c_invol = runs_csv_column(t, "involuntary_switches_per_tx");
+	c_hit = runs_csv_column(t, "blks_hit");
+	c_read = runs_csv_column(t, "blks_read");
+	c_wal = runs_csv_column(t, "wal_bytes");
+	c_reason = runs_csv_column(t, "reason");
+	if (c_tps < 0)
 	{
-		*error = psprintf("\"%s\" is empty", path);
-		fclose(f);
-		return false;
-	}
-	ncols = csv_split(header, names, MAX_CSV_COLS);
-	c_id = column(names, ncols, "run_id");
-	c_round = column(names, ncols, "round");
-	c_var = column(names, ncols, "variant");
-	c_script = column(names, ncols, "script");
-	c_clients = column(names, ncols, "clients");
-	c_warm = column(names, ncols, "warmup");
-	c_tps = column(names, ncols, "tps");
-	c_lat = column(names, ncols, "latency_avg_ms");
-	c_tx = column(names, ncols, "transactions");
-	c_status = column(names, ncols, "status");
-	c_ckpt = column(names, ncols, "checkpoints_during");
-	c_av = column(names, ncols, "autovacuum_during");
-	c_user = column(names, ncols, "cpu_user_us_per_tx");
-	c_sys = column(names, ncols, "cpu_sys_us_per_tx");
-	c_vol = column(names, ncols, "voluntary_switches_per_tx");
-	c_invol = column(names, ncols, "involuntary_switches_per_tx");
-	c_hit = column(names, ncols, "blks_hit");
-	c_read = column(names, ncols, "blks_read");
-	c_wal = column(names, ncols, "wal_bytes");
-	c_reason = column(names, ncols, "reason");
-	if (c_id < 0 || c_var < 0 || c_script < 0 || c_clients < 0 || c_tps < 0 || c_status < 0)
-	{
-		*error = psprintf("\"%s\" lacks one of the columns run_id, variant, script, clients, tps, status", path);
-		fclose(f);
+		*error = psprintf("\"%s\" has no column \"tps\"", t->path);
 		return false;
 	}
 
-	r->runs = pg_malloc0(sizeof(ReportRun) * cap);
-	while (getline(&line, &linecap, f) > 0)
+	r->runs = pg_malloc0(sizeof(ReportRun) * (t->nrows + 1));
+	for (int i = 0; i < t->nrows; i++)
 	{
-		char	   *fl[MAX_CSV_COLS];
-		int			nf = csv_split(line, fl, MAX_CSV_COLS);
-		ReportRun  *run;
+		char	  **fl = t->rows[i];
+		ReportRun  *run = &r->runs[r->nruns++];
 
-		if (nf < 2)
-			continue;
-		if (r->nruns == cap)
-		{
-			cap *= 2;
-			r->runs = pg_realloc(r->runs, sizeof(ReportRun) * cap);
-		}
-		run = &r->runs[r->nruns++];
-		memset(run, 0, sizeof(*run));
-		run->run_id = atoi(field_str(fl, nf, c_id));
-		run->round = atoi(field_str(fl, nf, c_round));
-		run->variant = pg_strdup(field_str(fl, nf, c_var));
-		run->script = pg_strdup(field_str(fl, nf, c_script));
-		run->clients = atoi(field_str(fl, nf, c_clients));
-		run->warmup = strcmp(field_str(fl, nf, c_warm), "true") == 0;
-		run->status = pg_strdup(field_str(fl, nf, c_status));
-		run->reason = pg_strdup(field_str(fl, nf, c_reason));
-		run->tps = field_double(fl, nf, c_tps);
-		run->latency_avg_ms = field_double(fl, nf, c_lat);
-		run->transactions = atoll(field_str(fl, nf, c_tx));
-		run->checkpoints = atoi(field_str(fl, nf, c_ckpt));
-		run->autovacuums = atoi(field_str(fl, nf, c_av));
-		run->cpu_user_us_per_tx = field_double(fl, nf, c_user);
-		run->cpu_sys_us_per_tx = field_double(fl, nf, c_sys);
-		run->voluntary_per_tx = field_double(fl, nf, c_vol);
-		run->involuntary_per_tx = field_double(fl, nf, c_invol);
-		run->blks_hit = field_double(fl, nf, c_hit);
-		run->blks_read = field_double(fl, nf, c_read);
-		run->wal_bytes = field_double(fl, nf, c_wal);
-		run->detail = json_load_file(results_run_path(r->dir, run->run_id, ".json"), 0, NULL);
+		run->run_id = atoi(field_str(fl, c_id));
+		run->round = atoi(field_str(fl, c_round));
+		run->variant = pg_strdup(field_str(fl, c_var));
+		run->script = pg_strdup(field_str(fl, c_script));
+		run->clients = atoi(field_str(fl, c_clients));
+		run->warmup = strcmp(field_str(fl, c_warm), "true") == 0;
+		run->status = pg_strdup(field_str(fl, c_status));
+		run->reason = pg_strdup(field_str(fl, c_reason));
+		run->tps = field_double(fl, c_tps);
+		run->latency_avg_ms = field_double(fl, c_lat);
+		run->transactions = atoll(field_str(fl, c_tx));
+		run->checkpoints = atoi(field_str(fl, c_ckpt));
+		run->autovacuums = atoi(field_str(fl, c_av));
+		run->cpu_user_us_per_tx = field_double(fl, c_user);
+		run->cpu_sys_us_per_tx = field_double(fl, c_sys);
+		run->voluntary_per_tx = field_double(fl, c_vol);
+		run->involuntary_per_tx = field_double(fl, c_invol);
+		run->blks_hit = field_double(fl, c_hit);
+		run->blks_read = field_double(fl, c_read);
+		run->wal_bytes = field_double(fl, c_wal);
+		if (!results_read_run_detail(r->dir, run->run_id, &run->detail, error))
+			return false;
 	}
-	free(line);
-	fclose(f);
 	return true;
 }
 
@@ -207,6 +168,10 @@ report_warn(ReportData *r, const char *fmt,...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	/* values of experiment.json are quoted: no escape sequence reaches a terminal */
+	for (char *p = buf; *p; p++)
+		if ((unsigned char) *p < 0x20 || *p == 0x7f)
+			*p = ' ';
 	r->warnings = pg_realloc(r->warnings, sizeof(char *) * (r->nwarnings + 1));
 	r->warnings[r->nwarnings++] = pg_strdup(buf);
 }
@@ -449,12 +414,8 @@ report_load(const char *dir, const char *baseline, char **error)
 	r->baseline = 0;
 	if (baseline != NULL && (r->baseline = report_variant_index(r, baseline)) < 0)
 	{
-		PQExpBufferData names;
-
-		initPQExpBuffer(&names);
-		for (int v = 0; v < r->spec.nvariants; v++)
-			appendPQExpBuffer(&names, "%s\"%s\"", v ? ", " : "", r->spec.variants[v].name);
-		*error = psprintf("no variant \"%s\" in %s; its variants are %s", baseline, dir, names.data);
+		*error = psprintf("no variant \"%s\" in %s; its variants are %s", baseline, dir,
+						  experiment_variant_names(&r->spec));
 		return NULL;
 	}
 	if (!read_runs_csv(r, error))

@@ -14,35 +14,52 @@
 #include "client.h"
 #include "report.h"
 
+/*
+ * Text into the document, as text whatever it holds (names and values come
+ * from a results directory that may be anyone's): HTML's special
+ * characters as entities; in Markdown a backslash before what would
+ * change the document's structure — "|" would split a table cell, "<"
+ * start raw HTML, "`" a code span — and before a backslash itself ("_"
+ * and "*" can only make a name italic, and stay as written); control
+ * characters, a line break included, as blanks, so a table row stays one
+ * line.
+ */
 static void
 put_escaped(Doc *d, const char *s)
 {
 	for (; *s; s++)
 	{
-		if (d->format == DOC_HTML)
+		if ((unsigned char) *s < 0x20 || *s == 0x7f)
+			fputc(' ', d->out);
+		else if (d->format == DOC_HTML)
 		{
 			switch (*s)
 			{
 				case '<':
 					fputs("&lt;", d->out);
-					continue;
+					break;
 				case '>':
 					fputs("&gt;", d->out);
-					continue;
+					break;
 				case '&':
 					fputs("&amp;", d->out);
-					continue;
+					break;
 				case '"':
 					fputs("&quot;", d->out);
-					continue;
+					break;
+				case '\'':
+					fputs("&#39;", d->out);
+					break;
+				default:
+					fputc(*s, d->out);
 			}
 		}
-		else if (*s == '|')
+		else
 		{
-			fputs("\\|", d->out);
-			continue;
+			if (strchr("\\|<>`", *s) != NULL)
+				fputc('\\', d->out);
+			fputc(*s, d->out);
 		}
-		fputc(*s, d->out);
 	}
 }
 
@@ -106,17 +123,6 @@ doc_para(Doc *d, const char *fmt,...)
 		fprintf(d->out, "<p>");
 	put_escaped(d, buf);
 	fprintf(d->out, d->format == DOC_HTML ? "</p>\n" : "\n\n");
-}
-
-void
-doc_pre(Doc *d, const char *text)
-{
-	fprintf(d->out, d->format == DOC_HTML ? "<pre>" : "```\n");
-	if (d->format == DOC_HTML)
-		put_escaped(d, text);
-	else
-		fputs(text, d->out);
-	fprintf(d->out, d->format == DOC_HTML ? "</pre>\n" : "```\n\n");
 }
 
 void

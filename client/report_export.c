@@ -11,6 +11,7 @@
 #include "client.h"
 #include "profile.h"
 #include "report.h"
+#include "safe_file.h"
 
 #include <ctype.h>
 
@@ -132,13 +133,10 @@ bench_name(const char *script, int clients)
 bool
 report_write_benchstat(const ReportData *r, const char *path, char **error)
 {
-	FILE	   *f = fopen(path, "w");
+	FILE	   *f = safe_fopen_write(path, false, error);
 
 	if (f == NULL)
-	{
-		*error = psprintf("could not write \"%s\": %m", path);
 		return false;
-	}
 	fprintf(f, "goos: linux\npkg: pgbench_ext\n");
 	for (int v = 0; v < r->spec.nvariants; v++)
 	{

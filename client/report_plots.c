@@ -22,10 +22,11 @@
 
 #include "pqexpbuffer.h"
 #include "results.h"
+#include "safe_file.h"
+#include "subprocess.h"
 
 #include <math.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static char *
@@ -73,18 +74,6 @@ colour(int v)
 	return palette[v % lengthof(palette)];
 }
 
-/* gnuplot-safe title: no quotes, no underscores read as subscripts */
-static char *
-title(const char *s)
-{
-	char	   *t = pg_strdup(s);
-
-	for (char *p = t; *p; p++)
-		if (*p == '"' || *p == '\\')
-			*p = '\'';
-	return t;
-}
-
 typedef struct PlotSet
 {
 	const ReportData *r;
@@ -93,6 +82,38 @@ typedef struct PlotSet
 	char	  **svgs;
 	int			nsvgs;
 } PlotSet;
+
+/*
+ * Text as a gnuplot string: single-quoted, where gnuplot substitutes
+ * nothing (in double quotes it runs `backquoted` commands and reads
+ * escapes), a quote doubled.  A line break would end the command, so
+ * control characters become blanks.  Names and paths reach the script only
+ * so; the terminal's noenhanced keeps "_" and "^" from being markup.
+ */
+static char *
+gp_quote(const char *s)
+{
+	PQExpBufferData q;
+
+	initPQExpBuffer(&q);
+	appendPQExpBufferChar(&q, '\'');
+	for (; *s; s++)
+	{
+		if (*s == '\'')
+			appendPQExpBufferStr(&q, "''");
+		else
+			appendPQExpBufferChar(&q, (unsigned char) *s < 0x20 || *s == 0x7f ? ' ' : *s);
+	}
+	appendPQExpBufferChar(&q, '\'');
+	return q.data;
+}
+
+/* A file of DIR/plots as a gnuplot string. */
+static char *
+gp_path(const PlotSet *ps, const char *name)
+{
+	return gp_quote(psprintf("%s/%s", ps->dir, name));
+}
 
 /*
  * End a data block; an empty one gets a NaN point, since gnuplot does not
@@ -104,25 +125,26 @@ end_block(FILE *f, int lines)
 	fprintf(f, "%s\n\n", lines == 0 ? "NaN NaN NaN NaN\n" : "");
 }
 
+/* A data file of DIR/plots, or NULL (then its plot is left out). */
 static FILE *
 open_data(PlotSet *ps, const char *name)
 {
-	char	   *path = psprintf("%s/%s", ps->dir, name);
-	FILE	   *f = fopen(path, "w");
+	char	   *error;
 
-	pfree(path);
-	return f;
+	return safe_fopen_write(psprintf("%s/%s", ps->dir, name), false, &error);
 }
 
 static void
 begin_plot(PlotSet *ps, const char *name, const char *ttl, const char *xlabel, const char *ylabel)
 {
+	char	   *svg = psprintf("%s.svg", name);
+
 	ps->svgs = pg_realloc(ps->svgs, sizeof(char *) * (ps->nsvgs + 1));
-	ps->svgs[ps->nsvgs++] = psprintf("%s/%s.svg", ps->dir, name);
-	fprintf(ps->script, "reset\nset terminal svg size 800,420 dynamic font 'sans,11' background '#ffffff'\n"
-			"set output '%s/%s.svg'\nset title \"%s\"\nset xlabel \"%s\"\nset ylabel \"%s\"\n"
+	ps->svgs[ps->nsvgs++] = psprintf("%s/%s", ps->dir, svg);
+	fprintf(ps->script, "reset\nset terminal svg size 800,420 dynamic noenhanced font 'sans,11' background '#ffffff'\n"
+			"set output %s\nset title %s\nset xlabel %s\nset ylabel %s\n"
 			"set key outside right top\nset grid\n",
-			ps->dir, name, title(ttl), xlabel, ylabel);
+			gp_path(ps, svg), gp_quote(ttl), gp_quote(xlabel), gp_quote(ylabel));
 }
 
 /* tps vs clients, median and its CI, per variant and script */
@@ -154,10 +176,12 @@ plot_scaling(PlotSet *ps)
 							m->has_median_ci ? m->median_ci_high : m->max), lines++;
 			}
 			end_block(f, lines);
-			fprintf(ps->script, "%s '%s/tps_clients.dat' index %d using 1:2:3:4 with yerrorlines lc rgb '%s' dt %d title \"%s%s%s\"",
-					first ? "" : ",", ps->dir, s * r->spec.nvariants + v, colour(v), s + 1,
-					title(report_variant_name(r, v)), r->spec.nscripts > 1 ? " " : "",
-					r->spec.nscripts > 1 ? title(r->spec.scripts[s]) : "");
+			fprintf(ps->script, "%s %s index %d using 1:2:3:4 with yerrorlines lc rgb '%s' dt %d title %s",
+					first ? "" : ",", gp_path(ps, "tps_clients.dat"), s * r->spec.nvariants + v,
+					colour(v), s + 1,
+					gp_quote(r->spec.nscripts > 1
+							 ? psprintf("%s %s", report_variant_name(r, v), r->spec.scripts[s])
+							 : report_variant_name(r, v)));
 			first = false;
 		}
 	fprintf(ps->script, "\n");
@@ -228,8 +252,8 @@ plot_run_points(PlotSet *ps, const char *name, const char *ttl, bool by_clients,
 			lines++;
 		}
 		end_block(f, lines);
-		fprintf(ps->script, "%s '%s/%s' index %d using 1:2 with points pt 7 ps 0.8 lc rgb '%s' title \"%s\"",
-				v ? "," : "", ps->dir, file, v, colour(v), title(report_variant_name(r, v)));
+		fprintf(ps->script, "%s %s index %d using 1:2 with points pt 7 ps 0.8 lc rgb '%s' title %s",
+				v ? "," : "", gp_path(ps, file), v, colour(v), gp_quote(report_variant_name(r, v)));
 	}
 	fprintf(ps->script, "\n");
 	fclose(f);
@@ -261,9 +285,12 @@ plot_progress(PlotSet *ps)
 
 		if (!report_run_counted(run) || (err = fopen(path, "r")) == NULL)
 			continue;
-		for (v = 0; v < r->spec.nvariants; v++)
-			if (strcmp(report_variant_name(r, v), run->variant) == 0)
-				break;
+		/* runs.csv names only the experiment's variants (results.c checks) */
+		if ((v = report_variant_index(r, run->variant)) < 0)
+		{
+			fclose(err);
+			continue;
+		}
 		fprintf(f, "# run %d %s c=%d: second tps latency_ms\n", run->run_id, run->variant, run->clients);
 		while (fgets(line, sizeof(line), err))
 		{
@@ -276,12 +303,12 @@ plot_progress(PlotSet *ps)
 		}
 		fclose(err);
 		end_block(f, lines);
-		appendPQExpBuffer(&tps_plot, "%s '%s/progress.dat' index %d using 1:2 with lines lc rgb '%s' %s",
-						  blocks ? "," : "", ps->dir, blocks, colour(v),
-						  seen[v] ? "notitle" : psprintf("title \"%s\"", title(run->variant)));
-		appendPQExpBuffer(&lat_plot, "%s '%s/progress.dat' index %d using 1:3 with lines lc rgb '%s' %s",
-						  blocks ? "," : "", ps->dir, blocks, colour(v),
-						  seen[v] ? "notitle" : psprintf("title \"%s\"", title(run->variant)));
+		appendPQExpBuffer(&tps_plot, "%s %s index %d using 1:2 with lines lc rgb '%s' %s",
+						  blocks ? "," : "", gp_path(ps, "progress.dat"), blocks, colour(v),
+						  seen[v] ? "notitle" : psprintf("title %s", gp_quote(run->variant)));
+		appendPQExpBuffer(&lat_plot, "%s %s index %d using 1:3 with lines lc rgb '%s' %s",
+						  blocks ? "," : "", gp_path(ps, "progress.dat"), blocks, colour(v),
+						  seen[v] ? "notitle" : psprintf("title %s", gp_quote(run->variant)));
 		seen[v] = true;
 		blocks++;
 	}
@@ -299,26 +326,18 @@ plot_progress(PlotSet *ps)
 static bool
 run_gnuplot(const char *gnuplot, const char *script_path, char **note)
 {
-	char	   *cmd = psprintf("\"%s\" \"%s\" 2>&1", gnuplot, script_path);
-	FILE	   *p = popen(cmd, "r");
-	char		buf[512];
-	PQExpBufferData out;
+	char	   *argv[] = {(char *) gnuplot, (char *) script_path, NULL};
+	ChildSpec	spec = CHILD_SPEC_INIT;
 	int			rc;
+	char	   *out;
 
-	if (p == NULL)
-	{
-		*note = psprintf("could not start gnuplot \"%s\": %m", gnuplot);
-		return false;
-	}
-	initPQExpBuffer(&out);
-	while (fgets(buf, sizeof(buf), p))
-		if (out.len < 2000)
-			appendPQExpBufferStr(&out, buf);
-	rc = pclose(p);
+	spec.argv = argv;
+	out = child_output(&spec, true, &rc);
 	if (rc != 0)
 	{
-		*note = psprintf("gnuplot \"%s\" failed (status %d): %s", gnuplot,
-						 WIFEXITED(rc) ? WEXITSTATUS(rc) : rc, out.data);
+		*note = rc == 127 && out[0] == '\0'
+			? psprintf("could not start gnuplot \"%s\"", gnuplot)
+			: psprintf("gnuplot \"%s\" failed (status %d): %.2000s", gnuplot, rc, out);
 		return false;
 	}
 	return true;
@@ -330,6 +349,7 @@ report_draw_plots(const ReportData *r, int *nplots, char **note)
 	PlotSet		ps = {r};
 	char	   *gnuplot = find_gnuplot(note);
 	char	   *script_path;
+	struct stat st;
 
 	*nplots = 0;
 	if (gnuplot == NULL)
@@ -351,13 +371,15 @@ report_draw_plots(const ReportData *r, int *nplots, char **note)
 		*note = psprintf("could not create \"%s\": %m", ps.dir);
 		return NULL;
 	}
-	script_path = psprintf("%s/plots.gp", ps.dir);
-	if ((ps.script = fopen(script_path, "w")) == NULL)
+	if (lstat(ps.dir, &st) != 0 || !S_ISDIR(st.st_mode))
 	{
-		*note = psprintf("could not write \"%s\": %m", script_path);
+		*note = psprintf("\"%s\" is not a directory (a symbolic link?): no plots are written through it", ps.dir);
 		return NULL;
 	}
-	fprintf(ps.script, "# drawn by pgbench_ext report; run \"gnuplot %s\" to redraw\n", script_path);
+	script_path = psprintf("%s/plots.gp", ps.dir);
+	if ((ps.script = safe_fopen_write(script_path, false, note)) == NULL)
+		return NULL;
+	fprintf(ps.script, "# drawn by pgbench_ext report; run gnuplot on this file to redraw\n");
 	plot_scaling(&ps);
 	plot_run_points(&ps, "tps_runs", "tps of each run in session order (drift, interleaving)",
 					false, "tps", run_tps);
@@ -367,6 +389,16 @@ report_draw_plots(const ReportData *r, int *nplots, char **note)
 	plot_run_points(&ps, "cpu_per_tx", "server CPU per transaction (user + system)", true,
 					"CPU µs / transaction", run_cpu);
 	fclose(ps.script);
+	/*
+	 * gnuplot writes its output through any link found there, and an SVG
+	 * it did not draw must not be inlined into report.html: away with them.
+	 */
+	for (int i = 0; i < ps.nsvgs; i++)
+		if (unlink(ps.svgs[i]) != 0 && errno != ENOENT)
+		{
+			*note = psprintf("could not remove \"%s\" before drawing it again: %m", ps.svgs[i]);
+			return NULL;
+		}
 	if (!run_gnuplot(gnuplot, script_path, note))
 		return NULL;
 	*nplots = ps.nsvgs;

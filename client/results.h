@@ -47,13 +47,28 @@ typedef struct RunRecord
 	double		wal_bytes;
 } RunRecord;
 
+/* runs.csv as read back: every line checked against the experiment */
+typedef struct RunsCsv
+{
+	char	   *path;
+	int			ncols;
+	char	   *header;			/* the first line, line end included */
+	char	  **columns;		/* its names */
+	int			nrows;
+	char	 ***rows;			/* nrows rows of ncols fields each */
+	char	  **lines;			/* each row as written, line end included */
+} RunsCsv;
+
 extern bool results_create(const char *dir, char **error);
 extern bool results_write_json(const char *dir, const char *name, json_t *obj, char **error);
 extern json_t *results_read_json(const char *dir, const char *name, char **error);
 extern json_t *results_read_spec(const char *dir, ExperimentSpec *spec, char **error);
 extern bool results_append_run(const char *dir, const RunRecord *rec, char **error);
-extern bool *results_completed_runs(const char *dir, int nruns, int *ncompleted, char **error);
+extern RunsCsv *results_read_runs(const char *dir, const ExperimentSpec *spec, char **error);
+extern int	runs_csv_column(const RunsCsv *t, const char *name);
+extern bool results_read_run_detail(const char *dir, int run_id, json_t **detail, char **error);
+extern bool *results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
+									int *ncompleted, char **error);
 extern char *results_run_path(const char *dir, int run_id, const char *suffix);
-extern int	csv_split(char *line, char **fields, int max_fields);
 
 #endif							/* PGBENCH_EXT_RESULTS_H */

@@ -5,8 +5,10 @@
  *		counters, run pgbench, collect what it and the server report.
  *
  * pgbench runs as a child process (the variant's own binary, never a
- * reimplementation) with -P 1; its progress lines are read live from
- * stderr for the progress display and kept with its output in runs/.
+ * reimplementation) with -P 1, as the server account when we are root (a
+ * binary built from a patch must never run as root); its progress lines
+ * are read live from stderr for the progress display and kept with its
+ * output in runs/.
  *
  *-------------------------------------------------------------------------
  */
@@ -24,8 +26,6 @@
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
-
-volatile sig_atomic_t run_interrupted = 0;
 
 /* Counters of the statistics views that a run's record reports as deltas. */
 typedef struct StatsSnapshot
@@ -187,10 +187,16 @@ run_pgbench(char **argv, const char *out_path, const char *err_path, Progress *p
 	char		line[1024];
 	int			linelen = 0;
 	bool		killed = false;
+	ChildSpec	spec = CHILD_SPEC_INIT;
 
 	if (out_fd < 0 || err_file < 0 || pipe(pipefd) != 0)
 		return -1;
-	pid = spawn_process(argv, false, out_fd, pipefd[1]);
+	spec.argv = argv;
+	spec.unprivileged = true;
+	spec.interruptible = true;
+	spec.out_fd = out_fd;
+	spec.err_fd = pipefd[1];
+	pid = child_start(&spec);
 	close(out_fd);
 	close(pipefd[1]);
 	if (pid < 0)

@@ -4,9 +4,12 @@
  *		An experiment from start to end: results directory, setup of every
  *		variant, the plan's runs in order, and a clean stop on every path.
  *
- * Nothing lost: each run is on disk before the next begins; Ctrl-C stops
- * the current run, records it as interrupted and stops the clusters;
- * "--resume DIR" continues the same plan where it stopped.  A postmaster
+ * Nothing lost: each run is on disk before the next begins.  Ctrl-C
+ * (SIGINT), SIGTERM and SIGHUP (a closed terminal or ssh session) all stop
+ * the current run, record it as interrupted and stop the clusters; the
+ * exit status is 128 + the signal's number (130, 143, 129).  "--resume DIR"
+ * continues the same plan where it stopped, also after a SIGKILL of the
+ * client, whose servers it finds and stops first (cluster.c).  A postmaster
  * that dies mid-run costs that run (recorded as failed, with the log's
  * last words) and a restart, up to a bound; then the experiment stops.
  *
@@ -28,10 +31,22 @@
 
 #include "common/logging.h"
 
+/* the signal that interrupted the experiment, for the exit status */
+static volatile sig_atomic_t interrupting_signal = 0;
+
 static void
 handle_interrupt(SIGNAL_ARGS)
 {
+	if (interrupting_signal == 0)
+		interrupting_signal = postgres_signal_arg;
 	run_interrupted = 1;
+}
+
+/* 128 + the signal's number, as a shell reports a process it killed */
+static int
+interrupted_status(void)
+{
+	return 128 + (interrupting_signal ? interrupting_signal : SIGINT);
 }
 
 static void
@@ -129,9 +144,9 @@ recover_variant(Experiment *x, VariantState *vs, const RunOptions *opts, char **
 static int
 fail_setup(const char *error)
 {
-	pg_log_error("%s", error);
+	log_error_text(error);
 	cluster_stop_all();
-	return EXIT_USAGE;
+	return run_interrupted ? interrupted_status() : EXIT_USAGE;
 }
 
 int
@@ -148,13 +163,18 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 	x.dir = opts->results_dir;
 	x.plan = plan_build(spec);
 
+	/* from the first child on: a Ctrl-C ends the children, then us */
+	pqsignal(SIGINT, handle_interrupt);
+	pqsignal(SIGTERM, handle_interrupt);
+	pqsignal(SIGHUP, handle_interrupt);
+
 	/* builds first: a failed one leaves no results directory and starts no cluster */
 	if (!build_variants(spec, &error))
 		return fail_setup(error);
 
 	if (opts->resume)
 	{
-		if ((done = results_completed_runs(x.dir, x.plan->nruns, &ndone, &error)) == NULL)
+		if ((done = results_completed_runs(x.dir, spec, x.plan->nruns, &ndone, &error)) == NULL)
 			return fail_setup(error);
 		printf("resuming %s: %d of %d runs already done\n", x.dir, ndone, x.plan->nruns);
 	}
@@ -163,8 +183,6 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 
 	atexit(stop_clusters_at_exit);
 	adopt_orphaned_servers();
-	pqsignal(SIGINT, handle_interrupt);
-	pqsignal(SIGTERM, handle_interrupt);
 
 	if (!setup_variants(&x, &error) || !profile_after_setup(&x, &error))
 		return fail_setup(error);
@@ -191,7 +209,7 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 						 rec.tps);
 		if (!recover_variant(&x, vs, opts, &error))
 		{
-			pg_log_error("%s", error);
+			log_error_text(error);
 			status = EXIT_RUNTIME_ERROR;
 			break;
 		}
@@ -200,10 +218,11 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 
 	if (run_interrupted)
 	{
-		pg_log_error("interrupted: %d of %d runs are recorded in %s",
-					 progress.done_runs - 1, x.plan->nruns, x.dir);
+		pg_log_error("interrupted: %d of %d runs are recorded in %s (signal: %s)",
+					 progress.done_runs - 1, x.plan->nruns, x.dir,
+					 pg_strsignal(interrupted_status() - 128));
 		pg_log_error_hint("Continue with: %s run --resume %s", progname, x.dir);
-		return 130;
+		return interrupted_status();
 	}
 	progress_finish(&progress);
 	if (status == 0 && !opts->no_summary)

@@ -101,6 +101,7 @@ run_pgbench_init(Experiment *x, VariantState *vs, char **error)
 	int			argc = 0;
 	double		t0 = now_seconds();
 	int			rc;
+	ChildSpec	child = CHILD_SPEC_INIT;
 
 	argv[argc++] = psprintf("%s/pgbench", vs->cluster.bindir);
 	argv[argc++] = "-i";
@@ -111,7 +112,15 @@ run_pgbench_init(Experiment *x, VariantState *vs, char **error)
 		argv[argc++] = "--unlogged-tables";
 	argv[argc++] = cluster_conninfo(&vs->cluster, TEMPLATE_DB);
 	argv[argc] = NULL;
-	rc = run_logged(argv, false, log);
+	child.argv = argv;
+	child.unprivileged = true;
+	child.interruptible = true; /* a large scale takes long: Ctrl-C ends it */
+	rc = child_run_logged(&child, log);
+	if (run_interrupted)
+	{
+		*error = psprintf("pgbench -i for variant \"%s\" interrupted", vs->cluster.variant->name);
+		return false;
+	}
 	if (rc != 0)
 	{
 		*error = psprintf("pgbench -i failed for variant \"%s\" (exit status %d); its output (%s):\n%s",

@@ -1,12 +1,26 @@
 /*-------------------------------------------------------------------------
  *
  * subprocess.c
- *		Running initdb, pg_ctl and pgbench as child processes.
+ *		The one way the client runs another program: an argv vector (never
+ *		a shell, so no value is ever parsed as a command), each child in a
+ *		process group of its own.
  *
- * initdb and postgres refuse to run as root.  When the client runs as
- * root (as CI does), server-side commands run as an unprivileged account
- * instead: "postgres", or PGBENCH_EXT_OS_USER.  pgbench itself is only a
- * client and runs as whoever started us.
+ * Privilege.  Started as root (as CI is), the client keeps root only to
+ * create directories and hand them to an unprivileged account: "postgres",
+ * or PGBENCH_EXT_OS_USER.  Everything that builds or runs PostgreSQL —
+ * configure, make, patch, initdb, pg_ctl, postgres, pgbench — runs as that
+ * account (ChildSpec.unprivileged), and so does the client's own work
+ * inside directories that account owns (as_unprivileged()), so that root
+ * never writes where that account could have planted a symlink.  Not as
+ * root, everything runs as whoever started us.
+ *
+ * Interruption.  A Ctrl-C on the terminal reaches only the client, its
+ * children being in groups of their own.  The handler sets run_interrupted;
+ * whoever is waiting for an interruptible child (a build step, pgbench)
+ * then ends that child's whole group — make and the compilers it started —
+ * with SIGTERM, and with SIGKILL after a grace period, and waits until the
+ * group is gone.  initdb and pg_ctl are never cut short: they are brief,
+ * and a server half started or half stopped would be left behind.
  *
  *-------------------------------------------------------------------------
  */
@@ -15,6 +29,7 @@
 
 #include <fcntl.h>
 #include <grp.h>
+#include <poll.h>
 #include <pwd.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -23,6 +38,19 @@
 #include <sys/prctl.h>
 #endif
 #include <unistd.h>
+
+#include "pqexpbuffer.h"
+
+/* How long an interrupted child's group has between SIGTERM and SIGKILL. */
+#define END_GRACE_SECONDS	3.0
+#define WAIT_POLL_USEC		20000
+
+volatile sig_atomic_t run_interrupted = 0;
+
+/* The interruptible children running now. */
+#define MAX_INTERRUPTIBLE 16
+static pid_t interruptible[MAX_INTERRUPTIBLE];
+static int	ninterruptible;
 
 bool
 need_server_account(void)
@@ -53,7 +81,11 @@ server_account(char **error)
 	return pw;
 }
 
-/* Make path (a directory we created) belong to the server account. */
+/*
+ * Make path (a file or directory we created) belong to the server account.
+ * A symlink is never followed: if one has been put there, it is the link
+ * that changes owner, not whatever it points to.
+ */
 bool
 give_to_server_account(const char *path, char **error)
 {
@@ -63,7 +95,7 @@ give_to_server_account(const char *path, char **error)
 		return true;
 	if ((pw = server_account(error)) == NULL)
 		return false;
-	if (chown(path, pw->pw_uid, pw->pw_gid) != 0)
+	if (lchown(path, pw->pw_uid, pw->pw_gid) != 0)
 	{
 		*error = psprintf("could not give \"%s\" to user \"%s\": %m", path, pw->pw_name);
 		return false;
@@ -71,8 +103,9 @@ give_to_server_account(const char *path, char **error)
 	return true;
 }
 
+/* In a child: become the server account for good, or exit. */
 static void
-drop_privileges_or_exit(void)
+become_unprivileged_or_exit(void)
 {
 	char	   *error;
 	const struct passwd *pw = server_account(&error);
@@ -80,7 +113,8 @@ drop_privileges_or_exit(void)
 	if (pw == NULL ||
 		setgid(pw->pw_gid) != 0 ||
 		initgroups(pw->pw_name, pw->pw_gid) != 0 ||
-		setuid(pw->pw_uid) != 0)
+		setuid(pw->pw_uid) != 0 ||
+		setuid(0) == 0)			/* the switch must not be undoable */
 	{
 		fprintf(stderr, "%s: error: could not switch to the server account\n", progname);
 		_exit(127);
@@ -90,38 +124,487 @@ drop_privileges_or_exit(void)
 	setenv("LOGNAME", pw->pw_name, 1);
 }
 
-/*
- * Start argv[0] with stdout and stderr sent to the given descriptors (-1:
- * to /dev/null).  Its own process group, so a Ctrl-C on the terminal
- * reaches us first and we decide what to stop and how.
- */
-pid_t
-spawn_process(char *const argv[], bool as_server, int out_fd, int err_fd)
+/* Fork a child in a process group of its own, with default signal actions. */
+static pid_t
+fork_in_own_group(bool unprivileged)
 {
 	pid_t		pid;
 
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
+	if (pid > 0)
+	{
+		/* also here: the parent may signal the group before the child runs */
+		(void) setpgid(pid, pid);
+		return pid;
+	}
+	if (pid < 0)
+		return pid;
+	(void) setpgid(0, 0);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	if (unprivileged && need_server_account())
+		become_unprivileged_or_exit();
+	return 0;
+}
+
+static void
+write_command_line(int fd, const ChildSpec *spec)
+{
+	PQExpBufferData line;
+
+	initPQExpBuffer(&line);
+	appendPQExpBufferStr(&line, "$");
+	for (int i = 0; spec->argv[i]; i++)
+		appendPQExpBuffer(&line, " %s", spec->argv[i]);
+	if (spec->cwd)
+		appendPQExpBuffer(&line, "    (in %s)", spec->cwd);
+	appendPQExpBufferChar(&line, '\n');
+	if (write(fd, line.data, line.len) != line.len)
+	{
+		/* a log that cannot be written: the command's own output fails too */
+	}
+	termPQExpBuffer(&line);
+}
+
+/*
+ * Start spec->argv.  Returns the child's pid (also its process group), or
+ * -1 if it could not fork; a program that cannot be executed exits 127.
+ */
+pid_t
+child_start(const ChildSpec *spec)
+{
+	pid_t		pid;
+	int			devnull;
+	int			log_fd = spec->log_fd;
+
+	/* nothing new starts that would be ended at once */
+	if (spec->interruptible && run_interrupted)
+		return -1;
+	pid = fork_in_own_group(spec->unprivileged);
+	if (pid > 0 && spec->interruptible && ninterruptible < MAX_INTERRUPTIBLE)
+		interruptible[ninterruptible++] = pid;
 	if (pid != 0)
 		return pid;				/* parent, or -1 */
 
-	setpgid(0, 0);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	if (as_server && need_server_account())
-		drop_privileges_or_exit();
+	/* with MAKELEVEL set, PostgreSQL's make takes itself for a sub-make */
+	unsetenv("MAKELEVEL");
+	unsetenv("MAKEFLAGS");
+	unsetenv("MFLAGS");
+	unsetenv("MAKEOVERRIDES");
+	if (spec->cwd && chdir(spec->cwd) != 0)
 	{
-		int			devnull = open("/dev/null", O_RDWR);
-
-		dup2(devnull, STDIN_FILENO);
-		dup2(out_fd >= 0 ? out_fd : devnull, STDOUT_FILENO);
-		dup2(err_fd >= 0 ? err_fd : devnull, STDERR_FILENO);
+		fprintf(stderr, "%s: error: could not change directory to \"%s\": %s\n",
+				progname, spec->cwd, strerror(errno));
+		_exit(127);
 	}
-	execv(argv[0], argv);
-	fprintf(stderr, "could not execute \"%s\": %s\n", argv[0], strerror(errno));
+	if (log_fd < 0 && spec->log_path)
+	{
+		log_fd = open(spec->log_path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
+		if (log_fd < 0)
+		{
+			fprintf(stderr, "%s: error: could not open log file \"%s\": %s\n",
+					progname, spec->log_path, strerror(errno));
+			_exit(127);
+		}
+	}
+	if (log_fd >= 0)
+		write_command_line(log_fd, spec);
+	devnull = open("/dev/null", O_RDWR);
+	dup2(spec->in_fd >= 0 ? spec->in_fd : devnull, STDIN_FILENO);
+	if (log_fd >= 0)
+	{
+		dup2(log_fd, STDOUT_FILENO);
+		dup2(log_fd, STDERR_FILENO);
+	}
+	else
+	{
+		dup2(spec->out_fd >= 0 ? spec->out_fd : devnull, STDOUT_FILENO);
+		dup2(spec->err_fd >= 0 ? spec->err_fd : devnull, STDERR_FILENO);
+	}
+	execvp(spec->argv[0], spec->argv);
+	fprintf(stderr, "could not execute \"%s\": %s\n", spec->argv[0], strerror(errno));
 	_exit(127);
+}
+
+static int
+exit_status(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return -1;
+}
+
+static bool
+group_exists(pid_t pgid)
+{
+	return kill(-pgid, 0) == 0 || errno != ESRCH;
+}
+
+/*
+ * End what is left of process group pgid: SIGTERM, SIGKILL after the
+ * grace period, until no member remains (bounded).  The leader's exit
+ * status goes to *status if it is reaped here.  Members orphaned by their
+ * parent's death are ours to reap when we are a subreaper.
+ */
+static void
+end_group(pid_t pgid, bool *leader_reaped, int *status)
+{
+	double		start = now_seconds();
+	bool		killed = false;
+
+	(void) kill(-pgid, SIGTERM);
+	(void) kill(-pgid, SIGCONT);
+	while (now_seconds() - start < 2 * END_GRACE_SECONDS)
+	{
+		if (!*leader_reaped && waitpid(pgid, status, WNOHANG) == pgid)
+			*leader_reaped = true;
+		if (*leader_reaped)
+			reap_exited_children();
+		if (!group_exists(pgid))
+			return;
+		if (!killed && now_seconds() - start >= END_GRACE_SECONDS)
+		{
+			(void) kill(-pgid, SIGKILL);
+			killed = true;
+		}
+		pg_usleep(WAIT_POLL_USEC);
+	}
+}
+
+/* Whether pid was started interruptible; it is forgotten (being waited for). */
+static bool
+forget_interruptible(pid_t pid)
+{
+	for (int i = 0; i < ninterruptible; i++)
+		if (interruptible[i] == pid)
+		{
+			interruptible[i] = interruptible[--ninterruptible];
+			return true;
+		}
+	return false;
+}
+
+/*
+ * Wait for pid (a child of child_start()); returns its exit status, or
+ * 128 + signal, or -1.  Once the user interrupts, an interruptible child's
+ * whole group is ended first.
+ */
+int
+wait_process(pid_t pid)
+{
+	int			status = 0;
+	bool		reaped = false;
+	bool		ends = forget_interruptible(pid);
+
+	while (!reaped)
+	{
+		pid_t		r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid)
+			reaped = true;
+		else if (r < 0 && errno != EINTR)
+			return -1;
+		else if (run_interrupted && ends)
+		{
+			end_group(pid, &reaped, &status);
+			if (!reaped && waitpid(pid, &status, 0) != pid)
+				return 128 + SIGKILL;
+			return exit_status(status);
+		}
+		else
+			pg_usleep(WAIT_POLL_USEC);
+	}
+	/* the leader is gone; compilers it started may not be */
+	if (run_interrupted && ends)
+		end_group(pid, &reaped, &status);
+	return exit_status(status);
+}
+
+/* Run spec to completion: its exit status, or -1 if it could not start. */
+int
+child_run(const ChildSpec *spec)
+{
+	pid_t		pid = child_start(spec);
+
+	return pid < 0 ? -1 : wait_process(pid);
+}
+
+/*
+ * Run writer with its stdout fed to reader's stdin, like "writer | reader".
+ * Returns the reader's exit status if it failed, else the writer's.
+ */
+int
+child_pipe(const ChildSpec *writer, const ChildSpec *reader)
+{
+	ChildSpec	w = *writer;
+	ChildSpec	r = *reader;
+	int			fds[2];
+	pid_t		wpid,
+				rpid;
+	int			wrc,
+				rrc;
+
+	if (pipe(fds) != 0)
+		return -1;
+	r.in_fd = fds[0];
+	rpid = child_start(&r);
+	close(fds[0]);
+	w.out_fd = fds[1];
+	wpid = rpid < 0 ? -1 : child_start(&w);
+	close(fds[1]);
+	wrc = wpid < 0 ? -1 : wait_process(wpid);
+	rrc = rpid < 0 ? -1 : wait_process(rpid);
+	return rrc != 0 ? rrc : wrc;
+}
+
+/*
+ * Run spec and return what it wrote to stdout (and stderr, if asked), at
+ * most 64 kB of it; *status gets its exit status.
+ */
+char *
+child_output(const ChildSpec *spec, bool with_stderr, int *status)
+{
+	ChildSpec	s = *spec;
+	int			fds[2];
+	pid_t		pid;
+	PQExpBufferData out;
+	bool		ended = false;
+
+	initPQExpBuffer(&out);
+	*status = -1;
+	if (pipe(fds) != 0)
+		return out.data;
+	s.out_fd = fds[1];
+	if (with_stderr)
+		s.err_fd = fds[1];
+	s.log_fd = -1;
+	s.log_path = NULL;
+	pid = child_start(&s);
+	close(fds[1]);
+	if (pid < 0)
+	{
+		close(fds[0]);
+		return out.data;
+	}
+	for (;;)
+	{
+		struct pollfd pfd = {fds[0], POLLIN, 0};
+		char		buf[4096];
+		ssize_t		n;
+
+		if (run_interrupted && spec->interruptible && !ended)
+		{
+			/* no output is worth waiting for now: end it so that we read EOF */
+			(void) kill(-pid, SIGKILL);
+			ended = true;
+		}
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		n = read(fds[0], buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (out.len < 65536)
+			appendBinaryPQExpBuffer(&out, buf, n);
+	}
+	close(fds[0]);
+	*status = wait_process(pid);
+	return out.data;
+}
+
+/*
+ * Run spec to completion with its output appended to log_path, which we
+ * open (never through a symlink) so that it may lie where the child's
+ * account cannot write.  Returns its exit status (0 = success), or -1 if
+ * it could not start.
+ */
+int
+child_run_logged(const ChildSpec *spec, const char *log_path)
+{
+	ChildSpec	s = *spec;
+	int			rc;
+
+	s.log_fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
+	if (s.log_fd < 0)
+		return -1;
+	rc = child_run(&s);
+	close(s.log_fd);
+	return rc;
+}
+
+int
+run_logged(char *const argv[], bool as_server, const char *log_path)
+{
+	ChildSpec	spec = CHILD_SPEC_INIT;
+
+	spec.argv = argv;
+	spec.unprivileged = as_server;
+	return child_run_logged(&spec, log_path);
+}
+
+/* run_logged() into a log the caller opened (cluster.c: without following links). */
+int
+run_logged_fd(char *const argv[], bool as_server, int log_fd)
+{
+	ChildSpec	spec = CHILD_SPEC_INIT;
+
+	spec.argv = argv;
+	spec.unprivileged = as_server;
+	spec.log_fd = log_fd;
+	return child_run(&spec);
+}
+
+/*
+ * Run fn(arg, error) in a child process as the server account (when we
+ * are root; as ourselves otherwise): the client's own file work inside
+ * directories that account owns.  fn's effects on memory are lost; its
+ * error message comes back.
+ */
+bool
+as_unprivileged(bool (*fn) (void *arg, char **error), void *arg, char **error)
+{
+	int			fds[2];
+	pid_t		pid;
+	PQExpBufferData msg;
+	char		buf[1024];
+	ssize_t		n;
+	int			rc;
+
+	if (pipe(fds) != 0)
+	{
+		*error = psprintf("could not create a pipe: %m");
+		return false;
+	}
+	pid = fork_in_own_group(true);
+	if (pid == 0)
+	{
+		char	   *child_error = NULL;
+
+		close(fds[0]);
+		if (fn(arg, &child_error))
+			_exit(0);
+		if (child_error && write(fds[1], child_error, strlen(child_error)) < 0)
+			_exit(2);
+		/* _exit: the parent's atexit handlers (stopping its servers) are not ours */
+		_exit(1);
+	}
+	close(fds[1]);
+	if (pid < 0)
+	{
+		close(fds[0]);
+		*error = psprintf("could not fork: %m");
+		return false;
+	}
+	initPQExpBuffer(&msg);
+	while ((n = read(fds[0], buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0)
+			appendBinaryPQExpBuffer(&msg, buf, n);
+	close(fds[0]);
+	rc = wait_process(pid);
+	if (rc != 0)
+		*error = msg.len > 0 ? pg_strdup(msg.data)
+			: psprintf("a child process working as the server account exited with status %d", rc);
+	termPQExpBuffer(&msg);
+	return rc == 0;
+}
+
+/* The client's own file work, done as the children's account. */
+typedef enum FileOp
+{
+	FILE_ACCESS,
+	FILE_MKDIR,
+	FILE_REMOVE,
+	FILE_WRITE
+} FileOp;
+
+typedef struct FileWork
+{
+	FileOp		op;
+	const char *path;
+	const char *text;			/* FILE_WRITE */
+	int			mode;			/* FILE_ACCESS: access(2)'s */
+} FileWork;
+
+static bool
+do_file_work(void *arg, char **error)
+{
+	FileWork   *w = arg;
+	struct stat st;
+	int			fd;
+	size_t		len;
+
+	switch (w->op)
+	{
+		case FILE_ACCESS:
+			return access(w->path, w->mode) == 0;
+		case FILE_MKDIR:
+			if (mkdir(w->path, 0700) == 0 || errno == EEXIST)
+				return true;
+			*error = psprintf("could not create directory \"%s\": %m", w->path);
+			return false;
+		case FILE_REMOVE:
+			if (lstat(w->path, &st) != 0)
+				return errno == ENOENT;
+			/* rmtree() removes links, never what they point to */
+			if (S_ISDIR(st.st_mode) ? rmtree(w->path, true) : unlink(w->path) == 0)
+				return true;
+			*error = psprintf("could not remove \"%s\": %m", w->path);
+			return false;
+		case FILE_WRITE:
+			fd = open(w->path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
+			len = strlen(w->text);
+			if (fd >= 0 && write(fd, w->text, len) == (ssize_t) len && fsync(fd) == 0 && close(fd) == 0)
+				return true;
+			*error = psprintf("could not write \"%s\": %m", w->path);
+			return false;
+	}
+	return false;
+}
+
+static bool
+file_work(FileOp op, const char *path, const char *text, int mode, char **error)
+{
+	FileWork	w = {op, path, text, mode};
+
+	return as_unprivileged(do_file_work, &w, error);
+}
+
+/* Whether the account children run as can access path (access(2) modes). */
+bool
+unprivileged_can_access(const char *path, int mode)
+{
+	char	   *ignored;
+
+	return file_work(FILE_ACCESS, path, NULL, mode, &ignored);
+}
+
+/* Create directory path (mode 0700) as the children's account; it may exist. */
+bool
+unprivileged_mkdir(const char *path, char **error)
+{
+	return file_work(FILE_MKDIR, path, NULL, 0, error);
+}
+
+/* Remove a file or a directory tree as the children's account; absent is fine. */
+bool
+unprivileged_remove(const char *path, char **error)
+{
+	return file_work(FILE_REMOVE, path, NULL, 0, error);
+}
+
+/* Write text to path (replacing it) as the children's account. */
+bool
+unprivileged_write(const char *path, const char *text, char **error)
+{
+	return file_work(FILE_WRITE, path, text, 0, error);
 }
 
 /*
@@ -147,49 +630,6 @@ reap_exited_children(void)
 
 	while (waitpid(-1, &status, WNOHANG) > 0)
 		;
-}
-
-/* Wait for pid; returns its exit status, or 128 + signal. */
-int
-wait_process(pid_t pid)
-{
-	int			status;
-
-	while (waitpid(pid, &status, 0) < 0)
-	{
-		if (errno != EINTR)
-			return -1;
-	}
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return -1;
-}
-
-/*
- * Run a command to completion with its output appended to log_path.
- * Returns its exit status (0 = success), or -1 if it could not start.
- */
-int
-run_logged(char *const argv[], bool as_server, const char *log_path)
-{
-	int			fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-	pid_t		pid;
-	int			rc;
-
-	if (fd < 0)
-		return -1;
-	dprintf(fd, "$");
-	for (int i = 0; argv[i]; i++)
-		dprintf(fd, " %s", argv[i]);
-	dprintf(fd, "\n");
-	pid = spawn_process(argv, as_server, fd, fd);
-	close(fd);
-	if (pid < 0)
-		return -1;
-	rc = wait_process(pid);
-	return rc;
 }
 
 /* The last lines of a log file, for error messages that quote the server. */

@@ -26,18 +26,18 @@
 static int
 major_version_of(const char *bindir)
 {
-	char	   *cmd = psprintf("'%s/postgres' -V 2>/dev/null", bindir);
-	FILE	   *p = popen(cmd, "r");
-	char		line[256] = "";
+	char	   *argv[] = {psprintf("%s/postgres", bindir), "-V", NULL};
+	ChildSpec	spec = CHILD_SPEC_INIT;
+	int			status;
+	char	   *line;
 	char	   *paren;
 
-	if (p == NULL)
-		return 0;
-	if (fgets(line, sizeof(line), p) == NULL)
-		line[0] = '\0';
-	pclose(p);
+	spec.argv = argv;
+	spec.unprivileged = true;	/* whoever built it, it never runs as root */
+	spec.interruptible = true;
+	line = child_output(&spec, false, &status);
 	paren = strstr(line, ") ");
-	return paren ? atoi(paren + 2) : 0;
+	return status == 0 && paren ? atoi(paren + 2) : 0;
 }
 
 static bool
@@ -142,15 +142,11 @@ check_server_account_reach(const char *dir)
 	probe = pg_strdup(abs);
 	while (access(probe, F_OK) != 0 && strrchr(probe, '/') != probe)
 		*strrchr(probe, '/') = '\0';
+	if (!unprivileged_can_access(probe, X_OK))
 	{
-		char	   *cmd = psprintf("runuser -u '%s' -- test -x '%s'", pw->pw_name, probe);
-
-		if (system(cmd) != 0)
-		{
-			pg_log_error("the servers run as user \"%s\", who cannot reach \"%s\"", pw->pw_name, probe);
-			pg_log_error_hint("Put the results under a directory that user can enter, such as /tmp or /var/tmp.");
-			return false;
-		}
+		pg_log_error("the servers run as user \"%s\", who cannot reach \"%s\"", pw->pw_name, probe);
+		pg_log_error_hint("Put the results under a directory that user can enter, such as /tmp or /var/tmp.");
+		return false;
 	}
 	return true;
 }
@@ -187,6 +183,15 @@ validate_experiment(const ExperimentSpec *spec, const char *results_dir, bool re
 		{
 			pg_log_error("script \"%s\" is neither a builtin (tpcb-like, simple-update, select-only) nor a readable file",
 						 spec->scripts[i]);
+			return false;
+		}
+		/* pgbench runs as the server account, which must read the script too */
+		if (!experiment_is_builtin_script(spec->scripts[i]) && need_server_account() &&
+			!unprivileged_can_access(spec->scripts[i], R_OK))
+		{
+			pg_log_error("pgbench runs as the server account, which cannot read script \"%s\"",
+						 spec->scripts[i]);
+			pg_log_error_hint("Put the script where that account can read it, such as /tmp.");
 			return false;
 		}
 	}

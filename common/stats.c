@@ -1,15 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * stats.c
- *		Per-sample summaries, the B-against-A comparison and its verdict,
- *		the minimum detectable effect, outliers and the geometric mean.
- *
- * The verdict rule is deliberately strict, because the question asked on
- * pgsql-hackers is whether a change is real: "faster" or "slower" needs
- * both a significant rank test (p < alpha) and a whole confidence interval
- * of the ratio beyond the noise threshold.  Anything else is "no change",
- * stated with the smallest effect these runs could have detected, or
- * "insufficient" when the test could never reject with so few runs.
+ *		Per-sample summaries, robust spread, outliers and the geometric
+ *		mean, the options and error strings, and the helpers the other
+ *		statistics files share (stats_int.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -18,6 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* 1 / Phi^-1(3/4): scales a MAD to the sd of a normal distribution */
 #define MAD_TO_SD 1.4826
@@ -25,8 +20,6 @@
 #define MOD_Z_SCALE 0.6745
 /* sqrt(pi/2): scales a mean absolute deviation to a normal sd */
 #define MEANAD_TO_SD 1.253314
-/* asymptotic relative efficiency of rank tests to the t test, normal data */
-#define RANK_TEST_ARE (3.0 / 3.14159265358979323846)
 
 const char *
 stats_strerror(int err)
@@ -40,9 +33,13 @@ stats_strerror(int err)
 		case STATS_ERR_VALUE:
 			return "values must be finite and greater than zero";
 		case STATS_ERR_OPTION:
-			return "alpha and power must be in (0, 1) and noise must be >= 0";
+			return "alpha and power must be in (0, 1) and noise in [0, 1)";
 		case STATS_ERR_SIZE:
 			return "negative count, or more than 10000000 pairs of runs (runs of A times runs of B)";
+		case STATS_ERR_UNIT:
+			return "unit ids must be given for both sides or neither, with a unit above the round";
+		case STATS_ERR_PROB:
+			return "p-values must lie in [0, 1]";
 	}
 	return "unknown statistics error";
 }
@@ -64,6 +61,31 @@ stats_verdict_name(StatsVerdict v)
 	return "unknown";
 }
 
+static const char *const unit_names[][2] = {
+	[STATS_UNIT_RUN] = {"run", "runs"},
+	[STATS_UNIT_ROUND] = {"round", "rounds"},
+	[STATS_UNIT_INSTANCE_PAIR] = {"instance pair", "instance pairs"},
+	[STATS_UNIT_SEED_PAIR] = {"layout seed pair", "layout seed pairs"},
+	[STATS_UNIT_BUILD_PAIR] = {"build pair", "build pairs"},
+};
+
+const char *
+stats_unit_name(StatsUnit unit, int count)
+{
+	if ((int) unit < 0 || unit > STATS_UNIT_BUILD_PAIR)
+		return "unknown";
+	return unit_names[unit][count != 1];
+}
+
+int
+stats_unit_from_name(const char *name)
+{
+	for (int u = STATS_UNIT_INSTANCE_PAIR; u <= STATS_UNIT_BUILD_PAIR; u++)
+		if (strcmp(name, unit_names[u][0]) == 0)
+			return u;
+	return -1;
+}
+
 void
 stats_default_options(StatsOptions *opt)
 {
@@ -78,7 +100,7 @@ stats_check_options(const StatsOptions *opt)
 {
 	if (!(opt->alpha > 0.0 && opt->alpha < 1.0) ||
 		!(opt->power > 0.0 && opt->power < 1.0) ||
-		!(opt->noise >= 0.0 && isfinite(opt->noise)))
+		!(opt->noise >= 0.0 && opt->noise < 1.0))
 		return STATS_ERR_OPTION;
 	return STATS_OK;
 }
@@ -94,11 +116,83 @@ cmp_double(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
+static int
+cmp_indexed(const void *pa, const void *pb)
+{
+	const StatsIndexed *a = pa;
+	const StatsIndexed *b = pb;
+
+	if (a->value != b->value)
+		return a->value < b->value ? -1 : 1;
+	return a->index - b->index;
+}
+
+StatsIndexed *
+stats_sorted_indexes(const double *x, const int *ids, int n)
+{
+	StatsIndexed *items = malloc(sizeof(StatsIndexed) * (n > 0 ? n : 1));
+
+	if (items == NULL)
+		return NULL;
+	for (int i = 0; i < n; i++)
+	{
+		items[i].value = x != NULL ? x[i] : ids[i];
+		items[i].index = i;
+	}
+	qsort(items, n, sizeof(StatsIndexed), cmp_indexed);
+	return items;
+}
+
 void
 stats_sort(double *x, int n)
 {
 	if (n > 1)
 		qsort(x, n, sizeof(double), cmp_double);
+}
+
+/*
+ * Quickselect (Hoare's FIND) with a median-of-three pivot: expected O(n),
+ * so that estimates needing three order statistics of n^2 pairwise values
+ * do not pay for sorting them.
+ */
+double
+stats_select(double *x, int n, int k)
+{
+	int			lo = 0,
+				hi = n - 1;
+
+	while (hi > lo)
+	{
+		int			mid = lo + (hi - lo) / 2,
+					i = lo,
+					j = hi;
+		double		a = x[lo],
+					b = x[mid],
+					c = x[hi],
+					pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+
+		while (i <= j)
+		{
+			while (x[i] < pivot)
+				i++;
+			while (x[j] > pivot)
+				j--;
+			if (i <= j)
+			{
+				double		t = x[i];
+
+				x[i++] = x[j];
+				x[j--] = t;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			break;
+	}
+	return x[k];
 }
 
 double
@@ -144,19 +238,46 @@ stats_log_ratios(const double *a, const double *b, int n, double **out)
 	return rc;
 }
 
+int
+stats_check_values(const double *x, int n)
+{
+	if (n < 0)
+		return STATS_ERR_SIZE;
+	for (int i = 0; i < n; i++)
+		if (!(x[i] > 0.0 && isfinite(x[i])))
+			return STATS_ERR_VALUE;
+	return STATS_OK;
+}
+
+void
+stats_mean_sd(const double *x, int n, double *mean, double *sd)
+{
+	double		sum = 0.0,
+				ss = 0.0;
+
+	*mean = *sd = 0.0;
+	if (n < 1)
+		return;
+	for (int i = 0; i < n; i++)
+		sum += x[i];
+	*mean = sum / n;
+	for (int i = 0; i < n; i++)
+		ss += (x[i] - *mean) * (x[i] - *mean);
+	if (n >= 2)
+		*sd = sqrt(ss / (n - 1));
+}
+
 /* *out = malloc'd logs of x, which must all be finite and > 0. */
 int
 stats_log_copy(const double *x, int n, double **out)
 {
 	double	   *l;
-	int			i;
+	int			i,
+				rc;
 
 	*out = NULL;
-	if (n < 0)
-		return STATS_ERR_SIZE;
-	for (i = 0; i < n; i++)
-		if (!(x[i] > 0.0 && isfinite(x[i])))
-			return STATS_ERR_VALUE;
+	if ((rc = stats_check_values(x, n)) != STATS_OK)
+		return rc;
 	l = malloc(sizeof(double) * (n > 0 ? n : 1));
 	if (l == NULL)
 		return STATS_ERR_NOMEM;
@@ -231,8 +352,6 @@ int
 stats_summarize(const double *x, int n, double level, StatsSummary *out)
 {
 	double	   *sorted;
-	double		sum = 0.0,
-				ss = 0.0;
 	int			i,
 				rc;
 
@@ -252,25 +371,17 @@ stats_summarize(const double *x, int n, double level, StatsSummary *out)
 	if (sorted == NULL)
 		return STATS_ERR_NOMEM;
 	for (i = 0; i < n; i++)
-	{
 		sorted[i] = x[i];
-		sum += x[i];
-	}
 	stats_sort(sorted, n);
 	out->min = sorted[0];
 	out->max = sorted[n - 1];
 	out->median = stats_median_sorted(sorted, n);
-	out->mean = sum / n;
 	median_ci(sorted, n, level, out);
 	free(sorted);
 
-	for (i = 0; i < n; i++)
-		ss += (x[i] - out->mean) * (x[i] - out->mean);
+	stats_mean_sd(x, n, &out->mean, &out->stddev);
 	if (n >= 2)
-	{
-		out->stddev = sqrt(ss / (n - 1));
 		out->cv = out->mean != 0.0 ? out->stddev / fabs(out->mean) : 0.0;
-	}
 	rc = mad_around(x, n, out->median, &out->mad);
 	return rc;
 }
@@ -337,7 +448,7 @@ stats_geomean(const double *r, int n, double *out)
 	return STATS_OK;
 }
 
-/* ---- minimum detectable effect ---- */
+/* ---- robust spread ---- */
 
 /* Robust sd of y: 1.4826 MAD, or the sample sd when the MAD is 0. */
 int
@@ -345,10 +456,9 @@ stats_robust_sd(const double *y, int n, double *sd)
 {
 	double		median = 0.0,
 				mad = 0.0,
-				mean = 0.0,
-				ss = 0.0;
-	int			i,
-				rc = STATS_OK;
+				mean,
+				sample_sd;
+	int			rc = STATS_OK;
 
 	*sd = 0.0;
 	if (n < 2)
@@ -357,11 +467,8 @@ stats_robust_sd(const double *y, int n, double *sd)
 		rc = mad_around(y, n, median, &mad);
 	if (rc == STATS_OK)
 	{
-		for (i = 0; i < n; i++)
-			mean += y[i] / n;
-		for (i = 0; i < n; i++)
-			ss += (y[i] - mean) * (y[i] - mean);
-		*sd = mad > 0.0 ? MAD_TO_SD * mad : sqrt(ss / (n - 1));
+		stats_mean_sd(y, n, &mean, &sample_sd);
+		*sd = mad > 0.0 ? MAD_TO_SD * mad : sample_sd;
 	}
 	return rc;
 }
@@ -398,53 +505,4 @@ stats_pooled_log_sd(const double *a, int n_a, const double *b, int n_b,
 		*sd = sqrt(((n_a > 1 ? n_a - 1 : 0) * sd_a * sd_a +
 					(n_b > 1 ? n_b - 1 : 0) * sd_b * sd_b) / df);
 	return STATS_OK;
-}
-
-/*
- * The smallest ratio change a two-sided test at level alpha detects with
- * the given power for m and n runs whose log values have sd s:
- *
- *	 delta = (z(1 - alpha/2) + z(power)) * s * sqrt((1/m + 1/n) / ARE)
- *	 MDE % = 100 * (exp(delta) - 1)
- *
- * the normal-theory formula for a shift in log tps, with the sample sizes
- * discounted by the asymptotic relative efficiency of the rank test
- * (3/pi against the t test when the noise is normal; the same for the
- * signed-rank test against the paired t test).  For n paired rounds whose
- * log ratios have sd s, the factor is 1/n instead of 1/m + 1/n.
- */
-static bool
-mde_from_scale(double scale, double alpha, double power, double *mde_pct)
-{
-	double		delta;
-
-	*mde_pct = 0.0;
-	if (!(scale >= 0.0) ||
-		!(alpha > 0.0 && alpha < 1.0) || !(power > 0.0 && power < 1.0))
-		return false;
-	delta = (stats_norm_quantile(1.0 - alpha / 2.0) + stats_norm_quantile(power)) *
-		scale * sqrt(1.0 / RANK_TEST_ARE);
-	*mde_pct = 100.0 * (exp(delta) - 1.0);
-	return true;
-}
-
-bool
-stats_mde_pct(double sd_log, int m, int n, double alpha, double power,
-			  double *mde_pct)
-{
-	*mde_pct = 0.0;
-	if (m < 1 || n < 1)
-		return false;
-	return mde_from_scale(sd_log * sqrt(1.0 / m + 1.0 / n), alpha, power,
-						  mde_pct);
-}
-
-bool
-stats_mde_paired_pct(double sd_log_ratio, int n, double alpha, double power,
-					 double *mde_pct)
-{
-	*mde_pct = 0.0;
-	if (n < 1)
-		return false;
-	return mde_from_scale(sd_log_ratio * sqrt(1.0 / n), alpha, power, mde_pct);
 }

@@ -16,10 +16,15 @@
  * figure is ever NaN: one that cannot be computed (too few runs) is marked
  * by a has_* flag set to false, and its value is then 0.
  *
- * Files: stats_dist.c (exact and normal distributions), stats_rank.c
- * (rank tests and estimates), stats.c (summaries, outliers, MDE),
- * stats_compare.c (B against A and the verdict), stats_fdr.c (the false
- * discovery rate over many comparisons).
+ * Files: stats_dist.c (exact and normal distributions, with and without
+ * ties), stats_tdist.c (Student's t and its power), stats_rank.c (rank
+ * tests and estimates), stats.c (summaries, outliers, robust spread),
+ * stats_mde.c (minimum detectable effects), stats_pairs.c (which runs
+ * pair), stats_compare.c (B against A and the verdict), stats_nested.c
+ * (the verdict across instance or seed pairs), stats_components.c (where
+ * the noise lives), stats_design.c (the cheapest design that would
+ * decide), stats_sequential.c (decisions after every block of rounds),
+ * stats_fdr.c (Benjamini–Hochberg).
  *
  *-------------------------------------------------------------------------
  */
@@ -33,8 +38,10 @@ typedef enum StatsError
 	STATS_OK = 0,
 	STATS_ERR_NOMEM = -1,		/* malloc failed */
 	STATS_ERR_VALUE = -2,		/* a value is not finite, or not > 0 */
-	STATS_ERR_OPTION = -3,		/* alpha, noise or power out of range */
-	STATS_ERR_SIZE = -4			/* negative count, or too many pairs */
+	STATS_ERR_OPTION = -3,		/* alpha, noise, power, effect or plan out of range */
+	STATS_ERR_SIZE = -4,		/* negative count, or too many pairs */
+	STATS_ERR_UNIT = -5,		/* unit ids for one side only, or a unit kind not above the round */
+	STATS_ERR_PROB = -6			/* a p-value not in [0, 1] */
 } StatsError;
 
 extern const char *stats_strerror(int err);
@@ -58,7 +65,7 @@ extern const char *stats_strerror(int err);
 typedef struct StatsOptions
 {
 	double		alpha;			/* two-sided significance level, (0,1) */
-	double		noise;			/* smallest ratio change that counts, >= 0 */
+	double		noise;			/* smallest ratio change that counts, [0,1) */
 	double		power;			/* for the minimum detectable effect, (0,1) */
 	bool		higher_is_better;	/* true for tps, false for latency */
 } StatsOptions;
@@ -95,7 +102,7 @@ extern int	stats_summarize(const double *x, int n, double level,
 
 typedef enum StatsVerdict
 {
-	STATS_INSUFFICIENT,			/* too few runs for the test ever to reject */
+	STATS_INSUFFICIENT,			/* too few runs (or units) for the test ever to reject */
 	STATS_NO_CHANGE,			/* not significant, or within the noise */
 	STATS_FASTER,
 	STATS_SLOWER
@@ -104,38 +111,108 @@ typedef enum StatsVerdict
 /* "insufficient", "no change", "faster", "slower" */
 extern const char *stats_verdict_name(StatsVerdict v);
 
+/*
+ * The unit of a comparison's test and CI: what one independent sample is.
+ * The caller decides it from the design: the highest level that varies
+ * between the two sides.
+ */
+typedef enum StatsUnit
+{
+	STATS_UNIT_RUN,				/* unpaired: all runs of A against all runs of B */
+	STATS_UNIT_ROUND,			/* paired rounds on one pair of servers */
+	STATS_UNIT_INSTANCE_PAIR,	/* the rounds between two restarts of both sides' servers */
+	STATS_UNIT_SEED_PAIR,		/* the builds of both sides with one layout seed */
+	STATS_UNIT_BUILD_PAIR		/* one build of each side */
+} StatsUnit;
+
+/*
+ * "run", "round", "instance pair", "layout seed pair", "build pair", with
+ * an "s" when count != 1.
+ */
+extern const char *stats_unit_name(StatsUnit unit, int count);
+
+/*
+ * The unit above the round that a name (singular, as stats_unit_name
+ * gives it) means, or -1 for any other name.
+ */
+extern int	stats_unit_from_name(const char *name);
+
 typedef struct StatsComparison
 {
 	int			n_a;
 	int			n_b;
 
 	/*
-	 * Paired rounds behind the figures below (stats_compare_rounds), or 0
-	 * when the runs were compared unpaired.  Paired: the estimate and CI
-	 * are those of the per-round log ratios (Walsh averages), the test is
-	 * the Wilcoxon signed-rank test and u holds W+.
+	 * What the test's unit was and how many the test used: for
+	 * STATS_UNIT_RUN 0 (two samples of n_a and n_b runs), for
+	 * STATS_UNIT_ROUND the pairs (= n_pairs), for the units above the
+	 * round the unit summaries (stats_compare_units).
+	 */
+	StatsUnit	unit;
+	int			n_units;
+
+	/*
+	 * Paired rounds behind the figures (a round with one counted run of
+	 * each side), or 0 when the runs were compared unpaired (or across
+	 * units without rounds).  Round by round (STATS_UNIT_ROUND): the
+	 * estimate and CI are those of the per-round log ratios (Walsh
+	 * averages), the test is the Wilcoxon signed-rank test and u holds W+.
+	 * Across units: the rounds inside the units.
 	 */
 	int			n_pairs;
 
-	/* Hodges–Lehmann estimate of the ratio b/a and its distribution-free CI */
-	bool		has_estimate;	/* both sides have runs */
-	double		estimate;		/* exp(median of all log(b_j / a_i)) */
+	/*
+	 * Observations the test ranked: n_a + n_b unpaired, the pairs with a
+	 * non-zero difference round by round (zeros carry no sign and are
+	 * dropped), n_units across units.
+	 */
+	int			n_used;
+
+	/*
+	 * The estimate of the ratio b/a and its CI.  Unpaired: the Hodges–
+	 * Lehmann estimate exp(median of all log(b_j / a_i)) with its
+	 * distribution-free CI [D(k), D(mn+1-k)] of the sorted log ratios;
+	 * round by round: the same over Walsh averages; across units:
+	 * exp(mean of the unit summaries) with the t interval (ci_rank 0).
+	 * With ties the ranks k are those of continuous data (see
+	 * stats_hodges_lehmann).
+	 */
+	bool		has_estimate;	/* both sides have runs (units: at least one) */
+	double		estimate;
 	double		change_pct;		/* 100 * (estimate - 1) */
-	bool		has_ci;			/* false when n_a, n_b are too few for 1-alpha */
+	bool		has_ci;			/* false when too few runs or units for 1-alpha */
 	double		ci_low;			/* ratio */
 	double		ci_high;
-	double		ci_confidence;	/* achieved, >= 1 - alpha */
-	int			ci_rank;		/* k: CI = [D(k), D(mn+1-k)] of sorted log ratios */
-	bool		ci_exact;		/* k from the exact U distribution */
+	double		ci_confidence;	/* achieved, >= 1 - alpha (exactly that for t) */
+	int			ci_rank;		/* k: CI = [D(k), D(N+1-k)] of sorted log ratios; 0 for t */
+	bool		ci_exact;		/* k from the exact rank distribution */
 
-	/* Mann–Whitney U test, two-sided */
-	bool		has_p;			/* both sides have runs */
-	double		u;				/* #(b > a) + #(b = a) / 2 over all pairs; W+ if paired */
+	/*
+	 * The two-sided test: Mann–Whitney unpaired (u = U of b, ties as
+	 * halves), Wilcoxon signed-rank round by round (u = W+), Student's t
+	 * across units (u = t, df = n_units - 1).
+	 */
+	bool		has_p;			/* the test could be computed */
+	double		u;
+	double		df;				/* degrees of freedom of t; 0 for rank tests */
 	double		p_value;
-	bool		p_exact;		/* exact distribution (no ties, small n) */
-	double		min_p;			/* smallest p these n could give: 2/C(m+n,m), 2/2^n paired */
+	bool		p_exact;		/* exact rank distribution (given the ties); false for t */
 
-	/* minimum detectable effect at this noise, alpha and power (see stats.c) */
+	/*
+	 * The smallest p these data could give whatever the outcome: 2/C(m+n,m)
+	 * unpaired without ties, twice the likeliest extreme arrangement given
+	 * the ties (1 when all runs are equal); 2/2^n_used round by round; 0
+	 * across 2 or more units that differ, 1 otherwise.  min_p >= alpha is
+	 * "insufficient".
+	 */
+	double		min_p;
+
+	/*
+	 * The smallest change that the verdict (not only the test) reports as
+	 * faster or slower with probability opt->power, at the noise observed
+	 * here and these numbers of runs, pairs or units (stats_mde.c); an
+	 * increase, in percent.
+	 */
 	bool		has_mde;
 	double		mde_pct;
 
@@ -143,6 +220,15 @@ typedef struct StatsComparison
 	char		reason[STATS_REASON_LEN];
 } StatsComparison;
 
+/*
+ * The verdict, for every kind of comparison: "faster"/"slower" only when
+ * p < alpha and the whole CI of b/a lies beyond the noise threshold (above
+ * 1 + noise or below 1 - noise; which is faster depends on
+ * higher_is_better); "insufficient" when a side has no runs or min_p >=
+ * alpha; "no change" otherwise, with the MDE in the reason.
+ */
+
+/* Unpaired: Mann–Whitney and Hodges–Lehmann on all runs. */
 extern int	stats_compare(const double *a, int n_a, const double *b, int n_b,
 						  const StatsOptions *opt, StatsComparison *out);
 
@@ -151,21 +237,54 @@ extern int	stats_compare_paired(const double *a, const double *b, int n,
 								 const StatsOptions *opt, StatsComparison *out);
 
 /*
- * The comparison an interleaved experiment's verdict uses: runs of A and B
- * carry their round numbers (> 0); rounds with exactly one run of each side
- * are pairs.  When there are enough pairs for the signed-rank test to reject
- * at alpha at all (2 / 2^n < alpha: 6 at 0.05), the paired comparison of
- * those rounds, which cancels the machine's drift between rounds; otherwise
- * stats_compare() of all runs.  round_a and round_b may be NULL (unpaired).
+ * The comparison an interleaved experiment on one pair of servers uses:
+ * runs of A and B carry their round numbers (> 0; <= 0 means in no
+ * round); rounds with exactly one run of each side are pairs.  When there
+ * are enough pairs for the signed-rank test to reject at alpha at all
+ * (2 / 2^n < alpha: 6 at 0.05), the paired comparison of those rounds,
+ * which cancels the machine's drift between rounds (and says insufficient
+ * if rounds without any difference leave too few that count); otherwise
+ * stats_compare() of all runs.  round_a and round_b may be NULL
+ * (unpaired).  Every value is validated, in a pair or not.
  */
 extern int	stats_compare_rounds(const double *a, const int *round_a, int n_a,
 								 const double *b, const int *round_b, int n_b,
 								 const StatsOptions *opt, StatsComparison *out);
 
 /*
- * Minimum detectable effect in percent for m and n runs whose log values
- * have robust sd "sd_log" (1.4826 * MAD, pooled); false if it cannot be
- * computed (a side without runs).
+ * The nested verdict (stats_nested.c), for sides on different servers or
+ * builds: each run also carries a unit id, the same for both sides' runs
+ * of one unit (e.g. the number of the instance pair: rounds between two
+ * restarts share one pair of server starts; or the layout seed).  Per
+ * unit one summary: the mean of its paired rounds' log ratios, a pair
+ * being a round of that unit with exactly one run of each side; without
+ * rounds (round_a or round_b NULL) the unit's mean log b minus mean log
+ * a.  Units with no pair (or no run of one side) are left out.  Then
+ * Student's t test of the summaries against 0 and the t interval, on
+ * n_units - 1 degrees of freedom; "insufficient" with fewer than 2 units
+ * or when all summaries are equal.  unit names the kind (one of
+ * STATS_UNIT_INSTANCE_PAIR, _SEED_PAIR, _BUILD_PAIR) for the reason and
+ * out->unit.  With unit_a and unit_b both NULL it is
+ * stats_compare_rounds(); one of them NULL, or another kind, is
+ * STATS_ERR_UNIT.  Unit ids are any ints.  O(n log n).
+ */
+extern int	stats_compare_units(const double *a, const int *round_a,
+								const int *unit_a, int n_a,
+								const double *b, const int *round_b,
+								const int *unit_b, int n_b,
+								StatsUnit unit, const StatsOptions *opt,
+								StatsComparison *out);
+
+/* ---- Minimum detectable effects (stats_mde.c) ---- */
+
+/*
+ * The test's MDE in percent: the smallest change a rank test at alpha
+ * detects (p < alpha) with the given power, for m and n runs whose log
+ * values have robust sd "sd_log" (1.4826 * MAD, pooled); false if it
+ * cannot be computed (a side without runs).  Not the verdict's, which
+ * also needs the CI beyond the noise threshold: for an effect of this size
+ * the verdict says faster only 10-30% of the time.  Kept for sizing
+ * experiments by the test alone.
  */
 extern bool stats_mde_pct(double sd_log, int m, int n, double alpha,
 						  double power, double *mde_pct);
@@ -173,6 +292,25 @@ extern bool stats_mde_pct(double sd_log, int m, int n, double alpha,
 /* The same for n paired rounds whose log ratios have robust sd "sd_log_ratio". */
 extern bool stats_mde_paired_pct(double sd_log_ratio, int n, double alpha,
 								 double power, double *mde_pct);
+
+/*
+ * The verdict's MDE in percent (what StatsComparison.mde_pct holds): the
+ * smallest increase that the verdict reports as faster (or, for latency,
+ * slower) with probability opt->power at opt->alpha and opt->noise, for
+ * m and n runs with pooled robust log sd "sd_log" (unpaired), for n paired
+ * rounds with robust sd "sd_log_ratio" of their log ratios, or for k unit
+ * summaries with sample sd "sd_units".  False if no verdict is possible at
+ * all (no CI at 1 - alpha for these sizes, k < 2) or the options are out
+ * of range.  The method is in stats_mde.c.
+ */
+extern bool stats_verdict_mde_pct(double sd_log, int m, int n,
+								  const StatsOptions *opt, double *mde_pct);
+extern bool stats_verdict_mde_paired_pct(double sd_log_ratio, int n,
+										 const StatsOptions *opt,
+										 double *mde_pct);
+extern bool stats_verdict_mde_units_pct(double sd_units, int k,
+										const StatsOptions *opt,
+										double *mde_pct);
 
 /*
  * Robust sd of y: 1.4826 times its median absolute deviation, or the sample
@@ -187,23 +325,282 @@ extern int	stats_robust_sd(const double *y, int n, double *sd);
 extern int	stats_pooled_log_sd(const double *a, int n_a, const double *b,
 								int n_b, double *sd);
 
+/* ---- Where the noise lives (stats_components.c) ---- */
+
+/*
+ * The levels of the design, from the top.  On the comparison's scale
+ * (stats_ratio_components) they are pairs: build pairs, instance pairs,
+ * and paired rounds; there is no second level.
+ */
+typedef enum StatsLevel
+{
+	STATS_LEVEL_BUILD,			/* between builds (layout seeds) */
+	STATS_LEVEL_INSTANCE,		/* between server starts of one build */
+	STATS_LEVEL_ROUND,			/* between runs (rounds) on one server */
+	STATS_LEVEL_SECOND,			/* between seconds of one run */
+	STATS_N_LEVELS
+} StatsLevel;
+
+/* "build", "instance", "round", "second" */
+extern const char *stats_level_name(StatsLevel level);
+
+/*
+ * Variance components of log values by level, by the method of moments
+ * for a nested design (hierarchical ANOVA; Searle, Casella and McCulloch,
+ * "Variance Components", ch. 4, the estimator Kalibera and Jones use):
+ * sums of squares of each level's means about their parent's, set equal
+ * to their expectations, solved from the lowest level up.  Unbalanced
+ * designs are fine.  A level that does not vary in the data (one build;
+ * one instance per build) has no estimate (has false, df 0), and its
+ * variance is then counted in the level above it.  A moment estimate can
+ * come out below 0 when the level's true variance is small against the
+ * noise below it: it is reported as 0 (truncated true, raw keeps it).
+ */
+typedef struct StatsComponents
+{
+	int			n_obs;			/* observations at the lowest level used */
+	double		mean;			/* their mean (log) */
+	int			n_groups[STATS_N_LEVELS];	/* distinct builds, instances, rounds, observations */
+	int			df[STATS_N_LEVELS];
+	bool		has[STATS_N_LEVELS];
+	double		variance[STATS_N_LEVELS];	/* of log values, >= 0; 0 when !has */
+	double		raw[STATS_N_LEVELS];	/* the moment estimate before truncation */
+	bool		truncated[STATS_N_LEVELS];
+} StatsComponents;
+
+/*
+ * Run scale, one variant in one cell: n runs with their tps, build ids
+ * (NULL: one build) and instance ids (unique within a build; NULL: one
+ * instance per build), and optionally each run's per-second tps (pgbench
+ * -P 1): seconds[i] holds n_seconds[i] values.  The second level is used
+ * when seconds is not NULL and every run has at least 2 seconds, all
+ * finite and > 0; its observations are then the log per-second tps, and
+ * the round level is the spread of runs beyond what their seconds explain.
+ * Otherwise the observations are the runs' log tps and has[SECOND] is
+ * false.  O(n log n + seconds).
+ */
+extern int	stats_run_components(const double *tps, int n, const int *build,
+								 const int *instance,
+								 const double *const *seconds,
+								 const int *n_seconds, StatsComponents *out);
+
+/*
+ * Comparison scale, B against A: the observations are the log ratios of
+ * paired rounds (stats_pairs.c: same build id, instance id and round, one
+ * run of each side; NULL id arrays mean all 0), and the levels are build
+ * pairs, instance pairs and rounds.  This is the noise a verdict sees.
+ */
+extern int	stats_ratio_components(const double *a, const int *build_a,
+								   const int *instance_a, const int *round_a,
+								   int n_a,
+								   const double *b, const int *build_b,
+								   const int *instance_b, const int *round_b,
+								   int n_b, StatsComponents *out);
+
+/* ---- The cheapest design that would decide (stats_design.c) ---- */
+
+/*
+ * Measured costs in seconds of wall time, for the whole experiment (all
+ * variants, all cells): building every variant once (0 when nothing is
+ * built), restarting every server once with its warm-up run, and one
+ * round (one run of every variant in every cell).
+ */
+typedef struct StatsDesignCost
+{
+	double		build_s;
+	double		restart_s;
+	double		round_s;
+} StatsDesignCost;
+
+typedef struct StatsDesign
+{
+	bool		found;
+	StatsUnit	unit;			/* instance pairs, or seed pairs when builds vary */
+	int			builds;			/* builds (layout seeds) per side; 1 when builds do not vary */
+	int			instances;		/* instance pairs per build */
+	int			rounds;			/* rounds per instance pair */
+	int			n_units;		/* units of the verdict: builds or instances */
+	double		unit_sd;		/* predicted sd of one unit summary (log) */
+	double		power;			/* predicted chance that the verdict sees the effect */
+	double		seconds;		/* expected wall time */
+	char		reason[STATS_REASON_LEN];	/* the design in words, or why none was found */
+} StatsDesign;
+
+/* Designs searched: at most this many builds, instance pairs per build, rounds. */
+#define STATS_DESIGN_MAX_BUILDS 40
+#define STATS_DESIGN_MAX_INSTANCES 200
+#define STATS_DESIGN_MAX_ROUNDS 1000
+
+/*
+ * The cheapest design (builds x instance pairs per build x rounds per
+ * instance pair) whose nested verdict (stats_compare_units) would report
+ * a change of "effect" (a ratio change, e.g. 0.02; an increase) as
+ * faster/slower with probability opt->power at opt->alpha and
+ * opt->noise, and its expected time
+ *	 builds * build_s + builds * instances * (restart_s + rounds * round_s).
+ *
+ * The noise comes from the comparison's scale ("ratio", from
+ * stats_ratio_components); a level it lacks is taken from the two sides'
+ * run scale (run_a plus run_b: the offsets of two servers add up; may be
+ * NULL) when they have it.  The variance of one unit summary is then
+ *	 var(build) + var(instance) / I + var(round) / (I R)	 (builds vary)
+ *	 var(instance) + var(round) / R							 (they do not)
+ * and its power that of the t verdict on that many units (stats_mde.c).
+ * When vary_builds is true the unit is a seed pair and at least 2 builds
+ * are made; otherwise one build, and the unit an instance pair, at least 2
+ * of them: one pair of servers can never tell its offset from the effect.
+ * found is false, with the reason, when a level the design needs was not
+ * measured, when the effect does not exceed the noise threshold, or when
+ * no design within the limits above reaches the power.
+ */
+extern int	stats_plan_design(const StatsComponents *ratio,
+							  const StatsComponents *run_a,
+							  const StatsComponents *run_b,
+							  const StatsDesignCost *cost, bool vary_builds,
+							  double effect, const StatsOptions *opt,
+							  StatsDesign *out);
+
+/* ---- Sequential decisions (stats_sequential.c) ---- */
+
+/*
+ * How the error rate alpha is spent over the looks of a growing
+ * experiment, as a function alpha*(t) of the information fraction t (the
+ * share of the planned maximum of rounds or units seen so far), Lan and
+ * DeMets (1983):
+ *	O'Brien–Fleming type  alpha*(t) = 2 - 2 Phi(z(1 - alpha/2) / sqrt(t))
+ *						  (spends almost nothing early, nearly all of alpha
+ *						  at the last look: the final CI is hardly wider
+ *						  than a fixed design's)
+ *	Pocock type			  alpha*(t) = alpha ln(1 + (e - 1) t)
+ *						  (spends evenly: large effects stop early, the
+ *						  last look's CI is wider)
+ */
+typedef enum StatsSpending
+{
+	STATS_SPEND_OBRIEN_FLEMING,
+	STATS_SPEND_POCOCK
+} StatsSpending;
+
+/* alpha*(t), t clamped to [0, 1]: 0 at t = 0, alpha at t = 1. */
+extern double stats_alpha_spent(StatsSpending spending, double alpha, double t);
+
+typedef struct StatsSequentialPlan
+{
+	int			look;			/* this look, 1-based */
+	int			max_looks;		/* looks planned in all (the budget) */
+
+	/*
+	 * Information fraction at looks 1 .. look, strictly increasing, > 0;
+	 * values past 1 count as 1 (more data than planned: nothing is left
+	 * to spend).  NULL: look k is at k / max_looks.
+	 */
+	const double *info;
+	StatsSpending spending;
+} StatsSequentialPlan;
+
+typedef enum StatsDecision
+{
+	STATS_UNDECIDED,
+	STATS_DECIDED_FASTER,
+	STATS_DECIDED_SLOWER,
+	STATS_DECIDED_SAME			/* the whole CI lies within +-noise */
+} StatsDecision;
+
+/* "undecided", "faster", "slower", "same" */
+extern const char *stats_decision_name(StatsDecision d);
+
+typedef struct StatsLook
+{
+	int			look;
+	double		info;			/* information fraction of this look */
+	double		alpha_look;		/* level of this look's test and CI */
+	double		alpha_spent;	/* spent by looks 1 .. look */
+	StatsDecision decision;
+	StatsComparison cmp;		/* the comparison at alpha_look */
+	char		reason[STATS_REASON_LEN];
+} StatsLook;
+
+/*
+ * One look at a growing experiment, after a block of rounds: the data so
+ * far (as stats_compare_units takes them: unit ids NULL for rounds on one
+ * pair of servers), and where this look stands in the plan.  The look
+ * spends alpha_look = alpha*(t_look) - alpha*(t_look-1) and makes the
+ * comparison of the fixed design (stats_compare_units) at that level:
+ * its CI has confidence 1 - alpha_look.  Decision: faster/slower when
+ * that comparison's verdict is (p < alpha_look and the CI wholly beyond
+ * +-noise), same when the CI lies wholly inside (1 - noise, 1 + noise),
+ * otherwise undecided.
+ *
+ * Why it is valid however the runner stops: an error at look k (a wrong
+ * decision, or a final CI that misses the true ratio) needs look k's CI
+ * to miss the true ratio, which has probability at most alpha_look; over
+ * all looks, at most the sum, alpha (Bonferroni over looks).  So the
+ * false-positive rate stays below alpha and the CI of the look that
+ * stops covers with probability >= 1 - alpha, for any number of looks
+ * and any stopping rule, with no numerical integration; the price is
+ * some conservatism, since the looks are correlated.  The plan must be
+ * fixed in advance (max_looks from the budget), not from the data.
+ */
+extern int	stats_sequential_look(const double *a, const int *round_a,
+								  const int *unit_a, int n_a,
+								  const double *b, const int *round_b,
+								  const int *unit_b, int n_b,
+								  StatsUnit unit,
+								  const StatsSequentialPlan *plan,
+								  const StatsOptions *opt, StatsLook *out);
+
+/* ---- Many comparisons at once (stats_fdr.c) ---- */
+
+/*
+ * Benjamini–Hochberg adjusted p-values (q-values) of m p-values, in their
+ * order: q_(i) = min over j >= i of min(1, m p_(j) / j) for the sorted
+ * p_(1) <= ... <= p_(m), as R's p.adjust(p, "BH").  Rejecting every
+ * hypothesis with q <= Q controls the false discovery rate at Q for
+ * independent (or positively dependent) tests.  q may be p.  Every p must
+ * be in [0, 1] (STATS_ERR_PROB otherwise).  O(m log m).
+ */
+extern int	stats_bh_adjust(const double *p, int m, double *q);
+
+/*
+ * Changed, among many comparisons: q < alpha and the whole CI of c beyond
+ * the noise threshold (the verdict's rule with q for p).
+ */
+extern bool stats_fdr_discovery(const StatsComparison *c, double q,
+								const StatsOptions *opt);
+
 /* ---- Rank tests and estimates (stats_rank.c) ---- */
 
 typedef struct StatsRankTest
 {
-	double		statistic;		/* U of b, or W+ */
+	double		statistic;		/* U of b (ties as halves), or W+ (midranks) */
 	double		p_value;		/* two-sided */
-	bool		exact;
+	bool		exact;			/* exact distribution, given the ties */
 	int			n_used;			/* signed rank: pairs with a non-zero difference */
+	double		min_p;			/* the smallest p any outcome could give here */
 } StatsRankTest;
 
-/* Mann–Whitney U of b against a (on any values; order is all that counts). */
+/*
+ * Mann–Whitney U of b against a (on any values; order is all that counts).
+ * Two-sided p = min(1, 2 min(P(U <= u), P(U >= u))).  Without ties, the
+ * exact distribution (stats_u_cdf); with ties, the exact distribution of
+ * U given the tie pattern of the pooled values (stats_u_tied_counts): all
+ * C(m+n, m) ways of labelling the values equally likely.  Past either's
+ * range, the normal approximation with tie and continuity corrections.
+ */
 extern int	stats_mann_whitney(const double *a, int m, const double *b, int n,
 							   StatsRankTest *out);
 
 /*
  * Hodges–Lehmann shift of log(b) against log(a): estimate and the
  * two-sided CI at confidence 1 - alpha.  Values must be > 0.
+ *
+ * The CI's rank k comes from the distribution of U without ties, also
+ * when the data have ties: ties within a side remain at every shift, but
+ * where they fall among the other side's values, and so the conditional
+ * distribution, changes with the shift, so no one tie pattern belongs to
+ * the CI.  The closed interval [D(k), D(mn+1-k)] is the CI of continuous
+ * data with the ties broken at random; its rank is exact in the same
+ * range as the test and normal past it.
  */
 typedef struct StatsShift
 {
@@ -227,13 +624,22 @@ extern int	stats_hodges_lehmann(const double *a, int m, const double *b, int n,
 extern int	stats_hl_rank(int m, int n, double alpha, double *confidence,
 						  bool *exact);
 
-/* Wilcoxon signed-rank test of differences d (zeros are dropped). */
+/*
+ * Wilcoxon signed-rank test of differences d: zeros are dropped (Wilcoxon's
+ * method), ties get midranks, and p = min(1, 2 min(P(W+ <= w), P(W+ >= w)))
+ * from the exact distribution of W+ given that tie pattern
+ * (stats_signed_rank_tied_counts) up to 52 non-zero differences, the
+ * normal approximation with tie and continuity corrections past that.
+ * min_p = 2 / 2^n_used exactly.
+ */
 extern int	stats_signed_rank(const double *d, int n, StatsRankTest *out);
 
 /*
  * Paired rounds: the Hodges–Lehmann estimate of the per-round log ratios
  * log(b[i] / a[i]) (the median of their n(n+1)/2 Walsh averages) and its
- * CI [W(k), W(N+1-k)], k from the signed-rank distribution.
+ * CI [W(k), W(N+1-k)], k from the signed-rank distribution of all n
+ * pairs without ties (zero and tied differences are such only at one
+ * shift each; as for stats_hodges_lehmann).
  */
 extern int	stats_hodges_lehmann_paired(const double *a, const double *b, int n,
 										double alpha, StatsShift *out);
@@ -266,19 +672,7 @@ extern int	stats_outliers(const double *x, int n, double *mod_z,
 /* exp(mean(log r)): the geomean row of ratios over cells; 0 when n is 0. */
 extern int	stats_geomean(const double *r, int n, double *out);
 
-/* ---- False discovery rate (stats_fdr.c) ---- */
-
-/*
- * Benjamini–Hochberg q-values of n p-values (each in [0, 1]), in their
- * order: a test is a discovery at FDR level alpha when q < alpha.
- */
-extern int	stats_bh_qvalues(const double *p, int n, double *q);
-
-/* q < alpha and the whole CI of c beyond the noise threshold: changed. */
-extern bool stats_fdr_discovery(const StatsComparison *c, double q,
-								const StatsOptions *opt);
-
-/* ---- Distributions (stats_dist.c) ---- */
+/* ---- Distributions (stats_dist.c, stats_tdist.c) ---- */
 
 extern double stats_norm_cdf(double z);
 extern double stats_norm_quantile(double p);
@@ -300,5 +694,47 @@ extern int	stats_kendall_cdf(int n, double s, double *p, bool *exact);
 
 /* P(Binomial(n, 1/2) <= k) */
 extern double stats_binom_half_cdf(int n, int k);
+
+/*
+ * Null distributions given ties, as exact counts (integers in doubles).
+ * group[0 .. n_groups-1] are the sizes (>= 1) of the tie groups of the
+ * pooled values in increasing order of value (1 for an untied value).
+ *
+ * Mann–Whitney: n_b of the N = sum(group) values are B's; count[s] (2 m n
+ * + 1 entries, m = N - n_b) = the number of the *total = C(N, n_b)
+ * labellings giving 2U = s.  Exact when C(N, min(n_b, m)) <= 
+ * STATS_EXACT_MAX_COUNT and the count costs at most 5e7 additions
+ * (N (k+1) (2kN+1), k the smaller side: e.g. 28 and 28 runs); otherwise
+ * *exact is false and count untouched.
+ *
+ * Signed rank: the groups are those of the non-zero |d|; count[s] (n(n+1)
+ * + 1 entries, n = sum(group)) = the number of the *total = 2^n sign
+ * patterns giving 2 W+ = s; exact for n <= 52.
+ */
+extern int	stats_u_tied_counts(const int *group, int n_groups, int n_b,
+								double *count, double *total, bool *exact);
+extern int	stats_signed_rank_tied_counts(const int *group, int n_groups,
+										  double *count, double *total,
+										  bool *exact);
+
+/*
+ * Student's t (stats_tdist.c): the regularized incomplete beta function
+ * I_x(a, b) (continued fraction, relative error about 1e-14), the t cdf
+ * P(T <= t) on df > 0 degrees of freedom and its quantile (NaN for
+ * arguments out of range; +-HUGE_VAL at p = 0, 1).
+ */
+extern double stats_beta_inc(double a, double b, double x);
+extern double stats_t_cdf(double t, double df);
+extern double stats_t_quantile(double p, double df);
+
+/*
+ * Power of a one-sided t criterion: P(T' > crit) for T' = (Z + ncp) /
+ * sqrt(V / df), Z standard normal, V chi-square on df >= 1 (the noncentral
+ * t distribution), by quadrature over the chi distribution (absolute
+ * error below 1e-7; past 10^6 degrees of freedom its normal limit); and
+ * the ncp at which that probability equals power.  NaN for df < 1.
+ */
+extern double stats_t_power(double ncp, double df, double crit);
+extern double stats_t_ncp_for_power(double df, double crit, double power);
 
 #endif							/* PGBENCH_EXT_STATS_H */

@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * stats_compare.c
- *		B against A: the Hodges–Lehmann ratio with its CI, the Mann–Whitney
- *		p-value, the minimum detectable effect, and the verdict with its
- *		reason in words.
+ *		B against A on one pair of servers: the Hodges–Lehmann ratio with
+ *		its CI, the Mann–Whitney or signed-rank p-value, the verdict's
+ *		minimum detectable effect, and the verdict with its reason in words.
  *
  * This is what pgbench_ext.compare() returns in psql and what the client
  * prints in its table, from the same code, so both agree to the last digit.
@@ -16,12 +16,15 @@
  * round, so under no change each round's log ratio is as likely to be
  * positive as negative, which is all the signed-rank test assumes.
  *
- * The verdict:
- *	insufficient  a side has no runs, or with m and n runs even the most
- *				  extreme arrangement gives p = 2 / C(m+n, m) >= alpha;
+ * The verdict (stats_decide, also that of the nested comparison):
+ *	insufficient  a side has no runs, or even the most extreme outcome
+ *				  could not reach p < alpha (min_p: 2 / C(m+n, m) for m and
+ *				  n untied runs, 2 / 2^n for n rounds that differ, fewer
+ *				  than 2 distinct units across units);
  *	faster/slower p < alpha, and the whole CI of B/A lies beyond the noise
  *				  threshold (above 1 + noise or below 1 - noise);
- *	no change	  otherwise, always with the minimum detectable effect.
+ *	no change	  otherwise, with the smallest change the verdict would see
+ *				  (stats_mde.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -50,6 +53,26 @@ paired_min_p(int n)
 	return fmin(1.0, 2.0 / ldexp(1.0, n));
 }
 
+/* Why no arrangement of these units could reach p < alpha, across units. */
+static void
+units_insufficient(StatsComparison *c)
+{
+	const char *one = stats_unit_name(c->unit, 1);
+
+	if (c->n_units == 0)
+		snprintf(c->reason, STATS_REASON_LEN,
+				 "no %s holds runs of both A and B", one);
+	else if (c->n_units == 1)
+		snprintf(c->reason, STATS_REASON_LEN,
+				 "with 1 %s the spread between %s cannot be measured: "
+				 "make at least 2 (each is one sample)",
+				 one, stats_unit_name(c->unit, 2));
+	else
+		snprintf(c->reason, STATS_REASON_LEN,
+				 "the %d %s all show the same ratio: no spread to test against",
+				 c->n_units, stats_unit_name(c->unit, c->n_units));
+}
+
 /* "insufficient" when no arrangement of these runs could reach p < alpha. */
 static bool
 decide_insufficient(StatsComparison *c, double alpha)
@@ -61,35 +84,60 @@ decide_insufficient(StatsComparison *c, double alpha)
 				 c->n_a == 0 ? "A has" : "B has");
 		return true;
 	}
-	if (c->min_p >= alpha && c->n_pairs > 0)
+	if (c->min_p < alpha)
+		return false;
+	if (c->unit != STATS_UNIT_RUN && c->unit != STATS_UNIT_ROUND)
+		units_insufficient(c);
+	else if (c->unit == STATS_UNIT_ROUND)
 	{
 		int			pairs_needed = 1;
 
 		while (paired_min_p(pairs_needed) >= alpha)
 			pairs_needed++;
-		snprintf(c->reason, STATS_REASON_LEN,
-				 "with %d paired rounds the smallest possible p is %.3g, not below alpha %g: "
-				 "make at least %d rounds",
-				 c->n_pairs, c->min_p, alpha, pairs_needed);
-		return true;
+		if (c->n_used < c->n_pairs)
+			snprintf(c->reason, STATS_REASON_LEN,
+					 "with %d paired rounds, %d of them without any difference, "
+					 "the smallest possible p is %.3g, not below alpha %g: "
+					 "make at least %d rounds that differ",
+					 c->n_pairs, c->n_pairs - c->n_used, c->min_p, alpha,
+					 pairs_needed);
+		else
+			snprintf(c->reason, STATS_REASON_LEN,
+					 "with %d paired rounds the smallest possible p is %.3g, "
+					 "not below alpha %g: make at least %d rounds",
+					 c->n_pairs, c->min_p, alpha, pairs_needed);
 	}
-	if (c->min_p >= alpha)
-	{
+	else if (c->min_p > 2.0 / stats_choose(c->n_a + c->n_b, c->n_a) * (1.0 + 1e-9))
+		snprintf(c->reason, STATS_REASON_LEN,
+				 "with %d and %d runs, so many of them equal, the smallest "
+				 "possible p is %.3g, not below alpha %g",
+				 c->n_a, c->n_b, c->min_p, alpha);
+	else
 		snprintf(c->reason, STATS_REASON_LEN,
 				 "with %d and %d runs the smallest possible p is %.3g, not below alpha %g: "
 				 "make at least %d runs per side",
 				 c->n_a, c->n_b, c->min_p, alpha, runs_needed(alpha));
-		return true;
-	}
-	return false;
+	return true;
 }
 
-static void
-decide(StatsComparison *c, const StatsOptions *opt)
+/* "; the smallest change the verdict would see here is 2.40%", or "" */
+static const char *
+mde_clause(const StatsComparison *c, char *buf, size_t len)
+{
+	if (!c->has_mde)
+		return "";
+	snprintf(buf, len, "; the smallest change the verdict would see here is %.2f%%",
+			 c->mde_pct);
+	return buf;
+}
+
+void
+stats_decide(StatsComparison *c, const StatsOptions *opt)
 {
 	bool		above,
 				below;
 	double		noise_pct = 100.0 * opt->noise;
+	char		mde[96];
 
 	c->verdict = STATS_INSUFFICIENT;
 	if (decide_insufficient(c, opt->alpha))
@@ -99,9 +147,8 @@ decide(StatsComparison *c, const StatsOptions *opt)
 	if (c->p_value >= opt->alpha)
 	{
 		snprintf(c->reason, STATS_REASON_LEN,
-				 "p = %.3g, not below alpha %g; the smallest change these runs "
-				 "would detect is %.2f%%",
-				 c->p_value, opt->alpha, c->mde_pct);
+				 "p = %.3g, not below alpha %g%s",
+				 c->p_value, opt->alpha, mde_clause(c, mde, sizeof(mde)));
 		return;
 	}
 	above = c->has_ci && c->ci_low > 1.0 + opt->noise;
@@ -110,10 +157,10 @@ decide(StatsComparison *c, const StatsOptions *opt)
 	{
 		snprintf(c->reason, STATS_REASON_LEN,
 				 "p = %.3g < %g, but the CI [%+.2f%%, %+.2f%%] reaches into "
-				 "the %g%% noise threshold; the smallest change these runs "
-				 "would detect is %.2f%%",
+				 "the %g%% noise threshold%s",
 				 c->p_value, opt->alpha, 100.0 * (c->ci_low - 1.0),
-				 100.0 * (c->ci_high - 1.0), noise_pct, c->mde_pct);
+				 100.0 * (c->ci_high - 1.0), noise_pct,
+				 mde_clause(c, mde, sizeof(mde)));
 		return;
 	}
 	c->verdict = (above == opt->higher_is_better) ? STATS_FASTER : STATS_SLOWER;
@@ -147,6 +194,8 @@ set_test(const StatsRankTest *test, StatsComparison *c)
 	c->u = test->statistic;
 	c->p_value = test->p_value;
 	c->p_exact = test->exact;
+	c->min_p = test->min_p;
+	c->n_used = test->n_used;
 }
 
 int
@@ -169,10 +218,10 @@ stats_compare(const double *a, int n_a, const double *b, int n_b,
 
 	c->n_a = n_a;
 	c->n_b = n_b;
+	c->unit = STATS_UNIT_RUN;
 	c->min_p = 1.0;
 	if (n_a > 0 && n_b > 0)
 	{
-		c->min_p = fmin(1.0, 2.0 / stats_choose(n_a + n_b, n_a));
 		if ((rc = stats_hodges_lehmann(a, n_a, b, n_b, opt->alpha, &shift)) != STATS_OK ||
 			(rc = stats_mann_whitney(a, n_a, b, n_b, &test)) != STATS_OK)
 			return rc;
@@ -181,9 +230,8 @@ stats_compare(const double *a, int n_a, const double *b, int n_b,
 	}
 	/* an MDE needs a test that can reject at all */
 	if (c->min_p < opt->alpha)
-		c->has_mde = stats_mde_pct(sd_log, n_a, n_b, opt->alpha, opt->power,
-								   &c->mde_pct);
-	decide(c, opt);
+		c->has_mde = stats_verdict_mde_pct(sd_log, n_a, n_b, opt, &c->mde_pct);
+	stats_decide(c, opt);
 	return STATS_OK;
 }
 
@@ -206,8 +254,9 @@ stats_compare_paired(const double *a, const double *b, int n,
 	if ((rc = stats_log_ratios(a, b, n, &log_ratio)) != STATS_OK)
 		return rc;
 
-	c->n_a = c->n_b = c->n_pairs = n;
-	c->min_p = paired_min_p(n);
+	c->n_a = c->n_b = c->n_pairs = c->n_units = n;
+	c->unit = STATS_UNIT_ROUND;
+	c->min_p = 1.0;
 	rc = stats_robust_sd(log_ratio, n, &sd_log_ratio);
 	if (rc == STATS_OK && n > 0 &&
 		(rc = stats_hodges_lehmann_paired(a, b, n, opt->alpha, &shift)) == STATS_OK &&
@@ -220,21 +269,9 @@ stats_compare_paired(const double *a, const double *b, int n,
 	if (rc != STATS_OK)
 		return rc;
 	if (c->min_p < opt->alpha)
-		c->has_mde = stats_mde_paired_pct(sd_log_ratio, n, opt->alpha,
-										  opt->power, &c->mde_pct);
-	decide(c, opt);
+		c->has_mde = stats_verdict_mde_paired_pct(sd_log_ratio, n, opt, &c->mde_pct);
+	stats_decide(c, opt);
 	return STATS_OK;
-}
-
-/* How many runs of x carry round r. */
-static int
-runs_in_round(const int *round, int n, int r)
-{
-	int			count = 0;
-
-	for (int i = 0; i < n; i++)
-		count += round[i] == r;
-	return count;
 }
 
 int
@@ -242,47 +279,28 @@ stats_compare_rounds(const double *a, const int *round_a, int n_a,
 					 const double *b, const int *round_b, int n_b,
 					 const StatsOptions *opt, StatsComparison *c)
 {
-	double	   *pa,
-			   *pb;
-	int			pairs = 0,
-				rc;
+	StatsPairs	pairs;
+	int			rc;
 
 	memset(c, 0, sizeof(*c));
 	if (n_a < 0 || n_b < 0)
 		return STATS_ERR_SIZE;
-	if (round_a == NULL || round_b == NULL || n_a == 0 || n_b == 0)
-		return stats_compare(a, n_a, b, n_b, opt, c);
-	pa = malloc(sizeof(double) * n_a);
-	pb = malloc(sizeof(double) * n_a);
-	if (pa == NULL || pb == NULL)
+	/* every value, whether it ends up in a pair or not */
+	if ((rc = stats_check_values(a, n_a)) != STATS_OK ||
+		(rc = stats_check_values(b, n_b)) != STATS_OK)
+		return rc;
+	if ((rc = stats_pair_runs(a, NULL, NULL, round_a, n_a,
+							  b, NULL, NULL, round_b, n_b, &pairs)) != STATS_OK)
+		return rc;
+	if (paired_min_p(pairs.n) < opt->alpha)
 	{
-		free(pa);
-		free(pb);
-		return STATS_ERR_NOMEM;
-	}
-	for (int i = 0; i < n_a; i++)
-	{
-		int			j;
-
-		if (round_a[i] <= 0 || runs_in_round(round_a, n_a, round_a[i]) != 1 ||
-			runs_in_round(round_b, n_b, round_a[i]) != 1)
-			continue;
-		for (j = 0; round_b[j] != round_a[i]; j++)
-			;
-		pa[pairs] = a[i];
-		pb[pairs] = b[j];
-		pairs++;
-	}
-	if (paired_min_p(pairs) < opt->alpha)
-	{
-		rc = stats_compare_paired(pa, pb, pairs, opt, c);
+		rc = stats_compare_paired(pairs.a, pairs.b, pairs.n, opt, c);
 		/* the figures are the pairs'; the counts say how many runs there were */
 		c->n_a = n_a;
 		c->n_b = n_b;
 	}
 	else
 		rc = stats_compare(a, n_a, b, n_b, opt, c);
-	free(pa);
-	free(pb);
+	stats_pairs_free(&pairs);
 	return rc;
 }

@@ -3,7 +3,8 @@
  * stats_dist.c
  *		Null distributions for pgbench_ext's rank tests: the normal
  *		distribution, and the exact distributions of the Mann–Whitney U,
- *		Wilcoxon signed-rank W+ and Mann–Kendall S statistics.
+ *		Wilcoxon signed-rank W+ and Mann–Kendall S statistics, without ties
+ *		and conditional on a tie pattern.
  *
  * Benchmarks make few runs (3 to 20 per side), where normal approximations
  * of rank statistics are poor and the published tables are exact; so the
@@ -13,7 +14,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "stats.h"
+#include "stats_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -25,6 +26,8 @@
 #define U_EXACT_MAX_PAIRS 1000000
 /* Kendall's S is computed as probabilities; its cost is n^3. */
 #define KENDALL_EXACT_MAX_N 60
+/* Additions the tied distributions may cost (about 0.1 s) before the normal */
+#define TIED_EXACT_MAX_WORK 5.0e7
 
 double
 stats_norm_cdf(double z)
@@ -103,11 +106,17 @@ stats_choose(int n, int k)
 	return c;
 }
 
-static bool
-u_exact_feasible(int m, int n)
+bool
+stats_u_exact(int m, int n)
 {
 	return (double) m * n <= U_EXACT_MAX_PAIRS &&
 		stats_choose(m + n, m) <= STATS_EXACT_MAX_COUNT;
+}
+
+bool
+stats_signed_rank_exact(int n)
+{
+	return ldexp(1.0, n) <= STATS_EXACT_MAX_COUNT;
 }
 
 /*
@@ -166,7 +175,7 @@ stats_u_cdf_table(int m, int n, double *cdf, bool *exact)
 		m = n;
 		n = t;
 	}
-	*exact = u_exact_feasible(m, n);
+	*exact = stats_u_exact(m, n);
 	if (!*exact)
 	{
 		double		mean = pairs / 2.0;
@@ -201,7 +210,7 @@ stats_u_cdf(int m, int n, double u, double *p, bool *exact)
 
 	if (m < 0 || n < 0)
 		return STATS_ERR_SIZE;
-	*exact = u_exact_feasible(m < n ? m : n, m < n ? n : m);
+	*exact = stats_u_exact(m, n);
 	if (!*exact)
 	{
 		*p = stats_norm_cdf((floor(u) + 0.5 - pairs / 2.0) /
@@ -247,7 +256,7 @@ stats_signed_rank_cdf_table(int n, double *cdf, bool *exact)
 
 	if (n < 0)
 		return STATS_ERR_SIZE;
-	*exact = ldexp(1.0, n) <= STATS_EXACT_MAX_COUNT;
+	*exact = stats_signed_rank_exact(n);
 	if (!*exact)
 	{
 		for (s = 0; s <= max; s++)
@@ -279,7 +288,7 @@ stats_signed_rank_cdf(int n, double w, double *p, bool *exact)
 	if (n < 0)
 		return STATS_ERR_SIZE;
 	/* past the exact range, no table: one normal probability */
-	if (ldexp(1.0, n) > STATS_EXACT_MAX_COUNT)
+	if (!stats_signed_rank_exact(n))
 	{
 		*exact = false;
 		*p = signed_rank_normal_cdf(n, floor(w));
@@ -375,4 +384,177 @@ stats_binom_half_cdf(int n, int k)
 	for (i = 0; i <= k; i++)
 		sum += exp(lfact_n - lgamma(i + 1.0) - lgamma(n - i + 1.0) - n * LN_2);
 	return sum > 1.0 ? 1.0 : sum;
+}
+
+/*
+ * Doubled midranks of tie groups: a group of t values after "start" others
+ * holds ranks start+1 .. start+t, midrank start + (t+1)/2; doubled, an
+ * integer.  r2 gets one entry a group; returns the number of values, or -1
+ * if a group size is not positive.
+ */
+static int
+doubled_midranks(const int *group, int n_groups, int *r2)
+{
+	int			start = 0;
+
+	for (int g = 0; g < n_groups; g++)
+	{
+		if (group[g] < 1)
+			return -1;
+		r2[g] = 2 * start + group[g] + 1;
+		start += group[g];
+	}
+	return start;
+}
+
+/*
+ * Mann–Whitney U given ties: the values fall into n_groups tie groups of
+ * group[g] values each, in increasing order, and n_b of them are B's.
+ * Under the null hypothesis every choice of which n_b values are B's is
+ * equally likely (C(N, n_b) of them), and each choice gives B a sum of
+ * midranks; count[s] = how many give 2U = s (U of B with ties counted as
+ * halves, s = 0 .. 2 m n), *total = C(N, n_b).
+ *
+ * Counted on the smaller side (k values), by tie group: choosing c of a
+ * group's t values adds c times its midrank, in C(t, c) ways.  Every count
+ * is at most C(N, k), so exact in a double within STATS_EXACT_MAX_COUNT;
+ * past that, or past TIED_EXACT_MAX_WORK additions, *exact is false and
+ * count is left untouched.
+ */
+int
+stats_u_tied_counts(const int *group, int n_groups, int n_b, double *count,
+					double *total, bool *exact)
+{
+	int		   *r2;
+	double	   *ways;
+	int			N,
+				m,
+				k,
+				max_s;
+	bool		count_b;
+
+	*exact = false;
+	*total = 0.0;
+	if (n_groups < 0 || n_b < 0)
+		return STATS_ERR_SIZE;
+	r2 = malloc(sizeof(int) * (n_groups > 0 ? n_groups : 1));
+	if (r2 == NULL)
+		return STATS_ERR_NOMEM;
+	N = doubled_midranks(group, n_groups, r2);
+	m = N - n_b;
+	if (N < 0 || m < 0)
+	{
+		free(r2);
+		return STATS_ERR_SIZE;
+	}
+	count_b = n_b <= m;
+	k = count_b ? n_b : m;
+	max_s = 2 * k * N;
+	*total = stats_choose(N, k);
+	if (*total > STATS_EXACT_MAX_COUNT ||
+		(double) N * (k + 1) * (max_s + 1) > TIED_EXACT_MAX_WORK)
+	{
+		free(r2);
+		return STATS_OK;
+	}
+	ways = calloc((size_t) (k + 1) * (max_s + 1), sizeof(double));
+	if (ways == NULL)
+	{
+		free(r2);
+		return STATS_ERR_NOMEM;
+	}
+	ways[0] = 1.0;
+	for (int g = 0; g < n_groups; g++)
+	{
+		/* rows j < current are still the previous groups': go downwards */
+		for (int j = k; j >= 1; j--)
+			for (int s = max_s; s >= 0; s--)
+			{
+				double		add = 0.0,
+							choose = 1.0;
+
+				for (int c = 1; c <= group[g] && c <= j && c * r2[g] <= s; c++)
+				{
+					choose = choose * (group[g] - c + 1) / c;
+					add += ways[(size_t) (j - c) * (max_s + 1) + s - c * r2[g]] * choose;
+				}
+				ways[(size_t) j * (max_s + 1) + s] += add;
+			}
+	}
+	for (int u2 = 0; u2 <= 2 * m * n_b; u2++)
+		count[u2] = 0.0;
+	for (int s = k * (k + 1); s <= max_s; s++)
+	{
+		double		w = ways[(size_t) k * (max_s + 1) + s];
+		/* 2U of the counted side is s - k(k+1); B's is 2mn minus A's */
+		int			u2 = s - k * (k + 1);
+
+		if (w == 0.0)
+			continue;
+		count[count_b ? u2 : 2 * m * n_b - u2] += w;
+	}
+	free(ways);
+	free(r2);
+	*exact = true;
+	return STATS_OK;
+}
+
+/*
+ * Wilcoxon W+ given ties: n_groups tie groups of |d| (zeros already
+ * dropped), group[g] values each, in increasing order; under the null
+ * hypothesis each sign is + or - with equal chance, independently.
+ * count[s] = how many of the 2^n sign patterns give 2 W+ = s (s = 0 ..
+ * n(n+1)), *total = 2^n; exact while 2^n is within STATS_EXACT_MAX_COUNT
+ * (n <= 52), otherwise *exact is false and count is left untouched.
+ */
+int
+stats_signed_rank_tied_counts(const int *group, int n_groups, double *count,
+							  double *total, bool *exact)
+{
+	int		   *r2;
+	int			n,
+				max_s;
+
+	*exact = false;
+	*total = 0.0;
+	if (n_groups < 0)
+		return STATS_ERR_SIZE;
+	r2 = malloc(sizeof(int) * (n_groups > 0 ? n_groups : 1));
+	if (r2 == NULL)
+		return STATS_ERR_NOMEM;
+	n = doubled_midranks(group, n_groups, r2);
+	if (n < 0)
+	{
+		free(r2);
+		return STATS_ERR_SIZE;
+	}
+	*total = ldexp(1.0, n);
+	if (*total > STATS_EXACT_MAX_COUNT)
+	{
+		free(r2);
+		return STATS_OK;
+	}
+	max_s = n * (n + 1);
+	for (int s = 0; s <= max_s; s++)
+		count[s] = 0.0;
+	count[0] = 1.0;
+	/* in place, sums downwards so that each group is added once */
+	for (int g = 0, reach = 0; g < n_groups; g++)
+	{
+		/* the largest sum the groups so far can make */
+		reach += group[g] * r2[g];
+		for (int s = reach; s >= r2[g]; s--)
+		{
+			double		choose = 1.0;
+
+			for (int c = 1; c <= group[g] && c * r2[g] <= s; c++)
+			{
+				choose = choose * (group[g] - c + 1) / c;
+				count[s] += count[s - c * r2[g]] * choose;
+			}
+		}
+	}
+	free(r2);
+	*exact = true;
+	return STATS_OK;
 }

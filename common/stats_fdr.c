@@ -1,81 +1,61 @@
 /*-------------------------------------------------------------------------
  *
  * stats_fdr.c
- *		The false discovery rate over many comparisons at once:
- *		Benjamini–Hochberg q-values.
+ *		Benjamini–Hochberg adjusted p-values, for verdicts on many things
+ *		at once (one per function of a profile) whose false discoveries
+ *		must stay a known share of those reported.
  *
- * A profile compares every function above a minimum share, dozens of
- * tests at a time; at alpha 0.05 one in twenty unchanged functions would
- * be "significant" by chance.  Declaring those with q < alpha changed
- * keeps the expected share of false discoveries among them at alpha or
- * below (Benjamini and Hochberg, JRSS B 1995, for independent or
- * positively dependent tests).
- *
- * q of the i-th smallest of n p-values is min over j >= i of n p(j) / j,
- * capped at 1: the smallest FDR level at which that test is rejected.
- * Ties get the same q, and the order of the input is kept.
+ * Benjamini and Hochberg (1995): with p-values sorted p_(1) <= ... <=
+ * p_(m), rejecting the hypotheses with the k smallest, k the largest i
+ * with p_(i) <= i Q / m, keeps the expected share of false rejections
+ * among all rejections at or below Q (for independent or positively
+ * dependent tests).  The adjusted p-value q_(i) = min over j >= i of
+ * m p_(j) / j (capped at 1) is the smallest Q at which hypothesis (i)
+ * would be rejected, as R's p.adjust(p, "BH") computes it.
  *
  *-------------------------------------------------------------------------
  */
 #include "stats_int.h"
 
-#include <math.h>
 #include <stdlib.h>
 
-typedef struct IndexedP
-{
-	double		p;
-	int			i;
-} IndexedP;
-
-static int
-cmp_indexed_p(const void *x, const void *y)
-{
-	const IndexedP *a = x;
-	const IndexedP *b = y;
-
-	if (a->p != b->p)
-		return a->p < b->p ? -1 : 1;
-	return a->i - b->i;
-}
-
 int
-stats_bh_qvalues(const double *p, int n, double *q)
+stats_bh_adjust(const double *p, int m, double *q)
 {
-	IndexedP   *sorted;
+	StatsIndexed *sorted;
 	double		running = 1.0;
 
-	if (n < 0)
+	if (m < 0)
 		return STATS_ERR_SIZE;
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < m; i++)
 		if (!(p[i] >= 0.0 && p[i] <= 1.0))
-			return STATS_ERR_VALUE;
-	if (n == 0)
-		return STATS_OK;
-	if ((sorted = malloc(sizeof(IndexedP) * n)) == NULL)
+			return STATS_ERR_PROB;
+	sorted = stats_sorted_indexes(p, NULL, m);
+	if (sorted == NULL)
 		return STATS_ERR_NOMEM;
-	for (int i = 0; i < n; i++)
-	{
-		sorted[i].p = p[i];
-		sorted[i].i = i;
-	}
-	qsort(sorted, n, sizeof(IndexedP), cmp_indexed_p);
-	for (int k = n - 1; k >= 0; k--)
-	{
-		double		v = sorted[k].p * n / (k + 1);
 
-		if (v < running)
-			running = v;
-		q[sorted[k].i] = running;
+	/*
+	 * From the largest p down, p_(i) at rank i = pos + 1.  Equal p's end up
+	 * with the same q whatever their order: the running minimum hands the
+	 * first of them (the largest rank) to the others.
+	 */
+	for (int pos = m - 1; pos >= 0; pos--)
+	{
+		double		adjusted = sorted[pos].value * m / (pos + 1);
+
+		if (adjusted < running)
+			running = adjusted;
+		q[sorted[pos].index] = running;
 	}
 	free(sorted);
 	return STATS_OK;
 }
 
 /*
- * The verdict's rule among many comparisons: a discovery when its q-value
- * is below alpha and its whole CI lies beyond the noise threshold, as a
- * single comparison is "faster" or "slower" when its p is below alpha.
+ * The verdict's rule among many comparisons (a profile's functions): a
+ * discovery when its q-value is below alpha and its whole CI lies beyond
+ * the noise threshold, as a single comparison is "faster" or "slower" when
+ * its p is below alpha.
  */
 bool
 stats_fdr_discovery(const StatsComparison *c, double q, const StatsOptions *opt)

@@ -20,6 +20,8 @@
 #include "funcapi.h"
 #include "utils/builtins.h"
 
+#include "machine.h"
+
 PG_FUNCTION_INFO_V1(pgbench_ext_cache_info);
 
 static void

@@ -3,9 +3,10 @@
  * compare.c
  *		pgbench_ext.compare(a, b, ...): is B faster than A, by how much,
  *		how sure — from psql, on any two arrays of per-run measurements,
- *		round by round when their rounds are given.
+ *		round by round when their rounds are given, across instance or
+ *		seed pairs when each run's unit is given.
  *
- * The figures come from common/stats_compare.c, the code the client uses
+ * The figures come from common/stats_nested.c, the code the client uses
  * for its tables, so psql and the terminal agree to the last digit.  This
  * file only checks the arguments and turns the result into a row.  It
  * needs no shared memory and works without shared_preload_libraries.
@@ -21,13 +22,14 @@
 #include "funcapi.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 
 #include "stats.h"
 #include "stats_sql.h"
 
 PG_FUNCTION_INFO_V1(pgbench_ext_compare);
 
-#define COMPARE_COLUMNS 11
+#define COMPARE_COLUMNS 13
 
 /* Argument argno as a non-NULL value, or an error naming it. */
 static void
@@ -40,6 +42,34 @@ require_arg(FunctionCallInfo fcinfo, int argno, const char *name)
 }
 
 /*
+ * The elements of one-dimensional array arr of element type elmtype, none
+ * of them NULL, or an error naming the array.
+ */
+static Datum *
+array_elements(ArrayType *arr, Oid elmtype, const char *name, int *n)
+{
+	Datum	   *elems;
+	bool	   *nulls;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+
+	if (ARR_NDIM(arr) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("array \"%s\" must be one-dimensional", name)));
+	get_typlenbyvalalign(elmtype, &typlen, &typbyval, &typalign);
+	deconstruct_array(arr, elmtype, typlen, typbyval, typalign, &elems, &nulls, n);
+	for (int i = 0; i < *n; i++)
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("array \"%s\" must not contain NULL elements", name),
+					 errdetail("Element %d is NULL.", i + 1)));
+	return elems;
+}
+
+/*
  * The elements of a one-dimensional float8 array, each finite and > 0
  * (comparisons work on ratios); palloc'd.  func names the SQL function in
  * the hint.  Also used by summarize.c.
@@ -47,25 +77,12 @@ require_arg(FunctionCallInfo fcinfo, int argno, const char *name)
 double *
 stats_measurements(ArrayType *arr, const char *func, const char *name, int *n)
 {
-	Datum	   *elems;
-	bool	   *nulls;
+	Datum	   *elems = array_elements(arr, FLOAT8OID, name, n);
 	double	   *values;
-	int			i;
 
-	if (ARR_NDIM(arr) > 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-				 errmsg("array \"%s\" must be one-dimensional", name)));
-	deconstruct_array(arr, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL,
-					  TYPALIGN_DOUBLE, &elems, &nulls, n);
 	values = palloc(sizeof(double) * (*n > 0 ? *n : 1));
-	for (i = 0; i < *n; i++)
+	for (int i = 0; i < *n; i++)
 	{
-		if (nulls[i])
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("array \"%s\" must not contain NULL elements", name),
-					 errdetail("Element %d is NULL.", i + 1)));
 		values[i] = DatumGetFloat8(elems[i]);
 		if (!(values[i] > 0.0 && isfinite(values[i])))
 			ereport(ERROR,
@@ -94,56 +111,80 @@ read_options(FunctionCallInfo fcinfo, StatsOptions *opt)
 				 errmsg("\"alpha\" must be greater than 0 and less than 1, not %g",
 						opt->alpha),
 				 errhint("alpha is the significance level, e.g. 0.05.")));
-	if (!(opt->noise >= 0.0 && isfinite(opt->noise)))
+	if (!(opt->noise >= 0.0 && opt->noise < 1.0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("\"noise\" must be a finite fraction of at least 0, not %g",
+				 errmsg("\"noise\" must be a fraction of at least 0 and below 1, not %g",
 						opt->noise),
 				 errhint("noise is the smallest change that counts, e.g. 0.01 for 1%%.")));
 }
 
 /*
- * The round numbers of argument argno (NULL: none) for n runs: palloc'd,
- * each > 0, one per element of the measurements it goes with.
+ * One int per run from argument argno (NULL: none), palloc'd: round
+ * numbers (positive true: each > 0) or unit ids (any int), one per element
+ * of the measurements they go with; "meaning" says what element i is, for
+ * the hint.
  */
 static int *
-round_numbers(FunctionCallInfo fcinfo, int argno, const char *name,
-			  const char *values_name, int n)
+ints_per_run(FunctionCallInfo fcinfo, int argno, const char *name,
+			 const char *values_name, int n, bool positive, const char *meaning)
 {
-	ArrayType  *arr;
 	Datum	   *elems;
-	bool	   *nulls;
-	int		   *rounds;
+	int		   *ints;
 	int			count;
 
 	if (PG_ARGISNULL(argno))
 		return NULL;
-	arr = PG_GETARG_ARRAYTYPE_P(argno);
-	if (ARR_NDIM(arr) > 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-				 errmsg("array \"%s\" must be one-dimensional", name)));
-	deconstruct_array(arr, INT4OID, sizeof(int32), true, TYPALIGN_INT,
-					  &elems, &nulls, &count);
+	elems = array_elements(PG_GETARG_ARRAYTYPE_P(argno), INT4OID, name, &count);
 	if (count != n)
 		ereport(ERROR,
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
 				 errmsg("array \"%s\" has %d elements, but \"%s\" has %d",
 						name, count, values_name, n),
-				 errhint("Element i of \"%s\" is the round in which run i of \"%s\" was made.",
-						 name, values_name)));
-	rounds = palloc(sizeof(int) * (n > 0 ? n : 1));
+				 errhint("Element i of \"%s\" is the %s of run i of \"%s\".",
+						 name, meaning, values_name)));
+	ints = palloc(sizeof(int) * (n > 0 ? n : 1));
 	for (int i = 0; i < n; i++)
 	{
-		rounds[i] = nulls[i] ? 0 : DatumGetInt32(elems[i]);
-		if (rounds[i] <= 0)
+		ints[i] = DatumGetInt32(elems[i]);
+		if (positive && ints[i] <= 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("array \"%s\" must contain round numbers greater than zero", name),
-					 errdetail("Element %d is %s.", i + 1,
-							   nulls[i] ? "NULL" : psprintf("%d", rounds[i]))));
+					 errdetail("Element %d is %d.", i + 1, ints[i])));
 	}
-	return rounds;
+	return ints;
+}
+
+/* Both of a pair of per-run arguments, or neither. */
+static void
+require_both(const void *x, const void *y, const char *name_x, const char *name_y,
+			 const char *hint)
+{
+	if ((x == NULL) != (y == NULL))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("\"%s\" and \"%s\" must be given together", name_x, name_y),
+				 errhint("%s", hint)));
+}
+
+/* The unit named by argument argno: a name stats_unit_from_name() knows. */
+static StatsUnit
+unit_kind(FunctionCallInfo fcinfo, int argno)
+{
+	char	   *name;
+	int			unit;
+
+	require_arg(fcinfo, argno, "unit_kind");
+	name = text_to_cstring(PG_GETARG_TEXT_PP(argno));
+	unit = stats_unit_from_name(name);
+	if (unit < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"unit_kind\" must be \"instance pair\", \"layout seed pair\" or \"build pair\", not \"%s\"",
+						name),
+				 errhint("unit_kind names what unit_a and unit_b count: the rounds between two restarts of both servers, or the builds with one layout seed.")));
+	return (StatsUnit) unit;
 }
 
 static void
@@ -173,7 +214,9 @@ pgbench_ext_compare(PG_FUNCTION_ARGS)
 	double	   *a,
 			   *b;
 	int		   *round_a,
-			   *round_b;
+			   *round_b,
+			   *unit_a,
+			   *unit_b;
 	int			n_a,
 				n_b,
 				rc;
@@ -185,15 +228,17 @@ pgbench_ext_compare(PG_FUNCTION_ARGS)
 	read_options(fcinfo, &opt);
 	a = stats_measurements(PG_GETARG_ARRAYTYPE_P(0), "compare()", "a", &n_a);
 	b = stats_measurements(PG_GETARG_ARRAYTYPE_P(1), "compare()", "b", &n_b);
-	round_a = round_numbers(fcinfo, 5, "round_a", "a", n_a);
-	round_b = round_numbers(fcinfo, 6, "round_b", "b", n_b);
-	if ((round_a == NULL) != (round_b == NULL))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("\"round_a\" and \"round_b\" must be given together"),
-				 errhint("Give both to compare runs round by round, or neither to compare them unpaired.")));
+	round_a = ints_per_run(fcinfo, 5, "round_a", "a", n_a, true, "round");
+	round_b = ints_per_run(fcinfo, 6, "round_b", "b", n_b, true, "round");
+	require_both(round_a, round_b, "round_a", "round_b",
+				 "Give both to compare runs round by round, or neither to compare them unpaired.");
+	unit_a = ints_per_run(fcinfo, 7, "unit_a", "a", n_a, false, "unit (instance or seed pair)");
+	unit_b = ints_per_run(fcinfo, 8, "unit_b", "b", n_b, false, "unit (instance or seed pair)");
+	require_both(unit_a, unit_b, "unit_a", "unit_b",
+				 "Give both to compare across units, or neither to compare round by round.");
 
-	rc = stats_compare_rounds(a, round_a, n_a, b, round_b, n_b, &opt, &c);
+	rc = stats_compare_units(a, round_a, unit_a, n_a, b, round_b, unit_b, n_b,
+							 unit_kind(fcinfo, 9), &opt, &c);
 	if (rc != STATS_OK)
 		report_stats_error(rc);
 
@@ -209,6 +254,8 @@ pgbench_ext_compare(PG_FUNCTION_ARGS)
 	values[8] = CStringGetTextDatum(stats_verdict_name(c.verdict));
 	values[9] = CStringGetTextDatum(c.reason);
 	values[10] = Int32GetDatum(c.n_pairs);
+	values[11] = Int32GetDatum(c.n_units);
+	values[12] = CStringGetTextDatum(stats_unit_name(c.unit, 1));
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	return (Datum) 0;
 }

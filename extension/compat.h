@@ -1,10 +1,12 @@
 /*-------------------------------------------------------------------------
  *
  * compat.h
- *		The one place for PostgreSQL version differences (PG 13 .. 17).
+ *		The one place for PostgreSQL version differences (PG 13 .. 18).
  *
  * Every #if PG_VERSION_NUM in the extension belongs here, so the rest of
- * the code reads as if written for a single server version.
+ * the code reads as if written for a single server version.  Only macros,
+ * types and inline functions: no variables (each file would get its own
+ * copy).
  *
  *-------------------------------------------------------------------------
  */
@@ -12,7 +14,34 @@
 #define PGBENCH_EXT_COMPAT_H
 
 #include "postgres.h"
+#include "fmgr.h"
 #include "funcapi.h"
+
+/*
+ * Only the module's entry points are exported: the Makefile compiles with
+ * -fvisibility=hidden (PGXS does so itself from PG 16), and the entry points
+ * carry PGDLLEXPORT.  Before PG 16 PGDLLEXPORT is empty on ELF platforms and
+ * PG_FUNCTION_INFO_V1 does not mark the function itself, so both take their
+ * PG 16 definitions here; macros expand where they are used, so files
+ * including this header get them.  _PG_init is declared by fmgr.h only from
+ * PG 16.
+ */
+#if PG_VERSION_NUM < 160000
+#undef PGDLLEXPORT
+#define PGDLLEXPORT __attribute__((visibility("default")))
+#undef PG_FUNCTION_INFO_V1
+#define PG_FUNCTION_INFO_V1(funcname) \
+extern PGDLLEXPORT Datum funcname(PG_FUNCTION_ARGS); \
+extern PGDLLEXPORT const Pg_finfo_record * CppConcat(pg_finfo_,funcname)(void); \
+const Pg_finfo_record * \
+CppConcat(pg_finfo_,funcname) (void) \
+{ \
+	static const Pg_finfo_record my_finfo = { 1 }; \
+	return &my_finfo; \
+} \
+extern int no_such_variable
+extern PGDLLEXPORT void _PG_init(void);
+#endif
 
 /*
  * InitMaterializedSRF() appeared in PG 15; before that every SRF built its
@@ -87,6 +116,14 @@ InitMaterializedSRF(FunctionCallInfo fcinfo, int flags)
 #define BEFORE_PG17(entry) entry,
 #endif
 
+#if PG_VERSION_NUM >= 180000
+#define SINCE_PG18(entry) entry,
+#define BEFORE_PG18(entry)
+#else
+#define SINCE_PG18(entry)
+#define BEFORE_PG18(entry) entry,
+#endif
+
 /*
  * PG 17 renamed VariableCacheData / ShmemVariableCache to
  * TransamVariablesData / TransamVariables; the layout report keeps the name
@@ -144,37 +181,69 @@ compat_max_procs(void)
 }
 
 /*
+ * The PGPROCs InitProcGlobal gives to autovacuum: its workers, the
+ * launcher and (PG 17+) the slot sync worker.  PG 18 sizes the workers'
+ * part by autovacuum_worker_slots, no longer by autovacuum_max_workers.
+ */
+#if PG_VERSION_NUM >= 180000
+#define COMPAT_AUTOVACUUM_PROCS (autovacuum_worker_slots + NUM_SPECIAL_WORKER_PROCS)
+#elif PG_VERSION_NUM >= 170000
+#define COMPAT_AUTOVACUUM_PROCS (autovacuum_max_workers + NUM_SPECIAL_WORKER_PROCS)
+#else
+#define COMPAT_AUTOVACUUM_PROCS (autovacuum_max_workers + 1)
+#endif
+
+/* The calling process's index in ProcGlobal->allProcs (PG 17: ProcNumber). */
+#if PG_VERSION_NUM >= 170000
+#define compat_my_proc_number() ((int) MyProcNumber)
+#else
+#define compat_my_proc_number() (MyProc->pgprocno)
+#endif
+
+/*
  * shmem_request_hook appeared in PG 15; before, shared memory and LWLocks
- * were requested straight from _PG_init.  compat_request_shmem() runs the
- * request function the right way for the server at hand.
+ * were requested straight from _PG_init.
  */
 #include "storage/ipc.h"
 
 #if PG_VERSION_NUM >= 150000
-static shmem_request_hook_type compat_prev_shmem_request_hook pg_attribute_unused();
-static void (*compat_shmem_request_fn) (void) pg_attribute_unused();
+#define HAVE_SHMEM_REQUEST_HOOK 1
+#endif
 
-static inline void
-compat_shmem_request(void)
-{
-	if (compat_prev_shmem_request_hook)
-		compat_prev_shmem_request_hook();
-	compat_shmem_request_fn();
-}
-
-static inline void
-compat_request_shmem(void (*fn) (void))
-{
-	compat_shmem_request_fn = fn;
-	compat_prev_shmem_request_hook = shmem_request_hook;
-	shmem_request_hook = compat_shmem_request;
-}
+/*
+ * ExecutorRun (and its hook) lost execute_once in PG 18; the hook's
+ * parameters and the arguments it passes on differ accordingly.
+ */
+#if PG_VERSION_NUM >= 180000
+#define COMPAT_EXECUTOR_RUN_PARAMS QueryDesc *queryDesc, ScanDirection direction, \
+	uint64 count
+#define COMPAT_EXECUTOR_RUN_ARGS queryDesc, direction, count
 #else
-static inline void
-compat_request_shmem(void (*fn) (void))
-{
-	fn();
-}
+#define COMPAT_EXECUTOR_RUN_PARAMS QueryDesc *queryDesc, ScanDirection direction, \
+	uint64 count, bool execute_once
+#define COMPAT_EXECUTOR_RUN_ARGS queryDesc, direction, count, execute_once
+#endif
+
+/*
+ * The rows of a statement whose portal runs in several steps (cursor
+ * FETCHes, Execute messages with a row limit): es_processed counts only
+ * the last step's; PG 16 added es_total_processed for all of them.
+ * Before, hooks.c adds the steps up itself.
+ */
+#if PG_VERSION_NUM >= 160000
+#define HAVE_ES_TOTAL_PROCESSED 1
+#endif
+
+/* The xmin a backend advertises lived in its PGXACT before PG 14. */
+#if PG_VERSION_NUM >= 140000
+#define COMPAT_MY_XMIN (MyProc->xmin)
+#else
+#define COMPAT_MY_XMIN (MyPgXact->xmin)
+#endif
+
+/* The predefined roles' OID macros were DEFAULT_ROLE_* before PG 14. */
+#if PG_VERSION_NUM < 140000
+#define ROLE_PG_READ_ALL_SETTINGS DEFAULT_ROLE_READ_ALL_SETTINGS
 #endif
 
 /* ProcessUtility_hook gained readOnlyTree in PG 14. */

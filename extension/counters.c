@@ -2,7 +2,8 @@
  *
  * counters.c
  *		Shared memory of the statement and transaction counters: per-backend
- *		slots, their owners' writes, summing them, counters() and reset().
+ *		slots, their owners' writes, summing them, counters(), and the
+ *		counters' part of reset().
  *
  * The locking rules are in counters.h.  In short: each backend writes only
  * its own slot, under a changecount; readers copy slots and retry on a
@@ -22,7 +23,6 @@
 #include "utils/timestamp.h"
 
 PG_FUNCTION_INFO_V1(pgbench_ext_counters);
-PG_FUNCTION_INFO_V1(pgbench_ext_reset);
 
 CountersShared *counters_shared = NULL;
 
@@ -42,11 +42,18 @@ counters_nslots(void)
 	return compat_max_procs();
 }
 
-Size
+static Size
 counters_shmem_size(void)
 {
 	return add_size(offsetof(CountersShared, slots),
 					mul_size(counters_nslots(), sizeof(CounterSlot)));
+}
+
+/* While the postmaster loads preload libraries (see pgbench_ext.c). */
+void
+counters_shmem_request(void)
+{
+	RequestAddinShmemSpace(counters_shmem_size());
 }
 
 /* Called with AddinShmemInitLock held, from the shmem_startup_hook. */
@@ -66,23 +73,7 @@ counters_shmem_startup(void)
 		counters_shared->nslots = counters_nslots();
 		for (int i = 0; i < counters_shared->nslots; i++)
 			pg_atomic_init_u32(&counters_shared->slots[i].changecount, 0);
-		counters_shared->wait_lock = &(GetNamedLWLockTranche("pgbench_ext"))->lock;
 	}
-}
-
-/*
- * Refuse to go on unless the library was preloaded, as contrib's
- * pg_stat_statements does: without it there is no shared memory to read.
- */
-void
-counters_require_preload(const char *function)
-{
-	if (counters_shared == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("pgbench_ext must be loaded via \"shared_preload_libraries\" to use %s",
-						function),
-				 errhint("Add pgbench_ext to shared_preload_libraries in postgresql.conf and restart the server.")));
 }
 
 static inline void
@@ -132,9 +123,9 @@ CounterSlot *
 counters_own_slot(void)
 {
 	if (counters_shared == NULL || MyProc == NULL ||
-		MyProc->pgprocno >= counters_shared->nslots)
+		compat_my_proc_number() >= counters_shared->nslots)
 		return NULL;
-	return &counters_shared->slots[MyProc->pgprocno];
+	return &counters_shared->slots[compat_my_proc_number()];
 }
 
 /*
@@ -235,7 +226,7 @@ pgbench_ext_counters(PG_FUNCTION_ARGS)
 	CounterValues sum;
 	uint64		(*hist)[LH_BUCKETS];
 
-	counters_require_preload("pgbench_ext.counters()");
+	pgbench_ext_require_preload(counters_shared != NULL, "pgbench_ext.counters()");
 	InitMaterializedSRF(fcinfo, 0);
 
 	hist = palloc(sizeof(uint64) * HIST_COUNT * LH_BUCKETS);
@@ -268,17 +259,12 @@ pgbench_ext_counters(PG_FUNCTION_ARGS)
 }
 
 /*
- * pgbench_ext.reset() — zero every counter and the wait profile.  EXECUTE
- * is revoked from PUBLIC in the install script.
+ * Zero every counter at once (rule 4): the slots are zeroed by their owners
+ * at their next write, or read as zero until then.
  */
-Datum
-pgbench_ext_reset(PG_FUNCTION_ARGS)
+void
+counters_reset(void)
 {
-	counters_require_preload("pgbench_ext.reset()");
-
 	pg_atomic_fetch_add_u64(&counters_shared->generation, 1);
 	pg_atomic_write_u64(&counters_shared->reset_at, (uint64) GetCurrentTimestamp());
-	wait_sampler_reset();
-
-	PG_RETURN_VOID();
 }

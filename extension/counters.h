@@ -35,11 +35,8 @@
  *    its next write.  Exited backends' slots thus read as zero after a
  *    reset without anyone touching them.
  *
- * 5. The wait-event table has one writer, the sampler, and is guarded by the
- *    extension's own LWLock (never ProcArrayLock): the sampler holds it
- *    exclusively for the few microseconds of folding one sample in, readers
- *    and reset() take it shared/exclusive.  No backend running statements
- *    ever takes it.
+ * The counters take no lock at all; the wait profile has its own
+ * (wait_sampler.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -49,7 +46,6 @@
 #include "pgbench_ext.h"
 
 #include "port/atomics.h"
-#include "storage/lwlock.h"
 
 #include "latency_hist.h"
 #include "perf_events.h"
@@ -108,16 +104,15 @@ typedef struct CountersShared
 {
 	pg_atomic_uint64 generation;	/* advanced by reset() */
 	pg_atomic_uint64 reset_at;	/* TimestampTz of the last reset */
-	LWLock	   *wait_lock;		/* rule 5 */
 	int			nslots;
 	CounterSlot slots[FLEXIBLE_ARRAY_MEMBER];
 } CountersShared;
 
 /* counters.c */
 extern CountersShared *counters_shared;
-extern Size counters_shmem_size(void);
+extern void counters_shmem_request(void);
 extern void counters_shmem_startup(void);
-extern void counters_require_preload(const char *function);
+extern void counters_reset(void);
 extern CounterSlot *counters_own_slot(void);
 extern void counters_slot_renew(CounterSlot *slot, uint64 generation);
 extern void counters_add_usage(CounterValues *dst, const CounterValues *src);
@@ -161,30 +156,5 @@ counters_add_timing(TimingCounters *t, uint64 *hist, uint64 ns, uint64 rows)
 		t->max_ns = ns;
 	hist[lh_bucket(ns)]++;
 }
-
-/* hooks.c */
-extern void hooks_install(void);
-extern const PerfEventSet *hooks_perf_events(void);
-
-/* cpu_usage.c */
-extern void cpu_usage_add_since_last(CounterValues *v);
-
-/* wait_sampler.c */
-extern Size wait_sampler_shmem_size(void);
-extern void wait_sampler_shmem_startup(void);
-extern void wait_sampler_register(void);
-extern void wait_sampler_reset(void);
-extern bool wait_sampler_running(void);
-
-typedef struct WaitRow
-{
-	const char *backend_type;
-	const char *event_type;
-	const char *event;
-	uint64		samples;
-	double		pct;
-} WaitRow;
-
-extern int	wait_sampler_rows(WaitRow **rows);
 
 #endif							/* PGBENCH_EXT_COUNTERS_H */

@@ -14,7 +14,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "counters.h"
+#include "cpu_usage.h"
 
 #include <sys/resource.h>
 #include <sys/time.h>

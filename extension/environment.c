@@ -31,6 +31,8 @@
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 
+#include "machine.h"
+
 PG_FUNCTION_INFO_V1(pgbench_ext_environment);
 
 /* Settings reported always, whatever their source, in this order. */
@@ -142,7 +144,7 @@ report_settings(EnvOutput *out)
 	 */
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	ret = SPI_execute("SELECT name, current_setting(name), source "
+	ret = SPI_execute("SELECT name, pg_catalog.current_setting(name), source "
 					  "FROM pg_catalog.pg_settings "
 					  "WHERE source <> 'default' ORDER BY name",
 					  true, 0);

@@ -2,7 +2,8 @@
  *
  * hooks.c
  *		Executor, utility and transaction hooks: time each top-level
- *		statement and transaction and add them to the backend's own slot.
+ *		statement and transaction and add them to the backend's own slot;
+ *		the settings pgbench_ext.track and pgbench_ext.track_hw.
  *
  * The per-statement cost is two clock_gettime() calls (vDSO), a histogram
  * index and a few additions to this backend's own slot in shared memory,
@@ -35,7 +36,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "counters.h"
+#include "hooks.h"
 
 #include <time.h>
 
@@ -46,13 +47,22 @@
 #include "storage/ipc.h"
 #include "storage/proc.h"
 #include "tcop/utility.h"
+#include "utils/guc.h"
 #include "utils/memutils.h"
+
+#include "counters.h"
+#include "cpu_usage.h"
+#include "inject_delay.h"
 
 #define CPU_READ_INTERVAL_NS	(100 * 1000 * 1000)
 #define HW_READ_INTERVAL_NS		(10 * 1000 * 1000)
 
-/* portals open at once at top level (extended protocol, cursors) */
-#define MAX_OPEN_STATEMENTS		8
+/*
+ * Top-level statements open at once (each portal of the extended protocol
+ * that an Execute with a row limit left suspended): room for this many at
+ * first, doubled whenever a statement finds it full.
+ */
+#define INITIAL_OPEN_STATEMENTS	8
 
 static ExecutorStart_hook_type prev_ExecutorStart = NULL;
 static ExecutorRun_hook_type prev_ExecutorRun = NULL;
@@ -63,11 +73,20 @@ static ProcessUtility_hook_type prev_ProcessUtility = NULL;
 static int	nesting_level = 0;		/* executor and utility frames running */
 static int	utility_depth = 0;		/* of which ProcessUtility frames */
 
-static struct
+bool		pgbench_ext_track_hw = false;
+static bool pgbench_ext_track = true;
+
+typedef struct OpenStatement
 {
 	QueryDesc  *query;
 	uint64		start_ns;
-}			open_statements[MAX_OPEN_STATEMENTS];
+#ifndef HAVE_ES_TOTAL_PROCESSED
+	uint64		rows;			/* of the portal's steps so far */
+#endif
+} OpenStatement;
+
+static OpenStatement *open_statements = NULL;	/* in TopMemoryContext */
+static int	open_statements_size = 0;
 static int	n_open_statements = 0;
 
 /*
@@ -152,10 +171,28 @@ cmd_kind(CmdType operation)
 	}
 }
 
+/*
+ * Make room for one more open statement.  Running out of memory fails the
+ * statement rather than losing its figures.
+ */
+static void
+open_statements_reserve(void)
+{
+	int			size;
+
+	if (likely(n_open_statements < open_statements_size))
+		return;
+	size = open_statements_size == 0 ? INITIAL_OPEN_STATEMENTS : 2 * open_statements_size;
+	open_statements = open_statements == NULL
+		? MemoryContextAlloc(TopMemoryContext, size * sizeof(OpenStatement))
+		: repalloc(open_statements, size * sizeof(OpenStatement));
+	open_statements_size = size;
+}
+
 static void
 pe_ExecutorStart(QueryDesc *queryDesc, int eflags)
 {
-	bool		track = tracking() && n_open_statements < MAX_OPEN_STATEMENTS;
+	bool		track = tracking();
 	uint64		start = track ? pgbench_ext_now_ns() : 0;
 
 	if (prev_ExecutorStart)
@@ -166,23 +203,44 @@ pe_ExecutorStart(QueryDesc *queryDesc, int eflags)
 	if (track && !(eflags & EXEC_FLAG_EXPLAIN_ONLY))
 	{
 		xact_begins(start);
+		open_statements_reserve();
 		open_statements[n_open_statements].query = queryDesc;
 		open_statements[n_open_statements].start_ns = start;
+#ifndef HAVE_ES_TOTAL_PROCESSED
+		open_statements[n_open_statements].rows = 0;
+#endif
 		n_open_statements++;
 	}
 }
 
+/* The open statement of a query, most recently opened first; or NULL. */
+static inline OpenStatement *
+open_statement_of(QueryDesc *queryDesc)
+{
+	for (int i = n_open_statements - 1; i >= 0; i--)
+		if (open_statements[i].query == queryDesc)
+			return &open_statements[i];
+	return NULL;
+}
+
 /* No PG_TRY: see the header comment for who lowers the level on an error. */
 static void
-pe_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction, uint64 count,
-			   bool execute_once)
+pe_ExecutorRun(COMPAT_EXECUTOR_RUN_PARAMS)
 {
 	nesting_level++;
 	if (prev_ExecutorRun)
-		prev_ExecutorRun(queryDesc, direction, count, execute_once);
+		prev_ExecutorRun(COMPAT_EXECUTOR_RUN_ARGS);
 	else
-		standard_ExecutorRun(queryDesc, direction, count, execute_once);
+		standard_ExecutorRun(COMPAT_EXECUTOR_RUN_ARGS);
 	nesting_level--;
+#ifndef HAVE_ES_TOTAL_PROCESSED
+	{
+		OpenStatement *open = nesting_level == 0 ? open_statement_of(queryDesc) : NULL;
+
+		if (open)
+			open->rows += queryDesc->estate->es_processed;
+	}
+#endif
 }
 
 static void
@@ -199,20 +257,24 @@ pe_ExecutorFinish(QueryDesc *queryDesc)
 static void
 pe_ExecutorEnd(QueryDesc *queryDesc)
 {
-	for (int i = n_open_statements - 1; i >= 0; i--)
+	OpenStatement *open = open_statement_of(queryDesc);
+
+	if (open)
 	{
-		if (open_statements[i].query == queryDesc)
-		{
-			statement_ended(cmd_kind(queryDesc->operation),
-							pgbench_ext_now_ns() - open_statements[i].start_ns,
-							queryDesc->estate->es_processed);
-			/* keep the order: a subtransaction's abort cuts off its tail */
-			n_open_statements--;
-			if (i < n_open_statements)
-				memmove(&open_statements[i], &open_statements[i + 1],
-						(n_open_statements - i) * sizeof(open_statements[0]));
-			break;
-		}
+		int			i = open - open_statements;
+#ifdef HAVE_ES_TOTAL_PROCESSED
+		uint64		rows = queryDesc->estate->es_total_processed;
+#else
+		uint64		rows = open->rows;
+#endif
+
+		statement_ended(cmd_kind(queryDesc->operation),
+						pgbench_ext_now_ns() - open->start_ns, rows);
+		/* keep the order: a subtransaction's abort cuts off its tail */
+		n_open_statements--;
+		if (i < n_open_statements)
+			memmove(&open_statements[i], &open_statements[i + 1],
+					(n_open_statements - i) * sizeof(open_statements[0]));
 	}
 
 	if (prev_ExecutorEnd)
@@ -461,9 +523,33 @@ pe_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 	}
 }
 
-void
-hooks_install(void)
+static void
+define_settings(void)
 {
+	DefineCustomBoolVariable("pgbench_ext.track",
+							 "Counts statements and transactions per command type.",
+							 NULL,
+							 &pgbench_ext_track,
+							 true,
+							 PGC_SUSET,
+							 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("pgbench_ext.track_hw",
+							 "Reads perf_event counters (cycles, instructions, caches) at transaction ends.",
+							 "Where the kernel refuses hardware counters, software ones are read; see pgbench_ext.hw_status().",
+							 &pgbench_ext_track_hw,
+							 false,
+							 PGC_SUSET,
+							 0,
+							 NULL, NULL, NULL);
+}
+
+void
+hooks_init(void)
+{
+	define_settings();
+
 	prev_ExecutorStart = ExecutorStart_hook;
 	ExecutorStart_hook = pe_ExecutorStart;
 	prev_ExecutorRun = ExecutorRun_hook;

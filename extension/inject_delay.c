@@ -28,7 +28,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "pgbench_ext.h"
+#include "inject_delay.h"
 
 #include "utils/guc.h"
 
@@ -41,7 +41,6 @@
 static int	inject_delay_ns = 0;
 static double inject_slowdown_pct = 0.0;
 
-/* either setting above zero: tested inline by the transaction callback */
 bool		inject_delay_wanted = false;
 
 /* when this backend last left slow_down_cycle(); 0 before the first call */
@@ -130,7 +129,7 @@ assign_inject_slowdown_pct(double newval, void *extra)
 }
 
 void
-inject_delay_init(void)
+inject_delay_define_settings(void)
 {
 	DefineCustomIntVariable("pgbench_ext.inject_delay_ns",
 							"Busy-waits this many nanoseconds before each transaction commits (calibration only).",

@@ -9,7 +9,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "pgbench_ext.h"
+#include "machine.h"
 
 #include <unistd.h>
 

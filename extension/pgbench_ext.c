@@ -1,13 +1,18 @@
 /*-------------------------------------------------------------------------
  *
  * pgbench_ext.c
- *		Module entry point: module magic, _PG_init and the version handshake.
+ *		Module entry point: module magic, _PG_init, shared memory set-up,
+ *		the version handshake and reset().
  *
  * The library can be used two ways.  Loaded by CREATE EXTENSION alone, the
  * functions that need no shared memory (version, environment, layout) work.
- * Loaded through shared_preload_libraries, _PG_init also sets up the
- * counters' shared memory, hooks and background sampler; functions that
- * need those refuse to run otherwise, with a hint naming the setting.
+ * Loaded through shared_preload_libraries, _PG_init also lets each module
+ * define its settings, request its shared memory and install its hooks or
+ * worker; functions that need those refuse to run otherwise, with a hint
+ * naming the setting.
+ *
+ * Each module owns its settings, shared state and lock; this file only
+ * calls each one's entry points in order, and is called by none of them.
  *
  *-------------------------------------------------------------------------
  */
@@ -22,21 +27,21 @@
 #include "utils/guc.h"
 
 #include "counters.h"
+#include "hooks.h"
+#include "inject_delay.h"
+#include "wait_sampler.h"
 
 PG_MODULE_MAGIC;
 
-void		_PG_init(void);
-
 PG_FUNCTION_INFO_V1(pgbench_ext_version);
+PG_FUNCTION_INFO_V1(pgbench_ext_reset);
 
-bool		pgbench_ext_track = true;
-bool		pgbench_ext_track_hw = false;
-int			pgbench_ext_sample_interval_ms = 10;
-
+#ifdef HAVE_SHMEM_REQUEST_HOOK
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+#endif
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 
-static void define_settings(void);
-static void request_shmem(void);
+static void shmem_request(void);
 static void shmem_startup(void);
 
 void
@@ -49,55 +54,30 @@ _PG_init(void)
 	if (!process_shared_preload_libraries_in_progress)
 		return;
 
-	define_settings();
-	inject_delay_init();
+	hooks_init();
+	inject_delay_define_settings();
+	wait_sampler_init();
 	MarkGUCPrefixReserved("pgbench_ext");
 
-	compat_request_shmem(request_shmem);
+#ifdef HAVE_SHMEM_REQUEST_HOOK
+	prev_shmem_request_hook = shmem_request_hook;
+	shmem_request_hook = shmem_request;
+#else
+	shmem_request();
+#endif
 	prev_shmem_startup_hook = shmem_startup_hook;
 	shmem_startup_hook = shmem_startup;
-
-	hooks_install();
-	wait_sampler_register();
 }
 
 static void
-define_settings(void)
+shmem_request(void)
 {
-	DefineCustomBoolVariable("pgbench_ext.track",
-							 "Counts statements and transactions per command type.",
-							 NULL,
-							 &pgbench_ext_track,
-							 true,
-							 PGC_SUSET,
-							 0,
-							 NULL, NULL, NULL);
-
-	DefineCustomBoolVariable("pgbench_ext.track_hw",
-							 "Reads perf_event counters (cycles, instructions, caches) at transaction ends.",
-							 "Where the kernel refuses hardware counters, software ones are read; see pgbench_ext.hw_status().",
-							 &pgbench_ext_track_hw,
-							 false,
-							 PGC_SUSET,
-							 0,
-							 NULL, NULL, NULL);
-
-	DefineCustomIntVariable("pgbench_ext.sample_interval_ms",
-							"Interval between wait-event samples; 0 turns the sampler off.",
-							NULL,
-							&pgbench_ext_sample_interval_ms,
-							10,
-							0, 60000,
-							PGC_SIGHUP,
-							GUC_UNIT_MS,
-							NULL, NULL, NULL);
-}
-
-static void
-request_shmem(void)
-{
-	RequestAddinShmemSpace(add_size(counters_shmem_size(), wait_sampler_shmem_size()));
-	RequestNamedLWLockTranche("pgbench_ext", 1);
+#ifdef HAVE_SHMEM_REQUEST_HOOK
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+#endif
+	counters_shmem_request();
+	wait_sampler_shmem_request();
 }
 
 static void
@@ -123,4 +103,19 @@ Datum
 pgbench_ext_version(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_TEXT_P(cstring_to_text(PGBENCH_EXT_VERSION));
+}
+
+/*
+ * pgbench_ext.reset() — zero every counter and the wait profile.  EXECUTE
+ * is revoked from PUBLIC in the install script.
+ */
+Datum
+pgbench_ext_reset(PG_FUNCTION_ARGS)
+{
+	pgbench_ext_require_preload(counters_shared != NULL, "pgbench_ext.reset()");
+
+	counters_reset();
+	wait_sampler_reset();
+
+	PG_RETURN_VOID();
 }

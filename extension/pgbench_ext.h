@@ -1,10 +1,11 @@
 /*-------------------------------------------------------------------------
  *
  * pgbench_ext.h
- *		Declarations shared by the extension's source files.
+ *		What every file of the extension needs: the version, the one clock,
+ *		and the refusal of functions that need shared_preload_libraries.
  *
- * Each file in extension/ does one job (environment report, machine facts,
- * counters, ...); this header is how they reach each other.
+ * Each file in extension/ does one job and has its own header, through
+ * which the others reach it; this one holds only what all of them share.
  *
  *-------------------------------------------------------------------------
  */
@@ -34,34 +35,20 @@ pgbench_ext_now_ns(void)
 	return (uint64) ts.tv_sec * UINT64CONST(1000000000) + (uint64) ts.tv_nsec;
 }
 
-/* machine.c: facts about the host, read from /proc and sysfs */
-
-/* One CPU cache as the kernel describes it in sysfs. */
-typedef struct MachineCache
+/*
+ * Refuse to go on unless the module owning a function's shared memory has
+ * attached to it, as contrib's pg_stat_statements does: without
+ * preloading there is none to read.
+ */
+static inline void
+pgbench_ext_require_preload(bool attached, const char *function)
 {
-	int			level;			/* 1, 2, 3 ... */
-	char		type[16];		/* "Data", "Instruction", "Unified" */
-	int64		size_bytes;
-	int			line_bytes;		/* coherency_line_size, 0 if unknown */
-} MachineCache;
-
-#define MACHINE_MAX_CACHES 8
-
-extern bool machine_cpu_model(char *buf, size_t len);
-extern int	machine_cpu_count(void);
-extern int	machine_caches(MachineCache *caches, int max_caches);
-extern bool machine_read_line(const char *path, char *buf, size_t len);
-extern char *machine_format_bytes(int64 bytes);
-extern char *machine_cache_label(const MachineCache *cache);
-
-/* inject_delay.c */
-extern bool inject_delay_wanted;
-extern void inject_delay_init(void);
-extern void inject_delay_before_commit(void);
-
-/* pgbench_ext.c: settings, defined only when preloaded */
-extern bool pgbench_ext_track;
-extern bool pgbench_ext_track_hw;
-extern int	pgbench_ext_sample_interval_ms;
+	if (!attached)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("pgbench_ext must be loaded via \"shared_preload_libraries\" to use %s",
+						function),
+				 errhint("Add pgbench_ext to shared_preload_libraries in postgresql.conf and restart the server.")));
+}
 
 #endif							/* PGBENCH_EXT_H */

@@ -92,7 +92,7 @@ pgbench_ext_fdr(PG_FUNCTION_ARGS)
 				 errmsg("\"alpha\" must be in (0, 1) and \"noise\" at least 0, not %g and %g",
 						opt.alpha, opt.noise)));
 	q = palloc(sizeof(double) * (n > 0 ? n : 1));
-	rc = stats_bh_qvalues(p, n, q);
+	rc = stats_bh_adjust(p, n, q);
 	if (rc != STATS_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -16,6 +16,9 @@
 #include "lib/stringinfo.h"
 #include "utils/builtins.h"
 
+#include "hooks.h"
+#include "wait_sampler.h"
+
 PG_FUNCTION_INFO_V1(pgbench_ext_report);
 PG_FUNCTION_INFO_V1(pgbench_ext_hw_status);
 
@@ -83,12 +86,11 @@ pgbench_ext_report(PG_FUNCTION_ARGS)
 	CounterValues s;
 	uint64		(*hist)[LH_BUCKETS];
 	uint64		xacts;
-	WaitRow    *waits;
-	int			nwaits;
+	WaitProfile waits;
 	PerfEventSet probe;
 	const PerfEventSet *set = NULL;
 
-	counters_require_preload("pgbench_ext.report()");
+	pgbench_ext_require_preload(counters_shared != NULL, "pgbench_ext.report()");
 	InitMaterializedSRF(fcinfo, 0);
 
 	hist = palloc(sizeof(uint64) * HIST_COUNT * LH_BUCKETS);
@@ -116,12 +118,17 @@ pgbench_ext_report(PG_FUNCTION_ARGS)
 			 per(s.cpu_user_us, xacts), per(s.cpu_sys_us, xacts),
 			 per(s.voluntary_switches, xacts), per(s.involuntary_switches, xacts));
 
-	nwaits = wait_sampler_rows(&waits);
+	wait_sampler_profile(&waits);
 	put_line(rsinfo, "waits", "top waits (%% of the samples of each backend type)%s",
-			 nwaits == 0 ? ": no samples" : "");
-	for (int i = 0; i < nwaits && i < 8; i++)
-		put_line(rsinfo, "waits", "  %-18s %-40s %6.1f%%", waits[i].backend_type,
-				 psprintf("%s: %s", waits[i].event_type, waits[i].event), waits[i].pct);
+			 waits.nrows == 0 ? ": no samples" : "");
+	for (int i = 0; i < waits.nrows && i < 8; i++)
+		put_line(rsinfo, "waits", "  %-18s %-40s %6.1f%%", waits.rows[i].backend_type,
+				 psprintf("%s: %s", waits.rows[i].event_type, waits.rows[i].event),
+				 waits.rows[i].pct);
+	if (waits.lost > 0)
+		put_line(rsinfo, "waits", "  %llu of %llu samples (%.1f%%) lost: the wait table is full; raise pgbench_ext.wait_table_size",
+				 (unsigned long long) waits.lost, (unsigned long long) waits.samples,
+				 100.0 * waits.lost / waits.samples);
 
 	put_line(rsinfo, "hw", "hardware counters per transaction%s",
 			 pgbench_ext_track_hw ? "" : " (pgbench_ext.track_hw is off)");

@@ -284,11 +284,11 @@ pgbench_ext_snapshot_bench(PG_FUNCTION_ARGS)
 		elog(ERROR, "return type must be a row type");
 
 	/* See the file header: our snapshots must not be the backend's xmin. */
-	if (!ActiveSnapshotSet() || !TransactionIdIsValid(MyProc->xmin))
+	if (!ActiveSnapshotSet() || !TransactionIdIsValid(COMPAT_MY_XMIN))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("snapshot_bench must run inside a query that holds a snapshot")));
-	xmin_before = MyProc->xmin;
+	xmin_before = COMPAT_MY_XMIN;
 	txmin_before = TransactionXmin;
 
 	overhead = timer_overhead_ns();
@@ -319,9 +319,9 @@ pgbench_ext_snapshot_bench(PG_FUNCTION_ARGS)
 	}
 	PG_END_TRY();
 
-	if (MyProc->xmin != xmin_before || TransactionXmin != txmin_before)
+	if (COMPAT_MY_XMIN != xmin_before || TransactionXmin != txmin_before)
 		elog(ERROR, "snapshot_bench changed the backend's xmin (%u -> %u)",
-			 xmin_before, MyProc->xmin);
+			 xmin_before, COMPAT_MY_XMIN);
 
 	qsort(per_call, batches, sizeof(double), compare_doubles);
 

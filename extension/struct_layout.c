@@ -16,8 +16,9 @@
  * start.  The type column is the declared type as written in the table
  * below (the compiler checks names, offsets and sizes, not that text).
  *
- * Only PostgreSQL 15 has been compiled here; the entries for the other
- * releases follow their headers and are selected through compat.h.
+ * Fields that exist only in some releases are selected through compat.h;
+ * each table follows the headers of PG 13 to 18 (docs/versions.md says
+ * which were compiled and tested).
  *
  *-------------------------------------------------------------------------
  */
@@ -73,8 +74,8 @@ static const LayoutField snapshot_fields[] = {
 	FIELD(SnapshotData, active_count, "uint32"),
 	FIELD(SnapshotData, regd_count, "uint32"),
 	FIELD(SnapshotData, ph_node, "pairingheap_node"),
-	BEFORE_PG17(FIELD(SnapshotData, whenTaken, "TimestampTz"))
-	BEFORE_PG17(FIELD(SnapshotData, lsn, "XLogRecPtr"))
+	BEFORE_PG18(FIELD(SnapshotData, whenTaken, "TimestampTz"))
+	BEFORE_PG18(FIELD(SnapshotData, lsn, "XLogRecPtr"))
 	SINCE_PG14(FIELD(SnapshotData, snapXactCompletionCount, "uint64"))
 };
 
@@ -99,7 +100,8 @@ static const LayoutField pgproc_fields[] = {
 	FIELD(PGPROC, databaseId, "Oid"),
 	FIELD(PGPROC, roleId, "Oid"),
 	FIELD(PGPROC, tempNamespaceId, "Oid"),
-	FIELD(PGPROC, isBackgroundWorker, "bool"),
+	BEFORE_PG18(FIELD(PGPROC, isBackgroundWorker, "bool"))
+	SINCE_PG18(FIELD(PGPROC, isRegularBackend, "bool"))
 	FIELD(PGPROC, recoveryConflictPending, "bool"),
 	SINCE_PG15(FIELD(PGPROC, lwWaiting, "uint8"))
 	BEFORE_PG15(FIELD(PGPROC, lwWaiting, "bool"))
@@ -130,11 +132,14 @@ static const LayoutField pgproc_fields[] = {
 	FIELD(PGPROC, clogGroupNext, "pg_atomic_uint32"),
 	FIELD(PGPROC, clogGroupMemberXid, "TransactionId"),
 	FIELD(PGPROC, clogGroupMemberXidStatus, "XidStatus"),
-	FIELD(PGPROC, clogGroupMemberPage, "int"),
+	BEFORE_PG17(FIELD(PGPROC, clogGroupMemberPage, "int"))
+	SINCE_PG17(FIELD(PGPROC, clogGroupMemberPage, "int64"))
 	FIELD(PGPROC, clogGroupMemberLsn, "XLogRecPtr"),
 	FIELD(PGPROC, fpInfoLock, "LWLock"),
-	FIELD(PGPROC, fpLockBits, "uint64"),
-	FIELD(PGPROC, fpRelId, "Oid[FP_LOCK_SLOTS_PER_BACKEND]"),
+	BEFORE_PG18(FIELD(PGPROC, fpLockBits, "uint64"))
+	SINCE_PG18(FIELD(PGPROC, fpLockBits, "uint64 *"))
+	BEFORE_PG18(FIELD(PGPROC, fpRelId, "Oid[FP_LOCK_SLOTS_PER_BACKEND]"))
+	SINCE_PG18(FIELD(PGPROC, fpRelId, "Oid *"))
 	FIELD(PGPROC, fpVXIDLock, "bool"),
 	FIELD(PGPROC, fpLocalTransactionId, "LocalTransactionId"),
 	FIELD(PGPROC, lockGroupLeader, "PGPROC *"),
@@ -159,8 +164,10 @@ static const LayoutField proc_hdr_fields[] = {
 	SINCE_PG16(FIELD(PROC_HDR, walsenderFreeProcs, "dlist_head"))
 	FIELD(PROC_HDR, procArrayGroupFirst, "pg_atomic_uint32"),
 	FIELD(PROC_HDR, clogGroupFirst, "pg_atomic_uint32"),
-	FIELD(PROC_HDR, walwriterLatch, "Latch *"),
-	FIELD(PROC_HDR, checkpointerLatch, "Latch *"),
+	BEFORE_PG18(FIELD(PROC_HDR, walwriterLatch, "Latch *"))
+	BEFORE_PG18(FIELD(PROC_HDR, checkpointerLatch, "Latch *"))
+	SINCE_PG18(FIELD(PROC_HDR, walwriterProc, "ProcNumber"))
+	SINCE_PG18(FIELD(PROC_HDR, checkpointerProc, "ProcNumber"))
 	FIELD(PROC_HDR, spins_per_delay, "int"),
 	BEFORE_PG15(FIELD(PROC_HDR, startupProc, "PGPROC *"))
 	BEFORE_PG15(FIELD(PROC_HDR, startupProcPid, "int"))

@@ -56,7 +56,7 @@ Datum
 pgbench_ext_struct_placement(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	uint32		nprocs = ProcGlobal->allProcCount;
+	uint32		nprocs pg_attribute_unused() = ProcGlobal->allProcCount;
 
 	InitMaterializedSRF(fcinfo, 0);
 

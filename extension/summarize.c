@@ -4,7 +4,7 @@
  *		pgbench_ext.summarize(x, level): the median of per-run measurements
  *		with its distribution-free CI, and the spread; geomean(x).
  *
- * With compare() it gives pgbench_ext.report() (40_experiments.sql) every
+ * With compare() it gives pgbench_ext.experiment_report() (40_experiments.sql) every
  * figure of the client's verdict table, from common/stats.c, the code the
  * client runs: the same runs give the same digits in psql and in the
  * terminal.  Needs no shared memory.

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * wait_sampler.c
- *		Background worker sampling every process's wait event, and
- *		pgbench_ext.wait_profile().
+ *		Background worker sampling every process's wait event, its settings
+ *		and shared table, and pgbench_ext.wait_profile().
  *
  * Every pgbench_ext.sample_interval_ms the worker reads pid and
  * wait_event_info of each PGPROC and counts (backend type, wait event).
@@ -11,9 +11,10 @@
  * pg_stat_activity reads them), and a sample that races with a change just
  * sees the old or the new value.  Snapshot and lock-manager patches are
  * precisely what the profile is used to judge, so the sampler must not
- * perturb them.  The counts live in a small table guarded by the
- * extension's own LWLock (counters.h, rule 5), which no backend running
- * statements ever takes.
+ * perturb them.  The counts live in a small table guarded by this
+ * module's own LWLock (wait_sampler.h), which no backend running
+ * statements ever takes.  A (backend type, wait event) pair that finds the
+ * table full is counted as lost, and the profile says how many were.
  *
  * The backend type comes from where the PGPROC sits in ProcGlobal's array,
  * which InitProcGlobal lays out in fixed ranges (regular backends,
@@ -22,7 +23,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "counters.h"
+#include "wait_sampler.h"
 
 #include "fmgr.h"
 #include "funcapi.h"
@@ -35,6 +36,7 @@
 #include "storage/proc.h"
 #include "storage/shmem.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 
 PG_FUNCTION_INFO_V1(pgbench_ext_wait_profile);
 PGDLLEXPORT void pgbench_ext_sampler_main(Datum main_arg);
@@ -54,7 +56,17 @@ static const char *const sampled_type_names[SAMPLED_TYPE_COUNT] = {
 };
 
 /* (backend type, wait event) pairs; a few dozen occur in practice */
-#define WAIT_TABLE_SIZE 1024
+#define WAIT_TABLE_DEFAULT_SIZE 1024
+
+#define WAIT_LOCK_TRANCHE "pgbench_ext_wait_profile"
+
+/* How wait_profile() names the samples lost to a full table. */
+#define WAIT_LOST_BACKEND_TYPE	"(all)"
+#define WAIT_LOST_EVENT_TYPE	"Overflow"
+#define WAIT_LOST_EVENT			"wait table full (pgbench_ext.wait_table_size)"
+
+static int	sample_interval_ms = 10;
+static int	wait_table_size = WAIT_TABLE_DEFAULT_SIZE;
 
 typedef struct WaitEntry
 {
@@ -65,63 +77,110 @@ typedef struct WaitEntry
 
 typedef struct WaitShared
 {
+	LWLock	   *lock;			/* see wait_sampler.h */
 	pg_atomic_uint32 sampler_pid;	/* 0 when the worker is not running */
-	uint64		dropped;		/* samples lost to a full table */
+	uint64		lost;			/* samples of pairs the full table had no entry for */
 	uint64		total[SAMPLED_TYPE_COUNT];
-	WaitEntry	entries[WAIT_TABLE_SIZE];
+	int			nentries;		/* wait_table_size at start-up */
+	WaitEntry	entries[FLEXIBLE_ARRAY_MEMBER];
 } WaitShared;
 
 static WaitShared *wait_shared = NULL;
 
-Size
-wait_sampler_shmem_size(void)
+static Size
+wait_shmem_size(void)
 {
-	return sizeof(WaitShared);
+	return add_size(offsetof(WaitShared, entries),
+					mul_size(wait_table_size, sizeof(WaitEntry)));
+}
+
+/* While the postmaster loads preload libraries (see pgbench_ext.c). */
+void
+wait_sampler_shmem_request(void)
+{
+	RequestAddinShmemSpace(wait_shmem_size());
+	RequestNamedLWLockTranche(WAIT_LOCK_TRANCHE, 1);
 }
 
 static void
 wait_table_clear(void)
 {
-	wait_shared->dropped = 0;
+	wait_shared->lost = 0;
 	memset(wait_shared->total, 0, sizeof(wait_shared->total));
-	for (int i = 0; i < WAIT_TABLE_SIZE; i++)
+	for (int i = 0; i < wait_shared->nentries; i++)
 	{
 		wait_shared->entries[i].type = -1;
 		wait_shared->entries[i].samples = 0;
 	}
 }
 
+/* Called with AddinShmemInitLock held, from the shmem_startup_hook. */
 void
 wait_sampler_shmem_startup(void)
 {
 	bool		found;
 
-	wait_shared = ShmemInitStruct("pgbench_ext waits", sizeof(WaitShared), &found);
+	wait_shared = ShmemInitStruct("pgbench_ext waits", wait_shmem_size(), &found);
 	if (!found)
 	{
+		wait_shared->lock = &(GetNamedLWLockTranche(WAIT_LOCK_TRANCHE))->lock;
 		pg_atomic_init_u32(&wait_shared->sampler_pid, 0);
+		wait_shared->nentries = wait_table_size;
 		wait_table_clear();
 	}
 }
 
+bool
+wait_sampler_attached(void)
+{
+	return wait_shared != NULL;
+}
+
+/* The profile's part of pgbench_ext.reset(). */
 void
 wait_sampler_reset(void)
 {
-	LWLockAcquire(counters_shared->wait_lock, LW_EXCLUSIVE);
+	LWLockAcquire(wait_shared->lock, LW_EXCLUSIVE);
 	wait_table_clear();
-	LWLockRelease(counters_shared->wait_lock);
+	LWLockRelease(wait_shared->lock);
 }
 
-bool
-wait_sampler_running(void)
+static bool
+sampler_running(void)
 {
 	return wait_shared != NULL && pg_atomic_read_u32(&wait_shared->sampler_pid) != 0;
 }
 
+static void
+define_settings(void)
+{
+	DefineCustomIntVariable("pgbench_ext.sample_interval_ms",
+							"Interval between wait-event samples; 0 turns the sampler off.",
+							NULL,
+							&sample_interval_ms,
+							10,
+							0, 60000,
+							PGC_SIGHUP,
+							GUC_UNIT_MS,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("pgbench_ext.wait_table_size",
+							"Distinct (backend type, wait event) pairs the wait profile can hold.",
+							"Samples of further pairs are counted as lost; wait_profile() and report() say how many.",
+							&wait_table_size,
+							WAIT_TABLE_DEFAULT_SIZE,
+							4, 65536,
+							PGC_POSTMASTER,
+							0,
+							NULL, NULL, NULL);
+}
+
 void
-wait_sampler_register(void)
+wait_sampler_init(void)
 {
 	BackgroundWorker worker;
+
+	define_settings();
 
 	memset(&worker, 0, sizeof(worker));
 	worker.bgw_flags = BGWORKER_SHMEM_ACCESS;
@@ -142,7 +201,7 @@ type_of_procno(int procno)
 
 	if (procno < limit)
 		return SAMPLED_CLIENT;
-	limit += autovacuum_max_workers + 1;
+	limit += COMPAT_AUTOVACUUM_PROCS;
 	if (procno < limit)
 		return SAMPLED_AUTOVACUUM;
 	limit += max_worker_processes;
@@ -160,9 +219,9 @@ fold_sample(SampledType type, uint32 event)
 	uint32		h = (event * 2654435761u) ^ ((uint32) type * 40503u);
 
 	wait_shared->total[type]++;
-	for (int probe = 0; probe < WAIT_TABLE_SIZE; probe++)
+	for (int probe = 0; probe < wait_shared->nentries; probe++)
 	{
-		WaitEntry  *e = &wait_shared->entries[(h + probe) % WAIT_TABLE_SIZE];
+		WaitEntry  *e = &wait_shared->entries[(h + probe) % wait_shared->nentries];
 
 		if (e->type == -1)
 		{
@@ -175,7 +234,7 @@ fold_sample(SampledType type, uint32 event)
 			return;
 		}
 	}
-	wait_shared->dropped++;
+	wait_shared->lost++;
 }
 
 static void
@@ -199,10 +258,10 @@ take_sample(void)
 		n++;
 	}
 
-	LWLockAcquire(counters_shared->wait_lock, LW_EXCLUSIVE);
+	LWLockAcquire(wait_shared->lock, LW_EXCLUSIVE);
 	for (int i = 0; i < n; i++)
 		fold_sample(types[i], events[i]);
-	LWLockRelease(counters_shared->wait_lock);
+	LWLockRelease(wait_shared->lock);
 
 	pfree(events);
 	pfree(types);
@@ -226,7 +285,7 @@ pgbench_ext_sampler_main(Datum main_arg)
 
 	while (!ShutdownRequestPending)
 	{
-		int			interval = pgbench_ext_sample_interval_ms;
+		int			interval = sample_interval_ms;
 		int			rc;
 
 		rc = WaitLatch(MyLatch,
@@ -254,11 +313,11 @@ pgbench_ext_sampler_main(Datum main_arg)
 static void
 warn_if_not_sampling(void)
 {
-	if (pgbench_ext_sample_interval_ms == 0)
+	if (sample_interval_ms == 0)
 		ereport(NOTICE,
 				(errmsg("wait-event sampling is off"),
 				 errhint("Set pgbench_ext.sample_interval_ms above 0 and reload the configuration.")));
-	else if (!wait_sampler_running())
+	else if (!sampler_running())
 		ereport(WARNING,
 				(errmsg("the pgbench_ext wait-event sampler is not running"),
 				 errdetail("It could not be started or has exited, so the wait profile receives no samples."),
@@ -277,26 +336,31 @@ wait_row_cmp(const void *a, const void *b)
 }
 
 /*
- * The profile since the last reset, most sampled first, in palloc'd rows;
- * pct is the share of the samples of the same backend type.  Warns (does
- * not fail) when sampling is off or the sampler is not running.
+ * The profile since the last reset, most sampled first, in palloc'd rows.
+ * Warns (does not fail) when sampling is off or the sampler is not running.
  */
-int
-wait_sampler_rows(WaitRow **rows_out)
+void
+wait_sampler_profile(WaitProfile *profile)
 {
-	WaitEntry  *copy = palloc(sizeof(WaitEntry) * WAIT_TABLE_SIZE);
-	WaitRow    *rows = palloc(sizeof(WaitRow) * WAIT_TABLE_SIZE);
+	int			nentries = wait_shared->nentries;
+	WaitEntry  *copy = palloc(sizeof(WaitEntry) * nentries);
+	WaitRow    *rows = palloc(sizeof(WaitRow) * nentries);
 	uint64		total[SAMPLED_TYPE_COUNT];
 	int			n = 0;
 
 	warn_if_not_sampling();
 
-	LWLockAcquire(counters_shared->wait_lock, LW_SHARED);
-	memcpy(copy, wait_shared->entries, sizeof(WaitEntry) * WAIT_TABLE_SIZE);
+	LWLockAcquire(wait_shared->lock, LW_SHARED);
+	memcpy(copy, wait_shared->entries, sizeof(WaitEntry) * nentries);
 	memcpy(total, wait_shared->total, sizeof(total));
-	LWLockRelease(counters_shared->wait_lock);
+	profile->lost = wait_shared->lost;
+	LWLockRelease(wait_shared->lock);
 
-	for (int i = 0; i < WAIT_TABLE_SIZE; i++)
+	profile->samples = 0;
+	for (int t = 0; t < SAMPLED_TYPE_COUNT; t++)
+		profile->samples += total[t];
+
+	for (int i = 0; i < nentries; i++)
 	{
 		WaitEntry  *e = &copy[i];
 		WaitRow    *r = &rows[n];
@@ -324,36 +388,46 @@ wait_sampler_rows(WaitRow **rows_out)
 	}
 	pfree(copy);
 	qsort(rows, n, sizeof(WaitRow), wait_row_cmp);
-	*rows_out = rows;
-	return n;
+	profile->rows = rows;
+	profile->nrows = n;
+}
+
+static void
+put_wait_row(ReturnSetInfo *rsinfo, const char *backend_type, const char *event_type,
+			 const char *event, uint64 samples, double pct)
+{
+	Datum		values[5];
+	bool		nulls[5] = {false, false, false, false, false};
+
+	values[0] = CStringGetTextDatum(backend_type);
+	values[1] = CStringGetTextDatum(event_type);
+	values[2] = CStringGetTextDatum(event);
+	values[3] = Int64GetDatum((int64) samples);
+	values[4] = Float8GetDatum(pct);
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 }
 
 /*
  * pgbench_ext.wait_profile() — samples per (backend type, wait event type,
- * wait event) since the last reset.
+ * wait event) since the last reset.  Samples lost to a full table come
+ * last, as one row of backend type '(all)' and wait event type 'Overflow'
+ * whose pct is their share of all samples.
  */
 Datum
 pgbench_ext_wait_profile(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	WaitRow    *rows;
-	int			n;
+	WaitProfile profile;
 
-	counters_require_preload("pgbench_ext.wait_profile()");
+	pgbench_ext_require_preload(wait_sampler_attached(), "pgbench_ext.wait_profile()");
 	InitMaterializedSRF(fcinfo, 0);
 
-	n = wait_sampler_rows(&rows);
-	for (int i = 0; i < n; i++)
-	{
-		Datum		values[5];
-		bool		nulls[5] = {false, false, false, false, false};
-
-		values[0] = CStringGetTextDatum(rows[i].backend_type);
-		values[1] = CStringGetTextDatum(rows[i].event_type);
-		values[2] = CStringGetTextDatum(rows[i].event);
-		values[3] = Int64GetDatum((int64) rows[i].samples);
-		values[4] = Float8GetDatum(rows[i].pct);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-	}
+	wait_sampler_profile(&profile);
+	for (int i = 0; i < profile.nrows; i++)
+		put_wait_row(rsinfo, profile.rows[i].backend_type, profile.rows[i].event_type,
+					 profile.rows[i].event, profile.rows[i].samples, profile.rows[i].pct);
+	if (profile.lost > 0)
+		put_wait_row(rsinfo, WAIT_LOST_BACKEND_TYPE, WAIT_LOST_EVENT_TYPE, WAIT_LOST_EVENT,
+					 profile.lost, 100.0 * profile.lost / profile.samples);
 	return (Datum) 0;
 }

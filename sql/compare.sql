@@ -6,7 +6,7 @@ RESET client_min_messages;
 
 -- IMMUTABLE, PARALLEL SAFE, defaults as documented
 SELECT provolatile, proparallel, pronargdefaults
-FROM pg_proc WHERE oid = 'pgbench_ext.compare(float8[], float8[], boolean, float8, float8, int[], int[])'::regprocedure;
+FROM pg_proc WHERE oid = 'pgbench_ext.compare(float8[], float8[], boolean, float8, float8, int[], int[], int[], int[], text)'::regprocedure;
 
 -- Five runs each, B above A in every pair: U = 25, p = 2/252, the smallest
 -- p five and five runs can give; HL ratio is the median of 25 ratios.
@@ -37,7 +37,8 @@ FROM unnest(ARRAY[0.05, 0.0]) AS noise,
      LATERAL pgbench_ext.compare('{100,102,98,101,99}', '{105,107,103,106,104}',
                                  noise => noise);
 
--- Ties between the sides: normal approximation with tie correction.
+-- Ties between the sides: the exact distribution of U given the ties
+-- (0.0431; the normal approximation with tie correction said 0.0420).
 -- The CI of the ratio starts at a tie (ratio 1), so it is no change.
 SELECT round(p_value::numeric, 10) AS p_value, ci_low, verdict, reason
 FROM pgbench_ext.compare('{1,2,3,3,4,5}', '{3,3,5,6,7,8,8}');
@@ -84,6 +85,68 @@ SELECT n_pairs, n_a, n_b, verdict
 FROM pgbench_ext.compare('{100,102,98,101,99}', '{105,107,103,106,104}',
                          round_a => '{1,2,3,4,5}', round_b => '{1,2,3,4,5}');
 
+-- Four equal runs a side: exact given the ties, p = 2/70 = 0.0286, the
+-- smallest four and four runs allow (the normal approximation said 0.0131).
+SELECT p_value = 2.0 / 70 AS p_is_2_over_70, round(p_value::numeric, 6) AS p_value, verdict
+FROM pgbench_ext.compare('{100,100,100,100}', '{105,105,105,105}');
+
+-- Six rounds, one without any difference: only five count, and five can
+-- never reach p < 0.05 (2/32): insufficient, not no change.
+SELECT n_pairs, verdict, reason
+FROM pgbench_ext.compare('{100,100,100,100,100,100}', '{110,111,112,113,114,100}',
+                         round_a => '{1,2,3,4,5,6}', round_b => '{1,2,3,4,5,6}');
+
+-- Across instance pairs: 3 pairs of servers of 2 rounds each, per-round log
+-- ratios 0.02, 0.04 | 0.01, 0.03 | 0.05, 0.03.  Unit summaries 0.03, 0.02,
+-- 0.04: t = 0.03 / (0.01 / sqrt 3) = 5.196 on 2 df, p = 0.0351; CI
+-- exp(0.03 +- 4.3027 * 0.01 / sqrt 3) = [+0.52%, +5.64%], into the 1%
+-- threshold: no change.  The same six rounds taken one by one (as if the
+-- servers had never restarted) give p = 2/64.
+CREATE TEMP TABLE three_pairs AS
+SELECT array_agg(1000.0::float8 ORDER BY i) AS a,
+       array_agg(1000.0 * exp(r) ORDER BY i) AS b,
+       array_agg(i::int ORDER BY i) AS rounds,
+       array_agg(((i + 1) / 2)::int ORDER BY i) AS units,
+       array_agg(((i - 1) % 2 + 1)::int ORDER BY i) AS seed_rounds
+FROM unnest('{0.02,0.04,0.01,0.03,0.05,0.03}'::float8[]) WITH ORDINALITY AS t(r, i);
+SELECT unit, n_units, n_pairs, round(estimate::numeric, 6) AS estimate,
+       round(ci_low::numeric, 6) AS ci_low, round(ci_high::numeric, 6) AS ci_high,
+       round(p_value::numeric, 6) AS p_value, round(mde_pct::numeric, 4) AS mde_pct,
+       verdict, reason
+FROM three_pairs,
+     LATERAL (SELECT * FROM pgbench_ext.compare(a, b, round_a => rounds, round_b => rounds,
+                                                unit_a => units, unit_b => units)
+              UNION ALL
+              SELECT * FROM pgbench_ext.compare(a, b, round_a => rounds, round_b => rounds)) AS c;
+
+-- Layout seeds: the rounds are numbered within each seed; the same summaries.
+-- Without rounds, each unit's mean log b minus mean log a: the same here.
+SELECT unit, n_units, n_pairs, round(p_value::numeric, 6) AS p_value, verdict
+FROM three_pairs,
+     LATERAL (SELECT * FROM pgbench_ext.compare(a, b, round_a => seed_rounds, round_b => seed_rounds,
+                                                unit_a => units, unit_b => units,
+                                                unit_kind => 'layout seed pair')
+              UNION ALL
+              SELECT * FROM pgbench_ext.compare(a, b, unit_a => units, unit_b => units)) AS c;
+
+-- Six instance pairs, B 5% to 7% ahead in every one: faster, unit instance pair.
+SELECT unit, n_units, round(change_pct::numeric, 4) AS change_pct,
+       round(ci_low::numeric, 6) AS ci_low, round(ci_high::numeric, 6) AS ci_high,
+       round(p_value::numeric, 8) AS p_value, verdict
+FROM pgbench_ext.compare('{1000,1000,1000,1000,1000,1000}', '{1050,1070,1060,1055,1065,1062}',
+                         unit_a => '{1,2,3,4,5,6}', unit_b => '{1,2,3,4,5,6}');
+
+-- One instance pair, or units all alike: insufficient, with the reason.
+SELECT n_units, estimate IS NULL AS no_estimate, ci_low IS NULL AS no_ci, p_value, verdict, reason
+FROM (VALUES ('{1,1,1}'::int[]), ('{1,2,3}')) AS t(u),
+     LATERAL pgbench_ext.compare('{100,100,100}', '{103,103,103}', unit_a => u, unit_b => u);
+
+-- NULL units: today's comparison, round by round.
+SELECT unit, n_units, n_pairs, p_value = 2.0 / 64 AS p_is_2_over_64
+FROM three_pairs,
+     LATERAL pgbench_ext.compare(a, b, round_a => rounds, round_b => rounds,
+                                 unit_a => NULL, unit_b => NULL);
+
 -- Bad arguments: errors name the argument.
 SELECT * FROM pgbench_ext.compare(NULL, '{1}');
 SELECT * FROM pgbench_ext.compare('{1}', NULL);
@@ -101,3 +164,12 @@ SELECT * FROM pgbench_ext.compare('{1,2}', '{1,2}', round_a => '{1,2}');
 SELECT * FROM pgbench_ext.compare('{1,2}', '{1,2}', round_a => '{1}', round_b => '{1,2}');
 SELECT * FROM pgbench_ext.compare('{1,2}', '{1,2}', round_a => '{1,0}', round_b => '{1,2}');
 SELECT * FROM pgbench_ext.compare('{1,2}', '{1,2}', round_a => '{1,NULL}', round_b => '{1,2}');
+SELECT * FROM pgbench_ext.compare('{1,2}', '{1,2}', noise => 1);
+SELECT * FROM pgbench_ext.compare('{1,2}', '{1,2}', unit_a => '{1,2}');
+SELECT * FROM pgbench_ext.compare('{1,2}', '{1,2}', unit_a => '{1,2}', unit_b => '{1}');
+SELECT * FROM pgbench_ext.compare('{1,2}', '{1,2}', unit_a => '{1,NULL}', unit_b => '{1,2}');
+SELECT * FROM pgbench_ext.compare('{1,2}', '{1,2}', unit_a => '{{1},{2}}', unit_b => '{1,2}');
+SELECT * FROM pgbench_ext.compare('{1,2}', '{1,2}', unit_a => '{1,2}', unit_b => '{1,2}',
+                                  unit_kind => 'instance');
+SELECT * FROM pgbench_ext.compare('{1,2}', '{1,2}', unit_a => '{1,2}', unit_b => '{1,2}',
+                                  unit_kind => NULL);

@@ -123,6 +123,28 @@ SELECT scope, metric, value FROM pgbench_ext.counters()
 WHERE metric IN ('calls', 'commits', 'aborts') AND scope IN ('select', 'xact', 'insert')
 ORDER BY scope, metric;
 
+-- Twelve cursors open, and meanwhile a tight loop of counters() reads, each
+-- a statement of its own: none is lost.  A DECLAREd cursor's query runs
+-- inside its DECLARE, a utility statement, so it is no select of its own:
+-- the selects are the reset, the 3 queries generating the statements and
+-- the 30 reads (34), their rows 1 + 12 + 30 + 12 generated and 30 read (85).
+-- (Portals of the extended protocol are top-level statements: t/021.)
+SELECT pgbench_ext.reset();
+BEGIN;
+\set ECHO none
+\o /dev/null
+SELECT format('DECLARE c%s CURSOR FOR SELECT g FROM generate_series(1, %s) g', i, i)
+FROM generate_series(1, 12) i \gexec
+SELECT 'SELECT count(*) FROM pgbench_ext.counters()' FROM generate_series(1, 30) \gexec
+SELECT format('FETCH ALL FROM c%s', i) FROM generate_series(1, 12) i \gexec
+\o
+\set ECHO all
+CLOSE ALL;
+COMMIT;
+SELECT scope, metric, value FROM pgbench_ext.counters()
+WHERE metric IN ('calls', 'rows', 'commits') AND scope IN ('select', 'xact')
+ORDER BY scope, metric;
+
 -- Times are consistent with each other.
 SELECT scope,
        (SELECT value FROM pgbench_ext.counters() c WHERE c.scope = s.scope AND metric = 'p50_ms')
@@ -136,12 +158,24 @@ SELECT DISTINCT section FROM pgbench_ext.report() ORDER BY 1;
 SELECT count(*) >= 0 AS ok FROM pgbench_ext.wait_profile();
 SELECT counter, kind FROM pgbench_ext.hw_status();
 
--- reset() is not for everyone.
+-- Who sees what (docs/extension.md).  Without USAGE on the schema, a role
+-- reads nothing; with it, the sums over the whole instance, a superuser's
+-- statements included, exactly as a superuser reads them.  reset() is not
+-- for everyone.
 CREATE ROLE counters_nobody;
+SET ROLE counters_nobody;
+SELECT count(*) FROM pgbench_ext.counters();
+RESET ROLE;
 GRANT USAGE ON SCHEMA pgbench_ext TO counters_nobody;
+SELECT pgbench_ext.reset();
+SELECT 1;
+SELECT 2;
 SET ROLE counters_nobody;
 SELECT pgbench_ext.reset();
-SELECT count(*) > 0 AS can_read FROM pgbench_ext.counters();
+SELECT metric, value FROM pgbench_ext.counters()
+WHERE scope = 'select' AND metric IN ('calls', 'rows') ORDER BY metric;
+SELECT DISTINCT section FROM pgbench_ext.report() ORDER BY 1;
+SELECT count(*) >= 0 AS reads_waits FROM pgbench_ext.wait_profile();
 RESET ROLE;
 GRANT EXECUTE ON FUNCTION pgbench_ext.reset() TO counters_nobody;
 SET ROLE counters_nobody;

@@ -15,7 +15,7 @@ SELECT * FROM pgbench_ext.summarize('{100,0}');
 SELECT * FROM pgbench_ext.summarize('{100,101}', 1.5);
 SELECT * FROM pgbench_ext.summarize(NULL);
 
--- compare() given the rounds, as report() calls it: 6 rounds all in favour
+-- compare() given the rounds, as experiment_report() calls it: 6 rounds all in favour
 -- of B give the exact two-sided signed-rank p 2/64; the ratio is the
 -- median of the 21 Walsh averages of the per-round log ratios
 SELECT n_pairs, round(estimate::numeric, 6) AS ratio, p_value = 2.0 / 64 AS exact, verdict
@@ -23,7 +23,7 @@ FROM pgbench_ext.compare('{100,102,98,101,99,103}', '{105,108,102,107,104,109}',
                          round_a => '{1,2,3,4,5,6}', round_b => '{1,2,3,4,5,6}');
 SELECT n_pairs, verdict FROM pgbench_ext.compare('{}', '{}', round_a => '{}', round_b => '{}');
 
--- report() over an experiment that was never imported
-SELECT * FROM pgbench_ext.report(-1);
+-- experiment_report() over an experiment that was never imported
+SELECT * FROM pgbench_ext.experiment_report(-1);
 -- the tables exist, empty until "pgbench_ext import"
 SELECT count(*) FROM pgbench_ext.experiments WHERE experiment_id < 0;

@@ -8,5 +8,8 @@ FROM pg_extension WHERE extname = 'pgbench_ext';
 
 SELECT pgbench_ext.version() ~ '^\d+\.\d+\.\d+$' AS version_is_semver;
 
+-- STABLE: a new library may be loaded under the same SQL objects.
+SELECT provolatile FROM pg_proc WHERE oid = 'pgbench_ext.version'::regproc;
+
 -- Objects live in their own schema.
 SELECT extnamespace::regnamespace AS schema FROM pg_extension WHERE extname = 'pgbench_ext';

@@ -1,6 +1,12 @@
 -- Counters, wait profile and hardware counters (extension/counters.c,
 -- hooks.c, wait_sampler.c, report.c).  All but hw_status() need the library
 -- in shared_preload_libraries and say so otherwise.
+--
+-- Who sees what: a role with USAGE on this schema (superusers only until
+-- granted) reads counters(), report() and wait_profile() for the whole
+-- instance, as pg_stat_database and pg_stat_io show every role the whole
+-- instance: sums over all backends, with no query text, no role and no
+-- figure of any one backend.  reset() is superuser-only until granted.
 
 CREATE FUNCTION counters()
 RETURNS TABLE (scope text, metric text, value float8)
@@ -22,7 +28,8 @@ COMMENT ON FUNCTION wait_profile() IS
 CREATE FUNCTION report()
 RETURNS TABLE (section text, line text)
 AS 'MODULE_PATHNAME', 'pgbench_ext_report'
-LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED
+SET search_path = @extschema@, pg_catalog, pg_temp;
 
 COMMENT ON FUNCTION report() IS
 'the counters for reading in psql: per statement type, per transaction, top waits, hardware counters';

@@ -8,7 +8,10 @@ CREATE FUNCTION compare(
     alpha float8 DEFAULT 0.05,
     noise float8 DEFAULT 0.01,
     round_a int[] DEFAULT NULL,
-    round_b int[] DEFAULT NULL)
+    round_b int[] DEFAULT NULL,
+    unit_a int[] DEFAULT NULL,
+    unit_b int[] DEFAULT NULL,
+    unit_kind text DEFAULT 'instance pair')
 RETURNS TABLE (
     estimate float8,
     ci_low float8,
@@ -20,9 +23,11 @@ RETURNS TABLE (
     mde_pct float8,
     verdict text,
     reason text,
-    n_pairs int)
+    n_pairs int,
+    n_units int,
+    unit text)
 AS 'MODULE_PATHNAME', 'pgbench_ext_compare'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-COMMENT ON FUNCTION compare(float8[], float8[], boolean, float8, float8, int[], int[]) IS
-'B against A from per-run measurements: Hodges-Lehmann ratio b/a with its distribution-free CI, Mann-Whitney p, minimum detectable effect and verdict (faster, slower, no change, insufficient); given each run''s round, rounds with one run of each side are compared pair by pair (signed-rank test) once there are enough of them, and n_pairs says how many';
+COMMENT ON FUNCTION compare(float8[], float8[], boolean, float8, float8, int[], int[], int[], int[], text) IS
+'B against A from per-run measurements: ratio b/a with its CI, p, the smallest change the verdict would see (mde_pct) and the verdict (faster, slower, no change, insufficient). Unpaired: Hodges-Lehmann and Mann-Whitney. Given each run''s round, rounds with one run of each side are compared pair by pair (signed-rank test) once there are enough of them. Given each run''s unit (unit_a, unit_b: an instance pair or layout seed pair, named by unit_kind), one summary per unit and a t test across units. n_pairs counts the paired rounds, n_units the units of the test, unit says what they were';

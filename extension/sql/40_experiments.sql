@@ -1,7 +1,7 @@
 -- Experiments imported by "pgbench_ext import DIR": the results directory in
--- tables, to analyse from psql.  report() returns the rows of the client's
--- verdict table from the same C code (summarize() and compare()), so psql and
--- the terminal give the same digits for the same runs.
+-- tables, to analyse from psql.  experiment_report() returns the rows of the
+-- client's verdict table from the same C code (summarize() and compare()), so
+-- psql and the terminal give the same digits for the same runs.
 
 CREATE FUNCTION summarize(x float8[], level float8 DEFAULT 0.95)
 RETURNS TABLE (
@@ -44,7 +44,7 @@ COMMENT ON TABLE experiments IS
 'one row per imported results directory (experiment.json)';
 
 -- position: the variant's place in the specification; the first is the
--- baseline unless report() is told otherwise.
+-- baseline unless experiment_report() is told otherwise.
 CREATE TABLE variants (
     experiment_id int NOT NULL REFERENCES experiments ON DELETE CASCADE,
     variant text NOT NULL,
@@ -100,7 +100,7 @@ SELECT pg_catalog.pg_extension_config_dump('runs', '');
 -- The verdict table of one experiment: each variant against the baseline
 -- in each (script, clients) cell, counting runs with status ok outside
 -- warmup rounds, as the client does.
-CREATE FUNCTION report(
+CREATE FUNCTION experiment_report(
     experiment int,
     baseline text DEFAULT NULL,
     alpha float8 DEFAULT 0.05,
@@ -128,29 +128,30 @@ RETURNS TABLE (
     verdict text,
     reason text)
 LANGUAGE plpgsql STABLE
--- the body names the extension's tables and functions unqualified
-SET search_path = @extschema@, pg_catalog
+-- the body names the extension's tables and functions unqualified; pg_temp
+-- last, so that no temporary object can stand in for one of them
+SET search_path = @extschema@, pg_catalog, pg_temp
 AS $$
 #variable_conflict use_column
 BEGIN
-IF NOT EXISTS (SELECT 1 FROM experiments e WHERE e.experiment_id = report.experiment) THEN
-    RAISE EXCEPTION 'no imported experiment %', report.experiment
+IF NOT EXISTS (SELECT 1 FROM experiments e WHERE e.experiment_id = experiment_report.experiment) THEN
+    RAISE EXCEPTION 'no imported experiment %', experiment_report.experiment
         USING ERRCODE = 'no_data_found',
               HINT = 'Import a results directory with "pgbench_ext import DIR"; the experiments table lists those imported.';
 END IF;
-IF report.baseline IS NOT NULL AND NOT EXISTS
-    (SELECT 1 FROM variants v WHERE v.experiment_id = report.experiment AND v.variant = report.baseline) THEN
-    RAISE EXCEPTION 'experiment % has no variant "%"', report.experiment, report.baseline
+IF experiment_report.baseline IS NOT NULL AND NOT EXISTS
+    (SELECT 1 FROM variants v WHERE v.experiment_id = experiment_report.experiment AND v.variant = experiment_report.baseline) THEN
+    RAISE EXCEPTION 'experiment % has no variant "%"', experiment_report.experiment, experiment_report.baseline
         USING ERRCODE = 'invalid_parameter_value',
               DETAIL = format('Its variants are %s.',
                               (SELECT string_agg(quote_ident(v.variant), ', ' ORDER BY v.position)
-                               FROM variants v WHERE v.experiment_id = report.experiment));
+                               FROM variants v WHERE v.experiment_id = experiment_report.experiment));
 END IF;
 RETURN QUERY
 WITH base AS (
-    SELECT coalesce(report.baseline,
+    SELECT coalesce(experiment_report.baseline,
                     (SELECT v.variant FROM variants v
-                     WHERE v.experiment_id = report.experiment
+                     WHERE v.experiment_id = experiment_report.experiment
                      ORDER BY v.position LIMIT 1)) AS name
 ), cells AS (
     -- counted runs in run order, with their rounds: compare() pairs the
@@ -163,13 +164,13 @@ WITH base AS (
                     FILTER (WHERE r.status = 'ok' AND NOT r.warmup AND r.tps > 0),
                     '{}') AS rounds
     FROM runs r
-    WHERE r.experiment_id = report.experiment
+    WHERE r.experiment_id = experiment_report.experiment
     GROUP BY r.script, r.clients, r.variant
 ), script_order AS (
     SELECT s.value AS script, s.ord
     FROM experiments e,
          jsonb_array_elements_text(e.spec -> 'experiment' -> 'script') WITH ORDINALITY AS s(value, ord)
-    WHERE e.experiment_id = report.experiment
+    WHERE e.experiment_id = experiment_report.experiment
 )
 SELECT a.script, a.clients, a.variant, b.variant,
        sa.n, sa.median, sa.ci_low, sa.ci_high,
@@ -179,20 +180,20 @@ SELECT a.script, a.clients, a.variant, b.variant,
 FROM base
 JOIN cells a ON a.variant = base.name
 JOIN cells b ON b.script = a.script AND b.clients = a.clients AND b.variant <> a.variant
-JOIN variants vb ON vb.experiment_id = report.experiment AND vb.variant = b.variant
+JOIN variants vb ON vb.experiment_id = experiment_report.experiment AND vb.variant = b.variant
 LEFT JOIN script_order so ON so.script = a.script
-CROSS JOIN LATERAL summarize(a.tps, 1 - report.alpha) sa
-CROSS JOIN LATERAL summarize(b.tps, 1 - report.alpha) sb
-CROSS JOIN LATERAL compare(a.tps, b.tps, true, report.alpha, report.noise,
+CROSS JOIN LATERAL summarize(a.tps, 1 - experiment_report.alpha) sa
+CROSS JOIN LATERAL summarize(b.tps, 1 - experiment_report.alpha) sb
+CROSS JOIN LATERAL compare(a.tps, b.tps, true, experiment_report.alpha, experiment_report.noise,
                            a.rounds, b.rounds) c
 ORDER BY so.ord, a.clients, vb.position;
 END
 $$;
 
-COMMENT ON FUNCTION report(int, text, float8, float8) IS
+COMMENT ON FUNCTION experiment_report(int, text, float8, float8) IS
 'the verdict table of an imported experiment: per (script, clients), each variant against the baseline (the first variant, or the one named), from the same C code as the client';
 
-CREATE FUNCTION report_geomean(
+CREATE FUNCTION experiment_geomean(
     experiment int,
     baseline text DEFAULT NULL,
     alpha float8 DEFAULT 0.05,
@@ -202,14 +203,14 @@ RETURNS TABLE (
     median_tps float8,
     ratio float8)
 LANGUAGE sql STABLE
-SET search_path = @extschema@, pg_catalog
+SET search_path = @extschema@, pg_catalog, pg_temp
 AS $$
     -- the geomean rows of the terminal table: over the cells in table order,
     -- the geomean of each variant's medians and of its ratios to the baseline
     WITH rows AS (
         SELECT r.*
-        FROM report(report_geomean.experiment, report_geomean.baseline,
-                    report_geomean.alpha, report_geomean.noise) WITH ORDINALITY AS r
+        FROM experiment_report(experiment_geomean.experiment, experiment_geomean.baseline,
+                    experiment_geomean.alpha, experiment_geomean.noise) WITH ORDINALITY AS r
     ), base AS (
         SELECT baseline_variant AS variant,
                geomean(array_agg(a_median ORDER BY ordinality) FILTER (WHERE a_median IS NOT NULL)) AS median_tps,
@@ -226,9 +227,9 @@ AS $$
     )
     SELECT g.variant, g.median_tps, g.ratio
     FROM (SELECT * FROM base UNION ALL SELECT * FROM others) g
-    JOIN variants v ON v.experiment_id = report_geomean.experiment AND v.variant = g.variant
+    JOIN variants v ON v.experiment_id = experiment_geomean.experiment AND v.variant = g.variant
     ORDER BY v.position
 $$;
 
-COMMENT ON FUNCTION report_geomean(int, text, float8, float8) IS
-'the geomean rows of report(), in specification order: per variant, the geomean of its cell medians and of its ratios to the baseline (1 for the baseline)';
+COMMENT ON FUNCTION experiment_geomean(int, text, float8, float8) IS
+'the geomean rows of experiment_report(), in specification order: per variant, the geomean of its cell medians and of its ratios to the baseline (1 for the baseline)';

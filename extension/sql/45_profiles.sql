@@ -103,7 +103,7 @@ RETURNS TABLE (
     changed boolean)
 LANGUAGE plpgsql STABLE
 -- the body names the extension's tables and functions unqualified
-SET search_path = @extschema@, pg_catalog
+SET search_path = @extschema@, pg_catalog, pg_temp
 AS $$
 #variable_conflict use_column
 DECLARE

@@ -87,7 +87,7 @@ sub new_run
 	my $tps = $r{tps};
 	return {
 		%r,
-		script => 'default', jobs => $r{clients}, warmup => 'false',
+		script => $r{script} // 'default', jobs => $r{clients}, warmup => 'false',
 		started_at => '2026-01-01T00:00:00Z', duration_s => $duration, reset_s => 0.1,
 		tps => defined $tps ? sprintf('%.3f', $tps) : '',
 		latency_avg_ms => defined $tps ? sprintf('%.4f', 1000 * $r{clients} / $tps) : '',
@@ -103,7 +103,8 @@ sub new_run
 }
 
 # write_dir(DIR, clients => [...], rounds => N, variants => [{name, set, env}],
-#           tps => sub(variant, clients, round), run_extra => sub(run))
+#           tps => sub(variant, clients, round), run_extra => sub(run),
+#           script => NAME (default "default"))
 # Runs are interleaved: each round runs every client count of every variant.
 sub write_dir
 {
@@ -113,7 +114,7 @@ sub write_dir
 	my $spec = {
 		experiment => {
 			clients => $o{clients}, duration => $duration, jobs => 'auto', protocol => 'simple',
-			reset => 'every-run', rounds => $o{rounds}, scale => 1, script => ['default'],
+			reset => 'every-run', rounds => $o{rounds}, scale => 1, script => [ $o{script} // 'default' ],
 			seed => '1', unlogged => JSON::PP::false, warmup => 0 },
 		variants => [ map { {
 			name => $_->{name}, bindir => '/usr/lib/postgresql/15/bin',
@@ -140,7 +141,7 @@ sub write_dir
 			for my $v (@variants)
 			{
 				my $run = new_run(run_id => ++$id, round => $round, variant => $v->{name},
-					clients => $clients, tps => $o{tps}->($v->{name}, $clients, $round),
+					clients => $clients, script => $o{script}, tps => $o{tps}->($v->{name}, $clients, $round),
 					cpu_user_us_per_tx => $v->{name} eq $variants[0]{name} ? 50 : 40);
 				$o{run_extra}->($run) if $o{run_extra};
 				print $csv csv_line($run);

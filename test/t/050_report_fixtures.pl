@@ -47,7 +47,8 @@ is($rc, 0, 'report exits 0') or diag $err;
 my @rows = grep { /^ default / } split /\n/, $out;
 is(scalar @rows, 2, 'one row per cell');
 like($rows[0], qr/^ default \| 1 .*\| \+5\.00% .*\| 8 rounds \| faster/, 'B 5% faster: +5.00%, faster, round by round');
-like($rows[1], qr/^ default \| 2 .*\| \+0\.00% .*\| 8 rounds \| ~ no change \(MDE \d/, 'identical: no change with MDE');
+like($rows[1], qr/^ default \| 2 .*\| \+0\.00% .*\| 8 rounds \| insufficient/,
+	'identical in every round: insufficient, since no round differs and the test cannot reject');
 like($out, qr/^ geomean .*\| \+2\.47% /m, 'geomean of 1.05 and 1 is +2.47%');
 like($out, qr/^warning: 1 run\(s\) did not complete and are not counted: 33 \(failed\)/m, 'failed run warned');
 like($out, qr/^warning: 1 run\(s\) had a checkpoint or autovacuum inside them: 3 \(checkpoint\)/m,
@@ -58,9 +59,9 @@ is(scalar(() = $out =~ /fsync/g), 1, 'once, though fsync is both a "setting" and
 unlike($out, qr/\bport\b|work_mem/, 'port (per cluster) and work_mem (declared) are not warned');
 unlike($out, qr/fewer than 6/, 'no too-few-runs warning with 8 runs a side');
 like($out, qr/^noise: old CV [\d.]+%, 0 outliers, drift tau [-+][\d.]+ \(p [\d.e-]+\); new /m, 'noise line');
-# the 8 per-round ratios are all 1.05, one tie: W+ = 36 with tie-corrected
-# variance 51 - 10.5, z = 17.5 / sqrt(40.5), two-sided p = 0.00596
-like($rows[0], qr/\| 0\.00596 +\| 8 rounds /, 'signed-rank p over 8 rounds of +5% each');
+# the 8 per-round ratios are all 1.05, one tie: W+ = 36, the largest of the
+# 2^8 sign patterns, so the exact conditional p is 2/256 = 0.00781
+like($rows[0], qr/\| 0\.00781 +\| 8 rounds /, 'exact signed-rank p over 8 tied rounds of +5% each');
 
 # summary.json holds every figure; psql's compare() gives the same, exactly
 my $summary = ReportFixture::read_json_exact("$dir/summary.json");
@@ -88,7 +89,7 @@ like($bench, qr/^variant: old\nBenchmarkPgbench\/script=default\/clients=\d+ \d+
 my $md = slurp_file("$dir/report.md");
 like($md, qr/^## Runs side by side/m, 'report.md: per-run table');
 like($md, qr/^\| 1 \| 980\.0 \| 1029\.0 \| \+49\.0 \| \+5\.00% \|$/m, 'report.md: round 1 of A and B, diff and %');
-like($md, qr/^\| new \| \+5\.00% \| \+0\.00% ~ \|$/m, 'report.md: % change vs baseline across clients');
+like($md, qr/^\| new \| \+5\.00% \| \+0\.00% \? \|$/m, 'report.md: % change vs baseline across clients');
 like($md, qr/^\| CPU user µs\/tx \| 50\.0 \| 40\.0 \| -20\.00% \|$/m, 'report.md: counters per transaction from runs.csv');
 like($md, qr/^\| xact cycles\/tx \| 10000 \| 9000 \| -10\.00% \|$/m, 'report.md: counters per transaction from runs/NNNN.json');
 like($md, qr/^\| wait samples\/tx LWLock:WALWrite \| 0\.002 \| 0\.001 \| -50\.00% \|$/m, 'report.md: waits per transaction');
@@ -161,12 +162,12 @@ is($rc, 0, '--baseline c');
 like($out, qr/^ script .*\| variant \| c tps /m, 'with --baseline c, c is the baseline column');
 like($out, qr/^ default \| 4 +\| a /m, 'and a is compared with it');
 ($rc, $out, $err) = run_client('report', '--baseline', 'zz', $dir3);
-is($rc, 1, 'unknown --baseline: exit 1');
+is($rc, 2, 'unknown --baseline: exit 2');
 like($err, qr/no variant "zz" in .*; its variants are "a", "b", "c"/, 'unknown --baseline: names the variants');
 ($rc, $out, $err) = run_client('report');
 is($rc, 2, 'report without a directory: usage error');
 ($rc, $out, $err) = run_client('report', "$base/nothing");
-is($rc, 1, 'report of a missing directory: exit 1');
+is($rc, 2, 'report of a missing directory: exit 2, as for any directory it cannot read');
 like($err, qr/experiment\.json/, 'names the missing file');
 
 # --- compare DIR_A DIR_B: a rerun where "new" got 10% faster -----------------
@@ -185,7 +186,7 @@ ReportFixture::write_dir(
 is($rc, 0, 'compare exits 0') or diag $err;
 like($out, qr/^ default \| 1 +\| old .*\| faster|^ default \| 1 +\| old .*no change/m, 'old in both');
 like($out, qr/^ default \| 2 +\| new .*\| \+10\.00% .*\| faster/m, 'new is 10% faster in the rerun');
-like($out, qr/^ default \| 2 +\| new vs old \| \+0\.00% \[.*\] \| ~ no change.*\| \+10\.00% \[.*\] +\| faster +\| disjoint/m,
+like($out, qr/^ default \| 2 +\| new vs old \| \+0\.00% \[.*\] \| insufficient.*\| \+10\.00% \[.*\] +\| faster +\| disjoint/m,
 	'effects side by side: not reproduced, CIs disjoint');
 ($rc, $out, $err) = run_client('compare', $dir);
 is($rc, 2, 'compare with one directory: usage error');

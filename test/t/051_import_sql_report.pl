@@ -1,6 +1,6 @@
 # "pgbench_ext import" loads a results directory into the extension's tables,
-# and pgbench_ext.report() over it gives the terminal table's figures (paired
-# p included) to the last bit: every figure of summary.json is compared with report()'s in SQL
+# and pgbench_ext.experiment_report() over it gives the terminal table's figures (paired
+# p included) to the last bit: every figure of summary.json is compared with experiment_report()'s in SQL
 # (a float8 literal with all its digits is read back exactly).
 use strict;
 use warnings;
@@ -34,7 +34,7 @@ ReportFixture::write_dir(
 		$run->{warmup} = 'true' if $run->{run_id} == 2;
 	});
 
-# SQL that is true when report()'s row equals a cell of summary.json exactly
+# SQL that is true when experiment_report()'s row equals a cell of summary.json exactly
 sub parity_sql
 {
 	my ($id, $baseline, $cell) = @_;
@@ -52,7 +52,7 @@ sub parity_sql
 		"verdict = '$cmp{verdict}'");
 	my $b = defined $baseline ? "'$baseline'" : 'NULL';
 	return "SELECT count(*) FILTER (WHERE " . join(' AND ', @checks) . ") || '/' || count(*) "
-	  . "FROM pgbench_ext.report($id, $b) WHERE script = '$cell->{script}' "
+	  . "FROM pgbench_ext.experiment_report($id, $b) WHERE script = '$cell->{script}' "
 	  . "AND clients = $cell->{clients} AND variant = '$cell->{variant}'";
 }
 
@@ -71,31 +71,31 @@ foreach my $baseline (undef, 'lto')
 		is($rc, 0, 'import exits 0') or diag $err;
 		($id) = $out =~ /^imported experiment (\d+): 3 variants, 60 runs from /m;
 		ok($id, 'import says what it imported') or diag $out;
-		like($out, qr/SELECT \* FROM pgbench_ext\.report\($id\)/, 'and how to look at it');
+		like($out, qr/SELECT \* FROM pgbench_ext\.experiment_report\($id\)/, 'and how to look at it');
 	}
 	my @cells = @{ $summary->{cells} };
-	is(psql($db, "SELECT count(*) FROM pgbench_ext.report($id, " . (defined $baseline ? "'$baseline'" : 'NULL') . ")"),
-		scalar @cells, 'report() has one row per row of the terminal table');
+	is(psql($db, "SELECT count(*) FROM pgbench_ext.experiment_report($id, " . (defined $baseline ? "'$baseline'" : 'NULL') . ")"),
+		scalar @cells, 'experiment_report() has one row per row of the terminal table');
 	foreach my $cell (@cells)
 	{
 		is(psql($db, parity_sql($id, $baseline, $cell)), '1/1',
-			"report() = summary.json to the last bit: $cell->{variant} vs $cell->{baseline}, $cell->{clients} clients");
+			"experiment_report() = summary.json to the last bit: $cell->{variant} vs $cell->{baseline}, $cell->{clients} clients");
 	}
 	# the geomean rows, through the same stats_geomean()
 	my $b = defined $baseline ? "'$baseline'" : 'NULL';
 	my @geo = @{ $summary->{geomean} };
-	is(psql($db, "SELECT string_agg(variant, ',') FROM pgbench_ext.report_geomean($id, $b)"),
-		join(',', map { $_->{variant} } @geo), 'report_geomean(): a row per variant, in specification order');
+	is(psql($db, "SELECT string_agg(variant, ',') FROM pgbench_ext.experiment_geomean($id, $b)"),
+		join(',', map { $_->{variant} } @geo), 'experiment_geomean(): a row per variant, in specification order');
 	foreach my $g (@geo)
 	{
 		is(psql($db, "SELECT median_tps = $g->{median_tps}::float8 AND ratio = $g->{ratio}::float8 "
-			  . "FROM pgbench_ext.report_geomean($id, $b) WHERE variant = '$g->{variant}'"),
-			't', "report_geomean() = summary.json to the last bit: $g->{variant}");
+			  . "FROM pgbench_ext.experiment_geomean($id, $b) WHERE variant = '$g->{variant}'"),
+			't', "experiment_geomean() = summary.json to the last bit: $g->{variant}");
 	}
 }
 
 # the rows are in the terminal table's order, the verdicts as printed
-is(psql($db, "SELECT string_agg(clients || ' ' || variant || ' ' || verdict, '; ') FROM pgbench_ext.report($id)"),
+is(psql($db, "SELECT string_agg(clients || ' ' || variant || ' ' || verdict, '; ') FROM pgbench_ext.experiment_report($id)"),
 	'1 patch no change; 1 lto faster; 8 patch faster; 8 lto faster', 'rows and verdicts in table order');
 
 # what was imported
@@ -112,14 +112,14 @@ like(psql($db, "SELECT spec -> 'experiment' ->> 'rounds' FROM pgbench_ext.experi
 
 # errors
 my ($rc, $out, $err) = run_client('import', "$base/nothing", "dbname=$db");
-is($rc, 1, 'import of a missing directory: exit 1');
+is($rc, 2, 'import of a missing directory: exit 2, as for any directory it cannot read');
 like($err, qr/experiment\.json.*\n.*hint: .* must be a results directory/, 'says what is missing');
 ($rc, $out, $err) = run_client('import');
 is($rc, 2, 'import without a directory: usage error');
 my ($ok, $stdout, $stderr);
-IPC::Run::run([ 'psql', '-X', '-q', '-d', $db, '-c', "SELECT * FROM pgbench_ext.report($id, 'nope')" ],
+IPC::Run::run([ 'psql', '-X', '-q', '-d', $db, '-c', "SELECT * FROM pgbench_ext.experiment_report($id, 'nope')" ],
 	'>', \$stdout, '2>', \$stderr);
 like($stderr, qr/experiment $id has no variant "nope"\nDETAIL:  Its variants are head, patch, lto\./,
-	'report() with an unknown baseline names the variants');
+	'experiment_report() with an unknown baseline names the variants');
 
 done_testing();

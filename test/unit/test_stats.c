@@ -12,71 +12,10 @@
  *-------------------------------------------------------------------------
  */
 #include "stats.h"
+#include "test_stats_util.h"
 
-#include <math.h>
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int	test_count = 0;
-static int	test_failed = 0;
-
-static void
-ok(int cond, const char *fmt,...)
-{
-	va_list		ap;
-
-	test_count++;
-	if (!cond)
-		test_failed++;
-	printf("%sok %d - ", cond ? "" : "not ", test_count);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
-
-static void
-is_close(double got, double want, double tol, const char *what)
-{
-	ok(fabs(got - want) <= tol, "%s: got %.12g, want %.12g", what, got, want);
-}
-
-/* ---- deterministic pseudo-random numbers (xorshift64*, Box–Muller) ---- */
-
-static uint64_t rng_state;
-
-static double
-rng_uniform(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return ((rng_state * 2685821657736338717ULL) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static double
-rng_normal(void)
-{
-	double		u1 = rng_uniform(),
-				u2 = rng_uniform();
-
-	if (u1 <= 0.0)
-		u1 = 1e-300;
-	return sqrt(-2.0 * log(u1)) * cos(2.0 * 3.14159265358979323846 * u2);
-}
-
-/* n values of level * exp(noise * N(0,1)) */
-static void
-noisy_sample(double *x, int n, double level, double noise)
-{
-	int			i;
-
-	for (i = 0; i < n; i++)
-		x[i] = level * exp(noise * rng_normal());
-}
 
 /* ---- brute force, independent of the code under test ---- */
 
@@ -254,8 +193,6 @@ test_mann_whitney(void)
 	static const double y[] = {1.15, 0.88, 0.90, 0.74, 1.21};
 	static const double a5[] = {10, 11, 12, 13, 14};
 	static const double b5[] = {20, 21, 22, 23, 24};
-	static const double ta[] = {1, 2, 3, 3, 4, 5};
-	static const double tb[] = {3, 3, 5, 6, 7, 8, 8};
 	StatsRankTest r;
 	double		counts[64],
 				total = 0.0,
@@ -283,21 +220,33 @@ test_mann_whitney(void)
 	ok(r.statistic == 0.0 && r.p_value == 2.0 / 252.0, "reverse: U = 0, p = 2/252");
 
 	/*
-	 * Ties: U counts a tie as one half, and the p-value is the normal
-	 * approximation with tie correction, computed here from its textbook
-	 * formula: tie groups {3,3,3,3} and {5,5} and {8,8}.
+	 * Ties past the exact range: the normal approximation with tie
+	 * correction, from its textbook formula (tie groups of 2, 3 and 4).
 	 */
-	stats_mann_whitney(ta, 6, tb, 7, &r);
 	{
-		double		mn = 42.0,
-					N = 13.0,
-					T = (64 - 4) + (8 - 2) + (8 - 2),
-					var = mn / 12.0 * ((N + 1) - T / (N * (N - 1))),
-					z = (fabs(brute_u(ta, 6, tb, 7) - mn / 2) - 0.5) / sqrt(var);
+		double		ta[30],
+					tb[30];
+		double		mn = 900.0,
+					N = 60.0,
+					T = 0.0;
 
-		ok(r.statistic == brute_u(ta, 6, tb, 7) && !r.exact,
-		   "ties: U = %.1f counts ties as halves, normal approximation", r.statistic);
-		is_close(r.p_value, erfc(z / sqrt(2.0)), 1e-14, "ties: tie-corrected p");
+		for (u = 0; u < 30; u++)
+		{
+			ta[u] = 1 + u % 10;		/* 1..10, three times each */
+			tb[u] = 3 + u % 15;		/* 3..17, twice each */
+		}
+		stats_mann_whitney(ta, 30, tb, 30, &r);
+		/* groups: 1,2 three times; 3..10 five times; 11..17 twice */
+		T = 2 * (27 - 3) + 8 * (125 - 5) + 7 * (8 - 2);
+		{
+			double		var = mn / 12.0 * ((N + 1) - T / (N * (N - 1))),
+						z = (fabs(brute_u(ta, 30, tb, 30) - mn / 2) - 0.5) / sqrt(var);
+
+			ok(r.statistic == brute_u(ta, 30, tb, 30) && !r.exact,
+			   "ties, 30 and 30 runs: U = %.1f counts ties as halves, normal approximation",
+			   r.statistic);
+			is_close(r.p_value, erfc(z / sqrt(2.0)), 1e-14, "ties past the exact range: tie-corrected p");
+		}
 	}
 }
 
@@ -396,18 +345,34 @@ test_signed_rank(void)
 	}
 	ok(worst < 1e-15, "W+ distribution, n = 8, equals enumeration of 256 sign patterns");
 
-	/* zeros dropped, ties averaged: normal approximation */
+	/* zeros dropped, ties averaged, past the exact range: normal approximation */
 	{
-		static const double dz[] = {0.0, 0.1, -0.1, 0.2, 0.2, 0.3, 0.4, 0.5};
-		double		n = 7,
-					w = 1.5 + 3.5 + 3.5 + 5 + 6 + 7,
-					var = n * (n + 1) * (2 * n + 1) / 24.0 - ((8 - 2) + (8 - 2)) / 48.0;
+		double		dz[60],
+					w = 0.0,
+					T = 0.0;
+		int			used = 0;
 
-		stats_signed_rank(dz, 8, &r);
-		ok(r.n_used == 7 && r.statistic == w && !r.exact,
-		   "zeros dropped and ties averaged: n = 7, W+ = %.1f", r.statistic);
-		is_close(r.p_value, erfc((fabs(w - n * (n + 1) / 4) - 0.5) / sqrt(var) / sqrt(2.0)),
-				 1e-14, "tie-corrected normal p");
+		/* 0 twice; then |d| = 1..29 twice each, with signs + then - for odd */
+		for (i = 0; i < 60; i++)
+			dz[i] = i < 2 ? 0.0 : ((i / 2) % 2 == 1 && i % 2 == 1 ? -1.0 : 1.0) * (i / 2);
+		for (i = 0; i < 60; i++)
+			if (dz[i] != 0.0)
+				used++;
+		/* |d| = k (k = 1..29) holds midrank 2k - 0.5 */
+		for (i = 0; i < 60; i++)
+			if (dz[i] > 0.0)
+				w += 2.0 * dz[i] - 0.5;
+		T = 29 * (8 - 2);
+		stats_signed_rank(dz, 60, &r);
+		ok(r.n_used == 58 && used == 58 && r.statistic == w && !r.exact,
+		   "58 non-zero differences in ties of two: W+ = %.1f, normal approximation", r.statistic);
+		{
+			double		n = 58,
+						var = n * (n + 1) * (2 * n + 1) / 24.0 - T / 48.0;
+
+			is_close(r.p_value, erfc((fabs(w - n * (n + 1) / 4) - 0.5) / sqrt(var) / sqrt(2.0)),
+					 1e-14, "tie-corrected normal p");
+		}
 	}
 }
 
@@ -755,6 +720,259 @@ test_errors_and_geomean(void)
 	ok(stats_geomean(bad, 3, &g) == STATS_ERR_VALUE, "geomean rejects a negative ratio");
 }
 
+/* ---- ties inside the exact range: the conditional distributions ---- */
+
+/*
+ * The two-sided p of Mann–Whitney by enumerating every choice of which
+ * pooled values are B's (U counted pair by pair, ties as halves), and the
+ * smallest p any choice gives.
+ */
+static void
+brute_tied_mw(const double *a, int m, const double *b, int n, double *p,
+			  double *min_p)
+{
+	double		pool[20],
+				u_obs = brute_u(a, m, b, n),
+				u_all[1 << 16];
+	double		lower = 0.0,
+				upper = 0.0,
+				total = 0.0;
+	int			N = m + n,
+				count = 0;
+
+	memcpy(pool, a, sizeof(double) * m);
+	memcpy(pool + m, b, sizeof(double) * n);
+	for (unsigned mask = 0; mask < (1u << N); mask++)
+	{
+		double		xa[20],
+					xb[20];
+		int			ia = 0,
+					ib = 0;
+
+		if (__builtin_popcount(mask) != n)
+			continue;
+		for (int i = 0; i < N; i++)
+		{
+			if (mask & (1u << i))
+				xb[ib++] = pool[i];
+			else
+				xa[ia++] = pool[i];
+		}
+		u_all[count++] = brute_u(xa, m, xb, n);
+	}
+	for (int i = 0; i < count; i++)
+	{
+		total += 1.0;
+		lower += u_all[i] <= u_obs;
+		upper += u_all[i] >= u_obs;
+	}
+	*p = fmin(1.0, 2.0 * fmin(lower, upper) / total);
+	*min_p = 1.0;
+	for (int i = 0; i < count; i++)
+	{
+		double		lo = 0.0,
+					hi = 0.0;
+
+		for (int j = 0; j < count; j++)
+		{
+			lo += u_all[j] <= u_all[i];
+			hi += u_all[j] >= u_all[i];
+		}
+		*min_p = fmin(*min_p, fmin(1.0, 2.0 * fmin(lo, hi) / total));
+	}
+}
+
+/* The same for the signed-rank test: every sign pattern of the non-zero |d|. */
+static void
+brute_tied_signed_rank(const double *d, int n, double *p)
+{
+	double		abs_d[20],
+				rank[20],
+				w_obs = 0.0,
+				lower = 0.0,
+				upper = 0.0;
+	int			used = 0;
+
+	for (int i = 0; i < n; i++)
+		if (d[i] != 0.0)
+			abs_d[used++] = fabs(d[i]);
+	/* midranks by counting: rank = #smaller + (#equal + 1) / 2 */
+	for (int i = 0; i < used; i++)
+	{
+		int			smaller = 0,
+					equal = 0;
+
+		for (int j = 0; j < used; j++)
+		{
+			smaller += abs_d[j] < abs_d[i];
+			equal += abs_d[j] == abs_d[i];
+		}
+		rank[i] = smaller + (equal + 1) / 2.0;
+	}
+	for (int i = 0, k = 0; i < n; i++)
+		if (d[i] != 0.0)
+		{
+			if (d[i] > 0.0)
+				w_obs += rank[k];
+			k++;
+		}
+	for (unsigned mask = 0; mask < (1u << used); mask++)
+	{
+		double		w = 0.0;
+
+		for (int i = 0; i < used; i++)
+			if (mask & (1u << i))
+				w += rank[i];
+		lower += w <= w_obs;
+		upper += w >= w_obs;
+	}
+	*p = fmin(1.0, 2.0 * fmin(lower, upper) / ldexp(1.0, used));
+}
+
+static void
+test_ties_exact(void)
+{
+	static const double a4[] = {100, 100, 100, 100};
+	static const double b4[] = {105, 105, 105, 105};
+	static const struct
+	{
+		int			m,
+					n;
+		double		a[10],
+					b[10];
+	}			mw[] = {
+		{6, 7, {1, 2, 3, 3, 4, 5}, {3, 3, 5, 6, 7, 8, 8}},
+		{4, 3, {1, 1, 1, 2}, {2, 3, 3}},
+		{5, 5, {1, 2, 3, 4, 5}, {5, 6, 7, 8, 9}},
+		{5, 6, {7, 7, 7, 7, 1}, {7, 7, 8, 9, 9, 9}},
+		{4, 4, {100, 100, 100, 100}, {105, 105, 105, 105}},
+		{3, 8, {2, 2, 2}, {1, 1, 2, 2, 2, 3, 3, 3}},
+		{4, 4, {5, 5, 5, 5}, {5, 5, 5, 5}},
+	};
+	static const struct
+	{
+		int			n;
+		double		d[12];
+	}			sr[] = {
+		{8, {0.0, 0.1, -0.1, 0.2, 0.2, 0.3, 0.4, 0.5}},
+		{7, {1, 1, 1, -1, 2, 2, -3}},
+		{9, {0, 0, 2, 2, 2, -2, 4, 5, 5}},
+		{10, {1, 2, 3, 4, 5, 6, 7, 8, 9, -10}},
+		{6, {3, 3, 3, 3, 3, 3}},
+		{12, {1, -1, 1, -1, 2, 2, 2, -3, 4, 4, 0, 6}},
+	};
+	StatsRankTest r;
+	StatsOptions opt;
+	StatsComparison c;
+	double		p,
+				min_p;
+
+	stats_default_options(&opt);
+	stats_mann_whitney(a4, 4, b4, 4, &r);
+	ok(r.exact && r.p_value == 2.0 / 70.0 && r.min_p == 2.0 / 70.0,
+	   "A = {100 x4}, B = {105 x4}: exact p = 2/70 = 0.0286, not 0.0131 (got %.17g)", r.p_value);
+	stats_compare(a4, 4, b4, 4, &opt, &c);
+	ok(c.p_exact && c.p_value == 2.0 / 70.0 && c.verdict == STATS_FASTER && c.ci_rank == 1,
+	   "the same compared: p = 2/70, faster, the CI's rank that of 4 and 4 untied runs (%d)",
+	   c.ci_rank);
+
+	for (size_t t = 0; t < sizeof(mw) / sizeof(mw[0]); t++)
+	{
+		stats_mann_whitney(mw[t].a, mw[t].m, mw[t].b, mw[t].n, &r);
+		brute_tied_mw(mw[t].a, mw[t].m, mw[t].b, mw[t].n, &p, &min_p);
+		ok(r.exact && fabs(r.p_value - p) < 1e-15 && fabs(r.min_p - min_p) < 1e-15,
+		   "Mann-Whitney with ties, %d and %d runs (pattern %zu): p %.6f and smallest p %.6f "
+		   "equal enumeration of every labelling (%.6f, %.6f)",
+		   mw[t].m, mw[t].n, t, r.p_value, r.min_p, p, min_p);
+	}
+	for (size_t t = 0; t < sizeof(sr) / sizeof(sr[0]); t++)
+	{
+		stats_signed_rank(sr[t].d, sr[t].n, &r);
+		brute_tied_signed_rank(sr[t].d, sr[t].n, &p);
+		ok(r.exact && fabs(r.p_value - p) < 1e-15 && r.min_p == 2.0 / ldexp(1.0, r.n_used),
+		   "signed rank with ties and zeros (pattern %zu, %d used): p %.6f equals enumeration "
+		   "of every sign pattern (%.6f), smallest p 2/2^%d",
+		   t, r.n_used, r.p_value, p, r.n_used);
+	}
+
+	/* all runs equal: no labelling can differ, so never a verdict */
+	stats_compare(mw[6].a, 4, mw[6].b, 4, &opt, &c);
+	ok(c.min_p == 1.0 && c.verdict == STATS_INSUFFICIENT,
+	   "8 equal runs: smallest p 1, insufficient (%s)", c.reason);
+
+	/* the tied counts with every group of one value are the untied distribution */
+	{
+		int			ones[11] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+		double		count[2 * 30 + 1],
+					cdf[31],
+					total,
+					below = 0.0,
+					worst = 0.0;
+		bool		exact,
+					exact2;
+
+		stats_u_tied_counts(ones, 11, 5, count, &total, &exact);
+		stats_u_cdf_table(6, 5, cdf, &exact2);
+		for (int u = 0; u <= 30; u++)
+		{
+			below += count[2 * u];
+			worst = fmax(worst, fabs(below / total - cdf[u]));
+			/* without ties U is whole: no count at an odd 2U */
+			if (u < 30)
+				worst = fmax(worst, count[2 * u + 1]);
+		}
+		ok(exact && exact2 && worst < 1e-15 && total == 462.0,
+		   "tied counts without ties equal the U distribution (6 and 5: 462 labellings, no half values)");
+	}
+}
+
+static void
+test_paired_zeros_and_options(void)
+{
+	/* six rounds, B ahead in five, one round exactly equal */
+	double		a[6] = {100, 100, 100, 100, 100, 100},
+				b[6] = {110, 111, 112, 113, 114, 100};
+	double		ra_vals[8] = {100, 101, 102, 103, 104, 105, 106, -1.0};
+	int			ra[8] = {1, 2, 3, 4, 5, 6, 7, 99},
+				rb[7] = {1, 2, 3, 4, 5, 6, 7};
+	double		rb_vals[7];
+	StatsOptions opt;
+	StatsComparison c;
+
+	stats_default_options(&opt);
+	stats_compare_paired(a, b, 6, &opt, &c);
+	ok(c.verdict == STATS_INSUFFICIENT && c.n_used == 5 && c.min_p == 2.0 / 32.0 &&
+	   strstr(c.reason, "without any difference") != NULL,
+	   "6 pairs, one without a difference: 5 count, smallest p 2/32, insufficient (%s)", c.reason);
+	b[5] = 115;
+	stats_compare_paired(a, b, 6, &opt, &c);
+	ok(c.verdict == STATS_FASTER && c.p_value == 2.0 / 64.0,
+	   "6 pairs that all differ: p = 2/64, faster");
+
+	opt.noise = 1.0;
+	ok(stats_check_options(&opt) == STATS_ERR_OPTION &&
+	   stats_compare_paired(a, b, 6, &opt, &c) == STATS_ERR_OPTION,
+	   "noise 1 (a 100%% threshold) is out of range");
+	opt.noise = 0.999;
+	ok(stats_check_options(&opt) == STATS_OK, "noise 0.999 is in [0, 1)");
+	opt.noise = -0.0001;
+	ok(stats_check_options(&opt) == STATS_ERR_OPTION, "noise below 0 is out of range");
+	stats_default_options(&opt);
+
+	/* an unpaired run (round 99) with a bad value is still refused */
+	for (int i = 0; i < 7; i++)
+		rb_vals[i] = ra_vals[i] * 1.03;
+	ok(stats_compare_rounds(ra_vals, ra, 8, rb_vals, rb, 7, &opt, &c) == STATS_ERR_VALUE,
+	   "compare_rounds: a negative value in a round with no pair is refused");
+	ra_vals[7] = nan("");
+	ok(stats_compare_rounds(rb_vals, rb, 7, ra_vals, ra, 8, &opt, &c) == STATS_ERR_VALUE,
+	   "compare_rounds: NaN in B's run outside any pair is refused");
+	ra_vals[7] = 107;
+	ok(stats_compare_rounds(ra_vals, ra, 8, rb_vals, rb, 7, &opt, &c) == STATS_OK &&
+	   c.n_pairs == 7 && c.unit == STATS_UNIT_ROUND && c.n_units == 7,
+	   "compare_rounds: with the value fixed, 7 pairs, unit round");
+}
+
 int
 main(void)
 {
@@ -775,6 +993,7 @@ main(void)
 	test_mde();
 	test_robust_sd();
 	test_errors_and_geomean();
-	printf("1..%d\n", test_count);
-	return test_failed > 0;
+	test_ties_exact();
+	test_paired_zeros_and_options();
+	return done_testing();
 }

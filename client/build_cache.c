@@ -1,0 +1,295 @@
+/*-------------------------------------------------------------------------
+ *
+ * build_cache.c
+ *		Where source builds are kept (build.c makes them), and the checks
+ *		that keep anyone else from having put or changed anything there.
+ *
+ * The cache is private to whoever runs the client.  Its default is
+ * $XDG_CACHE_HOME/pgbench_ext/builds, else ~/.cache/pgbench_ext/builds;
+ * as root, whose home the build account cannot enter, it is
+ * /var/cache/pgbench_ext/builds; PGBENCH_EXT_BUILD_CACHE overrides all.
+ * The cache directory is created mode 0700 and belongs to the account
+ * the builds run as (subprocess.c: the server account as root, else the
+ * invoking user), which writes everything inside it.
+ *
+ * Nothing found there is trusted that someone else could have written:
+ * the cache directory, each entry and its build.json must belong to the
+ * invoking user or the build account and be writable by neither group
+ * nor others, and no directory above the cache may let anyone else
+ * replace it (writable by others without the sticky bit, or owned by a
+ * third user).  build.json is data: its bindir must lie inside its own
+ * entry once every link is resolved.  What fails a check is refused with
+ * its name and the fix, never used.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "build_cache.h"
+#include "digest.h"
+#include "subprocess.h"
+
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define BUILD_CACHE_ROOT_AS_ROOT "/var/cache/pgbench_ext/builds"
+
+char *
+build_cache_root(void)
+{
+	const char *env = getenv(BUILD_CACHE_ENV);
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+
+	if (env && *env)
+		return make_absolute_path(env);
+	if (need_server_account())
+		return pg_strdup(BUILD_CACHE_ROOT_AS_ROOT);
+	/* the XDG base directory specification ignores relative paths */
+	if (xdg && xdg[0] == '/')
+		return psprintf("%s/pgbench_ext/builds", xdg);
+	if (home == NULL || *home == '\0')
+	{
+		struct passwd *pw = getpwuid(geteuid());
+
+		home = pw ? pw->pw_dir : "/";
+	}
+	return psprintf("%s/.cache/pgbench_ext/builds", home);
+}
+
+/* The uid the builds run as, and its name. */
+static bool
+build_account(uid_t *uid, const char **name, char **error)
+{
+	const struct passwd *pw;
+
+	if (need_server_account())
+	{
+		if ((pw = server_account(error)) == NULL)
+			return false;
+	}
+	else if ((pw = getpwuid(geteuid())) == NULL)
+	{
+		*uid = geteuid();
+		*name = psprintf("uid %d", (int) *uid);
+		return true;
+	}
+	*uid = pw->pw_uid;
+	*name = pg_strdup(pw->pw_name);
+	return true;
+}
+
+static char *
+user_name(uid_t uid)
+{
+	struct passwd *pw = getpwuid(uid);
+
+	return pw ? psprintf("user \"%s\"", pw->pw_name) : psprintf("uid %d", (int) uid);
+}
+
+/*
+ * Whether st (what, at path) can only have been written by us or the
+ * build account.  fix is the hint for when it cannot.
+ */
+static bool
+trusted(const char *what, const char *path, const struct stat *st, const char *fix, char **error)
+{
+	uid_t		builder;
+	const char *builder_name;
+
+	if (!build_account(&builder, &builder_name, error))
+		return false;
+	if (st->st_uid != geteuid() && st->st_uid != builder)
+	{
+		*error = psprintf("%s \"%s\" belongs to %s, not to you (%s)%s: anything in it could be someone else's\nhint: %s",
+						  what, path, user_name(st->st_uid), user_name(geteuid()),
+						  builder == geteuid() ? "" : psprintf(" or to user \"%s\", who runs the builds", builder_name),
+						  fix);
+		return false;
+	}
+	if (st->st_mode & (S_IWGRP | S_IWOTH))
+	{
+		*error = psprintf("%s \"%s\" is writable by %s (mode %04o): anyone could have changed it\nhint: %s",
+						  what, path, (st->st_mode & S_IWOTH) ? "others" : "its group",
+						  (unsigned int) (st->st_mode & 07777), fix);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Every existing directory above path (itself resolved) must be owned by
+ * root, us or the build account, and writable by no one else unless it is
+ * sticky (as /tmp is: then no one else can rename what we own in it).
+ */
+static bool
+ancestors_safe(const char *path, char **error)
+{
+	uid_t		builder;
+	const char *builder_name;
+
+	if (!build_account(&builder, &builder_name, error))
+		return false;
+	/* "/", then "/a", "/a/b" ... up to path's parent, from the top down */
+	for (size_t len = 0; path[len]; len++)
+	{
+		char	   *dir;
+		struct stat st;
+		bool		foreign;
+
+		if (path[len] != '/')
+			continue;
+		dir = len == 0 ? pg_strdup("/") : pnstrdup(path, len);
+		if (stat(dir, &st) != 0)
+			break;				/* not there yet: we create the rest */
+		foreign = st.st_uid != 0 && st.st_uid != geteuid() && st.st_uid != builder;
+		if (foreign || ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)))
+		{
+			*error = psprintf("directory \"%s\" above the build cache %s: someone else could replace the cache\nhint: Name a cache under a directory only you can write with %s=DIR.",
+							  dir, foreign ? psprintf("belongs to %s", user_name(st.st_uid))
+							  : psprintf("is writable by others (mode %04o) and not sticky",
+										 (unsigned int) (st.st_mode & 07777)),
+							  BUILD_CACHE_ENV);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Create the cache directory if it is missing (mode 0700, given to the
+ * build account), and check it and what lies above it.
+ */
+bool
+build_cache_prepare(char **error)
+{
+	char	   *root = build_cache_root();
+	char	   *parent = pg_strdup(root);
+	char	   *real;
+	struct stat st;
+	uid_t		builder;
+	const char *builder_name;
+	const char *fix = psprintf("Name a cache of your own with %s=DIR, or remove \"%s\" and let %s create it.",
+							   BUILD_CACHE_ENV, root, progname);
+
+	if (!build_account(&builder, &builder_name, error))
+		return false;
+	get_parent_directory(parent);
+	if (!ancestors_safe(root, error))
+		return false;
+	if (stat(root, &st) != 0)
+	{
+		if (errno != ENOENT || pg_mkdir_p(parent, 0755) != 0 ||
+			(mkdir(root, 0700) != 0 && errno != EEXIST))
+		{
+			*error = psprintf("could not create the build cache \"%s\": %m", root);
+			return false;
+		}
+		if (!give_to_server_account(root, error))
+			return false;
+	}
+	if ((real = realpath(root, NULL)) == NULL || stat(real, &st) != 0)
+	{
+		*error = psprintf("could not use the build cache \"%s\": %m", root);
+		return false;
+	}
+	if (!S_ISDIR(st.st_mode))
+	{
+		*error = psprintf("build cache \"%s\" is not a directory\nhint: %s", root, fix);
+		return false;
+	}
+	if ((strcmp(real, root) != 0 && !ancestors_safe(real, error)) ||
+		!trusted("build cache", root, &st, fix, error))
+		return false;
+	if (st.st_uid != builder)
+	{
+		*error = psprintf("build cache \"%s\" belongs to %s, but the builds run as user \"%s\", who cannot write it\nhint: Give it to that user (chown %s \"%s\"), or name another cache with %s=DIR.",
+						  root, user_name(st.st_uid), builder_name, builder_name, root, BUILD_CACHE_ENV);
+		return false;
+	}
+	return true;
+}
+
+/* What the cache directory dir (CACHE/KEY) holds, and whether it may be used. */
+CacheEntry
+build_cache_entry(const char *dir, char **error)
+{
+	char	   *json = psprintf("%s/build.json", dir);
+	char	   *fix = psprintf("Remove it (rm -rf \"%s\"); the next run builds it afresh.", dir);
+	struct stat st;
+
+	if (lstat(dir, &st) != 0)
+		return ENTRY_ABSENT;
+	if (!S_ISDIR(st.st_mode))
+	{
+		*error = psprintf("build cache entry \"%s\" is not a directory (a link or a file put there)\nhint: %s",
+						  dir, fix);
+		return ENTRY_REFUSED;
+	}
+	if (!trusted("build cache entry", dir, &st, fix, error))
+		return ENTRY_REFUSED;
+	if (lstat(json, &st) != 0)
+		return ENTRY_UNFINISHED;
+	if (!S_ISREG(st.st_mode))
+	{
+		*error = psprintf("\"%s\" is not a regular file\nhint: %s", json, fix);
+		return ENTRY_REFUSED;
+	}
+	if (!trusted("build record", json, &st, fix, error))
+		return ENTRY_REFUSED;
+	return ENTRY_FINISHED;
+}
+
+/*
+ * The build.json of a finished entry, and the bindir it names (*bindir),
+ * which must lie inside the entry itself.
+ */
+json_t *
+build_cache_load(const char *dir, char **bindir, char **error)
+{
+	char	   *path = psprintf("%s/build.json", dir);
+	char	   *fix = psprintf("Remove the entry (rm -rf \"%s\"); the next run builds it afresh.", dir);
+	int			fd = open_regular_file(path, false);
+	json_error_t jerr;
+	json_t	   *info;
+	const char *named;
+	char	   *real_dir;
+	char	   *real_bin;
+	struct stat st;
+
+	if (fd < 0)
+	{
+		*error = psprintf("could not open \"%s\": %m", path);
+		return NULL;
+	}
+	info = json_loadfd(fd, 0, &jerr);
+	close(fd);
+	if (info == NULL || !json_is_object(info))
+	{
+		*error = psprintf("unreadable build record \"%s\": %s\nhint: %s", path,
+						  info ? "not a JSON object" : jerr.text, fix);
+		return NULL;
+	}
+	named = json_string_value(json_object_get(info, "bindir"));
+	if (named == NULL)
+	{
+		*error = psprintf("build record \"%s\" names no bindir\nhint: %s", path, fix);
+		return NULL;
+	}
+	if ((real_dir = realpath(dir, NULL)) == NULL || (real_bin = realpath(named, NULL)) == NULL)
+	{
+		*error = psprintf("build record \"%s\" names bindir \"%s\", which cannot be resolved: %m\nhint: %s",
+						  path, named, fix);
+		return NULL;
+	}
+	if (strncmp(real_bin, real_dir, strlen(real_dir)) != 0 || real_bin[strlen(real_dir)] != '/')
+	{
+		*error = psprintf("build record \"%s\" names bindir \"%s\", which lies outside its entry%s: a build record is data, not a pointer to programs to run\nhint: %s",
+						  path, named, strcmp(named, real_bin) == 0 ? "" : psprintf(" (it resolves to \"%s\")", real_bin), fix);
+		return NULL;
+	}
+	if (stat(real_bin, &st) != 0 || !trusted("bindir", real_bin, &st, fix, error))
+		return NULL;
+	*bindir = pg_strdup(named);
+	return info;
+}

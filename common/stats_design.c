@@ -1,0 +1,215 @@
+/*-------------------------------------------------------------------------
+ *
+ * stats_design.c
+ *		The cheapest design for the next experiment that would see a given
+ *		effect: how many builds (layout seeds), instance pairs per build
+ *		and rounds per instance pair, from the variance components of the
+ *		comparison and the measured cost of a build, a restart and a round.
+ *
+ * Kalibera and Jones's sizing, with the verdict's power instead of the
+ * test's: a unit summary (stats_nested.c) averages the rounds of its
+ * instance pairs, so its variance is
+ *	 var(build) + var(instance) / I + var(round) / (I R)
+ * and the nested verdict on k units sees an effect delta with the power of
+ * the t criterion (stats_mde.c).  For each number of units k the largest
+ * unit sd that still gives that power is found once; then for every
+ * split of the units into instance pairs the fewest rounds that keep the
+ * variance below it, and the cheapest of those designs wins.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "stats_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_UNITS (STATS_DESIGN_MAX_INSTANCES > STATS_DESIGN_MAX_BUILDS ? \
+				   STATS_DESIGN_MAX_INSTANCES : STATS_DESIGN_MAX_BUILDS)
+
+/*
+ * The variance of one level on the comparison's scale: the comparison's
+ * own estimate; else the two sides' run-scale estimates added (the
+ * offsets of two servers are independent); else, when the level above was
+ * estimated, 0, since the level's variance is then inside that one (a
+ * conservative plan: it is not divided by the level's repeats).  False if
+ * nothing tells.
+ */
+static bool
+level_variance(const StatsComponents *ratio, const StatsComponents *run_a,
+			   const StatsComponents *run_b, StatsLevel level, double *var)
+{
+	*var = 0.0;
+	if (ratio != NULL && ratio->has[level])
+		*var = ratio->variance[level];
+	else if (run_a != NULL && run_b != NULL && run_a->has[level] && run_b->has[level])
+		*var = run_a->variance[level] + run_b->variance[level];
+	else
+	{
+		double		above;
+
+		return level > STATS_LEVEL_BUILD &&
+			level_variance(ratio, run_a, run_b, level - 1, &above);
+	}
+	return true;
+}
+
+/* Whether the costs are all finite and >= 0. */
+static bool
+costs_valid(const StatsDesignCost *c)
+{
+	return c->build_s >= 0.0 && c->restart_s >= 0.0 && c->round_s >= 0.0 &&
+		isfinite(c->build_s) && isfinite(c->restart_s) && isfinite(c->round_s);
+}
+
+/*
+ * The rounds per instance pair keeping a unit's variance within "allowed"
+ * when var_fixed of it does not shrink with rounds; 0 if none can.
+ */
+static int
+rounds_needed(double allowed, double var_fixed, double var_round, int instances)
+{
+	double		room = allowed - var_fixed,
+				r;
+
+	if (!(room > 0.0))
+		return 0;
+	r = var_round > 0.0 ? ceil(var_round / (instances * room) - 1e-12) : 1.0;
+	if (r < 1.0)
+		r = 1.0;
+	return r <= STATS_DESIGN_MAX_ROUNDS ? (int) r : 0;
+}
+
+/* Record (builds, instances, rounds) in out if it is cheaper than what is there. */
+static void
+consider(StatsDesign *out, const StatsDesignCost *cost, int builds,
+		 int instances, int rounds)
+{
+	double		seconds = builds * cost->build_s +
+		(double) builds * instances * (cost->restart_s + rounds * cost->round_s);
+
+	if (rounds == 0 || (out->found && seconds >= out->seconds))
+		return;
+	out->found = true;
+	out->builds = builds;
+	out->instances = instances;
+	out->rounds = rounds;
+	out->seconds = seconds;
+}
+
+static void
+explain_missing(StatsDesign *out, StatsLevel level)
+{
+	snprintf(out->reason, STATS_REASON_LEN,
+			 "the variance between %s was not measured: %s",
+			 level == STATS_LEVEL_BUILD ? "builds" :
+			 level == STATS_LEVEL_INSTANCE ? "server starts" : "rounds",
+			 level == STATS_LEVEL_BUILD ? "build more than one layout seed per variant" :
+			 level == STATS_LEVEL_INSTANCE ? "restart the servers during the experiment" :
+			 "make more than one round per instance pair");
+}
+
+int
+stats_plan_design(const StatsComponents *ratio, const StatsComponents *run_a,
+				  const StatsComponents *run_b, const StatsDesignCost *cost,
+				  bool vary_builds, double effect, const StatsOptions *opt,
+				  StatsDesign *out)
+{
+	double		var[STATS_LEVEL_ROUND + 1],
+				delta,
+				room,
+			   *allowed;
+	int			max_units = vary_builds ? STATS_DESIGN_MAX_BUILDS : STATS_DESIGN_MAX_INSTANCES,
+				rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = stats_check_options(opt)) != STATS_OK)
+		return rc;
+	if (!(effect > 0.0 && isfinite(effect)) || !costs_valid(cost))
+		return STATS_ERR_OPTION;
+	for (int l = vary_builds ? STATS_LEVEL_BUILD : STATS_LEVEL_INSTANCE;
+		 l <= STATS_LEVEL_ROUND; l++)
+		if (!level_variance(ratio, run_a, run_b, l, &var[l]))
+		{
+			explain_missing(out, l);
+			return STATS_OK;
+		}
+	if (!vary_builds)
+		var[STATS_LEVEL_BUILD] = 0.0;
+	delta = log1p(effect);
+	room = delta - log1p(opt->noise);
+	if (!(room > 0.0))
+	{
+		snprintf(out->reason, STATS_REASON_LEN,
+				 "an effect of %g%% cannot lie beyond the noise threshold of %g%%",
+				 100.0 * effect, 100.0 * opt->noise);
+		return STATS_OK;
+	}
+
+	/* allowed[k]: the largest unit variance at which k units have the power */
+	allowed = malloc(sizeof(double) * (MAX_UNITS + 1));
+	if (allowed == NULL)
+		return STATS_ERR_NOMEM;
+	for (int k = 2; k <= max_units; k++)
+	{
+		double		crit = stats_t_quantile(1.0 - opt->alpha / 2.0, k - 1);
+		double		sd = room * sqrt((double) k) / stats_t_ncp_for_power(k - 1, crit, opt->power);
+
+		allowed[k] = sd * sd;
+	}
+
+	if (vary_builds)
+		for (int b = 2; b <= STATS_DESIGN_MAX_BUILDS; b++)
+			for (int i = 1; i <= STATS_DESIGN_MAX_INSTANCES; i++)
+				consider(out, cost, b, i,
+						 rounds_needed(allowed[b], var[STATS_LEVEL_BUILD] +
+									   var[STATS_LEVEL_INSTANCE] / i,
+									   var[STATS_LEVEL_ROUND], i));
+	else
+		for (int i = 2; i <= STATS_DESIGN_MAX_INSTANCES; i++)
+			consider(out, cost, 1, i,
+					 rounds_needed(allowed[i], var[STATS_LEVEL_INSTANCE],
+								   var[STATS_LEVEL_ROUND], 1));
+	free(allowed);
+
+	if (!out->found)
+	{
+		snprintf(out->reason, STATS_REASON_LEN,
+				 "no design of up to %d %s and %d rounds each sees %g%% beyond "
+				 "the %g%% noise threshold",
+				 max_units, vary_builds ? "layout seeds" : "instance pairs",
+				 STATS_DESIGN_MAX_ROUNDS, 100.0 * effect, 100.0 * opt->noise);
+		return STATS_OK;
+	}
+	out->unit = vary_builds ? STATS_UNIT_SEED_PAIR : STATS_UNIT_INSTANCE_PAIR;
+	out->n_units = vary_builds ? out->builds : out->instances;
+	{
+		int			per_unit = vary_builds ? out->instances : 1;
+		double		unit_var = var[STATS_LEVEL_BUILD] +
+			var[STATS_LEVEL_INSTANCE] / per_unit +
+			var[STATS_LEVEL_ROUND] / ((double) per_unit * out->rounds);
+		int			k = out->n_units;
+
+		out->unit_sd = sqrt(unit_var);
+		out->power = out->unit_sd > 0.0
+			? stats_t_power(room / (out->unit_sd / sqrt((double) k)), k - 1,
+							stats_t_quantile(1.0 - opt->alpha / 2.0, k - 1))
+			: 1.0;
+	}
+	if (vary_builds)
+		snprintf(out->reason, STATS_REASON_LEN,
+				 "to see %g%%: %d layout seeds x %d instance pair%s x %d round%s, about %.0f %s",
+				 100.0 * effect, out->builds, out->instances,
+				 out->instances == 1 ? "" : "s", out->rounds, out->rounds == 1 ? "" : "s",
+				 out->seconds >= 120.0 ? out->seconds / 60.0 : out->seconds,
+				 out->seconds >= 120.0 ? "minutes" : "seconds");
+	else
+		snprintf(out->reason, STATS_REASON_LEN,
+				 "to see %g%%: %d instance pairs x %d round%s, about %.0f %s",
+				 100.0 * effect, out->instances, out->rounds,
+				 out->rounds == 1 ? "" : "s",
+				 out->seconds >= 120.0 ? out->seconds / 60.0 : out->seconds,
+				 out->seconds >= 120.0 ? "minutes" : "seconds");
+	return STATS_OK;
+}

@@ -1,0 +1,78 @@
+# LinkedSource — helpers for the tests of source builds that need no
+# PostgreSQL source: test/fixtures/linked-source is a tree whose "build"
+# compiles one file and installs links to the installation under test, so
+# that every step of a build (copy, configure, make, install, the
+# extension's make, PGO training) runs for real, in seconds.
+package LinkedSource;
+
+use strict;
+use warnings;
+
+use Exporter 'import';
+use File::Temp qw(tempdir);
+use Test::More;
+
+our @EXPORT = qw(linked_source private_cache linked_ab entry_of processes_in
+  build_account_uid);
+
+sub linked_source { return "$ENV{PGBENCH_EXT_TOP}/test/fixtures/linked-source"; }
+
+# A build cache of the test's own, in a directory the build account can
+# enter; $ENV{PGBENCH_EXT_BUILD_CACHE} names it.
+sub private_cache
+{
+	my $base = tempdir(DIR => $ENV{TESTDIR}, CLEANUP => 1);
+	chmod 0755, $base;
+	$ENV{PGBENCH_EXT_BUILD_CACHE} = "$base/cache";
+	$ENV{LINKED_SOURCE_BINDIR} = $ENV{PG_BINDIR};
+	return $base;
+}
+
+# The arguments of a tiny A/B: A built from the linked source with the
+# given extra variant options, B the installation under test.
+sub linked_ab
+{
+	my ($dir, @a_options) = @_;
+	return ('ab', '-s', '1', '-r', '1', '-T', '1', '-c', '1', '-b', 'select-only',
+		'--variant', 'A', '--source', linked_source(), @a_options,
+		'--variant', 'B', '--bindir', $ENV{PG_BINDIR}, '-o', $dir);
+}
+
+# The cache entry a client's output says it builds in (or reuses).
+sub entry_of
+{
+	my ($out) = @_;
+	return $out =~ /^variant A: (?:building in|reusing build) (\S+)/m ? $1 : undef;
+}
+
+# The processes whose working directory or arguments lie under dir:
+# "pid uid args" each.
+sub processes_in
+{
+	my ($dir) = @_;
+	my @found;
+	foreach my $proc (glob '/proc/[0-9]*')
+	{
+		my $cwd = readlink("$proc/cwd") // '';
+		open my $fh, '<', "$proc/cmdline" or next;
+		my $args = join ' ', split /\0/, (<$fh> // '');
+		close $fh;
+		next unless index($cwd, $dir) == 0 || index($args, $dir) >= 0;
+		my $uid = (stat $proc)[4];
+		(my $pid = $proc) =~ s{.*/}{};
+		push @found, "$pid $uid $args";
+	}
+	return @found;
+}
+
+# The uid builds run as: the server account as root, else ourselves.
+sub build_account_uid
+{
+	return $> unless $> == 0;
+	my $name = $ENV{PGBENCH_EXT_OS_USER} || 'postgres';
+	my $uid = getpwnam($name);
+	die "no account $name" unless defined $uid;
+	return $uid;
+}
+
+1;

@@ -1,0 +1,113 @@
+# Builds that take minutes (so under "make test-build" and CI only): Ctrl-C
+# during the make of a real PostgreSQL source build ends make and every
+# compiler at once (exit status 130 within seconds, no process of the
+# build left), and what the build had compiled belongs to the build
+# account; and the PGO training cluster (of the linked source, whose
+# training load is real pgbench) is private: its socket directory 0700,
+# no TCP, a pg_hba.conf that lets in only the local socket, its server
+# running as the build account, and gone when the build ends.
+use strict;
+use warnings;
+
+use File::Find;
+use IPC::Run;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(time sleep);
+
+use LinkedSource;
+use PgbenchExtTest;
+
+plan skip_all => 'builds PostgreSQL from source: run "make test-build"'
+  unless $ENV{PGBENCH_EXT_TEST_BUILD};
+
+my $top = $ENV{PGBENCH_EXT_TOP} or die "PGBENCH_EXT_TOP not set";
+my $base = private_cache();
+my $builder = build_account_uid();
+
+# Poll check->() (up to a limit) while the client runs; returns what it gave.
+sub wait_for
+{
+	my ($h, $seconds, $check) = @_;
+	for (my $t0 = time; time - $t0 < $seconds; sleep 0.2)
+	{
+		$h->pump_nb;
+		my $got = $check->();
+		return $got if defined $got;
+		last unless $h->pumpable;
+	}
+	return undef;
+}
+
+# --- Ctrl-C during the make of a real build ------------------------------------
+my ($src, $fetch_err);
+IPC::Run::run([ "$top/tools/pg-source" ], '>', \$src, '2>', \$fetch_err)
+  or BAIL_OUT("tools/pg-source could not provide the PostgreSQL source: $fetch_err");
+chomp $src;
+
+my ($out, $err) = ('', '');
+my $h = IPC::Run::start([ client(), 'ab', '-s', '1', '-r', '1', '-T', '1', '-c', '1',
+	'--variant', 'A', '--source', $src, '--cflags', '-O0',
+	'--variant', 'B', '--bindir', $ENV{PG_BINDIR}, '-o', "$base/interrupted" ],
+	'<', \undef, '>', \$out, '2>', \$err);
+my $entry;
+my $compilers = wait_for($h, 600, sub {
+	$entry //= entry_of($out);
+	return undef unless defined $entry && -s "$entry/logs/make.log";
+	my @cc = grep { m{\b(?:cc1|gcc|cc)\b} } processes_in($entry);
+	return @cc ? \@cc : undef;
+});
+ok(defined $compilers, 'make was compiling when Ctrl-C came') or diag "$out\n$err";
+sleep 3;    # a few seconds of make: objects on disk, compilers at work
+my $sent = time;
+$h->signal('INT');
+$h->finish;
+is($h->result(0), 130, 'Ctrl-C during make: exit status 130');
+cmp_ok(time - $sent, '<', 8, 'the client exits within seconds');
+my @left = defined $entry ? processes_in($entry) : ('(no entry)');
+is(scalar(@left), 0, 'no make, gcc or cc1 of the build remains') or diag join("\n", @left);
+
+my (@objects, @foreign);
+find({ no_chdir => 1, wanted => sub {
+	my @st = lstat $File::Find::name;
+	push @objects, $File::Find::name if /\.o$/;
+	push @foreign, "$File::Find::name (uid $st[4])" if $st[4] != $builder;
+} }, $entry) if defined $entry;
+ok(@objects > 0, 'the build had compiled objects: ' . scalar(@objects));
+is(scalar(grep { (lstat $_)[4] != $builder } @objects), 0, 'every object file belongs to the build account');
+is(scalar(@foreign), 0, 'nothing in the entry was written by another account (root)')
+  or diag join("\n", @foreign[ 0 .. ($#foreign > 9 ? 9 : $#foreign) ]);
+
+# --- the PGO training cluster -----------------------------------------------------
+($out, $err) = ('', '');
+$h = IPC::Run::start([ client(), linked_ab("$base/pgo", '--pgo', 'on') ],
+	'<', \undef, '>', \$out, '2>', \$err);
+undef $entry;
+my $pidfile;
+my $ready = wait_for($h, 300, sub {
+	$entry //= entry_of($out);
+	return undef unless defined $entry;
+	$pidfile = "$entry/pgo/clusters/pgo-training/data/postmaster.pid";
+	my @lines = -s $pidfile ? split(/\n/, slurp_file($pidfile)) : ();
+	# a postmaster (not initdb's single-user backend) that is ready
+	return @lines >= 8 && $lines[0] > 0 && $lines[7] =~ /ready/ ? \@lines : undef;
+});
+ok(defined $ready, 'the training cluster came up') or diag "$out\n$err";
+my @pid = defined $ready ? @$ready : ('', '', '', '', '', 'missing');
+my @sock = stat $pid[4];
+is($sock[2] & 07777, 0700, 'its socket directory is 0700');
+is($sock[4], $builder, '... and belongs to the build account');
+is($pid[5], '', 'it listens on no TCP address');
+is((stat "/proc/$pid[0]")[4], $builder, 'the postmaster runs as the build account');
+my $datadir = $pid[1];
+my @hba = grep { !/^\s*(#|$)/ } split /\n/, (-f "$datadir/pg_hba.conf" ? slurp_file("$datadir/pg_hba.conf") : '');
+ok(@hba > 0, 'pg_hba.conf has lines');
+is(scalar(grep { !/^local\s/ && !/\sreject\s*$/ } @hba), 0, 'pg_hba.conf lets in only the local socket')
+  or diag join("\n", @hba);
+$h->finish;
+is($h->result(0), 0, 'the PGO build and its A/B complete') or diag "$out\n$err";
+ok(!-e "$entry/pgo/clusters", 'the training cluster is removed');
+is(scalar(processes_in("$entry/pgo")), 0, 'and no process of it remains');
+like(slurp_file("$entry/logs/pgo-training.log"), qr/select-only/, 'the training load ran pgbench');
+
+done_testing();

@@ -1,0 +1,201 @@
+# A results directory is data, whoever wrote it: report, compare, import
+# and --resume read it as such.  Names with backquotes, $(), quotes, "<",
+# "&" and "|" are shown and never run (gnuplot runs `commands` in double-
+# quoted strings); a name in runs.csv that experiment.json lacks, a run_id
+# that is no number, a line cut short and broken JSON are errors naming
+# the file and line, exit status 2; a link planted among the files report
+# writes is refused, its target untouched.
+use strict;
+use warnings;
+
+use File::Copy qw(copy);
+use File::Temp qw(tempdir);
+use JSON::PP;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+use ReportFixture;
+
+my $base = tempdir(DIR => $ENV{TESTDIR}, CLEANUP => 1);
+chmod 0755, $base;
+my $witness = "$base/RAN";
+my $script = "t`touch $witness-bq`\$(touch $witness-dp)'q\"<b>&|x.sql";
+
+sub fixture
+{
+	my ($dir, %o) = @_;
+	ReportFixture::write_dir(
+		$dir,
+		clients => [1],
+		rounds => 6,
+		script => $o{script} // $script,
+		variants => [ { name => 'A' }, { name => 'B' } ],
+		tps => sub {
+			my ($variant, $clients, $round) = @_;
+			return ($variant eq 'B' ? 1050 : 1000) * (1 + 0.01 * ($round % 3));
+		});
+	return $dir;
+}
+
+sub nothing_ran
+{
+	my ($what) = @_;
+	ok(!glob("$witness*"), "$what: no command of a name was run");
+}
+
+sub slurp_lines { return split /\n/, slurp_file($_[0]); }
+
+# Rewrite one file of a fixture: sub(text) -> text.
+sub edit
+{
+	my ($path, $sub) = @_;
+	my $text = $sub->(slurp_file($path));
+	open my $fh, '>', $path or die "$path: $!";
+	print $fh $text;
+	close $fh;
+}
+
+# --- names that would run commands: shown, never run -----------------------
+# (with a second script, every plot title names the script too)
+my $dir = fixture("$base/names");
+edit("$dir/experiment.json", sub {
+	my $doc = decode_json($_[0]);
+	push @{ $doc->{spec}{experiment}{script} }, 'plain.sql';
+	encode_json($doc) });
+my ($rc, $out, $err) = run_client('report', $dir);
+is($rc, 0, 'names: report exits 0') or diag $err;
+nothing_ran('names');
+like($out, qr/^ \Q$script\E \| 1 /m, 'names: the terminal table shows the script name as it is');
+my $md = slurp_file("$dir/report.md");
+my $md_name = $script =~ s/([\\|<>`])/\\$1/gr;
+like($md, qr/^\| \Q$md_name\E \| 1 \|/m, 'names: report.md escapes |, <, ` and keeps the table row');
+my $html = slurp_file("$dir/report.html");
+like($html, qr/<td>t`touch [^<]*-bq`\$\(touch [^<]*-dp\)&#39;q&quot;&lt;b&gt;&amp;\|x\.sql<\/td>/,
+	'names: report.html shows the name with every special character as an entity');
+unlike($html, qr/<b>/, 'names: no markup of the name reaches report.html');
+SKIP:
+{
+	skip 'gnuplot is not installed', 3 unless -f "$dir/plots/plots.gp" && -s "$dir/plots/tps_runs.svg";
+	my $gp = slurp_file("$dir/plots/plots.gp");
+	my $gp_name = $script =~ s/'/''/gr;
+	like($gp, qr/title 'A \Q$gp_name\E'/, 'names: plots.gp holds the name single-quoted, quote doubled');
+	my $outside_quotes = $gp =~ s/'(?:[^'\n]|'')*'//gr =~ s/^#.*$//mgr;
+	unlike($outside_quotes, qr/["`]/, 'names: no double-quoted gnuplot string, no backquote outside single quotes');
+	my $svg = slurp_file("$dir/plots/tps_clients.svg");
+	like($svg, qr/&lt;b>&amp;/, 'names: the SVG holds the name as text');
+}
+
+# The text of runs.csv with one field of the run with run_id 3 (line 4)
+# replaced by raw text, written as it is: quoting is the caller's.
+sub set_field
+{
+	my ($text, $column, $raw) = @_;
+	my @lines = split /\n/, $text;
+	my @cols = split /,/, $lines[0];
+	my ($col) = grep { $cols[$_] eq $column } 0 .. $#cols;
+	my @f = ($lines[3] =~ /("(?:[^"]|"")*"|[^,]*)(?:,|$)/g);
+	$f[$col] = $raw;
+	$lines[3] = join(',', @f[ 0 .. $#cols ]);
+	return join("\n", @lines) . "\n";
+}
+
+# --- a variant runs.csv names but experiment.json lacks -------------------
+my $bad = "b`touch $witness-v`x";
+foreach my $case (
+	[ 'unknown variant', sub { set_field($_[0], 'variant', $bad) }, qr/line 4: variant "b`touch .*-v`x" is not a variant of the experiment \(experiment.json has "A", "B"\)/ ],
+	[ 'unknown script', sub { set_field($_[0], 'script', 'other.sql') }, qr/line 4: script "other\.sql" is not a script of the experiment/ ],
+	[ 'run_id not a number', sub { set_field($_[0], 'run_id', 'x3') }, qr/line 4: run_id "x3" is not a positive whole number/ ],
+	[ 'clients not of the experiment', sub { set_field($_[0], 'clients', '7') }, qr/line 4: clients "7" is not a client count/ ],
+	[ 'a figure not a number', sub { set_field($_[0], 'latency_avg_ms', 'banana') }, qr/line 4: latency_avg_ms "banana" is not a number/ ],
+	[ 'unclosed quote', sub { set_field($_[0], 'status', '"ok') }, qr/line 4: a quoted field is not closed, or a quote is out of place/ ],
+	[ 'truncated', sub { substr($_[0], 0, length($_[0]) - 20) }, qr/line 13: (the line is cut short|\d+ fields, but the header has 26)/ ],
+	[ 'empty', sub { '' }, qr/runs\.csv": it is empty/ ],
+  )
+{
+	my ($name, $sub, $pattern) = @$case;
+	my $d = fixture("$base/csv-" . ($name =~ s/\W/_/gr));
+	edit("$d/runs.csv", $sub);
+	($rc, $out, $err) = run_client('report', $d);
+	is($rc, 2, "$name: report exits 2");
+	like($err, qr/\Q$d\E\/runs\.csv"/, "$name: the error names runs.csv");
+	like($err, $pattern, "$name: and says what is wrong");
+	nothing_ran($name);
+}
+# the same for compare, and for --resume (before any server starts)
+$dir = fixture("$base/compare-bad", script => 'select-only');
+edit("$dir/runs.csv", sub { set_field($_[0], 'variant', $bad) });
+($rc, $out, $err) = run_client('compare', fixture("$base/compare-good", script => 'select-only'), $dir);
+is($rc, 2, 'compare of a damaged directory exits 2');
+like($err, qr/compare-bad\/runs\.csv" line 4: variant "b`touch/, 'compare names the file and line');
+($rc, $out, $err) = run_client('run', '--resume', $dir);
+is($rc, 2, '--resume of a damaged directory exits 2') or diag $err;
+like($err, qr/compare-bad\/runs\.csv" line 4: variant "b`touch/, '--resume names the file and line');
+ok(!-d "$dir/clusters", '--resume: no cluster was made');
+nothing_ran('compare and --resume');
+
+# --- broken JSON --------------------------------------------------------------
+$dir = fixture("$base/json-experiment");
+edit("$dir/experiment.json", sub { substr($_[0], 0, 200) });
+($rc, $out, $err) = run_client('report', $dir);
+is($rc, 2, 'broken experiment.json: exit 2');
+like($err, qr/could not read "\Q$dir\E\/experiment\.json": .*\(line \d+\)/, 'broken experiment.json: file and line named');
+$dir = fixture("$base/json-run");
+edit("$dir/runs/0002.json", sub { '{"counters": {"xact": ' });
+($rc, $out, $err) = run_client('report', $dir);
+is($rc, 2, 'broken runs/0002.json: exit 2');
+like($err, qr/could not read "\Q$dir\E\/runs\/0002\.json": .*\(line 1\)/, 'broken runs/0002.json: file and line named');
+$dir = fixture("$base/json-types");
+edit("$dir/experiment.json", sub {
+	my $doc = decode_json($_[0]);
+	$doc->{spec}{variants}[1]{set} = [ 5 ];
+	encode_json($doc) });
+($rc, $out, $err) = run_client('report', $dir);
+is($rc, 2, 'a set list of numbers: exit 2');
+like($err, qr/\[variant B\] set must be a list of strings/, 'a set list of numbers: said so');
+# a script name with a line break cannot be one of runs.csv's
+$dir = fixture("$base/json-newline");
+edit("$dir/experiment.json", sub {
+	my $doc = decode_json($_[0]);
+	$doc->{spec}{experiment}{script} = [ "a\nset output '/tmp/x'" ];
+	encode_json($doc) });
+($rc, $out, $err) = run_client('report', $dir);
+is($rc, 2, 'a script name with a line break: exit 2');
+like($err, qr/script "a\nset output.*has a control character \(such as a line break\) in its name/s,
+	'a script name with a line break: said so');
+
+# --- import reads the same way, and imports nothing of a damaged directory ----
+fresh_database('untrusted_import', 1);
+$dir = fixture("$base/import-bad");
+edit("$dir/runs.csv", sub { set_field($_[0], 'variant', $bad) });
+my $before = psql('untrusted_import', 'SELECT count(*) FROM pgbench_ext.experiments');
+($rc, $out, $err) = run_client('import', $dir, 'dbname=untrusted_import');
+is($rc, 2, 'import of a damaged directory exits 2') or diag $err;
+like($err, qr/import-bad\/runs\.csv" line 4: variant "b`touch/, 'import names the file and line');
+is(psql('untrusted_import', 'SELECT count(*) FROM pgbench_ext.experiments'), $before, 'import: nothing imported');
+$dir = fixture("$base/import-good");
+($rc, $out, $err) = run_client('import', $dir, 'dbname=untrusted_import');
+is($rc, 0, 'import of the crafted names exits 0') or diag $err;
+is(psql('untrusted_import', 'SELECT DISTINCT script FROM pgbench_ext.runs'), $script,
+	'import: the name is stored as it is');
+nothing_ran('import');
+
+# --- links planted among the files report writes --------------------------
+$dir = fixture("$base/links");
+my $target = "$base/target.txt";
+open my $fh, '>', $target or die;
+print $fh "precious\n";
+close $fh;
+foreach my $name (qw(report.html benchstat.txt summary.json.tmp))
+{
+	unlink "$dir/$name";
+	symlink $target, "$dir/$name" or die "symlink: $!";
+	($rc, $out, $err) = run_client('report', $dir);
+	isnt($rc, 0, "link as $name: report fails");
+	like($err, qr/"\Q$dir\/$name\E" is a symbolic link: refusing to write through it.*hint: Remove the link/s,
+		"link as $name: the error names it");
+	is(slurp_file($target), "precious\n", "link as $name: its target is untouched");
+	unlink "$dir/$name";
+}
+
+done_testing();
