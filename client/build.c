@@ -57,6 +57,8 @@
 #define BUILD_RECIPE		3
 #define BUILD_PREFIX		"/usr/local/pgsql"
 #define BUILD_KEY_LEN		16
+/* Added to the cflags of builds for experiments with profiles. */
+#define BUILD_PROFILE_CFLAGS "-g -fno-omit-frame-pointer"
 
 
 /* Options that keep the build small and fast; pgbench still works. */
@@ -243,6 +245,8 @@ key_text(Build *b, bool with_patches, int seed)
 
 	if (v->pgo)
 		text = psprintf("%spgo seed %d seconds %d\n", text, PGO_TRAINING_SEED, PGO_TRAINING_SECONDS);
+	if (v->profile_build)
+		text = psprintf("%sprofile " BUILD_PROFILE_CFLAGS "\n", text);
 
 	if (with_patches)
 		for (size_t i = 0; i < json_array_size(b->patches); i++)
@@ -286,6 +290,9 @@ describe_build(Build *b, char **error)
 	}
 	/* in every build, so that a layout seed is only a relink of any of them */
 	b->cflags = psprintf("%s -ffunction-sections", b->cflags);
+	/* profiles: symbols and frame pointers, so that every frame is named */
+	if (v->profile_build)
+		b->cflags = psprintf("%s " BUILD_PROFILE_CFLAGS, b->cflags);
 	b->patches = json_array();
 	for (int i = 0; i < v->npatches; i++)
 	{

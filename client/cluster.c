@@ -32,6 +32,7 @@
 #include "cluster.h"
 #include "safe_file.h"
 #include "settings.h"
+#include "profile.h"
 #include "subprocess.h"
 #include "pqexpbuffer.h"
 
@@ -419,6 +420,12 @@ cluster_start(Cluster *c, char **error)
 		!randomize_environment_size(c, error))
 		return false;
 	pg_ctl = psprintf("%s/pg_ctl", c->bindir);
+	if (c->under_valgrind)
+	{
+		if (!profile_counted_start_server(c, error))
+			return false;
+	}
+	else
 	{
 		char	   *argv[] = {pg_ctl, "-D", c->datadir, "-l", c->logfile, "-w", "-t", "120", "start", NULL};
 		int			rc = run_server_program(c, argv, "pg_ctl.log", error);

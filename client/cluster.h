@@ -30,6 +30,7 @@ typedef struct Cluster
 	double		initdb_s;
 	double		start_s;		/* of the last start */
 	double		stop_s;			/* of the last stop; NAN before the first */
+	bool		under_valgrind; /* profile = counted: started under callgrind */
 } Cluster;
 
 extern bool cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir,

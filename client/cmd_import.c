@@ -6,7 +6,8 @@
  *		experiment can be analysed from psql with pgbench_ext.experiment_report() —
  *		the same figures as the terminal table, from the same C code.
  *
- * One transaction: an experiment is imported whole or not at all.  The
+ * One transaction: an experiment is imported whole or not at all, with
+ * its profiles when it has them (profile_import.c).  The
  * columns of runs.csv are matched by name against those of the runs
  * table, so a runs.csv with more columns (a later version) still imports
  * what the table holds.  The directory is read as untrusted data: every
@@ -16,6 +17,7 @@
  */
 #include "client.h"
 #include "experiment.h"
+#include "profile.h"
 #include "results.h"
 
 #include <getopt.h>
@@ -28,12 +30,14 @@ static void
 import_usage(void)
 {
 	printf("%s import loads a results directory into the extension's tables\n"
-		   "(pgbench_ext.experiments, variants, runs) for analysis from psql.\n\n", progname);
+		   "(pgbench_ext.experiments, variants, runs, and the profile_* tables when\n"
+		   "the experiment has profiles) for analysis from psql.\n\n", progname);
 	printf("Usage:\n  %s import [OPTION]... DIR [CONNINFO]\n\n", progname);
 	printf("Options:\n");
 	conn_usage();
 	printf("  -?, --help               show this help, then exit\n");
 	printf("\nThen: SELECT * FROM pgbench_ext.experiment_report(EXPERIMENT_ID);\n");
+	printf("      SELECT * FROM pgbench_ext.profile_compare(EXPERIMENT_ID);\n");
 }
 
 static void
@@ -174,7 +178,8 @@ cmd_import(int argc, char **argv)
 	char	   *id;
 	char	   *absdir;
 	int			nvariants,
-				nruns;
+				nruns,
+				nprofiles;
 
 	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
 	{
@@ -231,9 +236,18 @@ cmd_import(int argc, char **argv)
 	PQclear(res);
 	nvariants = import_variants(conn, id, doc);
 	nruns = import_runs(conn, id, dir, runs);
+	if ((nprofiles = profile_import(conn, id, dir, &error)) < 0)
+	{
+		pg_log_error("%s", error);
+		PQexec(conn, "ROLLBACK");
+		PQfinish(conn);
+		return EXIT_RUNTIME_ERROR;
+	}
 	PQclear(exec_or_die(conn, "COMMIT"));
 	printf("imported experiment %s: %d variants, %d runs from %s\n", id, nvariants, nruns, absdir);
 	printf("report: SELECT * FROM pgbench_ext.experiment_report(%s);\n", id);
+	if (nprofiles > 0)
+		printf("profiles of %d runs: SELECT * FROM pgbench_ext.profile_compare(%s);\n", nprofiles, id);
 	PQfinish(conn);
 	json_decref(doc);
 	return 0;

@@ -15,6 +15,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "profile.h"
 #include "report.h"
 #include "results.h"
 #include "safe_file.h"
@@ -72,6 +73,11 @@ report_render(const char *dir, const char *baseline, FILE *out)
 	}
 	json_decref(summary);
 	plots = report_draw_plots(r, &nplots, &note);
+	if (!profile_write_files(r, &error))
+	{
+		pg_log_error("%s", error);
+		return EXIT_RUNTIME_ERROR;
+	}
 	if (!write_doc(r, DOC_MARKDOWN, "report.md", note, plots, nplots) ||
 		!write_doc(r, DOC_HTML, "report.html", note, plots, nplots))
 		return EXIT_RUNTIME_ERROR;

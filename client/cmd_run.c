@@ -9,6 +9,7 @@
 #include "client.h"
 #include "layout_seeds.h"
 #include "experiment.h"
+#include "profile.h"
 #include "results.h"
 #include "runner.h"
 #include "validate.h"
@@ -64,6 +65,10 @@ ab_usage(void)
 	printf("      --seed=N             plan seed\n");
 	printf("      --snapshot-probe[=on|off]  time GetSnapshotData() under every run's load\n");
 	printf("      --snapshot-probe-interval=MS  pause between two probes (default 100)\n");
+	printf("      --profile=off|counted|sampled  profiles of the servers (docs/profiles.md)\n");
+	printf("      --cache-sim=on|off   counted: simulated cache misses too\n");
+	printf("      --sample-event=auto|cpu-clock|cycles  sampled: the event perf samples\n");
+	printf("      --sample-rate=HZ     sampled: samples per CPU-second (default %d)\n", PROFILE_SAMPLE_RATE);
 	printf("  -o, --output=DIR         results directory\n");
 	printf("\nVariant options (the keys of [variant NAME]; apply to the last --variant):\n");
 	printf("      --variant=NAME       start a variant\n");
@@ -141,6 +146,7 @@ execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 		pg_log_error("%s", error);
 		return EXIT_USAGE;
 	}
+	profile_resolve(spec);
 	if (!validate_experiment(spec, ropts->results_dir, ropts->resume))
 	{
 		pg_log_error_hint("Nothing was run. Try \"%s %s --help\" for the options.", progname, command);
@@ -275,7 +281,8 @@ cmd_ab(int argc, char **argv)
 		{10, "warmup", false}, {'b', "script", false}, {'M', "protocol", false},
 		{11, "unlogged", false}, {12, "reset", false}, {13, "pgbench_args", false},
 		{14, "seed", false}, {15, "snapshot_probe", false}, {16, "snapshot_probe_interval", false},
-		{17, "restart", false},
+		{17, "restart", false}, {35, "profile", false}, {36, "cache_sim", false},
+		{37, "sample_event", false}, {38, "sample_rate", false},
 		{21, "bindir", true}, {22, "conninfo", true}, {23, "set", true},
 		{24, "extension", true}, {25, "initdb_args", true},
 		{26, "source", true}, {27, "patch", true}, {28, "cflags", true},
@@ -299,6 +306,10 @@ cmd_ab(int argc, char **argv)
 		{"snapshot-probe", optional_argument, NULL, 15},
 		{"snapshot-probe-interval", required_argument, NULL, 16},
 		{"restart", required_argument, NULL, 17},
+		{"profile", required_argument, NULL, 35},
+		{"cache-sim", required_argument, NULL, 36},
+		{"sample-event", required_argument, NULL, 37},
+		{"sample-rate", required_argument, NULL, 38},
 		{"variant", required_argument, NULL, 20},
 		{"bindir", required_argument, NULL, 21},
 		{"conninfo", required_argument, NULL, 22},

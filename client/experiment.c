@@ -327,9 +327,10 @@ set_experiment_key(ExperimentSpec *spec, const char *key, const char *value, cha
 			return false;
 		}
 	}
-	else
+	else if (!profile_set_key(&spec->profile, key, value, error))
 	{
-		*error = psprintf("unknown key \"%s\" in [experiment]; known keys: scale, clients, jobs, duration, transactions, rounds, warmup, script, protocol, unlogged, seed, pgbench_args, reset, snapshot_probe, snapshot_probe_interval, restart", key);
+		if (*error == NULL)
+			*error = psprintf("unknown key \"%s\" in [experiment]; known keys: scale, clients, jobs, duration, transactions, rounds, warmup, script, protocol, unlogged, seed, pgbench_args, reset, snapshot_probe, snapshot_probe_interval, restart, profile, cache_sim, sample_event, sample_rate", key);
 		return false;
 	}
 	return true;
@@ -709,6 +710,7 @@ experiment_to_json(const ExperimentSpec *spec)
 		json_object_set_new(exp, "restart", json_string("never"));
 	else
 		json_object_set_new(exp, "restart", json_integer(spec->restart_every));
+	profile_spec_to_json(&spec->profile, exp);
 
 	for (int i = 0; i < spec->nvariants; i++)
 	{

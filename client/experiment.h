@@ -17,6 +17,8 @@
 
 #include <jansson.h>
 
+#include "profile_spec.h"
+
 #define MAX_VARIANTS	16
 #define MAX_LIST		32
 
@@ -59,6 +61,7 @@ typedef struct VariantSpec
 	int			layout_seeds;	/* N > 1: expanded into NAME@seedK variants */
 	int			layout_seed;	/* K of an expanded variant, or 0 */
 	json_t	   *build;			/* what build_variants() did: recorded, not a key */
+	bool		profile_build;	/* built for profiles: symbols, frame pointers; not a key */
 } VariantSpec;
 
 typedef struct ExperimentSpec
@@ -89,6 +92,8 @@ typedef struct ExperimentSpec
 	 */
 	int			restart_every;
 	bool		restart_auto;
+
+	ProfileSpec profile;		/* profile, cache_sim, sample_event, sample_rate */
 	VariantSpec variants[MAX_VARIANTS];
 	int			nvariants;
 } ExperimentSpec;

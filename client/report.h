@@ -85,6 +85,7 @@ typedef struct ReportSample
 	int		   *instances;		/* of each run's server */
 	int		   *seeds;			/* each run's layout seed (0: none) */
 	int		   *run_index;		/* into ReportData.runs */
+	int		   *of_side;		/* a figure's sample: each run's place in its cell's */
 	bool		has_summary;
 	StatsSummary summary;
 	int			outliers;
@@ -173,7 +174,12 @@ typedef struct ReportData
 	/* struct-layout diffs against the baseline worth showing (report_layout.c) */
 	struct ReportLayoutDiff *layout_diffs;
 	int			nlayout_diffs;
+
+	/* profile = counted or sampled: profile_report.c, else NULL */
+	struct ProfileReport *profile;
 } ReportData;
+
+typedef struct ProfileReport ProfileReport;
 
 /* One figure of the snapshot probe in one cell, B against A. */
 typedef struct ReportProbeRow
@@ -220,13 +226,16 @@ extern char *report_median_pm(const ReportSample *s);
 extern char *report_verdict_text(const StatsComparison *cmp);
 extern void report_comparison_cells(const StatsComparison *cmp, bool ok, const char **cells);
 extern char *report_comparison_n(const StatsComparison *cmp);
-extern int	report_sample_values(const ReportData *r, const ReportSample *s,
-								 ReportRunValue value, const int *unit_of,
-								 double *x, int *rounds, int *units);
+extern void report_figure_sample(const ReportData *r, const ReportSample *side,
+								 ReportRunValue value, ReportSample *out);
+extern void report_free_figure_sample(ReportSample *s);
 extern double report_run_tps(const ReportRun *run);
 extern bool report_compare_runs(const ReportData *r, const ReportCell *c,
 								ReportRunValue value, bool higher_is_better,
 								StatsComparison *out);
+extern bool report_compare_samples(const ReportData *r, const ReportCell *c,
+								   const ReportSample *a, const ReportSample *b,
+								   bool higher_is_better, StatsComparison *out);
 
 /* report_probe.c */
 extern void report_probe_load(ReportData *r);

@@ -14,6 +14,7 @@
  */
 #include "client.h"
 #include "layout_seeds.h"
+#include "profile.h"
 #include "report.h"
 
 #include "plan.h"
@@ -356,74 +357,101 @@ compute_noise(ReportData *r)
 }
 
 /*
- * One figure of each counted run of a sample, with its round and (from
- * unit_of, the sample's unit of each run) its unit, leaving out runs
- * without it (NAN or <= 0); x, rounds and units (both may be NULL) hold
- * s->n entries.  Returns how many runs have it.
+ * The runs of one side of a cell that have a figure (value: NAN or <= 0
+ * when a run has none), as a sample of that figure: its values in tps,
+ * with the runs' rounds and ids and their places in the side (of_side),
+ * by which a comparison finds each run's unit.
  */
-int
-report_sample_values(const ReportData *r, const ReportSample *s, ReportRunValue value,
-					 const int *unit_of, double *x, int *rounds, int *units)
+void
+report_figure_sample(const ReportData *r, const ReportSample *side, ReportRunValue value,
+					 ReportSample *out)
 {
-	int			n = 0;
-
-	for (int i = 0; i < s->n; i++)
+	memset(out, 0, sizeof(*out));
+	out->tps = pg_malloc(sizeof(double) * (side->n + 1));
+	out->rounds = pg_malloc(sizeof(int) * (side->n + 1));
+	out->run_ids = pg_malloc(sizeof(int) * (side->n + 1));
+	out->of_side = pg_malloc(sizeof(int) * (side->n + 1));
+	for (int i = 0; i < side->n; i++)
 	{
-		const ReportRun *run = &r->runs[s->run_index[i]];
-		double		v = value(run);
+		double		v = value(&r->runs[side->run_index[i]]);
 
 		if (!isfinite(v) || v <= 0)
 			continue;
-		x[n] = v;
-		if (rounds)
-			rounds[n] = run->round;
-		if (units)
-			units[n] = unit_of[i];
-		n++;
+		out->tps[out->n] = v;
+		out->rounds[out->n] = side->rounds[i];
+		out->run_ids[out->n] = side->run_ids[i];
+		out->of_side[out->n] = i;
+		out->n++;
 	}
-	return n;
+}
+
+void
+report_free_figure_sample(ReportSample *s)
+{
+	pg_free(s->tps);
+	pg_free(s->rounds);
+	pg_free(s->run_ids);
+	pg_free(s->of_side);
+}
+
+/* Each run's unit in a figure's sample, from its cell side's; NULL: rounds. */
+static int *
+units_of(const int *side_units, const ReportSample *s)
+{
+	int		   *units;
+
+	if (side_units == NULL)
+		return NULL;
+	units = pg_malloc(sizeof(int) * (s->n + 1));
+	for (int i = 0; i < s->n; i++)
+		units[i] = side_units[s->of_side ? s->of_side[i] : i];
+	return units;
 }
 
 /*
- * B against A in one cell for one figure of each counted run: the
- * statistics and the unit of the tps verdict (report_compare_cell decided
- * it), for tps and for every other figure compared the same way (the
- * snapshot probe's).  Runs whose figure is missing are left out of that
- * figure's comparison alone.
+ * B against A in cell c, as every verdict of the report is made: tps, the
+ * snapshot probe's figures and the profiles' metrics and functions, each
+ * across the unit report_compare_cell() decided for the cell.  a and b
+ * are the cell's samples or samples of one figure of their runs (of_side
+ * set, report_figure_sample()).
  */
+bool
+report_compare_samples(const ReportData *r, const ReportCell *c,
+					   const ReportSample *a, const ReportSample *b,
+					   bool higher_is_better, StatsComparison *out)
+{
+	StatsOptions opt = r->opt;
+	int		   *ua = units_of(c->unit_a, a);
+	int		   *ub = units_of(c->unit_b, b);
+	bool		ok;
+
+	opt.higher_is_better = higher_is_better;
+	/* round by round is the instance-pair comparison with one pair */
+	ok = stats_compare_units(a->tps, a->rounds, ua, a->n, b->tps, b->rounds, ub, b->n,
+							 c->unit == STATS_UNIT_ROUND ? STATS_UNIT_INSTANCE_PAIR : c->unit,
+							 &opt, out) == STATS_OK;
+	if (ua)
+		pg_free(ua);
+	if (ub)
+		pg_free(ub);
+	return ok;
+}
+
+/* B against A in cell c for one figure of each counted run. */
 bool
 report_compare_runs(const ReportData *r, const ReportCell *c, ReportRunValue value,
 					bool higher_is_better, StatsComparison *out)
 {
-	const ReportSample *side[2] = {c->a, c->b};
-	const int  *unit_of[2] = {c->unit_a, c->unit_b};
-	double	   *x[2];
-	int		   *rounds[2];
-	int		   *units[2];
-	int			n[2] = {0, 0};
-	StatsOptions opt = r->opt;
+	ReportSample fa,
+				fb;
+
 	bool		ok;
 
-	opt.higher_is_better = higher_is_better;
-	for (int k = 0; k < 2; k++)
-	{
-		x[k] = pg_malloc(sizeof(double) * (side[k]->n + 1));
-		rounds[k] = pg_malloc(sizeof(int) * (side[k]->n + 1));
-		units[k] = unit_of[k] ? pg_malloc(sizeof(int) * (side[k]->n + 1)) : NULL;
-		n[k] = report_sample_values(r, side[k], value, unit_of[k], x[k], rounds[k], units[k]);
-	}
-	/* round by round is the instance-pair comparison with one pair */
-	ok = stats_compare_units(x[0], rounds[0], units[0], n[0],
-							 x[1], rounds[1], units[1], n[1],
-							 c->unit == STATS_UNIT_ROUND ? STATS_UNIT_INSTANCE_PAIR : c->unit,
-							 &opt, out) == STATS_OK;
-	for (int k = 0; k < 2; k++)
-	{
-		pg_free(x[k]);
-		pg_free(rounds[k]);
-		if (units[k])
-			pg_free(units[k]);
-	}
+	report_figure_sample(r, c->a, value, &fa);
+	report_figure_sample(r, c->b, value, &fb);
+	ok = report_compare_samples(r, c, &fa, &fb, higher_is_better, out);
+	report_free_figure_sample(&fa);
+	report_free_figure_sample(&fb);
 	return ok;
 }
 
@@ -607,6 +635,7 @@ report_load(const char *dir, const char *baseline, char **error)
 	report_environment_warnings(r);
 	report_probe_load(r);
 	report_layout_load(r);
+	profile_report_load(r);
 	return r;
 }
 

@@ -9,6 +9,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "profile.h"
 #include "report.h"
 #include "safe_file.h"
 
@@ -158,7 +159,7 @@ report_summary_json(const ReportData *r)
 		json_array_append_new(warnings, json_string(r->warnings[i]));
 	for (int i = 0; i < r->ndeclared; i++)
 		json_array_append_new(declared, json_string(r->declared[i]));
-	return json_pack("{s:s, s:f, s:f, s:i, s:{s:f, s:f, s:f}, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:f, s:f, s:i, s:{s:f, s:f, s:f}, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o?}",
 					 "baseline", report_variant_name(r, r->baseline),
 					 "alpha", r->opt.alpha, "noise", r->opt.noise,
 					 "restart_rounds", r->restart_rounds,
@@ -168,7 +169,7 @@ report_summary_json(const ReportData *r)
 					 "cells", cells, "geomean", geomean, "noise_by_variant", noise,
 					 "snapshot_probe", report_probe_json(r),
 					 "layout_diffs", report_layout_json(r),
-					 "declared", declared, "warnings", warnings);
+					 "declared", declared, "warnings", warnings, "profiles", profile_summary_json(r));
 }
 
 /*

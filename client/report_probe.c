@@ -81,12 +81,13 @@ static const struct
 static double
 sample_median(const ReportData *r, const ReportSample *s, ReportRunValue value, int *n)
 {
-	double	   *x = pg_malloc(sizeof(double) * (s->n + 1));
+	ReportSample f;
 	double		median;
 
-	*n = report_sample_values(r, s, value, NULL, x, NULL, NULL);
-	median = *n > 0 ? report_median(x, *n) : NAN;
-	pg_free(x);
+	report_figure_sample(r, s, value, &f);
+	*n = f.n;
+	median = f.n > 0 ? report_median(f.tps, f.n) : NAN;
+	report_free_figure_sample(&f);
 	return median;
 }
 

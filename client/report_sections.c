@@ -9,6 +9,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "profile.h"
 #include "report.h"
 
 #include "pqexpbuffer.h"
@@ -573,6 +574,7 @@ report_write_doc(const ReportData *r, Doc *d, const char *plots_note,
 	report_probe_section(r, d);
 	report_layout_section(r, d);
 	section_levels(r, d);
+	profile_write_sections(r, d);
 	section_noise(r, d);
 	section_change_grid(r, d);
 	section_per_run(r, d);

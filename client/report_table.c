@@ -12,6 +12,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "profile.h"
 #include "report.h"
 
 /*
@@ -145,4 +146,5 @@ report_print_table(const ReportData *r, FILE *out)
 	report_layout_print(r, out);
 	for (int i = 0; i < r->nwarnings; i++)
 		fprintf(out, "warning: %s\n", r->warnings[i]);
+	profile_print_summary(r, out);
 }

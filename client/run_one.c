@@ -14,6 +14,7 @@
  */
 #include "client.h"
 #include "pgbench_output.h"
+#include "profile.h"
 #include "progress.h"
 #include "run_one.h"
 #include "server_stats.h"
@@ -346,6 +347,7 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 	json_t	   *detail;
 	SnapshotProbe *probe;
 	json_t	   *probe_json;
+	ProfileRun *profile;
 
 	init_record(rec, x, pr);
 	t_run = now_seconds();
@@ -356,6 +358,8 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 		return false;
 	wait_for_backends_to_exit(conn);
 	server_stats_take(conn, &before_checkpoint);
+	argv = pgbench_argv(x, vs, pr, rec->jobs);
+	profile = profile_run_prepare(x, pr, argv, conn);
 	if (!exec_ok(conn, "CHECKPOINT", error) ||
 		(vs->has_counters && !exec_ok(conn, "SELECT pgbench_ext.reset()", error)))
 	{
@@ -364,13 +368,14 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 	}
 	server_stats_take_after_checkpoint(conn, &before_checkpoint, &before);
 
-	argv = pgbench_argv(x, vs, pr, rec->jobs);
 	probe = snapshot_probe_start(x, pr);
 	progress_start_run(progress, pr, rec->variant, rec->script);
+	profile_run_start(profile);
 	t0 = now_seconds();
 	rc = run_pgbench(argv, out_path, err_path, progress, probe);
 	rec->duration_s = now_seconds() - t0;
 	probe_json = snapshot_probe_finish(probe, rec);
+	profile_run_stop(profile);
 
 	if (run_interrupted)
 	{
@@ -418,6 +423,7 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 			pgbench_result_free(&result);
 		}
 	}
+	profile_run_collect(profile, rec);
 
 	wait_for_backends_to_exit(conn);
 	server_stats_take(conn, &after);

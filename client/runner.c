@@ -17,6 +17,7 @@
  */
 #include "client.h"
 #include "build.h"
+#include "profile.h"
 #include "run_one.h"
 #include "runner.h"
 #include "subprocess.h"
@@ -106,6 +107,8 @@ write_experiment_json(Experiment *x, const RunOptions *opts, char **error)
 					"why", x->plan->restart_why);
 	if (opts->rerun_of)
 		json_object_set_new(doc, "rerun_of", json_string(opts->rerun_of));
+	if (x->spec->profile.mode != PROFILE_OFF)
+		json_object_set_new(doc, "profile", profile_facts_json(x->spec));
 	if (!results_write_json(x->dir, "experiment.json", doc, error))
 		return false;
 	json_decref(doc);
@@ -281,7 +284,7 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 	atexit(stop_clusters_at_exit);
 	adopt_orphaned_servers();
 
-	if (!setup_variants(&x, &error))
+	if (!setup_variants(&x, &error) || !profile_after_setup(&x, &error))
 		return fail_setup(error);
 	if (!opts->resume && !write_experiment_json(&x, opts, &error))
 		return fail_setup(error);

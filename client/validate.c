@@ -13,6 +13,7 @@
 #include "client.h"
 #include "build.h"
 #include "experiment.h"
+#include "profile.h"
 #include "subprocess.h"
 #include "validate.h"
 
@@ -194,6 +195,8 @@ validate_experiment(const ExperimentSpec *spec, const char *results_dir, bool re
 			return false;
 		}
 	}
+	if (!profile_validate(spec))
+		return false;
 	if (!resume && !check_results_dir(results_dir))
 		return false;
 	return check_server_account_reach(results_dir);

@@ -561,6 +561,13 @@ extern int	stats_sequential_look(const double *a, const int *round_a,
  */
 extern int	stats_bh_adjust(const double *p, int m, double *q);
 
+/*
+ * Changed, among many comparisons: q < alpha and the whole CI of c beyond
+ * the noise threshold (the verdict's rule with q for p).
+ */
+extern bool stats_fdr_discovery(const StatsComparison *c, double q,
+								const StatsOptions *opt);
+
 /* ---- Rank tests and estimates (stats_rank.c) ---- */
 
 typedef struct StatsRankTest

@@ -50,3 +50,16 @@ stats_bh_adjust(const double *p, int m, double *q)
 	free(sorted);
 	return STATS_OK;
 }
+
+/*
+ * The verdict's rule among many comparisons (a profile's functions): a
+ * discovery when its q-value is below alpha and its whole CI lies beyond
+ * the noise threshold, as a single comparison is "faster" or "slower" when
+ * its p is below alpha.
+ */
+bool
+stats_fdr_discovery(const StatsComparison *c, double q, const StatsOptions *opt)
+{
+	return c->has_ci && q < opt->alpha &&
+		(c->ci_low > 1.0 + opt->noise || c->ci_high < 1.0 - opt->noise);
+}

@@ -1,0 +1,49 @@
+/*-------------------------------------------------------------------------
+ *
+ * profile_spec.h
+ *		The [experiment] keys of profiles: profile, cache_sim,
+ *		sample_event, sample_rate (profile_spec.c).
+ *
+ * Included by experiment.h, whose ExperimentSpec holds one ProfileSpec;
+ * everything else about profiles is in profile.h.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCH_EXT_PROFILE_SPEC_H
+#define PGBENCH_EXT_PROFILE_SPEC_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+typedef enum ProfileMode
+{
+	PROFILE_OFF = 0,
+	PROFILE_COUNTED,			/* servers under callgrind, instructions counted */
+	PROFILE_SAMPLED				/* perf samples the servers during ordinary runs */
+} ProfileMode;
+
+/* All zero is "profile = off" with every default. */
+typedef struct ProfileSpec
+{
+	ProfileMode mode;
+	bool		cache_sim;		/* counted: callgrind --cache-sim=yes */
+	char	   *sample_event;	/* sampled: "cpu-clock", "cycles", or NULL: auto */
+	int			sample_rate;	/* sampled: samples per CPU-second, 0: default */
+	char	   *event;			/* sampled: the event recorded (resolved), not a key */
+} ProfileSpec;
+
+/*
+ * Set one key: true if key is a profile key and value is good, false with
+ * *error set if the value is bad, and false with *error NULL if key is
+ * not a profile key at all.
+ */
+extern bool profile_set_key(ProfileSpec *p, const char *key, const char *value,
+							char **error);
+
+/* The keys as experiment.json's [experiment] members (none when off). */
+extern void profile_spec_to_json(const ProfileSpec *p, json_t *experiment);
+
+extern const char *profile_mode_name(ProfileMode mode);
+
+#endif							/* PGBENCH_EXT_PROFILE_SPEC_H */

@@ -1,0 +1,164 @@
+# Counted profiles (profile = counted) on the installed PostgreSQL: the
+# servers run under callgrind, every run gets its instructions per
+# transaction with set-up cancelled by a short run, and the report compares
+# them as it compares tps.  Two variants on one server: A, and slow with
+# pgbench_ext.inject_delay_ns, a busy-wait before every commit in
+# pgbench_ext's inject_delay_before_commit (a known change, in a known
+# function, where nothing else changes).  A/A comparisons are in
+# 094_profile_sampled.pl and docs/profiles.md: under valgrind every run
+# costs seconds, and this test is kept to 20 of them.
+use strict;
+use warnings;
+
+use JSON::PP;
+use AsServerAccount;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+
+my $bindir = pg_bindir();
+my $base = shared_tempdir();
+my $dir = "$base/counted";
+
+# 10 rounds: with ~20 functions compared, one changed function needs
+# 2 / 2^rounds * 20 < 0.05 to be a discovery
+my ($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-t', '60', '-r', '10', '-b', 'select-only',
+	'--reset', 'never', '--profile', 'counted', '--seed', '11',
+	'--variant', 'A', '--bindir', $bindir,
+	'--variant', 'slow', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_delay_ns=200000',
+	'-o', $dir);
+is($rc, 0, 'a counted experiment completes') or diag "$out\n$err";
+like($out, qr/^restarting the server of variant A under valgrind \(callgrind\)$/m, 'A restarts under valgrind');
+unlike($out, qr/restarting the server of variant slow/, 'slow has no server of its own');
+like(slurp_file("$dir/clusters/A/server.log"), qr/starting the server under callgrind/, 'the server log says so');
+
+my @runs = read_runs($dir);
+is(scalar(grep { $_->{status} eq 'ok' && $_->{reason} eq '' } @runs), 20, 'all 20 runs ok, none without its profile');
+my $json = JSON::PP->new;
+my %instr;
+foreach my $run (@runs)
+{
+	my $id = sprintf('%04d', $run->{run_id});
+	my $p = $json->decode(slurp_file("$dir/runs/$id.profile.json"));
+	push @{ $instr{ $run->{variant} } }, $p->{totals}[0];
+	if ($run->{run_id} == 1)
+	{
+		is_deeply($p->{events}, ['Ir'], 'one event, Ir, without cache simulation');
+		is($p->{transactions}, 50, '60 transactions less the short run\'s 10');
+		is($p->{mode}, 'counted', 'mode counted');
+		ok(-s "$dir/runs/$id.short.out", 'the short run\'s pgbench output is kept');
+		like(slurp_file("$dir/runs/$id.short.out"), qr/number of transactions actually processed: 10\/10/,
+			'the short run made 10 transactions');
+		ok(exists $p->{functions}{PostgresMain}, 'PostgresMain is a function of the profile');
+		my $sum = 0;
+		$sum += $_->{self}[0] foreach values %{ $p->{functions} };
+		cmp_ok(abs($sum - $p->{totals}[0]), '<', 0.01 * $p->{totals}[0],
+			'the functions\' self costs add up to the total (less what is pruned)');
+	}
+}
+{
+	my @x = sort { $a <=> $b } @{ $instr{A} };
+	cmp_ok($x[0], '>', 20000, "more than 20,000 instructions per select-only transaction ($x[0])");
+	cmp_ok($x[-1], '<', 1000000, "fewer than 1,000,000 ($x[-1])");
+	# 50 transactions per figure: what differs between a short and a long
+	# run beyond their transactions weighs 1/50
+	cmp_ok(($x[-1] - $x[0]) / $x[0], '<', 0.05, 'every run of A within 5% of the others: instructions do not move with the load');
+}
+my @slow = sort { $a <=> $b } @{ $instr{slow} };
+cmp_ok($slow[0], '>', (sort { $b <=> $a } @{ $instr{A} })[0], 'every slow run counts more than every run of A');
+
+# the terminal: tps withdrawn, the counted verdict beside it
+like($out, qr/^ select-only \| 1 +\| [\d.]+ ±\S+ +\| [\d.]+ ±\S+ +\| - /m, 'tps is not compared under valgrind');
+like($out, qr/^counted profile \(tps above is under valgrind and not compared\): instructions per transaction$/m,
+	'the counted table says so');
+like($out, qr/^ select-only \| 1 +\| slow +\| instructions\/tx \|.*\| 10 rounds \| more/m, 'slow: more instructions');
+like($out, qr/^function changes, select-only, 1 client: slow vs A .*\n(  .*\n)*  inject_delay_before_commit \+\d+ /m,
+	'slow: inject_delay_before_commit among the top changes');
+
+my $summary = $json->decode(slurp_file("$dir/summary.json"));
+my %cells = map { ($_->{variant} => $_) } @{ $summary->{profiles}{cells} };
+is($summary->{profiles}{mode}, 'counted', 'summary.json has the profiles');
+cmp_ok(scalar @{ $cells{slow}{functions} }, '>=', 5, 'summary: functions compared: ' . scalar @{ $cells{slow}{functions} });
+my ($spin) = grep { $_->{function} eq 'inject_delay_before_commit' } @{ $cells{slow}{functions} };
+ok($spin && $spin->{changed} && $spin->{q_value} < 0.05,
+	'summary: inject_delay_before_commit changed, q ' . ($spin ? $spin->{q_value} : '-'));
+is($spin->{object}, 'pgbench_ext.so', 'it is pgbench_ext.so\'s');
+ok($spin->{a_median} <= 0.01, "A never runs it: its floor (half an instruction in 50 transactions), $spin->{a_median} per transaction");
+foreach my $f (grep { $_->{changed} } @{ $cells{slow}{functions} })
+{
+	ok($f->{change} > 0, "slow: $f->{function} changed by more, not less ($f->{change})");
+}
+is($summary->{cells}[0]{comparison}{verdict}, 'insufficient', 'summary: the tps comparison is withdrawn');
+
+# files: folded stacks per variant, the flame graph inline in report.html
+foreach my $v (qw(A slow))
+{
+	my $f = "$dir/profiles/$v.select-only.c1.folded";
+	ok(-s $f, "folded stacks of $v");
+	my @bad = grep { !/^\S(?:.*\S)? \d+$/ } split /\n/, slurp_file($f);
+	is(scalar @bad, 0, "$v: every line is \"frames count\"") or diag $bad[0];
+}
+like(slurp_file("$dir/profiles/slow.select-only.c1.folded"), qr/^PostgresMain;.*;inject_delay_before_commit(;\S+)* \d+$/m,
+	'slow\'s stacks lead to inject_delay_before_commit from PostgresMain');
+my $html = slurp_file("$dir/report.html");
+like($html, qr/<h2>Counted profile<\/h2>/, 'report.html has the counted profile');
+like($html, qr/<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]*>\n<rect[^>]*\/>\n<text[^>]*>counted profile, select-only, 1 client: slow vs A<\/text>/,
+	'the flame graph is inline');
+unlike($html, qr/<script|xlink:href=['"](?!#)|<image/, 'no script, no external asset');
+like(slurp_file("$dir/report.md"), qr/^inject_delay_before_commit \+\d+ of \+\d+ instructions per transaction/m,
+	'report.md names the change and its part of the total');
+
+# the callgrind files are read and removed; those the server's processes
+# wrote as it stopped stay (80 backends ran)
+opendir my $d, "$dir/clusters/A/callgrind" or die;
+my @left = grep { /^callgrind\.out\./ } readdir $d;
+closedir $d;
+cmp_ok(scalar @left, '<=', 15, 'the runs\' files are gone: ' . scalar(@left) . ' left');
+
+# --- from psql: import, then profile_compare() gives summary.json's figures to the last bit
+my $node = PostgreSQL::Test::Cluster->new(q{sql});
+$node->init;
+$node->start;
+my $db = create_database($node, q{profile_counted});
+($rc, $out, $err) = run_client_on($node, q{import}, $dir, q{-d}, $db);
+is($rc, 0, 'import succeeds') or diag $err;
+like($out, qr/^profiles of 20 runs: SELECT \* FROM pgbench_ext\.profile_compare\((\d+)\);$/m, 'import loads the profiles');
+my ($id) = $out =~ /profile_compare\((\d+)\)/;
+is($node->safe_psql($db, "SELECT count(DISTINCT run_id) FROM pgbench_ext.profile_runs WHERE experiment_id = $id"), 20,
+	'profile_runs: every run');
+# exact decimal text of every figure (allow_bignum keeps all its digits)
+my $exact = JSON::PP->new->allow_bignum->decode(slurp_file("$dir/summary.json"));
+my ($cell) = grep { $_->{variant} eq 'slow' } @{ $exact->{profiles}{cells} };
+my $lit = sub { my $v = shift; defined $v ? "'$v'::float8" : 'NULL::float8' };
+my @expected = map {
+	my $f = $_;
+	'(' . join(', ', "'" . ($f->{function} =~ s/'/''/gr) . "'", (map { $lit->($f->{$_}) } qw(a_median b_median estimate ci_low ci_high p_value q_value)),
+		$f->{changed} ? 'true' : 'false') . ')'
+} @{ $cell->{functions} };
+my $same = $node->safe_psql($db, "SELECT count(*) FROM pgbench_ext.profile_compare($id, 'slow') p JOIN (VALUES " . join(', ', @expected)
+	  . ") e(fn, am, bm, est, lo, hi, pv, qv, ch) ON p.function_name = e.fn "
+	  . "WHERE p.a_median = e.am AND p.b_median = e.bm AND p.estimate IS NOT DISTINCT FROM e.est "
+	  . "AND p.ci_low IS NOT DISTINCT FROM e.lo AND p.ci_high IS NOT DISTINCT FROM e.hi "
+	  . "AND p.p_value IS NOT DISTINCT FROM e.pv AND p.q_value = e.qv AND p.changed = e.ch");
+is($same, scalar @expected, "profile_compare() equals summary.json for all $same functions, to the last bit");
+is($node->safe_psql($db, "SELECT count(*) FROM pgbench_ext.profile_compare($id)"), scalar @expected, 'and names no other function');
+is($node->safe_psql($db, "SELECT function_name FROM pgbench_ext.profile_compare($id) WHERE changed ORDER BY abs(change) DESC LIMIT 1"),
+	$cell->{functions}[0]{function}, 'its first change is the report\'s');
+foreach my $bad ([ "profile_compare(0)", qr/no imported experiment 0/ ],
+	[ "profile_compare($id, 'nosuch')", qr/experiment $id has no variant "nosuch"/ ],
+	[ "fdr('{0.5}', '{}', '{}')", qr/must have as many elements/ ],
+	[ "fdr('{1.5}', '{1}', '{1}')", qr/must be in \[0, 1\]/ ])
+{
+	eval { $node->safe_psql($db, "SELECT * FROM pgbench_ext.$bad->[0]") };
+	like($@, $bad->[1], "$bad->[0] is refused with its reason");
+}
+
+# re-rendering gives the same figures
+my $before = slurp_file("$dir/summary.json");
+($rc, $out, $err) = run_client('report', $dir);
+is($rc, 0, 'report re-renders') or diag $err;
+is(slurp_file("$dir/summary.json"), $before, 'summary.json unchanged');
+
+done_testing();

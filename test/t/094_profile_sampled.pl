@@ -1,0 +1,107 @@
+# Sampled profiles (profile = sampled) on the installed PostgreSQL: perf
+# samples the server during every run, each run gets its CPU time per
+# transaction per function, and the report compares them as it compares
+# tps.  Three variants on one server: A; B, the same (an A/A: no function
+# may change); slow, with pgbench_ext.inject_delay_ns, a busy-wait before
+# every commit in pgbench_ext's inject_delay_before_commit.  perf is
+# killed during the first run: that run keeps its tps and says why it has
+# no profile.
+use strict;
+use warnings;
+
+use IPC::Run;
+use JSON::PP;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+
+my $bindir = pg_bindir();
+my $base = shared_tempdir();
+my $dir = "$base/sampled";
+
+# the children of pid named comm
+sub child_named
+{
+	my ($pid, $comm) = @_;
+	opendir my $proc, '/proc' or die;
+	foreach my $p (grep { /^\d+$/ } readdir $proc)
+	{
+		open my $fh, '<', "/proc/$p/stat" or next;
+		my $stat = <$fh> // '';
+		close $fh;
+		return $p if $stat =~ /^\d+ \(\Q$comm\E\) \S (\d+)/ && $1 == $pid;
+	}
+	return undef;
+}
+
+# 11 rounds: a single changed function among ~15 needs 2 / 2^rounds * 15 < 0.05
+my @ab = ('ab', '-s', '1', '-c', '2', '-T', '2', '-r', '11', '-b', 'select-only', '--reset', 'never',
+	'--profile', 'sampled', '--seed', '5',
+	'--variant', 'A', '--bindir', $bindir,
+	'--variant', 'B', '--cluster', 'A',
+	'--variant', 'slow', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_delay_ns=50000',
+	'-o', $dir);
+my ($out, $err) = ('', '');
+my $h = IPC::Run::start([ client(), @ab ], '<', \undef, '>', \$out, '2>', \$err);
+my ($killed, $waited) = (undef, 0);
+until ($killed || $waited > 600)
+{
+	my $perf = -f "$dir/runs/0001.perf.log" ? child_named($h->{KIDS}[0]{PID}, 'perf') : undef;
+	if ($perf)
+	{
+		sleep 1;
+		$killed = kill('KILL', $perf);
+		last;
+	}
+	select(undef, undef, undef, 0.1);
+	$waited += 0.1;
+}
+ok($killed, 'perf killed during the first run');
+$h->finish;
+is($? >> 8, 0, 'a sampled experiment completes') or diag "$out\n$err";
+
+my $json = JSON::PP->new;
+my $exp = $json->decode(slurp_file("$dir/experiment.json"));
+like($exp->{profile}{event}, qr/^(cpu-clock|cycles)$/, "the event is recorded: $exp->{profile}{event}");
+is($exp->{spec}{experiment}{sample_rate}, 499, 'and the sample rate');
+
+my @runs = read_runs($dir);
+is(scalar(grep { $_->{status} eq 'ok' && $_->{tps} > 0 } @runs), 33, 'all 33 runs ok, with their tps');
+my ($first) = grep { $_->{run_id} == 1 } @runs;
+like($first->{reason}, qr/^no sampled profile: perf (record failed \(signal 9\)|did not start sampling)/,
+	"the run whose perf was killed says so: $first->{reason}");
+ok(!-e "$dir/runs/0001.profile.json", 'and has no profile');
+like($out, qr/^warning: 1 counted run\(s\) have no sampled profile: 1 /m, 'the report warns of it');
+my $profiled = 0;
+foreach my $run (grep { $_->{run_id} > 1 } @runs)
+{
+	my $p = $json->decode(slurp_file(sprintf("%s/runs/%04d.profile.json", $dir, $run->{run_id})));
+	$profiled++ if $p->{samples} > 0 && $p->{events}[0] eq $exp->{profile}{event} && $p->{totals}[0] > 1000;
+}
+is($profiled, 32, 'every other run has samples, of the recorded event, more than 1 µs of CPU (or 1000 cycles) per transaction');
+opendir my $d, "$dir/clusters/A/perf" or die;
+is(scalar(grep { /\.data$/ } readdir $d), 0, 'perf\'s data files are removed once read');
+closedir $d;
+
+like($out, qr/^sampled profile \(runs as above\): (ns of CPU|cycles) per transaction \(user space\)$/m, 'the sampled table');
+like($out, qr/^ select-only \| 2 +\| slow +\| (CPU ns|cycles)\/tx \(sampled\) \|/m, 'a row per metric');
+like($out, qr/^function changes, select-only, 2 clients: B vs A \([^)]*\): none of \d+ functions compared$/m,
+	'A/A: no function changed');
+like($out, qr/^function changes, select-only, 2 clients: slow vs A .*\n(  .*\n)*  inject_delay_before_commit \+\d+ /m,
+	'slow: inject_delay_before_commit among the changes');
+
+my $summary = $json->decode(slurp_file("$dir/summary.json"));
+my %cells = map { ($_->{variant} => $_) } @{ $summary->{profiles}{cells} };
+is($cells{B}{changed}, 0, 'summary: no function of B changed');
+my ($spin) = grep { $_->{function} eq 'inject_delay_before_commit' } @{ $cells{slow}{functions} };
+ok($spin && $spin->{changed} && $spin->{change} > 0,
+	'summary: inject_delay_before_commit costs more: ' . ($spin ? "+$spin->{change} ns, q $spin->{q_value}" : '-'));
+isnt($summary->{cells}[0]{comparison}{verdict}, undef, 'tps keeps its verdict in a sampled experiment');
+
+ok(-s "$dir/profiles/slow.select-only.c2.folded" && -s "$dir/plots/flame-2.svg", 'folded stacks and a flame graph');
+like(slurp_file("$dir/profiles/slow.select-only.c2.folded"), qr/^PostgresMain;.*inject_delay_before_commit \d+$/m,
+	'slow\'s stacks, from perf\'s call chains, lead to inject_delay_before_commit');
+like(slurp_file("$dir/report.html"), qr/<h2>Sampled profile<\/h2>/, 'report.html has the sampled profile');
+
+done_testing();

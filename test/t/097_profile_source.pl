@@ -1,0 +1,83 @@
+# Profiles of variants built from source: PostgreSQL 15 unmodified (A)
+# against the same with test/fixtures/snapshot-busy-loop-unlocked.patch (B), a loop
+# of 300 dependent steps at the start of GetSnapshotData.  Counted, the
+# report must find more instructions per transaction, GetSnapshotData the
+# change, and no other function changed; sampled, GetSnapshotData the
+# largest change of CPU time.  Builds for profiles carry symbols and frame
+# pointers in their build key.
+#
+# It builds PostgreSQL (minutes), so it runs under "make test-build" (and
+# CI), not plain "make test".  PGBENCH_EXT_BUILD_CACHE is honoured, so that
+# a second run reuses the builds.
+use strict;
+use warnings;
+
+use IPC::Run;
+use JSON::PP;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+
+plan skip_all => 'builds PostgreSQL from source: run "make test-build"'
+  unless $ENV{PGBENCH_EXT_TEST_BUILD};
+
+my $top = source_tree();
+my $base = shared_tempdir();
+$ENV{PGBENCH_EXT_BUILD_CACHE} ||= "$base/cache";
+
+my ($src, $fetch_err);
+IPC::Run::run([ "$top/tools/pg-source" ], '>', \$src, '2>', \$fetch_err)
+  or BAIL_OUT("tools/pg-source could not provide the PostgreSQL source: $fetch_err");
+chomp $src;
+
+my $json = JSON::PP->new;
+my @variants = ('--variant', 'A', '--source', $src,
+	'--variant', 'B', '--source', $src, '--patch', "$top/test/fixtures/snapshot-busy-loop-unlocked.patch");
+
+sub cell
+{
+	my ($dir) = @_;
+	my $summary = $json->decode(slurp_file("$dir/summary.json"));
+	return $summary->{profiles}{cells}[0];
+}
+
+# --- counted: 10 rounds, so that one function among ~20 can reach q < 0.05
+my $dir = "$base/counted";
+my ($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-t', '60', '-r', '10', '-b', 'select-only',
+	'--reset', 'never', '--profile', 'counted', '--seed', '3', @variants, '-o', $dir);
+is($rc, 0, 'counted A/B of two source builds completes') or diag "$out\n$err";
+my $exp = $json->decode(slurp_file("$dir/experiment.json"));
+like($exp->{variants}{$_}{build}{cflags}, qr/ -g -fno-omit-frame-pointer/, "$_ is built with symbols and frame pointers")
+  foreach qw(A B);
+like($exp->{variants}{A}{build}{key_text}, qr/^profile -g -fno-omit-frame-pointer$/m, 'which is part of the build key');
+ok($exp->{profile}{symbols}{A}{symtab}, 'the builds keep .symtab: static functions are named');
+like($out, qr/^ select-only \| 1 +\| B +\| instructions\/tx \|.*\| 10 rounds \| more/m, 'B: more instructions per transaction');
+my $c = cell($dir);
+my @changed = grep { $_->{changed} } @{ $c->{functions} };
+is(scalar @changed, 1, 'one function changed: ' . join(', ', map { $_->{function} } @changed));
+is($changed[0]{function}, 'GetSnapshotData', 'GetSnapshotData');
+cmp_ok($changed[0]{change}, '>', 1000, "by $changed[0]{change} instructions per transaction (300 steps a call)");
+my ($m) = @{ $c->{metrics} };
+my $total = $m->{b_median} - $m->{a_median};
+cmp_ok(abs($changed[0]{change} - $total), '<', 0.1 * $total,
+	"that is the whole change of the total ($total)");
+like($out, qr/^  GetSnapshotData \+\d+ \(\+\d/m, 'the terminal shows it under the verdict table');
+ok(!grep({ $_->{function} =~ /^\[unknown in postgres\]$/ } @{ $c->{functions} }),
+	'no unnamed code of postgres is among the functions compared');
+
+# --- sampled: the same builds, native speed
+$dir = "$base/sampled";
+($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '2', '-T', '3', '-r', '12', '-b', 'select-only',
+	'--reset', 'never', '--profile', 'sampled', '--seed', '3', @variants, '-o', $dir);
+is($rc, 0, 'sampled A/B of the same builds completes') or diag "$out\n$err";
+like($out, qr/^variant A: reusing build /m, 'the counted experiment\'s builds are reused');
+$c = cell($dir);
+my ($g) = grep { $_->{function} eq 'GetSnapshotData' } @{ $c->{functions} };
+ok($g && $g->{changed}, 'GetSnapshotData changed: ' . ($g ? "+$g->{change} ns, q $g->{q_value}" : 'not compared'));
+is($c->{functions}[0]{function}, 'GetSnapshotData', 'the largest change is GetSnapshotData\'s');
+note('changed in the sampled profile: ' . join(', ', map { "$_->{function} $_->{change}" } grep { $_->{changed} } @{ $c->{functions} }));
+like($out, qr/^  GetSnapshotData \+\d+/m, 'the terminal shows it');
+ok(-s "$dir/plots/flame-1.svg", 'with its flame graph');
+
+done_testing();
