@@ -39,6 +39,9 @@ PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
 # On a fresh machine PGXS may be missing until "make deps" (or "make test",
 # which runs it) installs the server development package; only those targets
 # work until then.
+# The default goal, before test/test.mk's targets: PGXS fills it in.
+all:
+
 ifneq ($(wildcard $(PGXS)),)
 # REGRESS, TAP_TESTS and the test targets (docs/testing.md); optional, as
 # the client builds the extension for a variant from a copy of only the
