@@ -32,7 +32,6 @@
 #include "cluster.h"
 #include "safe_file.h"
 #include "settings.h"
-#include "profile.h"
 #include "subprocess.h"
 #include "pqexpbuffer.h"
 
@@ -420,9 +419,9 @@ cluster_start(Cluster *c, char **error)
 		!randomize_environment_size(c, error))
 		return false;
 	pg_ctl = psprintf("%s/pg_ctl", c->bindir);
-	if (c->under_valgrind)
+	if (c->start_server)
 	{
-		if (!profile_counted_start_server(c, error))
+		if (!c->start_server(c, error))
 			return false;
 	}
 	else

@@ -30,7 +30,13 @@ typedef struct Cluster
 	double		initdb_s;
 	double		start_s;		/* of the last start */
 	double		stop_s;			/* of the last stop; NAN before the first */
-	bool		under_valgrind; /* profile = counted: started under callgrind */
+
+	/*
+	 * How the postmaster is started when not by "pg_ctl start": set by
+	 * whoever needs it run otherwise (profile = counted: under callgrind),
+	 * so that this module depends on none of them.
+	 */
+	bool		(*start_server) (struct Cluster *c, char **error);
 } Cluster;
 
 extern bool cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir,

@@ -37,6 +37,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "commands.h"
 #include "calibrate.h"
 #include "experiment.h"
 #include "results.h"

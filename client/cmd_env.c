@@ -6,6 +6,9 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "table.h"
+#include "conn.h"
+#include "commands.h"
 
 #include <getopt.h>
 

@@ -16,6 +16,8 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "conn.h"
+#include "commands.h"
 #include "experiment.h"
 #include "profile.h"
 #include "results.h"

@@ -19,6 +19,9 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "layout.h"
+#include "conn.h"
+#include "commands.h"
 
 #include <getopt.h>
 #include <sys/stat.h>

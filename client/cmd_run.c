@@ -7,6 +7,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "commands.h"
 #include "layout_seeds.h"
 #include "experiment.h"
 #include "profile.h"
@@ -92,17 +93,6 @@ ab_usage(void)
 	printf("  %s ab -b select-only -c 2 -T 10 -r 6 \\\n"
 		   "     --variant A --bindir $(pg_config --bindir) --set synchronous_commit=on \\\n"
 		   "     --variant B --bindir $(pg_config --bindir) --set synchronous_commit=off\n", progname);
-}
-
-/* "PREFIX-YYYYMMDD-HHMMSS": where results go when -o is not given */
-char *
-timestamped_dir(const char *prefix)
-{
-	char		stamp[32];
-	time_t		t = time(NULL);
-
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&t));
-	return psprintf("%s-%s", prefix, stamp);
 }
 
 /* The plan seed: given, or drawn now and recorded with the experiment. */

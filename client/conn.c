@@ -12,6 +12,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "conn.h"
 
 #include "common/logging.h"
 

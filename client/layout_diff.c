@@ -17,6 +17,8 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "table.h"
+#include "layout.h"
 
 #include "lib/stringinfo.h"
 

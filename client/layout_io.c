@@ -20,6 +20,8 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "layout.h"
+#include "conn.h"
 
 #include <ctype.h>
 

@@ -22,6 +22,5 @@ extern int	layout_seed_pooled(const ExperimentSpec *spec, char **names);
 extern bool layout_seed_matches(const char *pattern, const char *variant);
 
 struct ReportData;
-extern void layout_seed_verdicts(struct ReportData *r);
 
 #endif							/* PGBENCH_EXT_LAYOUT_SEEDS_H */

@@ -209,8 +209,8 @@ wait_settled(ValgrindServer *vg, PGconn *conn, char **problem)
 /* ---- the server under valgrind ---- */
 
 /*
- * Start c's postmaster under callgrind (cluster_start calls this for a
- * cluster marked under_valgrind) and wait until it accepts connections.
+ * Start c's postmaster under callgrind (cluster_start calls this as the
+ * cluster's start_server) and wait until it accepts connections.
  */
 bool
 profile_counted_start_server(Cluster *c, char **error)
@@ -344,7 +344,7 @@ profile_after_setup(Experiment *x, char **error)
 			   c->variant->name, p->cache_sim ? ", cache simulation" : "");
 		fflush(stdout);
 		cluster_stop(c);
-		c->under_valgrind = true;
+		c->start_server = profile_counted_start_server;
 		if (valgrind_server(c) == NULL)
 		{
 			*error = pg_strdup("too many servers under valgrind");

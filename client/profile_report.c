@@ -27,6 +27,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "table.h"
 #include "profile_int.h"
 #include "profile_flame.h"
 #include "results.h"

@@ -28,6 +28,7 @@
 #define PGBENCH_EXT_REPORT_H
 
 #include "experiment.h"
+#include "layout.h"
 #include "results.h"
 #include "stats.h"
 
@@ -206,8 +207,11 @@ typedef struct ReportLayoutDiff
 /* One figure of a run, for report_compare_runs(); NAN (or <= 0) when absent. */
 typedef double (*ReportRunValue) (const ReportRun *run);
 
-/* report_data.c */
+/* report_analysis.c: a results directory, every figure computed */
 extern ReportData *report_load(const char *dir, const char *baseline, char **error);
+
+/* report_data.c */
+extern ReportData *report_read(const char *dir, const char *baseline, char **error);
 extern ReportSample *report_sample(const ReportData *r, int script, int clients, int variant);
 extern int	report_script_index(const ReportData *r, const char *script);
 extern int	report_variant_index(const ReportData *r, const char *name);
@@ -221,6 +225,8 @@ extern void report_add_seed_line(ReportData *r, char *line);
 extern bool report_run_counted(const ReportRun *run);
 extern double report_median(double *x, int n);
 extern const char *report_json_str(json_t *obj, const char *key, const char *dflt);
+extern json_t *report_json_num(bool has, double v);
+extern json_t *report_comparison_json(const StatsComparison *cmp, bool ok, StatsUnit unit);
 extern char *report_pct(double ratio);
 extern char *report_median_pm(const ReportSample *s);
 extern char *report_verdict_text(const StatsComparison *cmp);
@@ -247,6 +253,9 @@ extern json_t *report_probe_json(const ReportData *r);
 extern void report_layout_load(ReportData *r);
 extern void report_layout_print(const ReportData *r, FILE *out);
 extern json_t *report_layout_json(const ReportData *r);
+
+/* report_seeds.c */
+extern void layout_seed_verdicts(ReportData *r);
 
 /* report_levels.c: units of the verdicts, noise by level, designs */
 extern void report_compare_cell(ReportData *r, ReportCell *cell);
@@ -295,11 +304,10 @@ extern void report_write_doc(const ReportData *r, Doc *d, const char *plots_note
 extern char **report_draw_plots(const ReportData *r, int *nplots, char **note);
 
 /* report_export.c */
-extern json_t *report_comparison_json(const StatsComparison *cmp, bool ok, StatsUnit unit);
 extern json_t *report_summary_json(const ReportData *r);
 extern bool report_write_benchstat(const ReportData *r, const char *path, char **error);
 
-/* Everything at once: terminal table to out, files into the directory. */
+/* report_render.c: everything at once, the terminal table to out, files into the directory */
 extern int	report_render(const char *dir, const char *baseline, FILE *out);
 
 #endif							/* PGBENCH_EXT_REPORT_H */

@@ -1,23 +1,22 @@
 /*-------------------------------------------------------------------------
  *
  * report_data.c
- *		Read a results directory back and compute every figure of the
- *		report once, with the statistics of common/ (the same code the
- *		extension's compare() runs).
+ *		A results directory read back into a ReportData (report_read()),
+ *		and what every part of the report shares: looking up variants,
+ *		cells and samples, warnings, the one way B is compared with A
+ *		(report_compare_samples()), and the formatting of figures.
  *
  * A run counts when its status is ok, it is not a warmup run and it has a
  * tps figure.  runs.csv is read by column name, so that columns added
- * later do not shift what is read.  Runs that did not count, and runs
- * with a checkpoint or autovacuum inside, become warnings.
+ * later do not shift what is read.  The figures of the report are
+ * computed in report_analysis.c, which calls this file and never the
+ * other way round.
  *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
 #include "layout_seeds.h"
-#include "profile.h"
 #include "report.h"
-
-#include "plan.h"
 #include "results.h"
 
 #include <math.h>
@@ -304,58 +303,6 @@ report_median(double *x, int n)
 	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
-/* CV, outliers and drift of each variant, over all its cells. */
-static void
-compute_noise(ReportData *r)
-{
-	for (int v = 0; v < r->spec.nvariants; v++)
-	{
-		ReportNoise *nz = &r->noise[v];
-		double	   *cvs = pg_malloc(sizeof(double) * (r->spec.nscripts * r->spec.nclients + 1));
-		double	   *order = pg_malloc(sizeof(double) * (r->nruns + 1));
-		int		   *ids = pg_malloc(sizeof(int) * (r->nruns + 1));
-		int			ncv = 0,
-					n = 0;
-
-		for (int s = 0; s < r->spec.nscripts; s++)
-			for (int c = 0; c < r->spec.nclients; c++)
-			{
-				ReportSample *smp = report_sample(r, s, c, v);
-
-				nz->outliers += smp->outliers;
-				nz->counted += smp->n;
-				if (smp->has_summary && smp->n >= 2)
-					cvs[ncv++] = smp->summary.cv;
-				/* relative to the cell's median, so cells can be merged */
-				for (int i = 0; smp->has_summary && i < smp->n; i++)
-				{
-					order[n] = smp->tps[i] / smp->summary.median;
-					ids[n] = smp->run_ids[i];
-					n++;
-				}
-			}
-		if (ncv > 0)
-		{
-			nz->cv_median = report_median(cvs, ncv);
-			nz->has_cv = true;
-		}
-		/* put the relative values in run order (insertion sort by run id) */
-		for (int i = 1; i < n; i++)
-			for (int j = i; j > 0 && ids[j - 1] > ids[j]; j--)
-			{
-				int			ti = ids[j];
-				double		tv = order[j];
-
-				ids[j] = ids[j - 1], order[j] = order[j - 1];
-				ids[j - 1] = ti, order[j - 1] = tv;
-			}
-		nz->has_trend = n >= 3 && stats_mann_kendall(order, n, &nz->trend) == STATS_OK;
-		pfree(cvs);
-		pfree(order);
-		pfree(ids);
-	}
-}
-
 /*
  * The runs of one side of a cell that have a figure (value: NAN or <= 0
  * when a run has none), as a sample of that figure: its values in tps,
@@ -462,147 +409,13 @@ report_run_tps(const ReportRun *run)
 	return run->tps;
 }
 
-static void
-compute_cells(ReportData *r)
-{
-	int			max = r->spec.nscripts * r->spec.nclients * r->spec.nvariants;
-	double	   *ratios[MAX_VARIANTS];
-	double	   *medians[MAX_VARIANTS];
-	int			nratios[MAX_VARIANTS] = {0};
-	int			nmedians[MAX_VARIANTS] = {0};
-
-	/* room for the rows of every seed pooled, one per cell at most per variant */
-	r->cells = pg_malloc0(sizeof(ReportCell) * (2 * max + 1));
-	for (int v = 0; v < r->spec.nvariants; v++)
-	{
-		ratios[v] = pg_malloc(sizeof(double) * (max + 1));
-		medians[v] = pg_malloc(sizeof(double) * (max + 1));
-	}
-	for (int s = 0; s < r->spec.nscripts; s++)
-		for (int c = 0; c < r->spec.nclients; c++)
-		{
-			for (int v = 0; v < r->spec.nvariants; v++)
-			{
-				ReportSample *smp = report_sample(r, s, c, v);
-				ReportCell *cell;
-
-				if (smp->has_summary)
-					medians[v][nmedians[v]++] = smp->summary.median;
-				if (v == r->baseline)
-					continue;
-				cell = &r->cells[r->ncells++];
-				cell->script = r->spec.scripts[s];
-				cell->clients = r->spec.clients[c];
-				cell->variant = v;
-				cell->name = report_variant_name(r, v);
-				cell->base_name = report_variant_name(r, r->baseline);
-				cell->a = report_sample(r, s, c, r->baseline);
-				cell->b = smp;
-				report_compare_cell(r, cell);
-				if (cell->has_comparison && cell->cmp.has_estimate)
-					ratios[v][nratios[v]++] = cell->cmp.estimate;
-			}
-		}
-	for (int v = 0; v < r->spec.nvariants; v++)
-	{
-		r->has_geomean[v] = (v == r->baseline || nratios[v] > 0) && nmedians[v] > 0;
-		if (r->has_geomean[v])
-		{
-			if (v == r->baseline)
-				r->geomean_ratio[v] = 1.0;
-			else
-				stats_geomean(ratios[v], nratios[v], &r->geomean_ratio[v]);
-			stats_geomean(medians[v], nmedians[v], &r->geomean_tps[v]);
-		}
-		pfree(ratios[v]);
-		pfree(medians[v]);
-	}
-}
-
-static void
-run_warnings(ReportData *r)
-{
-	int			failed = 0,
-				disturbed = 0,
-				no_tps = 0;
-	char		failed_ids[256] = "",
-				disturbed_ids[256] = "",
-				no_tps_ids[256] = "";
-	bool		too_few = false;
-
-	for (int i = 0; i < r->nruns; i++)
-	{
-		const ReportRun *run = &r->runs[i];
-		char		id[16];
-
-		snprintf(id, sizeof(id), "%d", run->run_id);
-		if (strcmp(run->status, "ok") != 0)
-		{
-			if (failed++ < 10)
-				snprintf(failed_ids + strlen(failed_ids), sizeof(failed_ids) - strlen(failed_ids),
-						 "%s%s (%s)", failed > 1 ? ", " : "", id, run->status);
-		}
-		else if (!run->warmup && !(isfinite(run->tps) && run->tps > 0))
-		{
-			if (no_tps++ < 10)
-				snprintf(no_tps_ids + strlen(no_tps_ids), sizeof(no_tps_ids) - strlen(no_tps_ids),
-						 "%s%s", no_tps > 1 ? ", " : "", id);
-		}
-		else if (!run->warmup && (run->checkpoints > 0 || run->autovacuums > 0))
-		{
-			if (disturbed++ < 10)
-				snprintf(disturbed_ids + strlen(disturbed_ids),
-						 sizeof(disturbed_ids) - strlen(disturbed_ids),
-						 "%s%s (%s%s%s)", disturbed > 1 ? ", " : "", id,
-						 run->checkpoints > 0 ? "checkpoint" : "",
-						 run->checkpoints > 0 && run->autovacuums > 0 ? "+" : "",
-						 run->autovacuums > 0 ? "autovacuum" : "");
-		}
-	}
-	if (failed > 0)
-		report_warn(r, "%d run(s) did not complete and are not counted: %s%s (runs.csv, status and reason)",
-					failed, failed_ids, failed > 10 ? ", ..." : "");
-	if (no_tps > 0)
-		report_warn(r, "%d run(s) have status ok but no usable tps and are not counted: %s%s (runs.csv, runs/NNNN.out)",
-					no_tps, no_tps_ids, no_tps > 10 ? ", ..." : "");
-	if (disturbed > 0)
-		report_warn(r, "%d run(s) had a checkpoint or autovacuum inside them: %s%s",
-					disturbed, disturbed_ids, disturbed > 10 ? ", ..." : "");
-	for (int i = 0; i < r->spec.nscripts * r->spec.nclients * r->spec.nvariants; i++)
-		if (r->samples[i].n < REPORT_MIN_RUNS)
-			too_few = true;
-	if (too_few)
-		report_warn(r, "fewer than %d counted runs per variant in some cells: no 95%% CI of a median exists below 6; make more rounds (-r)",
-					REPORT_MIN_RUNS);
-	for (int v = 0; v < r->spec.nvariants; v++)
-		if (r->noise[v].has_trend && r->noise[v].trend.p_value < r->opt.alpha)
-			report_warn(r, "variant %s drifts across the session (Mann-Kendall tau %+.2f, p %.3g): the machine changed under it",
-						report_variant_name(r, v), r->noise[v].trend.tau,
-						r->noise[v].trend.p_value);
-}
-
 /*
- * A comparison of two servers that were each started once measures one
- * draw of their layouts: say so, once, with what to do.
+ * A results directory read back: the experiment, every run of runs.csv
+ * and the counted runs of each cell in samples.  The report's figures
+ * come after (report_load(), report_analysis.c).
  */
-static void
-level_warnings(ReportData *r)
-{
-	for (int i = 0; i < r->ncells; i++)
-	{
-		const ReportCell *c = &r->cells[i];
-
-		if (c->variant < 0 || c->unit != STATS_UNIT_ROUND ||
-			plan_server_of(&r->spec, r->baseline) == plan_server_of(&r->spec, c->variant))
-			continue;
-		report_warn(r, "%s and %s ran on different servers started once (restart = never): their verdict is round by round on one pair of server starts, whose offset (1-2%% here) is not in its CI; run with restart = N for a verdict across instance pairs",
-					c->name, c->base_name);
-		break;
-	}
-}
-
 ReportData *
-report_load(const char *dir, const char *baseline, char **error)
+report_read(const char *dir, const char *baseline, char **error)
 {
 	ReportData *r = pg_malloc0(sizeof(ReportData));
 
@@ -623,23 +436,17 @@ report_load(const char *dir, const char *baseline, char **error)
 	if (!read_runs_csv(r, error))
 		return NULL;
 	fill_samples(r);
-	compute_cells(r);
-	report_pooled_seed_cells(r);
-	layout_seed_verdicts(r);
-	report_measure_costs(r);
-	for (int i = 0; i < r->ncells; i++)
-		report_cell_levels(r, &r->cells[i]);
-	compute_noise(r);
-	run_warnings(r);
-	level_warnings(r);
-	report_environment_warnings(r);
-	report_probe_load(r);
-	report_layout_load(r);
-	profile_report_load(r);
 	return r;
 }
 
 /* ---- formatting shared by every writer ---- */
+
+/* A figure for JSON: null when there is none. */
+json_t *
+report_json_num(bool has, double v)
+{
+	return has ? json_real(v) : json_null();
+}
 
 /* A string member of a JSON object, or dflt when absent or not a string. */
 const char *
@@ -700,4 +507,30 @@ report_verdict_text(const StatsComparison *cmp)
 	if (cmp->verdict == STATS_NO_CHANGE && cmp->has_mde)
 		return psprintf("~ no change (MDE %.1f%%)", cmp->mde_pct);
 	return pg_strdup(stats_verdict_name(cmp->verdict));
+}
+
+/*
+ * One comparison's figures; ok false: none could be made.  unit is the
+ * one the design called for, shown when no comparison could be made.
+ */
+json_t *
+report_comparison_json(const StatsComparison *x, bool ok, StatsUnit unit)
+{
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:i, s:s, s:i, s:o, s:s, s:s}",
+					 "estimate", report_json_num(ok && x->has_estimate, x->estimate),
+					 "change_pct", report_json_num(ok && x->has_estimate, x->change_pct),
+					 "ci_low", report_json_num(ok && x->has_ci, x->ci_low),
+					 "ci_high", report_json_num(ok && x->has_ci, x->ci_high),
+					 "ci_confidence", report_json_num(ok && x->has_estimate, x->ci_confidence),
+					 "p_value", report_json_num(ok && x->has_p, x->p_value),
+					 "u", report_json_num(ok && x->has_p, x->u),
+					 "min_p", report_json_num(ok && x->has_p, x->min_p),
+					 "mde_pct", report_json_num(ok && x->has_mde, x->mde_pct),
+					 "p_exact", ok && x->p_exact,
+					 "n_pairs", ok ? x->n_pairs : 0,
+					 "unit", stats_unit_name(ok ? x->unit : unit, 1),
+					 "n_units", ok ? x->n_units : 0,
+					 "df", report_json_num(ok && x->has_p && x->df > 0, x->df),
+					 "verdict", ok ? stats_verdict_name(x->verdict) : "insufficient",
+					 "reason", ok ? x->reason : "");
 }

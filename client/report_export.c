@@ -17,11 +17,6 @@
 #include <math.h>
 
 /* A double, or null for a figure that could not be computed. */
-static json_t *
-num(bool has, double v)
-{
-	return has ? json_real(v) : json_null();
-}
 
 static json_t *
 sample_json(const ReportSample *s)
@@ -41,14 +36,14 @@ sample_json(const ReportSample *s)
 	}
 	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:o, s:o}",
 					 "n", s->n,
-					 "median", num(s->has_summary, m->median),
-					 "median_ci_low", num(s->has_summary && m->has_median_ci, m->median_ci_low),
-					 "median_ci_high", num(s->has_summary && m->has_median_ci, m->median_ci_high),
-					 "median_ci_confidence", num(s->has_summary, m->median_ci_confidence),
-					 "mean", num(s->has_summary, m->mean),
-					 "stddev", num(s->has_summary, m->stddev),
-					 "cv", num(s->has_summary, m->cv),
-					 "mad", num(s->has_summary, m->mad),
+					 "median", report_json_num(s->has_summary, m->median),
+					 "median_ci_low", report_json_num(s->has_summary && m->has_median_ci, m->median_ci_low),
+					 "median_ci_high", report_json_num(s->has_summary && m->has_median_ci, m->median_ci_high),
+					 "median_ci_confidence", report_json_num(s->has_summary, m->median_ci_confidence),
+					 "mean", report_json_num(s->has_summary, m->mean),
+					 "stddev", report_json_num(s->has_summary, m->stddev),
+					 "cv", report_json_num(s->has_summary, m->cv),
+					 "mad", report_json_num(s->has_summary, m->mad),
 					 "outliers", s->outliers,
 					 "tps", tps,
 					 "rounds", rounds,
@@ -87,34 +82,8 @@ levels_json(const ReportCell *c)
 							   "found", d->found, "unit", stats_unit_name(d->unit, 1),
 							   "builds", d->builds, "instance_pairs", d->instances,
 							   "rounds", d->rounds, "units", d->n_units,
-							   "power", num(d->found, d->power), "seconds", num(d->found, d->seconds),
+							   "power", report_json_num(d->found, d->power), "seconds", report_json_num(d->found, d->seconds),
 							   "reason", d->reason));
-}
-
-/*
- * One comparison's figures; ok false: none could be made.  unit is the
- * one the design called for, shown when no comparison could be made.
- */
-json_t *
-report_comparison_json(const StatsComparison *x, bool ok, StatsUnit unit)
-{
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:i, s:s, s:i, s:o, s:s, s:s}",
-					 "estimate", num(ok && x->has_estimate, x->estimate),
-					 "change_pct", num(ok && x->has_estimate, x->change_pct),
-					 "ci_low", num(ok && x->has_ci, x->ci_low),
-					 "ci_high", num(ok && x->has_ci, x->ci_high),
-					 "ci_confidence", num(ok && x->has_estimate, x->ci_confidence),
-					 "p_value", num(ok && x->has_p, x->p_value),
-					 "u", num(ok && x->has_p, x->u),
-					 "min_p", num(ok && x->has_p, x->min_p),
-					 "mde_pct", num(ok && x->has_mde, x->mde_pct),
-					 "p_exact", ok && x->p_exact,
-					 "n_pairs", ok ? x->n_pairs : 0,
-					 "unit", stats_unit_name(ok ? x->unit : unit, 1),
-					 "n_units", ok ? x->n_units : 0,
-					 "df", num(ok && x->has_p && x->df > 0, x->df),
-					 "verdict", ok ? stats_verdict_name(x->verdict) : "insufficient",
-					 "reason", ok ? x->reason : "");
 }
 
 json_t *
@@ -146,14 +115,14 @@ report_summary_json(const ReportData *r)
 
 		json_array_append_new(geomean,
 							  json_pack("{s:s, s:o, s:o}", "variant", report_variant_name(r, v),
-										"ratio", num(r->has_geomean[v], r->geomean_ratio[v]),
-										"median_tps", num(r->has_geomean[v], r->geomean_tps[v])));
+										"ratio", report_json_num(r->has_geomean[v], r->geomean_ratio[v]),
+										"median_tps", report_json_num(r->has_geomean[v], r->geomean_tps[v])));
 		json_array_append_new(noise,
 							  json_pack("{s:s, s:i, s:o, s:i, s:o, s:o}", "variant", report_variant_name(r, v),
-										"counted", nz->counted, "cv", num(nz->has_cv, nz->cv_median),
+										"counted", nz->counted, "cv", report_json_num(nz->has_cv, nz->cv_median),
 										"outliers", nz->outliers,
-										"drift_tau", num(nz->has_trend, nz->trend.tau),
-										"drift_p_value", num(nz->has_trend, nz->trend.p_value)));
+										"drift_tau", report_json_num(nz->has_trend, nz->trend.tau),
+										"drift_p_value", report_json_num(nz->has_trend, nz->trend.p_value)));
 	}
 	for (int i = 0; i < r->nwarnings; i++)
 		json_array_append_new(warnings, json_string(r->warnings[i]));

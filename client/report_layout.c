@@ -14,6 +14,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "layout.h"
 #include "report.h"
 
 #include <limits.h>

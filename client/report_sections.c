@@ -9,6 +9,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "layout.h"
 #include "profile.h"
 #include "report.h"
 

@@ -12,6 +12,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "table.h"
 #include "profile.h"
 #include "report.h"
 

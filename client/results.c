@@ -19,6 +19,7 @@
 #include <limits.h>
 #include <math.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *const csv_columns =
@@ -29,6 +30,17 @@ static const char *const csv_columns =
 "buffers_written_checkpointer,buffers_written_bgwriter,buffers_written_backends,"
 "snapshot_full_ns_median,snapshot_full_ns_p90,snapshot_reuse_ns_median,snapshot_reuse_ns_p90,"
 "snapshot_xcnt,snapshot_procs,snapshot_probes,reason";
+
+/* "PREFIX-YYYYMMDD-HHMMSS": where results go when -o is not given */
+char *
+timestamped_dir(const char *prefix)
+{
+	char		stamp[32];
+	time_t		t = time(NULL);
+
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&t));
+	return psprintf("%s-%s", prefix, stamp);
+}
 
 bool
 results_create(const char *dir, char **error)

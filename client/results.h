@@ -134,4 +134,7 @@ extern bool results_check_numbers(const RunsCsv *t, char **f, const char *const 
 extern bool results_parse_int(const char *s, long min, long *result);
 extern char *results_printable(const char *s);
 
+/* "PREFIX-YYYYMMDD-HHMMSS": where results go when -o is not given */
+extern char *timestamped_dir(const char *prefix);
+
 #endif							/* PGBENCH_EXT_RESULTS_H */

@@ -13,6 +13,8 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "layout.h"
+#include "conn.h"
 #include "setup.h"
 #include "results.h"
 #include "subprocess.h"

@@ -1,0 +1,239 @@
+/*-------------------------------------------------------------------------
+ *
+ * report_analysis.c
+ *		Every figure of a report, computed once from a results directory
+ *		read back (report_data.c), with the statistics of common/ (the same
+ *		code the extension's compare() runs): the verdict of each cell and
+ *		the geometric means, the seeds' and the levels' figures, the noise
+ *		of each variant, the warnings, and the figures of the environment,
+ *		the snapshot probe, the layouts and the profiles.
+ *
+ * report_load() is the one entry: loading, then analysis, then what each
+ * module adds; the writers (report_table.c, report_sections.c,
+ * report_export.c, report_plots.c) only format what it leaves.  Runs that
+ * did not count, and runs with a checkpoint or autovacuum inside, become
+ * warnings.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "layout_seeds.h"
+#include "plan.h"
+#include "profile.h"
+#include "report.h"
+
+#include <math.h>
+
+/* CV, outliers and drift of each variant, over all its cells. */
+static void
+compute_noise(ReportData *r)
+{
+	for (int v = 0; v < r->spec.nvariants; v++)
+	{
+		ReportNoise *nz = &r->noise[v];
+		double	   *cvs = pg_malloc(sizeof(double) * (r->spec.nscripts * r->spec.nclients + 1));
+		double	   *order = pg_malloc(sizeof(double) * (r->nruns + 1));
+		int		   *ids = pg_malloc(sizeof(int) * (r->nruns + 1));
+		int			ncv = 0,
+					n = 0;
+
+		for (int s = 0; s < r->spec.nscripts; s++)
+			for (int c = 0; c < r->spec.nclients; c++)
+			{
+				ReportSample *smp = report_sample(r, s, c, v);
+
+				nz->outliers += smp->outliers;
+				nz->counted += smp->n;
+				if (smp->has_summary && smp->n >= 2)
+					cvs[ncv++] = smp->summary.cv;
+				/* relative to the cell's median, so cells can be merged */
+				for (int i = 0; smp->has_summary && i < smp->n; i++)
+				{
+					order[n] = smp->tps[i] / smp->summary.median;
+					ids[n] = smp->run_ids[i];
+					n++;
+				}
+			}
+		if (ncv > 0)
+		{
+			nz->cv_median = report_median(cvs, ncv);
+			nz->has_cv = true;
+		}
+		/* put the relative values in run order (insertion sort by run id) */
+		for (int i = 1; i < n; i++)
+			for (int j = i; j > 0 && ids[j - 1] > ids[j]; j--)
+			{
+				int			ti = ids[j];
+				double		tv = order[j];
+
+				ids[j] = ids[j - 1], order[j] = order[j - 1];
+				ids[j - 1] = ti, order[j - 1] = tv;
+			}
+		nz->has_trend = n >= 3 && stats_mann_kendall(order, n, &nz->trend) == STATS_OK;
+		pfree(cvs);
+		pfree(order);
+		pfree(ids);
+	}
+}
+
+static void
+compute_cells(ReportData *r)
+{
+	int			max = r->spec.nscripts * r->spec.nclients * r->spec.nvariants;
+	double	   *ratios[MAX_VARIANTS];
+	double	   *medians[MAX_VARIANTS];
+	int			nratios[MAX_VARIANTS] = {0};
+	int			nmedians[MAX_VARIANTS] = {0};
+
+	/* room for the rows of every seed pooled, one per cell at most per variant */
+	r->cells = pg_malloc0(sizeof(ReportCell) * (2 * max + 1));
+	for (int v = 0; v < r->spec.nvariants; v++)
+	{
+		ratios[v] = pg_malloc(sizeof(double) * (max + 1));
+		medians[v] = pg_malloc(sizeof(double) * (max + 1));
+	}
+	for (int s = 0; s < r->spec.nscripts; s++)
+		for (int c = 0; c < r->spec.nclients; c++)
+		{
+			for (int v = 0; v < r->spec.nvariants; v++)
+			{
+				ReportSample *smp = report_sample(r, s, c, v);
+				ReportCell *cell;
+
+				if (smp->has_summary)
+					medians[v][nmedians[v]++] = smp->summary.median;
+				if (v == r->baseline)
+					continue;
+				cell = &r->cells[r->ncells++];
+				cell->script = r->spec.scripts[s];
+				cell->clients = r->spec.clients[c];
+				cell->variant = v;
+				cell->name = report_variant_name(r, v);
+				cell->base_name = report_variant_name(r, r->baseline);
+				cell->a = report_sample(r, s, c, r->baseline);
+				cell->b = smp;
+				report_compare_cell(r, cell);
+				if (cell->has_comparison && cell->cmp.has_estimate)
+					ratios[v][nratios[v]++] = cell->cmp.estimate;
+			}
+		}
+	for (int v = 0; v < r->spec.nvariants; v++)
+	{
+		r->has_geomean[v] = (v == r->baseline || nratios[v] > 0) && nmedians[v] > 0;
+		if (r->has_geomean[v])
+		{
+			if (v == r->baseline)
+				r->geomean_ratio[v] = 1.0;
+			else
+				stats_geomean(ratios[v], nratios[v], &r->geomean_ratio[v]);
+			stats_geomean(medians[v], nmedians[v], &r->geomean_tps[v]);
+		}
+		pfree(ratios[v]);
+		pfree(medians[v]);
+	}
+}
+
+static void
+run_warnings(ReportData *r)
+{
+	int			failed = 0,
+				disturbed = 0,
+				no_tps = 0;
+	char		failed_ids[256] = "",
+				disturbed_ids[256] = "",
+				no_tps_ids[256] = "";
+	bool		too_few = false;
+
+	for (int i = 0; i < r->nruns; i++)
+	{
+		const ReportRun *run = &r->runs[i];
+		char		id[16];
+
+		snprintf(id, sizeof(id), "%d", run->run_id);
+		if (strcmp(run->status, "ok") != 0)
+		{
+			if (failed++ < 10)
+				snprintf(failed_ids + strlen(failed_ids), sizeof(failed_ids) - strlen(failed_ids),
+						 "%s%s (%s)", failed > 1 ? ", " : "", id, run->status);
+		}
+		else if (!run->warmup && !(isfinite(run->tps) && run->tps > 0))
+		{
+			if (no_tps++ < 10)
+				snprintf(no_tps_ids + strlen(no_tps_ids), sizeof(no_tps_ids) - strlen(no_tps_ids),
+						 "%s%s", no_tps > 1 ? ", " : "", id);
+		}
+		else if (!run->warmup && (run->checkpoints > 0 || run->autovacuums > 0))
+		{
+			if (disturbed++ < 10)
+				snprintf(disturbed_ids + strlen(disturbed_ids),
+						 sizeof(disturbed_ids) - strlen(disturbed_ids),
+						 "%s%s (%s%s%s)", disturbed > 1 ? ", " : "", id,
+						 run->checkpoints > 0 ? "checkpoint" : "",
+						 run->checkpoints > 0 && run->autovacuums > 0 ? "+" : "",
+						 run->autovacuums > 0 ? "autovacuum" : "");
+		}
+	}
+	if (failed > 0)
+		report_warn(r, "%d run(s) did not complete and are not counted: %s%s (runs.csv, status and reason)",
+					failed, failed_ids, failed > 10 ? ", ..." : "");
+	if (no_tps > 0)
+		report_warn(r, "%d run(s) have status ok but no usable tps and are not counted: %s%s (runs.csv, runs/NNNN.out)",
+					no_tps, no_tps_ids, no_tps > 10 ? ", ..." : "");
+	if (disturbed > 0)
+		report_warn(r, "%d run(s) had a checkpoint or autovacuum inside them: %s%s",
+					disturbed, disturbed_ids, disturbed > 10 ? ", ..." : "");
+	for (int i = 0; i < r->spec.nscripts * r->spec.nclients * r->spec.nvariants; i++)
+		if (r->samples[i].n < REPORT_MIN_RUNS)
+			too_few = true;
+	if (too_few)
+		report_warn(r, "fewer than %d counted runs per variant in some cells: no 95%% CI of a median exists below 6; make more rounds (-r)",
+					REPORT_MIN_RUNS);
+	for (int v = 0; v < r->spec.nvariants; v++)
+		if (r->noise[v].has_trend && r->noise[v].trend.p_value < r->opt.alpha)
+			report_warn(r, "variant %s drifts across the session (Mann-Kendall tau %+.2f, p %.3g): the machine changed under it",
+						report_variant_name(r, v), r->noise[v].trend.tau,
+						r->noise[v].trend.p_value);
+}
+
+/*
+ * A comparison of two servers that were each started once measures one
+ * draw of their layouts: say so, once, with what to do.
+ */
+static void
+level_warnings(ReportData *r)
+{
+	for (int i = 0; i < r->ncells; i++)
+	{
+		const ReportCell *c = &r->cells[i];
+
+		if (c->variant < 0 || c->unit != STATS_UNIT_ROUND ||
+			plan_server_of(&r->spec, r->baseline) == plan_server_of(&r->spec, c->variant))
+			continue;
+		report_warn(r, "%s and %s ran on different servers started once (restart = never): their verdict is round by round on one pair of server starts, whose offset (1-2%% here) is not in its CI; run with restart = N for a verdict across instance pairs",
+					c->name, c->base_name);
+		break;
+	}
+}
+
+ReportData *
+report_load(const char *dir, const char *baseline, char **error)
+{
+	ReportData *r = report_read(dir, baseline, error);
+
+	if (r == NULL)
+		return NULL;
+	compute_cells(r);
+	report_pooled_seed_cells(r);
+	layout_seed_verdicts(r);
+	report_measure_costs(r);
+	for (int i = 0; i < r->ncells; i++)
+		report_cell_levels(r, &r->cells[i]);
+	compute_noise(r);
+	run_warnings(r);
+	level_warnings(r);
+	report_environment_warnings(r);
+	report_probe_load(r);
+	report_layout_load(r);
+	profile_report_load(r);
+	return r;
+}
