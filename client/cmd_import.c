@@ -36,8 +36,8 @@ import_usage(void)
 		   "the experiment has profiles) for analysis from psql.\n\n", progname);
 	printf("Usage:\n  %s import [OPTION]... DIR [CONNINFO]\n\n", progname);
 	printf("Options:\n");
-	conn_usage();
 	printf("  -?, --help               show this help, then exit\n");
+	conn_usage();
 	printf("\nThen: SELECT * FROM pgbench_ext.experiment_report(EXPERIMENT_ID);\n");
 	printf("      SELECT * FROM pgbench_ext.profile_compare(EXPERIMENT_ID);\n");
 }

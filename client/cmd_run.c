@@ -39,7 +39,7 @@ run_usage(void)
 	printf("      --seed=N             plan seed (default: random, recorded)\n");
 	printf("      --max-restarts=N     postmaster deaths tolerated per variant (default 3)\n");
 	printf("  -?, --help               show this help, then exit\n");
-	printf("\nThe experiment file format is described in the README (section Experiments).\n");
+	printf("\nThe experiment file format: docs/experiments.md of pgbench_ext's sources.\n");
 }
 
 static void
@@ -81,8 +81,8 @@ ab_usage(void)
 		   "                           (repeatable; libpq options -c)\n");
 	printf("      --extension=on|off   load pgbench_ext (default on)\n");
 	printf("      --initdb-args=ARGS   extra initdb options\n");
-	printf("      --source=DIR         build from this PostgreSQL source tree (README:\n"
-		   "                           Building variants from source), with:\n");
+	printf("      --source=DIR         build from this PostgreSQL source tree\n"
+		   "                           (docs/building.md), with:\n");
 	printf("      --patch=FILE         a patch to apply (repeatable)\n");
 	printf("      --cflags=FLAGS       CFLAGS for configure (default -O2)\n");
 	printf("      --configure=ARGS     extra configure arguments\n");

@@ -1,4 +1,4 @@
-# Variants built from PostgreSQL source (README: Building variants from
+# Variants built from PostgreSQL source (docs/building.md: variants from
 # source).  The PostgreSQL 15 source comes from Debian's source package,
 # fetched and unpacked by tools/pg-source outside the repository.  A is the
 # unmodified tree, B the same with test/fixtures/snapshot-move-curcid.patch;
