@@ -9,6 +9,8 @@
 # It builds PostgreSQL (minutes), so it runs under "make test-build" (and
 # CI), not plain "make test".  PGBENCH_EXT_BUILD_CACHE is honoured, so that
 # a second run reuses the builds.
+# Both run with restart = never: the servers' starts are the levels'
+# business (043), the functions' verdicts this test's.
 use strict;
 use warnings;
 
@@ -45,7 +47,7 @@ sub cell
 # --- counted: 10 rounds, so that one function among ~20 can reach q < 0.05
 my $dir = "$base/counted";
 my ($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-t', '60', '-r', '10', '-b', 'select-only',
-	'--reset', 'never', '--profile', 'counted', '--seed', '3', @variants, '-o', $dir);
+	'--reset', 'never', '--restart', 'never', '--profile', 'counted', '--seed', '3', @variants, '-o', $dir);
 is($rc, 0, 'counted A/B of two source builds completes') or diag "$out\n$err";
 my $exp = $json->decode(slurp_file("$dir/experiment.json"));
 like($exp->{variants}{$_}{build}{cflags}, qr/ -g -fno-omit-frame-pointer/, "$_ is built with symbols and frame pointers")
@@ -69,7 +71,7 @@ ok(!grep({ $_->{function} =~ /^\[unknown in postgres\]$/ } @{ $c->{functions} })
 # --- sampled: the same builds, native speed
 $dir = "$base/sampled";
 ($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '2', '-T', '3', '-r', '12', '-b', 'select-only',
-	'--reset', 'never', '--profile', 'sampled', '--seed', '3', @variants, '-o', $dir);
+	'--reset', 'never', '--restart', 'never', '--profile', 'sampled', '--seed', '3', @variants, '-o', $dir);
 is($rc, 0, 'sampled A/B of the same builds completes') or diag "$out\n$err";
 like($out, qr/^variant A: reusing build /m, 'the counted experiment\'s builds are reused');
 $c = cell($dir);
