@@ -347,7 +347,7 @@ results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
 					   int *ncompleted, char **error)
 {
 	char	   *path = psprintf("%s/runs.csv", dir);
-	char	   *header = first_line_of_file(path);
+	char	   *header = first_line_of_file(path);	/* as written, before parsing */
 	RunsCsv    *t;
 	char	   *tmp = psprintf("%s/runs.csv.tmp", dir);
 	char	   *ipath = psprintf("%s/interrupted.csv", dir);
@@ -358,16 +358,16 @@ results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
 				c_status;
 
 	*ncompleted = 0;
+	if ((t = results_read_runs(dir, spec, error)) == NULL)
+		return NULL;
 	/* lines of other columns appended below this header would be misread */
 	header[strcspn(header, "\r")] = '\0';
-	if (*header != '\0' && strcmp(header, csv_columns) != 0)
+	if (strcmp(header, csv_columns) != 0)
 	{
 		*error = psprintf("\"%s\" has the columns of another version of pgbench_ext: resume it with that version, or run the experiment again",
 						  path);
 		return NULL;
 	}
-	if ((t = results_read_runs(dir, spec, error)) == NULL)
-		return NULL;
 	if (strncmp(t->header, csv_columns, strlen(csv_columns)) != 0 ||
 		strspn(t->header + strlen(csv_columns), "\r\n") != strlen(t->header + strlen(csv_columns)))
 	{

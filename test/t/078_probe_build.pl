@@ -57,7 +57,7 @@ cmp_ok($full->{comparison}{ci_low}, '>', 1.01, "with the whole CI above +1% (fro
 is($full->{comparison}{n_pairs}, 6, 'judged on the six rounds, like tps');
 cmp_ok($row{'B reuse median'}{comparison}{estimate}, '<', $full->{comparison}{estimate},
 	'the reuse path, which skips the loop, moves less than the full one');
-like($out, qr/^  GetSnapshotData, full \(median of each run's probes\), under the run's load: [\d.]+ → [\d.]+ ns \(\+[\d.]+%, CI \[\+[\d.]+%, \+[\d.]+%\], p [\d.e-]+, 6 rounds\), slower$/m,
+like($out, qr/^  GetSnapshotData, full \(median of each run's probes\), under the run's load: [\d.]+ → [\d.]+ ns \(\+[\d.]+%, CI \[\+[\d.]+%, \+[\d.]+%\], p [\d.e-]+, 6 instance pairs\), slower$/m,
 	'the terminal says so, with the CI');
 
 my %pairs = map { ($_->{variant} => $_) } @{ $summary->{layout_diffs} };
