@@ -21,8 +21,10 @@ use Test::More;
 
 use PgbenchExtTest;
 
-plan skip_all => 'builds PostgreSQL from source: run "make test-build"'
-  unless $ENV{PGBENCH_EXT_TEST_BUILD};
+# Not yet part of make test-build (CI): it has not passed a whole run here,
+# so it runs only when asked for (docs/profiles.md, Not measured yet).
+plan skip_all => 'profiles of two source builds: set PGBENCH_EXT_TEST_PROFILE_BUILD=1'
+  unless $ENV{PGBENCH_EXT_TEST_PROFILE_BUILD};
 
 my $top = source_tree();
 my $base = shared_tempdir();
