@@ -187,15 +187,6 @@ prof_free(Prof *p)
 	memset(p, 0, sizeof(*p));
 }
 
-int
-prof_event(const Prof *p, const char *name)
-{
-	for (int e = 0; e < p->nevents; e++)
-		if (strcmp(p->events[e], name) == 0)
-			return e;
-	return -1;
-}
-
 bool
 prof_set_events(Prof *p, char names[][PROF_NAME_MAX], int n)
 {

@@ -89,7 +89,6 @@ extern void prof_init(Prof *p);
 extern void prof_free(Prof *p);
 
 /* The index of an event by name, or -1. */
-extern int	prof_event(const Prof *p, const char *name);
 /* Set p's events (a fresh profile) or check that they equal these. */
 extern bool prof_set_events(Prof *p, char names[][PROF_NAME_MAX], int n);
 

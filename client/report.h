@@ -263,7 +263,6 @@ extern void report_pooled_seed_cells(ReportData *r);
 extern void report_measure_costs(ReportData *r);
 extern void report_cell_levels(ReportData *r, ReportCell *cell);
 extern char *report_components_text(const ReportData *r, const ReportCell *c);
-extern const char *report_cell_name(const ReportData *r, const ReportCell *c);
 
 /* report_env.c */
 extern void report_environment_warnings(ReportData *r);

@@ -113,12 +113,6 @@ instance_pair_ids(const ReportCell *c, const int *outer_a, const int *outer_b,
 	pfree(pb);
 }
 
-const char *
-report_cell_name(const ReportData *r, const ReportCell *c)
-{
-	return c->name;
-}
-
 /*
  * The unit of a comparison of variants a and b (indexes; -1 for every
  * seed pooled) and the unit of each run.
