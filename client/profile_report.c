@@ -577,13 +577,6 @@ fmt_signed(double v)
 	return psprintf("%s%s", v >= 0 ? "+" : "", fmt_cost(v));
 }
 
-static char *
-cell_title(const ReportData *r, const ReportCell *c)
-{
-	return psprintf("%s, %d client%s: %s vs %s", c->script, c->clients, c->clients == 1 ? "" : "s",
-					report_variant_name(r, c->variant), report_variant_name(r, r->baseline));
-}
-
 /* "GetSnapshotData +2011 (+172% [+171%, +173%], q 0.0039)" */
 static char *
 change_text(const FunctionRow *f)
@@ -660,7 +653,7 @@ profile_print_summary(const ReportData *r, FILE *out)
 	{
 		const CellProfile *cp = &pr->cells[i];
 
-		fprintf(out, "function changes, %s (%s, q < %g beyond ±%g%%):", cell_title(r, &r->cells[i]),
+		fprintf(out, "function changes, %s (%s, q < %g beyond ±%g%%):", report_cell_title(&r->cells[i]),
 				pr->unit, r->opt.alpha, 100 * r->opt.noise);
 		if (!cp->has_total)
 		{
@@ -716,7 +709,7 @@ profile_write_sections(const ReportData *r, Doc *d)
 	{
 		const CellProfile *cp = &pr->cells[i];
 
-		doc_heading(d, 3, psprintf("Functions, %s", cell_title(r, &r->cells[i])));
+		doc_heading(d, 3, psprintf("Functions, %s", report_cell_title(&r->cells[i])));
 		if (!cp->has_total)
 		{
 			doc_para(d, "No profiled runs on both sides.");
@@ -763,8 +756,8 @@ profile_write_sections(const ReportData *r, Doc *d)
 			doc_svg(d, cp->flame,
 					psprintf("Differential flame graph, %s: width is %s's %s, colour the change against %s "
 							 "(red more, blue less). Folded stacks per variant: profiles/.",
-							 cell_title(r, &r->cells[i]), report_variant_name(r, r->cells[i].variant),
-							 pr->unit_long, report_variant_name(r, r->baseline)));
+							 report_cell_title(&r->cells[i]), report_variant_name(r, r->cells[i].variant),
+							 pr->unit_long, r->cells[i].base_name));
 	}
 }
 
@@ -834,7 +827,7 @@ profile_summary_json(const ReportData *r)
 		json_array_append_new(cells,
 							  json_pack("{s:s, s:i, s:s, s:s, s:o, s:o, s:o, s:i, s:o}",
 										"script", c->script, "clients", c->clients,
-										"baseline", report_variant_name(r, r->baseline),
+										"baseline", c->base_name,
 										"variant", report_variant_name(r, c->variant),
 										"a_total", num_or_null(cp->has_total, cp->a_total),
 										"b_total", num_or_null(cp->has_total, cp->b_total),
@@ -910,7 +903,7 @@ profile_write_files(const ReportData *r, char **error)
 		char	   *flame = psprintf("%s/flame-%d.svg", plots, i + 1);
 		FILE	   *f;
 
-		if (!write_folded(psprintf("%s/%s.%s.folded", profiles, report_variant_name(r, r->baseline), cell),
+		if (!write_folded(psprintf("%s/%s.%s.folded", profiles, c->base_name, cell),
 						  &cp->a_stacks, error) ||
 			!write_folded(psprintf("%s/%s.%s.folded", profiles, report_variant_name(r, c->variant), cell),
 						  &cp->b_stacks, error))
@@ -924,7 +917,7 @@ profile_write_files(const ReportData *r, char **error)
 		}
 		prof_flame_svg(f, cp->a_stacks.stacks, cp->a_stacks.nstacks,
 					   cp->b_stacks.stacks, cp->b_stacks.nstacks,
-					   psprintf("%s profile, %s", profile_mode_name(pr->mode), cell_title(r, c)),
+					   psprintf("%s profile, %s", profile_mode_name(pr->mode), report_cell_title(c)),
 					   pr->unit_long);
 		if (fclose(f) != 0)
 		{

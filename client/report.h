@@ -98,6 +98,7 @@ typedef struct ReportCell
 	const char *script;
 	int			clients;
 	int			variant;		/* index into spec.variants; -1 for every seed pooled */
+	int			base;			/* the variant it is compared with; -1 when pooled */
 	const char *name;			/* B: the variant, or "B@seed*" */
 	const char *base_name;		/* A: the baseline, or "A@seed*" */
 	ReportSample *a;			/* baseline */
@@ -215,6 +216,9 @@ extern ReportData *report_read(const char *dir, const char *baseline, char **err
 extern ReportSample *report_sample(const ReportData *r, int script, int clients, int variant);
 extern int	report_script_index(const ReportData *r, const char *script);
 extern int	report_variant_index(const ReportData *r, const char *name);
+extern int	report_baseline_of(const ReportData *r, int v);
+extern char *report_cell_title(const ReportCell *c);
+extern bool report_has_seed_baselines(const ReportData *r);
 extern int	report_clients_index(const ReportData *r, int clients);
 extern const ReportCell *report_find_cell(const ReportData *r, const char *script,
 										  int clients, const char *variant);

@@ -108,9 +108,10 @@ compute_cells(ReportData *r)
 				cell->script = r->spec.scripts[s];
 				cell->clients = r->spec.clients[c];
 				cell->variant = v;
+				cell->base = report_baseline_of(r, v);
 				cell->name = report_variant_name(r, v);
-				cell->base_name = report_variant_name(r, r->baseline);
-				cell->a = report_sample(r, s, c, r->baseline);
+				cell->base_name = report_variant_name(r, cell->base);
+				cell->a = report_sample(r, s, c, cell->base);
 				cell->b = smp;
 				report_compare_cell(r, cell);
 				if (cell->has_comparison && cell->cmp.has_estimate)
@@ -207,7 +208,7 @@ level_warnings(ReportData *r)
 		const ReportCell *c = &r->cells[i];
 
 		if (c->variant < 0 || c->unit != STATS_UNIT_ROUND ||
-			plan_server_of(&r->spec, r->baseline) == plan_server_of(&r->spec, c->variant))
+			plan_server_of(&r->spec, c->base) == plan_server_of(&r->spec, c->variant))
 			continue;
 		report_warn(r, "%s and %s ran on different servers started once (restart = never): their verdict is round by round on one pair of server starts, whose offset (1-2%% here) is not in its CI; run with restart = N for a verdict across instance pairs",
 					c->name, c->base_name);

@@ -156,6 +156,37 @@ report_variant_index(const ReportData *r, const char *name)
 	return experiment_variant_index(&r->spec, name);
 }
 
+/*
+ * The variant v is compared with: the baseline, or for B@seedK the
+ * baseline's build of the same seed, so that a row never mixes two code
+ * layouts' luck into its change.
+ */
+int
+report_baseline_of(const ReportData *r, int v)
+{
+	int			seed_base = layout_seed_baseline(&r->spec, v);
+
+	return seed_base > 0 && r->baseline == 0 ? seed_base : r->baseline;
+}
+
+/* whether some row is compared with a build of its seed, not the baseline */
+bool
+report_has_seed_baselines(const ReportData *r)
+{
+	for (int i = 0; i < r->ncells; i++)
+		if (r->cells[i].variant >= 0 && r->cells[i].base != r->baseline)
+			return true;
+	return false;
+}
+
+/* "select-only, 2 clients: B vs A", the heading of a cell's sections */
+char *
+report_cell_title(const ReportCell *c)
+{
+	return psprintf("%s, %d client%s: %s vs %s", c->script, c->clients,
+					c->clients == 1 ? "" : "s", c->name, c->base_name);
+}
+
 int
 report_clients_index(const ReportData *r, int clients)
 {

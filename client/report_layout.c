@@ -44,8 +44,9 @@ report_layout_load(ReportData *r)
 	r->layout_diffs = pg_malloc0(sizeof(ReportLayoutDiff) * r->spec.nvariants);
 	for (int v = 0; v < r->spec.nvariants; v++)
 	{
+		int			base = report_baseline_of(r, v);
 		bool		source = r->spec.variants[v].source != NULL ||
-			r->spec.variants[r->baseline].source != NULL;
+			r->spec.variants[base].source != NULL;
 		char	   *problem = NULL;
 		Layout	   *a;
 		Layout	   *b = NULL;
@@ -53,7 +54,7 @@ report_layout_load(ReportData *r)
 
 		if (v == r->baseline)
 			continue;
-		if ((a = saved_layout(r, r->baseline, &problem)) != NULL)
+		if ((a = saved_layout(r, base, &problem)) != NULL)
 			b = saved_layout(r, v, &problem);
 		if (a && b)
 			diff = layout_compare(a, b, REPORT_LAYOUT_LINE_SIZE);
@@ -70,7 +71,7 @@ static char *
 pair_title(const ReportData *r, const ReportLayoutDiff *ld)
 {
 	return psprintf("%s vs %s", report_variant_name(r, ld->variant),
-					report_variant_name(r, r->baseline));
+					report_variant_name(r, report_baseline_of(r, ld->variant)));
 }
 
 /* How far a field moved; added and removed fields count as farthest. */
@@ -236,7 +237,7 @@ report_layout_json(const ReportData *r)
 			json_array_append_new(structs, struct_json(&ld->diff->structs[s]));
 		json_array_append_new(pairs,
 							  json_pack("{s:s, s:s, s:i, s:o, s:o, s:o}",
-										"baseline", report_variant_name(r, r->baseline),
+										"baseline", report_variant_name(r, report_baseline_of(r, ld->variant)),
 										"variant", report_variant_name(r, ld->variant),
 										"line_size", REPORT_LAYOUT_LINE_SIZE,
 										"identical", ld->diff ? json_boolean(ld->diff->identical) : json_null(),

@@ -120,7 +120,7 @@ instance_pair_ids(const ReportCell *c, const int *outer_a, const int *outer_b,
 static void
 decide_unit(ReportData *r, ReportCell *c)
 {
-	int			a = c->variant < 0 ? -1 : r->baseline;
+	int			a = c->base;
 
 	c->unit_a = c->unit_b = NULL;
 	if (c->variant < 0)
@@ -206,6 +206,7 @@ report_pooled_seed_cells(ReportData *r)
 				cell->script = r->spec.scripts[s];
 				cell->clients = r->spec.clients[c];
 				cell->variant = -1;
+				cell->base = -1;
 				cell->name = pooled[k];
 				cell->base_name = pooled[0];
 				cell->a = pooled_sample(r, s, c, pooled[0]);
@@ -334,7 +335,7 @@ report_cell_levels(ReportData *r, ReportCell *c)
 	if (!c->has_components)
 		return;
 	if (c->variant >= 0 &&
-		plan_server_of(&r->spec, r->baseline) == plan_server_of(&r->spec, c->variant))
+		plan_server_of(&r->spec, c->base) == plan_server_of(&r->spec, c->variant))
 	{
 		design_rounds(r, c);
 		c->has_design = true;

@@ -208,14 +208,6 @@ probe_sentence(const ReportData *r, const ReportProbeRow *row)
 					row->has_comparison ? report_verdict_text(&row->cmp) : "-");
 }
 
-static char *
-cell_title(const ReportData *r, const ReportCell *c)
-{
-	return psprintf("%s, %d client%s: %s vs %s", c->script, c->clients,
-					c->clients == 1 ? "" : "s", report_variant_name(r, c->variant),
-					report_variant_name(r, r->baseline));
-}
-
 void
 report_probe_print(const ReportData *r, FILE *out)
 {
@@ -229,7 +221,7 @@ report_probe_print(const ReportData *r, FILE *out)
 		const ReportProbeRow *row = &r->probe_rows[i];
 
 		if (row->cell != shown)
-			fprintf(out, "%s\n", cell_title(r, row->cell));
+			fprintf(out, "%s\n", report_cell_title(row->cell));
 		shown = row->cell;
 		fprintf(out, "  %s\n", probe_sentence(r, row));
 	}
@@ -297,7 +289,7 @@ report_probe_section(const ReportData *r, Doc *d)
 	for (int i = 0; i < r->nprobe_rows; i++)
 	{
 		if (r->probe_rows[i].cell != shown)
-			doc_para(d, "%s:", cell_title(r, r->probe_rows[i].cell));
+			doc_para(d, "%s:", report_cell_title(r->probe_rows[i].cell));
 		shown = r->probe_rows[i].cell;
 		doc_para(d, "%s", probe_sentence(r, &r->probe_rows[i]));
 	}
@@ -344,7 +336,7 @@ report_probe_json(const ReportData *r)
 							  json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:b, s:o, s:o, s:o, s:s}",
 										"script", row->cell->script,
 										"clients", row->cell->clients,
-										"baseline", report_variant_name(r, r->baseline),
+										"baseline", row->cell->base_name,
 										"variant", report_variant_name(r, row->cell->variant),
 										"mode", row->mode,
 										"statistic", row->statistic,

@@ -267,7 +267,7 @@ section_verdicts(const ReportData *r, Doc *d)
 	"B/A", "CI", "p", "n", "verdict", "why"};
 
 	doc_heading(d, 2, "Verdicts");
-	doc_para(d, "Each variant against the baseline %s. tps: median ±half-width of its "
+	doc_para(d, "Each variant against the baseline %s%s. tps: median ±half-width of its "
 			 "distribution-free CI; B/A: the ratio with its CI, and p, two-sided, across the unit "
 			 "n names: the highest level that varies between the two sides. "
 			 "Across servers restarted during the experiment (n: instance pairs) and across layout "
@@ -278,7 +278,9 @@ section_verdicts(const ReportData *r, Doc *d)
 			 "of the per-round ratios and the Wilcoxon signed-rank test; with too few such rounds "
 			 "(n: runs of each side), all runs, with the Mann-Whitney U test. "
 			 "alpha %g, noise threshold ±%g%%; restarts: %s.",
-			 report_variant_name(r, r->baseline), r->opt.alpha, 100 * r->opt.noise,
+			 report_variant_name(r, r->baseline),
+			 report_has_seed_baselines(r) ? " (each layout seed B@seedK against A@seedK)" : "",
+			 r->opt.alpha, 100 * r->opt.noise,
 			 r->restart_rounds > 0 ? psprintf("every %d round%s", r->restart_rounds,
 											  r->restart_rounds == 1 ? "" : "s") : "never");
 	doc_table_begin(d, lengthof(hdr), hdr);
@@ -304,7 +306,7 @@ section_verdicts(const ReportData *r, Doc *d)
 
 		if (v == r->baseline || !r->has_geomean[v])
 			continue;
-		cells[3] = psprintf("%.1f", r->geomean_tps[r->baseline]);
+		cells[3] = psprintf("%.1f", r->geomean_tps[report_baseline_of(r, v)]);
 		cells[4] = psprintf("%.1f", r->geomean_tps[v]);
 		cells[5] = report_pct(r->geomean_ratio[v]);
 		doc_table_row(d, cells);

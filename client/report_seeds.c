@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * report_seeds.c
- *		With layout seeds, the report's lines of B@seedK against A@seedK
- *		for every K, each across the unit of the table's verdicts, and a
+ *		With layout seeds, the lines of B@seedK against A@seedK for every K
+ *		(the table's rows: each seeded build is compared with the
+ *		baseline's build of its own seed, report_baseline_of()), and a
  *		warning where the seeds disagree about the direction of the change
  *		(every seed against every seed is a row of the table:
  *		report_pooled_seed_cells() in report_levels.c).
@@ -18,35 +19,21 @@
 
 #include <math.h>
 
-/* B@seedK against A@seedK, as the table compares across servers. */
+/* The line of a row B@seedK vs A@seedK; its change in *change. */
 static char *
-seed_verdict_line(ReportData *r, int s, int c, int b, int a, double *change)
+seed_verdict_line(const ReportCell *cell, double *change)
 {
-	ReportCell	cell = {0};
-	const StatsComparison *cmp = &cell.cmp;
-	const char *script = r->spec.scripts[s];
-	int			clients = r->spec.clients[c];
-	int			baseline = r->baseline;
+	const StatsComparison *cmp = &cell->cmp;
+	const char *plural = cell->clients == 1 ? "" : "s";
 
-	cell.script = script;
-	cell.clients = clients;
-	cell.variant = b;
-	cell.name = r->spec.variants[b].name;
-	cell.base_name = r->spec.variants[a].name;
-	cell.a = report_sample(r, s, c, a);
-	cell.b = report_sample(r, s, c, b);
-	/* the unit follows the servers of the two seeds compared */
-	r->baseline = a;
-	report_compare_cell(r, &cell);
-	r->baseline = baseline;
 	*change = NAN;
-	if (!cell.has_comparison)
-		return psprintf("%s, %d client%s: %s vs %s: no comparison", script, clients,
-						clients == 1 ? "" : "s", cell.name, cell.base_name);
+	if (!cell->has_comparison)
+		return psprintf("%s, %d client%s: %s vs %s: no comparison", cell->script,
+						cell->clients, plural, cell->name, cell->base_name);
 	if (cmp->has_estimate)
 		*change = cmp->change_pct;
-	return psprintf("%s, %d client%s: %s vs %s: %s%s, %s (%s)", script, clients,
-					clients == 1 ? "" : "s", cell.name, cell.base_name,
+	return psprintf("%s, %d client%s: %s vs %s: %s%s, %s (%s)", cell->script, cell->clients,
+					plural, cell->name, cell->base_name,
 					cmp->has_estimate ? psprintf("%+.2f%%", cmp->change_pct) : "-",
 					cmp->has_ci ? psprintf(" [%+.2f%%, %+.2f%%]", 100 * (cmp->ci_low - 1),
 										   100 * (cmp->ci_high - 1)) : "",
@@ -72,13 +59,18 @@ layout_seed_verdicts(ReportData *r)
 		{
 			double		change[MAX_VARIANTS];
 
-			for (int v = 1; v < r->spec.nvariants; v++)
-			{
-				int			base = layout_seed_baseline(&r->spec, v);
-
+			for (int v = 0; v < r->spec.nvariants; v++)
 				change[v] = NAN;
-				if (base >= 0)
-					report_add_seed_line(r, seed_verdict_line(r, s, c, v, base, &change[v]));
+			/* the table's rows of B@seedK, each against A@seedK */
+			for (int i = 0; i < r->ncells; i++)
+			{
+				const ReportCell *cell = &r->cells[i];
+
+				if (cell->variant < 0 || cell->script != r->spec.scripts[s] ||
+					cell->clients != r->spec.clients[c] ||
+					layout_seed_baseline(&r->spec, cell->variant) < 0)
+					continue;
+				report_add_seed_line(r, seed_verdict_line(cell, &change[cell->variant]));
 			}
 			for (int k = 1; k < npooled; k++)
 			{

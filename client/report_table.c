@@ -50,7 +50,8 @@ report_print_table(const ReportData *r, FILE *out)
 {
 	bool		many = r->spec.nvariants > 2;
 	const char *base = report_variant_name(r, r->baseline);
-	char	   *hdr_a = psprintf("%s tps", base);
+	/* seeded builds are compared with the baseline's build of their seed */
+	char	   *hdr_a = report_has_seed_baselines(r) ? "baseline tps" : psprintf("%s tps", base);
 	char	   *hdr_b;
 	const char *headers[12];
 	int			nh = 0;
@@ -107,7 +108,8 @@ report_print_table(const ReportData *r, FILE *out)
 		cells[k++] = "";
 		if (many)
 			cells[k++] = report_variant_name(r, v);
-		cells[k++] = r->has_geomean[r->baseline] ? psprintf("%.1f", r->geomean_tps[r->baseline]) : "-";
+		cells[k++] = r->has_geomean[report_baseline_of(r, v)]
+			? psprintf("%.1f", r->geomean_tps[report_baseline_of(r, v)]) : "-";
 		cells[k++] = r->has_geomean[v] ? psprintf("%.1f", r->geomean_tps[v]) : "-";
 		cells[k++] = r->has_geomean[v] ? report_pct(r->geomean_ratio[v]) : "-";
 		while (k < nh)

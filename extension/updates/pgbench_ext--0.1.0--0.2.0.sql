@@ -168,15 +168,23 @@ WITH base AS (
     FROM vars f JOIN vars s ON s.position = 2
     WHERE f.position = 1 AND f.seed_base IS NOT NULL AND s.variant = f.seed_base || '@seed2'
 ), pairs AS (
-    SELECT p.script, p.clients, b.name AS a_name, p.variant AS b_name,
+    -- B@seedK against the first variant's build of seed K (as the client's
+    -- report_baseline_of()), every other variant against the baseline
+    SELECT p.script, p.clients, an.a_name, p.variant AS b_name,
            NULL::text AS a_base, NULL::text AS b_base, vb.position AS ord, false AS every_seed,
            CASE WHEN va.server = vb.server OR e.restart_rounds = 0 THEN NULL
                 ELSE 'instance pair' END AS kind
     FROM base b
     JOIN present pa ON pa.variant = b.name
     JOIN present p ON p.script = pa.script AND p.clients = pa.clients AND p.variant <> b.name
-    JOIN vars va ON va.variant = b.name
     JOIN vars vb ON vb.variant = p.variant
+    CROSS JOIN LATERAL (
+        SELECT coalesce((SELECT sv.variant
+                         FROM vars fv JOIN vars sv ON sv.seed_base = fv.seed_base AND sv.seed = vb.seed
+                         WHERE fv.position = 1 AND fv.variant = b.name
+                           AND vb.seed > 0 AND vb.seed_base <> fv.seed_base),
+                        b.name) AS a_name) an
+    JOIN vars va ON va.variant = an.a_name
     JOIN experiments e ON e.experiment_id = experiment_report.experiment
     UNION ALL
     SELECT c.script, c.clients, pb.name || '@seed*', po.seed_base || '@seed*',

@@ -92,8 +92,41 @@ is($node->safe_psql($db, "SELECT (detail -> 'counters' -> 'xact' ->> 'cycles')::
 like($node->safe_psql($db, "SELECT spec -> 'experiment' ->> 'rounds' FROM pgbench_ext.experiments WHERE experiment_id = $id"),
 	qr/^10$/, 'the specification is kept');
 
+# layout seeds: each B@seedK is compared with A@seedK, the first variant's
+# build of its own seed (not with A@seed1, whose layout's luck is not B@seedK's),
+# by the client and by experiment_report() alike
+my $seeded = "$base/seeded";
+my %seed_factor = ('A@seed1' => 1, 'A@seed2' => 1.04, 'B@seed1' => 1.02, 'B@seed2' => 1.06);
+ReportFixture::write_dir(
+	$seeded,
+	clients => [1],
+	rounds => scalar @noise,
+	variants => [ map { { name => $_ } } sort keys %seed_factor ],
+	tps => sub {
+		my ($variant, $clients, $round) = @_;
+		return 500 * $seed_factor{$variant} * (1 + $noise[ ($round * 3 + ord(substr($variant, -1))) % @noise ]);
+	});
+my ($rc, $out, $err) = run_client('report', $seeded);
+is($rc, 0, 'report of a seeded experiment') or diag $err;
+like($out, qr/^layout seeds: default, 1 client: B\@seed2 vs A\@seed2: \+1\.\d\d%/m,
+	'B@seed2 against A@seed2: the change within one seed (+1.9%, not +6% against A@seed1)');
+my $seeded_summary = ReportFixture::read_json_exact("$seeded/summary.json");
+is(join(',', map { "$_->{variant}:$_->{baseline}" } @{ $seeded_summary->{cells} }),
+	'A@seed2:A@seed1,B@seed1:A@seed1,B@seed2:A@seed2,B@seed*:A@seed*',
+	q{every row's baseline: A@seed1 for A's other seed, A@seedK for B@seedK, every seed pooled});
+($rc, $out, $err) = run_client_on($node, 'import', $seeded, "dbname=$db");
+is($rc, 0, 'import of the seeded experiment') or diag $err;
+my ($seeded_id) = $out =~ /^imported experiment (\d+):/m;
+is($node->safe_psql($db, "SELECT string_agg(variant || ':' || baseline_variant, ',') FROM pgbench_ext.experiment_report($seeded_id)"),
+	'A@seed2:A@seed1,B@seed1:A@seed1,B@seed2:A@seed2,B@seed*:A@seed*', 'experiment_report() pairs the seeds the same way');
+foreach my $cell (@{ $seeded_summary->{cells} })
+{
+	is($node->safe_psql($db, ReportFixture::parity_sql($seeded_id, undef, $cell)), '1/1',
+		"seeded: experiment_report() = summary.json to the last bit: $cell->{variant} vs $cell->{baseline}");
+}
+
 # errors
-my ($rc, $out, $err) = run_client_on($node, 'import', "$base/nothing", "dbname=$db");
+($rc, $out, $err) = run_client_on($node, 'import', "$base/nothing", "dbname=$db");
 is($rc, 2, 'import of a missing directory: exit 2, as for any directory it cannot read');
 like($err, qr/experiment\.json.*\n.*hint: .* must be a results directory/, 'says what is missing');
 ($rc, $out, $err) = run_client('import');
