@@ -67,7 +67,7 @@ describe_conninfo(PGconn *conn)
 					db ? db : "(default)", user ? user : "(default)");
 }
 
-PGconn *
+static PGconn *
 connect_or_die(const ConnOptions *opts)
 {
 	const char *keywords[7];

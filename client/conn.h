@@ -30,7 +30,6 @@ typedef struct ConnOptions
 
 extern bool conn_option(int c, const char *arg, ConnOptions *opts);
 extern void conn_usage(void);
-extern PGconn *connect_or_die(const ConnOptions *opts);
 extern PGconn *connect_checked(const ConnOptions *opts);
 extern char *describe_conninfo(PGconn *conn);
 extern bool check_extension_version(PGconn *conn, char **problem, char **hint);

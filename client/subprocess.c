@@ -440,17 +440,7 @@ child_run_logged(const ChildSpec *spec, const char *log_path)
 	return rc;
 }
 
-int
-run_logged(char *const argv[], bool as_server, const char *log_path)
-{
-	ChildSpec	spec = CHILD_SPEC_INIT;
-
-	spec.argv = argv;
-	spec.unprivileged = as_server;
-	return child_run_logged(&spec, log_path);
-}
-
-/* run_logged() into a log the caller opened (cluster.c: without following links). */
+/* argv into a log the caller opened (cluster.c: without following links). */
 int
 run_logged_fd(char *const argv[], bool as_server, int log_fd)
 {
@@ -468,7 +458,7 @@ run_logged_fd(char *const argv[], bool as_server, int log_fd)
  * directories that account owns.  fn's effects on memory are lost; its
  * error message comes back.
  */
-bool
+static bool
 as_unprivileged(bool (*fn) (void *arg, char **error), void *arg, char **error)
 {
 	int			fds[2];

@@ -42,14 +42,12 @@ extern int	child_pipe(const ChildSpec *writer, const ChildSpec *reader);
 extern char *child_output(const ChildSpec *spec, bool with_stderr, int *status);
 
 /* the cluster's form: initdb and pg_ctl, never interrupted */
-extern int	run_logged(char *const argv[], bool as_server, const char *log_path);
 extern int	run_logged_fd(char *const argv[], bool as_server, int log_fd);
 
 /* the account, and the client's own work done as that account */
 extern bool need_server_account(void);
 extern const struct passwd *server_account(char **error);
 extern bool give_to_server_account(const char *path, char **error);
-extern bool as_unprivileged(bool (*fn) (void *arg, char **error), void *arg, char **error);
 extern bool unprivileged_can_access(const char *path, int mode);
 extern bool unprivileged_mkdir(const char *path, char **error);
 extern bool unprivileged_remove(const char *path, char **error);

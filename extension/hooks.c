@@ -58,11 +58,12 @@
 #define HW_READ_INTERVAL_NS		(10 * 1000 * 1000)
 
 /*
- * Top-level statements open at once (each portal of the extended protocol
- * that an Execute with a row limit left suspended): room for this many at
- * first, doubled whenever a statement finds it full.
+ * The arrays of top-level statements open at once (each portal of the
+ * extended protocol that an Execute with a row limit left suspended) and of
+ * the states saved at each subtransaction level: room for this many at
+ * first, doubled whenever one finds it full.
  */
-#define INITIAL_OPEN_STATEMENTS	8
+#define TOP_ARRAY_MIN_SIZE	8
 
 static ExecutorStart_hook_type prev_ExecutorStart = NULL;
 static ExecutorRun_hook_type prev_ExecutorRun = NULL;
@@ -172,21 +173,32 @@ cmd_kind(CmdType operation)
 }
 
 /*
- * Make room for one more open statement.  Running out of memory fails the
- * statement rather than losing its figures.
+ * An array of the backend's life (in TopMemoryContext) with room for at
+ * least need elements of elem_size bytes, at least doubled when it grows;
+ * *size is its capacity.  Running out of memory fails the statement that
+ * needed the room rather than losing its figures.
  */
+static void *
+top_array_reserve(void *array, int *size, int need, Size elem_size)
+{
+	int			new_size;
+
+	if (likely(need <= *size))
+		return array;
+	new_size = Max(Max(need, 2 * *size), TOP_ARRAY_MIN_SIZE);
+	array = array == NULL
+		? MemoryContextAlloc(TopMemoryContext, new_size * elem_size)
+		: repalloc(array, new_size * elem_size);
+	*size = new_size;
+	return array;
+}
+
+/* Make room for one more open statement. */
 static void
 open_statements_reserve(void)
 {
-	int			size;
-
-	if (likely(n_open_statements < open_statements_size))
-		return;
-	size = open_statements_size == 0 ? INITIAL_OPEN_STATEMENTS : 2 * open_statements_size;
-	open_statements = open_statements == NULL
-		? MemoryContextAlloc(TopMemoryContext, size * sizeof(OpenStatement))
-		: repalloc(open_statements, size * sizeof(OpenStatement));
-	open_statements_size = size;
+	open_statements = top_array_reserve(open_statements, &open_statements_size,
+										n_open_statements + 1, sizeof(OpenStatement));
 }
 
 static void
@@ -498,15 +510,8 @@ pe_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 	switch (event)
 	{
 		case SUBXACT_EVENT_START_SUB:
-			if (level >= subxact_saved_size)
-			{
-				int			size = Max(16, 2 * level);
-
-				subxact_saved = subxact_saved == NULL
-					? MemoryContextAlloc(TopMemoryContext, size * sizeof(SubxactSaved))
-					: repalloc(subxact_saved, size * sizeof(SubxactSaved));
-				subxact_saved_size = size;
-			}
+			subxact_saved = top_array_reserve(subxact_saved, &subxact_saved_size,
+											  level + 1, sizeof(SubxactSaved));
 			subxact_saved[level].nesting_level = nesting_level;
 			subxact_saved[level].n_open_statements = n_open_statements;
 			break;
