@@ -29,6 +29,8 @@ typedef struct CalibrateOptions
 	int			size_rounds;	/* rounds measuring the setting first; 0: none */
 	bool		skip_aa;
 	bool		reanalyse;		/* analyse a finished calibration, run nothing */
+	int			restart_rounds; /* --restart: the across-servers phases restart
+								 * every that many rounds; 0: none */
 } CalibrateOptions;
 
 #define CAL_MAX_WINDOWS 8
@@ -73,6 +75,43 @@ typedef struct CalibrationResult
 	int			runs_needed[CAL_MAX_WINDOWS][CAL_NEFFECTS];	/* 0 = not within 200 */
 } CalibrationResult;
 
+/*
+ * One phase across two servers (A/A or the known slowdown on a cluster of
+ * its own), each block of rounds judged as the verdict table judges it:
+ * across instance pairs with restarts, round by round when started once.
+ */
+typedef struct CalibrationServersPhase
+{
+	bool		ran;
+	bool		slowed;			/* the known slowdown; else A/A */
+	int			restart_rounds; /* rounds per instance; 0: started once */
+	int			blocks;			/* comparisons with a verdict */
+	StatsComparison *cmp;		/* each of them */
+	double	   *truth;			/* each one's true effect: 1 for A/A, else from CPU */
+	int			positives;		/* A/A: not "no change"; slowed: "slower" */
+	int			covered;		/* CI covers its true effect */
+	int			covered_pooled; /* CI covers the slowdown across all instance pairs */
+	bool		has_pooled;
+	StatsComparison pooled;		/* every round of the phase: the report's cell */
+	double		elapsed_s;		/* the phase's wall time, NAN if not recorded */
+	double		runs_s;			/* wall time of its counted runs */
+	double		warmup_s;		/* of its warm-up runs after starts */
+	int			starts;			/* instances started, both servers */
+} CalibrationServersPhase;
+
+typedef struct CalibrationServers
+{
+	CalibrationServersPhase aa_once;	/* aa/ */
+	CalibrationServersPhase aa_restarted;	/* aa-restart/ */
+	CalibrationServersPhase slowed_once;	/* delay/ on a cluster of its own */
+	CalibrationServersPhase slowed_restarted;	/* delay-restart/ */
+} CalibrationServers;
+
+extern bool calibrate_analyse_servers(const CalibrateOptions *o, const char *dir, bool slowed,
+									  double elapsed_s, CalibrationServersPhase *p,
+									  char **error);
+extern bool calibrate_report_servers(const CalibrateOptions *o, const CalibrationServers *s,
+									 FILE *out, char **error);
 extern bool calibrate_analyse_aa(const CalibrateOptions *o, const char *dir,
 								 CalibrationResult *r, char **error);
 extern bool calibrate_analyse_delay(const CalibrateOptions *o, const char *dir,

@@ -34,6 +34,16 @@
  *           windows of 1, 2, 5, 10 ... seconds, and the runs per side
  *           needed at each length to detect 1%, 2% and 5%.
  *
+ * With --restart N the calibration is across servers, old scheme against
+ * new: aa/ as above (two clusters started once), then aa-restart/, the
+ * same A/A with both servers restarted every N rounds; delay/ puts the
+ * slowed variant on a cluster of its own, started once, and
+ * delay-restart/ restarts both every N rounds.  Each comparison is then a
+ * block of whole instance pairs, judged as the verdict table judges it:
+ * across instance pairs, so the offset of each pair of starts is in its
+ * CI.  calibration.json records each phase's elapsed time, the cost of
+ * the restarts beside the runs' own wall time.
+ *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
@@ -78,6 +88,9 @@ calibrate_usage(void)
 	printf("      --setting=PCT        the inject_slowdown_pct that gives the target here, if\n"
 		   "                           known from an earlier measurement (default: the target)\n");
 	printf("      --delay-ns=N         inject a fixed wait of N ns at each commit instead\n");
+	printf("      --restart=N          across servers: the A/A and the slowdown on two clusters,\n"
+		   "                           started once and restarted every N rounds (--rounds / N\n"
+		   "                           instance pairs per comparison, at least 6)\n");
 	printf("  -o, --output=DIR         results directory (default calibration-YYYYMMDD-HHMMSS)\n");
 	printf("      --reanalyse=DIR      run nothing: analyse a finished calibration again\n"
 		   "                           (with its recorded --blocks, --rounds, --target\n"
@@ -111,6 +124,17 @@ base_spec(ExperimentSpec *spec, const CalibrateOptions *o, int rounds)
 		usage_error("calibrate", "%s", error);
 }
 
+/* Both servers restarted every rounds rounds (0: started once). */
+static void
+set_restart(ExperimentSpec *spec, int rounds)
+{
+	char	   *error;
+
+	if (rounds > 0 &&
+		!experiment_set(spec, "experiment", "restart", psprintf("%d", rounds), &error))
+		usage_error("calibrate", "%s", error);
+}
+
 static int
 run_phase(ExperimentSpec *spec, const char *dir)
 {
@@ -124,6 +148,19 @@ run_phase(ExperimentSpec *spec, const char *dir)
 	return runner_execute(spec, &ropts);
 }
 
+/* The slowdown the options say, in the slowed variant's connections. */
+static void
+set_slowdown(ExperimentSpec *spec, const CalibrateOptions *o)
+{
+	char	   *error;
+
+	if (!experiment_set(spec, "variant delayed", "session_set",
+						o->delay_ns > 0 ? psprintf("pgbench_ext.inject_delay_ns=%d", o->delay_ns)
+						: psprintf("pgbench_ext.inject_slowdown_pct=%g", o->setting_pct),
+						&error))
+		usage_error("calibrate", "%s", error);
+}
+
 /* A against A with the slowdown the options say, over rounds rounds. */
 static int
 run_slowed_phase(const CalibrateOptions *o, int rounds, const char *dir)
@@ -133,12 +170,30 @@ run_slowed_phase(const CalibrateOptions *o, int rounds, const char *dir)
 
 	base_spec(&spec, o, rounds);
 	/* on A's own server: a second cluster would add its layout's luck to the effect */
-	if (!experiment_set(&spec, "variant delayed", "cluster", "A", &error) ||
-		!experiment_set(&spec, "variant delayed", "session_set",
-						o->delay_ns > 0 ? psprintf("pgbench_ext.inject_delay_ns=%d", o->delay_ns)
-						: psprintf("pgbench_ext.inject_slowdown_pct=%g", o->setting_pct),
+	if (!experiment_set(&spec, "variant delayed", "cluster", "A", &error))
+		usage_error("calibrate", "%s", error);
+	set_slowdown(&spec, o);
+	return run_phase(&spec, dir);
+}
+
+/*
+ * Two clusters of one build, restarted every restart rounds (0: started
+ * once): A against A2, or (slowed) against the slowed variant on a
+ * cluster of its own, over every comparison's rounds.
+ */
+static int
+run_servers_phase(const CalibrateOptions *o, bool slowed, int restart, const char *dir)
+{
+	ExperimentSpec spec;
+	char	   *error;
+
+	base_spec(&spec, o, o->blocks * o->rounds);
+	set_restart(&spec, restart);
+	if (!experiment_set(&spec, slowed ? "variant delayed" : "variant A2", "bindir", o->bindir,
 						&error))
 		usage_error("calibrate", "%s", error);
+	if (slowed)
+		set_slowdown(&spec, o);
 	return run_phase(&spec, dir);
 }
 
@@ -157,6 +212,88 @@ write_calibration_file(const CalibrateOptions *o, char **error)
 
 	json_decref(doc);
 	return ok;
+}
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * A phase's elapsed time into calibration.json (setup, restarts and runs:
+ * what the phase cost), for the figures and for --reanalyse.
+ */
+static void
+record_elapsed(const CalibrateOptions *o, const char *phase, double seconds)
+{
+	char	   *error;
+	json_t	   *doc = results_read_json(o->dir, CALIBRATION_FILE, &error);
+	json_t	   *elapsed;
+
+	if (doc == NULL)
+	{
+		pg_log_warning("%s; the elapsed time of phase %s is not recorded", error, phase);
+		return;
+	}
+	if (!json_is_object(elapsed = json_object_get(doc, "elapsed_s")))
+		json_object_set_new(doc, "elapsed_s", elapsed = json_object());
+	json_object_set_new(elapsed, phase, json_real(seconds));
+	if (!results_write_json(o->dir, CALIBRATION_FILE, doc, &error))
+		pg_log_warning("%s; the elapsed time of phase %s is not recorded", error, phase);
+	json_decref(doc);
+}
+
+/* A phase's recorded elapsed time; NAN when calibration.json has none. */
+static double
+recorded_elapsed(const CalibrateOptions *o, const char *phase)
+{
+	char	   *error;
+	json_t	   *doc;
+	json_t	   *v;
+	double		seconds;
+
+	if (access(psprintf("%s/%s", o->dir, CALIBRATION_FILE), R_OK) != 0 ||
+		(doc = results_read_json(o->dir, CALIBRATION_FILE, &error)) == NULL)
+		return NAN;
+	v = json_object_get(json_object_get(doc, "elapsed_s"), phase);
+	seconds = json_is_number(v) ? json_number_value(v) : NAN;
+	json_decref(doc);
+	return seconds;
+}
+
+/*
+ * The across-servers figures of the phases in o->dir that ran (aa/ and
+ * delay/ count only when their variants were on two servers), printed and
+ * appended to calibration.md.
+ */
+static bool
+analyse_servers(CalibrateOptions *o, char **error)
+{
+	static const struct
+	{
+		const char *name;
+		bool		slowed;
+	}			phases[] = {{"aa", false}, {"aa-restart", false}, {"delay", true}, {"delay-restart", true}};
+	CalibrationServers s = {0};
+	CalibrationServersPhase *p[] = {&s.aa_once, &s.aa_restarted, &s.slowed_once, &s.slowed_restarted};
+
+	for (int i = 0; i < lengthof(phases); i++)
+	{
+		const char *dir = psprintf("%s/%s", o->dir, phases[i].name);
+
+		if (access(psprintf("%s/runs.csv", dir), R_OK) != 0)
+			continue;
+		if (!calibrate_analyse_servers(o, dir, phases[i].slowed,
+									   recorded_elapsed(o, phases[i].name), p[i], error))
+			return false;
+		if (p[i]->ran && p[i]->restart_rounds > 0)
+			o->restart_rounds = p[i]->restart_rounds;
+	}
+	return calibrate_report_servers(o, &s, stdout, error);
 }
 
 /*
@@ -222,7 +359,10 @@ reanalyse(CalibrateOptions *o)
 	o->skip_aa = access(psprintf("%s/aa/runs.csv", o->dir), R_OK) != 0;
 	if ((!o->skip_aa && !calibrate_analyse_aa(o, psprintf("%s/aa", o->dir), &result, &error)) ||
 		!calibrate_analyse_delay(o, psprintf("%s/delay", o->dir), &result, &error) ||
-		!calibrate_report(o, &result, stdout, &error))
+		!calibrate_report(o, &result, stdout, &error) ||
+		((access(psprintf("%s/aa-restart/runs.csv", o->dir), R_OK) == 0 ||
+		  access(psprintf("%s/delay-restart/runs.csv", o->dir), R_OK) == 0) &&
+		 !analyse_servers(o, &error)))
 	{
 		pg_log_error("%s", error);
 		return EXIT_RUNTIME_ERROR;
@@ -248,11 +388,11 @@ cmd_calibrate(int argc, char **argv)
 		{"reanalyse", required_argument, NULL, 7},
 		{"size-rounds", required_argument, NULL, 8},
 		{"setting", required_argument, NULL, 9},
+		{"restart", required_argument, NULL, 10},
 		{"help", no_argument, NULL, '?'},
 		{NULL, 0, NULL, 0}
 	};
 	CalibrateOptions o = {0};
-	ExperimentSpec spec;
 	char	   *error;
 	int			c;
 	int			rc;
@@ -265,6 +405,7 @@ cmd_calibrate(int argc, char **argv)
 	bool		target_given = false;
 	char	   *end;
 	CalibrationResult result = {0};
+	double		started;
 
 	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
 	{
@@ -339,6 +480,10 @@ cmd_calibrate(int argc, char **argv)
 				if (*end != '\0' || !(setting_pct > 0 && setting_pct <= 50))
 					usage_error("calibrate", "--setting must be a percentage above 0 and at most 50, got \"%s\"", optarg);
 				break;
+			case 10:
+				if (!option_parse_int(optarg, "--restart", 1, 1000, &o.restart_rounds))
+					exit(EXIT_USAGE);
+				break;
 			default:
 				pg_log_error_hint("Try \"%s calibrate --help\" for more information.", progname);
 				exit(EXIT_USAGE);
@@ -352,6 +497,14 @@ cmd_calibrate(int argc, char **argv)
 		usage_error("calibrate", "--size-rounds and --delay-ns exclude each other: sizing scales inject_slowdown_pct, not a fixed wait");
 	if (setting_pct > 0 && (o.delay_ns > 0 || o.size_rounds > 0))
 		usage_error("calibrate", "--setting excludes --delay-ns and --size-rounds: it is the inject_slowdown_pct they would choose");
+	if (o.restart_rounds > 0 && o.reanalyse)
+		usage_error("calibrate", "--restart and --reanalyse exclude each other: the restarts a calibration ran with are in its phases' experiment.json");
+	if (o.restart_rounds > 0 && o.rounds % o.restart_rounds != 0)
+		usage_error("calibrate", "--rounds %d is not a multiple of --restart %d: each comparison must hold whole instance pairs",
+					o.rounds, o.restart_rounds);
+	if (o.restart_rounds > 0 && o.rounds / o.restart_rounds < 6)
+		usage_error("calibrate", "--rounds %d with --restart %d gives %d instance pairs per comparison; the verdict across instance pairs needs at least 6",
+					o.rounds, o.restart_rounds, o.rounds / o.restart_rounds);
 	o.target = target_pct / 100.0;
 	o.setting_pct = setting_pct > 0 ? setting_pct : target_pct;
 	if (o.dir == NULL)
@@ -375,21 +528,31 @@ cmd_calibrate(int argc, char **argv)
 		return EXIT_RUNTIME_ERROR;
 	}
 
-	nphases = (o.skip_aa ? 0 : 1) + (o.size_rounds > 0 ? 1 : 0) + 1;
+	nphases = ((o.skip_aa ? 0 : 1) + 1) * (o.restart_rounds > 0 ? 2 : 1) + (o.size_rounds > 0 ? 1 : 0);
 	if (!o.skip_aa)
 	{
-		fprintf(stderr, "calibrate: phase %d of %d, A against an identical A (%d comparisons of %d rounds)\n",
-				++phase, nphases, o.blocks, o.rounds);
-		base_spec(&spec, &o, o.blocks * o.rounds);
-		if (!experiment_set(&spec, "variant A2", "bindir", o.bindir, &error))
-			usage_error("calibrate", "%s", error);
-		if ((rc = run_phase(&spec, psprintf("%s/aa", o.dir))) != 0)
+		fprintf(stderr, "calibrate: phase %d of %d, A against an identical A%s (%d comparisons of %d rounds)\n",
+				++phase, nphases, o.restart_rounds > 0 ? ", two clusters started once" : "",
+				o.blocks, o.rounds);
+		started = now_s();
+		if ((rc = run_servers_phase(&o, false, 0, psprintf("%s/aa", o.dir))) != 0)
 			return rc;
+		record_elapsed(&o, "aa", now_s() - started);
 		if (!calibrate_analyse_aa(&o, psprintf("%s/aa", o.dir), &result, &error))
 		{
 			pg_log_error("%s", error);
 			return EXIT_RUNTIME_ERROR;
 		}
+	}
+	if (!o.skip_aa && o.restart_rounds > 0)
+	{
+		fprintf(stderr, "calibrate: phase %d of %d, A against an identical A, both restarted every %d round%s (%d comparisons of %d instance pairs)\n",
+				++phase, nphases, o.restart_rounds, o.restart_rounds == 1 ? "" : "s",
+				o.blocks, o.rounds / o.restart_rounds);
+		started = now_s();
+		if ((rc = run_servers_phase(&o, false, o.restart_rounds, psprintf("%s/aa-restart", o.dir))) != 0)
+			return rc;
+		record_elapsed(&o, "aa-restart", now_s() - started);
 	}
 
 	if (o.size_rounds > 0)
@@ -406,12 +569,29 @@ cmd_calibrate(int argc, char **argv)
 		o.setting_pct = result.sized_setting_pct;
 	}
 
-	fprintf(stderr, "calibrate: phase %d of %d, A against A %s\n",
-			++phase, nphases, calibrate_slowdown_text(&o));
-	if ((rc = run_slowed_phase(&o, o.blocks * o.rounds, psprintf("%s/delay", o.dir))) != 0)
+	fprintf(stderr, "calibrate: phase %d of %d, A against A %s%s\n",
+			++phase, nphases, calibrate_slowdown_text(&o),
+			o.restart_rounds > 0 ? ", on a cluster of its own started once" : "");
+	started = now_s();
+	if ((rc = o.restart_rounds > 0
+		 ? run_servers_phase(&o, true, 0, psprintf("%s/delay", o.dir))
+		 : run_slowed_phase(&o, o.blocks * o.rounds, psprintf("%s/delay", o.dir))) != 0)
 		return rc;
+	record_elapsed(&o, "delay", now_s() - started);
+	if (o.restart_rounds > 0)
+	{
+		fprintf(stderr, "calibrate: phase %d of %d, A against A %s, on a cluster of its own, both restarted every %d round%s\n",
+				++phase, nphases, calibrate_slowdown_text(&o), o.restart_rounds,
+				o.restart_rounds == 1 ? "" : "s");
+		started = now_s();
+		if ((rc = run_servers_phase(&o, true, o.restart_rounds,
+									psprintf("%s/delay-restart", o.dir))) != 0)
+			return rc;
+		record_elapsed(&o, "delay-restart", now_s() - started);
+	}
 	if (!calibrate_analyse_delay(&o, psprintf("%s/delay", o.dir), &result, &error) ||
-		!calibrate_report(&o, &result, stdout, &error))
+		!calibrate_report(&o, &result, stdout, &error) ||
+		(o.restart_rounds > 0 && !analyse_servers(&o, &error)))
 	{
 		pg_log_error("%s", error);
 		return EXIT_RUNTIME_ERROR;
