@@ -70,6 +70,8 @@ calibrate_usage(void)
 	printf("  -T, --duration=SECONDS   length of each run (default 10)\n");
 	printf("      --blocks=K           comparisons per phase (default 20)\n");
 	printf("      --rounds=R           rounds per comparison (default 6)\n");
+	printf("      --rounds=auto --budget=DURATION  each comparison budgeted (rounds = auto):\n"
+		   "                           A/A, then 2%% and 5%% slowdowns, --blocks of each\n");
 	printf("      --target=PCT         injected slowdown in percent (default 3)\n");
 	printf("      --skip-aa            only the injected-slowdown phase\n");
 	printf("      --size-rounds=N      first measure the target as a setting over N rounds and\n"
@@ -140,6 +142,57 @@ run_slowed_phase(const CalibrateOptions *o, int rounds, const char *dir)
 						&error))
 		usage_error("calibrate", "%s", error);
 	return run_phase(&spec, dir);
+}
+
+/*
+ * --rounds auto: every comparison a budgeted experiment of its own
+ * (calibrate_budget.c says which), run as "ab --rounds auto" runs one.
+ */
+static int
+run_budgeted_calibration(const CalibrateOptions *o)
+{
+	char	   *error;
+
+	for (int p = 0; p < CAL_BUDGET_NPHASES; p++)
+		for (int k = 1; k <= o->blocks; k++)
+		{
+			ExperimentSpec spec;
+			RunOptions	ropts = {0};
+			BudgetPlan	plan;
+			int			rc;
+
+			base_spec(&spec, o, 6);
+			if (!experiment_set(&spec, "experiment", "rounds", "auto", &error) ||
+				!experiment_set(&spec, "experiment", "budget", psprintf("%d", o->budget_s), &error) ||
+				!experiment_set(&spec, "experiment", "restart", "auto", &error) ||
+				!(p == 0
+				  ? experiment_set(&spec, "variant A2", "bindir", o->bindir, &error)
+				  : (experiment_set(&spec, "variant slowed", "cluster", "A", &error) &&
+					 experiment_set(&spec, "variant slowed", "session_set",
+									psprintf("pgbench_ext.inject_slowdown_pct=%g",
+											 calibrate_budget_slowdown_pct[p]), &error))))
+				usage_error("calibrate", "%s", error);
+			ropts.results_dir = calibrate_budget_dir(o, p, k);
+			ropts.max_restarts = 3;
+			ropts.no_summary = true;
+			ropts.quiet_looks = true;
+			ropts.budget = &plan;
+			fprintf(stderr, "calibrate: rounds = auto, %s %d of %d (a budget of %d s)\n",
+					p == 0 ? "A against an identical A" : psprintf("A against A slowed down by %g%%", calibrate_budget_slowdown_pct[p]),
+					k, o->blocks, o->budget_s);
+			if (!validate_experiment(&spec, ropts.results_dir, false))
+				return EXIT_USAGE;
+			if (!budget_plan(&spec, &plan, &error))
+				usage_error("calibrate", "%s", error);
+			if ((rc = runner_execute(&spec, &ropts)) != 0)
+				return rc;
+		}
+	if (!calibrate_budget_report(o, stdout, &error))
+	{
+		pg_log_error("%s", error);
+		return EXIT_RUNTIME_ERROR;
+	}
+	return 0;
 }
 
 /* the injected slowdown, in percent, unless --target says otherwise */
@@ -248,6 +301,7 @@ cmd_calibrate(int argc, char **argv)
 		{"reanalyse", required_argument, NULL, 7},
 		{"size-rounds", required_argument, NULL, 8},
 		{"setting", required_argument, NULL, 9},
+		{"budget", required_argument, NULL, 10},
 		{"help", no_argument, NULL, '?'},
 		{NULL, 0, NULL, 0}
 	};
@@ -306,7 +360,8 @@ cmd_calibrate(int argc, char **argv)
 				blocks_given = true;
 				break;
 			case 3:
-				if (!option_parse_int(optarg, "--rounds", 2, 1000, &o.rounds))
+				o.rounds_auto = strcmp(optarg, "auto") == 0;
+				if (!o.rounds_auto && !option_parse_int(optarg, "--rounds", 2, 1000, &o.rounds))
 					exit(EXIT_USAGE);
 				rounds_given = true;
 				break;
@@ -339,6 +394,10 @@ cmd_calibrate(int argc, char **argv)
 				if (*end != '\0' || !(setting_pct > 0 && setting_pct <= 50))
 					usage_error("calibrate", "--setting must be a percentage above 0 and at most 50, got \"%s\"", optarg);
 				break;
+			case 10:
+				if (!experiment_parse_duration(optarg, &o.budget_s))
+					usage_error("calibrate", "--budget must be a duration such as 900s, 30m or 2h, got \"%s\"", optarg);
+				break;
 			default:
 				pg_log_error_hint("Try \"%s calibrate --help\" for more information.", progname);
 				exit(EXIT_USAGE);
@@ -352,6 +411,12 @@ cmd_calibrate(int argc, char **argv)
 		usage_error("calibrate", "--size-rounds and --delay-ns exclude each other: sizing scales inject_slowdown_pct, not a fixed wait");
 	if (setting_pct > 0 && (o.delay_ns > 0 || o.size_rounds > 0))
 		usage_error("calibrate", "--setting excludes --delay-ns and --size-rounds: it is the inject_slowdown_pct they would choose");
+	if (o.rounds_auto != (o.budget_s > 0))
+		usage_error("calibrate", o.rounds_auto ? "--rounds auto needs --budget: the most time each comparison may take"
+					: "--budget goes with --rounds auto");
+	if (o.rounds_auto && (o.reanalyse || target_given || o.delay_ns > 0 || o.size_rounds > 0 ||
+						  setting_pct > 0 || o.skip_aa))
+		usage_error("calibrate", "--rounds auto runs its own phases (an A/A, 2%% and 5%% slowdowns): it takes none of --reanalyse, --target, --delay-ns, --size-rounds, --setting and --skip-aa");
 	o.target = target_pct / 100.0;
 	o.setting_pct = setting_pct > 0 ? setting_pct : target_pct;
 	if (o.dir == NULL)
@@ -369,6 +434,8 @@ cmd_calibrate(int argc, char **argv)
 		read_calibration_file(&o, blocks_given, rounds_given, target_given);
 		return reanalyse(&o);
 	}
+	if (o.rounds_auto)
+		return run_budgeted_calibration(&o);
 	if (!write_calibration_file(&o, &error))
 	{
 		pg_log_error("%s", error);
