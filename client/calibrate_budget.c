@@ -117,7 +117,7 @@ load_phase(const CalibrateOptions *o, int p, BudgetPhase *ph, char **error)
 	for (int k = 0; k < ph->n; k++)
 	{
 		const ReportCell *c = &ph->data[k]->cells[0];
-		StatsDecision d = c->has_look ? c->look.decision : STATS_UNDECIDED;
+		StatsDecision d = report_look_decision(c);
 
 		ph->decisions[d]++;
 		if (ph->has_truth && c->has_look && c->look.cmp.has_ci &&
@@ -161,7 +161,7 @@ print_comparisons(FILE *f, int p, const BudgetPhase *ph)
 		const ReportCell *c = &r->cells[0];
 
 		fprintf(f, "| %s %d | %s | %s | %s |\n", calibrate_budget_phase_names[p], k + 1,
-				c->look.decision == STATS_DECIDED_SAME ? "same" : stats_decision_name(c->has_look ? c->look.decision : STATS_UNDECIDED),
+				stats_decision_name(report_look_decision(c)),
 				report_look_text(r, c), report_look_stopped(r, c));
 	}
 }

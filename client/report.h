@@ -291,6 +291,8 @@ extern char *report_components_text(const ReportData *r, const ReportCell *c);
 
 /* report_sequential.c */
 extern void report_sequential_load(ReportData *r);
+extern StatsDecision report_look_decision(const ReportCell *c);
+extern char *report_decision_text(const ReportData *r, const ReportCell *c);
 extern char *report_look_text(const ReportData *r, const ReportCell *c);
 extern char *report_look_stopped(const ReportData *r, const ReportCell *c);
 extern json_t *report_look_json(const ReportData *r, const ReportCell *c);

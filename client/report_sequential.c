@@ -145,7 +145,7 @@ report_sequential_load(ReportData *r)
 			if (c->look.decision != STATS_UNDECIDED)
 				break;
 		}
-		r->all_decided &= c->has_look && c->look.decision != STATS_UNDECIDED;
+		r->all_decided &= report_look_decision(c) != STATS_UNDECIDED;
 	}
 	if (r->all_decided)
 		r->stop_why = "every cell decided";
@@ -154,6 +154,22 @@ report_sequential_load(ReportData *r)
 	else
 		r->stop_why = "stopped before the budget was spent (interrupted: --resume continues)";
 	pfree(block_spent);
+}
+
+/* The cell's decision, undecided before its first look. */
+StatsDecision
+report_look_decision(const ReportCell *c)
+{
+	return c->has_look ? c->look.decision : STATS_UNDECIDED;
+}
+
+/* "faster", "slower", "same within ±1%" or "undecided" */
+char *
+report_decision_text(const ReportData *r, const ReportCell *c)
+{
+	if (report_look_decision(c) == STATS_DECIDED_SAME)
+		return psprintf("same within ±%g%%", 100 * r->opt.noise);
+	return pg_strdup(stats_decision_name(report_look_decision(c)));
 }
 
 /* "slower -39.8% [-41.0%, -38.5%] at 99.93%", "same within ±1%: ...", "undecided: ..." */
@@ -169,15 +185,8 @@ report_look_text(const ReportData *r, const ReportCell *c)
 		? psprintf("%s [%s, %s] at %.4g%%", report_pct(cmp->estimate), report_pct(cmp->ci_low),
 				   report_pct(cmp->ci_high), 100 * (1 - c->look.alpha_look))
 		: cmp->has_estimate ? psprintf("%s, no CI yet", report_pct(cmp->estimate)) : "no estimate";
-	switch (c->look.decision)
-	{
-		case STATS_DECIDED_SAME:
-			return psprintf("same within ±%g%%: %s", 100 * r->opt.noise, figures);
-		case STATS_UNDECIDED:
-			return psprintf("undecided: %s", figures);
-		default:
-			return psprintf("%s %s", stats_decision_name(c->look.decision), figures);
-	}
+	return psprintf(c->look.decision == STATS_DECIDED_FASTER || c->look.decision == STATS_DECIDED_SLOWER
+					? "%s %s" : "%s: %s", report_decision_text(r, c), figures);
 }
 
 static char *
@@ -197,7 +206,7 @@ report_look_stopped(const ReportData *r, const ReportCell *c)
 						r->budget.first_look * r->budget.block_rounds);
 	where = psprintf("look %d of %d, %d rounds (%s), %s", c->look.look, r->budget.max_looks,
 					 c->look_rounds, report_comparison_n(&c->look.cmp), minutes(c->look_spent_s));
-	if (c->look.decision != STATS_UNDECIDED)
+	if (report_look_decision(c) != STATS_UNDECIDED)
 		return psprintf("decided at %s", where);
 	return psprintf("%s: %s", r->stop_why, where);
 }
@@ -208,8 +217,8 @@ report_look_json(const ReportData *r, const ReportCell *c)
 	if (!r->sequential)
 		return json_null();
 	return json_pack("{s:s, s:b, s:i, s:i, s:i, s:i, s:o, s:o, s:o, s:s, s:o, s:s}",
-					 "decision", c->has_look ? stats_decision_name(c->look.decision) : "undecided",
-					 "decided", c->has_look && c->look.decision != STATS_UNDECIDED,
+					 "decision", stats_decision_name(report_look_decision(c)),
+					 "decided", report_look_decision(c) != STATS_UNDECIDED,
 					 "look", c->has_look ? c->look.look : 0,
 					 "max_looks", r->budget.max_looks,
 					 "block", c->has_look ? c->look_block : 0,
@@ -245,14 +254,13 @@ report_sequential_section(const ReportData *r, Doc *d)
 	for (int i = 0; i < r->ncells; i++)
 	{
 		const ReportCell *c = &r->cells[i];
-		bool		decided = c->has_look && c->look.decision != STATS_UNDECIDED;
+		bool		decided = report_look_decision(c) != STATS_UNDECIDED;
 		const char *cells[lengthof(hdr)];
 
 		cells[0] = c->script;
 		cells[1] = psprintf("%d", c->clients);
 		cells[2] = c->name;
-		cells[3] = c->look.decision == STATS_DECIDED_SAME ? psprintf("same within ±%g%%", 100 * r->opt.noise)
-			: stats_decision_name(c->has_look ? c->look.decision : STATS_UNDECIDED);
+		cells[3] = report_decision_text(r, c);
 		cells[4] = report_look_text(r, c);
 		cells[5] = report_look_stopped(r, c);
 		cells[6] = decided ? "" : c->has_design ? c->design.reason : "no design could be planned from these runs";

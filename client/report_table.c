@@ -63,7 +63,7 @@ print_sequential(const ReportData *r, FILE *out)
 	{
 		const ReportCell *c = &r->cells[i];
 
-		if (c->has_look && c->look.decision != STATS_UNDECIDED)
+		if (report_look_decision(c) != STATS_UNDECIDED)
 			continue;
 		fprintf(out, "undecided: %s, %d client%s, %s vs %s: %s; to decide: %s\n", c->script,
 				c->clients, c->clients == 1 ? "" : "s", c->name, c->base_name,
@@ -125,9 +125,7 @@ report_print_table(const ReportData *r, FILE *out)
 		k += 4;
 		if (r->sequential)
 		{
-			cells[k++] = c->look.decision == STATS_DECIDED_SAME
-				? psprintf("same within ±%g%%", 100 * r->opt.noise)
-				: stats_decision_name(has ? c->look.decision : STATS_UNDECIDED);
+			cells[k++] = report_decision_text(r, c);
 			cells[k++] = report_look_stopped(r, c);
 		}
 		else

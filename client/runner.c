@@ -295,7 +295,7 @@ look_in_child(const char *dir, const BudgetPlan *b, int block, double spent, boo
 					block, b->max_blocks, block * b->block_rounds, spent, b->budget_s, c->script,
 					c->clients, c->clients == 1 ? "" : "s", c->name, c->base_name,
 					report_look_text(r, c),
-					c->has_look && c->look.decision != STATS_UNDECIDED
+					report_look_decision(c) != STATS_UNDECIDED
 					? psprintf(" (decided at look %d)", c->look.look) : "");
 		}
 		if (print && done)
