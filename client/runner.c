@@ -32,7 +32,6 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -256,70 +255,32 @@ typedef struct BudgetClock
 /*
  * Every cell looked at after block "block", with a line per cell when
  * print; *stop when every cell is decided or the budget has no room for
- * another block.  In a child process: a look reads the whole results
- * directory (report_load()), and what it allocates goes with the child,
- * however many blocks an experiment has.
+ * another block.
  */
 static bool
-look_in_child(const char *dir, const BudgetPlan *b, int block, double spent, bool print,
-			  bool *stop, char **error)
+look_after_block(const char *dir, const BudgetPlan *b, int block, double spent, bool print,
+				 bool *stop, char **error)
 {
-	pid_t		pid;
-	int			status;
+	ReportData *r = report_load(dir, NULL, error);
 
-	fflush(stdout);
-	fflush(stderr);
-	if ((pid = fork()) < 0)
-	{
-		*error = psprintf("could not fork to look at block %d: %m", block);
+	if (r == NULL)
 		return false;
-	}
-	if (pid == 0)
+	*stop = r->all_decided || budget_spent(b, block, spent);
+	for (int i = 0; print && i < r->ncells; i++)
 	{
-		char	   *child_error = NULL;
-		ReportData *r = report_load(dir, NULL, &child_error);
-		bool		done;
+		const ReportCell *c = &r->cells[i];
 
-		if (r == NULL)
-		{
-			log_error_text(child_error);
-			fflush(stderr);
-			_exit(1);
-		}
-		done = r->all_decided || budget_spent(b, block, spent);
-		for (int i = 0; print && i < r->ncells; i++)
-		{
-			const ReportCell *c = &r->cells[i];
-
-			fprintf(stderr, "block %d of at most %d (%d rounds, %.0f of %d s): %s, %d client%s, %s vs %s: %s%s\n",
-					block, b->max_blocks, block * b->block_rounds, spent, b->budget_s, c->script,
-					c->clients, c->clients == 1 ? "" : "s", c->name, c->base_name,
-					report_look_text(r, c),
-					report_look_decision(c) != STATS_UNDECIDED
-					? psprintf(" (decided at look %d)", c->look.look) : "");
-		}
-		if (print && done)
-			fprintf(stderr, "rounds = auto: %s after %d block%s\n",
-					r->all_decided ? "every cell decided" : "budget spent", block,
-					block == 1 ? "" : "s");
-		fflush(stderr);
-		/* _exit: the parent's atexit handlers stop the clusters, not the child's */
-		_exit(done ? 3 : 0);
+		fprintf(stderr, "block %d of at most %d (%d rounds, %.0f of %d s): %s, %d client%s, %s vs %s: %s%s\n",
+				block, b->max_blocks, block * b->block_rounds, spent, b->budget_s, c->script,
+				c->clients, c->clients == 1 ? "" : "s", c->name, c->base_name,
+				report_look_text(r, c),
+				report_look_decision(c) != STATS_UNDECIDED
+				? psprintf(" (decided at look %d)", c->look.look) : "");
 	}
-	while (waitpid(pid, &status, 0) < 0)
-	{
-		if (errno != EINTR)
-		{
-			*error = psprintf("could not wait for the look at block %d: %m", block);
-			return false;
-		}
-	}
-	if (!WIFEXITED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 3))
-	{
-		*error = psprintf("the look at block %d failed (its error is above)", block);
-		return false;
-	}
-	*stop = WEXITSTATUS(status) == 3;
+	if (print && *stop)
+		fprintf(stderr, "rounds = auto: %s after %d block%s\n",
+				r->all_decided ? "every cell decided" : "budget spent", block,
+				block == 1 ? "" : "s");
 	return true;
 }
 
@@ -350,7 +311,7 @@ end_of_block(Experiment *x, const RunOptions *opts, int block, BudgetClock *cloc
 	}
 	else
 		spent = clock->spent_before;
-	return look_in_child(x->dir, b, block, spent, !replay && !opts->quiet_looks, stop, error);
+	return look_after_block(x->dir, b, block, spent, !replay && !opts->quiet_looks, stop, error);
 }
 
 static int
