@@ -31,6 +31,8 @@ typedef struct CalibrateOptions
 	bool		reanalyse;		/* analyse a finished calibration, run nothing */
 	int			restart_rounds; /* --restart: the across-servers phases restart
 								 * every that many rounds; 0: none */
+	bool		rounds_auto;	/* --rounds auto: budgeted comparisons (calibrate_budget.c) */
+	int			budget_s;		/* --budget: of each budgeted comparison */
 } CalibrateOptions;
 
 #define CAL_MAX_WINDOWS 8
@@ -123,5 +125,12 @@ extern void calibrate_recorded_slowdown(const ExperimentSpec *spec, int *delay_n
 extern char *calibrate_slowdown_text(const CalibrateOptions *o);
 extern bool calibrate_report(const CalibrateOptions *o, const CalibrationResult *r,
 							 FILE *out, char **error);
+
+/* calibrate_budget.c: --rounds auto, the phases and their figures */
+#define CAL_BUDGET_NPHASES 3
+extern const char *const calibrate_budget_phase_names[CAL_BUDGET_NPHASES];
+extern const double calibrate_budget_slowdown_pct[CAL_BUDGET_NPHASES];
+extern char *calibrate_budget_dir(const CalibrateOptions *o, int phase, int k);
+extern bool calibrate_budget_report(const CalibrateOptions *o, FILE *out, char **error);
 
 #endif							/* PGBENCH_EXT_CALIBRATE_H */

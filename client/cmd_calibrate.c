@@ -80,6 +80,8 @@ calibrate_usage(void)
 	printf("  -T, --duration=SECONDS   length of each run (default 10)\n");
 	printf("      --blocks=K           comparisons per phase (default 20)\n");
 	printf("      --rounds=R           rounds per comparison (default 6)\n");
+	printf("      --rounds=auto --budget=DURATION  each comparison budgeted (rounds = auto):\n"
+		   "                           A/A, then 2%% and 5%% slowdowns, --blocks of each\n");
 	printf("      --target=PCT         injected slowdown in percent (default 3)\n");
 	printf("      --skip-aa            only the injected-slowdown phase\n");
 	printf("      --size-rounds=N      first measure the target as a setting over N rounds and\n"
@@ -195,6 +197,57 @@ run_servers_phase(const CalibrateOptions *o, bool slowed, int restart, const cha
 	if (slowed)
 		set_slowdown(&spec, o);
 	return run_phase(&spec, dir);
+}
+
+/*
+ * --rounds auto: every comparison a budgeted experiment of its own
+ * (calibrate_budget.c says which), run as "ab --rounds auto" runs one.
+ */
+static int
+run_budgeted_calibration(const CalibrateOptions *o)
+{
+	char	   *error;
+
+	for (int p = 0; p < CAL_BUDGET_NPHASES; p++)
+		for (int k = 1; k <= o->blocks; k++)
+		{
+			ExperimentSpec spec;
+			RunOptions	ropts = {0};
+			BudgetPlan	plan;
+			int			rc;
+
+			base_spec(&spec, o, 6);
+			if (!experiment_set(&spec, "experiment", "rounds", "auto", &error) ||
+				!experiment_set(&spec, "experiment", "budget", psprintf("%d", o->budget_s), &error) ||
+				!experiment_set(&spec, "experiment", "restart", "auto", &error) ||
+				!(p == 0
+				  ? experiment_set(&spec, "variant A2", "bindir", o->bindir, &error)
+				  : (experiment_set(&spec, "variant slowed", "cluster", "A", &error) &&
+					 experiment_set(&spec, "variant slowed", "session_set",
+									psprintf("pgbench_ext.inject_slowdown_pct=%g",
+											 calibrate_budget_slowdown_pct[p]), &error))))
+				usage_error("calibrate", "%s", error);
+			ropts.results_dir = calibrate_budget_dir(o, p, k);
+			ropts.max_restarts = 3;
+			ropts.no_summary = true;
+			ropts.quiet_looks = true;
+			ropts.budget = &plan;
+			fprintf(stderr, "calibrate: rounds = auto, %s %d of %d (a budget of %d s)\n",
+					p == 0 ? "A against an identical A" : psprintf("A against A slowed down by %g%%", calibrate_budget_slowdown_pct[p]),
+					k, o->blocks, o->budget_s);
+			if (!validate_experiment(&spec, ropts.results_dir, false))
+				return EXIT_USAGE;
+			if (!budget_plan(&spec, &plan, &error))
+				usage_error("calibrate", "%s", error);
+			if ((rc = runner_execute(&spec, &ropts)) != 0)
+				return rc;
+		}
+	if (!calibrate_budget_report(o, stdout, &error))
+	{
+		pg_log_error("%s", error);
+		return EXIT_RUNTIME_ERROR;
+	}
+	return 0;
 }
 
 /* the injected slowdown, in percent, unless --target says otherwise */
@@ -389,6 +442,7 @@ cmd_calibrate(int argc, char **argv)
 		{"size-rounds", required_argument, NULL, 8},
 		{"setting", required_argument, NULL, 9},
 		{"restart", required_argument, NULL, 10},
+		{"budget", required_argument, NULL, 11},
 		{"help", no_argument, NULL, '?'},
 		{NULL, 0, NULL, 0}
 	};
@@ -447,7 +501,8 @@ cmd_calibrate(int argc, char **argv)
 				blocks_given = true;
 				break;
 			case 3:
-				if (!option_parse_int(optarg, "--rounds", 2, 1000, &o.rounds))
+				o.rounds_auto = strcmp(optarg, "auto") == 0;
+				if (!o.rounds_auto && !option_parse_int(optarg, "--rounds", 2, 1000, &o.rounds))
 					exit(EXIT_USAGE);
 				rounds_given = true;
 				break;
@@ -484,6 +539,10 @@ cmd_calibrate(int argc, char **argv)
 				if (!option_parse_int(optarg, "--restart", 1, 1000, &o.restart_rounds))
 					exit(EXIT_USAGE);
 				break;
+			case 11:
+				if (!experiment_parse_duration(optarg, &o.budget_s))
+					usage_error("calibrate", "--budget must be a duration such as 900s, 30m or 2h, got \"%s\"", optarg);
+				break;
 			default:
 				pg_log_error_hint("Try \"%s calibrate --help\" for more information.", progname);
 				exit(EXIT_USAGE);
@@ -505,6 +564,12 @@ cmd_calibrate(int argc, char **argv)
 	if (o.restart_rounds > 0 && o.rounds / o.restart_rounds < 6)
 		usage_error("calibrate", "--rounds %d with --restart %d gives %d instance pairs per comparison; the verdict across instance pairs needs at least 6",
 					o.rounds, o.restart_rounds, o.rounds / o.restart_rounds);
+	if (o.rounds_auto != (o.budget_s > 0))
+		usage_error("calibrate", o.rounds_auto ? "--rounds auto needs --budget: the most time each comparison may take"
+					: "--budget goes with --rounds auto");
+	if (o.rounds_auto && (o.reanalyse || target_given || o.delay_ns > 0 || o.size_rounds > 0 ||
+						  setting_pct > 0 || o.skip_aa || o.restart_rounds > 0))
+		usage_error("calibrate", "--rounds auto runs its own phases (an A/A, 2%% and 5%% slowdowns): it takes none of --reanalyse, --target, --delay-ns, --size-rounds, --setting, --skip-aa and --restart");
 	o.target = target_pct / 100.0;
 	o.setting_pct = setting_pct > 0 ? setting_pct : target_pct;
 	if (o.dir == NULL)
@@ -522,6 +587,8 @@ cmd_calibrate(int argc, char **argv)
 		read_calibration_file(&o, blocks_given, rounds_given, target_given);
 		return reanalyse(&o);
 	}
+	if (o.rounds_auto)
+		return run_budgeted_calibration(&o);
 	if (!write_calibration_file(&o, &error))
 	{
 		pg_log_error("%s", error);

@@ -54,7 +54,10 @@ ab_usage(void)
 	printf("  -j, --jobs=N|clients|cpus|auto   pgbench threads (default auto)\n");
 	printf("  -T, --duration=SECONDS   length of each run (default 30)\n");
 	printf("  -t, --transactions=N     transactions per client instead of a duration\n");
-	printf("  -r, --rounds=N           rounds; each runs every variant once per cell (default 6)\n");
+	printf("  -r, --rounds=N|auto      rounds; each runs every variant once per cell (default 6);\n"
+		   "                           auto: blocks of rounds until decided or the budget is spent\n");
+	printf("      --budget=DURATION    with --rounds auto: the most time the runs take (30m, 2h, 900s)\n");
+	printf("      --min-rounds=N       with --rounds auto: rounds before the first look (default 0)\n");
 	printf("      --warmup=N           leading rounds recorded but not counted (default 0)\n");
 	printf("  -b, --script=LIST        tpcb-like, simple-update, select-only or files\n");
 	printf("  -M, --protocol=MODE      simple, extended or prepared\n");
@@ -126,6 +129,29 @@ choose_seed(ExperimentSpec *spec, const char *seed_arg)
 	}
 }
 
+/*
+ * rounds = auto: the plan of blocks, from the budget; resumed, the one the
+ * experiment recorded when it started.
+ */
+static bool
+plan_budget(ExperimentSpec *spec, RunOptions *ropts, char **error)
+{
+	BudgetPlan *b = pg_malloc0(sizeof(BudgetPlan));
+
+	if (ropts->resume)
+	{
+		json_t	   *doc = results_read_json(ropts->results_dir, "experiment.json", error);
+
+		if (doc == NULL || !budget_from_json(doc, b, error))
+			return false;
+		spec->rounds = b->max_blocks * b->block_rounds;
+	}
+	else if (!budget_plan(spec, b, error))
+		return false;
+	ropts->budget = b;
+	return true;
+}
+
 static int
 execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 {
@@ -140,6 +166,12 @@ execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 	if (!validate_experiment(spec, ropts->results_dir, ropts->resume))
 	{
 		pg_log_error_hint("Nothing was run. Try \"%s %s --help\" for the options.", progname, command);
+		return EXIT_USAGE;
+	}
+	if (spec->rounds_auto && !plan_budget(spec, ropts, &error))
+	{
+		pg_log_error("%s", error);
+		pg_log_error_hint("Nothing was run.");
 		return EXIT_USAGE;
 	}
 	return runner_execute(spec, ropts);
@@ -273,6 +305,7 @@ cmd_ab(int argc, char **argv)
 		{14, "seed", false}, {15, "snapshot_probe", false}, {16, "snapshot_probe_interval", false},
 		{17, "restart", false}, {35, "profile", false}, {36, "cache_sim", false},
 		{37, "sample_event", false}, {38, "sample_rate", false},
+		{39, "budget", false}, {40, "min_rounds", false},
 		{21, "bindir", true}, {22, "conninfo", true}, {23, "set", true},
 		{24, "extension", true}, {25, "initdb_args", true},
 		{26, "source", true}, {27, "patch", true}, {28, "cflags", true},
@@ -287,6 +320,8 @@ cmd_ab(int argc, char **argv)
 		{"transactions", required_argument, NULL, 't'},
 		{"rounds", required_argument, NULL, 'r'},
 		{"warmup", required_argument, NULL, 10},
+		{"budget", required_argument, NULL, 39},
+		{"min-rounds", required_argument, NULL, 40},
 		{"script", required_argument, NULL, 'b'},
 		{"protocol", required_argument, NULL, 'M'},
 		{"unlogged", no_argument, NULL, 11},

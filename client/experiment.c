@@ -99,6 +99,60 @@ parse_int(const char *value, int min, int max, int *result)
 	return true;
 }
 
+/*
+ * A duration: groups of a whole number and a unit (s, m, h, d), as in
+ * 900s, 30m, 2h or 1h30m; a bare number is seconds.  From 1 s to 7 days.
+ */
+bool
+experiment_parse_duration(const char *value, int *seconds)
+{
+	const char *p = value;
+	long		total = 0;
+
+	if (*p == '\0')
+		return false;
+	while (*p)
+	{
+		char	   *end;
+		long		n;
+
+		if (*p < '0' || *p > '9')
+			return false;
+		errno = 0;
+		n = strtol(p, &end, 10);
+		if (errno != 0 || n > 7 * 86400)
+			return false;
+		switch (*end)
+		{
+			case '\0':
+				if (p != value)
+					return false;	/* "1h30" : the unit of 30 is missing */
+				break;
+			case 's':
+				break;
+			case 'm':
+				n *= 60;
+				break;
+			case 'h':
+				n *= 3600;
+				break;
+			case 'd':
+				n *= 86400;
+				break;
+			default:
+				return false;
+		}
+		total += n;
+		if (total > 7 * 86400)
+			return false;
+		p = *end ? end + 1 : end;
+	}
+	if (total < 1)
+		return false;
+	*seconds = (int) total;
+	return true;
+}
+
 static bool
 parse_bool(const char *value, bool *result)
 {
@@ -233,7 +287,24 @@ set_experiment_key(ExperimentSpec *spec, const char *key, const char *value, cha
 	}
 	else if (strcmp(key, "rounds") == 0)
 	{
-		if (!parse_int(value, 1, 100000, &spec->rounds))
+		spec->rounds_auto = strcmp(value, "auto") == 0;
+		if (!spec->rounds_auto && !parse_int(value, 1, 100000, &spec->rounds))
+		{
+			*error = psprintf("rounds must be a whole number from 1 to 100000 or \"auto\" (with a budget), got \"%s\"", value);
+			return false;
+		}
+	}
+	else if (strcmp(key, "budget") == 0)
+	{
+		if (!experiment_parse_duration(value, &spec->budget_s))
+		{
+			*error = psprintf("budget must be a duration such as 900s, 30m, 2h or 1h30m (a bare number is seconds; from 1 s to 7 days), got \"%s\"", value);
+			return false;
+		}
+	}
+	else if (strcmp(key, "min_rounds") == 0)
+	{
+		if (!parse_int(value, 1, 100000, &spec->min_rounds))
 			goto bad_int;
 	}
 	else if (strcmp(key, "warmup") == 0)
@@ -330,7 +401,7 @@ set_experiment_key(ExperimentSpec *spec, const char *key, const char *value, cha
 	else if (!profile_set_key(&spec->profile, key, value, error))
 	{
 		if (*error == NULL)
-			*error = psprintf("unknown key \"%s\" in [experiment]; known keys: scale, clients, jobs, duration, transactions, rounds, warmup, script, protocol, unlogged, seed, pgbench_args, reset, snapshot_probe, snapshot_probe_interval, restart, profile, cache_sim, sample_event, sample_rate", key);
+			*error = psprintf("unknown key \"%s\" in [experiment]; known keys: scale, clients, jobs, duration, transactions, rounds, budget, min_rounds, warmup, script, protocol, unlogged, seed, pgbench_args, reset, snapshot_probe, snapshot_probe_interval, restart, profile, cache_sim, sample_event, sample_rate", key);
 		return false;
 	}
 	return true;
@@ -638,7 +709,25 @@ experiment_check(const ExperimentSpec *spec, char **error)
 			return false;
 		}
 	}
-	if (spec->warmup >= spec->rounds)
+	if (spec->rounds_auto != (spec->budget_s > 0))
+	{
+		*error = spec->rounds_auto
+			? pg_strdup("rounds = auto needs a budget: the most time its runs may take (budget = 30m, or --budget 30m)")
+			: psprintf("budget applies only to rounds = auto; with rounds = %d the experiment runs all its rounds (give rounds = auto, or drop budget)", spec->rounds);
+		return false;
+	}
+	if (spec->min_rounds > 0 && !spec->rounds_auto)
+	{
+		*error = psprintf("min_rounds applies only to rounds = auto; with rounds = %d every round runs", spec->rounds);
+		return false;
+	}
+	if (spec->rounds_auto && spec->duration_s == 0)
+	{
+		*error = pg_strdup("rounds = auto needs runs of a fixed duration (duration = N, -T N): the length of a block of rounds is planned from it before any run");
+		return false;
+	}
+	/* under rounds = auto, budget.c checks warmup against the first look */
+	if (!spec->rounds_auto && spec->warmup >= spec->rounds)
 	{
 		*error = psprintf("warmup (%d) must be smaller than rounds (%d), or no run would count", spec->warmup, spec->rounds);
 		return false;
@@ -692,7 +781,15 @@ experiment_to_json(const ExperimentSpec *spec)
 		json_object_set_new(exp, "duration", json_integer(spec->duration_s));
 	else
 		json_object_set_new(exp, "transactions", json_integer(spec->transactions));
-	json_object_set_new(exp, "rounds", json_integer(spec->rounds));
+	if (spec->rounds_auto)
+	{
+		json_object_set_new(exp, "rounds", json_string("auto"));
+		json_object_set_new(exp, "budget", json_integer(spec->budget_s));
+		if (spec->min_rounds > 0)
+			json_object_set_new(exp, "min_rounds", json_integer(spec->min_rounds));
+	}
+	else
+		json_object_set_new(exp, "rounds", json_integer(spec->rounds));
 	json_object_set_new(exp, "warmup", json_integer(spec->warmup));
 	json_object_set_new(exp, "script", json_string_list(spec->scripts, spec->nscripts));
 	json_object_set_new(exp, "protocol", json_string(spec->protocol));

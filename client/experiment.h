@@ -72,7 +72,7 @@ typedef struct ExperimentSpec
 	char	   *jobs;			/* a number, or "clients" / "cpus" / "auto" */
 	int			duration_s;		/* -T, or 0 */
 	int			transactions;	/* -t, or 0 */
-	int			rounds;
+	int			rounds;			/* under rounds = auto: the budget's most (budget.c) */
 	int			warmup;			/* leading rounds whose runs are discarded */
 	char	   *scripts[MAX_LIST];	/* builtin names or file paths */
 	int			nscripts;
@@ -93,6 +93,14 @@ typedef struct ExperimentSpec
 	int			restart_every;
 	bool		restart_auto;
 
+	/*
+	 * rounds = auto: blocks of rounds until every cell is decided or
+	 * budget_s seconds of runs are spent (budget.c), at least min_rounds.
+	 */
+	bool		rounds_auto;
+	int			budget_s;
+	int			min_rounds;
+
 	ProfileSpec profile;		/* profile, cache_sim, sample_event, sample_rate */
 	VariantSpec variants[MAX_VARIANTS];
 	int			nvariants;
@@ -107,6 +115,7 @@ extern int	experiment_variant_index(const ExperimentSpec *spec, const char *name
 extern char *experiment_variant_names(const ExperimentSpec *spec);
 extern int	experiment_jobs_for(const ExperimentSpec *spec, int clients);
 extern bool experiment_is_builtin_script(const char *script);
+extern bool experiment_parse_duration(const char *value, int *seconds);
 
 extern json_t *experiment_to_json(const ExperimentSpec *spec);
 extern bool experiment_from_json(ExperimentSpec *spec, json_t *obj, char **error);

@@ -79,11 +79,25 @@ plan_restart_rounds(const ExperimentSpec *spec, char **why)
 						 : "restart = auto: no server of the experiment is managed; no restarts");
 		return 0;
 	}
-	rounds = Max(1, Min(RESTART_AUTO_MAX_ROUNDS, spec->rounds / RESTART_AUTO_MIN_INSTANCES));
+	/* under rounds = auto the budget, not the rounds, sets the instances */
+	rounds = spec->rounds_auto ? RESTART_AUTO_MAX_ROUNDS
+		: Max(1, Min(RESTART_AUTO_MAX_ROUNDS, spec->rounds / RESTART_AUTO_MIN_INSTANCES));
 	*why = psprintf("restart = auto: variants on different servers; every %d round%s (at most %d, at least %d instance pairs when the rounds allow)",
 					rounds, rounds == 1 ? "" : "s", RESTART_AUTO_MAX_ROUNDS,
 					RESTART_AUTO_MIN_INSTANCES);
 	return rounds;
+}
+
+/*
+ * Rounds per block: those of a start of the servers; without restarts,
+ * under rounds = auto, the rounds between two looks; else all of them.
+ */
+int
+plan_block_rounds(const ExperimentSpec *spec, int restart_rounds)
+{
+	if (restart_rounds > 0)
+		return restart_rounds;
+	return spec->rounds_auto ? PLAN_LOOK_ROUNDS : spec->rounds;
 }
 
 /* Fisher–Yates over n runs. */
@@ -132,15 +146,15 @@ plan_build(const ExperimentSpec *spec)
 	int			k = 0;
 
 	plan->restart_rounds = plan_restart_rounds(spec, &plan->restart_why);
-	plan->nblocks = plan->restart_rounds > 0
-		? (spec->rounds + plan->restart_rounds - 1) / plan->restart_rounds : 1;
+	plan->block_rounds = plan_block_rounds(spec, plan->restart_rounds);
+	plan->nblocks = (spec->rounds + plan->block_rounds - 1) / plan->block_rounds;
 	plan->nruns = per_round * (spec->rounds + (plan->restart_rounds > 0 ? plan->nblocks : 0));
 	plan->runs = pg_malloc0(sizeof(PlannedRun) * plan->nruns);
 	pg_prng_seed(&rng, spec->seed);
 
 	for (int round = 1; round <= spec->rounds; round++)
 	{
-		int			block = plan->restart_rounds > 0 ? (round - 1) / plan->restart_rounds + 1 : 1;
+		int			block = (round - 1) / plan->block_rounds + 1;
 
 		/* a block's first round: after the start, its warm-up runs */
 		if (plan->restart_rounds > 0 && (round - 1) % plan->restart_rounds == 0)

@@ -26,7 +26,9 @@ typedef struct Plan
 {
 	PlannedRun *runs;
 	int			nruns;
-	int			restart_rounds; /* rounds per block; 0: no restarts, one block */
+	int			restart_rounds; /* rounds per start of the servers; 0: no restarts */
+	int			block_rounds;	/* rounds per block: restart_rounds, else under
+								 * rounds = auto PLAN_LOOK_ROUNDS, else all */
 	int			nblocks;
 	char	   *restart_why;	/* how restart_rounds was chosen, in words */
 } Plan;
@@ -39,9 +41,13 @@ typedef struct Plan
 #define RESTART_AUTO_MAX_ROUNDS 5
 #define RESTART_AUTO_MIN_INSTANCES 6
 
+/* Under rounds = auto without restarts: a look after every this many rounds. */
+#define PLAN_LOOK_ROUNDS 5
+
 extern int	plan_server_of(const ExperimentSpec *spec, int variant);
 extern bool plan_server_managed(const ExperimentSpec *spec, int variant);
 extern int	plan_restart_rounds(const ExperimentSpec *spec, char **why);
+extern int	plan_block_rounds(const ExperimentSpec *spec, int restart_rounds);
 extern Plan *plan_build(const ExperimentSpec *spec);
 extern PlannedRun plan_extra_warmup(const ExperimentSpec *spec, int run_id, int block,
 									int variant, int script, int clients);

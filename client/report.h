@@ -19,6 +19,7 @@
  *   report_plots.c     gnuplot SVG plots
  *   report_probe.c     the snapshot probe's figures, B against A
  *   report_layout.c    what the patch moved: the struct-layout diffs
+ *   report_sequential.c  rounds = auto: each cell's looks, block by block
  *   report_export.c    summary.json and benchstat.txt
  *   cmd_report.c       "pgbench_ext report" and "pgbench_ext compare"
  *
@@ -27,6 +28,7 @@
 #ifndef PGBENCH_EXT_REPORT_H
 #define PGBENCH_EXT_REPORT_H
 
+#include "budget.h"
 #include "experiment.h"
 #include "layout.h"
 #include "results.h"
@@ -122,6 +124,17 @@ typedef struct ReportCell
 	StatsComponents ratio;		/* the log ratios of its paired rounds */
 	bool		has_design;
 	StatsDesign design;
+
+	/*
+	 * rounds = auto (report_sequential.c): the look that decided the cell,
+	 * or its last; the rounds it saw and the seconds spent by then (NAN
+	 * when budget.csv lacks them).
+	 */
+	bool		has_look;
+	StatsLook	look;
+	int			look_block;
+	int			look_rounds;
+	double		look_spent_s;
 } ReportCell;
 
 typedef struct ReportNoise
@@ -147,6 +160,18 @@ typedef struct ReportData
 
 	ReportRun  *runs;
 	int			nruns;
+
+	/*
+	 * rounds = auto: the plan experiment.json records, the blocks whose
+	 * rounds the runs complete, the seconds budget.csv says they took,
+	 * and why the experiment stopped (report_sequential.c).
+	 */
+	bool		sequential;
+	BudgetPlan	budget;
+	int			blocks_done;
+	double		spent_s;
+	bool		all_decided;
+	const char *stop_why;
 
 	/* samples[(s * nclients + c) * nvariants + v] */
 	ReportSample *samples;
@@ -268,6 +293,14 @@ extern void report_measure_costs(ReportData *r);
 extern void report_cell_levels(ReportData *r, ReportCell *cell);
 extern char *report_components_text(const ReportData *r, const ReportCell *c);
 
+/* report_sequential.c */
+extern void report_sequential_load(ReportData *r);
+extern StatsDecision report_look_decision(const ReportCell *c);
+extern char *report_decision_text(const ReportData *r, const ReportCell *c);
+extern char *report_look_text(const ReportData *r, const ReportCell *c);
+extern char *report_look_stopped(const ReportData *r, const ReportCell *c);
+extern json_t *report_look_json(const ReportData *r, const ReportCell *c);
+
 /* report_env.c */
 extern void report_environment_warnings(ReportData *r);
 
@@ -297,8 +330,9 @@ extern void doc_table_row(Doc *d, const char *const *cells);
 extern void doc_table_end(Doc *d);
 extern void doc_svg(Doc *d, const char *svg_path, const char *caption);
 
-/* report_sections.c, report_probe.c, report_layout.c */
+/* report_sections.c, report_probe.c, report_layout.c, report_sequential.c */
 extern void report_probe_section(const ReportData *r, Doc *d);
+extern void report_sequential_section(const ReportData *r, Doc *d);
 extern void report_layout_section(const ReportData *r, Doc *d);
 extern void report_write_doc(const ReportData *r, Doc *d, const char *plots_note,
 							 char **plots, int nplots);

@@ -229,6 +229,7 @@ report_load(const char *dir, const char *baseline, char **error)
 	report_measure_costs(r);
 	for (int i = 0; i < r->ncells; i++)
 		report_cell_levels(r, &r->cells[i]);
+	report_sequential_load(r);
 	compute_noise(r);
 	run_warnings(r);
 	level_warnings(r);

@@ -86,6 +86,18 @@ levels_json(const ReportCell *c)
 							   "reason", d->reason));
 }
 
+/* Under rounds = auto: the plan, the blocks done, the time, why it stopped. */
+static json_t *
+sequential_json(const ReportData *r)
+{
+	if (!r->sequential)
+		return json_null();
+	return json_pack("{s:o, s:i, s:o, s:b, s:s}",
+					 "plan", budget_to_json(&r->budget), "blocks_done", r->blocks_done,
+					 "spent_s", report_json_num(!isnan(r->spent_s), r->spent_s),
+					 "all_decided", r->all_decided, "stopped", r->stop_why);
+}
+
 json_t *
 report_summary_json(const ReportData *r)
 {
@@ -100,14 +112,15 @@ report_summary_json(const ReportData *r)
 		const ReportCell *c = &r->cells[i];
 
 		json_array_append_new(cells,
-							  json_pack("{s:s, s:i, s:s, s:s, s:b, s:o, s:o, s:o, s:o}",
+							  json_pack("{s:s, s:i, s:s, s:s, s:b, s:o, s:o, s:o, s:o, s:o}",
 										"script", c->script, "clients", c->clients,
 										"baseline", c->base_name,
 										"variant", c->name,
 										"every_seed", c->variant < 0,
 										"a", sample_json(c->a), "b", sample_json(c->b),
 										"comparison", report_comparison_json(&c->cmp, c->has_comparison, c->unit),
-										"levels", levels_json(c)));
+										"levels", levels_json(c),
+										"sequential", report_look_json(r, c)));
 	}
 	for (int v = 0; v < r->spec.nvariants; v++)
 	{
@@ -128,7 +141,7 @@ report_summary_json(const ReportData *r)
 		json_array_append_new(warnings, json_string(r->warnings[i]));
 	for (int i = 0; i < r->ndeclared; i++)
 		json_array_append_new(declared, json_string(r->declared[i]));
-	return json_pack("{s:s, s:f, s:f, s:i, s:{s:f, s:f, s:f}, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o?}",
+	return json_pack("{s:s, s:f, s:f, s:i, s:{s:f, s:f, s:f}, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o?, s:o}",
 					 "baseline", report_variant_name(r, r->baseline),
 					 "alpha", r->opt.alpha, "noise", r->opt.noise,
 					 "restart_rounds", r->restart_rounds,
@@ -138,7 +151,8 @@ report_summary_json(const ReportData *r)
 					 "cells", cells, "geomean", geomean, "noise_by_variant", noise,
 					 "snapshot_probe", report_probe_json(r),
 					 "layout_diffs", report_layout_json(r),
-					 "declared", declared, "warnings", warnings, "profiles", profile_summary_json(r));
+					 "declared", declared, "warnings", warnings, "profiles", profile_summary_json(r),
+					 "sequential", sequential_json(r));
 }
 
 /*

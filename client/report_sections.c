@@ -573,6 +573,7 @@ report_write_doc(const ReportData *r, Doc *d, const char *plots_note,
 {
 	doc_begin(d, psprintf("pgbench_ext report: %s", r->dir));
 	section_experiment(r, d);
+	report_sequential_section(r, d);
 	section_verdicts(r, d);
 	report_probe_section(r, d);
 	report_layout_section(r, d);

@@ -16,6 +16,8 @@
 #include "profile.h"
 #include "report.h"
 
+#include <math.h>
+
 /*
  * Under the table, for every cell: where its noise lives (sd of log tps
  * by level, each side and on the ratio) and the cheapest design that
@@ -45,6 +47,31 @@ print_levels(const ReportData *r, FILE *out)
 	}
 }
 
+/*
+ * Under rounds = auto: the plan of the looks, why the experiment stopped,
+ * and for each cell left undecided the design that would likely decide it.
+ */
+static void
+print_sequential(const ReportData *r, FILE *out)
+{
+	fprintf(out, "rounds = auto: B/A, CI and p of each cell's deciding (or last) look, at that look's level; %s after %d block%s of %d rounds",
+			r->stop_why, r->blocks_done, r->blocks_done == 1 ? "" : "s", r->budget.block_rounds);
+	if (!isnan(r->spent_s) && r->spent_s > 0)
+		fprintf(out, ", %.0f s of a budget of %d s", r->spent_s, r->budget.budget_s);
+	fprintf(out, "\nplan: %s\n", r->budget.why);
+	for (int i = 0; i < r->ncells; i++)
+	{
+		const ReportCell *c = &r->cells[i];
+
+		if (report_look_decision(c) != STATS_UNDECIDED)
+			continue;
+		fprintf(out, "undecided: %s, %d client%s, %s vs %s: %s; to decide: %s\n", c->script,
+				c->clients, c->clients == 1 ? "" : "s", c->name, c->base_name,
+				report_look_text(r, c),
+				c->has_design ? c->design.reason : "no design could be planned from these runs");
+	}
+}
+
 void
 report_print_table(const ReportData *r, FILE *out)
 {
@@ -53,10 +80,10 @@ report_print_table(const ReportData *r, FILE *out)
 	/* seeded builds are compared with the baseline's build of their seed */
 	char	   *hdr_a = report_has_seed_baselines(r) ? "baseline tps" : psprintf("%s tps", base);
 	char	   *hdr_b;
-	const char *headers[12];
+	const char *headers[13];
 	int			nh = 0;
 	TextTable  *t;
-	const char *cells[12];
+	const char *cells[13];
 	bool		insufficient = false;
 
 	headers[nh++] = "script";
@@ -69,7 +96,9 @@ report_print_table(const ReportData *r, FILE *out)
 	headers[nh++] = "CI";
 	headers[nh++] = "p";
 	headers[nh++] = "n";
-	headers[nh++] = "verdict";
+	headers[nh++] = r->sequential ? "decision" : "verdict";
+	if (r->sequential)
+		headers[nh++] = "stopped";
 
 	if (r->ncells == 0)
 	{
@@ -77,12 +106,14 @@ report_print_table(const ReportData *r, FILE *out)
 		return;
 	}
 	hdr_b = many ? "tps" : psprintf("%s tps", r->cells[0].name);
-	headers[nh - 6] = hdr_b;
+	headers[nh - (r->sequential ? 7 : 6)] = hdr_b;
 	t = table_create(nh, headers);
 	for (int i = 0; i < r->ncells; i++)
 	{
 		const ReportCell *c = &r->cells[i];
-		const StatsComparison *cmp = &c->cmp;
+		/* under rounds = auto: the deciding look's, at its level */
+		const StatsComparison *cmp = r->sequential ? &c->look.cmp : &c->cmp;
+		bool		has = r->sequential ? c->has_look : c->has_comparison;
 		int			k = 0;
 
 		cells[k++] = c->script;
@@ -91,10 +122,16 @@ report_print_table(const ReportData *r, FILE *out)
 			cells[k++] = c->name;
 		cells[k++] = report_median_pm(c->a);
 		cells[k++] = report_median_pm(c->b);
-		report_comparison_cells(cmp, c->has_comparison, &cells[k]);
+		report_comparison_cells(cmp, has, &cells[k]);
 		k += 4;
-		cells[k++] = c->has_comparison ? report_verdict_text(cmp) : "-";
-		if (c->has_comparison && cmp->verdict == STATS_INSUFFICIENT)
+		if (r->sequential)
+		{
+			cells[k++] = report_decision_text(r, c);
+			cells[k++] = report_look_stopped(r, c);
+		}
+		else
+			cells[k++] = has ? report_verdict_text(cmp) : "-";
+		if (!r->sequential && has && cmp->verdict == STATS_INSUFFICIENT)
 			insufficient = true;
 		table_add_row(t, cells);
 	}
@@ -124,6 +161,8 @@ report_print_table(const ReportData *r, FILE *out)
 			"n instance/seed pairs: the mean per-round log ratio of each pair, t test across pairs;\n"
 			"n rounds: Hodges-Lehmann of per-round ratios, p Wilcoxon signed-rank; n a+b: of all runs, p Mann-Whitney U\n",
 			100 * (1 - r->opt.alpha), 100 * (1 - r->opt.alpha));
+	if (r->sequential)
+		print_sequential(r, out);
 	if (insufficient)
 		fprintf(out, "insufficient: %s\n", r->cells[0].cmp.verdict == STATS_INSUFFICIENT
 				? r->cells[0].cmp.reason : "too few runs in some cells (report.md says why)");

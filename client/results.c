@@ -484,17 +484,39 @@ check_instance_row(const RunsCsv *t, char **f, const void *arg, char **problem)
 	return results_check_numbers(t, f, numbers, lengthof(numbers), problem);
 }
 
+/*
+ * DIR/NAME opened to append one line of a CSV file, its header written
+ * first when the file is new; results_close_csv() makes the line durable.
+ */
+FILE *
+results_open_csv(const char *dir, const char *name, const char *header, char **error)
+{
+	FILE	   *f = safe_fopen_write(psprintf("%s/%s", dir, name), true, error);
+	struct stat st;
+
+	if (f != NULL && fstat(fileno(f), &st) == 0 && st.st_size == 0)
+		fprintf(f, "%s\n", header);
+	return f;
+}
+
+bool
+results_close_csv(FILE *f, const char *dir, const char *name, char **error)
+{
+	if (fflush(f) != 0 || fsync(fileno(f)) != 0 || fclose(f) != 0)
+	{
+		*error = psprintf("could not write \"%s/%s\": %m", dir, name);
+		return false;
+	}
+	return true;
+}
+
 bool
 results_append_instance(const char *dir, const InstanceRecord *r, char **error)
 {
-	char	   *path = psprintf("%s/instances.csv", dir);
-	FILE	   *f = safe_fopen_write(path, true, error);
-	struct stat st;
+	FILE	   *f = results_open_csv(dir, "instances.csv", instance_columns, error);
 
 	if (f == NULL)
 		return false;
-	if (fstat(fileno(f), &st) == 0 && st.st_size == 0)
-		fprintf(f, "%s\n", instance_columns);
 	/* the leading comma of each field is the previous one's separator */
 	fputs(r->server, f);
 	fprintf(f, ",%d", r->instance);
@@ -504,12 +526,7 @@ results_append_instance(const char *dir, const InstanceRecord *r, char **error)
 	fprintf(f, ",%d", r->env_pad);
 	results_csv_text(f, r->cause);
 	fputc('\n', f);
-	if (fflush(f) != 0 || fsync(fileno(f)) != 0 || fclose(f) != 0)
-	{
-		*error = psprintf("could not write \"%s\": %m", path);
-		return false;
-	}
-	return true;
+	return results_close_csv(f, dir, "instances.csv", error);
 }
 
 /*

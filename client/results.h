@@ -117,6 +117,9 @@ extern bool *results_completed_runs(const char *dir, const ExperimentSpec *spec,
 									int *ncompleted, char **error);
 extern int	results_last_run_file(const char *dir);
 extern char *results_run_path(const char *dir, int run_id, const char *suffix);
+extern FILE *results_open_csv(const char *dir, const char *name, const char *header,
+							  char **error);
+extern bool results_close_csv(FILE *f, const char *dir, const char *name, char **error);
 extern bool results_append_instance(const char *dir, const InstanceRecord *r, char **error);
 extern RunsCsv *results_read_instances(const char *dir, const ExperimentSpec *spec, char **error);
 

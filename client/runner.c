@@ -13,6 +13,12 @@
  * that dies mid-run costs that run (recorded as failed, with the log's
  * last words) and a restart, up to a bound; then the experiment stops.
  *
+ * Under rounds = auto the plan holds the budget's most blocks; after each
+ * block the time spent goes to budget.csv and every cell is looked at
+ * (report_sequential.c, on the results as written), and the experiment
+ * stops when every cell is decided or the budget has no room for another
+ * block (budget_spent()).
+ *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
@@ -107,6 +113,8 @@ write_experiment_json(Experiment *x, const RunOptions *opts, char **error)
 					"why", x->plan->restart_why);
 	if (opts->rerun_of)
 		json_object_set_new(doc, "rerun_of", json_string(opts->rerun_of));
+	if (opts->budget)
+		json_object_set_new(doc, "sequential", budget_to_json(opts->budget));
 	if (x->spec->profile.mode != PROFILE_OFF)
 		json_object_set_new(doc, "profile", profile_facts_json(x->spec));
 	if (!results_write_json(x->dir, "experiment.json", doc, error))
@@ -236,6 +244,76 @@ read_last_instances(Experiment *x, char **error)
 	return true;
 }
 
+/* The time a budgeted experiment has spent: before this session, and in it. */
+typedef struct BudgetClock
+{
+	double		spent_before;	/* by the end of the last block budget.csv holds */
+	int			recorded;		/* that block */
+	double		session_start;
+} BudgetClock;
+
+/*
+ * Every cell looked at after block "block", with a line per cell when
+ * print; *stop when every cell is decided or the budget has no room for
+ * another block.
+ */
+static bool
+look_after_block(const char *dir, const BudgetPlan *b, int block, double spent, bool print,
+				 bool *stop, char **error)
+{
+	ReportData *r = report_load(dir, NULL, error);
+
+	if (r == NULL)
+		return false;
+	*stop = r->all_decided || budget_spent(b, block, spent);
+	for (int i = 0; print && i < r->ncells; i++)
+	{
+		const ReportCell *c = &r->cells[i];
+
+		fprintf(stderr, "block %d of at most %d (%d rounds, %.0f of %d s): %s, %d client%s, %s vs %s: %s%s\n",
+				block, b->max_blocks, block * b->block_rounds, spent, b->budget_s, c->script,
+				c->clients, c->clients == 1 ? "" : "s", c->name, c->base_name,
+				report_look_text(r, c),
+				report_look_decision(c) != STATS_UNDECIDED
+				? psprintf(" (decided at look %d)", c->look.look) : "");
+	}
+	if (print && *stop)
+		fprintf(stderr, "rounds = auto: %s after %d block%s\n",
+				r->all_decided ? "every cell decided" : "budget spent", block,
+				block == 1 ? "" : "s");
+	return true;
+}
+
+/*
+ * After block "block": its time on disk (unless an earlier session put it
+ * there), then every cell looked at; *stop when every cell is decided or
+ * the budget has no room for another block.  Resumed, the look after the
+ * last block budget.csv holds is made again: the session it ended may
+ * have stopped before making it.
+ */
+static bool
+end_of_block(Experiment *x, const RunOptions *opts, int block, BudgetClock *clock, bool *stop,
+			 char **error)
+{
+	const BudgetPlan *b = opts->budget;
+	bool		replay = block == clock->recorded;
+	double		spent = clock->spent_before + (now_seconds() - clock->session_start);
+
+	/* an earlier session looked after this block and went on */
+	*stop = false;
+	if (block < clock->recorded)
+		return true;
+	if (!replay)
+	{
+		if (!budget_record_block(x->dir, block, block * b->block_rounds, spent, error))
+			return false;
+		clock->recorded = block;
+	}
+	else
+		spent = clock->spent_before;
+	return look_after_block(x->dir, b, block, spent, !replay && !opts->quiet_looks, stop, error);
+}
+
 static int
 fail_setup(const char *error)
 {
@@ -255,6 +333,9 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 	int			status = 0;
 	int			current_block = 0;	/* the block the servers' current start serves */
 	int			last_id;
+	int			i;
+	bool		stopped = false;
+	BudgetClock clock = {0};
 
 	x.spec = spec;
 	x.dir = opts->results_dir;
@@ -289,15 +370,40 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 	if (!opts->resume && !write_experiment_json(&x, opts, &error))
 		return fail_setup(error);
 
+	if (opts->budget)
+	{
+		double	   *block_spent = pg_malloc(sizeof(double) * opts->budget->max_blocks);
+
+		if (!budget_read_spent(x.dir, &clock.recorded, &clock.spent_before, block_spent,
+							   opts->budget->max_blocks, &error))
+			return fail_setup(error);
+		if (opts->resume)
+			printf("rounds = auto: %.0f s of the budget of %d s spent in %d block%s\n",
+				   clock.spent_before, opts->budget->budget_s, clock.recorded,
+				   clock.recorded == 1 ? "" : "s");
+		pfree(block_spent);
+	}
+	clock.session_start = now_seconds();
 	progress_init(&progress, x.plan->nruns, ndone, spec->duration_s);
 	last_id = Max(x.plan->nruns, results_last_run_file(x.dir));
-	for (int i = 0; i < x.plan->nruns && !run_interrupted; i++)
+	for (i = 0; i < x.plan->nruns && !run_interrupted; i++)
 	{
 		const PlannedRun *pr = &x.plan->runs[i];
 		VariantState *vs = &x.variants[pr->variant];
 		bool		restarted;
 		bool		ok = true;
 
+		if (opts->budget && i > 0 && x.plan->runs[i - 1].block != pr->block)
+		{
+			if (!end_of_block(&x, opts, x.plan->runs[i - 1].block, &clock, &stopped, &error))
+			{
+				log_error_text(error);
+				status = EXIT_RUNTIME_ERROR;
+				break;
+			}
+			if (stopped)
+				break;
+		}
 		if (done && done[pr->run_id])
 			continue;
 		if (x.plan->restart_rounds > 0 && pr->block != current_block)
@@ -327,6 +433,12 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 			}
 			break;
 		}
+	}
+	if (opts->budget && i == x.plan->nruns && status == 0 && !run_interrupted &&
+		!end_of_block(&x, opts, x.plan->nblocks, &clock, &stopped, &error))
+	{
+		log_error_text(error);
+		status = EXIT_RUNTIME_ERROR;
 	}
 	cluster_stop_all();
 

@@ -47,7 +47,7 @@ my @cases = (
 	[ 'zero duration', [ 'run', experiment_file("[experiment]\nduration = 0\n$good_variants") ],
 		qr/duration must be a whole number in range, got "0"/ ],
 	[ 'zero rounds', [ 'run', experiment_file("[experiment]\nrounds = 0\n$good_variants") ],
-		qr/rounds must be a whole number in range, got "0"/ ],
+		qr/rounds must be a whole number from 1 to 100000 or "auto" \(with a budget\), got "0"/ ],
 	[ 'bad protocol', [ 'run', experiment_file("[experiment]\nprotocol = carrier-pigeon\n$good_variants") ],
 		qr/protocol must be simple, extended or prepared, got "carrier-pigeon"/ ],
 	[ 'one variant', [ 'run', experiment_file("$good_experiment\[variant A]\nbindir = $bindir\n") ],

@@ -1,0 +1,270 @@
+/*-------------------------------------------------------------------------
+ *
+ * report_sequential.c
+ *		rounds = auto: each cell's looks, replayed from the results
+ *		directory alone, block by block, as the runner made them.
+ *
+ * A look after block b sees the runs of rounds 1 .. b * block_rounds and
+ * compares them on the unit of the cell's fixed-rounds verdict (rounds on
+ * one server, instance pairs across servers), with the level of that look
+ * in the plan experiment.json records (stats_sequential_look()).  A cell
+ * is decided at its first look that decides; that look's CI and decision
+ * are its verdict, and later rounds (which it still runs: every round runs
+ * every cell) do not change it.  The runner calls this after each block
+ * to choose whether to go on; "report" calls it for the same figures.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "report.h"
+
+#include <math.h>
+
+/* The blocks whose planned rounds all have their runs in runs.csv. */
+static int
+complete_blocks(const ReportData *r)
+{
+	json_t	   *plan = json_object_get(r->experiment, "plan");
+	int			max_id = 0;
+	bool	   *done;
+	int			blocks = r->budget.max_blocks;
+	size_t		i;
+	json_t	   *pr;
+
+	for (int k = 0; k < r->nruns; k++)
+		max_id = Max(max_id, r->runs[k].run_id);
+	done = pg_malloc0(sizeof(bool) * (max_id + 1));
+	for (int k = 0; k < r->nruns; k++)
+		done[r->runs[k].run_id] = strcmp(r->runs[k].status, "interrupted") != 0;
+	json_array_foreach(plan, i, pr)
+	{
+		int			id = (int) json_integer_value(json_object_get(pr, "run_id"));
+		int			round = (int) json_integer_value(json_object_get(pr, "round"));
+
+		if (round > 0 && (id > max_id || !done[id]))
+			blocks = Min(blocks, (round - 1) / r->budget.block_rounds);
+	}
+	pfree(done);
+	return blocks;
+}
+
+/* The runs of one side in rounds up to max_round, with their units. */
+static int
+side_upto(const ReportSample *s, const int *units, int max_round, double *tps, int *rounds,
+		  int *unit_out)
+{
+	int			n = 0;
+
+	for (int i = 0; i < s->n; i++)
+	{
+		if (s->rounds[i] > max_round)
+			continue;
+		tps[n] = s->tps[i];
+		rounds[n] = s->rounds[i];
+		if (units)
+			unit_out[n] = units[i];
+		n++;
+	}
+	return n;
+}
+
+/* Cell c's look after block "block". */
+static bool
+look_after(const ReportData *r, const ReportCell *c, int block, StatsLook *out)
+{
+	int			max_round = block * r->budget.block_rounds;
+	int			look = budget_look_of_block(&r->budget, block);
+	double	   *info = pg_malloc(sizeof(double) * look);
+	double	   *ta = pg_malloc(sizeof(double) * (c->a->n + 1));
+	double	   *tb = pg_malloc(sizeof(double) * (c->b->n + 1));
+	int		   *ra = pg_malloc(sizeof(int) * (c->a->n + 1));
+	int		   *rb = pg_malloc(sizeof(int) * (c->b->n + 1));
+	int		   *ua = pg_malloc(sizeof(int) * (c->a->n + 1));
+	int		   *ub = pg_malloc(sizeof(int) * (c->b->n + 1));
+	int			na = side_upto(c->a, c->unit_a, max_round, ta, ra, ua);
+	int			nb = side_upto(c->b, c->unit_b, max_round, tb, rb, ub);
+	StatsSequentialPlan plan;
+	bool		ok;
+
+	budget_look_plan(&r->budget, look, info, &plan);
+	/* round by round is the instance-pair comparison with one pair */
+	ok = stats_sequential_look(ta, ra, c->unit_a ? ua : NULL, na, tb, rb, c->unit_b ? ub : NULL, nb,
+							   c->unit == STATS_UNIT_ROUND ? STATS_UNIT_INSTANCE_PAIR : c->unit,
+							   &plan, &r->opt, out) == STATS_OK;
+	pfree(info);
+	pfree(ta);
+	pfree(tb);
+	pfree(ra);
+	pfree(rb);
+	pfree(ua);
+	pfree(ub);
+	return ok;
+}
+
+/*
+ * Under rounds = auto: the plan, the blocks done, the time spent, and each
+ * cell's deciding (or last) look.  Problems with budget.csv are warnings:
+ * the looks need only runs.csv and experiment.json.
+ */
+void
+report_sequential_load(ReportData *r)
+{
+	char	   *error = NULL;
+	double	   *block_spent;
+	int			recorded;
+
+	if (!r->spec.rounds_auto)
+		return;
+	if (!budget_from_json(r->experiment, &r->budget, &error))
+	{
+		report_warn(r, "%s: the looks of rounds = auto are not shown", error);
+		return;
+	}
+	r->sequential = true;
+	r->blocks_done = complete_blocks(r);
+	block_spent = pg_malloc(sizeof(double) * r->budget.max_blocks);
+	if (!budget_read_spent(r->dir, &recorded, &r->spent_s, block_spent, r->budget.max_blocks,
+						   &error))
+	{
+		report_warn(r, "%s", error);
+		r->spent_s = NAN;
+	}
+	r->all_decided = r->ncells > 0;
+	for (int i = 0; i < r->ncells; i++)
+	{
+		ReportCell *c = &r->cells[i];
+
+		for (int b = r->budget.first_look; b <= r->blocks_done; b++)
+		{
+			if (!look_after(r, c, b, &c->look))
+				continue;
+			c->has_look = true;
+			c->look_block = b;
+			c->look_rounds = b * r->budget.block_rounds;
+			c->look_spent_s = block_spent[b - 1];
+			if (c->look.decision != STATS_UNDECIDED)
+				break;
+		}
+		r->all_decided &= report_look_decision(c) != STATS_UNDECIDED;
+	}
+	if (r->all_decided)
+		r->stop_why = "every cell decided";
+	else if (budget_spent(&r->budget, r->blocks_done, isnan(r->spent_s) ? 0 : r->spent_s))
+		r->stop_why = "budget spent";
+	else
+		r->stop_why = "stopped before the budget was spent (interrupted: --resume continues)";
+	pfree(block_spent);
+}
+
+/* The cell's decision, undecided before its first look. */
+StatsDecision
+report_look_decision(const ReportCell *c)
+{
+	return c->has_look ? c->look.decision : STATS_UNDECIDED;
+}
+
+/* "faster", "slower", "same within ±1%" or "undecided" */
+char *
+report_decision_text(const ReportData *r, const ReportCell *c)
+{
+	if (report_look_decision(c) == STATS_DECIDED_SAME)
+		return psprintf("same within ±%g%%", 100 * r->opt.noise);
+	return pg_strdup(stats_decision_name(report_look_decision(c)));
+}
+
+/* "slower -39.8% [-41.0%, -38.5%] at 99.93%", "same within ±1%: ...", "undecided: ..." */
+char *
+report_look_text(const ReportData *r, const ReportCell *c)
+{
+	const StatsComparison *cmp = &c->look.cmp;
+	char	   *figures;
+
+	if (!c->has_look)
+		return pg_strdup("undecided: no look yet");
+	figures = cmp->has_ci
+		? psprintf("%s [%s, %s] at %.4g%%", report_pct(cmp->estimate), report_pct(cmp->ci_low),
+				   report_pct(cmp->ci_high), 100 * (1 - c->look.alpha_look))
+		: cmp->has_estimate ? psprintf("%s, no CI yet", report_pct(cmp->estimate)) : "no estimate";
+	return psprintf(c->look.decision == STATS_DECIDED_FASTER || c->look.decision == STATS_DECIDED_SLOWER
+					? "%s %s" : "%s: %s", report_decision_text(r, c), figures);
+}
+
+static char *
+minutes(double s)
+{
+	return isnan(s) ? pg_strdup("?") : psprintf("%dm%02ds", (int) (s / 60), (int) fmod(s, 60));
+}
+
+/* "look 3 of 9, 15 rounds, 1m15s" and, when undecided, why it stopped */
+char *
+report_look_stopped(const ReportData *r, const ReportCell *c)
+{
+	char	   *where;
+
+	if (!c->has_look)
+		return psprintf("no look: %d of %d rounds the first look needs", r->blocks_done * r->budget.block_rounds,
+						r->budget.first_look * r->budget.block_rounds);
+	where = psprintf("look %d of %d, %d rounds (%s), %s", c->look.look, r->budget.max_looks,
+					 c->look_rounds, report_comparison_n(&c->look.cmp), minutes(c->look_spent_s));
+	if (report_look_decision(c) != STATS_UNDECIDED)
+		return psprintf("decided at %s", where);
+	return psprintf("%s: %s", r->stop_why, where);
+}
+
+json_t *
+report_look_json(const ReportData *r, const ReportCell *c)
+{
+	if (!r->sequential)
+		return json_null();
+	return json_pack("{s:s, s:b, s:i, s:i, s:i, s:i, s:o, s:o, s:o, s:s, s:o, s:s}",
+					 "decision", stats_decision_name(report_look_decision(c)),
+					 "decided", report_look_decision(c) != STATS_UNDECIDED,
+					 "look", c->has_look ? c->look.look : 0,
+					 "max_looks", r->budget.max_looks,
+					 "block", c->has_look ? c->look_block : 0,
+					 "rounds", c->has_look ? c->look_rounds : 0,
+					 "alpha_look", report_json_num(c->has_look, c->look.alpha_look),
+					 "alpha_spent", report_json_num(c->has_look, c->look.alpha_spent),
+					 "spent_s", report_json_num(c->has_look && !isnan(c->look_spent_s), c->look_spent_s),
+					 "stopped", report_look_stopped(r, c),
+					 "comparison", report_comparison_json(&c->look.cmp, c->has_look, c->unit),
+					 "reason", c->has_look ? c->look.reason : "");
+}
+
+/* report.md and report.html: the decisions, before the verdicts of all rounds. */
+void
+report_sequential_section(const ReportData *r, Doc *d)
+{
+	static const char *const hdr[] = {"script", "clients", "variant", "decision",
+	"B/A and CI of the deciding (or last) look", "stopped", "to decide"};
+
+	if (!r->sequential)
+		return;
+	doc_heading(d, 2, "Decisions (rounds = auto)");
+	doc_para(d, "Looks after each block of %d rounds, on the unit of each cell's verdict, each at the "
+			 "level its share of alpha gives (%s); a cell is decided at its first look whose CI lies "
+			 "wholly beyond ±%g%% (faster, slower) or wholly inside it (same). %s after %d block%s%s. "
+			 "The Verdicts below are those of all rounds at alpha %g, as if their number had been "
+			 "fixed: under rounds = auto these decisions are the experiment's verdict.",
+			 r->budget.block_rounds, r->budget.why, 100 * r->opt.noise,
+			 r->stop_why, r->blocks_done, r->blocks_done == 1 ? "" : "s",
+			 isnan(r->spent_s) ? "" : psprintf(", %.0f s of a budget of %d s", r->spent_s, r->budget.budget_s),
+			 r->opt.alpha);
+	doc_table_begin(d, lengthof(hdr), hdr);
+	for (int i = 0; i < r->ncells; i++)
+	{
+		const ReportCell *c = &r->cells[i];
+		bool		decided = report_look_decision(c) != STATS_UNDECIDED;
+		const char *cells[lengthof(hdr)];
+
+		cells[0] = c->script;
+		cells[1] = psprintf("%d", c->clients);
+		cells[2] = c->name;
+		cells[3] = report_decision_text(r, c);
+		cells[4] = report_look_text(r, c);
+		cells[5] = report_look_stopped(r, c);
+		cells[6] = decided ? "" : c->has_design ? c->design.reason : "no design could be planned from these runs";
+		doc_table_row(d, cells);
+	}
+	doc_table_end(d);
+}

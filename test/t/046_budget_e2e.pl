@@ -1,0 +1,126 @@
+# rounds = auto with a budget, end to end: bad input refused with exit
+# status 2 before any run; a large injected slowdown decided and stopped
+# before the budget's last block; an A/A that claims no difference; and
+# "report" giving the same looks from the results directory alone.
+use strict;
+use warnings;
+
+use File::Copy;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+
+my $bindir = pg_bindir();
+my $base = shared_tempdir();
+my $n = 0;
+
+# an experiment file of its own for each case
+sub ini
+{
+	my $path = "$base/exp" . ++$n . ".ini";
+	append_to_file($path, $_[0]);
+	return $path;
+}
+
+# --- bad input: a clear message, exit status 2, no results directory ------
+my $variants = "[variant A]\nbindir = $bindir\n[variant B]\ncluster = A\nsession_set = work_mem=8MB\n";
+my @ab = ('ab', '-s', '1', '-c', '1', '-T', '1', '-b', 'select-only',
+	'--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--cluster', 'A');
+my @cases = (
+	[ 'budget without rounds = auto',
+		[ 'run', ini("[experiment]\nscale = 1\nduration = 1\nrounds = 3\nbudget = 5m\n$variants") ],
+		qr/budget applies only to rounds = auto; with rounds = 3/ ],
+	[ 'rounds = auto without budget',
+		[ 'run', ini("[experiment]\nscale = 1\nduration = 1\nrounds = auto\n$variants") ],
+		qr/rounds = auto needs a budget/ ],
+	[ 'malformed duration', [ @ab, '--rounds', 'auto', '--budget', '30x' ],
+		qr/budget must be a duration such as 900s, 30m, 2h or 1h30m.*got "30x"/ ],
+	[ 'a number without its unit after another', [ @ab, '--rounds', 'auto', '--budget', '1h30' ],
+		qr/budget must be a duration .*got "1h30"/ ],
+	[ 'min_rounds above what the budget allows',
+		[ @ab, '--rounds', 'auto', '--budget', '2m', '--min-rounds', '100' ],
+		qr/min_rounds = 100 needs 20 blocks, more than a budget of 120 s pays for \(\d+; .*give a budget of at least \d+ s or a lower min_rounds/ ],
+	[ 'a budget below one block', [ @ab, '--rounds', 'auto', '--budget', '10s' ],
+		qr/a budget of 10 s is less than one block of rounds \(a block of 5 rounds of 2 runs/ ],
+	[ 'min_rounds without rounds = auto', [ @ab, '--min-rounds', '4' ],
+		qr/min_rounds applies only to rounds = auto/ ],
+	[ 'rounds = auto with -t', [ 'ab', '-s', '1', '-t', '100', '--rounds', 'auto', '--budget', '5m',
+		'--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--cluster', 'A' ],
+		qr/rounds = auto needs runs of a fixed duration/ ],
+);
+foreach my $case (@cases)
+{
+	my ($name, $args, $pattern) = @$case;
+	my $dir = "$base/bad" . ++$n;
+	my ($rc, $out, $err) = run_client(@$args, '-o', $dir);
+	is($rc, 2, "$name: exit status 2") or diag $err;
+	like($err, $pattern, "$name: the message names the problem");
+	ok(!-e "$dir/runs.csv", "$name: nothing was run");
+}
+
+# --- a large effect: decided early ------------------------------------------
+my @one_server = ('ab', '-s', '1', '-c', '1', '-T', '1', '-b', 'select-only', '--reset', 'never',
+	'--rounds', 'auto', '--variant', 'A', '--bindir', $bindir);
+my $dir = "$base/slow";
+my ($rc, $out, $err) = run_client(@one_server, '--budget', '4m', '--seed', '21',
+	'--variant', 'B', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_slowdown_pct=40',
+	'-o', $dir);
+is($rc, 0, 'budgeted large effect completes') or diag "$out\n$err";
+my $exp = read_json("$dir/experiment.json");
+my $plan = $exp->{sequential};
+is($exp->{spec}{experiment}{rounds}, 'auto', 'experiment.json: rounds = auto');
+is($exp->{spec}{experiment}{budget}, 240, 'and the budget in seconds');
+is($plan->{block_rounds}, 5, 'the plan: a look every 5 rounds on one server');
+ok($plan->{max_looks} >= 4, "the plan: $plan->{max_looks} looks fixed before the first");
+is(scalar(grep { $_->{round} > 0 } @{ $exp->{plan} }), 2 * 5 * $plan->{max_blocks},
+	'the plan of runs holds the budget\'s most blocks');
+like($err, qr/^block 1 of at most $plan->{max_blocks} \(5 rounds, \d+ of 240 s\): select-only, 1 client, B vs A: /m,
+	'a line per cell after each block');
+my $summary = read_json("$dir/summary.json");
+my $seq = $summary->{cells}[0]{sequential};
+is($seq->{decision}, 'slower', 'the injected slowdown is decided: slower');
+ok($seq->{comparison}{ci_high} < 0.99, 'its whole CI beyond the noise threshold');
+ok($seq->{block} < $plan->{max_blocks}, "decided at block $seq->{block} of at most $plan->{max_blocks}");
+is($summary->{sequential}{stopped}, 'every cell decided', 'the experiment stopped: every cell decided');
+my @counted = grep { $_->{warmup} eq 'false' } read_runs($dir);
+is(scalar @counted, 2 * 5 * $seq->{block}, 'and ran no round past the deciding block');
+my @spent = split /\n/, slurp_file("$dir/budget.csv");
+is(scalar @spent, 1 + $seq->{block}, 'budget.csv: the time of each block');
+like($out, qr/^ select-only \| 1 .*\| slower +\| decided at look \d+ of $plan->{max_looks}, \d+ rounds/m,
+	'the final table: the decision, the look, the rounds');
+like(slurp_file("$dir/report.md"), qr/## Decisions \(rounds = auto\).*\| select-only \| 1 \| B \| slower \| slower -[\d.]+% \[/s,
+	'report.md: the decisions before the verdicts of all rounds');
+
+# --- report: the same looks from the directory alone ------------------------
+my $copy = "$base/slow-copy";
+mkdir $copy;
+copy("$dir/$_", "$copy/$_") or die "copy $_: $!" for qw(experiment.json runs.csv);
+($rc, my $rout, $err) = run_client('report', $copy);
+is($rc, 0, 'report of runs.csv and experiment.json alone') or diag $err;
+my $again = read_json("$copy/summary.json")->{cells}[0]{sequential};
+is_deeply([ @$again{qw(decision look block rounds)}, $again->{comparison}{ci_low}, $again->{comparison}{ci_high} ],
+	[ @$seq{qw(decision look block rounds)}, $seq->{comparison}{ci_low}, $seq->{comparison}{ci_high} ],
+	'the same decision, look and CI');
+ok(!defined $again->{spent_s}, 'without budget.csv the time to decide is unknown');
+
+# --- an A/A: no difference claimed ------------------------------------------
+$dir = "$base/aa";
+($rc, $out, $err) = run_client(@one_server, '--budget', '75s', '--seed', '22',
+	'--variant', 'A2', '--cluster', 'A', '--session-set', 'work_mem=8MB', '-o', $dir);
+is($rc, 0, 'budgeted A/A completes') or diag "$out\n$err";
+$summary = read_json("$dir/summary.json");
+$seq = $summary->{cells}[0]{sequential};
+like($seq->{decision}, qr/^(same|undecided)$/, "the A/A claims no difference ($seq->{decision})");
+if ($seq->{decision} eq 'undecided')
+{
+	is($summary->{sequential}{stopped}, 'budget spent', 'undecided: it ran to the budget');
+	like($out, qr/^undecided: select-only, 1 client, A2 vs A: undecided: [-+][0-9.]+% .*; to decide: /m,
+		'and says the estimate, the CI and what would decide it');
+}
+else
+{
+	ok($seq->{comparison}{ci_low} > 0.99 && $seq->{comparison}{ci_high} < 1.01, 'same: the CI within ±1%');
+}
+
+done_testing();

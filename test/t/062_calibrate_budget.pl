@@ -1,0 +1,56 @@
+# "pgbench_ext calibrate --rounds auto --budget D" at a tiny size: each
+# comparison is a budgeted experiment of its own (an A/A of two servers,
+# then 2% and 5% slowdowns on one), and the report gives the false
+# positives, the detection, the coverage and the time to decide of each
+# phase; bad combinations are usage errors.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+
+my $bindir = pg_bindir();
+my $base = shared_tempdir();
+
+foreach my $case (
+	[ [ '--rounds', 'auto' ], qr/--rounds auto needs --budget/ ],
+	[ [ '--budget', '5m' ], qr/--budget goes with --rounds auto/ ],
+	[ [ '--rounds', 'auto', '--budget', '5x' ], qr/--budget must be a duration such as 900s, 30m or 2h, got "5x"/ ],
+	[ [ '--rounds', 'auto', '--budget', '5m', '--target', '2' ], qr/--rounds auto runs its own phases/ ])
+{
+	my ($args, $pattern) = @$case;
+	my ($rc, $out, $err) = run_client('calibrate', @$args, '-o', "$base/bad");
+	is($rc, 2, "calibrate @$args: exit status 2");
+	like($err, $pattern, "calibrate @$args: message");
+}
+
+my $dir = "$base/cal";
+my ($rc, $out, $err) = run_client('calibrate', '--bindir', $bindir, '-s', '1', '-c', '1', '-T', '1',
+	'--rounds', 'auto', '--budget', '40s', '--blocks', '1', '-o', $dir);
+is($rc, 0, 'a tiny budgeted calibration completes') or diag "$out\n$err";
+like($err, qr/calibrate: rounds = auto, A against an identical A 1 of 1 \(a budget of 40 s\)/, 'the A/A runs');
+like($err, qr/calibrate: rounds = auto, A against A slowed down by 5% 1 of 1/, 'and the 5% slowdown');
+like($out, qr/A\/A false-positive rate \(rounds = auto\): \d of 1 comparisons/, 'false positives reported');
+like($out, qr/detection at 2%: \d of 1 comparisons .* CI coverage of the pooled effect [-+][\d.]+%: \d of 1/,
+	'detection and coverage at 2%');
+like($out, qr/^\| 5% \(inject_slowdown_pct\), one server \| 1 \| \d \| \d \| \d \| \d \| [-+][\d.]+% \| \d of 1 \| (\d+ s|-) \| (\d+|-) \|$/m,
+	'the phases\' table: decisions, the true effect, coverage, time and rounds to decide');
+
+foreach my $phase ('aa', 'slowed-2', 'slowed-5')
+{
+	my $exp = read_json("$dir/auto-$phase-1/experiment.json");
+	is($exp->{spec}{experiment}{rounds}, 'auto', "$phase: a budgeted experiment");
+	# calibrate analyses the directories itself; report renders one of them
+	my ($rrc, $rout, $rerr) = run_client('report', "$dir/auto-$phase-1");
+	is($rrc, 0, "$phase: report of the comparison") or diag $rerr;
+	my $summary = read_json("$dir/auto-$phase-1/summary.json");
+	my $seq = $summary->{cells}[0]{sequential};
+	like($out, qr/^\| $phase 1 \| \Q$seq->{decision}\E \| /m, "$phase: its decision in the report ($seq->{decision})");
+	is($summary->{cells}[0]{comparison}{unit}, $phase eq 'aa' ? 'instance pair' : 'round',
+		"$phase: judged " . ($phase eq 'aa' ? 'across instance pairs' : 'round by round'));
+}
+ok(-f "$dir/calibration-budget.md", 'the report is kept');
+
+done_testing();
