@@ -222,62 +222,44 @@ function_value(const RunProfile *rp, const char *name)
 	return isfinite(v) && v > rp->floor[0] ? v : rp->floor[0];
 }
 
+/* The profile of r->runs[run], or NULL when the run has none. */
 static const RunProfile *
-profile_of_run(const ReportData *r, int run_id)
+profile_at(const ReportData *r, int run)
 {
-	for (int i = 0; i < r->nruns; i++)
-		if (r->runs[i].run_id == run_id)
-			return r->profile->runs[i].present ? &r->profile->runs[i] : NULL;
-	return NULL;
+	return r->profile->runs[run].present ? &r->profile->runs[run] : NULL;
 }
 
-/* The values one side's profiled runs give, with their rounds and ids. */
-static void
-sample_of(const ReportData *r, const ReportSample *side, double (*value) (const RunProfile *, const void *),
-		  const void *arg, ReportSample *out)
+/* ReportFigureValues of a run's profile, for report_figure_sample() */
+static double
+metric_of(const ReportData *r, int run, const void *metric)
 {
-	out->n = 0;
-	out->tps = pg_malloc(sizeof(double) * (side->n + 1));
-	out->rounds = pg_malloc(sizeof(int) * (side->n + 1));
-	out->run_ids = pg_malloc(sizeof(int) * (side->n + 1));
-	out->of_side = pg_malloc(sizeof(int) * (side->n + 1));
-	for (int k = 0; k < side->n; k++)
-	{
-		const RunProfile *rp = profile_of_run(r, side->run_ids[k]);
-		double		v = rp ? value(rp, arg) : NAN;
+	const RunProfile *rp = profile_at(r, run);
 
-		if (!(isfinite(v) && v > 0))
-			continue;
-		out->tps[out->n] = v;
-		out->rounds[out->n] = side->rounds[k];
-		out->run_ids[out->n] = side->run_ids[k];
-		out->of_side[out->n] = k;
-		out->n++;
-	}
+	return rp ? metric_value(rp, metric) : NAN;
 }
 
 static double
-metric_of(const RunProfile *rp, const void *arg)
+function_of(const ReportData *r, int run, const void *name)
 {
-	return metric_value(rp, arg);
+	const RunProfile *rp = profile_at(r, run);
+
+	return rp ? function_value(rp, name) : NAN;
 }
 
 static double
-function_of(const RunProfile *rp, const void *arg)
+total_of(const ReportData *r, int run, const void *arg)
 {
-	return function_value(rp, arg);
+	const RunProfile *rp = profile_at(r, run);
+
+	return rp ? rp->totals[0] : NAN;
 }
 
 static double
-total_of(const RunProfile *rp, const void *arg)
+incl_of(const ReportData *r, int run, const void *name)
 {
-	return rp->totals[0];
-}
+	const RunProfile *rp = profile_at(r, run);
 
-static double
-incl_of(const RunProfile *rp, const void *arg)
-{
-	return num_at(json_object_get(json_object_get(rp->functions, arg), "incl"), 0);
+	return rp ? num_at(json_object_get(json_object_get(rp->functions, name), "incl"), 0) : NAN;
 }
 
 /* The median of a sample, as stats_summarize() computes it (and SQL summarize()). */
@@ -293,15 +275,15 @@ sample_median(const ReportData *r, const ReportSample *s, double *median)
 }
 
 static double
-shown_median(const ReportData *r, const ReportSample *side, double (*value) (const RunProfile *, const void *),
-			 const void *arg)
+shown_median(const ReportData *r, const ReportSample *side, ReportFigureValue value, const void *arg)
 {
 	ReportSample s;
 	double		m = NAN;
 
-	sample_of(r, side, value, arg, &s);
+	report_figure_sample(r, side, value, arg, &s);
 	if (s.n > 0)
 		m = report_median(s.tps, s.n);
+	report_free_figure_sample(&s);
 	return m;
 }
 
@@ -328,11 +310,11 @@ mean_stacks(const ReportData *r, const ReportSample *side, Prof *out)
 
 	prof_init(out);
 	for (int k = 0; k < side->n; k++)
-		if (profile_of_run(r, side->run_ids[k]))
+		if (profile_at(r, side->run_index[k]))
 			n++;
 	for (int k = 0; k < side->n; k++)
 	{
-		const RunProfile *rp = profile_of_run(r, side->run_ids[k]);
+		const RunProfile *rp = profile_at(r, side->run_index[k]);
 		const char *frames;
 		json_t	   *v;
 
@@ -354,9 +336,11 @@ compare_functions(const ReportData *r, const ReportCell *c, CellProfile *cp)
 				tb;
 	int			k = 0;
 
-	sample_of(r, c->a, total_of, NULL, &ta);
-	sample_of(r, c->b, total_of, NULL, &tb);
+	report_figure_sample(r, c->a, total_of, NULL, &ta);
+	report_figure_sample(r, c->b, total_of, NULL, &tb);
 	cp->has_total = sample_median(r, &ta, &cp->a_total) && sample_median(r, &tb, &cp->b_total);
+	report_free_figure_sample(&ta);
+	report_free_figure_sample(&tb);
 	if (!cp->has_total)
 		return;
 
@@ -364,7 +348,7 @@ compare_functions(const ReportData *r, const ReportCell *c, CellProfile *cp)
 	for (int s = 0; s < 2; s++)
 		for (int i = 0; i < sides[s]->n; i++)
 		{
-			const RunProfile *rp = profile_of_run(r, sides[s]->run_ids[i]);
+			const RunProfile *rp = profile_at(r, sides[s]->run_index[i]);
 			const char *name;
 			json_t	   *f;
 
@@ -381,11 +365,15 @@ compare_functions(const ReportData *r, const ReportCell *c, CellProfile *cp)
 				if (prof_index_get(&seen, name) >= 0 || !profile_name_ok(name, false))
 					continue;
 				prof_index_put(&seen, name, 1);
-				sample_of(r, c->a, function_of, name, &fa);
-				sample_of(r, c->b, function_of, name, &fb);
+				report_figure_sample(r, c->a, function_of, name, &fa);
+				report_figure_sample(r, c->b, function_of, name, &fb);
 				if (!sample_median(r, &fa, &ma) || !sample_median(r, &fb, &mb) ||
 					(ma < PROFILE_MIN_SHARE * cp->a_total && mb < PROFILE_MIN_SHARE * cp->b_total))
+				{
+					report_free_figure_sample(&fa);
+					report_free_figure_sample(&fb);
 					continue;
+				}
 				cp->funcs = pg_realloc(cp->funcs, sizeof(FunctionRow) * (cp->nfuncs + 1));
 				row = &cp->funcs[cp->nfuncs++];
 				memset(row, 0, sizeof(*row));
@@ -396,6 +384,8 @@ compare_functions(const ReportData *r, const ReportCell *c, CellProfile *cp)
 				row->a_incl = shown_median(r, c->a, incl_of, name);
 				row->b_incl = shown_median(r, c->b, incl_of, name);
 				row->has = report_compare_samples(r, c, &fa, &fb, false, &row->cmp);
+				report_free_figure_sample(&fa);
+				report_free_figure_sample(&fb);
 			}
 		}
 	prof_index_free(&seen);
@@ -493,8 +483,8 @@ profile_report_load(ReportData *r)
 		{
 			MetricRow  *row = &cp->metrics[cp->nmetrics];
 
-			sample_of(r, c->a, metric_of, &defs[m], &row->a);
-			sample_of(r, c->b, metric_of, &defs[m], &row->b);
+			report_figure_sample(r, c->a, metric_of, &defs[m], &row->a);
+			report_figure_sample(r, c->b, metric_of, &defs[m], &row->b);
 			if (row->a.n == 0 && row->b.n == 0)
 				continue;
 			row->label = defs[m].label;
@@ -764,19 +754,13 @@ profile_write_sections(const ReportData *r, Doc *d)
 /* ---- summary.json ---- */
 
 static json_t *
-num_or_null(bool has, double v)
-{
-	return has && isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *
 comparison_figures(const StatsComparison *x, bool ok)
 {
 	return json_pack("{s:o, s:o, s:o, s:o, s:i, s:s}",
-					 "estimate", num_or_null(ok && x->has_estimate, x->estimate),
-					 "ci_low", num_or_null(ok && x->has_ci, x->ci_low),
-					 "ci_high", num_or_null(ok && x->has_ci, x->ci_high),
-					 "p_value", num_or_null(ok && x->has_p, x->p_value),
+					 "estimate", report_json_num(ok && x->has_estimate, x->estimate),
+					 "ci_low", report_json_num(ok && x->has_ci, x->ci_low),
+					 "ci_high", report_json_num(ok && x->has_ci, x->ci_high),
+					 "p_value", report_json_num(ok && x->has_p, x->p_value),
 					 "n_pairs", ok ? x->n_pairs : 0,
 					 "verdict", ok ? cost_verdict_name(x->verdict) : "insufficient");
 }
@@ -806,8 +790,8 @@ profile_summary_json(const ReportData *r)
 						hb = sample_median(r, &row->b, &mb);
 
 			json_object_set_new(j, "metric", json_string(row->label));
-			json_object_set_new(j, "a_median", num_or_null(ha, ma));
-			json_object_set_new(j, "b_median", num_or_null(hb, mb));
+			json_object_set_new(j, "a_median", report_json_num(ha, ma));
+			json_object_set_new(j, "b_median", report_json_num(hb, mb));
 			json_array_append_new(metrics, j);
 		}
 		for (int f = 0; f < cp->nfuncs; f++)
@@ -829,8 +813,8 @@ profile_summary_json(const ReportData *r)
 										"script", c->script, "clients", c->clients,
 										"baseline", c->base_name,
 										"variant", report_variant_name(r, c->variant),
-										"a_total", num_or_null(cp->has_total, cp->a_total),
-										"b_total", num_or_null(cp->has_total, cp->b_total),
+										"a_total", report_json_num(cp->has_total, cp->a_total),
+										"b_total", report_json_num(cp->has_total, cp->b_total),
 										"metrics", metrics, "changed", cp->nchanged,
 										"functions", funcs));
 	}

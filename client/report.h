@@ -233,6 +233,12 @@ typedef struct ReportLayoutDiff
 /* One figure of a run, for report_compare_runs(); NAN (or <= 0) when absent. */
 typedef double (*ReportRunValue) (const ReportRun *run);
 
+/*
+ * One figure of the run r->runs[run], for report_figure_sample(), with the
+ * caller's arg (which function, which metric); NAN (or <= 0) when absent.
+ */
+typedef double (*ReportFigureValue) (const ReportData *r, int run, const void *arg);
+
 /* report_analysis.c: a results directory, every figure computed */
 extern ReportData *report_load(const char *dir, const char *baseline, char **error);
 
@@ -262,7 +268,8 @@ extern char *report_verdict_text(const StatsComparison *cmp);
 extern void report_comparison_cells(const StatsComparison *cmp, bool ok, const char **cells);
 extern char *report_comparison_n(const StatsComparison *cmp);
 extern void report_figure_sample(const ReportData *r, const ReportSample *side,
-								 ReportRunValue value, ReportSample *out);
+								 ReportFigureValue value, const void *arg, ReportSample *out);
+extern double report_run_figure(const ReportData *r, int run, const void *arg);
 extern void report_free_figure_sample(ReportSample *s);
 extern double report_run_tps(const ReportRun *run);
 extern bool report_compare_runs(const ReportData *r, const ReportCell *c,

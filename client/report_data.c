@@ -335,14 +335,16 @@ report_median(double *x, int n)
 }
 
 /*
- * The runs of one side of a cell that have a figure (value: NAN or <= 0
- * when a run has none), as a sample of that figure: its values in tps,
- * with the runs' rounds and ids and their places in the side (of_side),
- * by which a comparison finds each run's unit.
+ * The runs of one side of a cell that have a figure (value(r, run, arg):
+ * NAN or <= 0 when a run has none), as a sample of that figure: its
+ * values in tps, with the runs' rounds and ids and their places in the
+ * side (of_side), by which a comparison finds each run's unit.  Every
+ * figure compared beside tps is sampled here: the probe's, the profiles'
+ * metrics and functions.
  */
 void
-report_figure_sample(const ReportData *r, const ReportSample *side, ReportRunValue value,
-					 ReportSample *out)
+report_figure_sample(const ReportData *r, const ReportSample *side, ReportFigureValue value,
+					 const void *arg, ReportSample *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->tps = pg_malloc(sizeof(double) * (side->n + 1));
@@ -351,7 +353,7 @@ report_figure_sample(const ReportData *r, const ReportSample *side, ReportRunVal
 	out->of_side = pg_malloc(sizeof(int) * (side->n + 1));
 	for (int i = 0; i < side->n; i++)
 	{
-		double		v = value(&r->runs[side->run_index[i]]);
+		double		v = value(r, side->run_index[i], arg);
 
 		if (!isfinite(v) || v <= 0)
 			continue;
@@ -361,6 +363,13 @@ report_figure_sample(const ReportData *r, const ReportSample *side, ReportRunVal
 		out->of_side[out->n] = i;
 		out->n++;
 	}
+}
+
+/* A ReportRunValue as a ReportFigureValue: arg points to the ReportRunValue. */
+double
+report_run_figure(const ReportData *r, int run, const void *arg)
+{
+	return (*(const ReportRunValue *) arg) (&r->runs[run]);
 }
 
 void
@@ -425,8 +434,8 @@ report_compare_runs(const ReportData *r, const ReportCell *c, ReportRunValue val
 
 	bool		ok;
 
-	report_figure_sample(r, c->a, value, &fa);
-	report_figure_sample(r, c->b, value, &fb);
+	report_figure_sample(r, c->a, report_run_figure, &value, &fa);
+	report_figure_sample(r, c->b, report_run_figure, &value, &fb);
 	ok = report_compare_samples(r, c, &fa, &fb, higher_is_better, out);
 	report_free_figure_sample(&fa);
 	report_free_figure_sample(&fb);
@@ -472,11 +481,11 @@ report_read(const char *dir, const char *baseline, char **error)
 
 /* ---- formatting shared by every writer ---- */
 
-/* A figure for JSON: null when there is none. */
+/* A figure for JSON: null when there is none (json_real() takes no NaN). */
 json_t *
 report_json_num(bool has, double v)
 {
-	return has ? json_real(v) : json_null();
+	return has && isfinite(v) ? json_real(v) : json_null();
 }
 
 /* A string member of a JSON object, or dflt when absent or not a string. */

@@ -84,7 +84,7 @@ sample_median(const ReportData *r, const ReportSample *s, ReportRunValue value, 
 	ReportSample f;
 	double		median;
 
-	report_figure_sample(r, s, value, &f);
+	report_figure_sample(r, s, report_run_figure, &value, &f);
 	*n = f.n;
 	median = f.n > 0 ? report_median(f.tps, f.n) : NAN;
 	report_free_figure_sample(&f);

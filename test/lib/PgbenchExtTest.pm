@@ -21,13 +21,27 @@ use Text::CSV;
 
 our @EXPORT =
   qw(client run_client run_client_on create_database shared_tempdir read_runs read_json unit_program
-  exec_unit_program source_tree pg_config pg_bindir);
+  exec_unit_program source_tree postgresql_source pg_config pg_bindir);
 
 # test/lib/ is two levels below the top of the tree
 my $top = abs_path(dirname(__FILE__) . '/../..');
 
 # The top of the source tree the tests belong to.
 sub source_tree { return $top; }
+
+# postgresql_source([MAJOR]) -> the unpacked PostgreSQL source tree of a
+# release (15 unless MAJOR says otherwise), as tools/pg-source fetches,
+# verifies and caches it; the test bails out when it cannot be had, since
+# every test that asks builds from it.
+sub postgresql_source
+{
+	my @major = @_;
+	my ($src, $err);
+	IPC::Run::run([ "$top/tools/pg-source", @major ], '<', \undef, '>', \$src, '2>', \$err)
+	  or BAIL_OUT("tools/pg-source @major could not provide the PostgreSQL source: $err");
+	chomp $src;
+	return $src;
+}
 
 # A variant built from source compiles this tree's server module, not the
 # copy installed with the client (test/t/076_installed_sources.pl tests that).

@@ -40,10 +40,7 @@ sub wait_for
 }
 
 # --- Ctrl-C during the make of a real build ------------------------------------
-my ($src, $fetch_err);
-IPC::Run::run([ "$top/tools/pg-source" ], '>', \$src, '2>', \$fetch_err)
-  or BAIL_OUT("tools/pg-source could not provide the PostgreSQL source: $fetch_err");
-chomp $src;
+my $src = postgresql_source();
 
 my ($out, $err) = ('', '');
 my $h = IPC::Run::start([ client(), 'ab', '-s', '1', '-r', '1', '-T', '1', '-c', '1',

@@ -11,7 +11,6 @@
 use strict;
 use warnings;
 
-use IPC::Run;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
@@ -26,10 +25,7 @@ my $base = shared_tempdir();
 # A cache of this test's own, so that the first run really builds.
 $ENV{PGBENCH_EXT_BUILD_CACHE} = "$base/cache";
 
-my ($src, $fetch_err);
-IPC::Run::run([ "$top/tools/pg-source" ], '>', \$src, '2>', \$fetch_err)
-  or BAIL_OUT("tools/pg-source could not provide the PostgreSQL source: $fetch_err");
-chomp $src;
+my $src = postgresql_source();
 ok(-x "$src/configure", "PostgreSQL source unpacked in $src");
 
 my $patch = "$top/test/fixtures/snapshot-move-curcid.patch";

@@ -12,7 +12,6 @@
 use strict;
 use warnings;
 
-use IPC::Run;
 use JSON::PP;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -22,17 +21,13 @@ use PgbenchExtTest;
 plan skip_all => 'builds PostgreSQL 18 from source: run "make test-build"'
   unless $ENV{PGBENCH_EXT_TEST_BUILD};
 
-my $top = source_tree();
 my $bindir = pg_bindir();
 my $base = shared_tempdir();
 
 # A cache of this test's own, so that the build really happens.
 $ENV{PGBENCH_EXT_BUILD_CACHE} = "$base/cache";
 
-my ($src, $fetch_err);
-IPC::Run::run([ "$top/tools/pg-source", '18' ], '>', \$src, '2>', \$fetch_err)
-  or BAIL_OUT("tools/pg-source 18 could not provide the PostgreSQL 18 source: $fetch_err");
-chomp $src;
+my $src = postgresql_source('18');
 like($src, qr{/postgresql-18\.\d+$}, "PostgreSQL 18 source unpacked in $src");
 
 my $dir = "$base/ab";

@@ -14,7 +14,6 @@
 use strict;
 use warnings;
 
-use IPC::Run;
 use JSON::PP;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -29,10 +28,7 @@ my $top = source_tree();
 my $base = shared_tempdir();
 $ENV{PGBENCH_EXT_BUILD_CACHE} ||= "$base/cache";
 
-my ($src, $fetch_err);
-IPC::Run::run([ "$top/tools/pg-source" ], '>', \$src, '2>', \$fetch_err)
-  or BAIL_OUT("tools/pg-source could not provide the PostgreSQL source: $fetch_err");
-chomp $src;
+my $src = postgresql_source();
 
 my $dir = "$base/story";
 my ($rc, $out, $err) = run_client('ab', '-s', '1', '-r', '6', '-T', '3', '-c', '2', '-j', '2',
