@@ -571,9 +571,10 @@ static void
 block_sample(const ReportData *d, const ReportSample *side, int first, int last,
 			 ReportSample *out)
 {
+	ReportRunValue tps = report_run_tps;
 	int			k = 0;
 
-	report_figure_sample(d, side, report_run_tps, out);
+	report_figure_sample(d, side, report_run_figure, &tps, out);
 	for (int i = 0; i < out->n; i++)
 	{
 		if (out->rounds[i] < first || out->rounds[i] > last)
