@@ -216,6 +216,24 @@ level_warnings(ReportData *r)
 	}
 }
 
+/*
+ * What the look after a block of rounds = auto needs: the cells, their
+ * units and their looks.  Not the levels, noise, probe, layouts or
+ * profiles, which a long budget would read again after every block.
+ */
+ReportData *
+report_load_looks(const char *dir, char **error)
+{
+	ReportData *r = report_read(dir, NULL, error);
+
+	if (r == NULL)
+		return NULL;
+	compute_cells(r);
+	report_pooled_seed_cells(r);
+	report_sequential_load(r);
+	return r;
+}
+
 ReportData *
 report_load(const char *dir, const char *baseline, char **error)
 {
