@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "experiment.h"
+#include "report.h"
 #include "stats.h"
 
 typedef struct CalibrateOptions
@@ -114,6 +115,15 @@ extern bool calibrate_analyse_servers(const CalibrateOptions *o, const char *dir
 									  char **error);
 extern bool calibrate_report_servers(const CalibrateOptions *o, const CalibrationServers *s,
 									 FILE *out, char **error);
+/* calibrate.c's pieces the across-servers phases share */
+extern bool calibrate_covers(const StatsComparison *c, double ratio);
+extern double calibrate_pct(int k, int n);
+extern void calibrate_print_blocks(FILE *f, const char *phase, const StatsComparison *cmp,
+								   int n, const double *truth);
+extern double calibrate_cpu_expected_ratio(const CalibrateOptions *o, const ReportData *d,
+										   int first, int last, double cpu_us[2],
+										   double *tx_us);
+
 extern bool calibrate_analyse_aa(const CalibrateOptions *o, const char *dir,
 								 CalibrationResult *r, char **error);
 extern bool calibrate_analyse_delay(const CalibrateOptions *o, const char *dir,

@@ -241,7 +241,7 @@ typedef double (*ReportFigureValue) (const ReportData *r, int run, const void *a
 
 /* report_analysis.c: a results directory, every figure computed */
 extern ReportData *report_load(const char *dir, const char *baseline, char **error);
-extern ReportData *report_load_looks(const char *dir, char **error);
+extern ReportData *report_load_looks(const char *dir, const char *baseline, char **error);
 
 /* report_data.c */
 extern ReportData *report_read(const char *dir, const char *baseline, char **error);

@@ -217,14 +217,14 @@ level_warnings(ReportData *r)
 }
 
 /*
- * What the look after a block of rounds = auto needs: the cells, their
- * units and their looks.  Not the levels, noise, probe, layouts or
+ * The cells, their units and, under rounds = auto, their looks: all that
+ * the look after a block needs.  Not the levels, noise, probe, layouts or
  * profiles, which a long budget would read again after every block.
  */
 ReportData *
-report_load_looks(const char *dir, char **error)
+report_load_looks(const char *dir, const char *baseline, char **error)
 {
-	ReportData *r = report_read(dir, NULL, error);
+	ReportData *r = report_read(dir, baseline, error);
 
 	if (r == NULL)
 		return NULL;
@@ -237,17 +237,14 @@ report_load_looks(const char *dir, char **error)
 ReportData *
 report_load(const char *dir, const char *baseline, char **error)
 {
-	ReportData *r = report_read(dir, baseline, error);
+	ReportData *r = report_load_looks(dir, baseline, error);
 
 	if (r == NULL)
 		return NULL;
-	compute_cells(r);
-	report_pooled_seed_cells(r);
 	layout_seed_verdicts(r);
 	report_measure_costs(r);
 	for (int i = 0; i < r->ncells; i++)
 		report_cell_levels(r, &r->cells[i]);
-	report_sequential_load(r);
 	compute_noise(r);
 	run_warnings(r);
 	level_warnings(r);
