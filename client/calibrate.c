@@ -25,13 +25,9 @@
 
 static const double effects[CAL_NEFFECTS] = {0.01, 0.02, 0.05};
 
-/*
- * tps of one variant's counted runs in rounds [first, last], into x, and
- * their rounds into round unless it is NULL
- */
+/* tps of one variant's counted runs in rounds [first, last], into x */
 static int
-select_tps(const ReportData *d, const char *variant, int first, int last,
-		   double *x, int *round)
+select_tps(const ReportData *d, const char *variant, int first, int last, double *x)
 {
 	int			k = 0;
 
@@ -41,36 +37,19 @@ select_tps(const ReportData *d, const char *variant, int first, int last,
 
 		if (report_run_counted(run) && strcmp(run->variant, variant) == 0 &&
 			run->round >= first && run->round <= last)
-		{
-			if (round != NULL)
-				round[k] = run->round;
 			x[k++] = run->tps;
-		}
 	}
 	return k;
 }
 
-/* Variant b against A in rounds [first, last], as the verdict table compares them. */
-static int
+/* Variant b against A in rounds [first, last]: the verdict table's comparison of their cell. */
+static bool
 compare_rounds(const ReportData *d, const char *b_name, int first, int last,
 			   StatsComparison *out)
 {
-	double	   *a = pg_malloc(sizeof(double) * (d->nruns + 1));
-	double	   *b = pg_malloc(sizeof(double) * (d->nruns + 1));
-	int		   *ra = pg_malloc(sizeof(int) * (d->nruns + 1));
-	int		   *rb = pg_malloc(sizeof(int) * (d->nruns + 1));
-	int			na = select_tps(d, "A", first, last, a, ra);
-	int			nb = select_tps(d, b_name, first, last, b, rb);
-	StatsOptions opt;
-	int			rc;
+	const ReportCell *cell = report_find_cell(d, d->spec.scripts[0], d->spec.clients[0], b_name);
 
-	stats_default_options(&opt);
-	rc = stats_compare_rounds(a, ra, na, b, rb, nb, &opt, out);
-	pg_free(a);
-	pg_free(b);
-	pg_free(ra);
-	pg_free(rb);
-	return rc;
+	return cell != NULL && report_compare_rounds(d, cell, first, last, out);
 }
 
 /*
@@ -78,9 +57,9 @@ compare_rounds(const ReportData *d, const char *b_name, int first, int last,
  * experiment of that size would; blocks too small for any verdict are
  * left out.  Returns the number of comparisons in out.
  */
-static int
-compare_blocks(const CalibrateOptions *o, const ReportData *d, const char *b_name,
-			   StatsComparison *out, int *first_round)
+int
+calibrate_compare_blocks(const CalibrateOptions *o, const ReportData *d, const char *b_name,
+						 StatsComparison *out, int *first_round)
 {
 	int			k = 0;
 
@@ -88,7 +67,7 @@ compare_blocks(const CalibrateOptions *o, const ReportData *d, const char *b_nam
 	{
 		int			first = blk * o->rounds + 1;
 
-		if (compare_rounds(d, b_name, first, first + o->rounds - 1, &out[k]) == 0 &&
+		if (compare_rounds(d, b_name, first, first + o->rounds - 1, &out[k]) &&
 			out[k].verdict != STATS_INSUFFICIENT)
 		{
 			if (first_round != NULL)
@@ -273,7 +252,7 @@ calibrate_cpu_expected_ratio(const CalibrateOptions *o, const ReportData *d, int
 	double		tx;
 	int			k[2] = {0, 0};
 	double	   *a = pg_malloc(sizeof(double) * (d->nruns + 1));
-	double		tps = report_median(a, select_tps(d, "A", first, last, a, NULL));
+	double		tps = report_median(a, select_tps(d, "A", first, last, a));
 
 	pg_free(a);
 	for (int i = 0; i < d->nruns; i++)
@@ -310,14 +289,14 @@ calibrate_analyse_aa(const CalibrateOptions *o, const char *dir, CalibrationResu
 	if (d == NULL)
 		return false;
 	cmp = r->aa_cmp = pg_malloc(sizeof(StatsComparison) * o->blocks);
-	r->aa_blocks = compare_blocks(o, d, "A2", cmp, NULL);
+	r->aa_blocks = calibrate_compare_blocks(o, d, "A2", cmp, NULL);
 	r->aa_false_positives = 0;
 	for (int i = 0; i < r->aa_blocks; i++)
 		if (cmp[i].verdict != STATS_NO_CHANGE)
 			r->aa_false_positives++;
 
 	/* A2 against A over every round: a real difference, and the noise between rounds */
-	r->has_aa_pooled = compare_rounds(d, "A2", 1, INT_MAX, &r->aa_pooled) == 0 &&
+	r->has_aa_pooled = compare_rounds(d, "A2", 1, INT_MAX, &r->aa_pooled) &&
 		r->aa_pooled.has_ci;
 	if (r->has_aa_pooled)
 		set_round_noise(&r->aa_pooled, r);
@@ -338,7 +317,7 @@ calibrate_analyse_delay(const CalibrateOptions *o, const char *dir, CalibrationR
 		return false;
 
 	/* the true effect, from every block at once */
-	if (compare_rounds(d, "delayed", 1, INT_MAX, &pooled) != 0 || !pooled.has_ci)
+	if (!compare_rounds(d, "delayed", 1, INT_MAX, &pooled) || !pooled.has_ci)
 	{
 		*error = psprintf("the delay phase in \"%s\" has too few completed runs to estimate the true effect", dir);
 		return false;
@@ -362,7 +341,7 @@ calibrate_analyse_delay(const CalibrateOptions *o, const char *dir, CalibrationR
 	cmp = r->delay_cmp = pg_malloc(sizeof(StatsComparison) * o->blocks);
 	first_round = pg_malloc(sizeof(int) * o->blocks);
 	r->delay_truth = pg_malloc(sizeof(double) * o->blocks);
-	r->delay_blocks = compare_blocks(o, d, "delayed", cmp, first_round);
+	r->delay_blocks = calibrate_compare_blocks(o, d, "delayed", cmp, first_round);
 	r->detected = r->covered = r->covered_pooled = 0;
 	for (int i = 0; i < r->delay_blocks; i++)
 	{
@@ -408,7 +387,7 @@ calibrate_analyse_sizing(const CalibrateOptions *o, const char *dir, Calibration
 		*error = psprintf("the sizing phase in \"%s\" has no inject_slowdown_pct setting", dir);
 		return false;
 	}
-	if (compare_rounds(d, "delayed", 1, INT_MAX, &r->sizing) != 0 || !r->sizing.has_ci)
+	if (!compare_rounds(d, "delayed", 1, INT_MAX, &r->sizing) || !r->sizing.has_ci)
 	{
 		*error = psprintf("the sizing phase in \"%s\" has too few completed runs to measure the slowdown", dir);
 		return false;

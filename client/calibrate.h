@@ -116,6 +116,9 @@ extern bool calibrate_analyse_servers(const CalibrateOptions *o, const char *dir
 extern bool calibrate_report_servers(const CalibrateOptions *o, const CalibrationServers *s,
 									 FILE *out, char **error);
 /* calibrate.c's pieces the across-servers phases share */
+extern int	calibrate_compare_blocks(const CalibrateOptions *o, const ReportData *d,
+									 const char *b_name, StatsComparison *out,
+									 int *first_round);
 extern bool calibrate_covers(const StatsComparison *c, double ratio);
 extern double calibrate_pct(int k, int n);
 extern void calibrate_print_blocks(FILE *f, const char *phase, const StatsComparison *cmp,

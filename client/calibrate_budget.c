@@ -95,7 +95,7 @@ load_phase(const CalibrateOptions *o, int p, BudgetPhase *ph, char **error)
 	ph->rounds = pg_malloc0(sizeof(double) * o->blocks);
 	for (int k = 1; k <= o->blocks; k++)
 	{
-		ReportData *r = report_load(calibrate_budget_dir(o, p, k), NULL, error);
+		ReportData *r = report_load_cells(calibrate_budget_dir(o, p, k), NULL, error);
 
 		if (r == NULL)
 			return false;
@@ -120,8 +120,7 @@ load_phase(const CalibrateOptions *o, int p, BudgetPhase *ph, char **error)
 		StatsDecision d = report_look_decision(c);
 
 		ph->decisions[d]++;
-		if (ph->has_truth && c->has_look && c->look.cmp.has_ci &&
-			c->look.cmp.ci_low <= ph->truth && ph->truth <= c->look.cmp.ci_high)
+		if (ph->has_truth && c->has_look && calibrate_covers(&c->look.cmp, ph->truth))
 			ph->covered++;
 		if (d != STATS_UNDECIDED)
 		{
@@ -130,12 +129,6 @@ load_phase(const CalibrateOptions *o, int p, BudgetPhase *ph, char **error)
 		}
 	}
 	return true;
-}
-
-static double
-share(int k, int n)
-{
-	return n > 0 ? 100.0 * k / n : NAN;
 }
 
 static void
@@ -190,11 +183,11 @@ calibrate_budget_report(const CalibrateOptions *o, FILE *out, char **error)
 				o->script, o->clients, o->duration_s, o->budget_s);
 		fprintf(f, "- A/A false-positive rate (rounds = auto): %d of %d comparisons (%.1f%%) decided faster or slower\n",
 				aa->decisions[STATS_DECIDED_FASTER] + aa->decisions[STATS_DECIDED_SLOWER], aa->n,
-				share(aa->decisions[STATS_DECIDED_FASTER] + aa->decisions[STATS_DECIDED_SLOWER], aa->n));
+				calibrate_pct(aa->decisions[STATS_DECIDED_FASTER] + aa->decisions[STATS_DECIDED_SLOWER], aa->n));
 		for (int p = 1; p < CAL_BUDGET_NPHASES; p++)
 			fprintf(f, "- detection at %g%%: %d of %d comparisons (%.1f%%) decided slower; CI coverage of the pooled effect %s: %d of %d\n",
 					calibrate_budget_slowdown_pct[p], phases[p].decisions[STATS_DECIDED_SLOWER],
-					phases[p].n, share(phases[p].decisions[STATS_DECIDED_SLOWER], phases[p].n),
+					phases[p].n, calibrate_pct(phases[p].decisions[STATS_DECIDED_SLOWER], phases[p].n),
 					phases[p].has_truth ? report_pct(phases[p].truth) : "-", phases[p].covered,
 					phases[p].n);
 		fprintf(f, "\n| phase | comparisons | faster | slower | same | undecided | true effect | CI covers it | median time to decide | median rounds to decide |\n"

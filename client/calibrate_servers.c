@@ -24,32 +24,6 @@
 #include <math.h>
 
 /*
- * The runs of one side of a cell in rounds [first, last], as a sample of
- * that side (of_side set): report_compare_samples() then finds each run's
- * unit, the instance pair the cell's verdict counts.
- */
-static void
-block_sample(const ReportData *d, const ReportSample *side, int first, int last,
-			 ReportSample *out)
-{
-	ReportRunValue tps = report_run_tps;
-	int			k = 0;
-
-	report_figure_sample(d, side, report_run_figure, &tps, out);
-	for (int i = 0; i < out->n; i++)
-	{
-		if (out->rounds[i] < first || out->rounds[i] > last)
-			continue;
-		out->tps[k] = out->tps[i];
-		out->rounds[k] = out->rounds[i];
-		out->run_ids[k] = out->run_ids[i];
-		out->of_side[k] = out->of_side[i];
-		k++;
-	}
-	out->n = k;
-}
-
-/*
  * The wall time of a phase: its counted runs, its warm-ups after each
  * start, and the instances it started (instances.csv).
  */
@@ -87,10 +61,11 @@ bool
 calibrate_analyse_servers(const CalibrateOptions *o, const char *dir, bool slowed,
 						  double elapsed_s, CalibrationServersPhase *p, char **error)
 {
-	ReportData *d = report_load(dir, NULL, error);
+	ReportData *d = report_load_cells(dir, NULL, error);
 	const char *b_name = slowed ? "delayed" : "A2";
 	const ReportCell *cell;
 	int			b;
+	int		   *first;
 
 	memset(p, 0, sizeof(*p));
 	if (d == NULL)
@@ -112,31 +87,23 @@ calibrate_analyse_servers(const CalibrateOptions *o, const char *dir, bool slowe
 	p->pooled = cell->cmp;
 	p->cmp = pg_malloc(sizeof(StatsComparison) * o->blocks);
 	p->truth = pg_malloc(sizeof(double) * o->blocks);
-	for (int blk = 0; blk < o->blocks; blk++)
+	first = pg_malloc(sizeof(int) * o->blocks);
+	p->blocks = calibrate_compare_blocks(o, d, b_name, p->cmp, first);
+	for (int k = 0; k < p->blocks; k++)
 	{
-		int			first = blk * o->rounds + 1;
-		int			last = first + o->rounds - 1;
-		ReportSample sa,
-					sb;
-		StatsComparison *c = &p->cmp[p->blocks];
-		bool		ok;
+		const StatsComparison *c = &p->cmp[k];
 
-		block_sample(d, cell->a, first, last, &sa);
-		block_sample(d, cell->b, first, last, &sb);
-		ok = report_compare_samples(d, cell, &sa, &sb, d->opt.higher_is_better, c);
-		report_free_figure_sample(&sa);
-		report_free_figure_sample(&sb);
-		if (!ok || c->verdict == STATS_INSUFFICIENT)
-			continue;
-		p->truth[p->blocks] = slowed ? calibrate_cpu_expected_ratio(o, d, first, last, NULL, NULL) : 1.0;
-		if (slowed && isnan(p->truth[p->blocks]) && p->has_pooled)
-			p->truth[p->blocks] = p->pooled.estimate;
+		p->truth[k] = slowed
+			? calibrate_cpu_expected_ratio(o, d, first[k], first[k] + o->rounds - 1, NULL, NULL)
+			: 1.0;
+		if (slowed && isnan(p->truth[k]) && p->has_pooled)
+			p->truth[k] = p->pooled.estimate;
 		if (slowed ? c->verdict == STATS_SLOWER : c->verdict != STATS_NO_CHANGE)
 			p->positives++;
-		if (calibrate_covers(c, p->truth[p->blocks]))
+		if (calibrate_covers(c, p->truth[k]))
 			p->covered++;
-		p->blocks++;
 	}
+	pfree(first);
 	phase_wall_time(d, p);
 	return true;
 }

@@ -241,7 +241,7 @@ typedef double (*ReportFigureValue) (const ReportData *r, int run, const void *a
 
 /* report_analysis.c: a results directory, every figure computed */
 extern ReportData *report_load(const char *dir, const char *baseline, char **error);
-extern ReportData *report_load_looks(const char *dir, const char *baseline, char **error);
+extern ReportData *report_load_cells(const char *dir, const char *baseline, char **error);
 
 /* report_data.c */
 extern ReportData *report_read(const char *dir, const char *baseline, char **error);
@@ -279,6 +279,13 @@ extern bool report_compare_runs(const ReportData *r, const ReportCell *c,
 extern bool report_compare_samples(const ReportData *r, const ReportCell *c,
 								   const ReportSample *a, const ReportSample *b,
 								   bool higher_is_better, StatsComparison *out);
+extern bool report_look_samples(const ReportData *r, const ReportCell *c,
+								const ReportSample *a, const ReportSample *b,
+								const StatsSequentialPlan *plan, StatsLook *out);
+extern void report_cell_rounds(const ReportData *r, const ReportCell *c, int first, int last,
+							   ReportSample *a, ReportSample *b);
+extern bool report_compare_rounds(const ReportData *r, const ReportCell *c, int first, int last,
+								  StatsComparison *out);
 
 /* report_probe.c */
 extern void report_probe_load(ReportData *r);

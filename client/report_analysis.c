@@ -222,7 +222,7 @@ level_warnings(ReportData *r)
  * profiles, which a long budget would read again after every block.
  */
 ReportData *
-report_load_looks(const char *dir, const char *baseline, char **error)
+report_load_cells(const char *dir, const char *baseline, char **error)
 {
 	ReportData *r = report_read(dir, baseline, error);
 
@@ -237,7 +237,7 @@ report_load_looks(const char *dir, const char *baseline, char **error)
 ReportData *
 report_load(const char *dir, const char *baseline, char **error)
 {
-	ReportData *r = report_load_looks(dir, baseline, error);
+	ReportData *r = report_load_cells(dir, baseline, error);
 
 	if (r == NULL)
 		return NULL;

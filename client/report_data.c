@@ -396,31 +396,108 @@ units_of(const int *side_units, const ReportSample *s)
 }
 
 /*
+ * The kind of unit a cell's comparisons pass to common/: round by round is
+ * the instance-pair comparison with one pair.
+ */
+static StatsUnit
+stats_unit_of(const ReportCell *c)
+{
+	return c->unit == STATS_UNIT_ROUND ? STATS_UNIT_INSTANCE_PAIR : c->unit;
+}
+
+/*
  * B against A in cell c, as every verdict of the report is made: tps, the
  * snapshot probe's figures and the profiles' metrics and functions, each
- * across the unit report_compare_cell() decided for the cell.  a and b
- * are the cell's samples or samples of one figure of their runs (of_side
- * set, report_figure_sample()).
+ * across the unit report_compare_cell() decided for the cell; with a plan,
+ * the sequential look of rounds = auto on the same units instead (into
+ * look, else into out).  a and b are the cell's samples or samples of one
+ * figure of their runs (of_side set, report_figure_sample()).
  */
+static bool
+compare_or_look(const ReportData *r, const ReportCell *c, const ReportSample *a,
+				const ReportSample *b, bool higher_is_better,
+				const StatsSequentialPlan *plan, StatsComparison *out, StatsLook *look)
+{
+	StatsOptions opt = r->opt;
+	int		   *ua = units_of(c->unit_a, a);
+	int		   *ub = units_of(c->unit_b, b);
+	int			rc;
+
+	opt.higher_is_better = higher_is_better;
+	if (plan != NULL)
+		rc = stats_sequential_look(a->tps, a->rounds, ua, a->n, b->tps, b->rounds, ub, b->n,
+								   stats_unit_of(c), plan, &opt, look);
+	else
+		rc = stats_compare_units(a->tps, a->rounds, ua, a->n, b->tps, b->rounds, ub, b->n,
+								 stats_unit_of(c), &opt, out);
+	if (ua)
+		pg_free(ua);
+	if (ub)
+		pg_free(ub);
+	return rc == STATS_OK;
+}
+
 bool
 report_compare_samples(const ReportData *r, const ReportCell *c,
 					   const ReportSample *a, const ReportSample *b,
 					   bool higher_is_better, StatsComparison *out)
 {
-	StatsOptions opt = r->opt;
-	int		   *ua = units_of(c->unit_a, a);
-	int		   *ub = units_of(c->unit_b, b);
+	return compare_or_look(r, c, a, b, higher_is_better, NULL, out, NULL);
+}
+
+/* The look after a block of rounds = auto, on the units of the cell's verdict. */
+bool
+report_look_samples(const ReportData *r, const ReportCell *c, const ReportSample *a,
+					const ReportSample *b, const StatsSequentialPlan *plan, StatsLook *out)
+{
+	return compare_or_look(r, c, a, b, r->opt.higher_is_better, plan, NULL, out);
+}
+
+/*
+ * The tps of each side of cell c in rounds [first, last], as figure
+ * samples: one block of a calibration, or the rounds a look has seen.
+ */
+void
+report_cell_rounds(const ReportData *r, const ReportCell *c, int first, int last,
+				   ReportSample *a, ReportSample *b)
+{
+	ReportRunValue tps = report_run_tps;
+	ReportSample *side[2] = {a, b};
+
+	report_figure_sample(r, c->a, report_run_figure, &tps, a);
+	report_figure_sample(r, c->b, report_run_figure, &tps, b);
+	for (int s = 0; s < 2; s++)
+	{
+		ReportSample *x = side[s];
+		int			k = 0;
+
+		for (int i = 0; i < x->n; i++)
+		{
+			if (x->rounds[i] < first || x->rounds[i] > last)
+				continue;
+			x->tps[k] = x->tps[i];
+			x->rounds[k] = x->rounds[i];
+			x->run_ids[k] = x->run_ids[i];
+			x->of_side[k] = x->of_side[i];
+			k++;
+		}
+		x->n = k;
+	}
+}
+
+/* B against A in cell c over rounds [first, last], as the verdict table compares. */
+bool
+report_compare_rounds(const ReportData *r, const ReportCell *c, int first, int last,
+					  StatsComparison *out)
+{
+	ReportSample a,
+				b;
 	bool		ok;
 
-	opt.higher_is_better = higher_is_better;
-	/* round by round is the instance-pair comparison with one pair */
-	ok = stats_compare_units(a->tps, a->rounds, ua, a->n, b->tps, b->rounds, ub, b->n,
-							 c->unit == STATS_UNIT_ROUND ? STATS_UNIT_INSTANCE_PAIR : c->unit,
-							 &opt, out) == STATS_OK;
-	if (ua)
-		pg_free(ua);
-	if (ub)
-		pg_free(ub);
+	report_cell_rounds(r, c, first, last, &a, &b);
+	ok = report_compare_samples(r, c, &a, &b, r->opt.higher_is_better, out);
+	report_free_figure_sample(&a);
+	report_free_figure_sample(&b);
 	return ok;
 }
 

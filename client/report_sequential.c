@@ -48,56 +48,23 @@ complete_blocks(const ReportData *r)
 	return blocks;
 }
 
-/* The runs of one side in rounds up to max_round, with their units. */
-static int
-side_upto(const ReportSample *s, const int *units, int max_round, double *tps, int *rounds,
-		  int *unit_out)
-{
-	int			n = 0;
-
-	for (int i = 0; i < s->n; i++)
-	{
-		if (s->rounds[i] > max_round)
-			continue;
-		tps[n] = s->tps[i];
-		rounds[n] = s->rounds[i];
-		if (units)
-			unit_out[n] = units[i];
-		n++;
-	}
-	return n;
-}
-
-/* Cell c's look after block "block". */
+/* Cell c's look after block "block": the rounds seen so far, on the cell's units. */
 static bool
 look_after(const ReportData *r, const ReportCell *c, int block, StatsLook *out)
 {
-	int			max_round = block * r->budget.block_rounds;
 	int			look = budget_look_of_block(&r->budget, block);
 	double	   *info = pg_malloc(sizeof(double) * look);
-	double	   *ta = pg_malloc(sizeof(double) * (c->a->n + 1));
-	double	   *tb = pg_malloc(sizeof(double) * (c->b->n + 1));
-	int		   *ra = pg_malloc(sizeof(int) * (c->a->n + 1));
-	int		   *rb = pg_malloc(sizeof(int) * (c->b->n + 1));
-	int		   *ua = pg_malloc(sizeof(int) * (c->a->n + 1));
-	int		   *ub = pg_malloc(sizeof(int) * (c->b->n + 1));
-	int			na = side_upto(c->a, c->unit_a, max_round, ta, ra, ua);
-	int			nb = side_upto(c->b, c->unit_b, max_round, tb, rb, ub);
 	StatsSequentialPlan plan;
+	ReportSample a,
+				b;
 	bool		ok;
 
 	budget_look_plan(&r->budget, look, info, &plan);
-	/* round by round is the instance-pair comparison with one pair */
-	ok = stats_sequential_look(ta, ra, c->unit_a ? ua : NULL, na, tb, rb, c->unit_b ? ub : NULL, nb,
-							   c->unit == STATS_UNIT_ROUND ? STATS_UNIT_INSTANCE_PAIR : c->unit,
-							   &plan, &r->opt, out) == STATS_OK;
+	report_cell_rounds(r, c, 1, block * r->budget.block_rounds, &a, &b);
+	ok = report_look_samples(r, c, &a, &b, &plan, out);
+	report_free_figure_sample(&a);
+	report_free_figure_sample(&b);
 	pfree(info);
-	pfree(ta);
-	pfree(tb);
-	pfree(ra);
-	pfree(rb);
-	pfree(ua);
-	pfree(ub);
 	return ok;
 }
 

@@ -261,7 +261,7 @@ static bool
 look_after_block(const char *dir, const BudgetPlan *b, int block, double spent, bool print,
 				 bool *stop, char **error)
 {
-	ReportData *r = report_load_looks(dir, NULL, error);
+	ReportData *r = report_load_cells(dir, NULL, error);
 
 	if (r == NULL)
 		return false;
