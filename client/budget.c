@@ -213,7 +213,8 @@ check_budget_row(const RunsCsv *t, char **f, const void *arg, char **problem)
 /*
  * What budget.csv says: the blocks finished, the seconds spent by the end
  * of the last, and by the end of each block b in block_spent_s[b - 1]
- * (NAN for a block it lacks; room for max_blocks).  No file: none.
+ * (NAN for a block it lacks; room for max_blocks; NULL: not wanted).
+ * No file: none.
  */
 bool
 budget_read_spent(const char *dir, int *blocks, double *spent_s, double *block_spent_s,
@@ -225,7 +226,7 @@ budget_read_spent(const char *dir, int *blocks, double *spent_s, double *block_s
 
 	*blocks = 0;
 	*spent_s = 0;
-	for (int i = 0; i < max_blocks; i++)
+	for (int i = 0; block_spent_s != NULL && i < max_blocks; i++)
 		block_spent_s[i] = NAN;
 	if (access(path, F_OK) != 0 && errno == ENOENT)
 		return true;
@@ -239,7 +240,8 @@ budget_read_spent(const char *dir, int *blocks, double *spent_s, double *block_s
 		int			b = atoi(t->rows[i][runs_csv_column(t, "block")]);
 		double		s = strtod(t->rows[i][runs_csv_column(t, "spent_s")], NULL);
 
-		block_spent_s[b - 1] = s;
+		if (block_spent_s != NULL)
+			block_spent_s[b - 1] = s;
 		if (b > *blocks)
 		{
 			*blocks = b;

@@ -213,7 +213,6 @@ run_budgeted_calibration(const CalibrateOptions *o)
 		{
 			ExperimentSpec spec;
 			RunOptions	ropts = {0};
-			BudgetPlan	plan;
 			int			rc;
 
 			base_spec(&spec, o, 6);
@@ -231,14 +230,11 @@ run_budgeted_calibration(const CalibrateOptions *o)
 			ropts.max_restarts = 3;
 			ropts.no_summary = true;
 			ropts.quiet_looks = true;
-			ropts.budget = &plan;
 			fprintf(stderr, "calibrate: rounds = auto, %s %d of %d (a budget of %d s)\n",
 					p == 0 ? "A against an identical A" : psprintf("A against A slowed down by %g%%", calibrate_budget_slowdown_pct[p]),
 					k, o->blocks, o->budget_s);
 			if (!validate_experiment(&spec, ropts.results_dir, false))
 				return EXIT_USAGE;
-			if (!budget_plan(&spec, &plan, &error))
-				usage_error("calibrate", "%s", error);
 			if ((rc = runner_execute(&spec, &ropts)) != 0)
 				return rc;
 		}

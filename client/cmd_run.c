@@ -129,29 +129,6 @@ choose_seed(ExperimentSpec *spec, const char *seed_arg)
 	}
 }
 
-/*
- * rounds = auto: the plan of blocks, from the budget; resumed, the one the
- * experiment recorded when it started.
- */
-static bool
-plan_budget(ExperimentSpec *spec, RunOptions *ropts, char **error)
-{
-	BudgetPlan *b = pg_malloc0(sizeof(BudgetPlan));
-
-	if (ropts->resume)
-	{
-		json_t	   *doc = results_read_json(ropts->results_dir, "experiment.json", error);
-
-		if (doc == NULL || !budget_from_json(doc, b, error))
-			return false;
-		spec->rounds = b->max_blocks * b->block_rounds;
-	}
-	else if (!budget_plan(spec, b, error))
-		return false;
-	ropts->budget = b;
-	return true;
-}
-
 static int
 execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 {
@@ -166,12 +143,6 @@ execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 	if (!validate_experiment(spec, ropts->results_dir, ropts->resume))
 	{
 		pg_log_error_hint("Nothing was run. Try \"%s %s --help\" for the options.", progname, command);
-		return EXIT_USAGE;
-	}
-	if (spec->rounds_auto && !plan_budget(spec, ropts, &error))
-	{
-		pg_log_error("%s", error);
-		pg_log_error_hint("Nothing was run.");
 		return EXIT_USAGE;
 	}
 	return runner_execute(spec, ropts);

@@ -74,7 +74,8 @@ machine_json(void)
 }
 
 static bool
-write_experiment_json(Experiment *x, const RunOptions *opts, char **error)
+write_experiment_json(Experiment *x, const RunOptions *opts, const BudgetPlan *budget,
+					  char **error)
 {
 	json_t	   *variants = json_object();
 	char		now[32];
@@ -113,8 +114,8 @@ write_experiment_json(Experiment *x, const RunOptions *opts, char **error)
 					"why", x->plan->restart_why);
 	if (opts->rerun_of)
 		json_object_set_new(doc, "rerun_of", json_string(opts->rerun_of));
-	if (opts->budget)
-		json_object_set_new(doc, "sequential", budget_to_json(opts->budget));
+	if (budget)
+		json_object_set_new(doc, "sequential", budget_to_json(budget));
 	if (x->spec->profile.mode != PROFILE_OFF)
 		json_object_set_new(doc, "profile", profile_facts_json(x->spec));
 	if (!results_write_json(x->dir, "experiment.json", doc, error))
@@ -292,10 +293,9 @@ look_after_block(const char *dir, const BudgetPlan *b, int block, double spent, 
  * have stopped before making it.
  */
 static bool
-end_of_block(Experiment *x, const RunOptions *opts, int block, BudgetClock *clock, bool *stop,
-			 char **error)
+end_of_block(Experiment *x, const RunOptions *opts, const BudgetPlan *b, int block,
+			 BudgetClock *clock, bool *stop, char **error)
 {
-	const BudgetPlan *b = opts->budget;
 	bool		replay = block == clock->recorded;
 	double		spent = clock->spent_before + (now_seconds() - clock->session_start);
 
@@ -312,6 +312,25 @@ end_of_block(Experiment *x, const RunOptions *opts, int block, BudgetClock *cloc
 	else
 		spent = clock->spent_before;
 	return look_after_block(x->dir, b, block, spent, !replay && !opts->quiet_looks, stop, error);
+}
+
+/*
+ * rounds = auto: the plan of blocks from the budget, spec->rounds set to
+ * its most rounds; resumed, the plan the experiment recorded when it
+ * started (alpha spending needs the one fixed before the first look).
+ */
+static bool
+plan_of_budget(ExperimentSpec *spec, const RunOptions *opts, BudgetPlan *b, char **error)
+{
+	json_t	   *doc;
+
+	if (!opts->resume)
+		return budget_plan(spec, b, error);
+	if ((doc = results_read_json(opts->results_dir, "experiment.json", error)) == NULL ||
+		!budget_from_json(doc, b, error))
+		return false;
+	spec->rounds = b->max_blocks * b->block_rounds;
+	return true;
 }
 
 static int
@@ -336,7 +355,16 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 	int			i;
 	bool		stopped = false;
 	BudgetClock clock = {0};
+	BudgetPlan	budget_plan_of_run;
+	const BudgetPlan *budget = NULL;
 
+	/* rounds = auto: the plan sets the rounds the runs are laid out for */
+	if (spec->rounds_auto)
+	{
+		if (!plan_of_budget(spec, opts, &budget_plan_of_run, &error))
+			return fail_setup(psprintf("%s\nhint: Nothing was run.", error));
+		budget = &budget_plan_of_run;
+	}
 	x.spec = spec;
 	x.dir = opts->results_dir;
 	x.plan = plan_build(spec);
@@ -367,21 +395,18 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 
 	if (!setup_variants(&x, &error) || !profile_after_setup(&x, &error))
 		return fail_setup(error);
-	if (!opts->resume && !write_experiment_json(&x, opts, &error))
+	if (!opts->resume && !write_experiment_json(&x, opts, budget, &error))
 		return fail_setup(error);
 
-	if (opts->budget)
+	if (budget)
 	{
-		double	   *block_spent = pg_malloc(sizeof(double) * opts->budget->max_blocks);
-
-		if (!budget_read_spent(x.dir, &clock.recorded, &clock.spent_before, block_spent,
-							   opts->budget->max_blocks, &error))
+		if (!budget_read_spent(x.dir, &clock.recorded, &clock.spent_before, NULL,
+							   budget->max_blocks, &error))
 			return fail_setup(error);
 		if (opts->resume)
 			printf("rounds = auto: %.0f s of the budget of %d s spent in %d block%s\n",
-				   clock.spent_before, opts->budget->budget_s, clock.recorded,
+				   clock.spent_before, budget->budget_s, clock.recorded,
 				   clock.recorded == 1 ? "" : "s");
-		pfree(block_spent);
 	}
 	clock.session_start = now_seconds();
 	progress_init(&progress, x.plan->nruns, ndone, spec->duration_s);
@@ -393,9 +418,9 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 		bool		restarted;
 		bool		ok = true;
 
-		if (opts->budget && i > 0 && x.plan->runs[i - 1].block != pr->block)
+		if (budget && i > 0 && x.plan->runs[i - 1].block != pr->block)
 		{
-			if (!end_of_block(&x, opts, x.plan->runs[i - 1].block, &clock, &stopped, &error))
+			if (!end_of_block(&x, opts, budget, x.plan->runs[i - 1].block, &clock, &stopped, &error))
 			{
 				log_error_text(error);
 				status = EXIT_RUNTIME_ERROR;
@@ -434,8 +459,8 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 			break;
 		}
 	}
-	if (opts->budget && i == x.plan->nruns && status == 0 && !run_interrupted &&
-		!end_of_block(&x, opts, x.plan->nblocks, &clock, &stopped, &error))
+	if (budget && i == x.plan->nruns && status == 0 && !run_interrupted &&
+		!end_of_block(&x, opts, budget, x.plan->nblocks, &clock, &stopped, &error))
 	{
 		log_error_text(error);
 		status = EXIT_RUNTIME_ERROR;

@@ -8,7 +8,6 @@
 #ifndef PGBENCH_EXT_RUNNER_H
 #define PGBENCH_EXT_RUNNER_H
 
-#include "budget.h"
 #include "experiment.h"
 
 typedef struct RunOptions
@@ -18,8 +17,7 @@ typedef struct RunOptions
 	const char *rerun_of;		/* the directory this one repeats, or NULL */
 	int			max_restarts;	/* postmaster deaths tolerated per variant */
 	bool		no_summary;		/* the caller analyses the results itself */
-	bool		quiet_looks;	/* no line per cell after each look */
-	const BudgetPlan *budget;	/* rounds = auto: the plan of blocks; else NULL */
+	bool		quiet_looks;	/* rounds = auto: no line per cell after each look */
 } RunOptions;
 
 extern int	runner_execute(ExperimentSpec *spec, const RunOptions *opts);
