@@ -429,8 +429,7 @@ section_per_run(const ReportData *r, Doc *d)
 		if (c->variant < 0)
 			continue;
 
-		doc_heading(d, 3, psprintf("%s, %d client%s: %s vs %s", c->script, c->clients,
-								   c->clients == 1 ? "" : "s", c->name, c->base_name));
+		doc_heading(d, 3, report_cell_title(c));
 		if (skip)
 			hdr[1] = hdr[0];
 		doc_table_begin(d, lengthof(hdr) - skip, hdr + skip);
@@ -543,8 +542,7 @@ section_counters(const ReportData *r, Doc *d)
 		if (c->variant < 0)
 			continue;
 
-		doc_heading(d, 3, psprintf("%s, %d client%s: %s vs %s", c->script, c->clients,
-								   c->clients == 1 ? "" : "s", c->name, c->base_name));
+		doc_heading(d, 3, report_cell_title(c));
 		doc_table_begin(d, lengthof(hdr), hdr);
 		for (int m = 0; m < nm; m++)
 		{

@@ -24,16 +24,13 @@ static char *
 seed_verdict_line(const ReportCell *cell, double *change)
 {
 	const StatsComparison *cmp = &cell->cmp;
-	const char *plural = cell->clients == 1 ? "" : "s";
 
 	*change = NAN;
 	if (!cell->has_comparison)
-		return psprintf("%s, %d client%s: %s vs %s: no comparison", cell->script,
-						cell->clients, plural, cell->name, cell->base_name);
+		return psprintf("%s: no comparison", report_cell_title(cell));
 	if (cmp->has_estimate)
 		*change = cmp->change_pct;
-	return psprintf("%s, %d client%s: %s vs %s: %s%s, %s (%s)", cell->script, cell->clients,
-					plural, cell->name, cell->base_name,
+	return psprintf("%s: %s%s, %s (%s)", report_cell_title(cell),
 					cmp->has_estimate ? psprintf("%+.2f%%", cmp->change_pct) : "-",
 					cmp->has_ci ? psprintf(" [%+.2f%%, %+.2f%%]", 100 * (cmp->ci_low - 1),
 										   100 * (cmp->ci_high - 1)) : "",

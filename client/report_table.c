@@ -65,8 +65,7 @@ print_sequential(const ReportData *r, FILE *out)
 
 		if (report_look_decision(c) != STATS_UNDECIDED)
 			continue;
-		fprintf(out, "undecided: %s, %d client%s, %s vs %s: %s; to decide: %s\n", c->script,
-				c->clients, c->clients == 1 ? "" : "s", c->name, c->base_name,
+		fprintf(out, "undecided: %s: %s; to decide: %s\n", report_cell_title(c),
 				report_look_text(r, c),
 				c->has_design ? c->design.reason : "no design could be planned from these runs");
 	}

@@ -271,10 +271,9 @@ look_after_block(const char *dir, const BudgetPlan *b, int block, double spent, 
 	{
 		const ReportCell *c = &r->cells[i];
 
-		fprintf(stderr, "block %d of at most %d (%d rounds, %.0f of %d s): %s, %d client%s, %s vs %s: %s%s\n",
-				block, b->max_blocks, block * b->block_rounds, spent, b->budget_s, c->script,
-				c->clients, c->clients == 1 ? "" : "s", c->name, c->base_name,
-				report_look_text(r, c),
+		fprintf(stderr, "block %d of at most %d (%d rounds, %.0f of %d s): %s: %s%s\n",
+				block, b->max_blocks, block * b->block_rounds, spent, b->budget_s,
+				report_cell_title(c), report_look_text(r, c),
 				report_look_decision(c) != STATS_UNDECIDED
 				? psprintf(" (decided at look %d)", c->look.look) : "");
 	}
