@@ -193,10 +193,12 @@ top_array_reserve(void *array, int *size, int need, Size elem_size)
 	return array;
 }
 
-/* Make room for one more open statement. */
-static void
+/* Make room for one more open statement; every tracked statement asks. */
+static inline void
 open_statements_reserve(void)
 {
+	if (likely(n_open_statements < open_statements_size))
+		return;
 	open_statements = top_array_reserve(open_statements, &open_statements_size,
 										n_open_statements + 1, sizeof(OpenStatement));
 }

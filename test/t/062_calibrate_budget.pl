@@ -48,6 +48,12 @@ foreach my $phase ('aa', 'slowed-2', 'slowed-5')
 	my $summary = read_json("$dir/auto-$phase-1/summary.json");
 	my $seq = $summary->{cells}[0]{sequential};
 	like($out, qr/^\| $phase 1 \| \Q$seq->{decision}\E \| /m, "$phase: its decision in the report ($seq->{decision})");
+	# the phase's counts are its comparison's decision, counted once
+	my %label = (aa => 'A/A, two servers (restart = auto)', 'slowed-2' => '2% (inject_slowdown_pct), one server',
+		'slowed-5' => '5% (inject_slowdown_pct), one server');
+	my ($counts) = $out =~ /^\| \Q$label{$phase}\E \| 1 \| (\d \| \d \| \d \| \d) \|/m;
+	is($counts, join(' | ', map { $seq->{decision} eq $_ ? 1 : 0 } qw(faster slower same undecided)),
+		"$phase: the table counts that decision (faster, slower, same, undecided)");
 	is($summary->{cells}[0]{comparison}{unit}, $phase eq 'aa' ? 'instance pair' : 'round',
 		"$phase: judged " . ($phase eq 'aa' ? 'across instance pairs' : 'round by round'));
 }
