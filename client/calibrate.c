@@ -5,8 +5,9 @@
  *		false-positive rate, detection rate and CI coverage, noise by run
  *		length and the runs needed to see 1%, 2% and 5% here.
  *
- * Every verdict is the one the verdict table gives (stats_compare_rounds():
- * round by round when the rounds allow), with the defaults a user gets
+ * Every verdict is the one the verdict table gives (report_compare_rounds()
+ * on the block's rounds: across instance pairs when the servers were
+ * restarted, round by round on one server), with the defaults a user gets
  * (alpha 0.05, noise threshold 1%): the calibration measures the harness
  * as it is used, not a tuned variant of it.
  *
