@@ -1,11 +1,11 @@
 # Sampled profiles (profile = sampled) on the installed PostgreSQL: perf
 # samples the server during every run, each run gets its CPU time per
 # transaction per function, and the report compares them as it compares
-# tps.  Three variants on one server: A; B, the same (an A/A: no function
-# may change); slow, with pgbench_ext.inject_delay_ns, a busy-wait before
-# every commit in pgbench_ext's inject_delay_before_commit.  perf is
-# killed during the first run: that run keeps its tps and says why it has
-# no profile.
+# tps.  Three variants on one server: A; B, the same (an A/A: no large
+# change, and at most one by chance); slow, with
+# pgbench_ext.inject_delay_ns, a busy-wait before every commit in
+# pgbench_ext's inject_delay_before_commit.  perf is killed during the
+# first run: that run keeps its tps and says why it has no profile.
 use strict;
 use warnings;
 
@@ -86,14 +86,24 @@ closedir $d;
 
 like($out, qr/^sampled profile \(runs as above\): (ns of CPU|cycles) per transaction \(user space\)$/m, 'the sampled table');
 like($out, qr/^ select-only \| 2 +\| slow +\| (CPU ns|cycles)\/tx \(sampled\) \|/m, 'a row per metric');
-like($out, qr/^function changes, select-only, 2 clients: B vs A \([^)]*\): none of \d+ functions compared$/m,
-	'A/A: no function changed');
+like($out, qr/^function changes, select-only, 2 clients: B vs A \([^)]*\):( none of \d+ functions compared$|\n)/m,
+	'A/A: B\'s function changes are listed');
 like($out, qr/^function changes, select-only, 2 clients: slow vs A .*\n(  .*\n)*  inject_delay_before_commit \+\d+ /m,
 	'slow: inject_delay_before_commit among the changes');
 
 my $summary = $json->decode(slurp_file("$dir/summary.json"));
 my %cells = map { ($_->{variant} => $_) } @{ $summary->{profiles}{cells} };
-is($cells{B}{changed}, 0, 'summary: no function of B changed');
+# An A/A may be a false discovery in at most alpha = 5% of experiments
+# (Benjamini-Hochberg with no true change bounds the chance of any), too
+# often for one run of a test.  Two at once, or one that moves a twentieth
+# of the transaction, is far rarer by chance and is what a fault in
+# pairing or attribution looks like; the A/A rate itself is measured by
+# bench/profile_aa.sh (docs/profiles.md).
+my @b_changed = grep { $_->{changed} } @{ $cells{B}{functions} };
+cmp_ok(scalar @b_changed, '<=', 1,
+	'summary: at most one function of B called changed: ' . join(', ', map { "$_->{function} $_->{change}" } @b_changed));
+ok(!grep({ abs($_->{change}) > 0.05 * $cells{B}{a_total} } @b_changed),
+	"and none by a twentieth of the transaction ($cells{B}{a_total} ns)");
 my ($spin) = grep { $_->{function} eq 'inject_delay_before_commit' } @{ $cells{slow}{functions} };
 ok($spin && $spin->{changed} && $spin->{change} > 0,
 	'summary: inject_delay_before_commit costs more: ' . ($spin ? "+$spin->{change} ns, q $spin->{q_value}" : '-'));
