@@ -341,8 +341,7 @@ section_levels(const ReportData *r, Doc *d)
 	for (int i = 0; i < r->ncells; i++)
 	{
 		const ReportCell *c = &r->cells[i];
-		char	   *where = psprintf("%s, %d client%s, %s vs %s", c->script, c->clients,
-									 c->clients == 1 ? "" : "s", c->name, c->base_name);
+		char	   *where = report_cell_title(c);
 
 		if (!c->has_components)
 			continue;
@@ -368,8 +367,7 @@ section_levels(const ReportData *r, Doc *d)
 		const ReportCell *c = &r->cells[i];
 
 		if (c->has_design)
-			doc_para(d, "Design, %s, %d client%s, %s vs %s: %s.", c->script, c->clients,
-					 c->clients == 1 ? "" : "s", c->name, c->base_name, c->design.reason);
+			doc_para(d, "Design, %s: %s.", report_cell_title(c), c->design.reason);
 	}
 }
 

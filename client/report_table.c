@@ -36,8 +36,7 @@ print_levels(const ReportData *r, FILE *out)
 	for (int i = 0; i < r->ncells; i++)
 	{
 		const ReportCell *c = &r->cells[i];
-		char	   *where = psprintf("%s, %d client%s, %s vs %s", c->script, c->clients,
-									 c->clients == 1 ? "" : "s", c->name, c->base_name);
+		char	   *where = report_cell_title(c);
 
 		if (c->has_components)
 			fprintf(out, "levels: %s: sd of log tps %s/%s: %s\n", where, c->base_name, c->name,

@@ -87,9 +87,9 @@ is(scalar(grep { $_->{warmup_after_start} } @{ $exp->{plan} }), 6, 'the plan hol
 
 # the verdict across instance pairs, the noise by level, the design
 like($out, qr/^ select-only \| 1 .*\| 3 instance pairs \| /m, 'the verdict table says its unit: 3 instance pairs');
-like($out, qr/^levels: select-only, 1 client, A2 vs A: sd of log tps A\/A2: .*instance [0-9.]+%\*?\/[0-9.]+%\*? \(ratio [0-9.]+%\*?\), round .*second /m,
+like($out, qr/^levels: select-only, 1 client: A2 vs A: sd of log tps A\/A2: .*instance [0-9.]+%\*?\/[0-9.]+%\*? \(ratio [0-9.]+%\*?\), round .*second /m,
 	'the variance components, instance, round and second, are printed under it');
-like($out, qr/^design: select-only, 1 client, A2 vs A: (to see 2%: \d+ instance pairs x \d+ rounds?, about \d+ (minutes|seconds)|no design of up to)/m,
+like($out, qr/^design: select-only, 1 client: A2 vs A: (to see 2%: \d+ instance pairs x \d+ rounds?, about \d+ (minutes|seconds)|no design of up to)/m,
 	'and the cheapest design that would see 2%');
 my $summary = json_of("$dir/summary.json");
 my $cell = $summary->{cells}[0];

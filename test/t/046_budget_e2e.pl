@@ -75,7 +75,7 @@ is($plan->{block_rounds}, 5, 'the plan: a look every 5 rounds on one server');
 ok($plan->{max_looks} >= 4, "the plan: $plan->{max_looks} looks fixed before the first");
 is(scalar(grep { $_->{round} > 0 } @{ $exp->{plan} }), 2 * 5 * $plan->{max_blocks},
 	'the plan of runs holds the budget\'s most blocks');
-like($err, qr/^block 1 of at most $plan->{max_blocks} \(5 rounds, \d+ of 240 s\): select-only, 1 client, B vs A: /m,
+like($err, qr/^block 1 of at most $plan->{max_blocks} \(5 rounds, \d+ of 240 s\): select-only, 1 client: B vs A: /m,
 	'a line per cell after each block');
 my $summary = read_json("$dir/summary.json");
 my $seq = $summary->{cells}[0]{sequential};
@@ -115,7 +115,7 @@ like($seq->{decision}, qr/^(same|undecided)$/, "the A/A claims no difference ($s
 if ($seq->{decision} eq 'undecided')
 {
 	is($summary->{sequential}{stopped}, 'budget spent', 'undecided: it ran to the budget');
-	like($out, qr/^undecided: select-only, 1 client, A2 vs A: undecided: [-+][0-9.]+% .*; to decide: /m,
+	like($out, qr/^undecided: select-only, 1 client: A2 vs A: undecided: [-+][0-9.]+% .*; to decide: /m,
 		'and says the estimate, the CI and what would decide it');
 }
 else
