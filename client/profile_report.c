@@ -128,8 +128,12 @@ num_at(json_t *a, int i)
 
 /*
  * Whether a runs/NNNN.profile.json can be used: events named, a positive
- * total and floor for each, functions an object.  The report and the
- * import ask the same.
+ * total of the first (the event functions are compared on), a finite one
+ * of the others, a positive floor for each, functions an object.  A
+ * counted run's totals are a long run's counts less a short one's, so an
+ * event as rare as a last-level write miss can come out 0 or below 0 per
+ * transaction: that is a measurement of about nothing, not a broken
+ * profile.  The report and the import ask the same.
  */
 bool
 profile_run_usable(json_t *doc)
@@ -139,9 +143,11 @@ profile_run_usable(json_t *doc)
 	if (doc == NULL || !json_is_array(events) || json_array_size(events) < 1 ||
 		json_array_size(events) > PROF_MAX_EVENTS || !json_is_object(json_object_get(doc, "functions")))
 		return false;
+	if (!(num_at(json_object_get(doc, "totals"), 0) > 0))
+		return false;
 	for (size_t e = 0; e < json_array_size(events); e++)
 		if (!json_is_string(json_array_get(events, e)) ||
-			!(num_at(json_object_get(doc, "totals"), e) > 0) ||
+			!isfinite(num_at(json_object_get(doc, "totals"), e)) ||
 			!(num_at(json_object_get(doc, "floor"), e) > 0))
 			return false;
 	return true;
@@ -177,11 +183,16 @@ event_index(const RunProfile *rp, const char *name)
 	return -1;
 }
 
-/* A metric of a run: the sum of its events' totals, or NAN. */
+/*
+ * A metric of a run: the sum of its events' totals, never below the floor
+ * of the first (ratios are of logs, and a differenced count can be 0 or
+ * less: profile_run_usable()), or NAN.
+ */
 static double
 metric_value(const RunProfile *rp, const MetricDef *m)
 {
 	double		v = 0;
+	double		floor = 0;
 
 	for (int k = 0; k < lengthof(m->events) && m->events[k]; k++)
 	{
@@ -190,8 +201,10 @@ metric_value(const RunProfile *rp, const MetricDef *m)
 		if (e < 0)
 			return NAN;
 		v += rp->totals[e];
+		if (k == 0)
+			floor = rp->floor[e];
 	}
-	return v;
+	return Max(v, floor);
 }
 
 /*
