@@ -39,7 +39,7 @@ echo "== $(basename "$patch"): $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $(una
 
 echo
 echo "-- tps (the sampled experiment's runs; sampling costs under 1%, docs/profiles.md)"
-sed -n '/^ script /,/^(/p' "$out/sampled.log"
+sed -n '/^ script /,/^(/{p;/^(/q}' "$out/sampled.log"
 for mode in counted sampled; do
 	echo
 	echo "-- $mode profile"
