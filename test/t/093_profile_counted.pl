@@ -4,9 +4,10 @@
 # them as it compares tps.  Two variants on one server: A, and slow with
 # pgbench_ext.inject_delay_ns, a busy-wait before every commit in
 # pgbench_ext's inject_delay_before_commit (a known change, in a known
-# function, where nothing else changes).  A/A comparisons are in
-# 094_profile_sampled.pl and docs/profiles.md: under valgrind every run
-# costs seconds, and this test is kept to 20 of them.
+# function, where nothing else changes); then two rounds with cache
+# simulation.  A/A comparisons are in 094_profile_sampled.pl and
+# docs/profiles.md: under valgrind every run costs seconds, and this test
+# is kept to 24 of them.
 use strict;
 use warnings;
 
