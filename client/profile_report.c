@@ -192,7 +192,7 @@ static double
 metric_value(const RunProfile *rp, const MetricDef *m)
 {
 	double		v = 0;
-	double		floor = 0;
+	double		at_least = 0;
 
 	for (int k = 0; k < lengthof(m->events) && m->events[k]; k++)
 	{
@@ -202,9 +202,9 @@ metric_value(const RunProfile *rp, const MetricDef *m)
 			return NAN;
 		v += rp->totals[e];
 		if (k == 0)
-			floor = rp->floor[e];
+			at_least = rp->floor[e];
 	}
-	return Max(v, floor);
+	return Max(v, at_least);
 }
 
 /*
