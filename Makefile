@@ -56,6 +56,28 @@ $(EXT_INSTALL_SCRIPT): $(SQL_FRAGMENTS) pgbench_ext.control
 
 $(OBJS): $(wildcard extension/*.h) $(wildcard common/*.h) Makefile
 
+# Objects belong to the installation whose headers they were compiled with.
+# The stamp records it (version, server headers, library directory) and is
+# rewritten only when PG_CONFIG names another one; everything compiled
+# depends on it, so "make PG_CONFIG=<another> install" after a build for
+# one installation recompiles instead of installing the first one's objects.
+PG_CONFIG_STAMP = pg_config.stamp
+pg_config_id := $(shell $(PG_CONFIG) --version --includedir-server --pkglibdir | tr '\n' ' ')
+$(PG_CONFIG_STAMP): FORCE
+	@echo '$(pg_config_id)' | cmp -s - $@ || echo '$(pg_config_id)' > $@
+$(OBJS): $(PG_CONFIG_STAMP)
+client-all client-install: $(PG_CONFIG_STAMP)
+EXTRA_CLEAN += $(PG_CONFIG_STAMP)
+
+# PGXS comes with Debian's postgresql-client-NN, the server headers with
+# postgresql-server-dev-NN: without them a build stops at its first #include.
+ifeq ($(wildcard $(includedir_server)/postgres.h),)
+all install: server-headers-missing
+server-headers-missing:
+	@echo "pgbench_ext: error: the server headers of $(PG_CONFIG) are missing: no $(includedir_server)/postgres.h"; \
+	 echo "pgbench_ext: hint: run \"make deps\" (Debian: installs postgresql-server-dev-$(MAJORVERSION)), or set PG_CONFIG to an installation that has them"; exit 2
+endif
+
 # The client is a separate PGXS program build (PGXS builds one product per Makefile).
 CLIENT_MAKE = $(MAKE) -C client PG_CONFIG='$(PG_CONFIG)' EXTVERSION='$(EXTVERSION)'
 
@@ -101,4 +123,4 @@ demo:
 deps:
 	tools/deps install
 
-.PHONY: all install client-all client-install client-uninstall client-clean test test-build test-server demo deps
+.PHONY: FORCE all install server-headers-missing client-all client-install client-uninstall client-clean test test-build test-server demo deps

@@ -11,15 +11,15 @@
 #   make test, test-server, test-build   tools/run-tests: set-up, build,
 #                            both suites, one line "N passed, N failed"
 #
-# The regression tests (test/sql, test/expected) are split by what the
+# The regression tests (sql/, expected/ at the top, as contrib keeps
+# them) are split by what the
 # server must offer.  REGRESS needs the extension installed and nothing else,
 # so "make installcheck" runs it on any server; REGRESS_PRELOAD needs
 # pgbench_ext in shared_preload_libraries (shared memory, its settings), so
 # installcheck adds it only when the server preloads pgbench_ext.  A new test
 # joins REGRESS unless it is listed here.
 REGRESS_PRELOAD = counters environment inject_delay
-REGRESS = $(filter-out $(REGRESS_PRELOAD),$(patsubst test/sql/%.sql,%,$(sort $(wildcard test/sql/*.sql))))
-REGRESS_OPTS = --inputdir=test
+REGRESS = $(filter-out $(REGRESS_PRELOAD),$(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql))))
 # installcheck is defined below, so that it can add REGRESS_PRELOAD
 NO_INSTALLCHECK = 1
 EXTRA_CLEAN += output_regress
