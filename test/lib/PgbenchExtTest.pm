@@ -21,7 +21,7 @@ use Text::CSV;
 
 our @EXPORT =
   qw(client run_client run_client_on create_database shared_tempdir read_runs read_json unit_program
-  exec_unit_program source_tree postgresql_source pg_config pg_bindir);
+  source_tree postgresql_source pg_config pg_bindir);
 
 # test/lib/ is two levels below the top of the tree
 my $top = abs_path(dirname(__FILE__) . '/../..');
@@ -62,13 +62,6 @@ sub unit_program
 	my $path = "$top/test/bin/$name";
 	BAIL_OUT("$path is not built: run \"make -C test\" first") unless -x $path;
 	return $path;
-}
-
-# Replace this test script by a unit-test program, whose TAP prove reads.
-sub exec_unit_program
-{
-	my $path = unit_program(@_);
-	exec { $path } $path or die "cannot run $path: $!";
 }
 
 # The pg_config of the installation under test, as make was given it; its

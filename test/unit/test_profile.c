@@ -10,7 +10,7 @@
  * out by hand below.  Every truncation of every fixture must parse or
  * fail with a message, never crash.
  *
- * Modes for test/t/090_profile_unit.pl, which checks real files:
+ * Modes for test/t/092_profile_tools.pl, which checks real files:
  *	  test_profile --callgrind FILE	 per function "self incl name", then "total N"
  *	  test_profile --elf FILE NAME	 "symtab dynsym debug has" of a binary
  *

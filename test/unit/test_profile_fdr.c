@@ -73,7 +73,7 @@ static void
 test_simulation(void)
 {
 	StatsOptions opt;
-	const int	reps = 2000;
+	const int	reps = sim_reps(500, 2000);
 
 	stats_default_options(&opt);
 	opt.higher_is_better = false;

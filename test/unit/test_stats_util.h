@@ -18,6 +18,8 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define TEST_PI 3.14159265358979323846
 
@@ -112,6 +114,20 @@ static inline double
 mc_tolerance(double p, int n)
 {
 	return 2.0 * sqrt(p * (1.0 - p) / n);
+}
+
+/*
+ * How many experiments a simulation runs: "quick" under make test, "full"
+ * with PGBENCH_EXT_TEST_LONG=1 (make test-build, CI), where simulations
+ * that take minutes by nature run at the size docs/ quotes.  A rate's
+ * tolerance is computed from the number actually run.
+ */
+static inline int
+sim_reps(int quick, int full)
+{
+	const char *lng = getenv("PGBENCH_EXT_TEST_LONG");
+
+	return (lng != NULL && lng[0] != '\0' && strcmp(lng, "0") != 0) ? full : quick;
 }
 
 #endif							/* PGBENCH_EXT_TEST_STATS_UTIL_H */
