@@ -31,6 +31,16 @@ TAP_TESTS = 1
 PROVE_TESTS = $(sort $(wildcard test/t/*.pl))
 SERVER_PROVE_TESTS = $(sort $(wildcard test/t/1[0-9][0-9]_*.pl))
 
+# The TAP tests mostly wait (for servers to start, for pgbench's timed
+# runs), so they run TEST_JOBS at a time: each has servers, ports and
+# directories of its own.  The tests that build PostgreSQL from source
+# (PGBENCH_EXT_TEST_LONG=1) run one after another, since they share one
+# build cache and each build uses both CPUs.  TEST_JOBS=1 runs everything
+# in order.
+TEST_JOBS ?= 4
+BUILD_PROVE_TESTS = test/t/{074,075,077,078,097}_*.pl
+prove_schedule = --timer -j$(TEST_JOBS) --rules='seq=$(BUILD_PROVE_TESTS)' --rules='par=**'
+
 # PostgreSQL's servers refuse to run as root.  As root, pg_regress runs as
 # the account the client's servers use (PGBENCH_EXT_OS_USER, default
 # postgres), in an output directory given to it; prove runs as root, so that
@@ -85,7 +95,7 @@ prove_installcheck: test-programs
 	rm -rf tmp_check && $(MKDIR_P) tmp_check
 	env TESTDIR='$(CURDIR)' TESTDATADIR='$(CURDIR)/tmp_check' TESTLOGDIR='$(CURDIR)/tmp_check/log' \
 		PATH='$(bindir)':"$$PATH" PG_REGRESS='$(pg_regress)' PG_CONFIG='$(PG_CONFIG)' \
-		$(PROVE) $(PG_PROVE_FLAGS) -I test/lib $(PROVE_FLAGS) $(PROVE_TESTS)
+		$(PROVE) $(PG_PROVE_FLAGS) -I test/lib $(prove_schedule) $(PROVE_FLAGS) $(PROVE_TESTS)
 
 # The whole pg_regress suite on a temporary instance with the preload, as
 # contrib/pg_stat_statements runs its own (--temp-config); the instance,

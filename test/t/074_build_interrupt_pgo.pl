@@ -18,8 +18,8 @@ use Time::HiRes qw(time sleep);
 use LinkedSource;
 use PgbenchExtTest;
 
-plan skip_all => 'builds PostgreSQL from source: run "make test-build"'
-  unless $ENV{PGBENCH_EXT_TEST_BUILD};
+plan skip_all => 'builds PostgreSQL from source (minutes): run "make test-build", or set PGBENCH_EXT_TEST_LONG=1'
+  unless $ENV{PGBENCH_EXT_TEST_LONG};
 
 my $top = source_tree();
 my $base = private_cache();

@@ -16,8 +16,8 @@ use Test::More;
 
 use PgbenchExtTest;
 
-plan skip_all => 'builds PostgreSQL from source: run "make test-build"'
-  unless $ENV{PGBENCH_EXT_TEST_BUILD};
+plan skip_all => 'builds PostgreSQL from source (minutes): run "make test-build", or set PGBENCH_EXT_TEST_LONG=1'
+  unless $ENV{PGBENCH_EXT_TEST_LONG};
 
 my $top = source_tree();
 my $base = shared_tempdir();

@@ -1,0 +1,76 @@
+# tools/deps checks the things a build needs, not the packages installed:
+# against a pg_config whose server include directory lacks postgres.h (as
+# on a Debian machine with postgresql-15 but not postgresql-server-dev-15)
+# it names postgres.h and the server-dev package, and exits 2; against an
+# installation outside Debian's layout it names the file with no package;
+# against the real installation, which make test has just completed, it
+# finds nothing missing.  No server is started.
+use strict;
+use warnings;
+
+use File::Temp qw(tempdir);
+use IPC::Run;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+
+my $deps = source_tree() . '/tools/deps';
+my $real = pg_config();
+chomp(my $major = `$real --version`);
+$major =~ s/^PostgreSQL (\d+).*/$1/;
+chomp(my $bindir = `$real --bindir`);
+
+sub deps
+{
+	my ($pg_config, @args) = @_;
+	my ($out, $err) = ('', '');
+	local $ENV{PG_CONFIG} = $pg_config;
+	IPC::Run::run([ $deps, @args ], '<', \undef, '>', \$out, '2>', \$err);
+	return ($? >> 8, $out, $err);
+}
+
+# A pg_config that answers as the real one, but for the options named
+sub fake_pg_config
+{
+	my (%answer) = @_;
+	my $dir = tempdir(CLEANUP => 1);
+	my $cases = join '', map { "\t$_) echo '$answer{$_}' ;;\n" } sort keys %answer;
+	open my $fh, '>', "$dir/pg_config" or die $!;
+	print $fh "#!/bin/sh\nfor o in \"\$@\"; do\n\tcase \$o in\n$cases\t*) '$real' \"\$o\" ;;\n\tesac\ndone\n";
+	close $fh;
+	chmod 0755, "$dir/pg_config";
+	return "$dir/pg_config";
+}
+
+my ($rc, $out, $err) = deps($real, 'check');
+is($rc, 0, 'the installation make test built against lacks nothing') or diag $err;
+
+my $empty = tempdir(CLEANUP => 1);
+my $no_headers = fake_pg_config('--includedir-server' => $empty);
+($rc, $out, $err) = deps($no_headers, 'check');
+is($rc, 2, 'server headers missing: exit status 2');
+SKIP:
+{
+	skip 'not Debian\'s layout of PostgreSQL', 2 unless $bindir eq "/usr/lib/postgresql/$major/bin";
+	like($err, qr{^  \Q$empty\E/postgres\.h \(the server headers, the extension's build; Debian package postgresql-server-dev-$major\)$}m,
+		'postgres.h is named, with the package that provides it');
+	like($err, qr/^tools\/deps: hint: as root run: apt-get install postgresql-server-dev-$major$/m,
+		'and the command that installs it');
+}
+unlike($err, qr/pgxs\.mk|libpq-fe\.h/, 'nothing else of the installation is named');
+
+# An installation of its own (a build from source): no package to name
+my $elsewhere = tempdir(CLEANUP => 1);
+my $own = fake_pg_config('--includedir-server' => $empty, '--bindir' => $elsewhere);
+($rc, $out, $err) = deps($own, 'check');
+is($rc, 2, 'an installation outside Debian\'s: exit status 2');
+like($err, qr{^  \Q$empty\E/postgres\.h \(the server headers, the extension's build\)$}m,
+	'postgres.h is named without a package');
+like($err, qr/comes only from rebuilding that installation/, 'and the hint says how it is had');
+
+($rc, $out, $err) = deps($real, 'fetch');
+is($rc, 2, 'an unknown mode: exit status 2');
+like($err, qr/unknown mode "fetch"/, 'and the mode is named');
+
+done_testing();
