@@ -16,12 +16,13 @@ use Exporter 'import';
 use File::Basename qw(dirname);
 use IPC::Run;
 use JSON::PP;
+use Time::HiRes ();
 use Test::More;
 use Text::CSV;
 
 our @EXPORT =
   qw(client run_client run_client_on create_database shared_tempdir read_runs read_json unit_program
-  source_tree postgresql_source pg_config pg_bindir);
+  source_tree postgresql_source pg_config pg_bindir wait_until lines_in);
 
 # test/lib/ is two levels below the top of the tree
 my $top = abs_path(dirname(__FILE__) . '/../..');
@@ -88,6 +89,30 @@ sub shared_tempdir
 	my $dir = PostgreSQL::Test::Utils::tempdir();
 	chmod 0755, $dir or die "could not chmod $dir: $!";
 	return $dir;
+}
+
+# Poll check->() every tenth of a second until it returns a defined value,
+# which is returned, or until SECONDS have passed (undef).  Given an
+# IPC::Run harness, pump its output meanwhile and give up when it ended.
+sub wait_until
+{
+	my ($seconds, $check, $h) = @_;
+	for (my $t0 = Time::HiRes::time(); Time::HiRes::time() - $t0 < $seconds; Time::HiRes::sleep(0.1))
+	{
+		$h->pump_nb if $h;
+		my $got = $check->();
+		return $got if defined $got;
+		last if $h && !$h->pumpable;
+	}
+	return undef;
+}
+
+# The number of lines of FILE, 0 when it is not there (yet).
+sub lines_in
+{
+	my ($file) = @_;
+	return 0 unless -f $file;
+	return scalar(() = PostgreSQL::Test::Utils::slurp_file($file) =~ /\n/g);
 }
 
 # run_client(ARGS...) -> (exit status, stdout, stderr), stdin empty

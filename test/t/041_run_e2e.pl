@@ -76,9 +76,8 @@ $dir = "$base/crash";
 my ($cout, $cerr) = ('', '');
 my $h = IPC::Run::start([ client(), @ab, '-T', '4', '-r', '2', '-o', $dir ], '>', \$cout, '2>', \$cerr);
 # wait for run 2 to be under way, then kill the postmaster serving it
-my $waited = 0;
-$waited++, sleep 1 until -f "$dir/runs/0002.err" || $waited > 120;
-sleep 1;
+# (pgbench -P 1 has reported its first second)
+wait_until(120, sub { -f "$dir/runs/0002.err" && slurp_file("$dir/runs/0002.err") =~ /^progress: / || undef });
 my @plan = plan_of($dir);
 my $victim = $plan[2]{variant};
 my ($pmpid) = split /\n/, slurp_file("$dir/clusters/$victim/data/postmaster.pid");
@@ -98,8 +97,7 @@ ok(no_server_left($dir), 'servers stopped after a crash');
 $dir = "$base/resume";
 ($cout, $cerr) = ('', '');
 $h = IPC::Run::start([ client(), @ab, '-r', '3', '-o', $dir ], '>', \$cout, '2>', \$cerr);
-$waited = 0;
-$waited++, sleep 1 until (-f "$dir/runs.csv" && (() = slurp_file("$dir/runs.csv") =~ /\n/g) >= 3) || $waited > 120;
+wait_until(120, sub { lines_in("$dir/runs.csv") >= 3 || undef });
 $h->signal('INT');
 $h->finish;
 is($? >> 8, 130, 'Ctrl-C: exit status 130');

@@ -135,9 +135,7 @@ my ($cout, $cerr) = ('', '');
 my $h = IPC::Run::start([ client(), @aa, '-r', '4', '--restart', '2', '--seed', '12', '-o', $dir ],
 	'>', \$cout, '2>', \$cerr);
 # the header, two warm-ups and the first counted run: inside block 1
-my $waited = 0;
-$waited++, select(undef, undef, undef, 0.2)
-  until (-f "$dir/runs.csv" && (() = slurp_file("$dir/runs.csv") =~ /\n/g) >= 4) || $waited > 900;
+wait_until(180, sub { lines_in("$dir/runs.csv") >= 4 || undef });
 $h->signal('INT');
 $h->finish;
 is($? >> 8, 130, 'Ctrl-C in the middle of block 1');

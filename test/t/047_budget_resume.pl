@@ -34,9 +34,7 @@ my $h = IPC::Run::start(
 		'--variant', 'A2', '--cluster', 'A', '--session-set', 'work_mem=8MB', '-o', $dir ],
 	'<', \undef, '>', \$out, '2>', \$err);
 # into the second block: its first runs on disk after block 1's time
-my $waited = 0;
-$waited++, select(undef, undef, undef, 0.2)
-  until (@{ blocks_spent() } >= 1 && (() = slurp_file("$dir/runs.csv") =~ /\n/g) >= 13) || $waited > 1500;
+wait_until(300, sub { @{ blocks_spent() } >= 1 && lines_in("$dir/runs.csv") >= 13 || undef });
 $h->signal('INT');
 $h->finish;
 is($? >> 8, 130, 'Ctrl-C in the middle of block 2');

@@ -26,12 +26,7 @@ sub interrupt_when
 	my ($signal, $ready, @args) = @_;
 	my ($out, $err) = ('', '');
 	my $h = IPC::Run::start([ client(), @args ], '<', \undef, '>', \$out, '2>', \$err);
-	my $what;
-	for (my $t0 = time; time - $t0 < 120; sleep 0.2)
-	{
-		$h->pump_nb;
-		last if defined($what = $ready->($out)) || !$h->pumpable;
-	}
+	my $what = wait_until(120, sub { $ready->($out) }, $h);
 	my $sent = time;
 	$h->signal($signal);
 	$h->finish;

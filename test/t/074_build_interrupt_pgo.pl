@@ -25,20 +25,6 @@ my $top = source_tree();
 my $base = private_cache();
 my $builder = build_account_uid();
 
-# Poll check->() (up to a limit) while the client runs; returns what it gave.
-sub wait_for
-{
-	my ($h, $seconds, $check) = @_;
-	for (my $t0 = time; time - $t0 < $seconds; sleep 0.2)
-	{
-		$h->pump_nb;
-		my $got = $check->();
-		return $got if defined $got;
-		last unless $h->pumpable;
-	}
-	return undef;
-}
-
 # --- Ctrl-C during the make of a real build ------------------------------------
 my $src = postgresql_source();
 
@@ -48,14 +34,15 @@ my $h = IPC::Run::start([ client(), 'ab', '-s', '1', '-r', '1', '-T', '1', '-c',
 	'--variant', 'B', '--bindir', pg_bindir(), '-o', "$base/interrupted" ],
 	'<', \undef, '>', \$out, '2>', \$err);
 my $entry;
-my $compilers = wait_for($h, 600, sub {
+my $compilers = wait_until(600, sub {
 	$entry //= entry_of($out);
 	return undef unless defined $entry && -s "$entry/logs/make.log";
 	my @cc = grep { m{\b(?:cc1|gcc|cc)\b} } processes_in($entry);
 	return @cc ? \@cc : undef;
-});
+}, $h);
 ok(defined $compilers, 'make was compiling when Ctrl-C came') or diag "$out\n$err";
-sleep 3;    # a few seconds of make: objects on disk, compilers at work
+# some of make's work on disk, its compilers still at work
+wait_until(120, sub { my $n = () = `find '$entry' -name '*.o' 2>/dev/null`; $n >= 20 ? $n : undef }, $h);
 my $sent = time;
 $h->signal('INT');
 $h->finish;
@@ -81,14 +68,14 @@ $h = IPC::Run::start([ client(), linked_ab("$base/pgo", '--pgo', 'on') ],
 	'<', \undef, '>', \$out, '2>', \$err);
 undef $entry;
 my $pidfile;
-my $ready = wait_for($h, 300, sub {
+my $ready = wait_until(300, sub {
 	$entry //= entry_of($out);
 	return undef unless defined $entry;
 	$pidfile = "$entry/pgo/clusters/pgo-training/data/postmaster.pid";
 	my @lines = -s $pidfile ? split(/\n/, slurp_file($pidfile)) : ();
 	# a postmaster (not initdb's single-user backend) that is ready
 	return @lines >= 8 && $lines[0] > 0 && $lines[7] =~ /ready/ ? \@lines : undef;
-});
+}, $h);
 ok(defined $ready, 'the training cluster came up') or diag "$out\n$err";
 my @pid = defined $ready ? @$ready : ('', '', '', '', '', 'missing');
 my @sock = stat $pid[4];

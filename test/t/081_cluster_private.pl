@@ -53,8 +53,7 @@ my ($out, $err) = ('', '');
 my $h = IPC::Run::start([ client(), 'ab', '-s', '1', '-T', '2', '-r', '3', '-b', 'select-only', '--seed', '3', '--restart', 'never',
 		'--variant', 'A', '--bindir', $bindir, '--set', "log_line_prefix=$prefix",
 		'--variant', 'B', '--bindir', $bindir, '-o', $dir ], '>', \$out, '2>', \$err);
-my $waited = 0;
-$waited++, sleep 1 until -f "$dir/runs/0001.err" || $waited > 180;
+wait_until(180, sub { -f "$dir/runs/0001.err" || undef });
 my %pm = postmaster_of('A');
 ok(%pm && $pm{status} =~ /ready/, 'the server of A is up during the run') or diag $err;
 
@@ -76,8 +75,7 @@ is($cdir[2] & 022, 0, 'and writable by nobody else');
 is((stat "$dir/clusters/A/data")[4], $server_uid, 'only data/ is the server account\'s');
 
 # SIGHUP once a run is recorded
-$waited = 0;
-$waited++, sleep 1 until (() = slurp_file("$dir/runs.csv") =~ /\n/g) >= 2 || $waited > 120;
+wait_until(120, sub { lines_in("$dir/runs.csv") >= 2 || undef });
 $h->signal('HUP');
 $h->finish;
 is($? >> 8, 129, 'SIGHUP: exit status 129');

@@ -28,9 +28,7 @@ my ($out, $err) = ('', '');
 my $h = IPC::Run::start([ client(), 'ab', '-s', '1', '-T', '2', '-r', '3', '-b', 'select-only', '--seed', '5', '--restart', 'never',
 		'--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir, '-o', $dir ],
 	'>', \$out, '2>', \$err);
-my $waited = 0;
-$waited++, sleep 1
-  until (-f "$dir/runs.csv" && (() = slurp_file("$dir/runs.csv") =~ /\n/g) >= 3) || $waited > 180;
+wait_until(180, sub { lines_in("$dir/runs.csv") >= 3 || undef });
 $h->signal('KILL');
 $h->finish;
 is($? & 127, 9, 'the client is killed by SIGKILL') or diag $err;

@@ -44,20 +44,12 @@ my @ab = ('ab', '-s', '1', '-c', '2', '-T', '2', '-r', '11', '-b', 'select-only'
 	'-o', $dir);
 my ($out, $err) = ('', '');
 my $h = IPC::Run::start([ client(), @ab ], '<', \undef, '>', \$out, '2>', \$err);
-my ($killed, $waited) = (undef, 0);
-until ($killed || $waited > 600)
-{
-	my $perf = -f "$dir/runs/0001.perf.log" ? child_named($h->{KIDS}[0]{PID}, 'perf') : undef;
-	if ($perf)
-	{
-		sleep 1;
-		$killed = kill('KILL', $perf);
-		last;
-	}
-	select(undef, undef, undef, 0.1);
-	$waited += 0.1;
-}
-ok($killed, 'perf killed during the first run');
+# perf of the first run, once pgbench has reported its first second
+my $perf = wait_until(600, sub {
+	-f "$dir/runs/0001.err" && slurp_file("$dir/runs/0001.err") =~ /^progress: /m
+	  ? child_named($h->{KIDS}[0]{PID}, 'perf') : undef;
+}, $h);
+ok($perf && kill('KILL', $perf), 'perf killed during the first run');
 $h->finish;
 is($? >> 8, 0, 'a sampled experiment completes') or diag "$out\n$err";
 
