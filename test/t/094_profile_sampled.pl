@@ -80,8 +80,12 @@ like($out, qr/^sampled profile \(runs as above\): (ns of CPU|cycles) per transac
 like($out, qr/^ select-only \| 2 +\| slow +\| (CPU ns|cycles)\/tx \(sampled\) \|/m, 'a row per metric');
 like($out, qr/^function changes, select-only, 2 clients: B vs A \([^)]*\):( none of \d+ functions compared$|\n)/m,
 	'A/A: B\'s function changes are listed');
-like($out, qr/^function changes, select-only, 2 clients: slow vs A .*\n(  .*\n)*  inject_delay_before_commit \+\d+ /m,
-	'slow: inject_delay_before_commit among the changes');
+# The busy-wait's own time is inject_delay_before_commit's, or that of the
+# clock it reads in its loop (clock_gettime, the vDSO), where perf puts
+# most of it when the machine is loaded; its call chains are checked below.
+my $busy_wait = qr/inject_delay_before_commit|\[vdso\]|clock_gettime\S*/;
+like($out, qr/^function changes, select-only, 2 clients: slow vs A .*\n(  .*\n)*  (?:$busy_wait) \+\d+ /m,
+	'slow: the busy-wait among the changes');
 
 my $summary = $json->decode(slurp_file("$dir/summary.json"));
 my %cells = map { ($_->{variant} => $_) } @{ $summary->{profiles}{cells} };
@@ -96,13 +100,13 @@ cmp_ok(scalar @b_changed, '<=', 1,
 	'summary: at most one function of B called changed: ' . join(', ', map { "$_->{function} $_->{change}" } @b_changed));
 ok(!grep({ abs($_->{change}) > 0.05 * $cells{B}{a_total} } @b_changed),
 	"and none by a twentieth of the transaction ($cells{B}{a_total} ns)");
-my ($spin) = grep { $_->{function} eq 'inject_delay_before_commit' } @{ $cells{slow}{functions} };
-ok($spin && $spin->{changed} && $spin->{change} > 0,
-	'summary: inject_delay_before_commit costs more: ' . ($spin ? "+$spin->{change} ns, q $spin->{q_value}" : '-'));
+my ($spin) = sort { $b->{change} <=> $a->{change} }
+  grep { $_->{function} =~ /^(?:$busy_wait)$/ && $_->{changed} && $_->{change} > 0 } @{ $cells{slow}{functions} };
+ok($spin, 'summary: the busy-wait costs more: ' . ($spin ? "$spin->{function} +$spin->{change} ns, q $spin->{q_value}" : '-'));
 isnt($summary->{cells}[0]{comparison}{verdict}, undef, 'tps keeps its verdict in a sampled experiment');
 
 ok(-s "$dir/profiles/slow.select-only.c2.folded" && -s "$dir/plots/flame-2.svg", 'folded stacks and a flame graph');
-like(slurp_file("$dir/profiles/slow.select-only.c2.folded"), qr/^PostgresMain;.*inject_delay_before_commit \d+$/m,
+like(slurp_file("$dir/profiles/slow.select-only.c2.folded"), qr/^PostgresMain;.*inject_delay_before_commit(?:;[^;\n]+)? \d+$/m,
 	'slow\'s stacks, from perf\'s call chains, lead to inject_delay_before_commit');
 like(slurp_file("$dir/report.html"), qr/<h2>Sampled profile<\/h2>/, 'report.html has the sampled profile');
 
