@@ -3,6 +3,9 @@
 # round; each comparison judged across its instance pairs; the rates, the
 # wall time per comparison and --reanalyse computed from the runs.  Bad
 # --restart splits are usage errors.
+#
+# Forty-eight runs on servers restarted every round take minutes, so it runs
+# under "make test-build" (060 and 062 run calibrate in make test).
 use strict;
 use warnings;
 
@@ -10,6 +13,9 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
+
+plan skip_all => 'calibrates across restarted servers (minutes): run "make test-build", or set PGBENCH_EXT_TEST_LONG=1'
+  unless $ENV{PGBENCH_EXT_TEST_LONG};
 
 my $bindir = pg_bindir();
 my $base = shared_tempdir();
