@@ -37,7 +37,7 @@ foreach my $case (
 }
 
 my $dir = "$base/cal";
-($rc, $out, $err) = run_client('calibrate', '--bindir', $bindir, '-s', '1', '-T', '2',
+($rc, $out, $err) = run_client('calibrate', '--bindir', $bindir, '-s', '1', '-T', '1',
 	'--blocks', '2', '--rounds', '4', '-o', $dir);
 is($rc, 0, 'a tiny calibration completes') or diag $err;
 like($err, qr/phase 1 of 2, A against an identical A \(2 comparisons of 4 rounds\)/, 'A/A phase runs');
