@@ -65,6 +65,8 @@ my %bindir = map { ($_ => config_of($_, 'bindir')) } @installs;
 chomp(my $tree = `${\ source_tree()}/tools/readable-copy $base/tree`);
 ok(-f "$tree/Makefile", "a copy of the tree in $tree");
 
+# as a user types them: not silenced by the make that runs this test
+delete @ENV{qw(MAKEFLAGS MFLAGS MAKELEVEL)};
 foreach my $i (0 .. $#installs)
 {
 	my $pg_config = $installs[$i];
