@@ -27,3 +27,10 @@ SELECT n_pairs, verdict FROM pgbench_ext.compare('{}', '{}', round_a => '{}', ro
 SELECT * FROM pgbench_ext.experiment_report(-1);
 -- the tables exist, empty until "pgbench_ext import"
 SELECT count(*) FROM pgbench_ext.experiments WHERE experiment_id < 0;
+-- the report functions plan without JIT, whose compiling took seconds of a
+-- report of milliseconds
+SELECT p.proname, 'jit=off' = ANY (p.proconfig) AS jit_off
+FROM pg_proc p
+WHERE p.pronamespace = 'pgbench_ext'::regnamespace
+  AND p.proname IN ('experiment_report', 'experiment_geomean', 'profile_compare')
+ORDER BY p.proname;

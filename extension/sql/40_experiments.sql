@@ -145,6 +145,9 @@ LANGUAGE plpgsql STABLE
 -- the body names the extension's tables and functions unqualified; pg_temp
 -- last, so that no temporary object can stand in for one of them
 SET search_path = @extschema@, pg_catalog, pg_temp
+-- a plan over one experiment's runs: compiling it with JIT (its cost is above
+-- jit_above_cost) took 2 s of a 20 ms report
+SET jit = off
 AS $$
 #variable_conflict use_column
 BEGIN
@@ -297,6 +300,9 @@ RETURNS TABLE (
     ratio float8)
 LANGUAGE sql STABLE
 SET search_path = @extschema@, pg_catalog, pg_temp
+-- a plan over one experiment's runs: compiling it with JIT (its cost is above
+-- jit_above_cost) took 2 s of a 20 ms report
+SET jit = off
 AS $$
     -- the geomean rows of the terminal table: over the cells in table order,
     -- the geomean of each variant's medians and of its ratios to the baseline
