@@ -30,7 +30,7 @@ sub environment_rows
 	return grep { $_->{name} eq $name } map { @{ $_->{environment} // [] } } values %{ $exp->{variants} };
 }
 
-my @ab = ('ab', '-s', '1', '-T', '2', '-c', '2', '-b', 'select-only', '--seed', '7',
+my @ab = ('ab', '-s', '1', '-T', '1', '-c', '2', '-b', 'select-only', '--seed', '7',
 	'--variant', 'A', '--bindir', $bindir,
 	'--variant', 'slow', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_delay_ns=300000');
 
