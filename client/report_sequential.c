@@ -48,9 +48,14 @@ complete_blocks(const ReportData *r)
 	return blocks;
 }
 
-/* Cell c's look after block "block": the rounds seen so far, on the cell's units. */
+/*
+ * Cell c's look after block "block": the rounds seen so far, on the cell's
+ * units.  z: the boundaries of the plan's looks up to this one at least
+ * (stats_sequential_bounds), computed once for all cells and blocks.
+ */
 static bool
-look_after(const ReportData *r, const ReportCell *c, int block, StatsLook *out)
+look_after(const ReportData *r, const ReportCell *c, int block, const double *z,
+		   StatsLook *out)
 {
 	int			look = budget_look_of_block(&r->budget, block);
 	double	   *info = pg_malloc(sizeof(double) * look);
@@ -60,6 +65,7 @@ look_after(const ReportData *r, const ReportCell *c, int block, StatsLook *out)
 	bool		ok;
 
 	budget_look_plan(&r->budget, look, info, &plan);
+	plan.z = z;
 	report_cell_rounds(r, c, 1, block * r->budget.block_rounds, &a, &b);
 	ok = report_look_samples(r, c, &a, &b, &plan, out);
 	report_free_figure_sample(&a);
@@ -77,8 +83,12 @@ void
 report_sequential_load(ReportData *r)
 {
 	char	   *error = NULL;
-	double	   *block_spent;
-	int			recorded;
+	double	   *block_spent,
+			   *info,
+			   *z;
+	int			recorded,
+				looks;
+	StatsSequentialPlan plan;
 
 	if (!r->spec.rounds_auto)
 		return;
@@ -96,14 +106,26 @@ report_sequential_load(ReportData *r)
 		report_warn(r, "%s", error);
 		r->spent_s = NAN;
 	}
+	/* a look's boundary depends only on the looks before it: once for all */
+	looks = budget_look_of_block(&r->budget, r->blocks_done);
+	info = pg_malloc(sizeof(double) * (looks + 1));
+	z = pg_malloc(sizeof(double) * (looks + 1));
+	budget_look_plan(&r->budget, looks, info, &plan);
+	if (looks > 0 &&
+		stats_sequential_bounds(plan.spending, r->opt.alpha, info, looks, z) != STATS_OK)
+	{
+		report_warn(r, "the plan's looks have no boundaries: the looks of rounds = auto "
+					"are not shown");
+		looks = 0;
+	}
 	r->all_decided = r->ncells > 0;
 	for (int i = 0; i < r->ncells; i++)
 	{
 		ReportCell *c = &r->cells[i];
 
-		for (int b = r->budget.first_look; b <= r->blocks_done; b++)
+		for (int b = r->budget.first_look; looks > 0 && b <= r->blocks_done; b++)
 		{
-			if (!look_after(r, c, b, &c->look))
+			if (!look_after(r, c, b, z, &c->look))
 				continue;
 			c->has_look = true;
 			c->look_block = b;
@@ -121,6 +143,8 @@ report_sequential_load(ReportData *r)
 	else
 		r->stop_why = "stopped before the budget was spent (interrupted: --resume continues)";
 	pfree(block_spent);
+	pfree(info);
+	pfree(z);
 }
 
 /* The cell's decision, undecided before its first look. */

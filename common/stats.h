@@ -24,7 +24,8 @@
  * (the verdict across instance or seed pairs), stats_components.c (where
  * the noise lives), stats_design.c (the cheapest design that would
  * decide), stats_sequential.c (decisions after every block of rounds),
- * stats_fdr.c (Benjamini–Hochberg).
+ * stats_seqbounds.c (their group-sequential boundaries), stats_fdr.c
+ * (Benjamini–Hochberg).
  *
  *-------------------------------------------------------------------------
  */
@@ -496,6 +497,23 @@ typedef struct StatsSequentialPlan
 	 */
 	const double *info;
 	StatsSpending spending;
+
+	/*
+	 * The boundaries of looks 1 .. look as stats_sequential_bounds gives
+	 * them for this plan (spending, alpha, info), when the caller has
+	 * computed them once for all its looks; NULL: computed at each look
+	 * (a few milliseconds).  Used round by round.
+	 */
+	const double *z;
+
+	/*
+	 * Across units: the t boundaries of looks 1 .. look as
+	 * stats_sequential_t_bounds gives them for this plan and the units
+	 * the looks have; NULL: simulated at each look (10–50 ms) for the
+	 * units seen now, the earlier looks having had the share of them that
+	 * their information fractions say.
+	 */
+	const double *t_crit;
 } StatsSequentialPlan;
 
 typedef enum StatsDecision
@@ -513,33 +531,65 @@ typedef struct StatsLook
 {
 	int			look;
 	double		info;			/* information fraction of this look */
-	double		alpha_look;		/* level of this look's test and CI */
-	double		alpha_spent;	/* spent by looks 1 .. look */
+	double		z_bound;		/* the look's boundary, standard normal scale */
+	double		alpha_look;		/* nominal level of its test and CI: 2 (1 - Phi(z_bound)) */
+	double		alpha_spent;	/* alpha*(info): spent by looks 1 .. look */
 	StatsDecision decision;
 	StatsComparison cmp;		/* the comparison at alpha_look */
 	char		reason[STATS_REASON_LEN];
 } StatsLook;
 
 /*
+ * Two-sided group-sequential boundaries for looks at information
+ * fractions info[0 .. looks-1] (strictly increasing, > 0; past 1 counts
+ * as 1): z[k] on the standard normal scale such that, for statistics
+ * Z_1 .. Z_looks with the joint null distribution of a Brownian motion in
+ * t (Corr(Z_j, Z_k) = sqrt(t_j / t_k)), P(|Z_j| >= z_j for some j <= k) =
+ * alpha*(t_k) for every k.  A look with nothing to spend (t past 1) gets
+ * +HUGE_VAL.  Computed by recursive numerical integration (Armitage,
+ * McPherson and Rowe; stats_sequential.c), deterministic, error in the
+ * spent alpha below 1e-6, a few milliseconds for 20 looks.
+ */
+extern int	stats_sequential_bounds(StatsSpending spending, double alpha,
+									const double *info, int looks, double *z);
+
+/*
+ * The same for Student's t across units, with units[k] (non-decreasing)
+ * units at look k: crit[k] on the t scale (units[k] - 1 df) such that,
+ * for normal unit summaries with no change, P(|t_j| >= crit_j for some j
+ * <= k) = alpha*(t_k).  A look with fewer than 2 units cannot cross
+ * (+HUGE_VAL) and its share of alpha passes to the next.  The joint
+ * distribution is simulated (32,768 paths, seeded from the arguments, so
+ * the same plan always gets the same boundaries); only the overlap with
+ * earlier crossings is simulated, each look's own tail being exact
+ * (stats_seqbounds.c).  10–50 ms.
+ */
+extern int	stats_sequential_t_bounds(StatsSpending spending, double alpha,
+									  const double *info, const int *units,
+									  int looks, double *crit);
+
+/*
  * One look at a growing experiment, after a block of rounds: the data so
  * far (as stats_compare_units takes them: unit ids NULL for rounds on one
- * pair of servers), and where this look stands in the plan.  The look
- * spends alpha_look = alpha*(t_look) - alpha*(t_look-1) and makes the
- * comparison of the fixed design (stats_compare_units) at that level:
- * its CI has confidence 1 - alpha_look.  Decision: faster/slower when
- * that comparison's verdict is (p < alpha_look and the CI wholly beyond
- * +-noise), same when the CI lies wholly inside (1 - noise, 1 + noise),
- * otherwise undecided.
+ * pair of servers), and where this look stands in the plan.  The looks'
+ * boundaries come from stats_sequential_bounds for the plan's information
+ * fractions, and this look makes the comparison of the fixed design
+ * (stats_compare_units) at its nominal level alpha_look = 2 (1 -
+ * Phi(z_look)): its CI has confidence 1 - alpha_look.  Decision:
+ * faster/slower when that comparison's verdict is (p < alpha_look and the
+ * CI wholly beyond +-noise), same when the CI lies wholly inside (1 -
+ * noise, 1 + noise), otherwise undecided.
  *
- * Why it is valid however the runner stops: an error at look k (a wrong
- * decision, or a final CI that misses the true ratio) needs look k's CI
- * to miss the true ratio, which has probability at most alpha_look; over
- * all looks, at most the sum, alpha (Bonferroni over looks).  So the
- * false-positive rate stays below alpha and the CI of the look that
- * stops covers with probability >= 1 - alpha, for any number of looks
- * and any stopping rule, with no numerical integration; the price is
- * some conservatism, since the looks are correlated.  The plan must be
- * fixed in advance (max_looks from the budget), not from the data.
+ * Why it is valid however the runner stops: the looks' CIs are repeated
+ * confidence intervals, which all cover the true ratio together with
+ * probability 1 - alpha (under the joint distribution the boundaries
+ * assume: asymptotically for the signed-rank statistic, for t across
+ * units the significance level approach of Jennison and Turnbull); every
+ * wrong decision needs one of them to miss, and the CI of the look that
+ * stops covers whatever the stopping rule.  The unit tests check the
+ * error rates by simulating small samples.  The plan must be fixed in
+ * advance (max_looks and the information fractions from the budget), not
+ * from the data.
  */
 extern int	stats_sequential_look(const double *a, const int *round_a,
 								  const int *unit_a, int n_a,
@@ -735,6 +785,7 @@ extern double stats_t_quantile(double p, double df);
  * the ncp at which that probability equals power.  NaN for df < 1.
  */
 extern double stats_t_power(double ncp, double df, double crit);
+
 extern double stats_t_ncp_for_power(double df, double crit, double power);
 
 #endif							/* PGBENCH_EXT_STATS_H */
