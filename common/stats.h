@@ -297,7 +297,10 @@ extern bool stats_mde_paired_pct(double sd_log_ratio, int n, double alpha,
 /*
  * The verdict's MDE in percent (what StatsComparison.mde_pct holds): the
  * smallest increase that the verdict reports as faster (or, for latency,
- * slower) with probability opt->power at opt->alpha and opt->noise, for
+ * slower) with probability opt->power at opt->alpha and opt->noise, the
+ * sd being an estimate from these very runs, rounds or units (it enters
+ * at its upper 70% confidence bound, so that the promise holds on average
+ * over the estimate's error), for
  * m and n runs with pooled robust log sd "sd_log" (unpaired), for n paired
  * rounds with robust sd "sd_log_ratio" of their log ratios, or for k unit
  * summaries with sample sd "sd_units".  False if no verdict is possible at
@@ -312,6 +315,17 @@ extern bool stats_verdict_mde_paired_pct(double sd_log_ratio, int n,
 extern bool stats_verdict_mde_units_pct(double sd_units, int k,
 										const StatsOptions *opt,
 										double *mde_pct);
+
+/*
+ * The factor by which the verdict's MDE multiplies an estimated sd: its
+ * upper 70% confidence bound over the estimate (stats_mde.c).  For a
+ * sample sd on df degrees of freedom, sqrt(df / chi2(0.3, df)); for the
+ * robust sd (1.4826 MAD) of n_a values, pooled with n_b more (0: one
+ * sample), from the MAD's simulated sampling distribution.  NaN without
+ * degrees of freedom.
+ */
+extern double stats_sd_bound_factor(double df);
+extern double stats_robust_sd_bound_factor(int n_a, int n_b);
 
 /*
  * Robust sd of y: 1.4826 times its median absolute deviation, or the sample
@@ -786,6 +800,13 @@ extern double stats_t_quantile(double p, double df);
  */
 extern double stats_t_power(double ncp, double df, double crit);
 
+/*
+ * The regularized lower incomplete gamma function P(a, x) (relative error
+ * about 1e-14) and the chi-square quantile on df > 0 degrees of freedom
+ * (stats_tdist.c): for upper confidence bounds on an sd.
+ */
+extern double stats_gamma_inc(double a, double x);
+extern double stats_chisq_quantile(double p, double df);
 extern double stats_t_ncp_for_power(double df, double crit, double power);
 
 #endif							/* PGBENCH_EXT_STATS_H */
