@@ -31,12 +31,11 @@
 #define PROMISE_LOW (0.80 - 3.09 * 0.0089)	/* 77.2% */
 #define PROMISE_HIGH 0.92
 
-/* One paired experiment of n rounds with true ratio 1 + pct%: "faster"? */
-static bool
-paired_detection_one(int n, double pct)
+/* One paired experiment of n rounds with true ratio 1 + pct%, into c. */
+static void
+paired_once(int n, double pct, StatsComparison *c)
 {
 	StatsOptions opt;
-	StatsComparison c;
 	double		a[64],
 				b[64];
 
@@ -46,8 +45,7 @@ paired_detection_one(int n, double pct)
 		a[i] = 1000.0;
 		b[i] = 1000.0 * (1.0 + pct / 100.0) * exp(PAIRED_SD * rng_normal());
 	}
-	stats_compare_paired(a, b, n, &opt, &c);
-	return c.verdict == STATS_FASTER;
+	stats_compare_paired(a, b, n, &opt, c);
 }
 
 /* Share of SIMS paired experiments of n rounds with true ratio 1 + pct% that are "faster". */
@@ -57,27 +55,13 @@ paired_detection(int n, double pct)
 	int			faster = 0;
 
 	for (int s = 0; s < SIMS; s++)
-		faster += paired_detection_one(n, pct);
-	return (double) faster / SIMS;
-}
-
-/* What a pilot of n paired rounds prints: its MDE from its own robust sd. */
-static double
-paired_pilot_mde(int n)
-{
-	StatsOptions opt;
-	StatsComparison c;
-	double		a[64],
-				b[64];
-
-	stats_default_options(&opt);
-	for (int i = 0; i < n; i++)
 	{
-		a[i] = 1000.0;
-		b[i] = 1000.0 * exp(PAIRED_SD * rng_normal());
+		StatsComparison c;
+
+		paired_once(n, pct, &c);
+		faster += c.verdict == STATS_FASTER;
 	}
-	stats_compare_paired(a, b, n, &opt, &c);
-	return c.mde_pct;
+	return (double) faster / SIMS;
 }
 
 /* Share of SIMS pilots whose replicate, at the pilot's MDE, is "faster". */
@@ -89,10 +73,14 @@ paired_promise(int n, double *mean_mde)
 	*mean_mde = 0.0;
 	for (int s = 0; s < SIMS; s++)
 	{
-		double		mde = paired_pilot_mde(n);
+		StatsComparison pilot,
+					c;
 
-		*mean_mde += mde / SIMS;
-		faster += paired_detection_one(n, mde);
+		/* the pilot prints its MDE from its own robust sd */
+		paired_once(n, 0.0, &pilot);
+		*mean_mde += pilot.mde_pct / SIMS;
+		paired_once(n, pilot.mde_pct, &c);
+		faster += c.verdict == STATS_FASTER;
 	}
 	return (double) faster / SIMS;
 }
