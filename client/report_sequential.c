@@ -233,7 +233,8 @@ report_sequential_section(const ReportData *r, Doc *d)
 		return;
 	doc_heading(d, 2, "Decisions (rounds = auto)");
 	doc_para(d, "Looks after each block of %d rounds, on the unit of each cell's verdict, each at the "
-			 "level its share of alpha gives (%s); a cell is decided at its first look whose CI lies "
+			 "nominal level of its group-sequential boundary, alpha spent over the looks of the plan "
+			 "(%s); a cell is decided at its first look whose CI lies "
 			 "wholly beyond ±%g%% (faster, slower) or wholly inside it (same). %s after %d block%s%s. "
 			 "The Verdicts below are those of all rounds at alpha %g, as if their number had been "
 			 "fixed: under rounds = auto these decisions are the experiment's verdict.",

@@ -181,7 +181,8 @@ stats_sequential_look(const double *a, const int *round_a, const int *unit_a, in
 	StatsOptions look_opt;
 	const StatsComparison *c = &out->cmp;
 	bool		units = unit_a != NULL || unit_b != NULL;
-	int			rc;
+	int			k = 0,
+				rc;
 
 	memset(out, 0, sizeof(*out));
 	if ((rc = stats_check_options(opt)) != STATS_OK || (rc = check_plan(plan)) != STATS_OK)
@@ -193,7 +194,6 @@ stats_sequential_look(const double *a, const int *round_a, const int *unit_a, in
 	if (units)
 	{
 		double		crit;
-		int			k;
 
 		/* the number of units decides the boundary: count them first */
 		if (unit_a == NULL || unit_b == NULL)
@@ -215,8 +215,8 @@ stats_sequential_look(const double *a, const int *round_a, const int *unit_a, in
 	}
 	if (!(out->alpha_look > 0.0))
 	{
-		/* the comparison at the fixed level, for its estimate */
-		if (units && out->info < 1.0)
+		/* too few units yet: the comparison at alpha, for its estimate */
+		if (units && k < 2)
 		{
 			if ((rc = stats_compare_units(a, round_a, unit_a, n_a, b, round_b, unit_b, n_b,
 										  unit, opt, &out->cmp)) != STATS_OK)
