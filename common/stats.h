@@ -436,7 +436,7 @@ typedef struct StatsDesign
 	int			rounds;			/* rounds per instance pair */
 	int			n_units;		/* units of the verdict: builds or instances */
 	double		unit_sd;		/* predicted sd of one unit summary (log) */
-	double		power;			/* predicted chance that the verdict sees the effect */
+	double		power;			/* predicted chance that the verdict sees the effect, at the bounds */
 	double		seconds;		/* expected wall time */
 	char		reason[STATS_REASON_LEN];	/* the design in words, or why none was found */
 } StatsDesign;
@@ -457,7 +457,11 @@ typedef struct StatsDesign
  * The noise comes from the comparison's scale ("ratio", from
  * stats_ratio_components); a level it lacks is taken from the two sides'
  * run scale (run_a plus run_b: the offsets of two servers add up; may be
- * NULL) when they have it.  The variance of one unit summary is then
+ * NULL) when they have it.  Each level the comparison measured enters
+ * at its upper 70% confidence bound on its degrees of freedom (df 0:
+ * taken as known), as the verdict's MDE does, so that a plan from a short
+ * pilot keeps its power on average (stats_design.c).  The variance of one
+ * unit summary is then
  *	 var(build) + var(instance) / I + var(round) / (I R)	 (builds vary)
  *	 var(instance) + var(round) / R							 (they do not)
  * and its power that of the t verdict on that many units (stats_mde.c).
