@@ -50,12 +50,13 @@ complete_blocks(const ReportData *r)
 
 /*
  * Cell c's look after block "block": the rounds seen so far, on the cell's
- * units.  z: the boundaries of the plan's looks up to this one at least
- * (stats_sequential_bounds), computed once for all cells and blocks.
+ * units.  z and t_crit: the boundaries of the plan's looks up to this one
+ * at least, round by round (stats_sequential_bounds, once for all cells)
+ * and across units (the cell's, or NULL).
  */
 static bool
 look_after(const ReportData *r, const ReportCell *c, int block, const double *z,
-		   StatsLook *out)
+		   const double *t_crit, StatsLook *out)
 {
 	int			look = budget_look_of_block(&r->budget, block);
 	double	   *info = pg_malloc(sizeof(double) * look);
@@ -66,12 +67,56 @@ look_after(const ReportData *r, const ReportCell *c, int block, const double *z,
 
 	budget_look_plan(&r->budget, look, info, &plan);
 	plan.z = z;
+	plan.t_crit = t_crit;
 	report_cell_rounds(r, c, 1, block * r->budget.block_rounds, &a, &b);
 	ok = report_look_samples(r, c, &a, &b, &plan, out);
 	report_free_figure_sample(&a);
 	report_free_figure_sample(&b);
 	pfree(info);
 	return ok;
+}
+
+/*
+ * The t boundaries of a cell compared across units, for its first "looks"
+ * looks at information fractions info: the units each look has, counted
+ * in the rounds it sees, and one simulation for all of them
+ * (stats_sequential_t_bounds; a look's boundary depends only on the looks
+ * before it, so it is the same when the runner looked and when the report
+ * looks again).  NULL round by round, or when they cannot be had (each
+ * look then computes its own).
+ */
+static double *
+cell_t_bounds(const ReportData *r, const ReportCell *c, int looks, const double *info)
+{
+	int		   *units;
+	double	   *crit;
+
+	if (c->unit_a == NULL || c->unit_b == NULL || looks < 1)
+		return NULL;
+	units = pg_malloc(sizeof(int) * looks);
+	for (int k = 0; k < looks; k++)
+	{
+		ReportSample a,
+					b;
+		StatsComparison cmp;
+
+		report_cell_rounds(r, c, 1, (r->budget.first_look + k) * r->budget.block_rounds, &a, &b);
+		units[k] = report_compare_samples(r, c, &a, &b, r->opt.higher_is_better, &cmp)
+			? cmp.n_units : 0;
+		if (k > 0 && units[k] < units[k - 1])
+			units[k] = units[k - 1];
+		report_free_figure_sample(&a);
+		report_free_figure_sample(&b);
+	}
+	crit = pg_malloc(sizeof(double) * looks);
+	if (stats_sequential_t_bounds(r->budget.spending, r->opt.alpha, info, units, looks,
+								  crit) != STATS_OK)
+	{
+		pfree(crit);
+		crit = NULL;
+	}
+	pfree(units);
+	return crit;
 }
 
 /*
@@ -122,10 +167,11 @@ report_sequential_load(ReportData *r)
 	for (int i = 0; i < r->ncells; i++)
 	{
 		ReportCell *c = &r->cells[i];
+		double	   *t_crit = cell_t_bounds(r, c, looks, info);
 
 		for (int b = r->budget.first_look; looks > 0 && b <= r->blocks_done; b++)
 		{
-			if (!look_after(r, c, b, z, &c->look))
+			if (!look_after(r, c, b, z, t_crit, &c->look))
 				continue;
 			c->has_look = true;
 			c->look_block = b;
@@ -134,6 +180,8 @@ report_sequential_load(ReportData *r)
 			if (c->look.decision != STATS_UNDECIDED)
 				break;
 		}
+		if (t_crit != NULL)
+			pfree(t_crit);
 		r->all_decided &= report_look_decision(c) != STATS_UNDECIDED;
 	}
 	if (r->all_decided)

@@ -527,7 +527,7 @@ typedef struct StatsSequentialPlan
 	/*
 	 * Across units: the t boundaries of looks 1 .. look as
 	 * stats_sequential_t_bounds gives them for this plan and the units
-	 * the looks have; NULL: simulated at each look (10–50 ms) for the
+	 * the looks have; NULL: simulated at each look (15–90 ms) for the
 	 * units seen now, the earlier looks having had the share of them that
 	 * their information fractions say.
 	 */
@@ -577,10 +577,11 @@ extern int	stats_sequential_bounds(StatsSpending spending, double alpha,
  * for normal unit summaries with no change, P(|t_j| >= crit_j for some j
  * <= k) = alpha*(t_k).  A look with fewer than 2 units cannot cross
  * (+HUGE_VAL) and its share of alpha passes to the next.  The joint
- * distribution is simulated (32,768 paths, seeded from the arguments, so
- * the same plan always gets the same boundaries); only the overlap with
- * earlier crossings is simulated, each look's own tail being exact
- * (stats_seqbounds.c).  10–50 ms.
+ * distribution is simulated (65,536 paths drawn look by look from a seed
+ * of spending and alpha, so a look's boundary is always the same and does
+ * not depend on the looks after it); only the overlap with earlier
+ * crossings is simulated, each look's own tail being exact
+ * (stats_seqbounds.c).  15–90 ms for 8 to 20 looks.
  */
 extern int	stats_sequential_t_bounds(StatsSpending spending, double alpha,
 									  const double *info, const int *units,

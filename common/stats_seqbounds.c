@@ -232,14 +232,15 @@ stats_sequential_bounds(StatsSpending spending, double alpha, const double *info
  * boundaries).  A look's crossing probability is written as
  *	 P(|t_k| >= c, none before) = P(|t_k| >= c) - P(|t_k| >= c, one before)
  * with the first term exact (Student's t on n_k - 1 df) and only the
- * second, the overlap with earlier crossings, simulated: the Monte Carlo
- * error is that of the overlap alone, about 0.1 point of alpha with
- * T_PATHS paths (a plan of 8 looks of 2 units realizes 5.12% and 4.93%,
- * O'Brien-Fleming and Pocock, in 2e6 direct simulations); 4 times the
- * paths would halve it at 4 times the cost, paid at every look.
+ * second, the overlap with earlier crossings, simulated, as the alpha
+ * spent before times the share of the paths crossed before that are
+ * beyond c: the Monte Carlo error of a plan's alpha is then about 0.07
+ * point with T_PATHS paths (six plans of 8 to 20 looks realized 4.91% to
+ * 5.10% in 10^6 direct simulations each; 32,768 paths and the overlap
+ * counted over all paths gave 4.63% to 5.23%).
  */
 
-#define T_PATHS 32768
+#define T_PATHS 65536
 
 typedef struct Rng
 {
@@ -303,64 +304,59 @@ rng_gamma(Rng *r, double shape)
 	}
 }
 
-/* FNV-1a of the plan's bytes: the simulation's seed */
+/*
+ * FNV-1a of the spending function and alpha: the simulation's seed.  The
+ * looks are drawn one after the other for all paths, so the draws of
+ * looks 1 .. k, and so their boundaries, do not depend on any later look:
+ * a look's boundary is the same whenever it is computed again, with more
+ * looks made or planned.
+ */
 static unsigned long long
-plan_seed(StatsSpending spending, double alpha, const double *info, const int *units,
-		  int looks)
+plan_seed(StatsSpending spending, double alpha)
 {
 	unsigned long long h = 14695981039346656037ULL;
-	const unsigned char *p;
+	const unsigned char *p = (const unsigned char *) &alpha;
 
-#define HASH(ptr, len) \
-	for (p = (const unsigned char *) (ptr); p < (const unsigned char *) (ptr) + (len); p++) \
-		h = (h ^ *p) * 1099511628211ULL
-	HASH(&spending, sizeof(spending));
-	HASH(&alpha, sizeof(alpha));
-	HASH(info, sizeof(double) * looks);
-	HASH(units, sizeof(int) * looks);
-#undef HASH
+	for (size_t i = 0; i < sizeof(alpha); i++)
+		h = (h ^ p[i]) * 1099511628211ULL;
+	h = (h ^ (unsigned) spending) * 1099511628211ULL;
 	return h != 0 ? h : 1;
 }
 
 /*
- * |t| at every look of one simulated path of normal unit summaries, into
- * abs_t[k * T_PATHS + path]; the units come in blocks, each adding its
- * mean (normal) and its sum of squares about it (chi-square).
+ * One path's next look: m more units, adding their mean (normal) and
+ * their sum of squares about it (chi-square on m - 1) to the n before,
+ * whose mean and sum of squares are *mean and *m2; |t| after them.
  */
-static void
-simulate_path(Rng *r, const int *units, int looks, int path, float *abs_t)
+static float
+advance(Rng *r, int n, int m, double *mean, double *m2)
 {
-	double		mean = 0.0,
-				m2 = 0.0;
-	int			n = 0;
-
-	for (int k = 0; k < looks; k++)
+	if (m > 0)
 	{
-		int			m = units[k] - n;
+		double		block_mean = rng_normal(r) / sqrt((double) m),
+					within = m > 1 ? 2.0 * rng_gamma(r, 0.5 * (m - 1)) : 0.0,
+					d = block_mean - *mean;
 
-		if (m > 0)
-		{
-			double		block_mean = rng_normal(r) / sqrt((double) m),
-						within = m > 1 ? 2.0 * rng_gamma(r, 0.5 * (m - 1)) : 0.0,
-						d = block_mean - mean;
-
-			m2 += within + d * d * n * m / (n + m);
-			mean += d * m / (n + m);
-			n += m;
-		}
-		abs_t[(size_t) k * T_PATHS + path] = n >= 2 && m2 > 0.0
-			? (float) fmin(fabs(mean) * sqrt(n * (n - 1.0) / m2), 1e30) : 0.0f;
+		*m2 += within + d * d * n * m / (n + m);
+		*mean += d * m / (n + m);
+		n += m;
 	}
+	return n >= 2 && *m2 > 0.0
+		? (float) fmin(fabs(*mean) * sqrt(n * (n - 1.0) / *m2), 1e30) : 0.0f;
 }
 
 /*
  * The t boundary c of a look at which the paths not yet crossed must
  * cross with probability target: the exact tail of t on df minus the
- * share of the paths crossed before (crossed[], path numbers into this
- * look's row abs_t) that are beyond c here; by bisection on log c.
+ * overlap, P(a crossing before) = spent (exact: what the earlier looks
+ * spent) times the share of the paths crossed before (crossed[], path
+ * numbers into the look's |t| row) that are beyond c here; by bisection
+ * on log c.  The ratio leaves only the conditional share to chance, not
+ * the number of paths that crossed.
  */
 static double
-solve_t(const float *abs_t, const int *crossed, int n_crossed, double df, double target)
+solve_t(const float *row, const int *crossed, int n_crossed, double spent, double df,
+		double target)
 {
 	double		lo = log(1e-6),
 				hi = log(1e12);
@@ -371,8 +367,9 @@ solve_t(const float *abs_t, const int *crossed, int n_crossed, double df, double
 		int			overlap = 0;
 
 		for (int i = 0; i < n_crossed; i++)
-			overlap += abs_t[crossed[i]] >= c;
-		if (2.0 * stats_t_cdf(-c, df) - (double) overlap / T_PATHS > target)
+			overlap += row[crossed[i]] >= c;
+		if (2.0 * stats_t_cdf(-c, df) -
+			(n_crossed > 0 ? spent * overlap / n_crossed : 0.0) > target)
 			lo = 0.5 * (lo + hi);
 		else
 			hi = 0.5 * (lo + hi);
@@ -385,11 +382,14 @@ stats_sequential_t_bounds(StatsSpending spending, double alpha, const double *in
 						  const int *units, int looks, double *crit)
 {
 	Rng			rng = {0};
-	float	   *abs_t;
+	double	   *mean,
+			   *m2;
+	float	   *row;
 	int		   *crossed,
 				n_crossed = 0;
 	bool	   *done;
 	double		spent = 0.0;
+	int			rc = STATS_OK;
 
 	if (!(alpha > 0.0 && alpha < 1.0) || looks < 1 ||
 		!(spending == STATS_SPEND_OBRIEN_FLEMING || spending == STATS_SPEND_POCOCK))
@@ -398,30 +398,26 @@ stats_sequential_t_bounds(StatsSpending spending, double alpha, const double *in
 		if (!(info[k] > (k > 0 ? info[k - 1] : 0.0)) || !isfinite(info[k]) ||
 			units[k] < (k > 0 ? units[k - 1] : 0))
 			return STATS_ERR_OPTION;
-	abs_t = malloc(sizeof(float) * T_PATHS * looks);
+	mean = calloc(2 * T_PATHS, sizeof(double));
+	m2 = mean != NULL ? mean + T_PATHS : NULL;
+	row = malloc(sizeof(float) * T_PATHS);
 	crossed = malloc(sizeof(int) * T_PATHS);
 	done = calloc(T_PATHS, sizeof(bool));
-	if (abs_t == NULL || crossed == NULL || done == NULL)
+	if (mean == NULL || row == NULL || crossed == NULL || done == NULL)
+		rc = STATS_ERR_NOMEM;
+	rng.state = plan_seed(spending, alpha);
+	for (int k = 0; k < looks && rc == STATS_OK; k++)
 	{
-		free(abs_t);
-		free(crossed);
-		free(done);
-		return STATS_ERR_NOMEM;
-	}
-	rng.state = plan_seed(spending, alpha, info, units, looks);
-	for (int p = 0; p < T_PATHS; p++)
-		simulate_path(&rng, units, looks, p, abs_t);
-
-	for (int k = 0; k < looks; k++)
-	{
-		const float *row = abs_t + (size_t) k * T_PATHS;
+		int			before = k > 0 ? units[k - 1] : 0;
 		double		target = stats_alpha_spent(spending, alpha, info[k]) - spent;
 
+		for (int p = 0; p < T_PATHS; p++)
+			row[p] = advance(&rng, before, units[k] - before, &mean[p], &m2[p]);
 		crit[k] = HUGE_VAL;
 		/* a look without 2 units cannot test: its share rolls on to the next */
 		if (units[k] < 2 || !(target > 0.0))
 			continue;
-		crit[k] = solve_t(row, crossed, n_crossed, units[k] - 1.0, target);
+		crit[k] = solve_t(row, crossed, n_crossed, spent, units[k] - 1.0, target);
 		for (int p = 0; p < T_PATHS; p++)
 			if (row[p] >= crit[k] && !done[p])
 			{
@@ -430,8 +426,9 @@ stats_sequential_t_bounds(StatsSpending spending, double alpha, const double *in
 			}
 		spent += target;
 	}
-	free(abs_t);
+	free(mean);
+	free(row);
 	free(crossed);
 	free(done);
-	return STATS_OK;
+	return rc;
 }
