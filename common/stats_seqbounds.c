@@ -169,6 +169,25 @@ first_density(Grid *g, double t)
 	}
 }
 
+/*
+ * STATS_ERR_OPTION unless alpha is in (0, 1), the spending function known,
+ * and the looks' information fractions (and units, when given) valid:
+ * fractions strictly increasing and finite, units never fewer.
+ */
+static int
+check_looks(StatsSpending spending, double alpha, const double *info, const int *units,
+			int looks)
+{
+	if (!(alpha > 0.0 && alpha < 1.0) || looks < 1 ||
+		!(spending == STATS_SPEND_OBRIEN_FLEMING || spending == STATS_SPEND_POCOCK))
+		return STATS_ERR_OPTION;
+	for (int k = 0; k < looks; k++)
+		if (!(info[k] > (k > 0 ? info[k - 1] : 0.0)) || !isfinite(info[k]) ||
+			(units != NULL && units[k] < (k > 0 ? units[k - 1] : 0)))
+			return STATS_ERR_OPTION;
+	return STATS_OK;
+}
+
 int
 stats_sequential_bounds(StatsSpending spending, double alpha, const double *info,
 						int looks, double *z)
@@ -178,16 +197,11 @@ stats_sequential_bounds(StatsSpending spending, double alpha, const double *info
 	double		t_before = 0.0;
 	int			rc = STATS_OK;
 
-	if (!(alpha > 0.0 && alpha < 1.0) || looks < 1 ||
-		!(spending == STATS_SPEND_OBRIEN_FLEMING || spending == STATS_SPEND_POCOCK))
-		return STATS_ERR_OPTION;
+	if ((rc = check_looks(spending, alpha, info, NULL, looks)) != STATS_OK)
+		return rc;
+	/* a look past the plan's end (t > 1) has no alpha left: never crossed */
 	for (int k = 0; k < looks; k++)
-	{
-		if (!(info[k] > (k > 0 ? info[k - 1] : 0.0)) || !isfinite(info[k]))
-			return STATS_ERR_OPTION;
-		/* a look past the plan's end (t > 1) has no alpha left: never crossed */
 		z[k] = HUGE_VAL;
-	}
 
 	for (int k = 0; k < looks && rc == STATS_OK; k++)
 	{
@@ -391,13 +405,8 @@ stats_sequential_t_bounds(StatsSpending spending, double alpha, const double *in
 	double		spent = 0.0;
 	int			rc = STATS_OK;
 
-	if (!(alpha > 0.0 && alpha < 1.0) || looks < 1 ||
-		!(spending == STATS_SPEND_OBRIEN_FLEMING || spending == STATS_SPEND_POCOCK))
-		return STATS_ERR_OPTION;
-	for (int k = 0; k < looks; k++)
-		if (!(info[k] > (k > 0 ? info[k - 1] : 0.0)) || !isfinite(info[k]) ||
-			units[k] < (k > 0 ? units[k - 1] : 0))
-			return STATS_ERR_OPTION;
+	if ((rc = check_looks(spending, alpha, info, units, looks)) != STATS_OK)
+		return rc;
 	mean = calloc(2 * T_PATHS, sizeof(double));
 	m2 = mean != NULL ? mean + T_PATHS : NULL;
 	row = malloc(sizeof(float) * T_PATHS);
