@@ -181,6 +181,8 @@ budget_look_plan(const BudgetPlan *b, int look, double *info, StatsSequentialPla
 	plan->max_looks = b->max_looks;
 	plan->info = info;
 	plan->spending = b->spending;
+	plan->z = NULL;
+	plan->t_crit = NULL;
 }
 
 bool

@@ -48,9 +48,15 @@ complete_blocks(const ReportData *r)
 	return blocks;
 }
 
-/* Cell c's look after block "block": the rounds seen so far, on the cell's units. */
+/*
+ * Cell c's look after block "block": the rounds seen so far, on the cell's
+ * units.  z and t_crit: the boundaries of the plan's looks up to this one
+ * at least, round by round (stats_sequential_bounds, once for all cells)
+ * and across units (the cell's, or NULL).
+ */
 static bool
-look_after(const ReportData *r, const ReportCell *c, int block, StatsLook *out)
+look_after(const ReportData *r, const ReportCell *c, int block, const double *z,
+		   const double *t_crit, StatsLook *out)
 {
 	int			look = budget_look_of_block(&r->budget, block);
 	double	   *info = pg_malloc(sizeof(double) * look);
@@ -60,12 +66,57 @@ look_after(const ReportData *r, const ReportCell *c, int block, StatsLook *out)
 	bool		ok;
 
 	budget_look_plan(&r->budget, look, info, &plan);
+	plan.z = z;
+	plan.t_crit = t_crit;
 	report_cell_rounds(r, c, 1, block * r->budget.block_rounds, &a, &b);
 	ok = report_look_samples(r, c, &a, &b, &plan, out);
 	report_free_figure_sample(&a);
 	report_free_figure_sample(&b);
 	pfree(info);
 	return ok;
+}
+
+/*
+ * The t boundaries of a cell compared across units, for its first "looks"
+ * looks at information fractions info: the units each look has, counted
+ * in the rounds it sees, and one simulation for all of them
+ * (stats_sequential_t_bounds; a look's boundary depends only on the looks
+ * before it, so it is the same when the runner looked and when the report
+ * looks again).  NULL round by round, or when they cannot be had (each
+ * look then computes its own).
+ */
+static double *
+cell_t_bounds(const ReportData *r, const ReportCell *c, int looks, const double *info)
+{
+	int		   *units;
+	double	   *crit;
+
+	if (c->unit_a == NULL || c->unit_b == NULL || looks < 1)
+		return NULL;
+	units = pg_malloc(sizeof(int) * looks);
+	for (int k = 0; k < looks; k++)
+	{
+		ReportSample a,
+					b;
+		StatsComparison cmp;
+
+		report_cell_rounds(r, c, 1, (r->budget.first_look + k) * r->budget.block_rounds, &a, &b);
+		units[k] = report_compare_samples(r, c, &a, &b, r->opt.higher_is_better, &cmp)
+			? cmp.n_units : 0;
+		if (k > 0 && units[k] < units[k - 1])
+			units[k] = units[k - 1];
+		report_free_figure_sample(&a);
+		report_free_figure_sample(&b);
+	}
+	crit = pg_malloc(sizeof(double) * looks);
+	if (stats_sequential_t_bounds(r->budget.spending, r->opt.alpha, info, units, looks,
+								  crit) != STATS_OK)
+	{
+		pfree(crit);
+		crit = NULL;
+	}
+	pfree(units);
+	return crit;
 }
 
 /*
@@ -77,8 +128,12 @@ void
 report_sequential_load(ReportData *r)
 {
 	char	   *error = NULL;
-	double	   *block_spent;
-	int			recorded;
+	double	   *block_spent,
+			   *info,
+			   *z;
+	int			recorded,
+				looks;
+	StatsSequentialPlan plan;
 
 	if (!r->spec.rounds_auto)
 		return;
@@ -96,14 +151,27 @@ report_sequential_load(ReportData *r)
 		report_warn(r, "%s", error);
 		r->spent_s = NAN;
 	}
+	/* a look's boundary depends only on the looks before it: once for all */
+	looks = budget_look_of_block(&r->budget, r->blocks_done);
+	info = pg_malloc(sizeof(double) * (looks + 1));
+	z = pg_malloc(sizeof(double) * (looks + 1));
+	budget_look_plan(&r->budget, looks, info, &plan);
+	if (looks > 0 &&
+		stats_sequential_bounds(plan.spending, r->opt.alpha, info, looks, z) != STATS_OK)
+	{
+		report_warn(r, "the plan's looks have no boundaries: the looks of rounds = auto "
+					"are not shown");
+		looks = 0;
+	}
 	r->all_decided = r->ncells > 0;
 	for (int i = 0; i < r->ncells; i++)
 	{
 		ReportCell *c = &r->cells[i];
+		double	   *t_crit = cell_t_bounds(r, c, looks, info);
 
-		for (int b = r->budget.first_look; b <= r->blocks_done; b++)
+		for (int b = r->budget.first_look; looks > 0 && b <= r->blocks_done; b++)
 		{
-			if (!look_after(r, c, b, &c->look))
+			if (!look_after(r, c, b, z, t_crit, &c->look))
 				continue;
 			c->has_look = true;
 			c->look_block = b;
@@ -112,6 +180,8 @@ report_sequential_load(ReportData *r)
 			if (c->look.decision != STATS_UNDECIDED)
 				break;
 		}
+		if (t_crit != NULL)
+			pfree(t_crit);
 		r->all_decided &= report_look_decision(c) != STATS_UNDECIDED;
 	}
 	if (r->all_decided)
@@ -121,6 +191,8 @@ report_sequential_load(ReportData *r)
 	else
 		r->stop_why = "stopped before the budget was spent (interrupted: --resume continues)";
 	pfree(block_spent);
+	pfree(info);
+	pfree(z);
 }
 
 /* The cell's decision, undecided before its first look. */
@@ -209,7 +281,8 @@ report_sequential_section(const ReportData *r, Doc *d)
 		return;
 	doc_heading(d, 2, "Decisions (rounds = auto)");
 	doc_para(d, "Looks after each block of %d rounds, on the unit of each cell's verdict, each at the "
-			 "level its share of alpha gives (%s); a cell is decided at its first look whose CI lies "
+			 "nominal level of its group-sequential boundary, alpha spent over the looks of the plan "
+			 "(%s); a cell is decided at its first look whose CI lies "
 			 "wholly beyond ±%g%% (faster, slower) or wholly inside it (same). %s after %d block%s%s. "
 			 "The Verdicts below are those of all rounds at alpha %g, as if their number had been "
 			 "fixed: under rounds = auto these decisions are the experiment's verdict.",

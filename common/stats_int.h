@@ -79,6 +79,14 @@ extern int	stats_pair_runs(const double *a, const int *outer_a,
 extern void stats_pairs_free(StatsPairs *p);
 
 /*
+ * The number of unit summaries stats_compare_units would test on these
+ * runs (stats_nested.c); both unit arrays must be given.
+ */
+extern int	stats_count_units(const double *a, const int *round_a, const int *unit_a,
+							  int n_a, const double *b, const int *round_b,
+							  const int *unit_b, int n_b, int *k);
+
+/*
  * The verdict and its reason from a filled-in comparison (stats_compare.c),
  * shared by every kind of comparison.
  */

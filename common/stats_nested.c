@@ -151,6 +151,68 @@ t_across_units(const double *summary, int k, const StatsOptions *opt,
 	c->has_mde = stats_verdict_mde_units_pct(sd, k, opt, &c->mde_pct);
 }
 
+/*
+ * The unit summaries of the runs (validated first), into a malloc'd
+ * *summary (NULL on error) and *k, and the paired rounds into *n_pairs.
+ */
+static int
+unit_summaries(const double *a, const int *round_a, const int *unit_a, int n_a,
+			   const double *b, const int *round_b, const int *unit_b, int n_b,
+			   double **summary, int *k, int *n_pairs)
+{
+	int			rc;
+
+	*summary = NULL;
+	*k = *n_pairs = 0;
+	if ((rc = stats_check_values(a, n_a)) != STATS_OK ||
+		(rc = stats_check_values(b, n_b)) != STATS_OK)
+		return rc;
+	*summary = malloc(sizeof(double) * (n_a < n_b ? n_a + 1 : n_b + 1));
+	if (*summary == NULL)
+		return STATS_ERR_NOMEM;
+	if (round_a != NULL && round_b != NULL)
+	{
+		StatsPairs	pairs;
+
+		rc = stats_pair_runs(a, unit_a, NULL, round_a, n_a,
+							 b, unit_b, NULL, round_b, n_b, &pairs);
+		if (rc == STATS_OK)
+		{
+			summaries_of_pairs(&pairs, *summary, k);
+			*n_pairs = pairs.n;
+			stats_pairs_free(&pairs);
+		}
+	}
+	else
+		rc = summaries_of_means(a, unit_a, n_a, b, unit_b, n_b, *summary, k);
+	if (rc != STATS_OK)
+	{
+		free(*summary);
+		*summary = NULL;
+	}
+	return rc;
+}
+
+int
+stats_count_units(const double *a, const int *round_a, const int *unit_a, int n_a,
+				  const double *b, const int *round_b, const int *unit_b, int n_b,
+				  int *k)
+{
+	double	   *summary;
+	int			n_pairs,
+				rc;
+
+	*k = 0;
+	if (n_a < 0 || n_b < 0)
+		return STATS_ERR_SIZE;
+	if (unit_a == NULL || unit_b == NULL)
+		return STATS_ERR_UNIT;
+	rc = unit_summaries(a, round_a, unit_a, n_a, b, round_b, unit_b, n_b,
+						&summary, k, &n_pairs);
+	free(summary);
+	return rc;
+}
+
 int
 stats_compare_units(const double *a, const int *round_a, const int *unit_a, int n_a,
 					const double *b, const int *round_b, const int *unit_b, int n_b,
@@ -170,37 +232,15 @@ stats_compare_units(const double *a, const int *round_a, const int *unit_a, int 
 		  unit == STATS_UNIT_BUILD_PAIR))
 		return STATS_ERR_UNIT;
 	if ((rc = stats_check_options(opt)) != STATS_OK ||
-		(rc = stats_check_values(a, n_a)) != STATS_OK ||
-		(rc = stats_check_values(b, n_b)) != STATS_OK)
+		(rc = unit_summaries(a, round_a, unit_a, n_a, b, round_b, unit_b, n_b,
+							 &summary, &k, &c->n_pairs)) != STATS_OK)
 		return rc;
-
-	summary = malloc(sizeof(double) * (n_a < n_b ? n_a + 1 : n_b + 1));
-	if (summary == NULL)
-		return STATS_ERR_NOMEM;
-	if (round_a != NULL && round_b != NULL)
-	{
-		StatsPairs	pairs;
-
-		rc = stats_pair_runs(a, unit_a, NULL, round_a, n_a,
-							 b, unit_b, NULL, round_b, n_b, &pairs);
-		if (rc == STATS_OK)
-		{
-			summaries_of_pairs(&pairs, summary, &k);
-			c->n_pairs = pairs.n;
-			stats_pairs_free(&pairs);
-		}
-	}
-	else
-		rc = summaries_of_means(a, unit_a, n_a, b, unit_b, n_b, summary, &k);
-	if (rc == STATS_OK)
-	{
-		c->n_a = n_a;
-		c->n_b = n_b;
-		c->unit = unit;
-		t_across_units(summary, k, opt, c);
-		c->n_used = c->n_units;
-		stats_decide(c, opt);
-	}
+	c->n_a = n_a;
+	c->n_b = n_b;
+	c->unit = unit;
+	t_across_units(summary, k, opt, c);
+	c->n_used = c->n_units;
+	stats_decide(c, opt);
 	free(summary);
-	return rc;
+	return STATS_OK;
 }

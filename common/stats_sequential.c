@@ -3,22 +3,38 @@
  * stats_sequential.c
  *		Decisions after every block of rounds of a growing experiment that
  *		keep their error rates however often they are taken: alpha spent
- *		over the planned looks (Lan–DeMets), each look's test and CI at
- *		the level it spends.
+ *		over the planned looks (Lan–DeMets), with group-sequential
+ *		boundaries from the looks' joint distribution.
  *
  * Stopping at the first p < 0.05 of many looks inflates false positives
- * several-fold.  Here look k may only use alpha_k = alpha*(t_k) -
- * alpha*(t_k-1), and the alpha_k add up to at most alpha, so by
- * Bonferroni's inequality the chance that any look's CI misses the true
- * ratio is at most alpha.  Every wrong decision needs such a miss: a false
- * "faster" is a CI wholly above 1 + noise while the truth is below it, a
- * false "same" a CI inside +-noise while the truth is outside.  Exact
- * group-sequential boundaries (which account for the correlation between
- * looks) would be a little less conservative, but need the joint
- * distribution of the statistics across looks, which rank tests and t
- * tests on a handful of units do not have in closed form; the Bonferroni
- * bound needs nothing but each look's own valid test and CI, which the
- * fixed-design comparisons already are.
+ * several-fold.  Here the looks share alpha by a spending function
+ * alpha*(t) of the information fraction t, and look k's boundary z_k is
+ * set so that the chance, under no change, that some look 1 .. k crosses
+ * its boundary is exactly alpha*(t_k).  Because the looks see nested
+ * data, their statistics are strongly correlated (sqrt(t_j / t_k) between
+ * looks j and k), so each look may test at a nominal level well above its
+ * increment alpha*(t_k) - alpha*(t_k-1): Bonferroni over looks, which this
+ * replaces, spent only 0.05–1.6% of a 5% alpha and its final CI covered
+ * 97–99.95%.
+ *
+ * The boundaries are those of the canonical joint distribution (the
+ * statistics of the looks as a Brownian motion in t, Jennison and
+ * Turnbull, "Group Sequential Methods with Applications to Clinical
+ * Trials", 2000, ch. 3 and 19), computed by numerical integration:
+ * deterministic, the same for a plan whenever a report is re-rendered,
+ * and cheap (milliseconds for 20 looks).  Each look then makes the fixed
+ * design's test and CI at its nominal level 2 (1 - Phi(z_k)) — the
+ * "significance level approach" (ibid., ch. 11): the signed-rank test
+ * and the Walsh-average CI round by round, whose joint null distribution
+ * across looks (random signs on ranks) tends to that Brownian motion, and
+ * Student's t across units, exact at each look for normal summaries.  The
+ * CIs so made are repeated confidence intervals: all of them cover the
+ * true ratio together with probability 1 - alpha, so the CI of the look
+ * that stops covers with at least that, whatever the stopping rule, and
+ * every wrong decision needs one of them to miss.  The unit tests
+ * (test/unit/test_stats_sequential.c) check by simulation of small
+ * samples that A/A false positives come out between 3% and 5% at alpha
+ * 5%, and the final CI's coverage.
  *
  *-------------------------------------------------------------------------
  */
@@ -26,9 +42,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define E_MINUS_1 1.71828182845904523536
+#define SQRT_2 1.41421356237309504880
 
 double
 stats_alpha_spent(StatsSpending spending, double alpha, double t)
@@ -39,7 +57,8 @@ stats_alpha_spent(StatsSpending spending, double alpha, double t)
 		return alpha;
 	if (spending == STATS_SPEND_POCOCK)
 		return alpha * log1p(E_MINUS_1 * t);
-	return 2.0 - 2.0 * stats_norm_cdf(stats_norm_quantile(1.0 - alpha / 2.0) / sqrt(t));
+	/* 2 - 2 Phi(x) as erfc, which keeps the tiny early values exact */
+	return erfc(stats_norm_quantile(1.0 - alpha / 2.0) / sqrt(t) / SQRT_2);
 }
 
 const char *
@@ -81,6 +100,78 @@ check_plan(const StatsSequentialPlan *plan)
 	return STATS_OK;
 }
 
+/*
+ * Round by round: the look's boundary on the normal scale, the plan's own
+ * (plan->z) or computed for its looks so far.
+ */
+static int
+look_z_bound(const StatsSequentialPlan *plan, double alpha, double *z_bound)
+{
+	double	   *info,
+			   *z;
+	int			rc;
+
+	if (plan->z != NULL)
+	{
+		*z_bound = plan->z[plan->look - 1];
+		return STATS_OK;
+	}
+	info = malloc(sizeof(double) * 2 * plan->look);
+	if (info == NULL)
+		return STATS_ERR_NOMEM;
+	z = info + plan->look;
+	for (int k = 1; k <= plan->look; k++)
+		info[k - 1] = info_at(plan, k);
+	rc = stats_sequential_bounds(plan->spending, alpha, info, plan->look, z);
+	*z_bound = z[plan->look - 1];
+	free(info);
+	return rc;
+}
+
+/*
+ * Across units: the look's boundary on the t scale with "units" units
+ * now, the plan's own (plan->t_crit) or simulated for its looks so far,
+ * the earlier looks having had the share of these units their
+ * information fractions say.
+ */
+static int
+look_t_bound(const StatsSequentialPlan *plan, double alpha, int units, double *crit)
+{
+	double	   *info,
+			   *c;
+	int		   *n;
+	int			rc;
+
+	if (plan->t_crit != NULL)
+	{
+		*crit = plan->t_crit[plan->look - 1];
+		return STATS_OK;
+	}
+	info = malloc(sizeof(double) * 2 * plan->look);
+	n = malloc(sizeof(int) * plan->look);
+	if (info == NULL || n == NULL)
+	{
+		free(info);
+		free(n);
+		return STATS_ERR_NOMEM;
+	}
+	c = info + plan->look;
+	for (int k = 1; k <= plan->look; k++)
+	{
+		info[k - 1] = info_at(plan, k);
+		n[k - 1] = (int) floor(units * fmin(info[k - 1], 1.0) /
+							   fmin(info_at(plan, plan->look), 1.0) + 0.5);
+		if (k > 1 && n[k - 1] < n[k - 2])
+			n[k - 1] = n[k - 2];
+	}
+	n[plan->look - 1] = units;
+	rc = stats_sequential_t_bounds(plan->spending, alpha, info, n, plan->look, c);
+	*crit = c[plan->look - 1];
+	free(info);
+	free(n);
+	return rc;
+}
+
 int
 stats_sequential_look(const double *a, const int *round_a, const int *unit_a, int n_a,
 					  const double *b, const int *round_b, const int *unit_b, int n_b,
@@ -88,24 +179,55 @@ stats_sequential_look(const double *a, const int *round_a, const int *unit_a, in
 					  const StatsOptions *opt, StatsLook *out)
 {
 	StatsOptions look_opt;
-	double		before;
 	const StatsComparison *c = &out->cmp;
-	int			rc;
+	bool		units = unit_a != NULL || unit_b != NULL;
+	int			k = 0,
+				rc;
 
 	memset(out, 0, sizeof(*out));
 	if ((rc = stats_check_options(opt)) != STATS_OK || (rc = check_plan(plan)) != STATS_OK)
 		return rc;
 	out->look = plan->look;
 	out->info = info_at(plan, plan->look);
-	before = stats_alpha_spent(plan->spending, opt->alpha, info_at(plan, plan->look - 1));
 	out->alpha_spent = stats_alpha_spent(plan->spending, opt->alpha, out->info);
-	out->alpha_look = out->alpha_spent - before;
 	out->decision = STATS_UNDECIDED;
+	if (units)
+	{
+		double		crit;
+
+		/* the number of units decides the boundary: count them first */
+		if (unit_a == NULL || unit_b == NULL)
+			return STATS_ERR_UNIT;
+		if ((rc = stats_count_units(a, round_a, unit_a, n_a, b, round_b, unit_b, n_b,
+									&k)) != STATS_OK ||
+			(rc = look_t_bound(plan, opt->alpha, k, &crit)) != STATS_OK)
+			return rc;
+		out->alpha_look = k >= 2 && isfinite(crit) ? 2.0 * stats_t_cdf(-crit, k - 1) : 0.0;
+		out->z_bound = out->alpha_look > 0.0
+			? -stats_norm_quantile(out->alpha_look / 2.0) : HUGE_VAL;
+	}
+	else
+	{
+		if ((rc = look_z_bound(plan, opt->alpha, &out->z_bound)) != STATS_OK)
+			return rc;
+		/* the nominal level of a boundary z: 2 (1 - Phi(z)) */
+		out->alpha_look = erfc(out->z_bound / SQRT_2);
+	}
 	if (!(out->alpha_look > 0.0))
 	{
-		snprintf(out->reason, STATS_REASON_LEN,
-				 "look %d: all of alpha %g was spent by the earlier looks",
-				 plan->look, opt->alpha);
+		/* too few units yet: the comparison at alpha, for its estimate */
+		if (units && k < 2)
+		{
+			if ((rc = stats_compare_units(a, round_a, unit_a, n_a, b, round_b, unit_b, n_b,
+										  unit, opt, &out->cmp)) != STATS_OK)
+				return rc;
+			snprintf(out->reason, STATS_REASON_LEN,
+					 "look %d: too few %s for a CI", plan->look, stats_unit_name(unit, 2));
+		}
+		else
+			snprintf(out->reason, STATS_REASON_LEN,
+					 "look %d: all of alpha %g was spent by the earlier looks",
+					 plan->look, opt->alpha);
 		return STATS_OK;
 	}
 

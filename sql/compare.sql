@@ -45,7 +45,7 @@ FROM pgbench_ext.compare('{1,2,3,3,4,5}', '{3,3,5,6,7,8,8}');
 
 -- 30 runs a side: past the exact range (C(60,30) > 2^53), normal
 -- approximations for p and for the CI's rank.  B is 20 tps higher on values
--- spread over 100: 1.5% is below what these runs can detect (MDE 2.6%).
+-- spread over 100: 1.5% is below what these runs can detect (MDE 4.0%).
 SELECT round(estimate::numeric, 6) AS estimate, round(ci_low::numeric, 6) AS ci_low,
        round(ci_high::numeric, 6) AS ci_high, round(p_value::numeric, 10) AS p_value,
        round(mde_pct::numeric, 4) AS mde_pct, verdict

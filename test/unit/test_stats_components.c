@@ -426,6 +426,91 @@ test_design(void)
 	   "a negative effect: STATS_ERR_OPTION");
 }
 
+/*
+ * The real power of the design planned from one pilot's components: the
+ * t verdict's exact power for normal unit summaries of the true sd.
+ */
+static double
+true_power(const StatsDesign *d, double si, double sr, double effect)
+{
+	double		unit_var = 2 * si * si + sr * sr / d->rounds,
+				room = log1p(effect) - log1p(0.01);
+	int			k = d->instances;
+
+	return stats_t_power(room / sqrt(unit_var / k), k - 1, stats_t_quantile(0.975, k - 1));
+}
+
+/*
+ * Plans made from a pilot of 6 instance pairs x 6 rounds (instance sd 1%
+ * a side, round noise 4.3%, to see 2%): averaged over pilots, the real
+ * power of the plan must be at least 80% (the components at their upper
+ * confidence bounds, stats_design.c).  The average of S plans' powers has
+ * sd s / sqrt(S), s their observed sd; it passes above 80% - 3.09 of those
+ * (P(Z < -3.09) = 0.001).  A pilot may find no design within 200 pairs (an
+ * answer, not a broken promise): at least 90% must find one.  With
+ * PGBENCH_EXT_TEST_LONG=1, 2,000 pilots, and the plug-in plan (the
+ * components taken as known: df 0) printed beside it.
+ */
+static void
+test_plan_from_pilot(int pilots, bool plug_in)
+{
+	static double a[100],
+				b[100];
+	static int	build[100],
+				instance[100],
+				round[100];
+	const double si = 0.01,
+				sr = 0.043;
+	StatsDesignCost cost = {.build_s = 0.0, .restart_s = 20.0, .round_s = 6.0};
+	StatsOptions opt;
+	double		sum[2] = {0},
+				sum2[2] = {0},
+				minutes[2] = {0};
+	int			found[2] = {0};
+
+	stats_default_options(&opt);
+	rng_seed(69);
+	for (int p = 0; p < pilots; p++)
+	{
+		StatsComponents ratio;
+		int			n;
+
+		simulate_pairs(6, 6, si, sr, 0.0, 0.0, 1, a, b, build, instance, round, &n);
+		stats_ratio_components(a, build, instance, round, n, b, build, instance, round, n,
+							   &ratio);
+		for (int m = 0; m < (plug_in ? 2 : 1); m++)
+		{
+			StatsDesign d;
+
+			if (m == 1)
+				memset(ratio.df, 0, sizeof(ratio.df));
+			stats_plan_design(&ratio, NULL, NULL, &cost, false, 0.02, &opt, &d);
+			if (!d.found)
+				continue;
+			found[m]++;
+			sum[m] += true_power(&d, si, sr, 0.02);
+			sum2[m] += true_power(&d, si, sr, 0.02) * true_power(&d, si, sr, 0.02);
+			minutes[m] += d.seconds / 60.0;
+		}
+	}
+	for (int m = 0; m < (plug_in ? 2 : 1); m++)
+	{
+		double		mean = sum[m] / found[m],
+					sd = sqrt(fmax(0.0, sum2[m] / found[m] - mean * mean));
+
+		if (m == 0)
+			ok(found[0] >= 0.9 * pilots && mean >= 0.80 - 3.09 * sd / sqrt(found[0]),
+			   "plans from %d pilots of 6 instance pairs x 6 rounds, to see 2%% (%d found a "
+			   "design within 200 pairs): real power %.1f%% on average (sd %.1f; >= %.1f%%), "
+			   "%.0f minutes on average", pilots, found[0], 100 * mean, 100 * sd,
+			   100 * (0.80 - 3.09 * sd / sqrt(found[0])), minutes[0] / found[0]);
+		else
+			diag("the same pilots' components taken as known (the plug-in plan): real power "
+				 "%.1f%% on average, %.0f minutes on average (%d plans)",
+				 100 * mean, minutes[1] / found[1], found[1]);
+	}
+}
+
 int
 main(void)
 {
@@ -434,5 +519,9 @@ main(void)
 	test_truncation_and_missing();
 	test_ratio_scale();
 	test_design();
+	if (test_long())
+		test_plan_from_pilot(2000, true);
+	else
+		test_plan_from_pilot(150, false);
 	return done_testing();
 }

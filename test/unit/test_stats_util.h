@@ -16,6 +16,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,17 +118,26 @@ mc_tolerance(double p, int n)
 }
 
 /*
+ * Whether PGBENCH_EXT_TEST_LONG=1 (make test-build, CI) asks for what takes
+ * minutes by nature: the simulations at the size docs/ quotes.
+ */
+static inline bool
+test_long(void)
+{
+	const char *lng = getenv("PGBENCH_EXT_TEST_LONG");
+
+	return lng != NULL && lng[0] != '\0' && strcmp(lng, "0") != 0;
+}
+
+/*
  * How many experiments a simulation runs: "quick" under make test, "full"
- * with PGBENCH_EXT_TEST_LONG=1 (make test-build, CI), where simulations
- * that take minutes by nature run at the size docs/ quotes.  A rate's
- * tolerance is computed from the number actually run.
+ * under PGBENCH_EXT_TEST_LONG=1.  A rate's tolerance is computed from the
+ * number actually run.
  */
 static inline int
 sim_reps(int quick, int full)
 {
-	const char *lng = getenv("PGBENCH_EXT_TEST_LONG");
-
-	return (lng != NULL && lng[0] != '\0' && strcmp(lng, "0") != 0) ? full : quick;
+	return test_long() ? full : quick;
 }
 
 #endif							/* PGBENCH_EXT_TEST_STATS_UTIL_H */
