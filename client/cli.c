@@ -17,6 +17,34 @@
 const char *progname;
 
 /*
+ * text fit for the terminal: messages echo names and values from the
+ * command line, experiment files and results directories, and an escape
+ * sequence among them would drive the terminal.  Control characters
+ * (C0, DEL and C1 in UTF-8) become '?'; line breaks and tabs stay, as the
+ * messages' own lines need them (values with line breaks are refused).
+ */
+char *
+printable_text(const char *text)
+{
+	char	   *copy = pg_strdup(text);
+
+	for (unsigned char *p = (unsigned char *) copy; *p; p++)
+	{
+		if (*p == '\n' || *p == '\t')
+			continue;
+		if (*p < 0x20 || *p == 0x7f)
+			*p = '?';
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+		{
+			p[0] = '?';
+			p[1] = '?';
+			p++;
+		}
+	}
+	return copy;
+}
+
+/*
  * Report a command-line problem the way pgbench does, then exit with the
  * usage status.  command may be NULL for top-level options.
  */
@@ -29,7 +57,7 @@ usage_error(const char *command, const char *fmt,...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	pg_log_error("%s", msg);
+	pg_log_error("%s", printable_text(msg));
 	if (command)
 		pg_log_error_hint("Try \"%s %s --help\" for more information.", progname, command);
 	else
@@ -44,13 +72,30 @@ usage_error(const char *command, const char *fmt,...)
 void
 log_error_text(const char *text)
 {
-	const char *hint = strstr(text, "\nhint: ");
+	char	   *clean = printable_text(text);
+	const char *hint = strstr(clean, "\nhint: ");
 
 	if (hint == NULL)
 	{
-		pg_log_error("%s", text);
+		pg_log_error("%s", clean);
 		return;
 	}
-	pg_log_error("%.*s", (int) (hint - text), text);
+	pg_log_error("%.*s", (int) (hint - clean), clean);
 	pg_log_error_hint("%s", hint + strlen("\nhint: "));
+}
+
+/* log_error_text() for a warning: the run, or the report, goes on. */
+void
+log_warning_text(const char *text)
+{
+	char	   *clean = printable_text(text);
+	const char *hint = strstr(clean, "\nhint: ");
+
+	if (hint == NULL)
+	{
+		pg_log_warning("%s", clean);
+		return;
+	}
+	pg_log_warning("%.*s", (int) (hint - clean), clean);
+	pg_log_warning_hint("%s", hint + strlen("\nhint: "));
 }

@@ -136,7 +136,7 @@ execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 
 	if (!layout_seeds_expand(spec, &error))
 	{
-		pg_log_error("%s", error);
+		log_error_text(error);
 		return EXIT_USAGE;
 	}
 	profile_resolve(spec);
@@ -240,7 +240,7 @@ cmd_run(int argc, char **argv)
 			usage_error("run", "too many command-line arguments (first is \"%s\")", argv[optind + 1]);
 		if (!experiment_read_ini(&spec, argv[optind], &error))
 		{
-			pg_log_error("%s", error);
+			log_error_text(error);
 			exit(EXIT_USAGE);
 		}
 	}

@@ -209,7 +209,7 @@ connect_checked(const ConnOptions *opts)
 
 	if (!check_extension_version(conn, &problem, &hint))
 	{
-		pg_log_error("%s", problem);
+		log_error_text(problem);
 		pg_log_error_hint("%s", hint);
 		PQfinish(conn);
 		exit(EXIT_RUNTIME_ERROR);

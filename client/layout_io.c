@@ -265,7 +265,7 @@ layout_from_file(const char *path)
 
 	if (layout == NULL)
 	{
-		pg_log_error("%s", error);
+		log_error_text(error);
 		if (strstr(error, "is not a saved layout") != NULL)
 			pg_log_error_hint("Save one with \"%s layout --save FILE CONNINFO\".", progname);
 		exit(EXIT_RUNTIME_ERROR);

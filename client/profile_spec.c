@@ -260,7 +260,7 @@ refuse(const char *hint, const char *fmt,...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	pg_log_error("%s", buf);
+	log_error_text(buf);
 	if (hint)
 		pg_log_error_hint("%s", hint);
 	return false;
