@@ -26,6 +26,7 @@
 #include "client.h"
 #include "build_cache.h"
 #include "digest.h"
+#include "safe_file.h"
 #include "subprocess.h"
 
 #include <pwd.h>
@@ -164,7 +165,6 @@ bool
 build_cache_prepare(char **error)
 {
 	char	   *root = build_cache_root();
-	char	   *parent = pg_strdup(root);
 	char	   *real;
 	struct stat st;
 	uid_t		builder;
@@ -174,17 +174,17 @@ build_cache_prepare(char **error)
 
 	if (!build_account(&builder, &builder_name, error))
 		return false;
-	get_parent_directory(parent);
 	if (!ancestors_safe(root, error))
 		return false;
 	if (stat(root, &st) != 0)
 	{
-		if (errno != ENOENT || pg_mkdir_p(parent, 0755) != 0 ||
-			(mkdir(root, 0700) != 0 && errno != EEXIST))
+		if (errno != ENOENT)
 		{
 			*error = psprintf("could not create the build cache \"%s\": %m", root);
 			return false;
 		}
+		if (!safe_mkdir_p(root, 0700, error))
+			return false;
 		if (!give_to_server_account(root, error))
 			return false;
 	}

@@ -147,13 +147,17 @@ is_postmaster_of(const Cluster *c, long pid)
 static bool
 stop_left_over_server(Cluster *c, char **error)
 {
-	FILE	   *f = fopen(psprintf("%s/postmaster.pid", c->datadir), "r");
+	/* the server account's file: a regular file, or nothing to stop */
+	FILE	   *f = safe_fopen_read(psprintf("%s/postmaster.pid", c->datadir), SAFE_MAX_LOG, error);
 	char		line[MAXPGPATH];
 	char	   *sockdir = NULL;
 	long		pid = 0;
 
 	if (f == NULL)
+	{
+		*error = NULL;
 		return true;
+	}
 	for (int n = 1; fgets(line, sizeof(line), f); n++)
 	{
 		line[strcspn(line, "\n")] = '\0';
@@ -221,14 +225,13 @@ include_server_conf(const Cluster *c, char **error)
 {
 	static const char include_line[] = "include '../" SERVER_CONF "'\n";
 	char	   *path = psprintf("%s/postgresql.conf", c->datadir);
-	FILE	   *f = fopen(path, "r");
+	FILE	   *f = safe_fopen_read(path, SAFE_MAX_LOG, error);
 	char		line[1024];
+	char	   *text;
+	int			fd;
 
 	if (f == NULL)
-	{
-		*error = psprintf("could not read \"%s\": %m", path);
 		return false;
-	}
 	while (fgets(line, sizeof(line), f))
 		if (strcmp(line, include_line) == 0)
 		{
@@ -236,8 +239,18 @@ include_server_conf(const Cluster *c, char **error)
 			return true;
 		}
 	fclose(f);
-	return safe_write_file(path, psprintf("\n# added by %s: the variant's settings, beside data/, rewritten at every start\n%s",
-										  progname, include_line), true, error);
+	/* data/ is the server account's: the one file of it that we write */
+	if ((fd = safe_open_file(path, SAFE_APPEND | SAFE_SERVER_DIR, error)) < 0)
+		return false;
+	text = psprintf("\n# added by %s: the variant's settings, beside data/, rewritten at every start\n%s",
+					progname, include_line);
+	if (write(fd, text, strlen(text)) != (ssize_t) strlen(text) || fsync(fd) != 0)
+	{
+		*error = psprintf("could not write \"%s\": %m", path);
+		close(fd);
+		return false;
+	}
+	return safe_close(fd, error);
 }
 
 /*
@@ -323,16 +336,24 @@ cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir, char 
 	if (stat(psprintf("%s/PG_VERSION", c->datadir), &st) == 0)
 		return prepare_existing(c, results_dir, error);
 
-	/* ours, readable by the server account, writable by nobody else whatever the umask */
-	if (pg_mkdir_p(c->dir, 0755) != 0 || chmod(psprintf("%s/clusters", results_dir), 0755) != 0 ||
-		chmod(c->dir, 0755) != 0 || mkdir(c->datadir, 0700) != 0)
+	/*
+	 * Ours, readable by the server account, writable by nobody else whatever
+	 * the umask (a link planted as clusters/ or clusters/NAME is refused);
+	 * data/ is made afresh and given to the server account.
+	 */
+	if (!safe_mkdir(psprintf("%s/clusters", results_dir), 0755, 0, error) ||
+		!safe_mkdir(c->dir, 0755, 0, error))
+		return false;
+	if (lstat(c->datadir, &st) == 0)
 	{
-		*error = psprintf("could not create directory \"%s\": %m", c->datadir);
+		*error = psprintf("\"%s\" exists but holds no cluster: refusing to use it\n"
+						  "hint: Remove it; %s makes the data directory itself.", c->datadir, progname);
 		return false;
 	}
+	if (!safe_mkdir(c->datadir, 0700, SAFE_GIVE, error))
+		return false;
 	/* server.log is written by the server, in our directory */
-	return safe_give_to_server_account(c->datadir, error) &&
-		safe_write_file(c->logfile, "", true, error) &&
+	return safe_write_file(c->logfile, "", true, error) &&
 		safe_give_to_server_account(c->logfile, error) &&
 		run_initdb(c, error) &&
 		include_server_conf(c, error);
@@ -393,14 +414,8 @@ randomize_environment_size(Cluster *c, char **error)
 static bool
 make_socket_dir(Cluster *c, char **error)
 {
-	char		template[] = SOCKET_DIR_PREFIX "XXXXXX";
-
-	if (mkdtemp(template) == NULL)
-	{
-		*error = psprintf("could not create a socket directory under /tmp: %m");
+	if ((c->sockdir = safe_mkdtemp(SOCKET_DIR_PREFIX, error)) == NULL)
 		return false;
-	}
-	c->sockdir = pg_strdup(template);
 	return safe_give_to_server_account(c->sockdir, error);
 }
 

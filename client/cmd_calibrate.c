@@ -52,6 +52,7 @@
 #include "experiment.h"
 #include "results.h"
 #include "runner.h"
+#include "safe_file.h"
 #include "stats.h"
 #include "validate.h"
 
@@ -240,7 +241,7 @@ run_budgeted_calibration(const CalibrateOptions *o)
 		}
 	if (!calibrate_budget_report(o, stdout, &error))
 	{
-		pg_log_error("%s", error);
+		log_error_text(error);
 		return EXIT_RUNTIME_ERROR;
 	}
 	return 0;
@@ -402,7 +403,7 @@ reanalyse(CalibrateOptions *o)
 	if (access(psprintf("%s/size/runs.csv", o->dir), R_OK) == 0 &&
 		!calibrate_analyse_sizing(o, psprintf("%s/size", o->dir), &result, &error))
 	{
-		pg_log_error("%s", error);
+		log_error_text(error);
 		return EXIT_RUNTIME_ERROR;
 	}
 	o->skip_aa = access(psprintf("%s/aa/runs.csv", o->dir), R_OK) != 0;
@@ -413,7 +414,7 @@ reanalyse(CalibrateOptions *o)
 		  access(psprintf("%s/delay-restart/runs.csv", o->dir), R_OK) == 0) &&
 		 !analyse_servers(o, &error)))
 	{
-		pg_log_error("%s", error);
+		log_error_text(error);
 		return EXIT_RUNTIME_ERROR;
 	}
 	return 0;
@@ -570,9 +571,10 @@ cmd_calibrate(int argc, char **argv)
 	o.setting_pct = setting_pct > 0 ? setting_pct : target_pct;
 	if (o.dir == NULL)
 		o.dir = timestamped_dir("calibration");
-	if (pg_mkdir_p(pg_strdup(o.dir), 0755) != 0)
+	/* ours and private, as a results directory of run is (it is one) */
+	if (!safe_results_dir(o.dir, o.reanalyse, &error))
 	{
-		pg_log_error("could not create directory \"%s\": %m", o.dir);
+		log_error_text(error);
 		return EXIT_USAGE;
 	}
 
@@ -587,7 +589,7 @@ cmd_calibrate(int argc, char **argv)
 		return run_budgeted_calibration(&o);
 	if (!write_calibration_file(&o, &error))
 	{
-		pg_log_error("%s", error);
+		log_error_text(error);
 		return EXIT_RUNTIME_ERROR;
 	}
 
@@ -603,7 +605,7 @@ cmd_calibrate(int argc, char **argv)
 		record_elapsed(&o, "aa", now_s() - started);
 		if (!calibrate_analyse_aa(&o, psprintf("%s/aa", o.dir), &result, &error))
 		{
-			pg_log_error("%s", error);
+			log_error_text(error);
 			return EXIT_RUNTIME_ERROR;
 		}
 	}
@@ -626,7 +628,7 @@ cmd_calibrate(int argc, char **argv)
 			return rc;
 		if (!calibrate_analyse_sizing(&o, psprintf("%s/size", o.dir), &result, &error))
 		{
-			pg_log_error("%s", error);
+			log_error_text(error);
 			return EXIT_RUNTIME_ERROR;
 		}
 		o.setting_pct = result.sized_setting_pct;
@@ -656,7 +658,7 @@ cmd_calibrate(int argc, char **argv)
 		!calibrate_report(&o, &result, stdout, &error) ||
 		(o.restart_rounds > 0 && !analyse_servers(&o, &error)))
 	{
-		pg_log_error("%s", error);
+		log_error_text(error);
 		return EXIT_RUNTIME_ERROR;
 	}
 	return 0;

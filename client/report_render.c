@@ -33,9 +33,9 @@ write_doc(const ReportData *r, DocFormat format, const char *name,
 		return false;
 	}
 	report_write_doc(r, &d, note, plots, nplots);
-	if (fclose(d.out) != 0)
+	if (!safe_fclose(d.out, &error))
 	{
-		pg_log_error("could not write \"%s\": %m", path);
+		log_error_text(error);
 		return false;
 	}
 	return true;
@@ -69,7 +69,7 @@ report_render(const char *dir, const char *baseline, FILE *out)
 	plots = report_draw_plots(r, &nplots, &note);
 	if (!profile_write_files(r, &error))
 	{
-		pg_log_error("%s", error);
+		log_error_text(error);
 		return EXIT_RUNTIME_ERROR;
 	}
 	if (!write_doc(r, DOC_MARKDOWN, "report.md", note, plots, nplots) ||

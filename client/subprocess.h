@@ -30,9 +30,12 @@ typedef struct ChildSpec
 	int			log_fd;			/* if >= 0: stdout and stderr, after a "$ argv" line */
 	const char *log_path;		/* else if set: the same, appended to this file,
 								 * which the child opens as the account it runs as */
+	int			keep_fds[2];	/* descriptors the program is told of (perf's
+								 * --control), or -1; every other one but
+								 * 0, 1 and 2 is closed in the child */
 } ChildSpec;
 
-#define CHILD_SPEC_INIT {NULL, false, false, NULL, -1, -1, -1, -1, NULL}
+#define CHILD_SPEC_INIT {NULL, false, false, NULL, -1, -1, -1, -1, NULL, {-1, -1}}
 
 extern pid_t child_start(const ChildSpec *spec);
 extern int	wait_process(pid_t pid);

@@ -14,6 +14,7 @@
 #include "build.h"
 #include "experiment.h"
 #include "profile.h"
+#include "safe_file.h"
 #include "subprocess.h"
 #include "validate.h"
 
@@ -68,6 +69,23 @@ check_bindir(const VariantSpec *v, int *major)
 }
 
 /*
+ * An existing results directory (of -o DIR, or of --resume) is written
+ * into only if it is ours and private, and so is everything the client
+ * enters in it (safe_file.c): another user's directory in /tmp could hold
+ * links to files of ours, or a clusters/ link to a directory of ours.
+ */
+static bool
+results_dir_ours(const char *dir)
+{
+	char	   *error;
+
+	if (safe_results_dir(dir, true, &error))
+		return true;
+	log_error_text(error);
+	return false;
+}
+
+/*
  * The results directory must be new (or empty), and — when servers will run
  * as another account — reachable by that account.
  */
@@ -99,7 +117,7 @@ check_results_dir(const char *dir)
 			pg_log_error("results directory \"%s\" is not writable", dir);
 			return false;
 		}
-		return true;
+		return results_dir_ours(dir);
 	}
 	parent = pg_strdup(dir);
 	slash = strrchr(parent, '/');
@@ -134,7 +152,7 @@ check_server_account_reach(const char *dir)
 		return true;
 	if ((pw = server_account(&error)) == NULL)
 	{
-		pg_log_error("%s", error);
+		log_error_text(error);
 		pg_log_error_hint("Create the account, or name another with PGBENCH_EXT_OS_USER.");
 		return false;
 	}
@@ -159,7 +177,7 @@ validate_experiment(const ExperimentSpec *spec, const char *results_dir, bool re
 
 	if (!experiment_check(spec, &error) || !build_check(spec, &error))
 	{
-		pg_log_error("%s", error);
+		log_error_text(error);
 		return false;
 	}
 	for (int i = 0; i < spec->nvariants; i++)
@@ -197,7 +215,7 @@ validate_experiment(const ExperimentSpec *spec, const char *results_dir, bool re
 	}
 	if (!profile_validate(spec))
 		return false;
-	if (!resume && !check_results_dir(results_dir))
+	if (resume ? !results_dir_ours(results_dir) : !check_results_dir(results_dir))
 		return false;
 	return check_server_account_reach(results_dir);
 }
