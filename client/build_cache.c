@@ -120,17 +120,16 @@ trusted(const char *what, const char *path, const struct stat *st, const char *f
 
 /*
  * Every existing directory above path (itself resolved) must be owned by
- * root, us or the build account, and writable by no one else unless it is
- * sticky (as /tmp is: then no one else can rename what we own in it).
+ * root or us, and writable by no one else unless it is sticky (as /tmp is:
+ * then no one else can rename what we own in it).  Not by the build
+ * account, even though it owns the cache itself: the builds run code from
+ * patches and source trees as that account, and a directory of it above
+ * the cache would let that code swap the whole cache, and what root later
+ * trusts in it, for its own.
  */
 static bool
 ancestors_safe(const char *path, char **error)
 {
-	uid_t		builder;
-	const char *builder_name;
-
-	if (!build_account(&builder, &builder_name, error))
-		return false;
 	/* "/", then "/a", "/a/b" ... up to path's parent, from the top down */
 	for (size_t len = 0; path[len]; len++)
 	{
@@ -143,7 +142,7 @@ ancestors_safe(const char *path, char **error)
 		dir = len == 0 ? pg_strdup("/") : pnstrdup(path, len);
 		if (stat(dir, &st) != 0)
 			break;				/* not there yet: we create the rest */
-		foreign = st.st_uid != 0 && st.st_uid != geteuid() && st.st_uid != builder;
+		foreign = st.st_uid != 0 && st.st_uid != geteuid();
 		if (foreign || ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)))
 		{
 			*error = psprintf("directory \"%s\" above the build cache %s: someone else could replace the cache\nhint: Name a cache under a directory only you can write with %s=DIR.",
