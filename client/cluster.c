@@ -31,6 +31,7 @@
 #include "client.h"
 #include "cluster.h"
 #include "safe_file.h"
+#include "initdb_args.h"
 #include "settings.h"
 #include "subprocess.h"
 #include "pqexpbuffer.h"
@@ -286,12 +287,8 @@ run_initdb(Cluster *c, char **error)
 	argv[argc++] = "--no-sync";
 	if (v->initdb_args)
 	{
-		char	   *copy = pg_strdup(v->initdb_args);
-		char	   *save = NULL;
-
-		for (char *tok = strtok_r(copy, " \t", &save); tok && argc < 30;
-			 tok = strtok_r(NULL, " \t", &save))
-			argv[argc++] = tok;
+		/* the words initdb_args_check() passed */
+		argc += initdb_args_words(v->initdb_args, argv + argc, 30 - argc);
 	}
 	argv[argc] = NULL;
 	if ((rc = run_server_program(c, argv, "initdb.log", error)) != 0)
@@ -333,6 +330,9 @@ cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir, char 
 	 */
 	c->port = 20000 + (int) (getpid() % 2000) * 16 + nprepared++ % 16;
 
+	/* a variant built from source has its installation only now */
+	if (!settings_check_libraries(v, c->bindir, error))
+		return false;
 	if (stat(psprintf("%s/PG_VERSION", c->datadir), &st) == 0)
 		return prepare_existing(c, results_dir, error);
 

@@ -493,13 +493,12 @@ run_logged_fd(char *const argv[], bool as_server, int log_fd)
 }
 
 /*
- * Run fn(arg, error) in a child process as the server account (when we
- * are root; as ourselves otherwise): the client's own file work inside
- * directories that account owns.  fn's effects on memory are lost; its
- * error message comes back.
+ * Run fn(arg, error) in a child process, as the server account if
+ * unprivileged (and we are root).  fn's effects on memory are lost (so is
+ * whatever global state it changes); its error message comes back.
  */
-static bool
-as_unprivileged(bool (*fn) (void *arg, char **error), void *arg, char **error)
+bool
+run_in_child(bool (*fn) (void *arg, char **error), void *arg, bool unprivileged, char **error)
 {
 	int			fds[2];
 	pid_t		pid;
@@ -513,7 +512,7 @@ as_unprivileged(bool (*fn) (void *arg, char **error), void *arg, char **error)
 		*error = psprintf("could not create a pipe: %m");
 		return false;
 	}
-	pid = fork_in_own_group(true);
+	pid = fork_in_own_group(unprivileged);
 	if (pid == 0)
 	{
 		char	   *child_error = NULL;
@@ -541,9 +540,19 @@ as_unprivileged(bool (*fn) (void *arg, char **error), void *arg, char **error)
 	rc = wait_process(pid);
 	if (rc != 0)
 		*error = msg.len > 0 ? pg_strdup(msg.data)
-			: psprintf("a child process working as the server account exited with status %d", rc);
+			: psprintf("a child process of the client exited with status %d", rc);
 	termPQExpBuffer(&msg);
 	return rc == 0;
+}
+
+/*
+ * The client's own file work inside directories the server account owns,
+ * done as that account (when we are root; as ourselves otherwise).
+ */
+static bool
+as_unprivileged(bool (*fn) (void *arg, char **error), void *arg, char **error)
+{
+	return run_in_child(fn, arg, true, error);
 }
 
 /* The client's own file work, done as the children's account. */

@@ -43,6 +43,8 @@ extern int	child_run(const ChildSpec *spec);
 extern int	child_run_logged(const ChildSpec *spec, const char *log_path);
 extern int	child_pipe(const ChildSpec *writer, const ChildSpec *reader);
 extern char *child_output(const ChildSpec *spec, bool with_stderr, int *status);
+extern bool run_in_child(bool (*fn) (void *arg, char **error), void *arg, bool unprivileged,
+						 char **error);
 
 /* the cluster's form: initdb and pg_ctl, never interrupted */
 extern int	run_logged_fd(char *const argv[], bool as_server, int log_fd);

@@ -15,6 +15,7 @@
 #include "experiment.h"
 #include "profile.h"
 #include "safe_file.h"
+#include "settings.h"
 #include "subprocess.h"
 #include "validate.h"
 
@@ -189,6 +190,11 @@ validate_experiment(const ExperimentSpec *spec, const char *results_dir, bool re
 			continue;
 		if (!check_bindir(v, &major))
 			return false;
+		if (!settings_check_libraries(v, v->bindir, &error))
+		{
+			log_error_text(error);
+			return false;
+		}
 		if (first_major == 0)
 			first_major = major;
 		else if (major != 0 && major != first_major)
