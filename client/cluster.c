@@ -520,7 +520,7 @@ cluster_wait_for_exit(const Cluster *c)
 		long		pid = 0;
 
 		reap_exited_children();
-		if ((f = fopen(pidfile, "r")) == NULL)
+		if ((f = fopen(pidfile, "re")) == NULL)
 			return true;
 		if (fscanf(f, "%ld", &pid) != 1)
 			pid = 0;

@@ -114,7 +114,7 @@ choose_seed(ExperimentSpec *spec, const char *seed_arg)
 	{
 		pg_prng_state rng;
 		uint64		entropy = (uint64) time(NULL) ^ ((uint64) getpid() << 32);
-		FILE	   *urandom = fopen("/dev/urandom", "rb");
+		FILE	   *urandom = fopen("/dev/urandom", "rbe");
 
 		if (urandom)
 		{

@@ -600,7 +600,7 @@ experiment_read_ini(ExperimentSpec *spec, const char *path, char **error)
 	IniState	st = {spec, NULL, 0, 0, NULL};
 	int			rc;
 
-	if ((st.file = fopen(path, "r")) == NULL)
+	if ((st.file = fopen(path, "re")) == NULL)
 	{
 		*error = psprintf("could not open experiment file \"%s\": %m", path);
 		return false;

@@ -134,7 +134,7 @@ children_of(pid_t pid, pid_t *out, int max)
 
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
-		if ((f = fopen(psprintf("/proc/%s/stat", de->d_name), "r")) == NULL)
+		if ((f = fopen(psprintf("/proc/%s/stat", de->d_name), "re")) == NULL)
 			continue;
 		buf[0] = '\0';
 		if (fgets(buf, sizeof(buf), f) == NULL)
@@ -390,7 +390,7 @@ profile_open_in_dir(int dirfd, const char *name, char **problem)
 static bool
 each_file(int dirfd, bool (*fn) (const char *name, void *arg), void *arg)
 {
-	int			fd = dup(dirfd);
+	int			fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
 	DIR		   *d;
 	struct dirent *de;
 	bool		ok = true;

@@ -190,7 +190,7 @@ static int
 read_paranoid(void)
 {
 	const char *path = getenv("PGBENCH_EXT_PERF_PARANOID_FILE");
-	FILE	   *f = fopen(path && *path ? path : PARANOID_FILE, "r");
+	FILE	   *f = fopen(path && *path ? path : PARANOID_FILE, "re");
 	int			level = INT_MIN;
 
 	if (f == NULL)

@@ -116,7 +116,10 @@ split_path(const char *path, char **dir, char **name)
 
 /*
  * Check an open directory: ours (or the server account's, with
- * SAFE_SERVER_DIR or SAFE_GIVE) and writable by neither group nor others.
+ * SAFE_SERVER_DIR or SAFE_GIVE) and writable by neither group nor others;
+ * or root's or ours and sticky, as /tmp is, where no one else can remove
+ * or rename what we create (a file the user names there, such as a layout
+ * file; results directories are never sticky).
  */
 static bool
 check_dir_fd(int fd, const char *path, int how, char **error)
@@ -134,6 +137,8 @@ check_dir_fd(int fd, const char *path, int how, char **error)
 		*error = psprintf("\"%s\" is not a directory: refusing to write into it", path);
 		return false;
 	}
+	if ((st.st_mode & S_ISVTX) && (st.st_uid == 0 || st.st_uid == geteuid()))
+		return true;
 	owner_ok = st.st_uid == geteuid() ||
 		((how & (SAFE_SERVER_DIR | SAFE_GIVE)) && st.st_uid == server_uid());
 	if (!owner_ok)
@@ -259,12 +264,10 @@ open_replacement(int dirfd, const char *name, const char *path, char **error)
 static int
 open_in_place(int dirfd, const char *name, const char *path, int how, char **error)
 {
-	int			flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_APPEND;
 	int			fd;
 
-	if (how & SAFE_NEW)
-		flags |= O_EXCL;
-	if ((fd = openat(dirfd, name, flags, 0644)) < 0)
+	if ((fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC |
+					 ((how & SAFE_NEW) ? O_EXCL : 0), 0644)) < 0)
 	{
 		if (errno == EEXIST)
 			*error = psprintf("\"%s\" exists already: refusing to write to it\n"

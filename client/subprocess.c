@@ -665,7 +665,7 @@ reap_exited_children(void)
 char *
 tail_of_file(const char *path, int max_lines)
 {
-	FILE	   *f = fopen(path, "r");
+	FILE	   *f = fopen(path, "re");
 	char	  **lines;
 	char		buf[1024];
 	int			n = 0;
