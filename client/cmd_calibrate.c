@@ -415,7 +415,7 @@ reanalyse(CalibrateOptions *o)
 		 !analyse_servers(o, &error)))
 	{
 		log_error_text(error);
-		return EXIT_RUNTIME_ERROR;
+		return safe_file_refused() ? EXIT_USAGE : EXIT_RUNTIME_ERROR;
 	}
 	return 0;
 }

@@ -59,22 +59,23 @@ report_render(const char *dir, const char *baseline, FILE *out)
 	report_print_table(r, out);
 
 	summary = report_summary_json(r);
+	/* a link or FIFO planted where the report writes is refused input */
 	if (!results_write_json(dir, "summary.json", summary, &error) ||
 		!report_write_benchstat(r, psprintf("%s/benchstat.txt", dir), &error))
 	{
 		log_error_text(error);
-		return EXIT_RUNTIME_ERROR;
+		return safe_file_refused() ? EXIT_USAGE : EXIT_RUNTIME_ERROR;
 	}
 	json_decref(summary);
 	plots = report_draw_plots(r, &nplots, &note);
 	if (!profile_write_files(r, &error))
 	{
 		log_error_text(error);
-		return EXIT_RUNTIME_ERROR;
+		return safe_file_refused() ? EXIT_USAGE : EXIT_RUNTIME_ERROR;
 	}
 	if (!write_doc(r, DOC_MARKDOWN, "report.md", note, plots, nplots) ||
 		!write_doc(r, DOC_HTML, "report.html", note, plots, nplots))
-		return EXIT_RUNTIME_ERROR;
+		return safe_file_refused() ? EXIT_USAGE : EXIT_RUNTIME_ERROR;
 	if (nplots == 0)
 		fprintf(out, "no plots: %s\n", note);
 	fprintf(out, "report: %s/report.html (and report.md, summary.json, benchstat.txt)\n", dir);

@@ -61,6 +61,9 @@ typedef struct Pending
 
 static Pending *pending = NULL;
 
+/* whether the last failure was a refusal (a link, a foreign directory ...) */
+static bool refused = false;
+
 /* Who a uid is, for messages. */
 static const char *
 user_named(uid_t uid)
@@ -143,6 +146,7 @@ check_dir_fd(int fd, const char *path, int how, char **error)
 		((how & (SAFE_SERVER_DIR | SAFE_GIVE)) && st.st_uid == server_uid());
 	if (!owner_ok)
 	{
+		refused = true;
 		*error = psprintf("directory \"%s\" belongs to %s, not to you (%s): refusing to write into it\n"
 						  "hint: Someone else could replace what %s writes there; use a directory of your own (a copy, for a report).",
 						  path, user_named(st.st_uid), user_named(geteuid()), progname);
@@ -150,6 +154,7 @@ check_dir_fd(int fd, const char *path, int how, char **error)
 	}
 	if (st.st_mode & (S_IWGRP | S_IWOTH))
 	{
+		refused = true;
 		*error = psprintf("directory \"%s\" is writable by group or others (mode %04o): refusing to write into it\n"
 						  "hint: Make it private (chmod go-w \"%s\"); others could plant links in it.",
 						  path, (unsigned) (st.st_mode & 07777), path);
@@ -162,7 +167,11 @@ check_dir_fd(int fd, const char *path, int how, char **error)
 static char *
 open_problem(const char *path, const char *what)
 {
-	if (errno == ELOOP)
+	struct stat st;
+
+	refused = errno == ELOOP || errno == ENOTDIR || errno == ENXIO;
+	/* O_DIRECTORY | O_NOFOLLOW fails on a link to a directory with ENOTDIR */
+	if (errno == ELOOP || (errno == ENOTDIR && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)))
 		return psprintf("\"%s\" is a symbolic link: refusing to %s through it\n"
 						"hint: Remove the link; %s writes only regular files and directories of its own there.",
 						path, what, progname);
@@ -207,6 +216,7 @@ not_regular(int dirfd, const char *name, const char *path)
 
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		return NULL;
+	refused = S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode) || st.st_nlink != 1;
 	if (S_ISLNK(st.st_mode))
 		return psprintf("\"%s\" is a symbolic link: refusing to write through it\n"
 						"hint: Remove the link; %s writes only regular files there.",
@@ -269,12 +279,15 @@ open_in_place(int dirfd, const char *name, const char *path, int how, char **err
 	if ((fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC |
 					 ((how & SAFE_NEW) ? O_EXCL : 0), 0644)) < 0)
 	{
-		if (errno == EEXIST)
-			*error = psprintf("\"%s\" exists already: refusing to write to it\n"
-							  "hint: %s creates it; remove it, or use a new directory.",
-							  path, progname);
-		else
+		if (errno != EEXIST)
+		{
 			*error = open_problem(path, "write");
+			return -1;
+		}
+		refused = true;
+		*error = psprintf("\"%s\" exists already: refusing to write to it\n"
+						  "hint: %s creates it; remove it, or use a new directory.",
+						  path, progname);
 		return -1;
 	}
 	if ((*error = not_regular(dirfd, name, path)) != NULL)
@@ -304,6 +317,7 @@ safe_open_file(const char *path, int how, char **error)
 	int			dirfd;
 	int			fd;
 
+	refused = false;
 	split_path(path, &dir, &name);
 	if ((dirfd = open_checked_dir(dir, how, error)) < 0)
 		return -1;
@@ -315,6 +329,17 @@ safe_open_file(const char *path, int how, char **error)
 	if (fd < 0 || (how & (SAFE_APPEND | SAFE_NEW)))
 		close(dirfd);
 	return fd;
+}
+
+/*
+ * Whether the last failure of safe_open_file(), safe_mkdir() or
+ * safe_results_dir() was a refusal of what someone put there (exit status
+ * 2, as for other refused input) rather than a failure to write.
+ */
+bool
+safe_file_refused(void)
+{
+	return refused;
 }
 
 /* Append to path, or replace it (then safe_close() commits it). */
@@ -482,6 +507,7 @@ safe_mkdir(const char *path, mode_t mode, int how, char **error)
 	bool		made;
 	bool		ok;
 
+	refused = false;
 	split_path(path, &parent, &name);
 	if ((pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 	{
@@ -604,6 +630,7 @@ entries_plain(const char *path, bool dirs_ok, bool dirs_private, char **error)
 			ok = !dirs_private || safe_check_private_dir(name, error);
 		else if (S_ISDIR(st.st_mode))
 		{
+			refused = true;
 			*error = psprintf("\"%s\" is a directory where %s keeps only files: refusing to use it\n"
 							  "hint: Remove it, or use a new results directory.", name, progname);
 			ok = false;
