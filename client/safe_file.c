@@ -4,8 +4,8 @@
  *		The client's one write path: every file it creates or replaces and
  *		every directory it makes goes through here (test/t/084_write_path.pl
  *		fails a client source that opens a file for writing, or makes or
- *		changes the mode or owner of anything, elsewhere).  Also the
- *		bounded reading of files of a results directory.
+ *		changes the mode or owner of anything, elsewhere).  Reading a
+ *		results directory is safe_read.c's.
  *
  * Run as root, a write that follows a planted symbolic link clobbers any
  * file of the system, and a directory someone else may write into lets
@@ -30,11 +30,6 @@
  * Directories above the one written into are the user's own path and are
  * followed; every directory the client makes or enters below a results
  * directory is checked as above each time a file is written in it.
- *
- * Reading: a results directory may come from anyone, so its files are
- * opened with O_NONBLOCK and O_NOFOLLOW, must be regular files (a FIFO,
- * device or socket is refused by name; it would hang or never end) and
- * no larger than a limit for their kind.
  *
  *-------------------------------------------------------------------------
  */
@@ -698,83 +693,4 @@ safe_give_to_server_account(const char *path, char **error)
 		*error = psprintf("could not give \"%s\" to user \"%s\": %m", path, pw->pw_name);
 	close(fd);
 	return ok;
-}
-
-/*
- * Open a file of a results directory for reading: a regular file (not a
- * link, FIFO, device or socket) of at most max_bytes.  NULL with error.
- */
-FILE *
-safe_fopen_read(const char *path, off_t max_bytes, char **error)
-{
-	int			fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-	struct stat st;
-	FILE	   *f;
-
-	if (fd < 0)
-	{
-		int			save_errno = errno;
-
-		if (errno == ELOOP)
-			*error = psprintf("\"%s\" is a symbolic link: refusing to read through it\n"
-							  "hint: A results directory holds its files themselves.", path);
-		else
-			*error = psprintf("could not read \"%s\": %m", path);
-		errno = save_errno;
-		return NULL;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > max_bytes)
-	{
-		if (!S_ISREG(st.st_mode))
-			*error = psprintf("\"%s\" is not a regular file (%s): refusing to read it\n"
-							  "hint: A results directory holds regular files only; remove it.",
-							  path, S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" :
-							  S_ISSOCK(st.st_mode) ? "a socket" : "a device");
-		else
-			*error = psprintf("\"%s\" is larger than %lld bytes: refusing to read it\n"
-							  "hint: No file of a results directory is that large; it is damaged or not one of %s's.",
-							  path, (long long) max_bytes, progname);
-		close(fd);
-		errno = EINVAL;
-		return NULL;
-	}
-	if (fcntl(fd, F_SETFL, 0) != 0 || (f = fdopen(fd, "r")) == NULL)
-	{
-		*error = psprintf("could not read \"%s\": %m", path);
-		close(fd);
-		return NULL;
-	}
-	return f;
-}
-
-/*
- * A file of a results directory that may be missing (a run's .err): NULL
- * then, and NULL with a warning naming it when it is no file to read.
- */
-FILE *
-safe_fopen_read_optional(const char *path, off_t max_bytes)
-{
-	char	   *error;
-	FILE	   *f = safe_fopen_read(path, max_bytes, &error);
-
-	if (f == NULL && errno != ENOENT)
-		log_warning_text(error);
-	return f;
-}
-
-/* A JSON file of a results directory, read as safe_fopen_read() opens it. */
-json_t *
-safe_read_json(const char *path, off_t max_bytes, char **error)
-{
-	FILE	   *f = safe_fopen_read(path, max_bytes, error);
-	json_error_t jerr;
-	json_t	   *obj;
-
-	if (f == NULL)
-		return NULL;
-	obj = json_loadf(f, 0, &jerr);
-	fclose(f);
-	if (obj == NULL)
-		*error = psprintf("could not read \"%s\": %s (line %d)", path, jerr.text, jerr.line);
-	return obj;
 }
