@@ -556,8 +556,8 @@ short_run(CountedRun *cr, char **argv)
 		if (i > 0 && strcmp(argv[i - 1], "-t") == 0)
 			copy[i] = psprintf("%d", Max(10, atoi(argv[i]) / 10));
 	}
-	out = safe_open_write(out_path, false, &open_error);
-	err = out < 0 ? -1 : safe_open_write(err_path, false, &open_error);
+	out = safe_open_file(out_path, SAFE_FRESH, &open_error);
+	err = out < 0 ? -1 : safe_open_file(err_path, SAFE_FRESH, &open_error);
 	/* as run_one.c runs pgbench: as the server account, ended on Ctrl-C */
 	pgbench.argv = copy;
 	pgbench.unprivileged = true;

@@ -147,19 +147,21 @@ read_whole_file(const char *path)
  * lines to the display, and serving the snapshot probe (if any) between
  * them.  Returns its exit status; on Ctrl-C stops it.  -1 if it could not
  * start, with error when the files could not be opened.  The files are
- * written under .tmp names and renamed into place when pgbench is done.
+ * made afresh (a link or FIFO in their place is refused) and can be
+ * followed while pgbench writes them.
  */
 static int
 run_pgbench(char **argv, const char *out_path, const char *err_path, Progress *progress,
 			SnapshotProbe *probe, char **error)
 {
-	int			out_fd = safe_open_write(out_path, false, error);
-	int			err_file = out_fd < 0 ? -1 : safe_open_write(err_path, false, error);
+	int			out_fd = safe_open_file(out_path, SAFE_FRESH, error);
+	int			err_file = out_fd < 0 ? -1 : safe_open_file(err_path, SAFE_FRESH, error);
 	int			pipefd[2];
 	pid_t		pid;
 	char		line[1024];
 	int			linelen = 0;
 	bool		killed = false;
+	bool		synced;
 	int			rc;
 	ChildSpec	spec = CHILD_SPEC_INIT;
 
@@ -225,9 +227,12 @@ run_pgbench(char **argv, const char *out_path, const char *err_path, Progress *p
 	}
 	close(pipefd[0]);
 	rc = wait_process(pid);
-	/* renamed into place, whatever became of the run (also when interrupted) */
-	if (!safe_close(out_fd, error) || !safe_close(err_file, error))
+	/* on disk, whatever became of the run (also when interrupted) */
+	synced = fsync(out_fd) == 0 && fsync(err_file) == 0;
+	if (!safe_close(out_fd, error) | !safe_close(err_file, error))
 		log_warning_text(*error);
+	else if (!synced)
+		log_warning_text(psprintf("could not write \"%s\": %m", err_path));
 	return rc;
 }
 

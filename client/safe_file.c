@@ -20,7 +20,9 @@
  *   there is refused by name.  A new file is created with O_EXCL; a file
  *   that is replaced is written under NAME.tmp (O_EXCL) and renamed over
  *   NAME by safe_close()/safe_fclose(), so a planted file is never
- *   written into and a reader never sees half a file; a file appended to
+ *   written into and a reader never sees half a file; a run's output,
+ *   which is read while pgbench writes it, is made afresh in place
+ *   (SAFE_FRESH: the old file removed, then O_EXCL); a file appended to
  *   must be a regular file of a single link (O_NONBLOCK: a FIFO cannot
  *   hang us).
  * - A directory is made with mkdirat() and then opened (O_NOFOLLOW) and
@@ -300,8 +302,8 @@ open_in_place(int dirfd, const char *name, const char *path, int how, char **err
 }
 
 /*
- * Open path for writing as "how" says (SAFE_APPEND, SAFE_NEW, else replace;
- * SAFE_SERVER_DIR).  Returns a descriptor to give to safe_close(), or -1
+ * Open path for writing as "how" says (SAFE_APPEND, SAFE_NEW, SAFE_FRESH,
+ * else replace; SAFE_SERVER_DIR).  Returns a descriptor to give to safe_close(), or -1
  * with error (a message and a "\nhint: " line).
  */
 int
@@ -316,12 +318,24 @@ safe_open_file(const char *path, int how, char **error)
 	split_path(path, &dir, &name);
 	if ((dirfd = open_checked_dir(dir, how, error)) < 0)
 		return -1;
-	if (how & (SAFE_APPEND | SAFE_NEW))
+	/*
+	 * SAFE_FRESH: what a run left (an interrupted one, on --resume) is
+	 * removed, in a directory checked to be ours, unless it is a link or
+	 * anything but a regular file: that is refused by name.
+	 */
+	if ((how & SAFE_FRESH) && (*error = not_regular(dirfd, name, path)) != NULL)
+		fd = -1;
+	else if (how & SAFE_FRESH)
+	{
+		(void) unlinkat(dirfd, name, 0);
+		fd = open_in_place(dirfd, name, path, how | SAFE_NEW, error);
+	}
+	else if (how & (SAFE_APPEND | SAFE_NEW))
 		fd = open_in_place(dirfd, name, path, how, error);
 	else
 		fd = open_replacement(dirfd, name, path, error);
 	/* a replacement keeps the directory's descriptor for its rename */
-	if (fd < 0 || (how & (SAFE_APPEND | SAFE_NEW)))
+	if (fd < 0 || (how & (SAFE_APPEND | SAFE_NEW | SAFE_FRESH)))
 		close(dirfd);
 	return fd;
 }
@@ -374,6 +388,20 @@ finish(Pending *p, bool ok, char **error)
 }
 
 /*
+ * After a close: a replacement (p) renamed into place if ok, else dropped;
+ * a file written in place needs nothing more.
+ */
+static bool
+closed(Pending *p, bool ok, char **error)
+{
+	if (p != NULL)
+		return finish(p, ok, error);
+	if (!ok)
+		*error = psprintf("could not write a file: %m");
+	return ok;
+}
+
+/*
  * Close a descriptor of safe_open_file(); a replacement is synced and
  * renamed over its name.
  */
@@ -383,12 +411,7 @@ safe_close(int fd, char **error)
 	Pending    *p = take_pending(fd);
 	bool		ok = p == NULL || fsync(fd) == 0;
 
-	ok = close(fd) == 0 && ok;
-	if (p != NULL)
-		return finish(p, ok, error);
-	if (!ok)
-		*error = psprintf("could not write a file: %m");
-	return ok;
+	return closed(p, close(fd) == 0 && ok, error);
 }
 
 /* Close without keeping what was written to a replacement. */
@@ -399,8 +422,7 @@ safe_abandon(int fd)
 	char	   *ignored;
 
 	close(fd);
-	if (p != NULL)
-		(void) finish(p, false, &ignored);
+	(void) closed(p, false, &ignored);
 }
 
 /* safe_abandon() for a stream of safe_fopen_write() */
@@ -411,8 +433,7 @@ safe_abandon_stream(FILE *f)
 	char	   *ignored;
 
 	fclose(f);
-	if (p != NULL)
-		(void) finish(p, false, &ignored);
+	(void) closed(p, false, &ignored);
 }
 
 /* safe_open_write() as a stdio stream, to be closed by safe_fclose(). */
@@ -439,12 +460,7 @@ safe_fclose(FILE *f, char **error)
 	Pending    *p = take_pending(fileno(f));
 	bool		ok = fflush(f) == 0 && !ferror(f) && (p == NULL || fsync(fileno(f)) == 0);
 
-	ok = fclose(f) == 0 && ok;
-	if (p != NULL)
-		return finish(p, ok, error);
-	if (!ok)
-		*error = psprintf("could not write a file: %m");
-	return ok;
+	return closed(p, fclose(f) == 0 && ok, error);
 }
 
 /* Write (append or replace) text to path, synced to disk. */

@@ -20,6 +20,9 @@
 #define SAFE_NEW		0x02	/* the file must not exist yet (O_EXCL) */
 #define SAFE_SERVER_DIR	0x04	/* the directory may be the server account's */
 #define SAFE_GIVE		0x08	/* hand a new directory to the server account */
+#define SAFE_FRESH		0x10	/* made afresh in place (O_EXCL), an old regular
+								 * file of that name removed first: a run's
+								 * output, visible while it is written */
 
 /* writing */
 extern int	safe_open_file(const char *path, int how, char **error);
