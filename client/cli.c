@@ -66,36 +66,34 @@ usage_error(const char *command, const char *fmt,...)
 }
 
 /*
- * Log an error message built elsewhere: its text up to a "\nhint: " line as
- * the error, the rest as the hint.
+ * Log a message built elsewhere at level: its text up to a "\nhint: " line
+ * as the message, the rest as the hint; control characters replaced.
  */
-void
-log_error_text(const char *text)
+static void
+log_text(enum pg_log_level level, const char *text)
 {
 	char	   *clean = printable_text(text);
 	const char *hint = strstr(clean, "\nhint: ");
 
 	if (hint == NULL)
 	{
-		pg_log_error("%s", clean);
+		pg_log_generic(level, PG_LOG_PRIMARY, "%s", clean);
 		return;
 	}
-	pg_log_error("%.*s", (int) (hint - clean), clean);
-	pg_log_error_hint("%s", hint + strlen("\nhint: "));
+	pg_log_generic(level, PG_LOG_PRIMARY, "%.*s", (int) (hint - clean), clean);
+	pg_log_generic(level, PG_LOG_HINT, "%s", hint + strlen("\nhint: "));
+}
+
+/* An error message built elsewhere, with its hint. */
+void
+log_error_text(const char *text)
+{
+	log_text(PG_LOG_ERROR, text);
 }
 
 /* log_error_text() for a warning: the run, or the report, goes on. */
 void
 log_warning_text(const char *text)
 {
-	char	   *clean = printable_text(text);
-	const char *hint = strstr(clean, "\nhint: ");
-
-	if (hint == NULL)
-	{
-		pg_log_warning("%s", clean);
-		return;
-	}
-	pg_log_warning("%.*s", (int) (hint - clean), clean);
-	pg_log_warning_hint("%s", hint + strlen("\nhint: "));
+	log_text(PG_LOG_WARNING, text);
 }

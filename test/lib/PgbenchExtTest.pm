@@ -21,7 +21,7 @@ use Text::CSV;
 
 our @EXPORT =
   qw(client run_client run_client_on create_database shared_tempdir read_runs read_json unit_program
-  exec_unit_program source_tree postgresql_source pg_config pg_bindir);
+  exec_unit_program source_tree postgresql_source pg_config pg_bindir c_code_of);
 
 # test/lib/ is two levels below the top of the tree
 my $top = abs_path(dirname(__FILE__) . '/../..');
@@ -140,6 +140,21 @@ sub read_runs
 	}
 	close $fh;
 	return @runs;
+}
+
+# c_code_of(PATH) -> a C source's text with its comments blanked, for the
+# tests that search the client's code (comments may name what is not done;
+# code may not do it)
+sub c_code_of
+{
+	my ($path) = @_;
+	open my $fh, '<', $path or die "could not open $path: $!";
+	local $/;
+	my $text = <$fh>;
+	close $fh;
+	$text =~ s{/\*.*?\*/}{ }gs;
+	$text =~ s{//[^\n]*}{}g;
+	return $text;
 }
 
 # read_json(PATH) -> the decoded contents of a JSON file

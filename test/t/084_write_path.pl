@@ -61,17 +61,12 @@ unlike('f = fopen(path, "re");', $forbidden[1][1], 'a read with "re" is allowed'
 unlike('fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);', $forbidden[3][1], 'an open with O_CLOEXEC is allowed');
 unlike('if (pipe2(fds, O_CLOEXEC) != 0)', $forbidden[12][1], 'pipe2(O_CLOEXEC) is allowed');
 
-# Comments may name what is not done; code may not do it.  Statements are
-# joined onto one line, so that a call's flags on its next line count.
+# The code without comments, statement by statement on one line each, so
+# that a call's flags on its next line count.
 sub statements_of
 {
 	my ($path) = @_;
-	open my $fh, '<', $path or die "could not open $path: $!";
-	local $/;
-	my $text = <$fh>;
-	close $fh;
-	$text =~ s{/\*.*?\*/}{ }gs;
-	$text =~ s{//[^\n]*}{}g;
+	my $text = c_code_of($path);
 	$text =~ s{"(?:[^"\\\n]|\\.)*"}{ (my $s = $&) =~ tr/;/,/; $s }ge;    # no ";" inside strings
 	$text =~ s/\s+/ /g;
 	return split /;/, $text;
