@@ -84,6 +84,36 @@ log_text(enum pg_log_level level, const char *text)
 	pg_log_generic(level, PG_LOG_HINT, "%s", hint + strlen("\nhint: "));
 }
 
+/*
+ * pg_log_error() and pg_log_warning() for the client's messages: formatted,
+ * then logged as log_text() logs, control characters replaced (the values
+ * in them come from the command line, experiment files and results
+ * directories).
+ */
+void
+log_errorf(const char *fmt,...)
+{
+	va_list		ap;
+	char		text[4096];
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	log_text(PG_LOG_ERROR, text);
+}
+
+void
+log_warningf(const char *fmt,...)
+{
+	va_list		ap;
+	char		text[4096];
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	log_text(PG_LOG_WARNING, text);
+}
+
 /* An error message built elsewhere, with its hint. */
 void
 log_error_text(const char *text)

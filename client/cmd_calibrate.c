@@ -286,14 +286,14 @@ record_elapsed(const CalibrateOptions *o, const char *phase, double seconds)
 
 	if (doc == NULL)
 	{
-		pg_log_warning("%s; the elapsed time of phase %s is not recorded", error, phase);
+		log_warningf("%s; the elapsed time of phase %s is not recorded", error, phase);
 		return;
 	}
 	if (!json_is_object(elapsed = json_object_get(doc, "elapsed_s")))
 		json_object_set_new(doc, "elapsed_s", elapsed = json_object());
 	json_object_set_new(elapsed, phase, json_real(seconds));
 	if (!results_write_json(o->dir, CALIBRATION_FILE, doc, &error))
-		pg_log_warning("%s; the elapsed time of phase %s is not recorded", error, phase);
+		log_warningf("%s; the elapsed time of phase %s is not recorded", error, phase);
 	json_decref(doc);
 }
 
@@ -362,7 +362,7 @@ read_calibration_file(CalibrateOptions *o, bool blocks_given, bool rounds_given,
 	doc = results_read_json(o->dir, CALIBRATION_FILE, &error);
 	if (doc == NULL)
 	{
-		pg_log_warning("%s; using the defaults and the options given", error);
+		log_warningf("%s; using the defaults and the options given", error);
 		return;
 	}
 	if (!blocks_given && json_is_integer(json_object_get(doc, "blocks")))
@@ -390,7 +390,7 @@ reanalyse(CalibrateOptions *o)
 
 	if (doc == NULL)
 	{
-		pg_log_error("\"%s\" is not a finished calibration: %s", o->dir, error);
+		log_errorf("\"%s\" is not a finished calibration: %s", o->dir, error);
 		return EXIT_USAGE;
 	}
 	o->duration_s = spec.duration_s;

@@ -45,7 +45,7 @@ import_usage(void)
 static void
 fail(PGconn *conn, const char *what)
 {
-	pg_log_error("%s: %s", what, PQerrorMessage(conn));
+	log_errorf("%s: %s", what, PQerrorMessage(conn));
 	PQexec(conn, "ROLLBACK");
 	PQfinish(conn);
 	exit(EXIT_RUNTIME_ERROR);

@@ -158,9 +158,9 @@ load_recorded_spec(ExperimentSpec *spec, const char *dir)
 	if (doc == NULL)
 	{
 		if (access(psprintf("%s/experiment.json", dir), F_OK) != 0)
-			pg_log_error("\"%s\" is not a results directory of pgbench_ext: %s", dir, error);
+			log_errorf("\"%s\" is not a results directory of pgbench_ext: %s", dir, error);
 		else
-			pg_log_error("the experiment recorded in \"%s\" is refused: %s", dir, error);
+			log_errorf("the experiment recorded in \"%s\" is refused: %s", dir, error);
 		exit(EXIT_USAGE);
 	}
 	json_decref(doc);

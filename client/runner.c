@@ -154,8 +154,8 @@ recover_variant(Experiment *x, VariantState *vs, const RunOptions *opts, bool *r
 						  vs->cluster.variant->name, vs->restarts, vs->cluster.logfile);
 		return false;
 	}
-	pg_log_warning("the server of variant \"%s\" died during a run; restarting it (%d of at most %d)",
-				   vs->cluster.variant->name, vs->restarts, opts->max_restarts);
+	log_warningf("the server of variant \"%s\" died during a run; restarting it (%d of at most %d)",
+				 vs->cluster.variant->name, vs->restarts, opts->max_restarts);
 	server->run_db_ready = false;
 	*restarted = true;
 	return cluster_start(server, error) && record_start(x, server, "crash", error);
@@ -411,8 +411,8 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 		if (!opts->resume && !write_experiment_json(&x, opts, budget, &json_error))
 			log_error_text(json_error);
 		cluster_stop_all();
-		pg_log_error("interrupted while setting up: no run is recorded yet in %s (signal: %s)",
-					 x.dir, pg_strsignal(interrupted_status() - 128));
+		log_errorf("interrupted while setting up: no run is recorded yet in %s (signal: %s)",
+				   x.dir, pg_strsignal(interrupted_status() - 128));
 		pg_log_error_hint("Continue with: %s run --resume %s", progname, x.dir);
 		return interrupted_status();
 	}
@@ -490,9 +490,9 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 
 	if (run_interrupted)
 	{
-		pg_log_error("interrupted: %d of %d runs are recorded in %s (signal: %s)",
-					 progress.done_runs - 1, x.plan->nruns, x.dir,
-					 pg_strsignal(interrupted_status() - 128));
+		log_errorf("interrupted: %d of %d runs are recorded in %s (signal: %s)",
+				   progress.done_runs - 1, x.plan->nruns, x.dir,
+				   pg_strsignal(interrupted_status() - 128));
 		pg_log_error_hint("Continue with: %s run --resume %s", progname, x.dir);
 		return interrupted_status();
 	}

@@ -45,7 +45,7 @@ static void
 notice_unless_routine(void *arg, const char *message)
 {
 	if (strncmp(message, "NOTICE:", 7) != 0)
-		pg_log_warning("%s", message);
+		log_warningf("%s", message);
 }
 
 PGconn *

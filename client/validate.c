@@ -50,7 +50,7 @@ check_bindir(const VariantSpec *v, int *major)
 
 	if (stat(v->bindir, &st) != 0 || !S_ISDIR(st.st_mode))
 	{
-		pg_log_error("variant \"%s\": bindir \"%s\" is not a directory", v->name, v->bindir);
+		log_errorf("variant \"%s\": bindir \"%s\" is not a directory", v->name, v->bindir);
 		pg_log_error_hint("Give the bin directory of a PostgreSQL installation, e.g. $(pg_config --bindir).");
 		return false;
 	}
@@ -60,7 +60,7 @@ check_bindir(const VariantSpec *v, int *major)
 
 		if (access(path, X_OK) != 0)
 		{
-			pg_log_error("variant \"%s\": bindir \"%s\" has no executable %s", v->name, v->bindir, programs[i]);
+			log_errorf("variant \"%s\": bindir \"%s\" has no executable %s", v->name, v->bindir, programs[i]);
 			pg_log_error_hint("A variant's bindir must hold postgres, initdb, pg_ctl and pgbench.");
 			return false;
 		}
@@ -104,18 +104,18 @@ check_results_dir(const char *dir)
 
 		if (access(exp, F_OK) == 0 || access(csv, F_OK) == 0)
 		{
-			pg_log_error("results directory \"%s\" already holds an experiment", dir);
+			log_errorf("results directory \"%s\" already holds an experiment", dir);
 			pg_log_error_hint("Continue it with \"%s run --resume %s\", or choose a new directory with -o.", progname, dir);
 			return false;
 		}
 		if (!S_ISDIR(st.st_mode))
 		{
-			pg_log_error("results directory \"%s\" exists and is not a directory", dir);
+			log_errorf("results directory \"%s\" exists and is not a directory", dir);
 			return false;
 		}
 		if (access(dir, W_OK) != 0)
 		{
-			pg_log_error("results directory \"%s\" is not writable", dir);
+			log_errorf("results directory \"%s\" is not writable", dir);
 			return false;
 		}
 		return results_dir_ours(dir);
@@ -130,7 +130,7 @@ check_results_dir(const char *dir)
 		parent = ".";
 	if (access(parent, W_OK) != 0)
 	{
-		pg_log_error("cannot create results directory \"%s\": \"%s\" is not writable", dir, parent);
+		log_errorf("cannot create results directory \"%s\": \"%s\" is not writable", dir, parent);
 		return false;
 	}
 	return true;
@@ -163,7 +163,7 @@ check_server_account_reach(const char *dir)
 		*strrchr(probe, '/') = '\0';
 	if (!unprivileged_can_access(probe, X_OK))
 	{
-		pg_log_error("the servers run as user \"%s\", who cannot reach \"%s\"", pw->pw_name, probe);
+		log_errorf("the servers run as user \"%s\", who cannot reach \"%s\"", pw->pw_name, probe);
 		pg_log_error_hint("Put the results under a directory that user can enter, such as /tmp or /var/tmp.");
 		return false;
 	}
@@ -198,14 +198,14 @@ validate_experiment(const ExperimentSpec *spec, const char *results_dir, bool re
 		if (first_major == 0)
 			first_major = major;
 		else if (major != 0 && major != first_major)
-			pg_log_warning("variants run different major versions (%d and %d): the comparison includes everything that changed between them",
-						   first_major, major);
+			log_warningf("variants run different major versions (%d and %d): the comparison includes everything that changed between them",
+						 first_major, major);
 	}
 	for (int i = 0; i < spec->nscripts; i++)
 	{
 		if (!experiment_is_builtin_script(spec->scripts[i]) && access(spec->scripts[i], R_OK) != 0)
 		{
-			pg_log_error("script \"%s\" is neither a builtin (tpcb-like, simple-update, select-only) nor a readable file",
+			log_errorf("script \"%s\" is neither a builtin (tpcb-like, simple-update, select-only) nor a readable file",
 						 spec->scripts[i]);
 			return false;
 		}
@@ -213,7 +213,7 @@ validate_experiment(const ExperimentSpec *spec, const char *results_dir, bool re
 		if (!experiment_is_builtin_script(spec->scripts[i]) && need_server_account() &&
 			!unprivileged_can_access(spec->scripts[i], R_OK))
 		{
-			pg_log_error("pgbench runs as the server account, which cannot read script \"%s\"",
+			log_errorf("pgbench runs as the server account, which cannot read script \"%s\"",
 						 spec->scripts[i]);
 			pg_log_error_hint("Put the script where that account can read it, such as /tmp.");
 			return false;

@@ -157,6 +157,11 @@ close $fh;
 is($rc, 2, 'a script name with escape sequences: exit status 2');
 like($err, qr/script "x\?\]0;owned\?\?\[2Jy\.sql" has a control character/, '... named with "?" for each control character');
 unlike($err, qr/[\e\a]/, '... and no escape or bell reaches the terminal');
+($rc, $out, $err) = run_bounded('run', '--resume', $dir);
+is($rc, 2, '--resume of it: exit status 2');
+like($err, qr/the experiment recorded in "\Q$dir\E" is refused: .*script "x\?\]0;owned\?\?\[2Jy\.sql"/,
+	'... named with "?" for each control character');
+unlike($err, qr/[\e\a]/, '... and no escape or bell reaches the terminal');
 
 # --- run -o: a directory of another user, a clusters link, runs/0001.out ------
 my @ab = ('ab', '-s', '1', '-T', '1', '-r', '1', '--variant', 'A', '--bindir', $bindir,
