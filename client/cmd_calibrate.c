@@ -571,8 +571,12 @@ cmd_calibrate(int argc, char **argv)
 	o.setting_pct = setting_pct > 0 ? setting_pct : target_pct;
 	if (o.dir == NULL)
 		o.dir = timestamped_dir("calibration");
-	/* ours and private, as a results directory of run is (it is one) */
-	if (!safe_results_dir(o.dir, o.reanalyse, &error))
+	/*
+	 * Ours and private, as a results directory of run is (it is one); one
+	 * to reanalyse that is not there is reanalyse()'s to name.
+	 */
+	if ((!o.reanalyse || access(o.dir, F_OK) == 0) &&
+		!safe_results_dir(o.dir, false, &error))
 	{
 		log_error_text(error);
 		return EXIT_USAGE;

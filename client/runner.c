@@ -408,6 +408,7 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 		 */
 		if (!run_interrupted)
 			return fail_setup(error);
+		log_error_text(error);	/* what was interrupted */
 		if (!opts->resume && !write_experiment_json(&x, opts, budget, &json_error))
 			log_error_text(json_error);
 		cluster_stop_all();
