@@ -36,8 +36,8 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "account.h"
 #include "safe_file.h"
-#include "subprocess.h"
 
 #include <dirent.h>
 #include <fcntl.h>

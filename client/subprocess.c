@@ -54,35 +54,6 @@ volatile sig_atomic_t run_interrupted = 0;
 static pid_t interruptible[MAX_INTERRUPTIBLE];
 static int	ninterruptible;
 
-bool
-need_server_account(void)
-{
-	return geteuid() == 0;
-}
-
-/* The account server processes run as when we are root. */
-const struct passwd *
-server_account(char **error)
-{
-	const char *name = getenv("PGBENCH_EXT_OS_USER");
-	struct passwd *pw;
-
-	if (name == NULL || *name == '\0')
-		name = "postgres";
-	pw = getpwnam(name);
-	if (pw == NULL)
-	{
-		*error = psprintf("running as root, but there is no account \"%s\" to run the server as", name);
-		return NULL;
-	}
-	if (pw->pw_uid == 0)
-	{
-		*error = psprintf("account \"%s\" is root; initdb and postgres refuse to run as root", name);
-		return NULL;
-	}
-	return pw;
-}
-
 /*
  * Make path (a file or directory we created) belong to the server account:
  * safe_file.c's fchown() on a descriptor opened without following a link

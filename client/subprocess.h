@@ -14,6 +14,8 @@
 #include <signal.h>
 #include <sys/types.h>
 
+#include "account.h"
+
 /* Set by the SIGINT/SIGTERM handler: children are ended, the run stops. */
 extern volatile sig_atomic_t run_interrupted;
 
@@ -50,8 +52,6 @@ extern bool run_in_child(bool (*fn) (void *arg, char **error), void *arg, bool u
 extern int	run_logged_fd(char *const argv[], bool as_server, int log_fd);
 
 /* the account, and the client's own work done as that account */
-extern bool need_server_account(void);
-extern const struct passwd *server_account(char **error);
 extern bool give_to_server_account(const char *path, char **error);
 extern bool unprivileged_can_access(const char *path, int mode);
 extern bool unprivileged_mkdir(const char *path, char **error);
