@@ -84,6 +84,16 @@ log_text(enum pg_log_level level, const char *text)
 	pg_log_generic(level, PG_LOG_HINT, "%s", hint + strlen("\nhint: "));
 }
 
+/* log_text() of a message still to be formatted */
+static void
+log_textv(enum pg_log_level level, const char *fmt, va_list ap)
+{
+	char		text[4096];
+
+	vsnprintf(text, sizeof(text), fmt, ap);
+	log_text(level, text);
+}
+
 /*
  * pg_log_error() and pg_log_warning() for the client's messages: formatted,
  * then logged as log_text() logs, control characters replaced (the values
@@ -94,24 +104,20 @@ void
 log_errorf(const char *fmt,...)
 {
 	va_list		ap;
-	char		text[4096];
 
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	log_textv(PG_LOG_ERROR, fmt, ap);
 	va_end(ap);
-	log_text(PG_LOG_ERROR, text);
 }
 
 void
 log_warningf(const char *fmt,...)
 {
 	va_list		ap;
-	char		text[4096];
 
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	log_textv(PG_LOG_WARNING, fmt, ap);
 	va_end(ap);
-	log_text(PG_LOG_WARNING, text);
 }
 
 /* An error message built elsewhere, with its hint. */

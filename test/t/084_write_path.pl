@@ -64,36 +64,17 @@ unlike('f = fopen(path, "re");', $forbidden[1][1], 'a read with "re" is allowed'
 unlike('fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);', $forbidden[3][1], 'an open with O_CLOEXEC is allowed');
 unlike('if (pipe2(fds, O_CLOEXEC) != 0)', $forbidden[12][1], 'pipe2(O_CLOEXEC) is allowed');
 
-# The code without comments, statement by statement on one line each, so
+# The code statement by statement, each on one line and ending in ";", so
 # that a call's flags on its next line count.
 sub statements_of
 {
-	my ($path) = @_;
-	my $text = c_code_of($path);
+	my ($text) = @_;
 	$text =~ s{"(?:[^"\\\n]|\\.)*"}{ (my $s = $&) =~ tr/;/,/; $s }ge;    # no ";" inside strings
 	$text =~ s/\s+/ /g;
-	return split /;/, $text;
+	return map { "$_;" } split /;/, $text;
 }
 
-my @files = sort glob("$top/client/*.[ch]");
-ok(@files > 20, 'the client\'s sources are there to search') or diag "found: @files";
 ok(-f "$top/client/$module", "the write path is $module");
-foreach my $f (@forbidden)
-{
-	my ($what, $re, $allowed) = @$f;
-	my @hits;
-	foreach my $path (@files)
-	{
-		(my $name = $path) =~ s{.*/}{};
-		next if grep { $_ eq $name } @$allowed;
-		foreach my $stmt (statements_of($path))
-		{
-			push @hits, "$name: $stmt" if "$stmt;" =~ $re;
-		}
-	}
-	is(scalar(@hits), 0, "no $what in client/" .
-		  (@$allowed ? " outside @$allowed" : ''))
-	  or diag join("\n", @hits);
-}
+forbid_in_client(\&statements_of, @forbidden);
 
 done_testing();
