@@ -26,6 +26,7 @@
 #include "client.h"
 #include "build_cache.h"
 #include "digest.h"
+#include "safe_file.h"
 #include "subprocess.h"
 
 #include <pwd.h>
@@ -119,17 +120,16 @@ trusted(const char *what, const char *path, const struct stat *st, const char *f
 
 /*
  * Every existing directory above path (itself resolved) must be owned by
- * root, us or the build account, and writable by no one else unless it is
- * sticky (as /tmp is: then no one else can rename what we own in it).
+ * root or us, and writable by no one else unless it is sticky (as /tmp is:
+ * then no one else can rename what we own in it).  Not by the build
+ * account, even though it owns the cache itself: the builds run code from
+ * patches and source trees as that account, and a directory of it above
+ * the cache would let that code swap the whole cache, and what root later
+ * trusts in it, for its own.
  */
 static bool
 ancestors_safe(const char *path, char **error)
 {
-	uid_t		builder;
-	const char *builder_name;
-
-	if (!build_account(&builder, &builder_name, error))
-		return false;
 	/* "/", then "/a", "/a/b" ... up to path's parent, from the top down */
 	for (size_t len = 0; path[len]; len++)
 	{
@@ -142,7 +142,7 @@ ancestors_safe(const char *path, char **error)
 		dir = len == 0 ? pg_strdup("/") : pnstrdup(path, len);
 		if (stat(dir, &st) != 0)
 			break;				/* not there yet: we create the rest */
-		foreign = st.st_uid != 0 && st.st_uid != geteuid() && st.st_uid != builder;
+		foreign = st.st_uid != 0 && st.st_uid != geteuid();
 		if (foreign || ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)))
 		{
 			*error = psprintf("directory \"%s\" above the build cache %s: someone else could replace the cache\nhint: Name a cache under a directory only you can write with %s=DIR.",
@@ -164,7 +164,6 @@ bool
 build_cache_prepare(char **error)
 {
 	char	   *root = build_cache_root();
-	char	   *parent = pg_strdup(root);
 	char	   *real;
 	struct stat st;
 	uid_t		builder;
@@ -174,17 +173,17 @@ build_cache_prepare(char **error)
 
 	if (!build_account(&builder, &builder_name, error))
 		return false;
-	get_parent_directory(parent);
 	if (!ancestors_safe(root, error))
 		return false;
 	if (stat(root, &st) != 0)
 	{
-		if (errno != ENOENT || pg_mkdir_p(parent, 0755) != 0 ||
-			(mkdir(root, 0700) != 0 && errno != EEXIST))
+		if (errno != ENOENT)
 		{
 			*error = psprintf("could not create the build cache \"%s\": %m", root);
 			return false;
 		}
+		if (!safe_mkdir_p(root, 0700, error))
+			return false;
 		if (!give_to_server_account(root, error))
 			return false;
 	}

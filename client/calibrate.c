@@ -19,6 +19,7 @@
 #include "plan.h"
 #include "report.h"
 #include "results.h"
+#include "safe_file.h"
 #include "stats.h"
 
 #include <limits.h>
@@ -105,6 +106,7 @@ analyse_noise(const CalibrateOptions *o, const ReportData *d, CalibrationResult 
 		for (int i = 0; i < d->nruns; i++)
 		{
 			char	   *path;
+			char	   *ignored;
 			FILE	   *f;
 			char		line[1024];
 			double		sum = 0;
@@ -114,7 +116,8 @@ analyse_noise(const CalibrateOptions *o, const ReportData *d, CalibrationResult 
 			if (!report_run_counted(&d->runs[i]) || strcmp(d->runs[i].variant, "A") != 0)
 				continue;
 			path = results_run_path(d->dir, d->runs[i].run_id, ".err");
-			if ((f = fopen(path, "r")) == NULL)
+			/* a missing one is skipped, and so is one that is no regular file */
+			if ((f = safe_fopen_read(path, SAFE_MAX_LOG, &ignored)) == NULL)
 				continue;
 			run_first = nmeans;
 			while (fgets(line, sizeof(line), f))
@@ -458,13 +461,10 @@ bool
 calibrate_report(const CalibrateOptions *o, const CalibrationResult *r, FILE *out, char **error)
 {
 	char	   *path = psprintf("%s/calibration.md", o->dir);
-	FILE	   *md = fopen(path, "w");
+	FILE	   *md = safe_fopen_write(path, false, error);
 
 	if (md == NULL)
-	{
-		*error = psprintf("could not write \"%s\": %m", path);
 		return false;
-	}
 	for (FILE *f = out; f != NULL; f = (f == out ? md : NULL))
 	{
 		fprintf(f, "\n# Calibration: %s, %d clients, %d s runs, %d rounds per comparison\n\n",
@@ -536,7 +536,8 @@ calibrate_report(const CalibrateOptions *o, const CalibrationResult *r, FILE *ou
 			fprintf(f, "\nRuns per side are those whose minimum detectable effect (80%% power, alpha 0.05) fits between the noise threshold and the effect; the CV is of non-overlapping windows of A's per-second tps over the whole phase (drift included); \"adjacent windows\" is the robust sd of the log ratio of each window to the one before it in the same run (drift left out).\n");
 		}
 	}
-	fclose(md);
+	if (!safe_fclose(md, error))
+		return false;
 	fprintf(out, "\n(also in %s)\n", path);
 	return true;
 }

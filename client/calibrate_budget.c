@@ -19,6 +19,7 @@
 #include "client.h"
 #include "calibrate.h"
 #include "report.h"
+#include "safe_file.h"
 
 #include <math.h>
 
@@ -170,11 +171,8 @@ calibrate_budget_report(const CalibrateOptions *o, FILE *out, char **error)
 	for (int p = 0; p < CAL_BUDGET_NPHASES; p++)
 		if (!load_phase(o, p, &phases[p], error))
 			return false;
-	if ((md = fopen(path, "w")) == NULL)
-	{
-		*error = psprintf("could not write \"%s\": %m", path);
+	if ((md = safe_fopen_write(path, false, error)) == NULL)
 		return false;
-	}
 	for (FILE *f = out; f != NULL; f = (f == out ? md : NULL))
 	{
 		const BudgetPhase *aa = &phases[0];
@@ -199,10 +197,5 @@ calibrate_budget_report(const CalibrateOptions *o, FILE *out, char **error)
 		for (int p = 0; p < CAL_BUDGET_NPHASES; p++)
 			print_comparisons(f, p, &phases[p]);
 	}
-	if (fclose(md) != 0)
-	{
-		*error = psprintf("could not write \"%s\": %m", path);
-		return false;
-	}
-	return true;
+	return safe_fclose(md, error);
 }

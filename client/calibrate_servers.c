@@ -18,6 +18,7 @@
 #include "plan.h"
 #include "report.h"
 #include "results.h"
+#include "safe_file.h"
 #include "stats.h"
 
 #include <limits.h>
@@ -189,16 +190,13 @@ calibrate_report_servers(const CalibrateOptions *o, const CalibrationServers *s,
 						 FILE *out, char **error)
 {
 	char	   *path = psprintf("%s/calibration.md", o->dir);
-	FILE	   *md = fopen(path, "a");
+	FILE	   *md = safe_fopen_write(path, true, error);
 	CalibrationServersPhase slowed[2] = {s->slowed_once, s->slowed_restarted};
 	const CalibrationServersPhase *pooled_from =
 		s->slowed_restarted.ran && s->slowed_restarted.has_pooled ? &s->slowed_restarted : NULL;
 
 	if (md == NULL)
-	{
-		*error = psprintf("could not write \"%s\": %m", path);
 		return false;
-	}
 	for (int k = 0; k < 2; k++)
 	{
 		slowed[k].covered_pooled = 0;
@@ -236,6 +234,5 @@ calibrate_report_servers(const CalibrateOptions *o, const CalibrationServers *s,
 		calibrate_print_blocks(f, "slowed once", slowed[0].cmp, slowed[0].blocks, slowed[0].truth);
 		calibrate_print_blocks(f, "slowed restarted", slowed[1].cmp, slowed[1].blocks, slowed[1].truth);
 	}
-	fclose(md);
-	return true;
+	return safe_fclose(md, error);
 }

@@ -34,6 +34,10 @@ pg_noreturn extern void usage_error(const char *command, const char *fmt,...) pg
 extern void usage_error(const char *command, const char *fmt,...) pg_attribute_printf(2, 3) pg_attribute_noreturn();
 #endif
 extern void log_error_text(const char *text);
+extern void log_warning_text(const char *text);
+extern void log_errorf(const char *fmt,...) pg_attribute_printf(1, 2);
+extern void log_warningf(const char *fmt,...) pg_attribute_printf(1, 2);
+extern char *printable_text(const char *text);
 
 /* progress.c */
 extern double now_seconds(void);

@@ -31,6 +31,7 @@
 #include "client.h"
 #include "cluster.h"
 #include "safe_file.h"
+#include "initdb_args.h"
 #include "settings.h"
 #include "subprocess.h"
 #include "pqexpbuffer.h"
@@ -147,13 +148,17 @@ is_postmaster_of(const Cluster *c, long pid)
 static bool
 stop_left_over_server(Cluster *c, char **error)
 {
-	FILE	   *f = fopen(psprintf("%s/postmaster.pid", c->datadir), "r");
+	/* the server account's file: a regular file, or nothing to stop */
+	FILE	   *f = safe_fopen_read(psprintf("%s/postmaster.pid", c->datadir), SAFE_MAX_LOG, error);
 	char		line[MAXPGPATH];
 	char	   *sockdir = NULL;
 	long		pid = 0;
 
 	if (f == NULL)
+	{
+		*error = NULL;
 		return true;
+	}
 	for (int n = 1; fgets(line, sizeof(line), f); n++)
 	{
 		line[strcspn(line, "\n")] = '\0';
@@ -221,14 +226,13 @@ include_server_conf(const Cluster *c, char **error)
 {
 	static const char include_line[] = "include '../" SERVER_CONF "'\n";
 	char	   *path = psprintf("%s/postgresql.conf", c->datadir);
-	FILE	   *f = fopen(path, "r");
+	FILE	   *f = safe_fopen_read(path, SAFE_MAX_LOG, error);
 	char		line[1024];
+	char	   *text;
+	int			fd;
 
 	if (f == NULL)
-	{
-		*error = psprintf("could not read \"%s\": %m", path);
 		return false;
-	}
 	while (fgets(line, sizeof(line), f))
 		if (strcmp(line, include_line) == 0)
 		{
@@ -236,8 +240,18 @@ include_server_conf(const Cluster *c, char **error)
 			return true;
 		}
 	fclose(f);
-	return safe_write_file(path, psprintf("\n# added by %s: the variant's settings, beside data/, rewritten at every start\n%s",
-										  progname, include_line), true, error);
+	/* data/ is the server account's: the one file of it that we write */
+	if ((fd = safe_open_file(path, SAFE_APPEND | SAFE_SERVER_DIR, error)) < 0)
+		return false;
+	text = psprintf("\n# added by %s: the variant's settings, beside data/, rewritten at every start\n%s",
+					progname, include_line);
+	if (write(fd, text, strlen(text)) != (ssize_t) strlen(text) || fsync(fd) != 0)
+	{
+		*error = psprintf("could not write \"%s\": %m", path);
+		close(fd);
+		return false;
+	}
+	return safe_close(fd, error);
 }
 
 /*
@@ -273,12 +287,8 @@ run_initdb(Cluster *c, char **error)
 	argv[argc++] = "--no-sync";
 	if (v->initdb_args)
 	{
-		char	   *copy = pg_strdup(v->initdb_args);
-		char	   *save = NULL;
-
-		for (char *tok = strtok_r(copy, " \t", &save); tok && argc < 30;
-			 tok = strtok_r(NULL, " \t", &save))
-			argv[argc++] = tok;
+		/* the words initdb_args_check() passed */
+		argc += initdb_args_words(v->initdb_args, argv + argc, 30 - argc);
 	}
 	argv[argc] = NULL;
 	if ((rc = run_server_program(c, argv, "initdb.log", error)) != 0)
@@ -320,19 +330,30 @@ cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir, char 
 	 */
 	c->port = 20000 + (int) (getpid() % 2000) * 16 + nprepared++ % 16;
 
+	/* a variant built from source has its installation only now */
+	if (!settings_check_libraries(v, c->bindir, error))
+		return false;
 	if (stat(psprintf("%s/PG_VERSION", c->datadir), &st) == 0)
 		return prepare_existing(c, results_dir, error);
 
-	/* ours, readable by the server account, writable by nobody else whatever the umask */
-	if (pg_mkdir_p(c->dir, 0755) != 0 || chmod(psprintf("%s/clusters", results_dir), 0755) != 0 ||
-		chmod(c->dir, 0755) != 0 || mkdir(c->datadir, 0700) != 0)
+	/*
+	 * Ours, readable by the server account, writable by nobody else whatever
+	 * the umask (a link planted as clusters/ or clusters/NAME is refused);
+	 * data/ is made afresh and given to the server account.
+	 */
+	if (!safe_mkdir(psprintf("%s/clusters", results_dir), 0755, 0, error) ||
+		!safe_mkdir(c->dir, 0755, 0, error))
+		return false;
+	if (lstat(c->datadir, &st) == 0)
 	{
-		*error = psprintf("could not create directory \"%s\": %m", c->datadir);
+		*error = psprintf("\"%s\" exists but holds no cluster: refusing to use it\n"
+						  "hint: Remove it; %s makes the data directory itself.", c->datadir, progname);
 		return false;
 	}
+	if (!safe_mkdir(c->datadir, 0700, SAFE_GIVE, error))
+		return false;
 	/* server.log is written by the server, in our directory */
-	return safe_give_to_server_account(c->datadir, error) &&
-		safe_write_file(c->logfile, "", true, error) &&
+	return safe_write_file(c->logfile, "", true, error) &&
 		safe_give_to_server_account(c->logfile, error) &&
 		run_initdb(c, error) &&
 		include_server_conf(c, error);
@@ -393,14 +414,8 @@ randomize_environment_size(Cluster *c, char **error)
 static bool
 make_socket_dir(Cluster *c, char **error)
 {
-	char		template[] = SOCKET_DIR_PREFIX "XXXXXX";
-
-	if (mkdtemp(template) == NULL)
-	{
-		*error = psprintf("could not create a socket directory under /tmp: %m");
+	if ((c->sockdir = safe_mkdtemp(SOCKET_DIR_PREFIX, error)) == NULL)
 		return false;
-	}
-	c->sockdir = pg_strdup(template);
 	return safe_give_to_server_account(c->sockdir, error);
 }
 
@@ -505,7 +520,7 @@ cluster_wait_for_exit(const Cluster *c)
 		long		pid = 0;
 
 		reap_exited_children();
-		if ((f = fopen(pidfile, "r")) == NULL)
+		if ((f = fopen(pidfile, "re")) == NULL)
 			return true;
 		if (fscanf(f, "%ld", &pid) != 1)
 			pid = 0;

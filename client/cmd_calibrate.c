@@ -52,6 +52,7 @@
 #include "experiment.h"
 #include "results.h"
 #include "runner.h"
+#include "safe_file.h"
 #include "stats.h"
 #include "validate.h"
 
@@ -240,7 +241,7 @@ run_budgeted_calibration(const CalibrateOptions *o)
 		}
 	if (!calibrate_budget_report(o, stdout, &error))
 	{
-		pg_log_error("%s", error);
+		log_error_text(error);
 		return EXIT_RUNTIME_ERROR;
 	}
 	return 0;
@@ -285,14 +286,14 @@ record_elapsed(const CalibrateOptions *o, const char *phase, double seconds)
 
 	if (doc == NULL)
 	{
-		pg_log_warning("%s; the elapsed time of phase %s is not recorded", error, phase);
+		log_warningf("%s; the elapsed time of phase %s is not recorded", error, phase);
 		return;
 	}
 	if (!json_is_object(elapsed = json_object_get(doc, "elapsed_s")))
 		json_object_set_new(doc, "elapsed_s", elapsed = json_object());
 	json_object_set_new(elapsed, phase, json_real(seconds));
 	if (!results_write_json(o->dir, CALIBRATION_FILE, doc, &error))
-		pg_log_warning("%s; the elapsed time of phase %s is not recorded", error, phase);
+		log_warningf("%s; the elapsed time of phase %s is not recorded", error, phase);
 	json_decref(doc);
 }
 
@@ -361,7 +362,7 @@ read_calibration_file(CalibrateOptions *o, bool blocks_given, bool rounds_given,
 	doc = results_read_json(o->dir, CALIBRATION_FILE, &error);
 	if (doc == NULL)
 	{
-		pg_log_warning("%s; using the defaults and the options given", error);
+		log_warningf("%s; using the defaults and the options given", error);
 		return;
 	}
 	if (!blocks_given && json_is_integer(json_object_get(doc, "blocks")))
@@ -389,7 +390,7 @@ reanalyse(CalibrateOptions *o)
 
 	if (doc == NULL)
 	{
-		pg_log_error("\"%s\" is not a finished calibration: %s", o->dir, error);
+		log_errorf("\"%s\" is not a finished calibration: %s", o->dir, error);
 		return EXIT_USAGE;
 	}
 	o->duration_s = spec.duration_s;
@@ -402,7 +403,7 @@ reanalyse(CalibrateOptions *o)
 	if (access(psprintf("%s/size/runs.csv", o->dir), R_OK) == 0 &&
 		!calibrate_analyse_sizing(o, psprintf("%s/size", o->dir), &result, &error))
 	{
-		pg_log_error("%s", error);
+		log_error_text(error);
 		return EXIT_RUNTIME_ERROR;
 	}
 	o->skip_aa = access(psprintf("%s/aa/runs.csv", o->dir), R_OK) != 0;
@@ -413,8 +414,8 @@ reanalyse(CalibrateOptions *o)
 		  access(psprintf("%s/delay-restart/runs.csv", o->dir), R_OK) == 0) &&
 		 !analyse_servers(o, &error)))
 	{
-		pg_log_error("%s", error);
-		return EXIT_RUNTIME_ERROR;
+		log_error_text(error);
+		return safe_file_refused() ? EXIT_USAGE : EXIT_RUNTIME_ERROR;
 	}
 	return 0;
 }
@@ -570,9 +571,14 @@ cmd_calibrate(int argc, char **argv)
 	o.setting_pct = setting_pct > 0 ? setting_pct : target_pct;
 	if (o.dir == NULL)
 		o.dir = timestamped_dir("calibration");
-	if (pg_mkdir_p(pg_strdup(o.dir), 0755) != 0)
+	/*
+	 * Ours and private, as a results directory of run is (it is one); one
+	 * to reanalyse that is not there is reanalyse()'s to name.
+	 */
+	if ((!o.reanalyse || access(o.dir, F_OK) == 0) &&
+		!safe_results_dir(o.dir, false, &error))
 	{
-		pg_log_error("could not create directory \"%s\": %m", o.dir);
+		log_error_text(error);
 		return EXIT_USAGE;
 	}
 
@@ -587,7 +593,7 @@ cmd_calibrate(int argc, char **argv)
 		return run_budgeted_calibration(&o);
 	if (!write_calibration_file(&o, &error))
 	{
-		pg_log_error("%s", error);
+		log_error_text(error);
 		return EXIT_RUNTIME_ERROR;
 	}
 
@@ -603,7 +609,7 @@ cmd_calibrate(int argc, char **argv)
 		record_elapsed(&o, "aa", now_s() - started);
 		if (!calibrate_analyse_aa(&o, psprintf("%s/aa", o.dir), &result, &error))
 		{
-			pg_log_error("%s", error);
+			log_error_text(error);
 			return EXIT_RUNTIME_ERROR;
 		}
 	}
@@ -626,7 +632,7 @@ cmd_calibrate(int argc, char **argv)
 			return rc;
 		if (!calibrate_analyse_sizing(&o, psprintf("%s/size", o.dir), &result, &error))
 		{
-			pg_log_error("%s", error);
+			log_error_text(error);
 			return EXIT_RUNTIME_ERROR;
 		}
 		o.setting_pct = result.sized_setting_pct;
@@ -656,7 +662,7 @@ cmd_calibrate(int argc, char **argv)
 		!calibrate_report(&o, &result, stdout, &error) ||
 		(o.restart_rounds > 0 && !analyse_servers(&o, &error)))
 	{
-		pg_log_error("%s", error);
+		log_error_text(error);
 		return EXIT_RUNTIME_ERROR;
 	}
 	return 0;

@@ -45,7 +45,7 @@ import_usage(void)
 static void
 fail(PGconn *conn, const char *what)
 {
-	pg_log_error("%s: %s", what, PQerrorMessage(conn));
+	log_errorf("%s: %s", what, PQerrorMessage(conn));
 	PQexec(conn, "ROLLBACK");
 	PQfinish(conn);
 	exit(EXIT_RUNTIME_ERROR);
@@ -206,7 +206,7 @@ cmd_import(int argc, char **argv)
 
 	if ((doc = results_read_spec(dir, &spec, &error)) == NULL)
 	{
-		pg_log_error("%s", error);
+		log_error_text(error);
 		pg_log_error_hint("\"%s\" must be a results directory written by \"%s run\" or \"%s ab\".",
 						  dir, progname, progname);
 		return EXIT_USAGE;
@@ -240,7 +240,7 @@ cmd_import(int argc, char **argv)
 	nruns = import_runs(conn, id, dir, runs);
 	if ((nprofiles = profile_import(conn, id, dir, &error)) < 0)
 	{
-		pg_log_error("%s", error);
+		log_error_text(error);
 		PQexec(conn, "ROLLBACK");
 		PQfinish(conn);
 		return EXIT_RUNTIME_ERROR;

@@ -145,7 +145,7 @@ cmd_layout(int argc, char **argv)
 		for (int i = 1; i <= 2; i++)
 			if (stat(i == 1 ? a : b, &st) != 0)
 			{
-				pg_log_error("results directory \"%s\" holds no layout of variant \"%s\"", dir, argv[optind + i]);
+				log_errorf("results directory \"%s\" holds no layout of variant \"%s\"", dir, argv[optind + i]);
 				pg_log_error_hint("Layouts are saved as layout-VARIANT.json when an experiment sets up variants that load pgbench_ext.");
 				exit(EXIT_USAGE);
 			}

@@ -257,7 +257,7 @@ cmd_compare(int argc, char **argv)
 	}
 	if (print_same_variant(a, b, stdout) + print_effects(a, b, stdout) == 0)
 	{
-		pg_log_error("the two experiments have no cell in common");
+		log_errorf("the two experiments have no cell in common");
 		pg_log_error_detail("A cell is a script, a client count and a variant name found in both.");
 		return EXIT_RUNTIME_ERROR;
 	}

@@ -114,7 +114,7 @@ choose_seed(ExperimentSpec *spec, const char *seed_arg)
 	{
 		pg_prng_state rng;
 		uint64		entropy = (uint64) time(NULL) ^ ((uint64) getpid() << 32);
-		FILE	   *urandom = fopen("/dev/urandom", "rb");
+		FILE	   *urandom = fopen("/dev/urandom", "rbe");
 
 		if (urandom)
 		{
@@ -136,7 +136,7 @@ execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 
 	if (!layout_seeds_expand(spec, &error))
 	{
-		pg_log_error("%s", error);
+		log_error_text(error);
 		return EXIT_USAGE;
 	}
 	profile_resolve(spec);
@@ -158,9 +158,9 @@ load_recorded_spec(ExperimentSpec *spec, const char *dir)
 	if (doc == NULL)
 	{
 		if (access(psprintf("%s/experiment.json", dir), F_OK) != 0)
-			pg_log_error("\"%s\" is not a results directory of pgbench_ext: %s", dir, error);
+			log_errorf("\"%s\" is not a results directory of pgbench_ext: %s", dir, error);
 		else
-			pg_log_error("the experiment recorded in \"%s\" is refused: %s", dir, error);
+			log_errorf("the experiment recorded in \"%s\" is refused: %s", dir, error);
 		exit(EXIT_USAGE);
 	}
 	json_decref(doc);
@@ -240,7 +240,7 @@ cmd_run(int argc, char **argv)
 			usage_error("run", "too many command-line arguments (first is \"%s\")", argv[optind + 1]);
 		if (!experiment_read_ini(&spec, argv[optind], &error))
 		{
-			pg_log_error("%s", error);
+			log_error_text(error);
 			exit(EXIT_USAGE);
 		}
 	}

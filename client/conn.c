@@ -117,7 +117,7 @@ connect_or_die(const ConnOptions *opts)
 	{
 		char	   *tried = describe_conninfo(conn);
 
-		pg_log_error("%s", PQerrorMessage(conn));
+		log_errorf("%s", PQerrorMessage(conn));
 		pg_log_error_detail("Connection parameters tried: %s", tried);
 		pg_log_error_hint("Check that the server is running and the parameters (or PGHOST, PGPORT, PGUSER, PGDATABASE) are right.");
 		PQfinish(conn);
@@ -134,7 +134,7 @@ exec_or_die(PGconn *conn, const char *sql)
 
 	if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK)
 	{
-		pg_log_error("query failed: %s", PQerrorMessage(conn));
+		log_errorf("query failed: %s", PQerrorMessage(conn));
 		pg_log_error_detail("Query was: %s", sql);
 		PQclear(res);
 		PQfinish(conn);
@@ -209,7 +209,7 @@ connect_checked(const ConnOptions *opts)
 
 	if (!check_extension_version(conn, &problem, &hint))
 	{
-		pg_log_error("%s", problem);
+		log_error_text(problem);
 		pg_log_error_hint("%s", hint);
 		PQfinish(conn);
 		exit(EXIT_RUNTIME_ERROR);

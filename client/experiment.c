@@ -36,6 +36,7 @@
  */
 #include "client.h"
 #include "experiment.h"
+#include "initdb_args.h"
 #include "settings.h"
 
 #include <ini.h>
@@ -470,16 +471,8 @@ set_variant_key(VariantSpec *v, const char *key, const char *value, char **error
 	else if (strcmp(key, "initdb_args") == 0)
 	{
 		/* initdb -c (PostgreSQL 16) would write settings past settings.c's checks */
-		char	   *copy = pg_strdup(value);
-		char	   *save = NULL;
-
-		for (char *tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
-			if (strncmp(tok, "-c", 2) == 0 || strncmp(tok, "--set", 5) == 0)
-			{
-				*error = psprintf("initdb_args of variant \"%s\" may not set server settings (%s): give them with set, where they are checked",
-								  v->name, tok);
-				return false;
-			}
+		if (!initdb_args_check(v->name, value, error))
+			return false;
 		v->initdb_args = pg_strdup(value);
 	}
 	else if (strcmp(key, "snapshot_probe") == 0)
@@ -607,7 +600,7 @@ experiment_read_ini(ExperimentSpec *spec, const char *path, char **error)
 	IniState	st = {spec, NULL, 0, 0, NULL};
 	int			rc;
 
-	if ((st.file = fopen(path, "r")) == NULL)
+	if ((st.file = fopen(path, "re")) == NULL)
 	{
 		*error = psprintf("could not open experiment file \"%s\": %m", path);
 		return false;

@@ -22,6 +22,7 @@
 #include "client.h"
 #include "layout.h"
 #include "conn.h"
+#include "safe_file.h"
 
 #include <ctype.h>
 
@@ -133,8 +134,14 @@ layout_save(const Layout *layout, const char *path)
 	}
 	json_object_set_new(root, "structs", structs);
 
-	if (json_dump_file(root, path, JSON_INDENT(1) | JSON_PRESERVE_ORDER) != 0)
-		pg_fatal("could not write layout file \"%s\": %m", path);
+	{
+		char	   *error;
+		FILE	   *f = safe_fopen_write(path, false, &error);
+
+		if (f == NULL || json_dumpf(root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) != 0 ||
+			!safe_fclose(f, &error))
+			pg_fatal("could not write layout file \"%s\": %s", path, f ? "write failed" : printable_text(error));
+	}
 	json_decref(root);
 }
 
@@ -162,7 +169,7 @@ Layout *
 layout_load_file(const char *path, char **error)
 {
 	json_error_t jerr;
-	json_t	   *root = json_load_file(path, 0, &jerr);
+	json_t	   *root;
 	json_t	   *structs;
 	const char *format = NULL;
 	const char *version = "";
@@ -172,6 +179,16 @@ layout_load_file(const char *path, char **error)
 	size_t		i;
 	json_t	   *js;
 
+	FILE	   *f;
+
+	/* from a results directory that may be anyone's: bounded, regular */
+	if ((f = safe_fopen_read(path, SAFE_MAX_JSON, error)) == NULL)
+	{
+		*error = psprintf("could not read layout file \"%s\": %s", path, *error);
+		return NULL;
+	}
+	root = json_loadf(f, 0, &jerr);
+	fclose(f);
 	*error = NULL;
 	if (root == NULL)
 	{
@@ -265,7 +282,7 @@ layout_from_file(const char *path)
 
 	if (layout == NULL)
 	{
-		pg_log_error("%s", error);
+		log_error_text(error);
 		if (strstr(error, "is not a saved layout") != NULL)
 			pg_log_error_hint("Save one with \"%s layout --save FILE CONNINFO\".", progname);
 		exit(EXIT_RUNTIME_ERROR);

@@ -134,7 +134,7 @@ children_of(pid_t pid, pid_t *out, int max)
 
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
-		if ((f = fopen(psprintf("/proc/%s/stat", de->d_name), "r")) == NULL)
+		if ((f = fopen(psprintf("/proc/%s/stat", de->d_name), "re")) == NULL)
 			continue;
 		buf[0] = '\0';
 		if (fgets(buf, sizeof(buf), f) == NULL)
@@ -333,12 +333,7 @@ profile_after_setup(Experiment *x, char **error)
 		if (c->host || !c->managed)
 			continue;
 		dir = callgrind_dir(c);
-		if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-		{
-			*error = psprintf("could not create directory \"%s\": %m", dir);
-			return false;
-		}
-		if (!give_to_server_account(dir, error))
+		if (!safe_mkdir(dir, 0700, SAFE_GIVE, error))
 			return false;
 		printf("restarting the server of variant %s under valgrind (callgrind%s)\n",
 			   c->variant->name, p->cache_sim ? ", cache simulation" : "");
@@ -395,7 +390,7 @@ profile_open_in_dir(int dirfd, const char *name, char **problem)
 static bool
 each_file(int dirfd, bool (*fn) (const char *name, void *arg), void *arg)
 {
-	int			fd = dup(dirfd);
+	int			fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
 	DIR		   *d;
 	struct dirent *de;
 	bool		ok = true;
@@ -515,7 +510,8 @@ list_known_files(CountedRun *cr)
 static char *
 read_text(const char *path)
 {
-	FILE	   *f = fopen(path, "r");
+	char	   *ignored;
+	FILE	   *f = safe_fopen_read(path, SAFE_MAX_LOG, &ignored);
 	char	   *text = pg_strdup("");
 	char		buf[4096];
 	size_t		n;
@@ -548,6 +544,7 @@ short_run(CountedRun *cr, char **argv)
 	pid_t		pid;
 	PgbenchResult result;
 	char		errbuf[512];
+	char	   *open_error;
 	ChildSpec	pgbench = CHILD_SPEC_INIT;
 
 	while (argv[n])
@@ -559,19 +556,29 @@ short_run(CountedRun *cr, char **argv)
 		if (i > 0 && strcmp(argv[i - 1], "-t") == 0)
 			copy[i] = psprintf("%d", Max(10, atoi(argv[i]) / 10));
 	}
-	out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	out = safe_open_file(out_path, SAFE_FRESH, &open_error);
+	err = out < 0 ? -1 : safe_open_file(err_path, SAFE_FRESH, &open_error);
 	/* as run_one.c runs pgbench: as the server account, ended on Ctrl-C */
 	pgbench.argv = copy;
 	pgbench.unprivileged = true;
 	pgbench.interruptible = true;
 	pgbench.out_fd = out;
 	pgbench.err_fd = err;
-	if (out < 0 || err < 0 || (pid = child_start(&pgbench)) < 0)
+	if (out < 0 || err < 0)
+	{
+		if (out >= 0)
+			safe_abandon(out);
+		return fail_run(cr, open_error);
+	}
+	if ((pid = child_start(&pgbench)) < 0)
+	{
+		safe_abandon(out);
+		safe_abandon(err);
 		return fail_run(cr, psprintf("could not run the short pgbench run: %m"));
-	close(out);
-	close(err);
+	}
 	rc = wait_process(pid);
+	if (!safe_close(out, &open_error) || !safe_close(err, &open_error))
+		return fail_run(cr, open_error);
 	if (pgbench_output_parse(read_text(out_path), read_text(err_path), &result, errbuf, sizeof(errbuf)) != 0 ||
 		rc != 0 || result.aborted)
 	{

@@ -15,6 +15,7 @@
 #include "client.h"
 #include "profile_int.h"
 #include "results.h"
+#include "safe_file.h"
 
 #include <math.h>
 
@@ -121,7 +122,9 @@ profile_import(PGconn *conn, const char *experiment_id, const char *dir, char **
 	for (int i = 0; i < PQntuples(res); i++)
 	{
 		const char *run = PQgetvalue(res, i, 0);
-		json_t	   *doc = json_load_file(results_run_path(dir, atoi(run), ".profile.json"), 0, NULL);
+		char	   *ignored;
+		json_t	   *doc = safe_read_json(results_run_path(dir, atoi(run), ".profile.json"),
+										 SAFE_MAX_JSON, &ignored);
 		bool		ok = true;
 
 		if (profile_run_usable(doc))

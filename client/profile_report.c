@@ -31,6 +31,7 @@
 #include "profile_int.h"
 #include "profile_flame.h"
 #include "results.h"
+#include "safe_file.h"
 
 #include <math.h>
 #include <sys/stat.h>
@@ -156,7 +157,9 @@ profile_run_usable(json_t *doc)
 static void
 load_run(const ReportData *r, int i, RunProfile *rp)
 {
-	json_t	   *doc = json_load_file(results_run_path(r->dir, r->runs[i].run_id, ".profile.json"), 0, NULL);
+	char	   *ignored;
+	json_t	   *doc = safe_read_json(results_run_path(r->dir, r->runs[i].run_id, ".profile.json"),
+									 SAFE_MAX_JSON, &ignored);
 
 	memset(rp, 0, sizeof(*rp));
 	if (!profile_run_usable(doc))
@@ -856,13 +859,10 @@ file_part(const char *s)
 static bool
 write_folded(const char *path, const Prof *stacks, char **error)
 {
-	FILE	   *f = fopen(path, "w");
+	FILE	   *f = safe_fopen_write(path, false, error);
 
 	if (f == NULL)
-	{
-		*error = psprintf("could not write \"%s\": %m", path);
 		return false;
-	}
 	for (int s = 0; s < stacks->nstacks; s++)
 	{
 		long long	count = llround(stacks->stacks[s].value * 1000);
@@ -870,12 +870,7 @@ write_folded(const char *path, const Prof *stacks, char **error)
 		if (count > 0)
 			fprintf(f, "%s %lld\n", stacks->stacks[s].frames, count);
 	}
-	if (fclose(f) != 0)
-	{
-		*error = psprintf("could not write \"%s\": %m", path);
-		return false;
-	}
-	return true;
+	return safe_fclose(f, error);
 }
 
 bool
@@ -887,11 +882,8 @@ profile_write_files(const ReportData *r, char **error)
 
 	if (pr == NULL)
 		return true;
-	if ((mkdir(profiles, 0755) != 0 && errno != EEXIST) || (mkdir(plots, 0755) != 0 && errno != EEXIST))
-	{
-		*error = psprintf("could not create \"%s\" or \"%s\": %m", profiles, plots);
+	if (!safe_mkdir(profiles, 0755, 0, error) || !safe_mkdir(plots, 0755, 0, error))
 		return false;
-	}
 	for (int i = 0; i < r->ncells; i++)
 	{
 		const ReportCell *c = &r->cells[i];
@@ -907,20 +899,14 @@ profile_write_files(const ReportData *r, char **error)
 			return false;
 		if (cp->b_stacks.nstacks == 0)
 			continue;
-		if ((f = fopen(flame, "w")) == NULL)
-		{
-			*error = psprintf("could not write \"%s\": %m", flame);
+		if ((f = safe_fopen_write(flame, false, error)) == NULL)
 			return false;
-		}
 		prof_flame_svg(f, cp->a_stacks.stacks, cp->a_stacks.nstacks,
 					   cp->b_stacks.stacks, cp->b_stacks.nstacks,
 					   psprintf("%s profile, %s", profile_mode_name(pr->mode), report_cell_title(c)),
 					   pr->unit_long);
-		if (fclose(f) != 0)
-		{
-			*error = psprintf("could not write \"%s\": %m", flame);
+		if (!safe_fclose(f, error))
 			return false;
-		}
 		cp->flame = flame;
 	}
 	return true;

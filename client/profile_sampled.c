@@ -31,6 +31,7 @@
 #include "client.h"
 #include "profile_int.h"
 #include "profile_parse.h"
+#include "safe_file.h"
 #include "subprocess.h"
 
 #include <fcntl.h>
@@ -126,16 +127,8 @@ sampled_prepare(Experiment *x, const PlannedRun *pr, PGconn *conn)
 			sr->problem = pg_strdup("no perf event was chosen for this experiment");
 		return sr;
 	}
-	if (mkdir(sr->dir, 0700) == 0)
-	{
-		if (!give_to_server_account(sr->dir, &sr->problem))
-			return sr;
-	}
-	else if (errno != EEXIST)
-	{
-		sr->problem = psprintf("could not create directory \"%s\": %m", sr->dir);
+	if (!safe_mkdir(sr->dir, 0700, SAFE_GIVE, &sr->problem))
 		return sr;
-	}
 	if ((sr->dirfd = profile_open_dir(sr->dir, &sr->problem)) < 0)
 		return sr;
 	if ((postmaster = profile_postmaster_pid(sr->server)) == 0)
@@ -171,7 +164,7 @@ sampled_start(SampledRun *sr)
 
 	if (sr->problem)
 		return;
-	if (pipe(ctl) != 0 || pipe(ack) != 0)
+	if (pipe2(ctl, O_CLOEXEC) != 0 || pipe2(ack, O_CLOEXEC) != 0)
 	{
 		sr->problem = psprintf("could not create pipes for perf: %m");
 		return;
@@ -203,8 +196,19 @@ sampled_start(SampledRun *sr)
 	argv[argc++] = sr->pids;
 	argv[argc] = NULL;
 
-	log = open(sr->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	/* perf's words are appended, as perf script's are after them */
+	if ((log = safe_open_write(sr->log_path, true, &sr->problem)) < 0)
+	{
+		close(ctl[0]);
+		close(ctl[1]);
+		close(ack[0]);
+		close(ack[1]);
+		return;
+	}
 	record.argv = argv;
+	/* the two ends perf is named by --control */
+	record.keep_fds[0] = ctl[0];
+	record.keep_fds[1] = ack[1];
 	record.unprivileged = profile_perf_as_server();
 	record.interruptible = true;
 	record.out_fd = record.err_fd = log;
@@ -301,12 +305,12 @@ sampled_collect(SampledRun *sr, const RunRecord *rec, Prof *out, char **problem)
 		sr->problem = pg_strdup("the run made no transactions");
 	if (sr->problem == NULL)
 	{
-		log = open(sr->log_path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+		log = safe_open_write(sr->log_path, true, &sr->problem);
 		script.argv = argv;
 		script.unprivileged = profile_perf_as_server();
 		script.interruptible = true;
 		script.err_fd = log;
-		if (pipe(fds) != 0 || (script.out_fd = fds[1], pid = child_start(&script)) < 0)
+		if (pipe2(fds, O_CLOEXEC) != 0 || (script.out_fd = fds[1], pid = child_start(&script)) < 0)
 			sr->problem = psprintf("could not run perf script: %m");
 		else
 		{

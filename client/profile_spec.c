@@ -190,7 +190,7 @@ static int
 read_paranoid(void)
 {
 	const char *path = getenv("PGBENCH_EXT_PERF_PARANOID_FILE");
-	FILE	   *f = fopen(path && *path ? path : PARANOID_FILE, "r");
+	FILE	   *f = fopen(path && *path ? path : PARANOID_FILE, "re");
 	int			level = INT_MIN;
 
 	if (f == NULL)
@@ -260,7 +260,7 @@ refuse(const char *hint, const char *fmt,...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	pg_log_error("%s", buf);
+	log_error_text(buf);
 	if (hint)
 		pg_log_error_hint("%s", hint);
 	return false;

@@ -13,6 +13,7 @@
  */
 #include "client.h"
 #include "report.h"
+#include "safe_file.h"
 
 /*
  * Text into the document, as text whatever it holds (names and values come
@@ -189,7 +190,7 @@ doc_svg(Doc *d, const char *svg_path, const char *caption)
 		fprintf(d->out, "![%s](plots/%s)\n\n", caption, base);
 		return;
 	}
-	if ((f = fopen(svg_path, "r")) == NULL)
+	if ((f = safe_fopen_read_optional(svg_path, SAFE_MAX_SVG)) == NULL)
 		return;
 	fprintf(d->out, "<figure>\n");
 	while (fgets(buf, sizeof(buf), f))

@@ -199,10 +199,5 @@ report_write_benchstat(const ReportData *r, const char *path, char **error)
 			fprintf(f, "\n");
 		}
 	}
-	if (fclose(f) != 0)
-	{
-		*error = psprintf("could not write \"%s\": %m", path);
-		return false;
-	}
-	return true;
+	return safe_fclose(f, error);
 }

@@ -30,6 +30,7 @@
 #include "pgbench_output.h"
 #include "plan.h"
 #include "report.h"
+#include "safe_file.h"
 #include "results.h"
 
 #include <math.h>
@@ -229,7 +230,7 @@ read_seconds(const ReportData *r, ReportRun *run)
 		return;
 	run->seconds_read = true;
 	run->seconds = pg_malloc(sizeof(double) * cap);
-	if ((f = fopen(results_run_path(r->dir, run->run_id, ".err"), "r")) == NULL)
+	if ((f = safe_fopen_read_optional(results_run_path(r->dir, run->run_id, ".err"), SAFE_MAX_LOG)) == NULL)
 		return;
 	while (fgets(line, sizeof(line), f))
 	{

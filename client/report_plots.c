@@ -134,6 +134,15 @@ open_data(PlotSet *ps, const char *name)
 	return safe_fopen_write(psprintf("%s/%s", ps->dir, name), false, &error);
 }
 
+/* Close a data file, renamed into place (else its plot draws nothing). */
+static void
+close_data(FILE *f)
+{
+	char	   *error;
+
+	(void) safe_fclose(f, &error);
+}
+
 static void
 begin_plot(PlotSet *ps, const char *name, const char *ttl, const char *xlabel, const char *ylabel)
 {
@@ -185,7 +194,7 @@ plot_scaling(PlotSet *ps)
 			first = false;
 		}
 	fprintf(ps->script, "\n");
-	fclose(f);
+	close_data(f);
 }
 
 /* What a points plot shows of a run: NAN leaves the run out. */
@@ -250,7 +259,7 @@ plot_run_points(PlotSet *ps, const char *name, const char *ttl, bool by_clients,
 				v ? "," : "", gp_path(ps, file), v, colour(v), gp_quote(report_variant_name(r, v)));
 	}
 	fprintf(ps->script, "\n");
-	fclose(f);
+	close_data(f);
 }
 
 /* per-second tps and latency of every counted run from its progress lines */
@@ -277,7 +286,7 @@ plot_progress(PlotSet *ps)
 		int			v,
 					lines = 0;
 
-		if (!report_run_counted(run) || (err = fopen(path, "r")) == NULL)
+		if (!report_run_counted(run) || (err = safe_fopen_read_optional(path, SAFE_MAX_LOG)) == NULL)
 			continue;
 		/* runs.csv names only the experiment's variants (results.c checks) */
 		if ((v = report_variant_index(r, run->variant)) < 0)
@@ -306,7 +315,7 @@ plot_progress(PlotSet *ps)
 		seen[v] = true;
 		blocks++;
 	}
-	fclose(f);
+	close_data(f);
 	if (blocks == 0)
 		return;
 	begin_plot(ps, "progress_tps", "tps per second of each run (pgbench -P 1)", "second", "tps");
@@ -343,7 +352,6 @@ report_draw_plots(const ReportData *r, int *nplots, char **note)
 	PlotSet		ps = {r};
 	char	   *gnuplot = find_gnuplot(note);
 	char	   *script_path;
-	struct stat st;
 
 	*nplots = 0;
 	if (gnuplot == NULL)
@@ -360,16 +368,8 @@ report_draw_plots(const ReportData *r, int *nplots, char **note)
 		}
 	}
 	ps.dir = psprintf("%s/plots", r->dir);
-	if (mkdir(ps.dir, 0755) != 0 && errno != EEXIST)
-	{
-		*note = psprintf("could not create \"%s\": %m", ps.dir);
+	if (!safe_mkdir(ps.dir, 0755, 0, note))
 		return NULL;
-	}
-	if (lstat(ps.dir, &st) != 0 || !S_ISDIR(st.st_mode))
-	{
-		*note = psprintf("\"%s\" is not a directory (a symbolic link?): no plots are written through it", ps.dir);
-		return NULL;
-	}
 	script_path = psprintf("%s/plots.gp", ps.dir);
 	if ((ps.script = safe_fopen_write(script_path, false, note)) == NULL)
 		return NULL;
@@ -382,17 +382,15 @@ report_draw_plots(const ReportData *r, int *nplots, char **note)
 					"latency (ms)", run_latency);
 	plot_run_points(&ps, "cpu_per_tx", "server CPU per transaction (user + system)", true,
 					"CPU µs / transaction", run_cpu);
-	fclose(ps.script);
+	if (!safe_fclose(ps.script, note))
+		return NULL;
 	/*
 	 * gnuplot writes its output through any link found there, and an SVG
 	 * it did not draw must not be inlined into report.html: away with them.
 	 */
 	for (int i = 0; i < ps.nsvgs; i++)
-		if (unlink(ps.svgs[i]) != 0 && errno != ENOENT)
-		{
-			*note = psprintf("could not remove \"%s\" before drawing it again: %m", ps.svgs[i]);
+		if (!safe_remove_file(ps.svgs[i], note))
 			return NULL;
-		}
 	if (!run_gnuplot(gnuplot, script_path, note))
 		return NULL;
 	*nplots = ps.nsvgs;

@@ -33,9 +33,9 @@ write_doc(const ReportData *r, DocFormat format, const char *name,
 		return false;
 	}
 	report_write_doc(r, &d, note, plots, nplots);
-	if (fclose(d.out) != 0)
+	if (!safe_fclose(d.out, &error))
 	{
-		pg_log_error("could not write \"%s\": %m", path);
+		log_error_text(error);
 		return false;
 	}
 	return true;
@@ -59,22 +59,23 @@ report_render(const char *dir, const char *baseline, FILE *out)
 	report_print_table(r, out);
 
 	summary = report_summary_json(r);
+	/* a link or FIFO planted where the report writes is refused input */
 	if (!results_write_json(dir, "summary.json", summary, &error) ||
 		!report_write_benchstat(r, psprintf("%s/benchstat.txt", dir), &error))
 	{
 		log_error_text(error);
-		return EXIT_RUNTIME_ERROR;
+		return safe_file_refused() ? EXIT_USAGE : EXIT_RUNTIME_ERROR;
 	}
 	json_decref(summary);
 	plots = report_draw_plots(r, &nplots, &note);
 	if (!profile_write_files(r, &error))
 	{
-		pg_log_error("%s", error);
-		return EXIT_RUNTIME_ERROR;
+		log_error_text(error);
+		return safe_file_refused() ? EXIT_USAGE : EXIT_RUNTIME_ERROR;
 	}
 	if (!write_doc(r, DOC_MARKDOWN, "report.md", note, plots, nplots) ||
 		!write_doc(r, DOC_HTML, "report.html", note, plots, nplots))
-		return EXIT_RUNTIME_ERROR;
+		return safe_file_refused() ? EXIT_USAGE : EXIT_RUNTIME_ERROR;
 	if (nplots == 0)
 		fprintf(out, "no plots: %s\n", note);
 	fprintf(out, "report: %s/report.html (and report.md, summary.json, benchstat.txt)\n", dir);

@@ -45,25 +45,20 @@ timestamped_dir(const char *prefix)
 bool
 results_create(const char *dir, char **error)
 {
-	char	   *runs = psprintf("%s/runs", dir);
 	char	   *csv = psprintf("%s/runs.csv", dir);
 	int			fd;
 
-	if (pg_mkdir_p(runs, 0755) != 0)
+	if (!safe_mkdir_p(dir, 0755, error) ||
+		!safe_mkdir(psprintf("%s/runs", dir), 0755, 0, error) ||
+		(fd = safe_open_file(csv, SAFE_NEW, error)) < 0)
+		return false;
+	if (dprintf(fd, "%s\n", csv_columns) < 0 || fsync(fd) != 0)
 	{
-		*error = psprintf("could not create results directory \"%s\": %m", dir);
+		*error = psprintf("could not write \"%s\": %m", csv);
+		safe_abandon(fd);
 		return false;
 	}
-	fd = open(csv, O_WRONLY | O_CREAT | O_EXCL, 0644);
-	if (fd < 0)
-	{
-		*error = psprintf("could not create \"%s\": %m", csv);
-		return false;
-	}
-	dprintf(fd, "%s\n", csv_columns);
-	fsync(fd);
-	close(fd);
-	return true;
+	return safe_close(fd, error);
 }
 
 char *
@@ -76,41 +71,26 @@ bool
 results_write_json(const char *dir, const char *name, json_t *obj, char **error)
 {
 	char	   *path = psprintf("%s/%s", dir, name);
-	char	   *tmp = psprintf("%s.tmp", path);
-	FILE	   *f = safe_fopen_write(tmp, false, error);
+	FILE	   *f = safe_fopen_write(path, false, error);
 
 	if (f == NULL)
 		return false;
-	if (json_dumpf(obj, f, JSON_INDENT(2) | JSON_SORT_KEYS) != 0 || fputc('\n', f) == EOF ||
-		fflush(f) != 0 || fsync(fileno(f)) != 0)
+	/* written as NAME.tmp, synced and renamed into place by safe_fclose() */
+	if (json_dumpf(obj, f, JSON_INDENT(2) | JSON_SORT_KEYS) != 0 || fputc('\n', f) == EOF)
 	{
-		*error = psprintf("could not write \"%s\": %m", tmp);
-		fclose(f);
+		*error = psprintf("could not write \"%s\": %m", path);
+		safe_abandon_stream(f);
 		return false;
 	}
-	if (fclose(f) != 0)
-	{
-		*error = psprintf("could not write \"%s\": %m", tmp);
-		return false;
-	}
-	if (rename(tmp, path) != 0)
-	{
-		*error = psprintf("could not rename \"%s\" to \"%s\": %m", tmp, path);
-		return false;
-	}
-	return true;
+	return safe_fclose(f, error);
 }
 
 json_t *
 results_read_json(const char *dir, const char *name, char **error)
 {
 	char	   *path = psprintf("%s/%s", dir, name);
-	json_error_t jerr;
-	json_t	   *obj = json_load_file(path, 0, &jerr);
 
-	if (obj == NULL)
-		*error = psprintf("could not read \"%s\": %s (line %d)", path, jerr.text, jerr.line);
-	return obj;
+	return safe_read_json(path, SAFE_MAX_JSON, error);
 }
 
 /*
@@ -349,7 +329,6 @@ results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
 	char	   *path = psprintf("%s/runs.csv", dir);
 	char	   *header = first_line_of_file(path);	/* as written, before parsing */
 	RunsCsv    *t;
-	char	   *tmp = psprintf("%s/runs.csv.tmp", dir);
 	char	   *ipath = psprintf("%s/interrupted.csv", dir);
 	FILE	   *out;
 	FILE	   *interrupted = NULL;
@@ -379,7 +358,8 @@ results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
 	}
 	c_id = runs_csv_column(t, "run_id");
 	c_status = runs_csv_column(t, "status");
-	if ((out = safe_fopen_write(tmp, false, error)) == NULL)
+	/* written as runs.csv.tmp, renamed over runs.csv by safe_fclose() */
+	if ((out = safe_fopen_write(path, false, error)) == NULL)
 		return NULL;
 	fputs(t->header, out);
 	for (int i = 0; i < t->nrows; i++)
@@ -390,7 +370,7 @@ results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
 		{
 			*error = psprintf("\"%s\" holds run %d, but the plan of the experiment has %d runs",
 							  t->path, run_id, nruns);
-			fclose(out);
+			safe_abandon_stream(out);
 			return NULL;
 		}
 		if (strcmp(t->rows[i][c_status], "interrupted") == 0)
@@ -401,7 +381,7 @@ results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
 
 				if ((interrupted = safe_fopen_write(ipath, true, error)) == NULL)
 				{
-					fclose(out);
+					safe_abandon_stream(out);
 					return NULL;
 				}
 				if (fstat(fileno(interrupted), &st) == 0 && st.st_size == 0)
@@ -421,14 +401,11 @@ results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
 						fclose(interrupted) != 0))
 	{
 		*error = psprintf("could not write \"%s\": %m", ipath);
-		fclose(out);
+		safe_abandon_stream(out);
 		return NULL;
 	}
-	if (fflush(out) != 0 || fsync(fileno(out)) != 0 || fclose(out) != 0 || rename(tmp, t->path) != 0)
-	{
-		*error = psprintf("could not rewrite \"%s\": %m", t->path);
+	if (!safe_fclose(out, error))
 		return NULL;
-	}
 	return done;
 }
 

@@ -15,6 +15,7 @@
  */
 #include "client.h"
 #include "results.h"
+#include "safe_file.h"
 
 #include <limits.h>
 #include <math.h>
@@ -183,11 +184,8 @@ results_read_csv(const char *path, const char *const *required, int nrequired,
 	char	   *problem = NULL;
 
 	t->path = pg_strdup(path);
-	if ((f = fopen(t->path, "r")) == NULL)
-	{
-		*error = psprintf("could not open \"%s\": %m", t->path);
+	if ((f = safe_fopen_read(t->path, SAFE_MAX_CSV, error)) == NULL)
 		return NULL;
-	}
 	t->rows = pg_malloc(sizeof(char **) * maxrows);
 	t->lines = pg_malloc(sizeof(char *) * maxrows);
 	while (problem == NULL && (len = getline(&line, &cap, f)) > 0)

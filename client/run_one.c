@@ -16,6 +16,7 @@
 #include "pgbench_output.h"
 #include "profile.h"
 #include "progress.h"
+#include "safe_file.h"
 #include "run_one.h"
 #include "server_stats.h"
 #include "snapshot_probe.h"
@@ -124,7 +125,8 @@ pgbench_argv(Experiment *x, VariantState *vs, const PlannedRun *pr, int jobs)
 static char *
 read_whole_file(const char *path)
 {
-	FILE	   *f = fopen(path, "r");
+	char	   *ignored;
+	FILE	   *f = safe_fopen_read(path, SAFE_MAX_LOG, &ignored);
 	char	   *buf;
 	long		len;
 
@@ -143,35 +145,46 @@ read_whole_file(const char *path)
 /*
  * Run pgbench, copying its stderr to the .err file while feeding progress
  * lines to the display, and serving the snapshot probe (if any) between
- * them.  Returns its exit status; on Ctrl-C stops it.
+ * them.  Returns its exit status; on Ctrl-C stops it.  -1 if it could not
+ * start, with error when the files could not be opened.  The files are
+ * made afresh (a link or FIFO in their place is refused) and can be
+ * followed while pgbench writes them.
  */
 static int
 run_pgbench(char **argv, const char *out_path, const char *err_path, Progress *progress,
-			SnapshotProbe *probe)
+			SnapshotProbe *probe, char **error)
 {
-	int			out_fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	int			err_file = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int			out_fd = safe_open_file(out_path, SAFE_FRESH, error);
+	int			err_file = out_fd < 0 ? -1 : safe_open_file(err_path, SAFE_FRESH, error);
 	int			pipefd[2];
 	pid_t		pid;
 	char		line[1024];
 	int			linelen = 0;
 	bool		killed = false;
+	bool		synced;
+	int			rc;
 	ChildSpec	spec = CHILD_SPEC_INIT;
 
-	if (out_fd < 0 || err_file < 0 || pipe(pipefd) != 0)
+	if (out_fd < 0 || err_file < 0 || pipe2(pipefd, O_CLOEXEC) != 0)
+	{
+		if (out_fd >= 0)
+			safe_abandon(out_fd);
+		if (err_file >= 0)
+			safe_abandon(err_file);
 		return -1;
+	}
 	spec.argv = argv;
 	spec.unprivileged = true;
 	spec.interruptible = true;
 	spec.out_fd = out_fd;
 	spec.err_fd = pipefd[1];
 	pid = child_start(&spec);
-	close(out_fd);
 	close(pipefd[1]);
 	if (pid < 0)
 	{
 		close(pipefd[0]);
-		close(err_file);
+		safe_abandon(out_fd);
+		safe_abandon(err_file);
 		return -1;
 	}
 
@@ -213,9 +226,14 @@ run_pgbench(char **argv, const char *out_path, const char *err_path, Progress *p
 		}
 	}
 	close(pipefd[0]);
-	fsync(err_file);
-	close(err_file);
-	return wait_process(pid);
+	rc = wait_process(pid);
+	/* on disk, whatever became of the run (also when interrupted) */
+	synced = fsync(out_fd) == 0 && fsync(err_file) == 0;
+	if (!safe_close(out_fd, error) | !safe_close(err_file, error))
+		log_warning_text(*error);
+	else if (!synced)
+		log_warning_text(psprintf("could not write \"%s\": %m", err_path));
+	return rc;
 }
 
 static void
@@ -372,7 +390,15 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 	progress_start_run(progress, pr, rec->variant, rec->script);
 	profile_run_start(profile);
 	t0 = now_seconds();
-	rc = run_pgbench(argv, out_path, err_path, progress, probe);
+	*error = NULL;
+	rc = run_pgbench(argv, out_path, err_path, progress, probe, error);
+	if (rc < 0 && *error != NULL)
+	{
+		json_decref(snapshot_probe_finish(probe, rec));
+		profile_run_stop(profile);
+		PQfinish(conn);
+		return false;
+	}
 	rec->duration_s = now_seconds() - t0;
 	probe_json = snapshot_probe_finish(probe, rec);
 	profile_run_stop(profile);

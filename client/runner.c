@@ -5,9 +5,12 @@
  *		variant, the plan's runs in order, and a clean stop on every path.
  *
  * Nothing lost: each run is on disk before the next begins.  Ctrl-C
- * (SIGINT), SIGTERM and SIGHUP (a closed terminal or ssh session) all stop
- * the current run, record it as interrupted and stop the clusters; the
- * exit status is 128 + the signal's number (130, 143, 129).  "--resume DIR"
+ * (SIGINT), SIGTERM, SIGHUP (a closed terminal or ssh session) and SIGPIPE
+ * (our output piped into "head", which has gone) all stop the current run,
+ * record it as interrupted and stop the clusters, experiment.json being
+ * written first even when the signal came during the set-up, so that
+ * --resume can continue; the exit status is 128 + the signal's number
+ * (130, 143, 129, 141).  "--resume DIR"
  * continues the same plan where it stopped, also after a SIGKILL of the
  * client, whose servers it finds and stops first (cluster.c).  A postmaster
  * that dies mid-run costs that run (recorded as failed, with the log's
@@ -89,8 +92,8 @@ write_experiment_json(Experiment *x, const RunOptions *opts, const BudgetPlan *b
 		const VariantSpec *v = &x->spec->variants[i];
 
 		json_object_set_new(variants, v->name,
-							json_pack("{s:O, s:O, s:i, s:b, s:s?, s:b, s:f, s:f, s:f, s:O?}",
-									  "environment", vs->environment,
+							json_pack("{s:O?, s:O?, s:i, s:b, s:s?, s:b, s:f, s:f, s:f, s:O?}",
+									  "environment", vs->environment,	/* NULL: interrupted */
 									  "pg_config", vs->pg_config,
 									  "server_version_num", vs->server_version_num,
 									  "managed", vs->cluster.managed,
@@ -151,8 +154,8 @@ recover_variant(Experiment *x, VariantState *vs, const RunOptions *opts, bool *r
 						  vs->cluster.variant->name, vs->restarts, vs->cluster.logfile);
 		return false;
 	}
-	pg_log_warning("the server of variant \"%s\" died during a run; restarting it (%d of at most %d)",
-				   vs->cluster.variant->name, vs->restarts, opts->max_restarts);
+	log_warningf("the server of variant \"%s\" died during a run; restarting it (%d of at most %d)",
+				 vs->cluster.variant->name, vs->restarts, opts->max_restarts);
 	server->run_db_ready = false;
 	*restarted = true;
 	return cluster_start(server, error) && record_start(x, server, "crash", error);
@@ -373,6 +376,8 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 	pqsignal(SIGINT, handle_interrupt);
 	pqsignal(SIGTERM, handle_interrupt);
 	pqsignal(SIGHUP, handle_interrupt);
+	/* without it, "run ... | head" would die at once and leave its servers running */
+	pqsignal(SIGPIPE, handle_interrupt);
 
 	/* builds first: a failed one leaves no results directory and starts no cluster */
 	if (!build_variants(spec, &error))
@@ -393,7 +398,25 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 	adopt_orphaned_servers();
 
 	if (!setup_variants(&x, &error) || !profile_after_setup(&x, &error))
-		return fail_setup(error);
+	{
+		char	   *json_error;
+
+		/*
+		 * Interrupted while setting up: experiment.json first, so that
+		 * --resume continues (the variants not yet set up have no
+		 * environment recorded).
+		 */
+		if (!run_interrupted)
+			return fail_setup(error);
+		log_error_text(error);	/* what was interrupted */
+		if (!opts->resume && !write_experiment_json(&x, opts, budget, &json_error))
+			log_error_text(json_error);
+		cluster_stop_all();
+		log_errorf("interrupted while setting up: no run is recorded yet in %s (signal: %s)",
+				   x.dir, pg_strsignal(interrupted_status() - 128));
+		pg_log_error_hint("Continue with: %s run --resume %s", progname, x.dir);
+		return interrupted_status();
+	}
 	if (!opts->resume && !write_experiment_json(&x, opts, budget, &error))
 		return fail_setup(error);
 
@@ -468,9 +491,9 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 
 	if (run_interrupted)
 	{
-		pg_log_error("interrupted: %d of %d runs are recorded in %s (signal: %s)",
-					 progress.done_runs - 1, x.plan->nruns, x.dir,
-					 pg_strsignal(interrupted_status() - 128));
+		log_errorf("interrupted: %d of %d runs are recorded in %s (signal: %s)",
+				   progress.done_runs - 1, x.plan->nruns, x.dir,
+				   pg_strsignal(interrupted_status() - 128));
 		pg_log_error_hint("Continue with: %s run --resume %s", progname, x.dir);
 		return interrupted_status();
 	}

@@ -136,8 +136,8 @@ server_stats_take(PGconn *conn, ServerStats *s)
 	/* once: the figures of every run are then missing the same way */
 	if (!s->valid && !warned)
 	{
-		pg_log_warning("could not read the statistics views, so runs.csv lacks their figures: %s",
-					   PQerrorMessage(conn));
+		log_warningf("could not read the statistics views, so runs.csv lacks their figures: %s",
+					 PQerrorMessage(conn));
 		warned = true;
 	}
 	PQclear(res);

@@ -19,10 +19,20 @@
  * other ways of setting it a second time (include directives, a session
  * setting) are refused.
  *
+ * The settings that name libraries for the server to load —
+ * shared_preload_libraries, local_preload_libraries,
+ * session_preload_libraries, jit_provider — take bare names only, each
+ * found in the variant's pkglibdir before its server starts: a path would
+ * load code from outside the installation, the reason
+ * dynamic_library_path is refused.
+ *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
 #include "settings.h"
+#include "subprocess.h"
+
+#include <sys/stat.h>
 
 #include "common/logging.h"
 #include "pqexpbuffer.h"
@@ -100,6 +110,35 @@ refusal_reason(const char *name)
 	return NULL;
 }
 
+/* settings whose value names libraries the server loads */
+static const char *const library_settings[] = {
+	"shared_preload_libraries", "local_preload_libraries", "session_preload_libraries", "jit_provider"
+};
+
+static bool
+is_library_setting(const char *name)
+{
+	for (int i = 0; i < lengthof(library_settings); i++)
+		if (pg_strcasecmp(name, library_settings[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * A library's bare name: what the server looks up in pkglibdir ("NAME" or
+ * "NAME.so"); no directory, no "$libdir", nothing hidden.
+ */
+static bool
+bare_library_name(const char *name)
+{
+	if (*name == '\0' || *name == '.')
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char) *p) && strchr("_-.+", *p) == NULL)
+			return false;
+	return true;
+}
+
 /*
  * The items of a shared_preload_libraries value into list (comma-separated,
  * pgbench_ext's order kept, duplicates dropped).  A value wholly in single
@@ -124,9 +163,8 @@ preload_items(const char *value, PQExpBuffer list)
 
 		if (*name == '\0')
 			return false;
-		for (const char *p = name; *p; p++)
-			if (!isalnum((unsigned char) *p) && strchr("_-./$+", *p) == NULL)
-				return false;
+		if (!bare_library_name(name))
+			return false;
 		if (strstr(padded, psprintf(",%s,", name)) == NULL)
 			appendPQExpBuffer(list, "%s%s", list->len ? "," : "", name);
 	}
@@ -164,6 +202,23 @@ setting_check(const char *key, const char *text, char **normalized, char **error
 		*error = psprintf("%s %s is refused: %s (docs/security.md, \"Managed clusters\")", key, name, why);
 		return false;
 	}
+	/* shared_preload_libraries: below, with the merge's own rule */
+	if (is_library_setting(name) && pg_strcasecmp(name, "shared_preload_libraries") != 0)
+	{
+		PQExpBufferData list;
+		bool		ok;
+
+		initPQExpBuffer(&list);
+		ok = preload_items(value, &list) && list.len > 0 &&
+			(pg_strcasecmp(name, "jit_provider") != 0 || strchr(list.data, ',') == NULL);
+		termPQExpBuffer(&list);
+		if (!ok)
+		{
+			*error = psprintf("%s %s = \"%s\" is refused: a library is named by its bare name (letters, digits, \"_ - . +\"), which the server finds in the variant's installation (pkglibdir); a path or \"$libdir\" would load code from elsewhere (docs/security.md, \"Managed clusters\")",
+							  key, name, value);
+			return false;
+		}
+	}
 	if (pg_strcasecmp(name, "shared_preload_libraries") == 0)
 	{
 		PQExpBufferData list;
@@ -179,12 +234,72 @@ setting_check(const char *key, const char *text, char **normalized, char **error
 		termPQExpBuffer(&list);
 		if (!ok)
 		{
-			*error = psprintf("%s shared_preload_libraries = \"%s\" is refused: it must be a comma-separated list of library names, which is merged with pgbench_ext's",
+			*error = psprintf("%s shared_preload_libraries = \"%s\" is refused: it must be a comma-separated list of library names, which is merged with pgbench_ext's; each a bare name (letters, digits, \"_ - . +\"), which the server finds in the variant's installation (pkglibdir): a path or \"$libdir\" would load code from elsewhere",
 							  key, value);
 			return false;
 		}
 	}
 	*normalized = psprintf("%s=%s", name, value);
+	return true;
+}
+
+/*
+ * Every library the variant's settings name (set and session_set) is in
+ * the pkglibdir of the installation in bindir, as NAME or NAME.so: checked
+ * before its server starts, so that a name cannot reach past it either.
+ */
+bool
+settings_check_libraries(const VariantSpec *v, const char *bindir, char **error)
+{
+	char	   *pkglibdir = NULL;
+
+	for (int s = 0; s < v->nsettings + v->nsession_settings; s++)
+	{
+		const char *setting = s < v->nsettings ? v->settings[s] : v->session_settings[s - v->nsettings];
+		char	   *name = pg_strdup(setting);
+		char	   *value = strchr(name, '=');
+		PQExpBufferData list;
+		char	   *save = NULL;
+
+		if (value == NULL)
+			continue;
+		*value++ = '\0';
+		if (!is_library_setting(name))
+			continue;
+		if (pkglibdir == NULL)
+		{
+			char	   *argv[] = {psprintf("%s/pg_config", bindir), "--pkglibdir", NULL};
+			ChildSpec	spec = CHILD_SPEC_INIT;
+			int			status;
+
+			spec.argv = argv;
+			spec.unprivileged = true;
+			pkglibdir = child_output(&spec, false, &status);
+			pkglibdir[strcspn(pkglibdir, "\n")] = '\0';
+			if (status != 0 || pkglibdir[0] != '/')
+			{
+				*error = psprintf("variant \"%s\" sets %s, but the pkglibdir of its installation could not be had from \"%s\"",
+								  v->name, name, argv[0]);
+				return false;
+			}
+		}
+		initPQExpBuffer(&list);
+		(void) preload_items(value, &list);
+		for (char *lib = strtok_r(list.data, ",", &save); lib; lib = strtok_r(NULL, ",", &save))
+		{
+			struct stat st;
+
+			if (stat(psprintf("%s/%s", pkglibdir, lib), &st) != 0 &&
+				stat(psprintf("%s/%s.so", pkglibdir, lib), &st) != 0)
+			{
+				*error = psprintf("variant \"%s\": %s names library \"%s\", which is not in its installation's pkglibdir \"%s\"\n"
+								  "hint: Install the library into that installation, or name one that is there.",
+								  v->name, name, lib, pkglibdir);
+				return false;
+			}
+		}
+		termPQExpBuffer(&list);
+	}
 	return true;
 }
 

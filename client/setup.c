@@ -45,7 +45,7 @@ static void
 notice_unless_routine(void *arg, const char *message)
 {
 	if (strncmp(message, "NOTICE:", 7) != 0)
-		pg_log_warning("%s", message);
+		log_warningf("%s", message);
 }
 
 PGconn *
@@ -76,6 +76,25 @@ database_exists(PGconn *conn, const char *name)
 
 	PQclear(res);
 	return exists;
+}
+
+/*
+ * The template is ready once pgbench -i has filled it, and marked so then:
+ * a set-up interrupted after CREATE DATABASE (a signal, SIGKILL) leaves a
+ * template that --resume must fill again, not use.
+ */
+#define TEMPLATE_READY "pgbench_ext: filled by pgbench -i"
+
+static bool
+template_ready(PGconn *conn)
+{
+	PGresult   *res = PQexec(conn, "SELECT shobj_description(oid, 'pg_database') = '" TEMPLATE_READY "' "
+							 "FROM pg_database WHERE datname = '" TEMPLATE_DB "'");
+	bool		ready = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 &&
+		strcmp(PQgetvalue(res, 0, 0), "t") == 0;
+
+	PQclear(res);
+	return ready;
 }
 
 /* Rows of a query as a JSON array of objects keyed by column name. */
@@ -153,6 +172,13 @@ prepare_template(Experiment *x, VariantState *vs, char **error)
 		return false;
 	vs->server_version_num = PQserverVersion(conn);
 	fresh = !database_exists(conn, TEMPLATE_DB);
+	if (!fresh && !template_ready(conn))
+	{
+		/* left half made by an interrupted set-up: made again */
+		if (!exec_ok(conn, "DROP DATABASE " TEMPLATE_DB, error))
+			goto fail;
+		fresh = true;
+	}
 	if (fresh && !exec_ok(conn, "CREATE DATABASE " TEMPLATE_DB, error))
 		goto fail;
 	PQfinish(conn);
@@ -198,7 +224,8 @@ prepare_template(Experiment *x, VariantState *vs, char **error)
 	/* A settled starting point: nothing dirty, statistics current. */
 	if ((conn = connect_variant(vs, TEMPLATE_DB, error)) == NULL)
 		return false;
-	if (!exec_ok(conn, "VACUUM ANALYZE", error) || !exec_ok(conn, "CHECKPOINT", error))
+	if (!exec_ok(conn, "VACUUM ANALYZE", error) || !exec_ok(conn, "CHECKPOINT", error) ||
+		(fresh && !exec_ok(conn, "COMMENT ON DATABASE " TEMPLATE_DB " IS '" TEMPLATE_READY "'", error)))
 		goto fail;
 	PQfinish(conn);
 	return true;

@@ -25,8 +25,10 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "safe_file.h"
 #include "subprocess.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
@@ -52,55 +54,15 @@ volatile sig_atomic_t run_interrupted = 0;
 static pid_t interruptible[MAX_INTERRUPTIBLE];
 static int	ninterruptible;
 
-bool
-need_server_account(void)
-{
-	return geteuid() == 0;
-}
-
-/* The account server processes run as when we are root. */
-const struct passwd *
-server_account(char **error)
-{
-	const char *name = getenv("PGBENCH_EXT_OS_USER");
-	struct passwd *pw;
-
-	if (name == NULL || *name == '\0')
-		name = "postgres";
-	pw = getpwnam(name);
-	if (pw == NULL)
-	{
-		*error = psprintf("running as root, but there is no account \"%s\" to run the server as", name);
-		return NULL;
-	}
-	if (pw->pw_uid == 0)
-	{
-		*error = psprintf("account \"%s\" is root; initdb and postgres refuse to run as root", name);
-		return NULL;
-	}
-	return pw;
-}
-
 /*
- * Make path (a file or directory we created) belong to the server account.
- * A symlink is never followed: if one has been put there, it is the link
- * that changes owner, not whatever it points to.
+ * Make path (a file or directory we created) belong to the server account:
+ * safe_file.c's fchown() on a descriptor opened without following a link
+ * (a link planted there is refused by name).
  */
 bool
 give_to_server_account(const char *path, char **error)
 {
-	const struct passwd *pw;
-
-	if (!need_server_account())
-		return true;
-	if ((pw = server_account(error)) == NULL)
-		return false;
-	if (lchown(path, pw->pw_uid, pw->pw_gid) != 0)
-	{
-		*error = psprintf("could not give \"%s\" to user \"%s\": %m", path, pw->pw_name);
-		return false;
-	}
-	return true;
+	return safe_give_to_server_account(path, error);
 }
 
 /* In a child: become the server account for good, or exit. */
@@ -172,6 +134,48 @@ write_command_line(int fd, const ChildSpec *spec)
 }
 
 /*
+ * In a child about to exec: close every descriptor but the standard streams
+ * and those spec keeps, whatever the rest of the client forgot to mark
+ * close-on-exec (a results file, a pipe, a library's socket).  A program
+ * we run holds only what it is given (test/t/087_descriptors.pl).
+ */
+static void
+close_other_fds(const ChildSpec *spec)
+{
+	DIR		   *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int			listing = d ? dirfd(d) : -1;
+	int			fds[1024];
+	int			n = 0;
+
+	if (d == NULL)
+	{
+		/* no /proc: the descriptors the client can have open */
+		for (int fd = 3; fd < 1024; fd++)
+			if (fd != spec->keep_fds[0] && fd != spec->keep_fds[1])
+				(void) close(fd);
+	}
+	else
+	{
+		/* collected first: closing while listing would skip entries */
+		while ((de = readdir(d)) != NULL && n < lengthof(fds))
+		{
+			int			fd = atoi(de->d_name);
+
+			if (de->d_name[0] >= '0' && de->d_name[0] <= '9' && fd > 2 && fd != listing &&
+				fd != spec->keep_fds[0] && fd != spec->keep_fds[1])
+				fds[n++] = fd;
+		}
+		closedir(d);
+		for (int i = 0; i < n; i++)
+			(void) close(fds[i]);
+	}
+	for (int i = 0; i < 2; i++)
+		if (spec->keep_fds[i] >= 0)
+			(void) fcntl(spec->keep_fds[i], F_SETFD, 0);
+}
+
+/*
  * Start spec->argv.  Returns the child's pid (also its process group), or
  * -1 if it could not fork; a program that cannot be executed exits 127.
  */
@@ -204,17 +208,18 @@ child_start(const ChildSpec *spec)
 	}
 	if (log_fd < 0 && spec->log_path)
 	{
-		log_fd = open(spec->log_path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
+		char	   *error;
+
+		log_fd = safe_open_write(spec->log_path, true, &error);
 		if (log_fd < 0)
 		{
-			fprintf(stderr, "%s: error: could not open log file \"%s\": %s\n",
-					progname, spec->log_path, strerror(errno));
+			fprintf(stderr, "%s: error: could not open log file: %s\n", progname, error);
 			_exit(127);
 		}
 	}
 	if (log_fd >= 0)
 		write_command_line(log_fd, spec);
-	devnull = open("/dev/null", O_RDWR);
+	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	dup2(spec->in_fd >= 0 ? spec->in_fd : devnull, STDIN_FILENO);
 	if (log_fd >= 0)
 	{
@@ -226,6 +231,7 @@ child_start(const ChildSpec *spec)
 		dup2(spec->out_fd >= 0 ? spec->out_fd : devnull, STDOUT_FILENO);
 		dup2(spec->err_fd >= 0 ? spec->err_fd : devnull, STDERR_FILENO);
 	}
+	close_other_fds(spec);
 	execvp(spec->argv[0], spec->argv);
 	fprintf(stderr, "could not execute \"%s\": %s\n", spec->argv[0], strerror(errno));
 	_exit(127);
@@ -351,7 +357,7 @@ child_pipe(const ChildSpec *writer, const ChildSpec *reader)
 	int			wrc,
 				rrc;
 
-	if (pipe(fds) != 0)
+	if (pipe2(fds, O_CLOEXEC) != 0)
 		return -1;
 	r.in_fd = fds[0];
 	rpid = child_start(&r);
@@ -379,7 +385,7 @@ child_output(const ChildSpec *spec, bool with_stderr, int *status)
 
 	initPQExpBuffer(&out);
 	*status = -1;
-	if (pipe(fds) != 0)
+	if (pipe2(fds, O_CLOEXEC) != 0)
 		return out.data;
 	s.out_fd = fds[1];
 	if (with_stderr)
@@ -432,9 +438,14 @@ child_run_logged(const ChildSpec *spec, const char *log_path)
 	ChildSpec	s = *spec;
 	int			rc;
 
-	s.log_fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
+	char	   *error;
+
+	s.log_fd = safe_open_write(log_path, true, &error);
 	if (s.log_fd < 0)
+	{
+		log_error_text(error);
 		return -1;
+	}
 	rc = child_run(&s);
 	close(s.log_fd);
 	return rc;
@@ -453,13 +464,12 @@ run_logged_fd(char *const argv[], bool as_server, int log_fd)
 }
 
 /*
- * Run fn(arg, error) in a child process as the server account (when we
- * are root; as ourselves otherwise): the client's own file work inside
- * directories that account owns.  fn's effects on memory are lost; its
- * error message comes back.
+ * Run fn(arg, error) in a child process, as the server account if
+ * unprivileged (and we are root).  fn's effects on memory are lost (so is
+ * whatever global state it changes); its error message comes back.
  */
-static bool
-as_unprivileged(bool (*fn) (void *arg, char **error), void *arg, char **error)
+bool
+run_in_child(bool (*fn) (void *arg, char **error), void *arg, bool unprivileged, char **error)
 {
 	int			fds[2];
 	pid_t		pid;
@@ -468,12 +478,12 @@ as_unprivileged(bool (*fn) (void *arg, char **error), void *arg, char **error)
 	ssize_t		n;
 	int			rc;
 
-	if (pipe(fds) != 0)
+	if (pipe2(fds, O_CLOEXEC) != 0)
 	{
 		*error = psprintf("could not create a pipe: %m");
 		return false;
 	}
-	pid = fork_in_own_group(true);
+	pid = fork_in_own_group(unprivileged);
 	if (pid == 0)
 	{
 		char	   *child_error = NULL;
@@ -501,9 +511,19 @@ as_unprivileged(bool (*fn) (void *arg, char **error), void *arg, char **error)
 	rc = wait_process(pid);
 	if (rc != 0)
 		*error = msg.len > 0 ? pg_strdup(msg.data)
-			: psprintf("a child process working as the server account exited with status %d", rc);
+			: psprintf("a child process of the client exited with status %d", rc);
 	termPQExpBuffer(&msg);
 	return rc == 0;
+}
+
+/*
+ * The client's own file work inside directories the server account owns,
+ * done as that account (when we are root; as ourselves otherwise).
+ */
+static bool
+as_unprivileged(bool (*fn) (void *arg, char **error), void *arg, char **error)
+{
+	return run_in_child(fn, arg, true, error);
 }
 
 /* The client's own file work, done as the children's account. */
@@ -528,18 +548,13 @@ do_file_work(void *arg, char **error)
 {
 	FileWork   *w = arg;
 	struct stat st;
-	int			fd;
-	size_t		len;
 
 	switch (w->op)
 	{
 		case FILE_ACCESS:
 			return access(w->path, w->mode) == 0;
 		case FILE_MKDIR:
-			if (mkdir(w->path, 0700) == 0 || errno == EEXIST)
-				return true;
-			*error = psprintf("could not create directory \"%s\": %m", w->path);
-			return false;
+			return safe_mkdir(w->path, 0700, 0, error);
 		case FILE_REMOVE:
 			if (lstat(w->path, &st) != 0)
 				return errno == ENOENT;
@@ -549,12 +564,7 @@ do_file_work(void *arg, char **error)
 			*error = psprintf("could not remove \"%s\": %m", w->path);
 			return false;
 		case FILE_WRITE:
-			fd = open(w->path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
-			len = strlen(w->text);
-			if (fd >= 0 && write(fd, w->text, len) == (ssize_t) len && fsync(fd) == 0 && close(fd) == 0)
-				return true;
-			*error = psprintf("could not write \"%s\": %m", w->path);
-			return false;
+			return safe_write_file(w->path, w->text, false, error);
 	}
 	return false;
 }
@@ -626,7 +636,7 @@ reap_exited_children(void)
 char *
 tail_of_file(const char *path, int max_lines)
 {
-	FILE	   *f = fopen(path, "r");
+	FILE	   *f = fopen(path, "re");
 	char	  **lines;
 	char		buf[1024];
 	int			n = 0;

@@ -14,6 +14,8 @@
 #include <signal.h>
 #include <sys/types.h>
 
+#include "account.h"
+
 /* Set by the SIGINT/SIGTERM handler: children are ended, the run stops. */
 extern volatile sig_atomic_t run_interrupted;
 
@@ -30,9 +32,12 @@ typedef struct ChildSpec
 	int			log_fd;			/* if >= 0: stdout and stderr, after a "$ argv" line */
 	const char *log_path;		/* else if set: the same, appended to this file,
 								 * which the child opens as the account it runs as */
+	int			keep_fds[2];	/* descriptors the program is told of (perf's
+								 * --control), or -1; every other one but
+								 * 0, 1 and 2 is closed in the child */
 } ChildSpec;
 
-#define CHILD_SPEC_INIT {NULL, false, false, NULL, -1, -1, -1, -1, NULL}
+#define CHILD_SPEC_INIT {NULL, false, false, NULL, -1, -1, -1, -1, NULL, {-1, -1}}
 
 extern pid_t child_start(const ChildSpec *spec);
 extern int	wait_process(pid_t pid);
@@ -40,13 +45,13 @@ extern int	child_run(const ChildSpec *spec);
 extern int	child_run_logged(const ChildSpec *spec, const char *log_path);
 extern int	child_pipe(const ChildSpec *writer, const ChildSpec *reader);
 extern char *child_output(const ChildSpec *spec, bool with_stderr, int *status);
+extern bool run_in_child(bool (*fn) (void *arg, char **error), void *arg, bool unprivileged,
+						 char **error);
 
 /* the cluster's form: initdb and pg_ctl, never interrupted */
 extern int	run_logged_fd(char *const argv[], bool as_server, int log_fd);
 
 /* the account, and the client's own work done as that account */
-extern bool need_server_account(void);
-extern const struct passwd *server_account(char **error);
 extern bool give_to_server_account(const char *path, char **error);
 extern bool unprivileged_can_access(const char *path, int mode);
 extern bool unprivileged_mkdir(const char *path, char **error);

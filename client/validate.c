@@ -14,6 +14,8 @@
 #include "build.h"
 #include "experiment.h"
 #include "profile.h"
+#include "safe_file.h"
+#include "settings.h"
 #include "subprocess.h"
 #include "validate.h"
 
@@ -48,7 +50,7 @@ check_bindir(const VariantSpec *v, int *major)
 
 	if (stat(v->bindir, &st) != 0 || !S_ISDIR(st.st_mode))
 	{
-		pg_log_error("variant \"%s\": bindir \"%s\" is not a directory", v->name, v->bindir);
+		log_errorf("variant \"%s\": bindir \"%s\" is not a directory", v->name, v->bindir);
 		pg_log_error_hint("Give the bin directory of a PostgreSQL installation, e.g. $(pg_config --bindir).");
 		return false;
 	}
@@ -58,13 +60,30 @@ check_bindir(const VariantSpec *v, int *major)
 
 		if (access(path, X_OK) != 0)
 		{
-			pg_log_error("variant \"%s\": bindir \"%s\" has no executable %s", v->name, v->bindir, programs[i]);
+			log_errorf("variant \"%s\": bindir \"%s\" has no executable %s", v->name, v->bindir, programs[i]);
 			pg_log_error_hint("A variant's bindir must hold postgres, initdb, pg_ctl and pgbench.");
 			return false;
 		}
 	}
 	*major = major_version_of(v->bindir);
 	return true;
+}
+
+/*
+ * An existing results directory (of -o DIR, or of --resume) is written
+ * into only if it is ours and private, and so is everything the client
+ * enters in it (safe_file.c): another user's directory in /tmp could hold
+ * links to files of ours, or a clusters/ link to a directory of ours.
+ */
+static bool
+results_dir_ours(const char *dir)
+{
+	char	   *error;
+
+	if (safe_results_dir(dir, true, &error))
+		return true;
+	log_error_text(error);
+	return false;
 }
 
 /*
@@ -85,21 +104,21 @@ check_results_dir(const char *dir)
 
 		if (access(exp, F_OK) == 0 || access(csv, F_OK) == 0)
 		{
-			pg_log_error("results directory \"%s\" already holds an experiment", dir);
+			log_errorf("results directory \"%s\" already holds an experiment", dir);
 			pg_log_error_hint("Continue it with \"%s run --resume %s\", or choose a new directory with -o.", progname, dir);
 			return false;
 		}
 		if (!S_ISDIR(st.st_mode))
 		{
-			pg_log_error("results directory \"%s\" exists and is not a directory", dir);
+			log_errorf("results directory \"%s\" exists and is not a directory", dir);
 			return false;
 		}
 		if (access(dir, W_OK) != 0)
 		{
-			pg_log_error("results directory \"%s\" is not writable", dir);
+			log_errorf("results directory \"%s\" is not writable", dir);
 			return false;
 		}
-		return true;
+		return results_dir_ours(dir);
 	}
 	parent = pg_strdup(dir);
 	slash = strrchr(parent, '/');
@@ -111,7 +130,7 @@ check_results_dir(const char *dir)
 		parent = ".";
 	if (access(parent, W_OK) != 0)
 	{
-		pg_log_error("cannot create results directory \"%s\": \"%s\" is not writable", dir, parent);
+		log_errorf("cannot create results directory \"%s\": \"%s\" is not writable", dir, parent);
 		return false;
 	}
 	return true;
@@ -134,7 +153,7 @@ check_server_account_reach(const char *dir)
 		return true;
 	if ((pw = server_account(&error)) == NULL)
 	{
-		pg_log_error("%s", error);
+		log_error_text(error);
 		pg_log_error_hint("Create the account, or name another with PGBENCH_EXT_OS_USER.");
 		return false;
 	}
@@ -144,7 +163,7 @@ check_server_account_reach(const char *dir)
 		*strrchr(probe, '/') = '\0';
 	if (!unprivileged_can_access(probe, X_OK))
 	{
-		pg_log_error("the servers run as user \"%s\", who cannot reach \"%s\"", pw->pw_name, probe);
+		log_errorf("the servers run as user \"%s\", who cannot reach \"%s\"", pw->pw_name, probe);
 		pg_log_error_hint("Put the results under a directory that user can enter, such as /tmp or /var/tmp.");
 		return false;
 	}
@@ -159,7 +178,7 @@ validate_experiment(const ExperimentSpec *spec, const char *results_dir, bool re
 
 	if (!experiment_check(spec, &error) || !build_check(spec, &error))
 	{
-		pg_log_error("%s", error);
+		log_error_text(error);
 		return false;
 	}
 	for (int i = 0; i < spec->nvariants; i++)
@@ -171,17 +190,22 @@ validate_experiment(const ExperimentSpec *spec, const char *results_dir, bool re
 			continue;
 		if (!check_bindir(v, &major))
 			return false;
+		if (!settings_check_libraries(v, v->bindir, &error))
+		{
+			log_error_text(error);
+			return false;
+		}
 		if (first_major == 0)
 			first_major = major;
 		else if (major != 0 && major != first_major)
-			pg_log_warning("variants run different major versions (%d and %d): the comparison includes everything that changed between them",
-						   first_major, major);
+			log_warningf("variants run different major versions (%d and %d): the comparison includes everything that changed between them",
+						 first_major, major);
 	}
 	for (int i = 0; i < spec->nscripts; i++)
 	{
 		if (!experiment_is_builtin_script(spec->scripts[i]) && access(spec->scripts[i], R_OK) != 0)
 		{
-			pg_log_error("script \"%s\" is neither a builtin (tpcb-like, simple-update, select-only) nor a readable file",
+			log_errorf("script \"%s\" is neither a builtin (tpcb-like, simple-update, select-only) nor a readable file",
 						 spec->scripts[i]);
 			return false;
 		}
@@ -189,7 +213,7 @@ validate_experiment(const ExperimentSpec *spec, const char *results_dir, bool re
 		if (!experiment_is_builtin_script(spec->scripts[i]) && need_server_account() &&
 			!unprivileged_can_access(spec->scripts[i], R_OK))
 		{
-			pg_log_error("pgbench runs as the server account, which cannot read script \"%s\"",
+			log_errorf("pgbench runs as the server account, which cannot read script \"%s\"",
 						 spec->scripts[i]);
 			pg_log_error_hint("Put the script where that account can read it, such as /tmp.");
 			return false;
@@ -197,7 +221,7 @@ validate_experiment(const ExperimentSpec *spec, const char *results_dir, bool re
 	}
 	if (!profile_validate(spec))
 		return false;
-	if (!resume && !check_results_dir(results_dir))
+	if (resume ? !results_dir_ours(results_dir) : !check_results_dir(results_dir))
 		return false;
 	return check_server_account_reach(results_dir);
 }

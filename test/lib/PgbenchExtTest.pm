@@ -22,7 +22,7 @@ use Text::CSV;
 
 our @EXPORT =
   qw(client run_client run_client_on create_database shared_tempdir read_runs read_json unit_program
-  source_tree postgresql_source pg_config pg_bindir wait_until lines_in);
+  source_tree postgresql_source pg_config pg_bindir wait_until lines_in c_code_of forbid_in_client);
 
 # test/lib/ is two levels below the top of the tree
 my $top = abs_path(dirname(__FILE__) . '/../..');
@@ -158,6 +158,45 @@ sub read_runs
 	}
 	close $fh;
 	return @runs;
+}
+
+# c_code_of(PATH) -> a C source's text with its comments blanked, for the
+# tests that search the client's code (comments may name what is not done;
+# code may not do it)
+sub c_code_of
+{
+	my ($path) = @_;
+	open my $fh, '<', $path or die "could not open $path: $!";
+	local $/;
+	my $text = <$fh>;
+	close $fh;
+	$text =~ s{/\*.*?\*/}{ }gs;
+	$text =~ s{//[^\n]*}{}g;
+	return $text;
+}
+
+# forbid_in_client(PIECES, [WHAT, RE, ALLOWED FILES], ...): one test per
+# WHAT, that no piece of the client's code outside ALLOWED matches RE.
+# PIECES is a sub(text) -> the pieces of a file's code to match (its
+# lines, its statements ...); comments are blanked first.
+sub forbid_in_client
+{
+	my ($pieces, @forbidden) = @_;
+	my @files = sort glob("$top/client/*.[ch]");
+	ok(@files > 20, 'the client\'s sources are there to search') or diag "found: @files";
+	foreach my $f (@forbidden)
+	{
+		my ($what, $re, $allowed) = @$f;
+		my @hits;
+		foreach my $path (@files)
+		{
+			(my $name = $path) =~ s{.*/}{};
+			next if grep { $_ eq $name } @$allowed;
+			push @hits, map { "$name: $_" } grep { $_ =~ $re } $pieces->(c_code_of($path));
+		}
+		is(scalar(@hits), 0, "no $what in client/" . (@$allowed ? " outside @$allowed" : ''))
+		  or diag join("\n", @hits);
+	}
 }
 
 # read_json(PATH) -> the decoded contents of a JSON file

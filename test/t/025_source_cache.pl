@@ -75,6 +75,22 @@ SKIP:
 	chown $>, -1, "$cache/postgresql-99.1/.pgbench_ext_origin";
 }
 
+SKIP:
+{
+	skip 'making a directory of another user needs root', 2 unless $> == 0;
+	# the build account runs code from patches and trees: a directory of its
+	# above the cache could swap the cache
+	my $uid = getpwnam($ENV{PGBENCH_EXT_OS_USER} || 'postgres');
+	my $above = PostgreSQL::Test::Utils::tempdir();
+	chmod 0755, $above;
+	mkdir "$above/cache", 0700 or die;
+	system('cp', '-a', "$cache/postgresql-99.1", "$above/cache/") == 0 or die;
+	chown $uid, -1, $above or die;
+	($rc, $out, $err) = tool('pg-source', { PGBENCH_EXT_SRC_CACHE => "$above/cache" }, '99');
+	is($rc, 2, 'pg-source: a cache below a directory of the build account is refused');
+	like($err, qr/directory "\Q$above\E" above it \(\w+, mode 755\) belongs to neither root nor/, 'naming it');
+}
+
 # the default cache: private, under XDG_CACHE_HOME
 my $xdg = PostgreSQL::Test::Utils::tempdir();
 ($rc, $out, $err) = tool('pg-source', { PGBENCH_EXT_SRC_CACHE => undef, XDG_CACHE_HOME => $xdg,

@@ -34,39 +34,7 @@ foreach my $f (@forbidden)
 	like($sample{ $f->[0] }, $f->[1], "the search for $f->[0] finds it");
 }
 
-# Comments may name what is not done; code may not do it.
-sub code_of
-{
-	my ($path) = @_;
-	open my $fh, '<', $path or die "could not open $path: $!";
-	local $/;
-	my $text = <$fh>;
-	close $fh;
-	$text =~ s{/\*.*?\*/}{ }gs;
-	$text =~ s{//[^\n]*}{}g;
-	return $text;
-}
-
-my @files = sort glob("$top/client/*.[ch]");
-ok(@files > 20, 'the client\'s sources are there to search') or diag "found: @files";
-foreach my $f (@forbidden)
-{
-	my ($what, $re, $allowed) = @$f;
-	my @hits;
-	foreach my $path (@files)
-	{
-		(my $name = $path) =~ s{.*/}{};
-		next if grep { $_ eq $name } @$allowed;
-		my $n = 0;
-		foreach my $line (split /\n/, code_of($path))
-		{
-			$n++;
-			push @hits, "$name: $line" if $line =~ $re;
-		}
-	}
-	is(scalar(@hits), 0, "no $what in client/" .
-		  (@$allowed ? " outside @$allowed" : ''))
-	  or diag join("\n", @hits);
-}
+# line by line; comments may name what is not done, code may not do it
+forbid_in_client(sub { split /\n/, $_[0] }, @forbidden);
 
 done_testing();

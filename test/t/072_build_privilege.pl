@@ -4,8 +4,9 @@
 # root, configure ran with that account's uid and the compiler's objects
 # are its own; the cache is created 0700.  Then what is refused: an entry
 # of another user, an entry or cache writable by others, a directory above
-# the cache that others can write, a build.json whose bindir lies outside
-# its entry (named directly, or through a link).  Not as root, the
+# the cache that others can write or that belongs to the build account, a
+# build.json whose bindir lies outside its entry (named directly, or
+# through a link).  Not as root, the
 # default cache is private under $XDG_CACHE_HOME or ~/.cache.
 use strict;
 use warnings;
@@ -90,6 +91,11 @@ my @refusals = (
 		qr/hint: Name a cache of your own with PGBENCH_EXT_BUILD_CACHE=DIR/ ],
 	[ 'a directory above the cache that others can write', sub { chmod 0777, $base }, sub { chmod 0755, $base },
 		qr/directory "\Q$base\E" above the build cache is writable by others \(mode 0777\) and not sticky/,
+		qr/hint: Name a cache under a directory only you can write/ ],
+	# the build account runs code from patches and source trees: a directory
+	# of its own above the cache would let that code swap the cache
+	[ 'a directory above the cache of the build account\'s', sub { chown $builder, -1, $base }, sub { chown 0, -1, $base },
+		qr/directory "\Q$base\E" above the build cache belongs to user "\w+": someone else could replace the cache/,
 		qr/hint: Name a cache under a directory only you can write/ ],
 	[ 'a cache of root\'s that the build account cannot write', sub { chown 0, -1, $cache }, sub { chown $builder, -1, $cache },
 		qr/build cache "\Q$cache\E" belongs to user "root", but the builds run as user "\w+", who cannot write it/,

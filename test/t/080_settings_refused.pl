@@ -2,8 +2,10 @@
 # the server, or run commands as it, are refused in set and session_set
 # with the reason, and so are values a configuration file cannot hold (a
 # line break would add lines of its own) — from an experiment file, from
-# flags, and from the experiment.json that --rerun repeats.  Exit status
-# 2 each time, before anything starts.
+# flags, and from the experiment.json that --rerun repeats; initdb_args are
+# read as initdb reads them (a bundled -c, an abbreviated --set); the four
+# settings that name libraries take bare names found in the installation.
+# Exit status 2 each time, before anything starts.
 use strict;
 use warnings;
 
@@ -78,7 +80,31 @@ my @cases = (
 	[ 'not a setting name', [ 'run', experiment_file("set = work mem=4MB\n") ],
 		qr/variant "B": set: "work mem" is not a setting name/ ],
 	[ 'initdb -c', [ 'run', experiment_file("initdb_args = --data-checksums -c listen_addresses=*\n") ],
-		qr/initdb_args of variant "B" may not set server settings \(-c\): give them with set, where they are checked/ ],
+		qr/initdb_args of variant "B" may not set server settings \(initdb -c\/--set listen_addresses=\*\): give them with set, where they are checked/ ],
+	# read with initdb's option table, as its getopt_long() reads them
+	[ 'initdb -c bundled', [ 'run', experiment_file("initdb_args = -kcport=5432\n") ],
+		qr/initdb_args of variant "B" may not set server settings \(initdb -c\/--set port=5432\)/ ],
+	[ 'initdb --set abbreviated', [ 'run', experiment_file("initdb_args = --se=listen_addresses=*\n") ],
+		qr/initdb_args of variant "B" may not set server settings \(initdb -c\/--set listen_addresses=\*\)/ ],
+	[ 'initdb data directory', [ 'run', experiment_file("initdb_args = -k /tmp/elsewhere\n") ],
+		qr/initdb_args of variant "B" may not name the data directory \("\/tmp\/elsewhere"\)/ ],
+	[ 'initdb ambiguous option', [ 'run', experiment_file("initdb_args = --no\n") ],
+		qr/initdb_args of variant "B": "--no" is not an option initdb takes as given/ ],
+	# libraries: bare names, found in the variant's installation
+	[ 'shared_preload_libraries path', [ 'run', experiment_file("set = shared_preload_libraries=/tmp/evil.so\n") ],
+		qr/set shared_preload_libraries = "\/tmp\/evil\.so" is refused: .*each a bare name/ ],
+	[ 'local_preload_libraries path', [ 'run', experiment_file("set = local_preload_libraries=\$libdir/../../../tmp/evil\n") ],
+		qr/variant "B": set local_preload_libraries = "\$libdir\/\.\.\/\.\.\/\.\.\/tmp\/evil" is refused: a library is named by its bare name/ ],
+	[ 'session_preload_libraries path', [ 'run', experiment_file("set = session_preload_libraries=/tmp/evil\n") ],
+		qr/variant "B": set session_preload_libraries = "\/tmp\/evil" is refused: a library is named by its bare name/ ],
+	[ 'session_preload_libraries in session_set', [ 'run', experiment_file("[variant C]\ncluster = A\nsession_set = session_preload_libraries=../evil\n") ],
+		qr/variant "C": session_set session_preload_libraries = "\.\.\/evil" is refused: a library is named by its bare name/ ],
+	[ 'jit_provider path', [ 'run', experiment_file("set = jit_provider=/tmp/evil\n") ],
+		qr/variant "B": set jit_provider = "\/tmp\/evil" is refused: a library is named by its bare name/ ],
+	[ 'jit_provider not installed', [ 'run', experiment_file("set = jit_provider=no_such_provider\n"), '-o', "$base/out6" ],
+		qr/variant "B": jit_provider names library "no_such_provider", which is not in its installation's pkglibdir/ ],
+	[ 'local_preload_libraries not installed', [ 'run', experiment_file("set = local_preload_libraries=auto_explain,no_such_lib\n"), '-o', "$base/out7" ],
+		qr/variant "B": local_preload_libraries names library "no_such_lib", which is not in its installation's pkglibdir/ ],
 	[ 'session_set listen_addresses', [ 'run', experiment_file("[variant C]\ncluster = A\nsession_set = listen_addresses=*\n") ],
 		qr/variant "C": session_set listen_addresses is refused: it would open the server to the network/ ],
 	[ 'session_set preload', [ 'run', experiment_file("[variant C]\ncluster = A\nsession_set = shared_preload_libraries=auto_explain\n") ],
@@ -109,7 +135,7 @@ foreach my $case (@cases)
 	like($err, $pattern, "$name: refused, with the reason");
 	unlike($out, qr/setting up variant/, "$name: nothing started");
 }
-ok(!-e "$base/out$_", "case with -o $base/out$_: no results directory made") foreach 1 .. 5;
+ok(!-e "$base/out$_", "case with -o $base/out$_: no results directory made") foreach 1 .. 7;
 ok(!glob("$base/results-*"), 'no results directory made where none was named');
 
 done_testing();

@@ -1,0 +1,16 @@
+/*-------------------------------------------------------------------------
+ *
+ * account.h
+ *		The account servers and builds run as (account.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCH_EXT_ACCOUNT_H
+#define PGBENCH_EXT_ACCOUNT_H
+
+#include <pwd.h>
+
+extern bool need_server_account(void);
+extern const struct passwd *server_account(char **error);
+
+#endif							/* PGBENCH_EXT_ACCOUNT_H */
