@@ -500,7 +500,7 @@ typedef enum StatsSpending
 	STATS_SPEND_POCOCK
 } StatsSpending;
 
-/* alpha*(t), t clamped to [0, 1]: 0 at t = 0, alpha at t = 1. */
+/* alpha*(t), t clamped to [0, 1]: 0 at t = 0, alpha at t = 1 (stats_seqbounds.c). */
 extern double stats_alpha_spent(StatsSpending spending, double alpha, double t);
 
 typedef struct StatsSequentialPlan

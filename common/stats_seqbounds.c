@@ -21,9 +21,28 @@
 #include <math.h>
 #include <stdlib.h>
 
+#define E_MINUS_1 1.71828182845904523536
 #define SQRT_2 1.41421356237309504880
 #define SQRT_2PI 2.50662827463100050242
 #define M_PI_VALUE 3.14159265358979323846
+
+/*
+ * The alpha a plan has spent by information fraction t: the spending
+ * function the boundaries below are set from, and the share of alpha that
+ * stats_sequential_look() reports at each look.
+ */
+double
+stats_alpha_spent(StatsSpending spending, double alpha, double t)
+{
+	if (!(t > 0.0))
+		return 0.0;
+	if (t >= 1.0)
+		return alpha;
+	if (spending == STATS_SPEND_POCOCK)
+		return alpha * log1p(E_MINUS_1 * t);
+	/* 2 - 2 Phi(x) as erfc, which keeps the tiny early values exact */
+	return erfc(stats_norm_quantile(1.0 - alpha / 2.0) / sqrt(t) / SQRT_2);
+}
 
 /*
  * The group-sequential boundaries (stats_sequential_bounds) by the

@@ -45,21 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define E_MINUS_1 1.71828182845904523536
 #define SQRT_2 1.41421356237309504880
-
-double
-stats_alpha_spent(StatsSpending spending, double alpha, double t)
-{
-	if (!(t > 0.0))
-		return 0.0;
-	if (t >= 1.0)
-		return alpha;
-	if (spending == STATS_SPEND_POCOCK)
-		return alpha * log1p(E_MINUS_1 * t);
-	/* 2 - 2 Phi(x) as erfc, which keeps the tiny early values exact */
-	return erfc(stats_norm_quantile(1.0 - alpha / 2.0) / sqrt(t) / SQRT_2);
-}
 
 const char *
 stats_decision_name(StatsDecision d)
