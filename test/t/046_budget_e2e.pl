@@ -111,8 +111,18 @@ $dir = "$base/aa";
 is($rc, 0, 'budgeted A/A completes') or diag "$out\n$err";
 $summary = read_json("$dir/summary.json");
 $seq = $summary->{cells}[0]{sequential};
-like($seq->{decision}, qr/^(same|undecided)$/, "the A/A claims no difference ($seq->{decision})");
-if ($seq->{decision} eq 'undecided')
+# The looks spend the whole alpha (group-sequential boundaries): an A/A
+# decides faster or slower in up to 5% of experiments, which the unit
+# tests prove by simulation (test_stats_sequential); one run here can only
+# check that what it says is coherent.  Seen once in a parallel make test:
+# "faster" at look 4 of 20 rounds whose A2/A ratio ranged from -51% to +103%.
+like($seq->{decision}, qr/^(same|undecided|faster|slower)$/, "the A/A ends with a decision or none ($seq->{decision})");
+if ($seq->{decision} =~ /^(faster|slower)$/)
+{
+	my %side = (faster => $seq->{comparison}{ci_low} > 1.01, slower => $seq->{comparison}{ci_high} < 0.99);
+	ok($side{ $seq->{decision} }, "$seq->{decision}: the whole CI beyond the ±1% band on that side");
+}
+elsif ($seq->{decision} eq 'undecided')
 {
 	is($summary->{sequential}{stopped}, 'budget spent', 'undecided: it ran to the budget');
 	like($out, qr/^undecided: select-only, 1 client: A2 vs A: undecided: [-+][0-9.]+% .*; to decide: /m,
