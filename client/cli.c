@@ -84,6 +84,8 @@ log_text(enum pg_log_level level, const char *text)
 	pg_log_generic(level, PG_LOG_HINT, "%s", hint + strlen("\nhint: "));
 }
 
+static void log_textv(enum pg_log_level level, const char *fmt, va_list ap) pg_attribute_printf(2, 0);
+
 /* log_text() of a message still to be formatted */
 static void
 log_textv(enum pg_log_level level, const char *fmt, va_list ap)

@@ -192,7 +192,7 @@ run_pgbench(char **argv, const char *out_path, const char *err_path, Progress *p
 	{
 		struct pollfd pfd[2] = {{pipefd[0], POLLIN, 0},
 		{snapshot_probe_socket(probe), POLLIN, 0}};	/* ignored when -1 */
-		int			rc = poll(pfd, 2, snapshot_probe_timeout_ms(probe, 250));
+		int			ready = poll(pfd, 2, snapshot_probe_timeout_ms(probe, 250));
 		char		buf[512];
 		ssize_t		n;
 
@@ -203,7 +203,7 @@ run_pgbench(char **argv, const char *out_path, const char *err_path, Progress *p
 			killed = true;
 		}
 		snapshot_probe_service(probe);
-		if (rc <= 0 || pfd[0].revents == 0)
+		if (ready <= 0 || pfd[0].revents == 0)
 			continue;
 		n = read(pipefd[0], buf, sizeof(buf));
 		if (n <= 0)
