@@ -11,9 +11,9 @@
 #   make test, test-server, test-build   tools/run-tests: set-up, build,
 #                            both suites, one line "N passed, N failed"
 #
-# The regression tests (sql/, expected/ at the top, as contrib keeps
-# them) are split by what the
-# server must offer.  REGRESS needs the extension installed and nothing else,
+# The regression tests (sql/ and expected/ at the top, as contrib keeps
+# them) are split by what the server must offer.  REGRESS needs the
+# extension installed and nothing else,
 # so "make installcheck" runs it on any server; REGRESS_PRELOAD needs
 # pgbench_ext in shared_preload_libraries (shared memory, its settings), so
 # installcheck adds it only when the server preloads pgbench_ext.  A new test
@@ -35,8 +35,8 @@ SERVER_PROVE_TESTS = $(sort $(wildcard test/t/1[0-9][0-9]_*.pl))
 # runs), so they run TEST_JOBS at a time: each has servers, ports and
 # directories of its own.  The tests that build PostgreSQL from source
 # (PGBENCH_EXT_TEST_LONG=1) run one after another, since they share one
-# build cache and each build uses both CPUs.  TEST_JOBS=1 runs everything
-# in order.
+# build cache and each build uses both CPUs; prove starts that group only
+# once the others are nearly done.  TEST_JOBS=1 runs everything in order.
 TEST_JOBS ?= 4
 BUILD_PROVE_TESTS = test/t/{074,075,077,078,097}_*.pl
 prove_schedule = --timer -j$(TEST_JOBS) --rules='seq=$(BUILD_PROVE_TESTS)' --rules='par=**'
