@@ -64,7 +64,7 @@ static int
 run_server_program(const Cluster *c, char *const argv[], const char *log, char **error)
 {
 	char	   *path = psprintf("%s/%s", c->dir, log);
-	int			fd = safe_open_write(path, true, error);
+	int			fd = safe_open_file(path, SAFE_APPEND | c->dir_how, error);
 	int			rc;
 
 	if (fd < 0)
@@ -210,8 +210,8 @@ write_server_conf(const Cluster *c, char **error)
 					settings_conf_lines(c->variant));
 	ok = safe_write_file(psprintf("%s/%s", c->dir, SERVER_HBA),
 						 "# written by pgbench_ext: the server's private socket only, nothing over TCP\n"
-						 "local all all trust\n", false, error) &&
-		safe_write_file(psprintf("%s/%s", c->dir, SERVER_CONF), conf, false, error);
+						 "local all all trust\n", c->dir_how, error) &&
+		safe_write_file(psprintf("%s/%s", c->dir, SERVER_CONF), conf, c->dir_how, error);
 	free(absdir);
 	return ok;
 }
@@ -302,6 +302,18 @@ run_initdb(Cluster *c, char **error)
 	return true;
 }
 
+/* Whether dir belongs to the server account, which we are not. */
+static bool
+dir_of_server_account(const char *dir)
+{
+	const struct passwd *pw;
+	struct stat st;
+	char	   *ignored;
+
+	return need_server_account() && stat(dir, &st) == 0 &&
+		(pw = server_account(&ignored)) != NULL && st.st_uid == pw->pw_uid;
+}
+
 /*
  * Set up the variant's server: for a managed variant run initdb (unless a
  * resumed experiment already has the cluster) and include our
@@ -322,6 +334,12 @@ cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir, char 
 
 	c->stop_s = NAN;
 	c->dir = psprintf("%s/clusters/%s", results_dir, v->name);
+	/*
+	 * A cluster below a directory of the server account (the PGO training
+	 * cluster, in a build of the build cache) has its directories made by
+	 * that account; everywhere else they must be ours.
+	 */
+	c->dir_how = dir_of_server_account(results_dir) ? SAFE_SERVER_DIR : 0;
 	c->datadir = psprintf("%s/data", c->dir);
 	c->logfile = psprintf("%s/server.log", c->dir);
 	/*
@@ -341,8 +359,8 @@ cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir, char 
 	 * the umask (a link planted as clusters/ or clusters/NAME is refused);
 	 * data/ is made afresh and given to the server account.
 	 */
-	if (!safe_mkdir(psprintf("%s/clusters", results_dir), 0755, 0, error) ||
-		!safe_mkdir(c->dir, 0755, 0, error))
+	if (!safe_mkdir(psprintf("%s/clusters", results_dir), 0755, c->dir_how, error) ||
+		!safe_mkdir(c->dir, 0755, c->dir_how, error))
 		return false;
 	if (lstat(c->datadir, &st) == 0)
 	{
@@ -353,7 +371,7 @@ cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir, char 
 	if (!safe_mkdir(c->datadir, 0700, SAFE_GIVE, error))
 		return false;
 	/* server.log is written by the server, in our directory */
-	return safe_write_file(c->logfile, "", true, error) &&
+	return safe_write_file(c->logfile, "", SAFE_APPEND | c->dir_how, error) &&
 		safe_give_to_server_account(c->logfile, error) &&
 		run_initdb(c, error) &&
 		include_server_conf(c, error);
@@ -407,7 +425,7 @@ randomize_environment_size(Cluster *c, char **error)
 	c->env_pad = pad;
 	setenv("PGBENCH_EXT_ENV_PAD", psprintf("%*s", pad, ""), 1);
 	return safe_write_file(psprintf("%s/pg_ctl.log", c->dir),
-						   psprintf("environment padding: %d bytes\n", pad), true, error);
+						   psprintf("environment padding: %d bytes\n", pad), SAFE_APPEND | c->dir_how, error);
 }
 
 /* A new private socket directory: 0700, the server account's. */

@@ -16,6 +16,8 @@ typedef struct Cluster
 	const VariantSpec *variant;
 	struct Cluster *host;		/* "cluster = OTHER": OTHER's server, else NULL */
 	bool		managed;		/* false for conninfo variants */
+	int			dir_how;		/* SAFE_SERVER_DIR when the server account made
+								 * its directories (safe_file.h) */
 	char	   *bindir;			/* where pgbench (and for managed, postgres) live */
 	char	   *dir;			/* managed: RESULTS/clusters/NAME */
 	char	   *datadir;

@@ -463,12 +463,16 @@ safe_fclose(FILE *f, char **error)
 	return closed(p, fclose(f) == 0 && ok, error);
 }
 
-/* Write (append or replace) text to path, synced to disk. */
+/*
+ * Write text to path, synced to disk: replaced, or appended with
+ * SAFE_APPEND in how (and SAFE_SERVER_DIR as safe_open_file() takes it).
+ */
 bool
-safe_write_file(const char *path, const char *text, bool append, char **error)
+safe_write_file(const char *path, const char *text, int how, char **error)
 {
-	int			fd = safe_open_write(path, append, error);
+	int			fd = safe_open_file(path, how, error);
 	size_t		len = strlen(text);
+	bool		append = (how & SAFE_APPEND) != 0;
 
 	if (fd < 0)
 		return false;

@@ -32,7 +32,7 @@ extern void safe_abandon(int fd);
 extern FILE *safe_fopen_write(const char *path, bool append, char **error);
 extern bool safe_fclose(FILE *f, char **error);
 extern void safe_abandon_stream(FILE *f);
-extern bool safe_write_file(const char *path, const char *text, bool append, char **error);
+extern bool safe_write_file(const char *path, const char *text, int how, char **error);
 extern bool safe_file_refused(void);
 extern bool safe_remove_file(const char *path, char **error);
 

@@ -564,7 +564,7 @@ do_file_work(void *arg, char **error)
 			*error = psprintf("could not remove \"%s\": %m", w->path);
 			return false;
 		case FILE_WRITE:
-			return safe_write_file(w->path, w->text, false, error);
+			return safe_write_file(w->path, w->text, 0, error);
 	}
 	return false;
 }
