@@ -75,7 +75,10 @@ while ($h->pumpable)
 		foreach my $fd (grep { $_ > 2 } @fds)
 		{
 			my $to = readlink("/proc/$p/fd/$fd") // next;
-			push @extra, "pgbench $p fd $fd: $to" unless $to =~ /^socket:/;
+			# its own sockets, and the libraries the dynamic loader opens
+			# while pgbench starts (seen: libgnutls.so as fd 3), are not
+			# inherited from the client
+			push @extra, "pgbench $p fd $fd: $to" unless $to =~ /^socket:|^\/(usr\/)?lib.*\.so(\.[\d.]+)?$/;
 		}
 	}
 	$h->pump_nb;
