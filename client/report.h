@@ -303,6 +303,7 @@ extern void layout_seed_verdicts(ReportData *r);
 
 /* report_levels.c: units of the verdicts, noise by level, designs */
 extern void report_compare_cell(ReportData *r, ReportCell *cell);
+extern bool report_started_once(const ReportData *r, const ReportCell *c);
 extern void report_pooled_seed_cells(ReportData *r);
 extern void report_measure_costs(ReportData *r);
 extern void report_cell_levels(ReportData *r, ReportCell *cell);

@@ -197,26 +197,6 @@ run_warnings(ReportData *r)
 }
 
 /*
- * A comparison of two servers that were each started once measures one
- * draw of their layouts: say so, once, with what to do.
- */
-static void
-level_warnings(ReportData *r)
-{
-	for (int i = 0; i < r->ncells; i++)
-	{
-		const ReportCell *c = &r->cells[i];
-
-		if (c->variant < 0 || c->unit != STATS_UNIT_ROUND ||
-			plan_server_of(&r->spec, c->base) == plan_server_of(&r->spec, c->variant))
-			continue;
-		report_warn(r, "%s and %s ran on different servers started once (restart = never): their verdict is round by round on one pair of server starts, whose offset (1-2%% here) is not in its CI; run with restart = N for a verdict across instance pairs",
-					c->name, c->base_name);
-		break;
-	}
-}
-
-/*
  * The cells, their units and, under rounds = auto, their looks: all that
  * the look after a block needs.  Not the levels, noise, probe, layouts or
  * profiles, which a long budget would read again after every block.
@@ -247,7 +227,6 @@ report_load(const char *dir, const char *baseline, char **error)
 		report_cell_levels(r, &r->cells[i]);
 	compute_noise(r);
 	run_warnings(r);
-	level_warnings(r);
 	report_environment_warnings(r);
 	report_probe_load(r);
 	report_layout_load(r);

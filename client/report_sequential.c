@@ -169,7 +169,9 @@ report_sequential_load(ReportData *r)
 		ReportCell *c = &r->cells[i];
 		double	   *t_crit = cell_t_bounds(r, c, looks, info);
 
-		for (int b = r->budget.first_look; looks > 0 && b <= r->blocks_done; b++)
+		/* started once: no look can decide (report_compare_cell says why) */
+		for (int b = r->budget.first_look;
+			 looks > 0 && b <= r->blocks_done && !report_started_once(r, c); b++)
 		{
 			if (!look_after(r, c, b, z, t_crit, &c->look))
 				continue;
@@ -208,6 +210,8 @@ report_decision_text(const ReportData *r, const ReportCell *c)
 {
 	if (report_look_decision(c) == STATS_DECIDED_SAME)
 		return psprintf("same within ±%g%%", 100 * r->opt.noise);
+	if (report_started_once(r, c))
+		return pg_strdup("insufficient");
 	return pg_strdup(stats_decision_name(report_look_decision(c)));
 }
 
