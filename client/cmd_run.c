@@ -12,6 +12,7 @@
 #include "experiment.h"
 #include "profile.h"
 #include "results.h"
+#include "preflight.h"
 #include "runner.h"
 #include "validate.h"
 
@@ -67,6 +68,13 @@ ab_usage(void)
 		   "                           warm-up run after each start (default auto: see the manual)\n");
 	printf("      --pgbench-args=ARGS  further pgbench options, passed through\n");
 	printf("      --seed=N             plan seed\n");
+	printf("      --schedule=interleaved|duet  one run at a time, or both sides of a pair at\n"
+		   "                           once, each on half of the CPUs (default interleaved)\n");
+	printf("      --pin=on|off         each server and its pgbench on half of the CPUs,\n"
+		   "                           swapped every round (default off)\n");
+	printf("      --aslr=on|off        address-space randomization of managed servers (default on)\n");
+	printf("      --pgbench-seed=shared|own  one --random-seed per round for every variant (default shared)\n");
+	printf("      --prewarm=on|off     pg_prewarm the run database before each run (default off)\n");
 	printf("      --snapshot-probe[=on|off]  time GetSnapshotData() under every run's load\n");
 	printf("      --snapshot-probe-interval=MS  pause between two probes (default 100)\n");
 	printf("      --profile=off|counted|sampled  profiles of the servers (docs/profiles.md)\n");
@@ -145,6 +153,8 @@ execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 		pg_log_error_hint("Nothing was run. Try \"%s %s --help\" for the options.", progname, command);
 		return EXIT_USAGE;
 	}
+	if (!ropts->resume)
+		preflight_choose_restart(spec);
 	return runner_execute(spec, ropts);
 }
 
@@ -277,6 +287,8 @@ cmd_ab(int argc, char **argv)
 		{17, "restart", false}, {35, "profile", false}, {36, "cache_sim", false},
 		{37, "sample_event", false}, {38, "sample_rate", false},
 		{39, "budget", false}, {40, "min_rounds", false},
+		{41, "pin", false}, {42, "aslr", false}, {43, "pgbench_seed", false},
+		{44, "prewarm", false}, {45, "schedule", false},
 		{21, "bindir", true}, {22, "conninfo", true}, {23, "set", true},
 		{24, "extension", true}, {25, "initdb_args", true},
 		{26, "source", true}, {27, "patch", true}, {28, "cflags", true},
@@ -306,6 +318,11 @@ cmd_ab(int argc, char **argv)
 		{"cache-sim", required_argument, NULL, 36},
 		{"sample-event", required_argument, NULL, 37},
 		{"sample-rate", required_argument, NULL, 38},
+		{"pin", required_argument, NULL, 41},
+		{"aslr", required_argument, NULL, 42},
+		{"pgbench-seed", required_argument, NULL, 43},
+		{"prewarm", required_argument, NULL, 44},
+		{"schedule", required_argument, NULL, 45},
 		{"variant", required_argument, NULL, 20},
 		{"bindir", required_argument, NULL, 21},
 		{"conninfo", required_argument, NULL, 22},

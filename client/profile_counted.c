@@ -23,7 +23,8 @@
  * bench/hook_instructions.sh: before each run, a short run of the same
  * pgbench (a tenth of the transactions) is counted too, and the run's
  * figure is (long - short) / (transactions long - transactions short).
- * Both runs get the same --random-seed, so the short run's transactions
+ * Both runs get the same --random-seed (run_one.c gives counted runs one
+ * per round whatever pgbench_seed says), so the short run's transactions
  * are the first ones of the long run and the difference is exactly the
  * later transactions' cost.  The seed changes from round to round (the
  * same for every variant within a round), so rounds sample different
@@ -591,25 +592,6 @@ short_run(CountedRun *cr, char **argv)
 	return collect_new_files(cr, &cr->shorter);
 }
 
-/* The same seed for every variant of a round; another each round. */
-static void
-add_random_seed(const ExperimentSpec *spec, const PlannedRun *pr, char **argv)
-{
-	int			n = 0;
-	uint64		seed = spec->seed * UINT64CONST(6364136223846793005) + (uint64) pr->round * 1442695040888963407ULL;
-
-	if (spec->pgbench_args && strstr(spec->pgbench_args, "--random-seed"))
-		return;
-	while (argv[n])
-		n++;
-	/* pgbench_argv() allocates 64 slots and fills at most 62; the conninfo stays last */
-	if (n < 1 || n > 61)
-		return;
-	argv[n] = argv[n - 1];
-	argv[n - 1] = psprintf("--random-seed=" UINT64_FORMAT, seed % UINT64CONST(1000000000000));
-	argv[n + 1] = NULL;
-}
-
 CountedRun *
 counted_prepare(Experiment *x, const PlannedRun *pr, char **argv, PGconn *conn)
 {
@@ -624,7 +606,6 @@ counted_prepare(Experiment *x, const PlannedRun *pr, char **argv, PGconn *conn)
 	prof_index_init(&cr->known);
 	prof_init(&cr->shorter);
 	prof_init(&cr->longer);
-	add_random_seed(x->spec, pr, argv);
 	if ((cr->dirfd = profile_open_dir(callgrind_dir(cr->server), &cr->problem)) < 0)
 		return cr;
 	if (!server_ready(cr))
