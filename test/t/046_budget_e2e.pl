@@ -95,14 +95,19 @@ like(slurp_file("$dir/report.md"), qr/## Decisions \(rounds = auto\).*\| select-
 # --- report: the same looks from the directory alone ------------------------
 my $copy = "$base/slow-copy";
 mkdir $copy;
-copy("$dir/$_", "$copy/$_") or die "copy $_: $!" for qw(experiment.json runs.csv);
+copy("$dir/$_", "$copy/$_") or die "copy $_: $!" for qw(experiment.json runs.csv budget.csv);
 ($rc, my $rout, $err) = run_client('report', $copy);
-is($rc, 0, 'report of runs.csv and experiment.json alone') or diag $err;
+is($rc, 0, 'report of runs.csv, budget.csv and experiment.json alone') or diag $err;
 my $again = read_json("$copy/summary.json")->{cells}[0]{sequential};
 is_deeply([ @$again{qw(decision look block rounds)}, $again->{comparison}{ci_low}, $again->{comparison}{ci_high} ],
 	[ @$seq{qw(decision look block rounds)}, $seq->{comparison}{ci_low}, $seq->{comparison}{ci_high} ],
 	'the same decision, look and CI');
-ok(!defined $again->{spent_s}, 'without budget.csv the time to decide is unknown');
+# the looks spend alpha by the budget spent, which only budget.csv records
+unlink "$copy/budget.csv";
+($rc, $rout, $err) = run_client('report', $copy);
+is($rc, 0, 'report without budget.csv') or diag $err;
+like($rout, qr/^warning: budget\.csv records 0 of the \d+ blocks done: the looks of rounds = auto spend alpha by the budget spent, which budget\.csv records; they are not shown/m,
+	'without budget.csv the looks are not shown, and the report says why');
 
 # --- an A/A: no difference claimed ------------------------------------------
 $dir = "$base/aa";
