@@ -28,14 +28,16 @@
 #include "common/logging.h"
 
 /*
- * The options report and compare share: --help, and --baseline, which is
- * returned (NULL if not given).  Leaves optind at the first argument.
+ * The options report and compare share: --help, --verbose (report_verbose)
+ * and --baseline, which is returned (NULL if not given).  Leaves optind at
+ * the first argument.
  */
 static const char *
 parse_options(int argc, char **argv, const char *command, void (*usage) (void))
 {
 	static struct option long_options[] = {
 		{"baseline", required_argument, NULL, 'B'},
+		{"verbose", no_argument, NULL, 'v'},
 		{NULL, 0, NULL, 0}
 	};
 	const char *baseline = NULL;
@@ -46,14 +48,17 @@ parse_options(int argc, char **argv, const char *command, void (*usage) (void))
 		usage();
 		exit(0);
 	}
-	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "v", long_options, NULL)) != -1)
 	{
-		if (c != 'B')
+		if (c == 'v')
+			report_verbose = true;
+		else if (c == 'B')
+			baseline = optarg;
+		else
 		{
 			pg_log_error_hint("Try \"%s %s --help\" for more information.", progname, command);
 			exit(EXIT_USAGE);
 		}
-		baseline = optarg;
 	}
 	return baseline;
 }
@@ -66,6 +71,8 @@ report_usage(void)
 	printf("Usage:\n  %s report [OPTION]... DIR\n\n", progname);
 	printf("Options:\n");
 	printf("  --baseline NAME   compare every variant with NAME (default: the first)\n");
+	printf("  -v, --verbose     print the noise by level, the designs, the probe's and the\n"
+		   "                    layouts' figures under the verdicts too\n");
 	printf("  -?, --help        show this help, then exit\n");
 	printf("\nPlots need gnuplot on PATH, or PGBENCH_EXT_GNUPLOT naming it (empty: no plots).\n");
 }
