@@ -71,8 +71,8 @@ report_usage(void)
 	printf("Usage:\n  %s report [OPTION]... DIR\n\n", progname);
 	printf("Options:\n");
 	printf("  --baseline NAME   compare every variant with NAME (default: the first)\n");
-	printf("  -v, --verbose     print the noise by level, the designs, the probe's and the\n"
-		   "                    layouts' figures under the verdicts too\n");
+	printf("  -v, --verbose     print the noise of each variant and by level, and the\n"
+		   "                    designs, under the verdicts too\n");
 	printf("  -?, --help        show this help, then exit\n");
 	printf("\nPlots need gnuplot on PATH, or PGBENCH_EXT_GNUPLOT naming it (empty: no plots).\n");
 }

@@ -3,13 +3,15 @@
  * report_table.c
  *		The verdict table printed at the end of a run and by "report":
  *		one row per (script, clients, variant against the baseline), a
- *		geomean row, a noise line per variant, the declared differences
- *		no key names (the release), then the warnings.
+ *		geomean row, the forest plot in text, the declared differences no
+ *		key names (the release), the warnings, then the probe's, the
+ *		layouts' and the profiles' figures.
  *
  * It stays within a screen on purpose: the verdicts, their forest plot,
- * one line for each warning.  The noise by level, the designs, the
- * profiles' tables come with --verbose; the per-run figures and the plots
- * are in report.md and report.html.
+ * one line for each warning.  How the figures were made, the noise of
+ * each variant and by level and the designs come with --verbose; the
+ * per-run figures, the counters and the plots are in report.md and
+ * report.html.
  *
  *-------------------------------------------------------------------------
  */
@@ -116,7 +118,7 @@ add_rows(const ReportData *r, TextTable *t, int nh, bool many)
 	}
 }
 
-/* What only --verbose prints: how the noise, the probe, the layouts look. */
+/* What only --verbose prints: how the figures were made, where the noise lives. */
 static void
 print_details(const ReportData *r, FILE *out)
 {
@@ -140,15 +142,13 @@ print_details(const ReportData *r, FILE *out)
 			fprintf(out, ", drift tau %+.2f (p %.2g)", nz->trend.tau, nz->trend.p_value);
 	}
 	fprintf(out, "\n");
-	report_probe_print(r, out);
-	report_layout_print(r, out);
 }
 
 /*
  * The table, its forest plot and what a reader must know at once (why a
  * cell is insufficient or undecided, declared differences, warnings, the
- * profiles' verdicts); with verbose how the noise, the probe and the
- * layouts look.
+ * probe's, the layouts' and the profiles' verdicts); with verbose how the
+ * figures were made and where the noise lives.
  */
 void
 report_print_table(const ReportData *r, FILE *out, bool verbose)
@@ -204,6 +204,11 @@ report_print_table(const ReportData *r, FILE *out, bool verbose)
 		fprintf(out, "declared: %s\n", r->declared[i]);
 	for (int i = 0; i < r->nwarnings; i++)
 		fprintf(out, "warning: %s\n", r->warnings[i]);
-	/* a counted profile's figures are the verdicts when tps is not compared */
+	/*
+	 * The probe's, the layouts' and the profiles' verdicts: a counted
+	 * profile's figures are the only ones when tps is not compared.
+	 */
+	report_probe_print(r, out);
+	report_layout_print(r, out);
 	profile_print_summary(r, out);
 }
