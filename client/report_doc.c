@@ -91,7 +91,7 @@ doc_begin(Doc *d, const char *title)
 			".t{overflow-x:auto;max-width:100%%}\n"
 			"table{border-collapse:collapse;margin:.6em 0;font-size:13px;font-variant-numeric:tabular-nums}\n"
 			"td,th{border:1px solid #bbb;padding:.2em .5em;text-align:right;vertical-align:top}\n"
-			"td{white-space:nowrap}td:last-child{white-space:normal;min-width:14em;max-width:40em}\n"
+			"td{white-space:nowrap}td:last-child{white-space:normal;max-width:40em}\n"
 			"th{background:#eee}td:first-child,th:first-child{text-align:left}\n"
 			"pre{background:#f6f6f6;padding:.5em;overflow-x:auto}\n"
 			"svg{max-width:100%%;height:auto}\n"

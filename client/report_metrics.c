@@ -314,10 +314,15 @@ report_metrics_section(const ReportData *r, Doc *d)
 		while (moved < nrows && rows[moved].moved)
 			moved++;
 		doc_heading(d, 3, psprintf("%s: %d of %d counters moved", report_cell_title(c), moved, nrows));
-		doc_table_begin(d, lengthof(hdr), hdr);
-		for (int k = 0; k < moved; k++)
-			metric_row(d, &rows[k]);
-		doc_table_end(d);
+		if (moved == 0)
+			doc_para(d, "No counter moved.");
+		else
+		{
+			doc_table_begin(d, lengthof(hdr), hdr);
+			for (int k = 0; k < moved; k++)
+				metric_row(d, &rows[k]);
+			doc_table_end(d);
+		}
 		if (moved < nrows)
 		{
 			doc_details_begin(d, psprintf("%d counters that did not move", nrows - moved));
