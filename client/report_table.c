@@ -4,14 +4,14 @@
  *		The verdict table printed at the end of a run and by "report":
  *		one row per (script, clients, variant against the baseline), a
  *		geomean row, the forest plot in text, the declared differences no
- *		key names (the release), the warnings, then the probe's, the
- *		layouts' and the profiles' figures.
+ *		key names (the release), the warnings, then the probe's and the
+ *		layouts' figures, and a counted profile's.
  *
  * It stays within a screen on purpose: the verdicts, their forest plot,
  * one line for each warning.  How the figures were made, the noise of
- * each variant and by level and the designs come with --verbose; the
- * per-run figures, the counters and the plots are in report.md and
- * report.html.
+ * each variant and by level, the designs and a sampled profile's tables
+ * come with --verbose; the per-run figures, the counters and the plots are
+ * in report.md and report.html.
  *
  *-------------------------------------------------------------------------
  */
@@ -147,8 +147,8 @@ print_details(const ReportData *r, FILE *out)
 /*
  * The table, its forest plot and what a reader must know at once (why a
  * cell is insufficient or undecided, declared differences, warnings, the
- * probe's, the layouts' and the profiles' verdicts); with verbose how the
- * figures were made and where the noise lives.
+ * probe's, the layouts' and a counted profile's verdicts); with verbose
+ * how the figures were made, where the noise lives and a sampled profile.
  */
 void
 report_print_table(const ReportData *r, FILE *out, bool verbose)
@@ -205,10 +205,12 @@ report_print_table(const ReportData *r, FILE *out, bool verbose)
 	for (int i = 0; i < r->nwarnings; i++)
 		fprintf(out, "warning: %s\n", r->warnings[i]);
 	/*
-	 * The probe's, the layouts' and the profiles' verdicts: a counted
-	 * profile's figures are the only ones when tps is not compared.
+	 * The probe's and the layouts' verdicts; the profiles' too when they
+	 * are the only ones (a counted profile: tps under valgrind is not
+	 * compared), else with verbose.
 	 */
 	report_probe_print(r, out);
 	report_layout_print(r, out);
-	profile_print_summary(r, out);
+	if (verbose || r->spec.profile.mode == PROFILE_COUNTED)
+		profile_print_summary(r, out);
 }
