@@ -376,6 +376,7 @@ extern void doc_heading(Doc *d, int level, const char *text);
 extern void doc_para(Doc *d, const char *fmt,...) pg_attribute_printf(2, 3);
 extern void doc_table_begin(Doc *d, int ncols, const char *const *headers);
 extern void doc_table_row(Doc *d, const char *const *cells);
+extern void doc_table_row_marked(Doc *d, const char *const *cells, int col, const char *colour);
 extern void doc_table_end(Doc *d);
 extern void doc_svg(Doc *d, const char *svg_path, const char *caption);
 extern void doc_text(Doc *d, const char *text);

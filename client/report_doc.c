@@ -215,10 +215,23 @@ doc_table_begin(Doc *d, int ncols, const char *const *headers)
 void
 doc_table_row(Doc *d, const char *const *cells)
 {
+	doc_table_row_marked(d, cells, -1, NULL);
+}
+
+/*
+ * A row whose cell "col" is in colour (HTML; Markdown has none): a
+ * verdict, coloured as in the forest plot.
+ */
+void
+doc_table_row_marked(Doc *d, const char *const *cells, int col, const char *colour)
+{
 	fprintf(d->out, d->format == DOC_HTML ? "<tr>" : "|");
 	for (int i = 0; i < d->ncols; i++)
 	{
-		fprintf(d->out, d->format == DOC_HTML ? "<td>" : " ");
+		if (d->format == DOC_HTML && i == col && colour != NULL)
+			fprintf(d->out, "<td style=\"color:%s;font-weight:bold\">", colour);
+		else
+			fprintf(d->out, d->format == DOC_HTML ? "<td>" : " ");
 		put_escaped(d, cells[i] ? cells[i] : "");
 		fprintf(d->out, d->format == DOC_HTML ? "</td>" : " |");
 	}

@@ -273,7 +273,7 @@ metric_row(Doc *d, const MetricRow *row)
 	/* q in the place of p: the verdict is Benjamini-Hochberg's */
 	cells[5] = row->has && row->cmp.has_p ? psprintf("%.3g", row->q) : "-";
 	cells[7] = !row->has ? "insufficient" : row->moved ? (row->cmp.estimate > 1 ? "more" : "less") : "~";
-	doc_table_row(d, cells);
+	doc_table_row_marked(d, cells, 7, row->moved ? "#222" : NULL);
 }
 
 void

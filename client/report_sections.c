@@ -97,7 +97,8 @@ verdict_table(const ReportData *r, Doc *d, bool fixed)
 			: report_cell_verdict(r, c);
 		cells[10] = r->sequential && !fixed ? (c->has_look ? c->look.reason : "no look yet")
 			: cmp ? cmp->reason : "";
-		doc_table_row(d, cells);
+		/* the answer in the forest plot's colour; the other view in none */
+		doc_table_row_marked(d, cells, 9, fixed ? NULL : report_class_colour(report_cell_class(r, c)));
 	}
 	for (int v = 0; v < r->spec.nvariants && !fixed; v++)
 	{
