@@ -75,13 +75,14 @@ report_cell_class(const ReportData *r, const ReportCell *c)
 	return REPORT_INSUFFICIENT;
 }
 
-/* "faster", "~ no change (MDE 3.1%)", "same within ±1%", "undecided", ... */
+/* "faster", "~ no change (MDE 3.1%)", "same within ±1%", "undecided", "not compared", ... */
 char *
 report_cell_verdict(const ReportData *r, const ReportCell *c)
 {
 	if (r->sequential)
 		return report_decision_text(r, c);
-	return c->has_comparison ? report_verdict_text(&c->cmp) : pg_strdup("insufficient");
+	/* none: no runs on a side, or tps under valgrind (a counted profile) */
+	return c->has_comparison ? report_verdict_text(&c->cmp) : pg_strdup("not compared");
 }
 
 /* Okabe-Ito: apart for every common colour-vision deficiency */

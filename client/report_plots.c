@@ -436,7 +436,14 @@ plot_progress(PlotSet *ps)
 	 * they were, so the longest run's seconds decide.
 	 */
 	if (blocks == 0 || most_seconds < PROGRESS_MIN_SECONDS)
+	{
+		char	   *error;
+
+		/* nor is an older rendering's left for a reader to take for this one's */
+		(void) safe_remove_file(psprintf("%s/progress_tps.svg", ps->dir), &error);
+		(void) safe_remove_file(psprintf("%s/progress_latency.svg", ps->dir), &error);
 		return;
+	}
 	begin_plot(ps, "progress_tps", "tps per second of each run (pgbench -P 1)", "second", "tps");
 	fprintf(ps->script, "plot %s\n", tps_plot.data);
 	begin_plot(ps, "progress_latency", "latency per second of each run (pgbench -P 1)", "second", "latency (ms)");

@@ -93,7 +93,7 @@ verdict_table(const ReportData *r, Doc *d, bool fixed)
 		cells[3] = report_median_pm(c->a);
 		cells[4] = report_median_pm(c->b);
 		report_comparison_cells(cmp, cmp != NULL, &cells[5]);
-		cells[9] = fixed ? (cmp ? report_verdict_text(cmp) : "insufficient")
+		cells[9] = fixed ? (cmp ? report_verdict_text(cmp) : "not compared")
 			: report_cell_verdict(r, c);
 		cells[10] = r->sequential && !fixed ? (c->has_look ? c->look.reason : "no look yet")
 			: cmp ? cmp->reason : "";
@@ -114,7 +114,7 @@ verdict_table(const ReportData *r, Doc *d, bool fixed)
 	doc_table_end(d);
 }
 
-/* How the verdicts were made: under the table, since the table comes first. */
+/* The verdicts (the decisions under rounds = auto), how they were made, folded, and the warnings. */
 static void
 section_verdicts(const ReportData *r, Doc *d)
 {

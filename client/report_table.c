@@ -190,7 +190,8 @@ report_print_table(const ReportData *r, FILE *out, bool verbose)
 	report_print_forest(r, out);
 
 	for (int i = 0; i < r->ncells; i++)
-		insufficient |= report_cell_class(r, &r->cells[i]) == REPORT_INSUFFICIENT;
+		insufficient |= !r->sequential && r->cells[i].has_comparison &&
+			r->cells[i].cmp.verdict == STATS_INSUFFICIENT;
 	if (verbose)
 		print_details(r, out);
 	if (r->sequential)
