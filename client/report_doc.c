@@ -262,11 +262,18 @@ doc_svg(Doc *d, const char *svg_path, const char *caption)
 	base = base ? base + 1 : svg_path;
 	if (d->format == DOC_MARKDOWN)
 	{
-		/* brackets would end the link's text: the caption is ours, names are not */
+		/*
+		 * The caption may hold a script's name: escaped as all text, and
+		 * brackets, which would end the link's text, as parentheses.
+		 */
+		char	   *text = pg_strdup(caption);
+
+		for (char *c = text; *c; c++)
+			*c = *c == '[' ? '(' : *c == ']' ? ')' : *c;
 		fprintf(d->out, "![");
-		for (const char *c = caption; *c; c++)
-			fputc(*c == '[' ? '(' : *c == ']' ? ')' : (unsigned char) *c < 0x20 ? ' ' : *c, d->out);
+		put_escaped(d, text);
 		fprintf(d->out, "](plots/%s)\n\n", base);
+		pfree(text);
 		return;
 	}
 	if ((f = safe_fopen_read_optional(svg_path, SAFE_MAX_SVG)) == NULL)
