@@ -379,21 +379,27 @@ report_draw_forest(const ReportData *r, const char *path, char **error)
 	return safe_fclose(d.out, error);
 }
 
+/* The column of log ratio x in a strip of w characters from lo to hi. */
+static int
+strip_pos(double x, double lo, double hi, int w)
+{
+	return (int) lround((x - lo) / (hi - lo) * (w - 1));
+}
+
 /* The text plot's strip of one comparison: | no change, [==*==] its CI. */
 static char *
 text_strip(const ReportData *r, const ReportCell *c, double lo, double hi, int w)
 {
 	const StatsComparison *cmp = report_cell_answer(r, c);
 	char	   *s = pg_malloc(w + 1);
-	int			zero = (int) lround((0 - lo) / (hi - lo) * (w - 1));
+	int			zero = strip_pos(0, lo, hi, w);
 
-#define STRIP_POS(ratio) ((int) lround((log(ratio) - lo) / (hi - lo) * (w - 1)))
 	memset(s, ' ', w);
 	s[w] = '\0';
 	if (cmp != NULL && cmp->has_ci)
 	{
-		int			a = STRIP_POS(cmp->ci_low),
-					b = STRIP_POS(cmp->ci_high);
+		int			a = strip_pos(log(cmp->ci_low), lo, hi, w),
+					b = strip_pos(log(cmp->ci_high), lo, hi, w);
 
 		for (int x = a; x <= b; x++)
 			s[x] = '=';
@@ -403,8 +409,7 @@ text_strip(const ReportData *r, const ReportCell *c, double lo, double hi, int w
 	if (s[zero] == ' ' || s[zero] == '=')
 		s[zero] = '|';
 	if (cmp != NULL && cmp->has_estimate)
-		s[STRIP_POS(cmp->estimate)] = '*';
-#undef STRIP_POS
+		s[strip_pos(log(cmp->estimate), lo, hi, w)] = '*';
 	return s;
 }
 
@@ -448,7 +453,7 @@ report_print_forest(const ReportData *r, FILE *out)
 	axis[w] = '\0';
 	left = tick_label(exp(lo));
 	right = tick_label(exp(hi));
-	zero = (int) lround((0 - lo) / (hi - lo) * (w - 1));
+	zero = strip_pos(0, lo, hi, w);
 	memcpy(axis, left, strlen(left));
 	memcpy(axis + w - strlen(right), right, strlen(right));
 	if (zero > (int) strlen(left) && zero < w - (int) strlen(right) - 1)
