@@ -11,6 +11,7 @@
 #include "layout_seeds.h"
 #include "experiment.h"
 #include "profile.h"
+#include "report.h"
 #include "results.h"
 #include "preflight.h"
 #include "runner.h"
@@ -39,6 +40,7 @@ run_usage(void)
 	printf("      --rerun=DIR          repeat DIR's resolved experiment (same plan seed)\n");
 	printf("      --seed=N             plan seed (default: random, recorded)\n");
 	printf("      --max-restarts=N     postmaster deaths tolerated per variant (default 3)\n");
+	printf("  -v, --verbose            at the end, the noise by level and the designs too\n");
 	printf("  -?, --help               show this help, then exit\n");
 	printf("\nThe experiment file format: docs/experiments.md of pgbench_ext's sources.\n");
 }
@@ -82,6 +84,7 @@ ab_usage(void)
 	printf("      --sample-event=auto|cpu-clock|cycles  sampled: the event perf samples\n");
 	printf("      --sample-rate=HZ     sampled: samples per CPU-second (default %d)\n", PROFILE_SAMPLE_RATE);
 	printf("  -o, --output=DIR         results directory\n");
+	printf("  -v, --verbose            at the end, the noise by level and the designs too\n");
 	printf("\nVariant options (the keys of [variant NAME]; apply to the last --variant):\n");
 	printf("      --variant=NAME       start a variant\n");
 	printf("      --bindir=DIR         installation to run a managed cluster of\n");
@@ -185,6 +188,7 @@ cmd_run(int argc, char **argv)
 		{"rerun", required_argument, NULL, 2},
 		{"seed", required_argument, NULL, 3},
 		{"max-restarts", required_argument, NULL, 4},
+		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, '?'},
 		{NULL, 0, NULL, 0}
 	};
@@ -200,12 +204,15 @@ cmd_run(int argc, char **argv)
 		return 0;
 	}
 	ropts.max_restarts = 3;
-	while ((c = getopt_long(argc, argv, "o:", long_options, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "o:v", long_options, NULL)) != -1)
 	{
 		switch (c)
 		{
 			case 'o':
 				ropts.results_dir = optarg;
+				break;
+			case 'v':
+				report_verbose = true;
 				break;
 			case 1:
 				ropts.results_dir = optarg;
@@ -339,6 +346,7 @@ cmd_ab(int argc, char **argv)
 		{"cluster", required_argument, NULL, 33},
 		{"session-set", required_argument, NULL, 34},
 		{"output", required_argument, NULL, 'o'},
+		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, '?'},
 		{NULL, 0, NULL, 0}
 	};
@@ -355,13 +363,18 @@ cmd_ab(int argc, char **argv)
 	}
 	experiment_init(&spec);
 	ropts.max_restarts = 3;
-	while ((c = getopt_long(argc, argv, "s:c:j:T:t:r:b:M:o:", long_options, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "s:c:j:T:t:r:b:M:o:v", long_options, NULL)) != -1)
 	{
 		bool		handled = false;
 
 		if (c == 'o')
 		{
 			ropts.results_dir = optarg;
+			continue;
+		}
+		if (c == 'v')
+		{
+			report_verbose = true;
 			continue;
 		}
 		if (c == 20)

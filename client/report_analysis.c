@@ -80,18 +80,13 @@ static void
 compute_cells(ReportData *r)
 {
 	int			max = r->spec.nscripts * r->spec.nclients * r->spec.nvariants;
-	double	   *ratios[MAX_VARIANTS];
 	double	   *medians[MAX_VARIANTS];
-	int			nratios[MAX_VARIANTS] = {0};
 	int			nmedians[MAX_VARIANTS] = {0};
 
 	/* room for the rows of every seed pooled, one per cell at most per variant */
 	r->cells = pg_malloc0(sizeof(ReportCell) * (2 * max + 1));
 	for (int v = 0; v < r->spec.nvariants; v++)
-	{
-		ratios[v] = pg_malloc(sizeof(double) * (max + 1));
 		medians[v] = pg_malloc(sizeof(double) * (max + 1));
-	}
 	for (int s = 0; s < r->spec.nscripts; s++)
 		for (int c = 0; c < r->spec.nclients; c++)
 		{
@@ -114,22 +109,14 @@ compute_cells(ReportData *r)
 				cell->a = report_sample(r, s, c, cell->base);
 				cell->b = smp;
 				report_compare_cell(r, cell);
-				if (cell->has_comparison && cell->cmp.has_estimate)
-					ratios[v][nratios[v]++] = cell->cmp.estimate;
 			}
 		}
+	/* the geomeans of the ratios come with the answers (report_answer_geomeans) */
 	for (int v = 0; v < r->spec.nvariants; v++)
 	{
-		r->has_geomean[v] = (v == r->baseline || nratios[v] > 0) && nmedians[v] > 0;
+		r->has_geomean[v] = nmedians[v] > 0;
 		if (r->has_geomean[v])
-		{
-			if (v == r->baseline)
-				r->geomean_ratio[v] = 1.0;
-			else
-				stats_geomean(ratios[v], nratios[v], &r->geomean_ratio[v]);
 			stats_geomean(medians[v], nmedians[v], &r->geomean_tps[v]);
-		}
-		pfree(ratios[v]);
 		pfree(medians[v]);
 	}
 }
@@ -211,6 +198,7 @@ report_load_cells(const char *dir, const char *baseline, char **error)
 	compute_cells(r);
 	report_pooled_seed_cells(r);
 	report_sequential_load(r);
+	report_answer_geomeans(r);
 	return r;
 }
 

@@ -296,7 +296,7 @@ report_look_json(const ReportData *r, const ReportCell *c)
 					 "reason", c->has_look ? c->look.reason : "");
 }
 
-/* report.md and report.html: the decisions, before the verdicts of all rounds. */
+/* report.md and report.html: how each cell's looks went. */
 void
 report_sequential_section(const ReportData *r, Doc *d)
 {
@@ -310,8 +310,8 @@ report_sequential_section(const ReportData *r, Doc *d)
 			 "nominal level of its group-sequential boundary, alpha spent over the looks of the plan "
 			 "(%s); a cell is decided at its first look whose CI lies "
 			 "wholly beyond ±%g%% (faster, slower) or wholly inside it (same). %s after %d block%s%s. "
-			 "The Verdicts below are those of all rounds at alpha %g, as if their number had been "
-			 "fixed: under rounds = auto these decisions are the experiment's verdict.",
+			 "These decisions are the experiment's verdict, in the table at the top; all rounds "
+			 "compared at alpha %g as if their number had been fixed are the next section's, not a verdict.",
 			 r->budget.block_rounds, r->budget.why, 100 * r->opt.noise,
 			 r->stop_why, r->blocks_done, r->blocks_done == 1 ? "" : "s",
 			 isnan(r->spent_s) ? "" : psprintf(", %.0f s of a budget of %d s", r->spent_s, r->budget.budget_s),

@@ -90,7 +90,17 @@ is(scalar @spent, 1 + $seq->{block}, 'budget.csv: the time of each block');
 like($out, qr/^ select-only \| 1 .*\| slower +\| decided at look \d+ of $plan->{max_looks}, \d+ rounds/m,
 	'the final table: the decision, the look, the rounds');
 like(slurp_file("$dir/report.md"), qr/## Decisions \(rounds = auto\).*\| select-only \| 1 \| B \| slower \| slower -[\d.]+% \[/s,
-	'report.md: the decisions before the verdicts of all rounds');
+	'report.md: how the looks went');
+# one number per question: the deciding look's, wherever the cell is shown
+is_deeply([ @{ $summary->{cells}[0]{comparison} }{qw(estimate ci_low ci_high)}, $summary->{cells}[0]{verdict} ],
+	[ @{ $seq->{comparison} }{qw(estimate ci_low ci_high)}, 'slower' ],
+	'summary.json: the cell\'s comparison and verdict are its deciding look\'s');
+ok(defined $summary->{cells}[0]{all_rounds_as_if_fixed}{estimate}, 'and all rounds as if fixed are there, named so');
+my $ci = sprintf('[%+.2f%%, %+.2f%%]', map { 100 * ($seq->{comparison}{$_} - 1) } qw(ci_low ci_high));
+like($out, qr/^ select-only \| 1 .*\| \Q$ci\E \|.*\| slower +\| decided/m, 'the terminal table: the look\'s CI');
+like($out, qr/^ B vs A  .{41}  slower +-[\d.]+% \Q$ci\E$/m, 'the text forest plot: the same');
+like(slurp_file("$dir/report.md"), qr/^## All rounds as if fixed \(not the verdict\)$/m,
+	'report.md: the other view only under its own name');
 
 # --- report: the same looks from the directory alone ------------------------
 my $copy = "$base/slow-copy";
