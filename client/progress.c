@@ -108,6 +108,9 @@ progress_end_run(Progress *p, const char *status, double tps)
 	p->current = NULL;
 	if (p->tty)
 		fprintf(stderr, "\r%-100s\r", "");
+	/* one screen for the answer: a line per run only when asked, or when it failed */
+	if (!p->verbose && strcmp(status, "ok") == 0)
+		return;
 	fprintf(stderr, "run %d/%d  %-8s %-12s %-14s c=%-3d %10.1f tps  %s  (ETA %s)\n",
 			p->done_runs, p->total_runs,
 			pr->after_start ? "warm-up" : psprintf("round %d", pr->round), p->variant, p->script,

@@ -12,7 +12,8 @@
 
 typedef struct Progress
 {
-	bool		tty;			/* one live line, else a plain line per run */
+	bool		tty;
+	bool		verbose;		/* a line per run, not only the live one (tty) */			/* a live line on a terminal */
 	int			total_runs;
 	int			done_runs;
 	double		run_length_s;	/* planned seconds per run (0 with -t) */

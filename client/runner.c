@@ -181,8 +181,9 @@ restart_servers(Experiment *x, int block, char **error)
 		if (!cluster_start(c, error) || !record_start(x, c, "restart", error))
 			return false;
 	}
-	fprintf(stderr, "block %d of %d: servers restarted in %.1f s\n", block, x->plan->nblocks,
-			now_seconds() - t0);
+	if (report_verbose)
+		fprintf(stderr, "block %d of %d: servers restarted in %.1f s\n", block, x->plan->nblocks,
+				now_seconds() - t0);
 	return true;
 }
 
@@ -470,6 +471,7 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 	}
 	clock.session_start = now_seconds();
 	progress_init(&progress, x.plan->nruns, ndone, spec->duration_s);
+	progress.verbose = report_verbose;
 	last_id = Max(x.plan->nruns, results_last_run_file(x.dir));
 	for (i = 0; i < x.plan->nruns && !run_interrupted; i++)
 	{
