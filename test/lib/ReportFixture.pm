@@ -104,7 +104,8 @@ sub new_run
 
 # write_dir(DIR, clients => [...], rounds => N, variants => [{name, set, env}],
 #           tps => sub(variant, clients, round), run_extra => sub(run),
-#           script => NAME (default "default"))
+#           script => NAME (default "default"), machine => {...} (experiment.json's
+#           machine object), written_at => TIME)
 # Runs are interleaved: each round runs every client count of every variant.
 sub write_dir
 {
@@ -127,8 +128,8 @@ sub write_dir
 	open my $f, '>', "$dir/experiment.json" or die $!;
 	print $f JSON::PP->new->canonical->pretty->encode({
 		spec => $spec, variants => \%vjson, plan => [],
-		machine => { arch => 'x86_64', cpus => 2, hostname => 'fixture', kernel => '6.0' },
-		pgbench_ext_version => '0.1.0', written_at => '2026-01-01T00:00:00Z' });
+		machine => $o{machine} // { arch => 'x86_64', cpus => 2, hostname => 'fixture', kernel => '6.0' },
+		pgbench_ext_version => '0.1.0', written_at => $o{written_at} // '2026-01-01T00:00:00Z' });
 	close $f;
 
 	open my $csv, '>', "$dir/runs.csv" or die $!;
