@@ -123,12 +123,13 @@ typedef enum StatsUnit
 	STATS_UNIT_ROUND,			/* paired rounds on one pair of servers */
 	STATS_UNIT_INSTANCE_PAIR,	/* the rounds between two restarts of both sides' servers */
 	STATS_UNIT_SEED_PAIR,		/* the builds of both sides with one layout seed */
-	STATS_UNIT_BUILD_PAIR		/* one build of each side */
+	STATS_UNIT_BUILD_PAIR,		/* one build of each side */
+	STATS_UNIT_MACHINE_PAIR		/* both sides on one machine (the farm's top level) */
 } StatsUnit;
 
 /*
- * "run", "round", "instance pair", "layout seed pair", "build pair", with
- * an "s" when count != 1.
+ * "run", "round", "instance pair", "layout seed pair", "build pair",
+ * "machine pair", with an "s" when count != 1.
  */
 extern const char *stats_unit_name(StatsUnit unit, int count);
 
