@@ -1,0 +1,132 @@
+# The results database: "pgbench_ext import DIR..." of results directories
+# of two hosts (two machine fingerprints) into one database, idempotent by
+# run identity (importing again adds nothing, a resumed experiment adds its
+# new runs); history() keeps the machines apart unless asked, and
+# changepoints() over it gives what "pgbench_ext history" gives for the same
+# directories.  Synthetic results directories, written here.
+use strict;
+use warnings;
+
+use AsServerAccount;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+use ReportFixture;
+
+my $base = PostgreSQL::Test::Utils::tempdir;
+my $node = PostgreSQL::Test::Cluster->new('farm');
+$node->init;
+$node->start;
+my $db = create_database($node, 'farm');
+
+# A linear congruential generator with a fixed seed: the same noise everywhere
+my $state = 4242;
+sub wobble
+{
+	$state = (1103515245 * $state + 12345) % 2147483648;
+	return 2 * $state / 2147483648 - 1;
+}
+
+my %host = (
+	alpha => { arch => 'x86_64', cpus => 2, hostname => 'alpha', kernel => '6.1', cpu_model => 'Xeon' },
+	beta => { arch => 'x86_64', cpus => 8, hostname => 'beta', kernel => '6.6', cpu_model => 'EPYC' });
+
+# one experiment: base and patch, 8 rounds at 2 clients, patch faster by $gain
+sub experiment
+{
+	my ($dir, $host, $day, $level, $gain) = @_;
+	ReportFixture::write_dir(
+		$dir,
+		clients => [2],
+		rounds => 8,
+		variants => [ { name => 'base' }, { name => 'patch', set => ['work_mem=8MB'] } ],
+		machine => $host{$host},
+		written_at => sprintf('2026-02-%02dT00:00:00Z', $day),
+		tps => sub { my ($v) = @_; $level * ($v eq 'patch' ? $gain : 1) * (1 + 0.01 * wobble()) });
+	# each run its own start, as the runner writes them (the identity's first)
+	my @lines = split /\n/, slurp_file("$dir/runs.csv");
+	s/2026-01-01T00:00:00Z/sprintf('2026-02-%02dT%02d:00:00Z', $day, $day % 24)/e for @lines[ 1 .. $#lines ];
+	open my $f, '>', "$dir/runs.csv" or die;
+	print $f join("\n", @lines), "\n";
+	close $f;
+	return $dir;
+}
+
+my @alpha = map { experiment("$base/alpha$_", 'alpha', $_, 1000, 1.05) } 1 .. 2;
+my $beta = experiment("$base/beta1", 'beta', 3, 3000, 1.04);
+
+my ($rc, $out, $err) = run_client_on($node, 'import', @alpha, $beta, "dbname=$db");
+is($rc, 0, 'import of three directories of two hosts exits 0') or diag $err;
+is(() = $out =~ /^imported experiment \d+: 2 variants, 16 runs from /mg, 3, 'each is imported') or diag $out;
+my @fp = $out =~ /^  machine ([0-9a-f]{16}) \("(?:alpha|beta)"\)/mg;
+is(scalar @fp, 3, 'each with its machine\'s fingerprint');
+is($fp[0], $fp[1], 'the two of alpha have one fingerprint');
+isnt($fp[0], $fp[2], 'beta has another');
+my ($signature) = $out =~ /signature ([0-9a-f]{16})/;
+is($node->safe_psql($db, 'SELECT count(*), count(DISTINCT signature) FROM pgbench_ext.experiment_sources'),
+	'3|1', 'three experiments of one signature');
+is($node->safe_psql($db, 'SELECT string_agg(hostname || ' . q{':'} . ' || (facts ->> \'cpu_model\'), \',\' ORDER BY hostname) FROM pgbench_ext.machines'),
+	'alpha:Xeon,beta:EPYC', 'two machines, with their facts');
+
+# idempotent: again, nothing new; a resumed experiment adds its new runs only
+($rc, $out, $err) = run_client_on($node, 'import', @alpha, "dbname=$db");
+is($rc, 0, 'importing again exits 0') or diag $err;
+is(() = $out =~ /^experiment \d+ was imported before from .*: 0 new runs of 16$/mg, 2, 'and adds nothing') or diag $out;
+ReportFixture::append_runs($alpha[0], [ map { { round => 9, variant => $_, clients => 2, tps => 1000 } } qw(base patch) ]);
+($rc, $out, $err) = run_client_on($node, 'import', $alpha[0], "dbname=$db");
+like($out, qr/^experiment \d+ was imported before from .*: 2 new runs of 18$/m, 'a resumed experiment: its 2 new runs')
+  or diag $out, $err;
+is($node->safe_psql($db, 'SELECT count(*) FROM pgbench_ext.experiments'), 3, 'still three experiments');
+is($node->safe_psql($db, 'SELECT count(*) FROM pgbench_ext.runs'), 50, 'and 16 + 18 + 16 runs');
+
+# history(): not pooled across machines unless asked
+my $stderr;
+$node->psql($db, "SELECT * FROM pgbench_ext.history('$signature', 'base', 'default', 2)", stderr => \$stderr);
+like($stderr, qr/the experiments of signature $signature ran on 2 machines\nDETAIL:  Their fingerprints are [0-9a-f, ]+\.\nHINT:  A history is of one machine/,
+	'history() refuses to pool two machines by default');
+is($node->safe_psql($db, "SELECT string_agg(point || ':' || hostname || ':' || runs, ',') FROM pgbench_ext.history('$signature', 'base', 'default', 2, '$fp[0]')"),
+	'1:alpha:9,2:alpha:8', 'history() of one machine, its points in the order written');
+is($node->safe_psql($db, "SELECT count(*) FROM pgbench_ext.history('$signature', 'base', 'default', 2, '*')"),
+	3, "with '*' every machine's points");
+$node->psql($db, "SELECT * FROM pgbench_ext.history('0000', 'base', 'default', 2)", stderr => \$stderr);
+like($stderr, qr/no imported experiment has signature 0000/, 'an unknown signature is said');
+
+# --- changepoints() over history() = "pgbench_ext history" of the directories ---
+my @steps;
+for my $i (1 .. 14)
+{
+	push @steps, experiment(sprintf("$base/step%02d", $i), 'alpha', 10 + $i, $i > 8 ? 1100 : 1000, 1);
+}
+($rc, $out, $err) = run_client_on($node, 'import', @steps, "dbname=$db");
+is($rc, 0, 'import of a history of 14 experiments') or diag $err;
+($rc, $out, $err) = run_client('history', '--variant', 'base', '-o', "$base/plot", @steps);
+is($rc, 0, 'pgbench_ext history of the same directories') or diag $err;
+my @csv = split /\n/, slurp_file("$base/plot/changepoints.csv");
+is(scalar @csv, 2, 'the client finds one change point');
+my (undef, undef, $shift, undef, $lo, $hi, $p) = split /,/, $csv[1];
+my $sql = "SELECT point, round(shift::numeric, 5), round(ci_low::numeric, 5), round(ci_high::numeric, 5), p_value "
+  . "FROM pgbench_ext.changepoints((SELECT array_agg(tps ORDER BY point) FROM pgbench_ext.history('$signature', 'base', 'default', 2, '$fp[0]') WHERE experiment_id > 3))";
+is($node->safe_psql($db, $sql), join('|', 9, map({ sprintf('%.5f', $_) } $shift, $lo, $hi), $p),
+	'changepoints() over history() finds it at the same point with the same shift, CI and p');
+
+# changepoints() on its own
+is($node->safe_psql($db, 'SELECT point, round(shift::numeric, 9), n_before, n_after FROM pgbench_ext.changepoints(ARRAY[10,10.1,9.9,10,10.1,9.9,20,20.2,19.8,20,20.2,19.8]::float8[])'),
+	'7|2.000000000|6|6', 'a doubling after 6 points: at point 7, shift 2');
+is($node->safe_psql($db, 'SELECT count(*) FROM pgbench_ext.changepoints(ARRAY[5,5,5,5,5,5,5]::float8[])'), 0,
+	'a constant series: none');
+foreach my $case (
+	[ 'ARRAY[1,0,1]::float8[]', qr/must contain only finite values greater than zero/ ],
+	[ 'ARRAY[1,2,3]::float8[], alpha => 1', qr/"alpha" must be greater than 0 and less than 1/ ],
+	[ 'ARRAY[1,2,3]::float8[], permutations => 0', qr/"permutations" must be between 1 and 1000000/ ],
+	[ 'ARRAY[1,2,3]::float8[], min_segment => 0', qr/"min_segment" must be at least 1/ ],
+	[ 'NULL', qr/argument "x" of changepoints\(\) must not be NULL/ ],
+	[ '(SELECT array_agg(1.0::float8) FROM generate_series(1, 1001))', qr/changepoints\(\) takes at most 1000 points, not 1001/ ])
+{
+	$node->psql($db, "SELECT * FROM pgbench_ext.changepoints($case->[0])", stderr => \$stderr);
+	like($stderr, $case->[1], "changepoints($case->[0]): an error");
+}
+
+$node->stop;
+done_testing();
