@@ -12,9 +12,10 @@
  * One transaction per directory: an experiment is imported whole or not at
  * all, with its profiles when it has them (profile_import.c).  Importing is
  * idempotent by run identity: an experiment is known by its identity (its
- * machine's fingerprint, its specification and the start of its first run,
- * farm_machine.c), and importing it again adds only the runs that are not
- * there yet (those of a --resume), never a second copy.  The columns of
+ * machine's fingerprint, farm_machine.c, its specification, when it was
+ * written and when its first run started), a run by that and its number,
+ * and importing a directory again adds only the runs that are not there
+ * yet (those of a --resume), never a second copy.  The columns of
  * runs.csv are matched by name against those of the runs table, so a
  * runs.csv with more columns (a later version) still imports what the
  * table holds.  Every directory is read as untrusted data and checked
@@ -193,20 +194,21 @@ typedef struct ImportDir
 } ImportDir;
 
 /*
- * The experiment's identity: its machine, its specification, and when its
- * first run started (the time it was written when it has no run yet), so
- * that one experiment resumed is still one, and one file run twice is two.
+ * The experiment's identity: its machine, its specification (with the seed
+ * drawn for it), when experiment.json was written and when its first run
+ * started, so that one experiment resumed (which appends runs and leaves
+ * experiment.json as it was) is still one, and one file run twice is two.
  */
 static char *
 experiment_identity(const ImportDir *d)
 {
 	char	   *spec = json_dumps(json_object_get(d->doc, "spec"), JSON_COMPACT | JSON_SORT_KEYS);
+	const char *written = json_string_value(json_object_get(d->doc, "written_at"));
 	int			col = runs_csv_column(d->runs, "started_at");
-	const char *first = d->runs->nrows > 0 && col >= 0 ? d->runs->rows[0][col]
-		: json_string_value(json_object_get(d->doc, "written_at"));
+	const char *first = d->runs->nrows > 0 && col >= 0 ? d->runs->rows[0][col] : "";
 
-	return pnstrdup(sha256_of_string(psprintf("%s\n%s\n%s", d->machine.fingerprint,
-											  spec ? spec : "", first ? first : "")), 32);
+	return pnstrdup(sha256_of_string(psprintf("%s\n%s\n%s\n%s", d->machine.fingerprint,
+											  spec ? spec : "", written ? written : "", first)), 32);
 }
 
 /* Read and check one results directory; exits with status 2 when it is none. */

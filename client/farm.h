@@ -6,6 +6,7 @@
  *   farm_machine.c   a machine's facts when it runs an experiment, and the
  *                    fingerprint that tells machines apart in its results
  *   farm_plot.c      the history's data files and its plot
+ *   farm_report.c    "pgbench_ext report DIR1 DIR2 ...": machines as a level
  *   cmd_history.c    "pgbench_ext history DIR...": change points of a series
  *   cmd_import.c     "pgbench_ext import DIR...": results into one database
  *
@@ -41,6 +42,9 @@ extern json_t *farm_machine_json(void);
 extern FarmMachine farm_machine_of(json_t *experiment);
 extern bool farm_same_machine(const FarmPoint *pts, int n, char **error);
 extern char *farm_signature(json_t *experiment);
+
+/* farm_report.c: "report DIR1 DIR2 ...", the machine as the top level */
+extern int	farm_report(char **dirs, int n, const char *baseline);
 
 /* farm_plot.c */
 extern bool farm_write_history(const char *dir, const FarmPoint *pts, int n,

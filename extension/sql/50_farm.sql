@@ -27,9 +27,9 @@ COMMENT ON FUNCTION changepoints(float8[], float8, int, int, bigint) IS
 -- from any number of hosts.  Each experiment's machine is kept by its
 -- fingerprint (the SHA-256 of what experiment.json says of the machine,
 -- computed by the client), and each experiment by its identity (the
--- machine, the specification and its first run's start), so that importing
--- a directory again adds only runs that were not there (after --resume)
--- and never a second copy.
+-- machine, the specification, when it was written and its first run's
+-- start), so that importing a directory again adds only runs that were not
+-- there (after --resume) and never a second copy.
 
 CREATE TABLE machines (
     fingerprint text PRIMARY KEY,
