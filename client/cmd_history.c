@@ -178,7 +178,7 @@ read_point(const char *dir, const HistoryOptions *o, FarmPoint *p, char **why)
 		return false;
 	}
 	p->label = pg_strdup(dir);
-	p->written_at = pg_strdup(report_json_str(r->experiment, "written_at", ""));
+	p->written_at = printable_text(report_json_str(r->experiment, "written_at", ""));
 	p->runs = sample->n;
 	stats_geomean(sample->tps, sample->n, &p->value);
 	p->machine = farm_machine_of(r->experiment);

@@ -318,18 +318,16 @@ import_dir(PGconn *conn, const ImportDir *d)
 }
 
 /*
- * Whether the last argument is the connection string rather than one more
- * directory: it is no directory, and it reads as a connection string.
+ * Whether the last argument is the connection string (a database name, a
+ * key=value string or a URI) rather than one more directory: it is no
+ * directory.
  */
 static bool
 is_conninfo(const char *arg)
 {
 	struct stat st;
 
-	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
-		return false;
-	return strchr(arg, '=') != NULL || strncmp(arg, "postgres://", 11) == 0 ||
-		strncmp(arg, "postgresql://", 13) == 0;
+	return !(stat(arg, &st) == 0 && S_ISDIR(st.st_mode));
 }
 
 int

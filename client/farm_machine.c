@@ -34,7 +34,7 @@
 static char *
 proc_value(const char *path, const char *key)
 {
-	FILE	   *f = fopen(path, "r");
+	FILE	   *f = fopen(path, "re");
 	char	   *line = NULL;
 	size_t		cap = 0;
 	char	   *found = NULL;
@@ -173,7 +173,8 @@ farm_machine_of(json_t *experiment)
 	m.facts = json_is_object(machine) ? json_deep_copy(machine) : json_object();
 	json_object_set_new(m.facts, "environment", environment_machine_rows(experiment));
 	m.fingerprint = json_digest(m.facts);
-	m.hostname = pg_strdup(host ? host : "");
+	/* shown on terminals: its control characters made harmless (cli.c) */
+	m.hostname = printable_text(host ? host : "");
 	return m;
 }
 

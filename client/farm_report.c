@@ -87,10 +87,11 @@ check_one_experiment(ReportData **r, char **dirs, int n)
 			same = strcmp(report_variant_name(r[i], v), report_variant_name(r[0], v)) == 0;
 		if (!same)
 		{
-			pg_log_error("%s holds another experiment than %s", dirs[i], dirs[0]);
-			pg_log_error_detail("Their loads (signatures %s and %s) or their variants (%s; %s) differ.",
-								signature, farm_signature(r[i]->experiment),
-								experiment_variant_names(&r[0]->spec), experiment_variant_names(&r[i]->spec));
+			log_errorf("%s holds another experiment than %s", dirs[i], dirs[0]);
+			pg_log_error_detail("%s", printable_text(psprintf("Their loads (signatures %s and %s) or their variants (%s; %s) differ.",
+															  signature, farm_signature(r[i]->experiment),
+															  experiment_variant_names(&r[0]->spec),
+															  experiment_variant_names(&r[i]->spec))));
 			pg_log_error_hint("Machines are compared on one experiment file run on each of them.");
 			exit(EXIT_USAGE);
 		}

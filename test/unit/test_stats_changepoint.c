@@ -32,16 +32,22 @@
 
 /* One simulated history into x: the geomean of each point's runs. */
 static void
-simulate_history(double *x, double shift)
+simulate_runs(double *x, double shift, int runs)
 {
 	for (int i = 0; i < POINTS; i++)
 	{
 		double		sum = 0.0;
 
-		for (int r = 0; r < RUNS_PER_POINT; r++)
+		for (int r = 0; r < runs; r++)
 			sum += RUN_NOISE * rng_normal();
-		x[i] = 1000.0 * exp(sum / RUNS_PER_POINT + (i >= SHIFT_AT ? log1p(shift) : 0.0));
+		x[i] = 1000.0 * exp(sum / runs + (i >= SHIFT_AT ? log1p(shift) : 0.0));
 	}
+}
+
+static void
+simulate_history(double *x, double shift)
+{
+	simulate_runs(x, shift, RUNS_PER_POINT);
 }
 
 /*
@@ -218,6 +224,47 @@ test_false_alarms(void)
 	   "  and near its exact 4.9%% (not below it by more than 3.29 standard errors)");
 }
 
+/*
+ * Under PGBENCH_EXT_TEST_LONG: the rates docs/farm.md quotes, for 1 to 20
+ * runs a point, 10,000 histories each (seed 12345); printed, not asserted
+ * (the assertions are above).
+ */
+static void
+print_rates(void)
+{
+	static const int runs[] = {1, 6, 10, 15, 20};
+	StatsChangeOptions opt;
+	StatsChangePoint cp[POINTS];
+	double		x[POINTS];
+
+	stats_default_change_options(&opt);
+	for (int r = 0; r < (int) (sizeof(runs) / sizeof(runs[0])); r++)
+	{
+		int			n = 10000,
+					anywhere = 0,
+					found = 0;
+
+		rng_seed(12345);
+		for (int s = 0; s < n; s++)
+		{
+			int			k;
+
+			simulate_runs(x, SHIFT, runs[r]);
+			opt.seed = s + 1;
+			k = stats_changepoints(x, POINTS, &opt, cp, POINTS);
+			anywhere += k > 0;
+			for (int j = 0; j < k; j++)
+				if (abs(cp[j].index - SHIFT_AT) <= 1)
+				{
+					found++;
+					break;
+				}
+		}
+		diag("3%% shift, %2d runs a point (point noise %.2f%%): a change found in %.1f%%, at 15 +- 1 in %.1f%% of %d",
+			 runs[r], 100.0 * RUN_NOISE / sqrt(runs[r]), 100.0 * anywhere / n, 100.0 * found / n, n);
+	}
+}
+
 int
 main(void)
 {
@@ -225,5 +272,7 @@ main(void)
 	test_deterministic();
 	test_detection();
 	test_false_alarms();
+	if (test_long())
+		print_rates();
 	return done_testing();
 }
