@@ -154,6 +154,23 @@ sub write_dir
 	return $id;
 }
 
+# noise(SEED) -> a sub returning values uniform in [-1, 1) from a linear
+# congruential generator: the same sequence for a seed on every machine
+sub noise
+{
+	my ($state) = @_;
+	return sub {
+		$state = (1103515245 * $state + 12345) % 2147483648;
+		return 2 * $state / 2147483648 - 1;
+	};
+}
+
+# Two machines, as experiment.json's machine object records them, for
+# results of several hosts (write_dir's machine option)
+our %machines = (
+	alpha => { arch => 'x86_64', cpus => 2, hostname => 'alpha', kernel => '6.1', cpu_model => 'Xeon' },
+	beta => { arch => 'x86_64', cpus => 8, hostname => 'beta', kernel => '6.6', cpu_model => 'EPYC' });
+
 # Numbers are kept as written (Math::BigFloat), so that a figure can be
 # handed to SQL with every digit (PgbenchExtTest::read_json for the rest).
 sub read_json_exact

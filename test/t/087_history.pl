@@ -15,14 +15,8 @@ use ReportFixture;
 
 my $base = PostgreSQL::Test::Utils::tempdir;
 
-# The noise: uniform in [-1, 1) from a linear congruential generator with a
-# fixed seed, the same on every machine
-my $state = 12345;
-sub wobble
-{
-	$state = (1103515245 * $state + 12345) % 2147483648;
-	return 2 * $state / 2147483648 - 1;
-}
+# uniform noise in [-1, 1) with a fixed seed: the same on every machine
+my $wobble = ReportFixture::noise(12345);
 
 # One point: 8 rounds of one variant, tps = level * (1 + 1% noise)
 sub point
@@ -35,7 +29,7 @@ sub point
 		variants => [ { name => 'head' } ],
 		written_at => sprintf('2026-01-%02dT00:00:00Z', $i + 1),
 		tps => sub {
-			return $level * (1 + 0.01 * wobble());
+			return $level * (1 + 0.01 * $wobble->());
 		},
 		%o);
 	return $dir;

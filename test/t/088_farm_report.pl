@@ -14,17 +14,10 @@ use ReportFixture;
 
 my $base = PostgreSQL::Test::Utils::tempdir;
 
-# A linear congruential generator with a fixed seed: the same noise everywhere
-my $state = 99;
-sub wobble
-{
-	$state = (1103515245 * $state + 12345) % 2147483648;
-	return 2 * $state / 2147483648 - 1;
-}
+# uniform noise in [-1, 1) with a fixed seed: the same on every machine
+my $wobble = ReportFixture::noise(99);
 
-my %machine = (
-	alpha => { arch => 'x86_64', cpus => 2, hostname => 'alpha', kernel => '6.1' },
-	beta => { arch => 'x86_64', cpus => 8, hostname => 'beta', kernel => '6.6' });
+my %machine = %ReportFixture::machines;
 
 # base and patch at 1 and 2 clients, 8 rounds, patch faster by $gain
 sub experiment
@@ -36,7 +29,7 @@ sub experiment
 		rounds => 8,
 		machine => $machine{$host},
 		variants => [ { name => 'base' }, { name => 'patch' } ],
-		tps => sub { my ($v, $c) = @_; 1000 * $c * ($v eq 'patch' ? $gain : 1) * (1 + 0.01 * wobble()) },
+		tps => sub { my ($v, $c) = @_; 1000 * $c * ($v eq 'patch' ? $gain : 1) * (1 + 0.01 * $wobble->()) },
 		%o);
 	return $dir;
 }

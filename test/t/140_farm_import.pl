@@ -21,17 +21,10 @@ $node->init;
 $node->start;
 my $db = create_database($node, 'farm');
 
-# A linear congruential generator with a fixed seed: the same noise everywhere
-my $state = 4242;
-sub wobble
-{
-	$state = (1103515245 * $state + 12345) % 2147483648;
-	return 2 * $state / 2147483648 - 1;
-}
+# uniform noise in [-1, 1) with a fixed seed: the same on every machine
+my $wobble = ReportFixture::noise(4242);
 
-my %host = (
-	alpha => { arch => 'x86_64', cpus => 2, hostname => 'alpha', kernel => '6.1', cpu_model => 'Xeon' },
-	beta => { arch => 'x86_64', cpus => 8, hostname => 'beta', kernel => '6.6', cpu_model => 'EPYC' });
+my %machine = %ReportFixture::machines;
 
 # one experiment: base and patch, 8 rounds at 2 clients, patch faster by $gain
 sub experiment
@@ -42,9 +35,9 @@ sub experiment
 		clients => [2],
 		rounds => 8,
 		variants => [ { name => 'base' }, { name => 'patch', set => ['work_mem=8MB'] } ],
-		machine => $host{$host},
+		machine => $machine{$host},
 		written_at => sprintf('2026-02-%02dT00:00:00Z', $day),
-		tps => sub { my ($v) = @_; $level * ($v eq 'patch' ? $gain : 1) * (1 + 0.01 * wobble()) });
+		tps => sub { my ($v) = @_; $level * ($v eq 'patch' ? $gain : 1) * (1 + 0.01 * $wobble->()) });
 	# each run its own start, as the runner writes them (the identity's first)
 	my @lines = split /\n/, slurp_file("$dir/runs.csv");
 	s/2026-01-01T00:00:00Z/sprintf('2026-02-%02dT%02d:00:00Z', $day, $day % 24)/e for @lines[ 1 .. $#lines ];
@@ -77,6 +70,10 @@ is(() = $out =~ /^experiment \d+ was imported before from .*: 0 new runs of 16$/
 ReportFixture::append_runs($alpha[0], [ map { { round => 9, variant => $_, clients => 2, tps => 1000 } } qw(base patch) ]);
 ($rc, $out, $err) = run_client_on($node, 'import', $alpha[0], "dbname=$db");
 like($out, qr/^experiment \d+ was imported before from .*: 2 new runs of 18$/m, 'a resumed experiment: its 2 new runs')
+  or diag $out, $err;
+# a bare database name as the last argument, as with one directory before
+($rc, $out, $err) = run_client_on($node, 'import', $beta, $db);
+like($out, qr/^experiment \d+ was imported before from .*beta1: 0 new runs of 16$/m, 'a database name as the last argument')
   or diag $out, $err;
 is($node->safe_psql($db, 'SELECT count(*) FROM pgbench_ext.experiments'), 3, 'still three experiments');
 is($node->safe_psql($db, 'SELECT count(*) FROM pgbench_ext.runs'), 50, 'and 16 + 18 + 16 runs');

@@ -21,17 +21,10 @@ $node->init;
 $node->start;
 my $db = create_database($node, 'farm_compare');
 
-# A linear congruential generator with a fixed seed: the same noise everywhere
-my $state = 7;
-sub wobble
-{
-	$state = (1103515245 * $state + 12345) % 2147483648;
-	return 2 * $state / 2147483648 - 1;
-}
+# uniform noise in [-1, 1) with a fixed seed: the same on every machine
+my $wobble = ReportFixture::noise(7);
 
-my %machine = (
-	alpha => { arch => 'x86_64', cpus => 2, hostname => 'alpha', kernel => '6.1' },
-	beta => { arch => 'x86_64', cpus => 8, hostname => 'beta', kernel => '6.6' });
+my %machine = %ReportFixture::machines;
 
 sub experiment
 {
@@ -43,7 +36,7 @@ sub experiment
 		machine => $machine{$host},
 		written_at => "2026-03-0${day}T00:00:00Z",
 		variants => [ { name => 'base' }, { name => 'patch' } ],
-		tps => sub { my ($v, $c) = @_; 1000 * $c * ($v eq 'patch' ? $gain : 1) * (1 + 0.01 * wobble()) });
+		tps => sub { my ($v, $c) = @_; 1000 * $c * ($v eq 'patch' ? $gain : 1) * (1 + 0.01 * $wobble->()) });
 	return $dir;
 }
 

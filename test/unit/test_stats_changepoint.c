@@ -143,6 +143,45 @@ test_deterministic(void)
 		   "  change point %d: the same to the bit", i + 1);
 }
 
+/* How often n simulated histories with the shift had a change point found. */
+typedef struct Detection
+{
+	int			n;
+	int			anywhere;		/* any change point */
+	int			found;			/* one at SHIFT_AT +- 1 */
+	int			covered;		/* and its CI held the true shift */
+} Detection;
+
+static Detection
+simulate_detection(int runs, int n, uint64_t seed)
+{
+	StatsChangeOptions opt;
+	StatsChangePoint cp[POINTS];
+	double		x[POINTS];
+	Detection	d = {n, 0, 0, 0};
+
+	stats_default_change_options(&opt);
+	rng_seed(seed);
+	for (int s = 0; s < n; s++)
+	{
+		int			k;
+
+		simulate_runs(x, SHIFT, runs);
+		opt.seed = s + 1;
+		k = stats_changepoints(x, POINTS, &opt, cp, POINTS);
+		d.anywhere += k > 0;
+		for (int j = 0; j < k; j++)
+			if (abs(cp[j].index - SHIFT_AT) <= 1)
+			{
+				d.found++;
+				d.covered += cp[j].has_ci && cp[j].ci_low <= 1.0 + SHIFT &&
+					cp[j].ci_high >= 1.0 + SHIFT;
+				break;
+			}
+	}
+	return d;
+}
+
 /*
  * Detection: 200 histories with the 3% shift at point 15.  The rate at the
  * right place is 0.8965 (10,000 histories, seed 12345; its 99.7% interval
@@ -153,38 +192,13 @@ test_deterministic(void)
 static void
 test_detection(void)
 {
-	StatsChangeOptions opt;
-	StatsChangePoint cp[POINTS];
-	double		x[POINTS];
-	int			n = sim_reps(200, 2000),
-				found = 0,
-				anywhere = 0,
-				covered = 0;
+	Detection	d = simulate_detection(RUNS_PER_POINT, sim_reps(200, 2000), 20261202);
 
-	stats_default_change_options(&opt);
-	rng_seed(20261202);
-	for (int s = 0; s < n; s++)
-	{
-		int			k;
-
-		simulate_history(x, SHIFT);
-		opt.seed = s + 1;
-		k = stats_changepoints(x, POINTS, &opt, cp, POINTS);
-		anywhere += k > 0;
-		for (int j = 0; j < k; j++)
-			if (abs(cp[j].index - SHIFT_AT) <= 1)
-			{
-				found++;
-				covered += cp[j].has_ci && cp[j].ci_low <= 1.0 + SHIFT &&
-					cp[j].ci_high >= 1.0 + SHIFT;
-				break;
-			}
-	}
-	ok(found >= 0.80 * n,
+	ok(d.found >= 0.80 * d.n,
 	   "3%% shift, 30 points, 5%% run noise (15 runs a point): found at 15 +- 1 in %d of %d (>= 80%%)",
-	   found, n);
+	   d.found, d.n);
 	diag("a change point anywhere in %d of %d; the CI of those at the right place held 3%% in %d of %d",
-		 anywhere, n, covered, found);
+		 d.anywhere, d.n, d.covered, d.found);
 }
 
 /*
@@ -233,35 +247,14 @@ static void
 print_rates(void)
 {
 	static const int runs[] = {1, 6, 10, 15, 20};
-	StatsChangeOptions opt;
-	StatsChangePoint cp[POINTS];
-	double		x[POINTS];
 
-	stats_default_change_options(&opt);
 	for (int r = 0; r < (int) (sizeof(runs) / sizeof(runs[0])); r++)
 	{
-		int			n = 10000,
-					anywhere = 0,
-					found = 0;
+		Detection	d = simulate_detection(runs[r], 10000, 12345);
 
-		rng_seed(12345);
-		for (int s = 0; s < n; s++)
-		{
-			int			k;
-
-			simulate_runs(x, SHIFT, runs[r]);
-			opt.seed = s + 1;
-			k = stats_changepoints(x, POINTS, &opt, cp, POINTS);
-			anywhere += k > 0;
-			for (int j = 0; j < k; j++)
-				if (abs(cp[j].index - SHIFT_AT) <= 1)
-				{
-					found++;
-					break;
-				}
-		}
 		diag("3%% shift, %2d runs a point (point noise %.2f%%): a change found in %.1f%%, at 15 +- 1 in %.1f%% of %d",
-			 runs[r], 100.0 * RUN_NOISE / sqrt(runs[r]), 100.0 * anywhere / n, 100.0 * found / n, n);
+			 runs[r], 100.0 * RUN_NOISE / sqrt(runs[r]), 100.0 * d.anywhere / d.n,
+			 100.0 * d.found / d.n, d.n);
 	}
 }
 
