@@ -13,9 +13,10 @@
  * answer for the same series and seed.  Directories are read as untrusted
  * data, as "report" reads them.
  *
- * Points from different machines are not one history: a machine's own
- * offset would read as a change.  Their fingerprints (farm_machine.c) must
- * agree unless --any-machine says to pool them.
+ * Points of different experiments are not one history: their signatures
+ * (the load, farm_machine.c) must agree.  Nor are points of different
+ * machines: a machine's own offset would read as a change.  Their
+ * fingerprints must agree unless --any-machine says to pool them.
  *
  *-------------------------------------------------------------------------
  */
@@ -182,6 +183,7 @@ read_point(const char *dir, const HistoryOptions *o, FarmPoint *p, char **why)
 	p->runs = sample->n;
 	stats_geomean(sample->tps, sample->n, &p->value);
 	p->machine = farm_machine_of(r->experiment);
+	p->signature = farm_signature(r->experiment);
 	return true;
 }
 
@@ -237,6 +239,14 @@ cmd_history(int argc, char **argv)
 		else
 			log_warningf("%s is left out of the history: %s", argv[i], why);
 	}
+	for (int i = 1; i < n; i++)
+		if (strcmp(pts[i].signature, pts[0].signature) != 0)
+		{
+			log_errorf("%s holds another experiment than %s (signatures %s and %s)",
+					   pts[i].label, pts[0].label, pts[i].signature, pts[0].signature);
+			pg_log_error_hint("A history is of one experiment file's load: the same scripts, scale, clients and duration.");
+			return EXIT_USAGE;
+		}
 	if (!o.any_machine && !farm_same_machine(pts, n, &error))
 	{
 		log_error_text(error);

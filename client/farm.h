@@ -34,6 +34,7 @@ typedef struct FarmPoint
 	char	   *written_at;
 	int			runs;			/* counted runs behind the value */
 	double		value;			/* their geometric mean tps */
+	char	   *signature;		/* of its experiment (farm_signature) */
 	FarmMachine machine;
 } FarmPoint;
 

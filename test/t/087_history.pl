@@ -7,6 +7,7 @@
 use strict;
 use warnings;
 
+use JSON::PP;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
@@ -74,6 +75,20 @@ like($err, qr/ran on different machines \(fingerprints [0-9a-f]{16} of "fixture"
 like($err, qr/hint: .*--any-machine/, '  with the option that pools them');
 ($rc, $out, $err) = run_client('history', '--any-machine', @flat, $other);
 is($rc, 0, '--any-machine pools them') or diag $err;
+
+# a point of another experiment (another scale): refused
+my $scale = point("$base/scale", 1000, 13);
+{
+	my $doc = PgbenchExtTest::read_json("$scale/experiment.json");
+	$doc->{spec}{experiment}{scale} = 10;
+	open my $f, '>', "$scale/experiment.json" or die;
+	print $f JSON::PP->new->canonical->encode($doc);
+	close $f;
+}
+($rc, $out, $err) = run_client('history', @flat, $scale);
+is($rc, 2, 'a point of another experiment: exit status 2');
+like($err, qr/\Q$scale\E holds another experiment than \Q$flat[0]\E \(signatures [0-9a-f]{16} and [0-9a-f]{16}\)/,
+	'  naming it');
 
 # a directory without the variant asked for is left out, with a warning
 ($rc, $out, $err) = run_client('history', '--variant', 'head', @flat[0 .. 5], "$base/step00");
