@@ -171,6 +171,31 @@ our %machines = (
 	alpha => { arch => 'x86_64', cpus => 2, hostname => 'alpha', kernel => '6.1', cpu_model => 'Xeon' },
 	beta => { arch => 'x86_64', cpus => 8, hostname => 'beta', kernel => '6.6', cpu_model => 'EPYC' });
 
+# host_experiment(DIR, HOST, DAY, GAIN, NOISE [, level => TPS, clients =>
+# [...], script => NAME]): one experiment file as the machine HOST of
+# %machines ran it on day DAY of February 2026 (experiment.json and every
+# run's start): base, and patch faster by GAIN, 8 rounds; a run's tps is
+# level (1000) * clients ([1, 2]) * (GAIN for patch) * (1 + 1% of NOISE->()).
+sub host_experiment
+{
+	my ($dir, $host, $day, $gain, $noise, %o) = @_;
+	my $when = sprintf('2026-02-%02dT00:00:00Z', $day);
+	write_dir(
+		$dir,
+		clients => $o{clients} // [ 1, 2 ],
+		rounds => 8,
+		script => $o{script},
+		machine => $machines{$host},
+		written_at => $when,
+		variants => [ { name => 'base' }, { name => 'patch', set => ['work_mem=8MB'] } ],
+		tps => sub {
+			my ($v, $c) = @_;
+			return ($o{level} // 1000) * $c * ($v eq 'patch' ? $gain : 1) * (1 + 0.01 * $noise->());
+		},
+		run_extra => sub { $_[0]{started_at} = $when });
+	return $dir;
+}
+
 # Numbers are kept as written (Math::BigFloat), so that a figure can be
 # handed to SQL with every digit (PgbenchExtTest::read_json for the rest).
 sub read_json_exact

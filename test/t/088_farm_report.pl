@@ -17,26 +17,9 @@ my $base = PostgreSQL::Test::Utils::tempdir;
 # uniform noise in [-1, 1) with a fixed seed: the same on every machine
 my $wobble = ReportFixture::noise(99);
 
-my %machine = %ReportFixture::machines;
-
-# base and patch at 1 and 2 clients, 8 rounds, patch faster by $gain
-sub experiment
-{
-	my ($dir, $host, $gain, %o) = @_;
-	ReportFixture::write_dir(
-		$dir,
-		clients => [ 1, 2 ],
-		rounds => 8,
-		machine => $machine{$host},
-		variants => [ { name => 'base' }, { name => 'patch' } ],
-		tps => sub { my ($v, $c) = @_; 1000 * $c * ($v eq 'patch' ? $gain : 1) * (1 + 0.01 * $wobble->()) },
-		%o);
-	return $dir;
-}
-
-my $a1 = experiment("$base/alpha1", 'alpha', 1.05);
-my $b1 = experiment("$base/beta1", 'beta', 1.045);
-my $a2 = experiment("$base/alpha2", 'alpha', 1.052);
+my $a1 = ReportFixture::host_experiment("$base/alpha1", 'alpha', 1, 1.05, $wobble);
+my $b1 = ReportFixture::host_experiment("$base/beta1", 'beta', 2, 1.045, $wobble);
+my $a2 = ReportFixture::host_experiment("$base/alpha2", 'alpha', 3, 1.052, $wobble);
 
 my ($rc, $out, $err) = run_client('report', $a1, $b1);
 is($rc, 0, 'report of two directories of two machines exits 0') or diag $err;
@@ -67,7 +50,7 @@ like($out, qr/on 2 machines:/, 'three directories of two machines: two machines'
 like($out, qr/^  across machines.*\(2 machine pairs\)$/m, 'and two units');
 
 # another experiment: refused
-my $other = experiment("$base/other", 'beta', 1.0, script => 'select-only');
+my $other = ReportFixture::host_experiment("$base/other", 'beta', 4, 1.0, $wobble, script => 'select-only');
 ($rc, $out, $err) = run_client('report', $a1, $other);
 is($rc, 2, 'a directory of another experiment: exit status 2');
 like($err, qr/\Q$other\E holds another experiment than \Q$a1\E\n.*detail: Their loads \(signatures [0-9a-f]{16} and [0-9a-f]{16}\)/,

@@ -24,31 +24,9 @@ my $db = create_database($node, 'farm');
 # uniform noise in [-1, 1) with a fixed seed: the same on every machine
 my $wobble = ReportFixture::noise(4242);
 
-my %machine = %ReportFixture::machines;
-
-# one experiment: base and patch, 8 rounds at 2 clients, patch faster by $gain
-sub experiment
-{
-	my ($dir, $host, $day, $level, $gain) = @_;
-	ReportFixture::write_dir(
-		$dir,
-		clients => [2],
-		rounds => 8,
-		variants => [ { name => 'base' }, { name => 'patch', set => ['work_mem=8MB'] } ],
-		machine => $machine{$host},
-		written_at => sprintf('2026-02-%02dT00:00:00Z', $day),
-		tps => sub { my ($v) = @_; $level * ($v eq 'patch' ? $gain : 1) * (1 + 0.01 * $wobble->()) });
-	# each run its own start, as the runner writes them (the identity's first)
-	my @lines = split /\n/, slurp_file("$dir/runs.csv");
-	s/2026-01-01T00:00:00Z/sprintf('2026-02-%02dT%02d:00:00Z', $day, $day % 24)/e for @lines[ 1 .. $#lines ];
-	open my $f, '>', "$dir/runs.csv" or die;
-	print $f join("\n", @lines), "\n";
-	close $f;
-	return $dir;
-}
-
-my @alpha = map { experiment("$base/alpha$_", 'alpha', $_, 1000, 1.05) } 1 .. 2;
-my $beta = experiment("$base/beta1", 'beta', 3, 3000, 1.04);
+# base and patch at 2 clients, patch faster by 5% on alpha and 4% on beta
+my @alpha = map { ReportFixture::host_experiment("$base/alpha$_", 'alpha', $_, 1.05, $wobble, clients => [2]) } 1 .. 2;
+my $beta = ReportFixture::host_experiment("$base/beta1", 'beta', 3, 1.04, $wobble, clients => [2], level => 1500);
 
 my ($rc, $out, $err) = run_client_on($node, 'import', @alpha, $beta, "dbname=$db");
 is($rc, 0, 'import of three directories of two hosts exits 0') or diag $err;
@@ -94,7 +72,8 @@ like($stderr, qr/no imported experiment has signature 0000/, 'an unknown signatu
 my @steps;
 for my $i (1 .. 14)
 {
-	push @steps, experiment(sprintf("$base/step%02d", $i), 'alpha', 10 + $i, $i > 8 ? 1100 : 1000, 1);
+	push @steps, ReportFixture::host_experiment(sprintf("$base/step%02d", $i), 'alpha', 10 + $i, 1, $wobble,
+		clients => [2], level => $i > 8 ? 550 : 500);
 }
 ($rc, $out, $err) = run_client_on($node, 'import', @steps, "dbname=$db");
 is($rc, 0, 'import of a history of 14 experiments') or diag $err;

@@ -24,24 +24,8 @@ my $db = create_database($node, 'farm_compare');
 # uniform noise in [-1, 1) with a fixed seed: the same on every machine
 my $wobble = ReportFixture::noise(7);
 
-my %machine = %ReportFixture::machines;
-
-sub experiment
-{
-	my ($dir, $host, $gain, $day) = @_;
-	ReportFixture::write_dir(
-		$dir,
-		clients => [ 1, 2 ],
-		rounds => 8,
-		machine => $machine{$host},
-		written_at => "2026-03-0${day}T00:00:00Z",
-		variants => [ { name => 'base' }, { name => 'patch' } ],
-		tps => sub { my ($v, $c) = @_; 1000 * $c * ($v eq 'patch' ? $gain : 1) * (1 + 0.01 * $wobble->()) });
-	return $dir;
-}
-
-my @dirs = (experiment("$base/alpha1", 'alpha', 1.05, 1), experiment("$base/beta1", 'beta', 1.045, 2),
-	experiment("$base/alpha2", 'alpha', 1.052, 3));
+my @dirs = map { ReportFixture::host_experiment("$base/$_->[0]", $_->[1], $_->[2], $_->[3], $wobble) }
+  [ 'alpha1', 'alpha', 1, 1.05 ], [ 'beta1', 'beta', 2, 1.045 ], [ 'alpha2', 'alpha', 3, 1.052 ];
 
 my ($rc, $out, $err) = run_client_on($node, 'import', @dirs, "dbname=$db");
 is($rc, 0, 'import of three directories of two machines') or diag $err;
