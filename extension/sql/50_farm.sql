@@ -87,7 +87,9 @@ FROM experiment_sources s
 WHERE s.signature = history.signature
   AND (history.fingerprint IS NULL OR history.fingerprint IN ('*', s.fingerprint));
 IF found_machines IS NULL THEN
-    RAISE EXCEPTION 'no imported experiment has signature %', history.signature
+    RAISE EXCEPTION '%', format('no imported experiment has signature %s%s', history.signature,
+                                CASE WHEN coalesce(history.fingerprint, '*') = '*' THEN ''
+                                     ELSE format(' on machine %s', history.fingerprint) END)
         USING ERRCODE = 'no_data_found',
               HINT = 'The experiment_sources table lists the signatures imported (and their machines).';
 END IF;

@@ -71,6 +71,8 @@ is($node->safe_psql($db, "SELECT count(*) FROM pgbench_ext.history('$signature',
 	3, "with '*' every machine's points");
 $node->psql($db, "SELECT * FROM pgbench_ext.history('0000', 'base', 'default', 2)", stderr => \$stderr);
 like($stderr, qr/no imported experiment has signature 0000/, 'an unknown signature is said');
+$node->psql($db, "SELECT * FROM pgbench_ext.history('$signature', 'base', 'default', 2, 'ffff')", stderr => \$stderr);
+like($stderr, qr/no imported experiment has signature $signature on machine ffff/, 'so is an unknown machine');
 
 # --- changepoints() over history() = "pgbench_ext history" of the directories ---
 my @steps;
