@@ -12,9 +12,9 @@
  *
  * The statistics cannot be interrupted (they are plain C, with malloc'd
  * buffers a longjmp would leak), so the series is capped at
- * CHANGEPOINTS_MAX_POINTS: at the default 999 shuffles a flat history of
- * 1,000 points took 1.5 s, one with 9 change points 2.7 s
- * (bench/changepoint_speed.sh, docs/farm.md).
+ * CHANGEPOINTS_MAX_POINTS: at the default 999 shuffles a history of 1,000
+ * points took 1.5 to 2.7 s on a loaded 2-core machine (bench/stats_speed.sh,
+ * docs/farm.md).
  *
  *-------------------------------------------------------------------------
  */
