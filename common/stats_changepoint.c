@@ -133,7 +133,7 @@ best_arc(const double *y, int m, int min_segment, double *prefix,
 }
 
 /*
- * The permutation p-value of the best split of y[0 .. m-1] (whose D is
+ * The permutation p-value of the best arc of y[0 .. m-1] (whose D is
  * observed), using work (2 m + 1 doubles) for the shuffles and their
  * prefix sums.
  */
@@ -159,7 +159,7 @@ permutation_p(const double *y, int m, double observed,
 
 		/*
 		 * Equal within rounding: a shuffle that reproduces the observed
-		 * split exactly must count, or ties would make p too small.
+		 * arc exactly must count, or ties would make p too small.
 		 */
 		if (best_arc(work, m, opt->min_segment, work + m, &from, &to) >=
 			observed * (1.0 - 1e-12))
