@@ -642,7 +642,7 @@ extern bool stats_fdr_discovery(const StatsComparison *c, double q,
 
 typedef struct StatsChangeOptions
 {
-	double		alpha;			/* each split's permutation test, (0,1) */
+	double		alpha;			/* each permutation test's level, (0,1) */
 	int			permutations;	/* shuffles per test, 1 .. 10^6 */
 	int			min_segment;	/* fewest points on either side of a change, >= 1 */
 	unsigned long long seed;	/* of the shuffles: same series, same answer */
