@@ -114,9 +114,9 @@ foreach my $case (
 my @dirs = map { ReportFixture::host_experiment("$base/m_$_->[0]", $_->[1], $_->[2], $_->[3], $wobble) }
   [ 'alpha1', 'alpha', 1, 1.05 ], [ 'beta1', 'beta', 2, 1.045 ], [ 'alpha2', 'alpha', 3, 1.052 ];
 
-my ($rc, $out, $err) = run_client_on($node, 'import', @dirs, "dbname=$db");
+($rc, $out, $err) = run_client_on($node, 'import', @dirs, "dbname=$db");
 is($rc, 0, 'import of three directories of two machines') or diag $err;
-my ($signature) = $out =~ /signature ([0-9a-f]{16})/;
+my ($two_machines) = $out =~ /signature ([0-9a-f]{16})/;
 ($rc, $out, $err) = run_client('report', @dirs);
 is($rc, 0, 'report of the same three directories') or diag $err;
 
@@ -127,7 +127,7 @@ foreach my $clients (1, 2)
 	ok($line, "the client's verdict across machines at $clients clients: $line");
 	my $row = $node->safe_psql($db,
 		"SELECT estimate, ci_low, ci_high, verdict, n_units, unit, array_length(machines, 1) "
-		  . "FROM pgbench_ext.farm_compare('$signature', 'base', 'patch', 'default', $clients)");
+		  . "FROM pgbench_ext.farm_compare('$two_machines', 'base', 'patch', 'default', $clients)");
 	my ($est, $lo, $hi, $verdict, $units, $unit, $nmachines) = split /\|/, $row;
 	my $pct = sub { sprintf('%+.2f%%', 100 * ($_[0] - 1)) };
 	my $sql = sprintf('%s [%s, %s]  %s  (%d %ss)', $pct->($est), $pct->($lo), $pct->($hi), $verdict, $units, $unit);
