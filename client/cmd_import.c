@@ -1,28 +1,39 @@
 /*-------------------------------------------------------------------------
  *
  * cmd_import.c
- *		"pgbench_ext import DIR [CONNINFO]": load a results directory into
- *		the extension's tables (experiments, variants, runs), so that an
- *		experiment can be analysed from psql with pgbench_ext.experiment_report() —
- *		the same figures as the terminal table, from the same C code.
+ *		"pgbench_ext import DIR... [CONNINFO]": load results directories of
+ *		any number of hosts into the extension's tables of one database
+ *		(experiments, variants, runs, and the farm's machines and
+ *		experiment_sources), so that experiments can be analysed from psql:
+ *		pgbench_ext.experiment_report() gives the same figures as the
+ *		terminal table, from the same C code; history() and farm_compare()
+ *		take them across dates and machines.
  *
- * One transaction: an experiment is imported whole or not at all, with
- * its profiles when it has them (profile_import.c).  The
- * columns of runs.csv are matched by name against those of the runs
- * table, so a runs.csv with more columns (a later version) still imports
- * what the table holds.  The directory is read as untrusted data: every
- * line is checked against experiment.json before anything is imported.
+ * One transaction per directory: an experiment is imported whole or not at
+ * all, with its profiles when it has them (profile_import.c).  Importing is
+ * idempotent by run identity: an experiment is known by its identity (its
+ * machine's fingerprint, farm_machine.c, its specification, when it was
+ * written and when its first run started), a run by that and its number,
+ * and importing a directory again adds only the runs that are not there
+ * yet (those of a --resume), never a second copy.  The columns of
+ * runs.csv are matched by name against those of the runs table, so a
+ * runs.csv with more columns (a later version) still imports what the
+ * table holds.  Every directory is read as untrusted data and checked
+ * against its experiment.json before anything is imported.
  *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
 #include "conn.h"
 #include "commands.h"
+#include "digest.h"
 #include "experiment.h"
+#include "farm.h"
 #include "profile.h"
 #include "results.h"
 
 #include <getopt.h>
+#include <sys/stat.h>
 
 #include "common/logging.h"
 #include "fe_utils/string_utils.h"
@@ -31,15 +42,19 @@
 static void
 import_usage(void)
 {
-	printf("%s import loads a results directory into the extension's tables\n"
-		   "(pgbench_ext.experiments, variants, runs, and the profile_* tables when\n"
-		   "the experiment has profiles) for analysis from psql.\n\n", progname);
-	printf("Usage:\n  %s import [OPTION]... DIR [CONNINFO]\n\n", progname);
+	printf("%s import loads results directories, of any number of hosts, into the\n"
+		   "extension's tables of one database (pgbench_ext.experiments, variants, runs,\n"
+		   "machines, experiment_sources, and the profile_* tables when an experiment\n"
+		   "has profiles) for analysis from psql.  Importing a directory again adds only\n"
+		   "the runs that are not there yet.\n\n", progname);
+	printf("Usage:\n  %s import [OPTION]... DIR... [CONNINFO]\n\n", progname);
 	printf("Options:\n");
 	printf("  -?, --help               show this help, then exit\n");
 	conn_usage();
 	printf("\nThen: SELECT * FROM pgbench_ext.experiment_report(EXPERIMENT_ID);\n");
 	printf("      SELECT * FROM pgbench_ext.profile_compare(EXPERIMENT_ID);\n");
+	printf("      SELECT * FROM pgbench_ext.history(SIGNATURE, VARIANT, SCRIPT, CLIENTS);\n");
+	printf("      SELECT * FROM pgbench_ext.farm_compare(SIGNATURE, BASELINE, VARIANT, SCRIPT, CLIENTS);\n");
 }
 
 static void
@@ -104,13 +119,15 @@ import_variants(PGconn *conn, const char *id, json_t *doc)
 
 /*
  * runs.csv's lines (checked by results_read_runs()), with each run's
- * runs/NNNN.json; only the columns the runs table has are imported.
+ * runs/NNNN.json; only the columns the runs table has are imported, and
+ * only the runs not imported before.  Returns how many were new.
  */
 static int
 import_runs(PGconn *conn, const char *id, const char *dir, const RunsCsv *t)
 {
 	char	   *error = NULL;
 	int			nkeep = 0,
+				inserted = 0,
 				id_col;
 	int		   *keep;
 	PGresult   *res;
@@ -138,7 +155,7 @@ import_runs(PGconn *conn, const char *id, const char *dir, const RunsCsv *t)
 	appendPQExpBufferStr(&sql, ") VALUES ($1, $2");
 	for (int k = 0; k < nkeep; k++)
 		appendPQExpBuffer(&sql, ", $%d", k + 3);
-	appendPQExpBufferStr(&sql, ")");
+	appendPQExpBufferStr(&sql, ") ON CONFLICT (experiment_id, run_id) DO NOTHING");
 
 	for (int i = 0; i < t->nrows; i++)
 	{
@@ -152,13 +169,165 @@ import_runs(PGconn *conn, const char *id, const char *dir, const RunsCsv *t)
 		params[1] = json_text(detail);
 		for (int k = 0; k < nkeep; k++)
 			params[k + 2] = fields[keep[k]][0] != '\0' ? fields[keep[k]] : NULL;
-		PQclear(exec_params(conn, sql.data, nkeep + 2, params,
-							psprintf("could not import run %s", fields[id_col])));
+		res = exec_params(conn, sql.data, nkeep + 2, params,
+						  psprintf("could not import run %s", fields[id_col]));
+		inserted += atoi(PQcmdTuples(res));
+		PQclear(res);
 		json_decref(detail);
 		pg_free(params);
 	}
 	termPQExpBuffer(&sql);
-	return t->nrows;
+	return inserted;
+}
+
+/* A results directory read and checked, not yet imported. */
+typedef struct ImportDir
+{
+	const char *dir;
+	char	   *absdir;
+	json_t	   *doc;
+	ExperimentSpec spec;
+	RunsCsv    *runs;
+	FarmMachine machine;
+	char	   *signature;
+	char	   *identity;
+} ImportDir;
+
+/*
+ * The experiment's identity: its machine, its specification (with the seed
+ * drawn for it), when experiment.json was written and when its first run
+ * started, so that one experiment resumed (which appends runs and leaves
+ * experiment.json as it was) is still one, and one file run twice is two.
+ */
+static char *
+experiment_identity(const ImportDir *d)
+{
+	char	   *spec = json_dumps(json_object_get(d->doc, "spec"), JSON_COMPACT | JSON_SORT_KEYS);
+	const char *written = json_string_value(json_object_get(d->doc, "written_at"));
+	int			col = runs_csv_column(d->runs, "started_at");
+	const char *first = d->runs->nrows > 0 && col >= 0 ? d->runs->rows[0][col] : "";
+
+	return pnstrdup(sha256_of_string(psprintf("%s\n%s\n%s\n%s", d->machine.fingerprint,
+											  spec ? spec : "", written ? written : "", first)), 32);
+}
+
+/* Read and check one results directory; exits with status 2 when it is none. */
+static void
+read_import_dir(const char *dir, ImportDir *d)
+{
+	char	   *error = NULL;
+
+	d->dir = dir;
+	if ((d->doc = results_read_spec(dir, &d->spec, &error)) == NULL)
+	{
+		log_error_text(error);
+		pg_log_error_hint("\"%s\" must be a results directory written by \"%s run\" or \"%s ab\"; nothing was imported.",
+						  dir, progname, progname);
+		exit(EXIT_USAGE);
+	}
+	if ((d->runs = results_read_runs(dir, &d->spec, &error)) == NULL)
+	{
+		log_error_text(error);
+		pg_log_error_hint("Nothing was imported.");
+		exit(EXIT_USAGE);
+	}
+	if ((d->absdir = realpath(dir, NULL)) == NULL)
+		d->absdir = pg_strdup(dir);
+	d->machine = farm_machine_of(d->doc);
+	d->signature = farm_signature(d->doc);
+	d->identity = experiment_identity(d);
+}
+
+/* The experiment's row and its variants; returns its id. */
+static char *
+import_experiment(PGconn *conn, const ImportDir *d, int *nvariants)
+{
+	PGresult   *res;
+	char	   *id;
+	const char *params[6] = {d->absdir,
+		json_string_value(json_object_get(d->doc, "pgbench_ext_version")),
+		json_string_value(json_object_get(d->doc, "written_at")),
+		json_text(json_object_get(d->doc, "spec")),
+		json_text(json_object_get(d->doc, "machine")),
+	psprintf("%d", results_restart_rounds(d->doc))};
+
+	res = exec_params(conn,
+					  "INSERT INTO pgbench_ext.experiments (source_dir, pgbench_ext_version, written_at, spec, machine, restart_rounds) "
+					  "VALUES ($1, $2, $3, $4, $5, $6) RETURNING experiment_id",
+					  6, params, "could not import the experiment");
+	id = pg_strdup(PQgetvalue(res, 0, 0));
+	PQclear(res);
+	*nvariants = import_variants(conn, id, d->doc);
+	{
+		const char *source[4] = {id, d->identity, d->machine.fingerprint, d->signature};
+
+		PQclear(exec_params(conn,
+							"INSERT INTO pgbench_ext.experiment_sources (experiment_id, identity, fingerprint, signature) "
+							"VALUES ($1, $2, $3, $4)", 4, source, "could not record where the experiment comes from"));
+	}
+	return id;
+}
+
+/*
+ * One results directory in one transaction: its machine, then the
+ * experiment unless its identity is there already, then the runs not yet
+ * imported.
+ */
+static void
+import_dir(PGconn *conn, const ImportDir *d)
+{
+	const char *machine[3] = {d->machine.fingerprint, d->machine.hostname, json_text(d->machine.facts)};
+	const char *identity[1] = {d->identity};
+	PGresult   *res;
+	char	   *id;
+	char	   *error = NULL;
+	int			nvariants = 0,
+				nruns,
+				nprofiles = 0;
+	bool		known;
+
+	PQclear(exec_or_die(conn, "BEGIN"));
+	PQclear(exec_params(conn,
+						"INSERT INTO pgbench_ext.machines (fingerprint, hostname, facts) VALUES ($1, $2, $3) "
+						"ON CONFLICT (fingerprint) DO NOTHING", 3, machine, "could not record the machine"));
+	res = exec_params(conn, "SELECT experiment_id FROM pgbench_ext.experiment_sources WHERE identity = $1",
+					  1, identity, "could not look for the experiment");
+	known = PQntuples(res) > 0;
+	id = known ? pg_strdup(PQgetvalue(res, 0, 0)) : import_experiment(conn, d, &nvariants);
+	PQclear(res);
+	nruns = import_runs(conn, id, d->dir, d->runs);
+	if (!known && (nprofiles = profile_import(conn, id, d->dir, &error)) < 0)
+	{
+		log_error_text(error);
+		PQexec(conn, "ROLLBACK");
+		PQfinish(conn);
+		exit(EXIT_RUNTIME_ERROR);
+	}
+	PQclear(exec_or_die(conn, "COMMIT"));
+	/* profile_import() prepares its statements anew for each experiment */
+	PQclear(exec_or_die(conn, "DEALLOCATE ALL"));
+	if (known)
+		printf("experiment %s was imported before from %s: %d new runs of %d\n",
+			   id, d->absdir, nruns, d->runs->nrows);
+	else
+		printf("imported experiment %s: %d variants, %d runs from %s\n", id, nvariants, nruns, d->absdir);
+	printf("  machine %s (\"%s\"), signature %s\n", d->machine.fingerprint, d->machine.hostname, d->signature);
+	printf("  report: SELECT * FROM pgbench_ext.experiment_report(%s);\n", id);
+	if (nprofiles > 0)
+		printf("  profiles of %d runs: SELECT * FROM pgbench_ext.profile_compare(%s);\n", nprofiles, id);
+}
+
+/*
+ * Whether the last argument is the connection string (a database name, a
+ * key=value string or a URI) rather than one more directory: it is no
+ * directory.
+ */
+static bool
+is_conninfo(const char *arg)
+{
+	struct stat st;
+
+	return !(stat(arg, &st) == 0 && S_ISDIR(st.st_mode));
 }
 
 int
@@ -169,19 +338,10 @@ cmd_import(int argc, char **argv)
 		{NULL, 0, NULL, 0}
 	};
 	ConnOptions opts = {0};
-	int			c;
-	const char *dir;
-	char	   *error = NULL;
-	json_t	   *doc;
-	ExperimentSpec spec;
-	RunsCsv    *runs;
+	int			c,
+				ndirs;
+	ImportDir  *dirs;
 	PGconn	   *conn;
-	PGresult   *res;
-	char	   *id;
-	char	   *absdir;
-	int			nvariants,
-				nruns,
-				nprofiles;
 
 	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
 	{
@@ -196,61 +356,19 @@ cmd_import(int argc, char **argv)
 			exit(EXIT_USAGE);
 		}
 	}
+	if (argc - optind >= 2 && is_conninfo(argv[argc - 1]))
+		opts.conninfo = argv[--argc];
 	if (optind >= argc)
 		usage_error("import", "no results directory given");
-	dir = argv[optind++];
-	if (optind < argc)
-		opts.conninfo = argv[optind++];
-	if (optind < argc)
-		usage_error("import", "too many command-line arguments (first is \"%s\")", argv[optind]);
 
-	if ((doc = results_read_spec(dir, &spec, &error)) == NULL)
-	{
-		log_error_text(error);
-		pg_log_error_hint("\"%s\" must be a results directory written by \"%s run\" or \"%s ab\".",
-						  dir, progname, progname);
-		return EXIT_USAGE;
-	}
-	if ((runs = results_read_runs(dir, &spec, &error)) == NULL)
-	{
-		log_error_text(error);
-		return EXIT_USAGE;
-	}
-	if ((absdir = realpath(dir, NULL)) == NULL)
-		absdir = pg_strdup(dir);
-
+	/* every directory is checked before anything is imported */
+	ndirs = argc - optind;
+	dirs = pg_malloc0(sizeof(ImportDir) * ndirs);
+	for (int i = 0; i < ndirs; i++)
+		read_import_dir(argv[optind + i], &dirs[i]);
 	conn = connect_checked(&opts);
-	PQclear(exec_or_die(conn, "BEGIN"));
-	{
-		const char *params[6] = {absdir,
-			json_string_value(json_object_get(doc, "pgbench_ext_version")),
-			json_string_value(json_object_get(doc, "written_at")),
-			json_text(json_object_get(doc, "spec")),
-			json_text(json_object_get(doc, "machine")),
-		psprintf("%d", results_restart_rounds(doc))};
-
-		res = exec_params(conn,
-						  "INSERT INTO pgbench_ext.experiments (source_dir, pgbench_ext_version, written_at, spec, machine, restart_rounds) "
-						  "VALUES ($1, $2, $3, $4, $5, $6) RETURNING experiment_id",
-						  6, params, "could not import the experiment");
-	}
-	id = pg_strdup(PQgetvalue(res, 0, 0));
-	PQclear(res);
-	nvariants = import_variants(conn, id, doc);
-	nruns = import_runs(conn, id, dir, runs);
-	if ((nprofiles = profile_import(conn, id, dir, &error)) < 0)
-	{
-		log_error_text(error);
-		PQexec(conn, "ROLLBACK");
-		PQfinish(conn);
-		return EXIT_RUNTIME_ERROR;
-	}
-	PQclear(exec_or_die(conn, "COMMIT"));
-	printf("imported experiment %s: %d variants, %d runs from %s\n", id, nvariants, nruns, absdir);
-	printf("report: SELECT * FROM pgbench_ext.experiment_report(%s);\n", id);
-	if (nprofiles > 0)
-		printf("profiles of %d runs: SELECT * FROM pgbench_ext.profile_compare(%s);\n", nprofiles, id);
+	for (int i = 0; i < ndirs; i++)
+		import_dir(conn, &dirs[i]);
 	PQfinish(conn);
-	json_decref(doc);
 	return 0;
 }

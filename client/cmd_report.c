@@ -4,7 +4,8 @@
  *		"pgbench_ext report DIR": re-render the verdict table, report.md,
  *		report.html, the plots, summary.json and benchstat.txt from a
  *		results directory alone (report_render(), which the end of "run"
- *		and "ab" calls too); and "pgbench_ext compare DIR_A DIR_B": the same
+ *		and "ab" calls too), or of several on several machines (farm_report.c);
+ *		and "pgbench_ext compare DIR_A DIR_B": the same
  *		cells of two experiments side by side, e.g. a --rerun of someone's
  *		experiment against the original.
  *
@@ -17,6 +18,7 @@
 #include "client.h"
 #include "table.h"
 #include "commands.h"
+#include "farm.h"
 #include "profile.h"
 #include "report.h"
 #include "results.h"
@@ -68,7 +70,11 @@ report_usage(void)
 {
 	printf("%s report re-renders the verdict table, report.md, report.html with its plots,\n"
 		   "summary.json and benchstat.txt from a results directory alone.\n\n", progname);
-	printf("Usage:\n  %s report [OPTION]... DIR\n\n", progname);
+	printf("Usage:\n  %s report [OPTION]... DIR\n", progname);
+	printf("  %s report [OPTION]... DIR1 DIR2...\n\n", progname);
+	printf("With several directories, one experiment run on several machines: each\n"
+		   "directory's verdict and the verdict across machines, the machine being the\n"
+		   "top level (written to the terminal only).\n\n");
 	printf("Options:\n");
 	printf("  --baseline NAME   compare every variant with NAME (default: the first)\n");
 	printf("  -v, --verbose     print the noise of each variant and by level, and the\n"
@@ -84,8 +90,9 @@ cmd_report(int argc, char **argv)
 
 	if (optind >= argc)
 		usage_error("report", "no results directory given");
+	/* several directories: one experiment on several machines (farm_report.c) */
 	if (optind + 1 < argc)
-		usage_error("report", "too many arguments: \"%s\" after the results directory", argv[optind + 1]);
+		return farm_report(argv + optind, argc - optind, baseline);
 	return report_render(argv[optind], baseline, stdout);
 }
 

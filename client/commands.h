@@ -21,5 +21,6 @@ extern int	cmd_calibrate(int argc, char **argv);
 extern int	cmd_report(int argc, char **argv);
 extern int	cmd_compare(int argc, char **argv);
 extern int	cmd_import(int argc, char **argv);
+extern int	cmd_history(int argc, char **argv);
 
 #endif							/* PGBENCH_EXT_COMMANDS_H */

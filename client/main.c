@@ -30,7 +30,8 @@ static const Command commands[] = {
 	{"calibrate", cmd_calibrate, "measure false positives, detection and noise on this machine"},
 	{"report", cmd_report, "re-render the verdict table, reports and plots of a results directory"},
 	{"compare", cmd_compare, "compare the same cells of two results directories"},
-	{"import", cmd_import, "load a results directory into the extension's tables"},
+	{"import", cmd_import, "load results directories of any hosts into one database"},
+	{"history", cmd_history, "change points of one experiment's results over builds or dates"},
 	{"env", cmd_env, "show the server's build, settings and host facts"},
 	{"layout", cmd_layout, "show, save or diff the cache-line layout of shared structs"},
 };

@@ -260,6 +260,14 @@ typedef double (*ReportFigureValue) (const ReportData *r, int run, const void *a
 extern ReportData *report_load(const char *dir, const char *baseline, char **error);
 extern ReportData *report_load_cells(const char *dir, const char *baseline, char **error);
 
+/*
+ * report_plots.c: gnuplot, as $PGBENCH_EXT_GNUPLOT or on PATH (NULL and a
+ * note why not); text as a gnuplot string; running a script with it.
+ */
+extern char *report_find_gnuplot(char **note);
+extern char *report_gp_quote(const char *s);
+extern bool report_run_gnuplot(const char *gnuplot, const char *script_path, char **note);
+
 /* report_data.c */
 extern ReportData *report_read(const char *dir, const char *baseline, char **error);
 extern ReportSample *report_sample(const ReportData *r, int script, int clients, int variant);

@@ -35,8 +35,8 @@
 #define PROGRESS_MIN_SECONDS 10
 #include <unistd.h>
 
-static char *
-find_gnuplot(char **note)
+char *
+report_find_gnuplot(char **note)
 {
 	const char *env = getenv("PGBENCH_EXT_GNUPLOT");
 	const char *path;
@@ -66,7 +66,7 @@ find_gnuplot(char **note)
 			return candidate;
 	}
 	*note = pg_strdup("gnuplot was not found on PATH (install gnuplot-nox, or set PGBENCH_EXT_GNUPLOT), "
-					  "then run \"pgbench_ext report DIR\" again");
+					  "then run the command again");
 	return NULL;
 }
 
@@ -100,8 +100,8 @@ typedef struct PlotSet
  * control characters become blanks.  Names and paths reach the script only
  * so; the terminal's noenhanced keeps "_" and "^" from being markup.
  */
-static char *
-gp_quote(const char *s)
+char *
+report_gp_quote(const char *s)
 {
 	PQExpBufferData q;
 
@@ -122,7 +122,7 @@ gp_quote(const char *s)
 static char *
 gp_path(const PlotSet *ps, const char *name)
 {
-	return gp_quote(psprintf("%s/%s", ps->dir, name));
+	return report_gp_quote(psprintf("%s/%s", ps->dir, name));
 }
 
 /*
@@ -165,7 +165,7 @@ begin_plot(PlotSet *ps, const char *name, const char *ttl, const char *xlabel, c
 	fprintf(ps->script, "reset\nset terminal svg size 800,420 dynamic noenhanced font 'sans,11' background '#ffffff'\n"
 			"set output %s\nset title %s\nset xlabel %s\nset ylabel %s\n"
 			"set key outside right top\nset grid\n",
-			gp_path(ps, svg), gp_quote(ttl), gp_quote(xlabel), gp_quote(ylabel));
+			gp_path(ps, svg), report_gp_quote(ttl), report_gp_quote(xlabel), report_gp_quote(ylabel));
 }
 
 /* tps vs clients, median and its CI, per variant and script */
@@ -200,7 +200,7 @@ plot_scaling(PlotSet *ps)
 			fprintf(ps->script, "%s %s index %d using 1:2:3:4 with yerrorlines lc rgb '%s' dt %d title %s",
 					first ? "" : ",", gp_path(ps, "tps_clients.dat"), s * r->spec.nvariants + v,
 					colour(v), s + 1,
-					gp_quote(r->spec.nscripts > 1
+					report_gp_quote(r->spec.nscripts > 1
 							 ? psprintf("%s %s", report_variant_name(r, v), r->spec.scripts[s])
 							 : report_variant_name(r, v)));
 			first = false;
@@ -268,7 +268,7 @@ plot_run_points(PlotSet *ps, const char *name, const char *ttl, bool by_clients,
 		}
 		end_block(f, lines);
 		fprintf(ps->script, "%s %s index %d using 1:2 with points pt 7 ps 0.8 lc rgb '%s' title %s",
-				v ? "," : "", gp_path(ps, file), v, colour(v), gp_quote(report_variant_name(r, v)));
+				v ? "," : "", gp_path(ps, file), v, colour(v), report_gp_quote(report_variant_name(r, v)));
 	}
 	fprintf(ps->script, "\n");
 	close_data(f);
@@ -421,10 +421,10 @@ plot_progress(PlotSet *ps)
 		end_block(f, lines);
 		appendPQExpBuffer(&tps_plot, "%s %s index %d using 1:2 with lines lc rgb '%s' %s",
 						  blocks ? "," : "", gp_path(ps, "progress.dat"), blocks, colour(v),
-						  seen[v] ? "notitle" : psprintf("title %s", gp_quote(run->variant)));
+						  seen[v] ? "notitle" : psprintf("title %s", report_gp_quote(run->variant)));
 		appendPQExpBuffer(&lat_plot, "%s %s index %d using 1:3 with lines lc rgb '%s' %s",
 						  blocks ? "," : "", gp_path(ps, "progress.dat"), blocks, colour(v),
-						  seen[v] ? "notitle" : psprintf("title %s", gp_quote(run->variant)));
+						  seen[v] ? "notitle" : psprintf("title %s", report_gp_quote(run->variant)));
 		seen[v] = true;
 		blocks++;
 	}
@@ -452,8 +452,8 @@ plot_progress(PlotSet *ps)
 	termPQExpBuffer(&lat_plot);
 }
 
-static bool
-run_gnuplot(const char *gnuplot, const char *script_path, char **note)
+bool
+report_run_gnuplot(const char *gnuplot, const char *script_path, char **note)
 {
 	char	   *argv[] = {(char *) gnuplot, (char *) script_path, NULL};
 	ChildSpec	spec = CHILD_SPEC_INIT;
@@ -476,7 +476,7 @@ char **
 report_draw_plots(const ReportData *r, int *nplots, char ***titles, char **note)
 {
 	PlotSet		ps = {r};
-	char	   *gnuplot = find_gnuplot(note);
+	char	   *gnuplot = report_find_gnuplot(note);
 	char	   *script_path;
 
 	*nplots = 0;
@@ -518,7 +518,7 @@ report_draw_plots(const ReportData *r, int *nplots, char ***titles, char **note)
 	for (int i = 0; i < ps.nsvgs; i++)
 		if (!safe_remove_file(ps.svgs[i], note))
 			return NULL;
-	if (!run_gnuplot(gnuplot, script_path, note))
+	if (!report_run_gnuplot(gnuplot, script_path, note))
 		return NULL;
 	*nplots = ps.nsvgs;
 	*titles = ps.titles;

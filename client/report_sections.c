@@ -13,6 +13,7 @@
 #include "client.h"
 #include "layout.h"
 #include "profile.h"
+#include "farm.h"
 #include "report.h"
 
 #include "pqexpbuffer.h"
@@ -32,14 +33,15 @@ section_experiment(const ReportData *r, Doc *d)
 		appendPQExpBuffer(&b, "%s%d", i ? "," : "", sp->clients[i]);
 	doc_heading(d, 2, "Experiment");
 	doc_para(d, "Scale %d; %s %d; clients %s; %d rounds (%d warmup); reset %s; %d runs recorded. "
-			 "Machine: %s, %d CPUs, kernel %s.",
+			 "Machine: %s, %d CPUs, kernel %s; fingerprint %s, signature %s (docs/farm.md).",
 			 sp->scale, sp->duration_s ? "duration (s)" : "transactions",
 			 sp->duration_s ? sp->duration_s : sp->transactions, b.data,
 			 sp->rounds, sp->warmup, sp->reset == RESET_EVERY_RUN ? "every run" : "never",
 			 r->nruns,
 			 report_json_str(machine, "arch", "?"),
 			 (int) json_integer_value(json_object_get(machine, "cpus")),
-			 report_json_str(machine, "kernel", "?"));
+			 report_json_str(machine, "kernel", "?"),
+			 farm_machine_of(r->experiment).fingerprint, farm_signature(r->experiment));
 	doc_table_begin(d, lengthof(hdr), hdr);
 	for (int v = 0; v < sp->nvariants; v++)
 	{

@@ -26,6 +26,7 @@
  */
 #include "client.h"
 #include "build.h"
+#include "farm.h"
 #include "profile.h"
 #include "run_one.h"
 #include "runner.h"
@@ -35,7 +36,6 @@
 
 #include <signal.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -63,18 +63,6 @@ static void
 stop_clusters_at_exit(void)
 {
 	cluster_stop_all();
-}
-
-static json_t *
-machine_json(void)
-{
-	struct utsname u;
-	char		host[256] = "";
-
-	uname(&u);
-	gethostname(host, sizeof(host) - 1);
-	return json_pack("{s:s, s:s, s:s, s:i}", "kernel", u.release, "arch", u.machine,
-					 "hostname", host, "cpus", (int) sysconf(_SC_NPROCESSORS_ONLN));
 }
 
 static bool
@@ -111,7 +99,7 @@ write_experiment_json(Experiment *x, const RunOptions *opts, const BudgetPlan *b
 					"spec", experiment_to_json(x->spec),
 					"plan", plan_to_json(x->plan, x->spec),
 					"variants", variants,
-					"machine", machine_json(),
+					"machine", farm_machine_json(),
 					"restart",
 					"rounds_per_instance", x->plan->restart_rounds,
 					"blocks", x->plan->nblocks,

@@ -67,12 +67,13 @@ static const char *const unit_names[][2] = {
 	[STATS_UNIT_INSTANCE_PAIR] = {"instance pair", "instance pairs"},
 	[STATS_UNIT_SEED_PAIR] = {"layout seed pair", "layout seed pairs"},
 	[STATS_UNIT_BUILD_PAIR] = {"build pair", "build pairs"},
+	[STATS_UNIT_MACHINE_PAIR] = {"machine pair", "machine pairs"},
 };
 
 const char *
 stats_unit_name(StatsUnit unit, int count)
 {
-	if ((int) unit < 0 || unit > STATS_UNIT_BUILD_PAIR)
+	if ((int) unit < 0 || unit > STATS_UNIT_MACHINE_PAIR)
 		return "unknown";
 	return unit_names[unit][count != 1];
 }
@@ -80,7 +81,7 @@ stats_unit_name(StatsUnit unit, int count)
 int
 stats_unit_from_name(const char *name)
 {
-	for (int u = STATS_UNIT_INSTANCE_PAIR; u <= STATS_UNIT_BUILD_PAIR; u++)
+	for (int u = STATS_UNIT_INSTANCE_PAIR; u <= STATS_UNIT_MACHINE_PAIR; u++)
 		if (strcmp(name, unit_names[u][0]) == 0)
 			return u;
 	return -1;

@@ -25,7 +25,7 @@
  * the noise lives), stats_design.c (the cheapest design that would
  * decide), stats_sequential.c (decisions after every block of rounds),
  * stats_seqbounds.c (their group-sequential boundaries), stats_fdr.c
- * (Benjamini–Hochberg).
+ * (Benjamini–Hochberg), stats_changepoint.c (change points in a history).
  *
  *-------------------------------------------------------------------------
  */
@@ -123,12 +123,13 @@ typedef enum StatsUnit
 	STATS_UNIT_ROUND,			/* paired rounds on one pair of servers */
 	STATS_UNIT_INSTANCE_PAIR,	/* the rounds between two restarts of both sides' servers */
 	STATS_UNIT_SEED_PAIR,		/* the builds of both sides with one layout seed */
-	STATS_UNIT_BUILD_PAIR		/* one build of each side */
+	STATS_UNIT_BUILD_PAIR,		/* one build of each side */
+	STATS_UNIT_MACHINE_PAIR		/* both sides on one machine (the farm's top level) */
 } StatsUnit;
 
 /*
- * "run", "round", "instance pair", "layout seed pair", "build pair", with
- * an "s" when count != 1.
+ * "run", "round", "instance pair", "layout seed pair", "build pair",
+ * "machine pair", with an "s" when count != 1.
  */
 extern const char *stats_unit_name(StatsUnit unit, int count);
 
@@ -636,6 +637,45 @@ extern int	stats_bh_adjust(const double *p, int m, double *q);
  */
 extern bool stats_fdr_discovery(const StatsComparison *c, double q,
 								const StatsOptions *opt);
+
+/* ---- Change points in a history (stats_changepoint.c) ---- */
+
+typedef struct StatsChangeOptions
+{
+	double		alpha;			/* each permutation test's level, (0,1) */
+	int			permutations;	/* shuffles per test, 1 .. 10^6 */
+	int			min_segment;	/* fewest points on either side of a change, >= 1 */
+	unsigned long long seed;	/* of the shuffles: same series, same answer */
+} StatsChangeOptions;
+
+/* alpha 0.05, 999 permutations, segments of at least 3 points, seed 1 */
+extern void stats_default_change_options(StatsChangeOptions *opt);
+extern int	stats_check_change_options(const StatsChangeOptions *opt);
+
+typedef struct StatsChangePoint
+{
+	int			index;			/* 0-based: the first point after the change */
+	double		p_value;		/* of the permutation test that found it */
+	int			n_before;		/* points of the segment before (since the last change) */
+	int			n_after;		/* and after (until the next) */
+	double		shift;			/* ratio: geomean after / geomean before */
+	double		shift_pct;		/* 100 * (shift - 1) */
+	bool		has_ci;			/* false when a segment has one point or no spread */
+	double		ci_low;			/* Welch's t interval of the shift at 1 - alpha */
+	double		ci_high;
+} StatsChangePoint;
+
+/*
+ * Change points of the series x[0 .. n-1] (values > 0, one per point in
+ * history order) by circular binary segmentation with a permutation test
+ * of the largest shift in mean log value: a flat series raises an alarm
+ * with probability at most opt->alpha.  At most max_out into out, in
+ * series order; returns their number, or an error.  Each test costs
+ * O(B m^2) for a segment of m points.
+ */
+extern int	stats_changepoints(const double *x, int n,
+							   const StatsChangeOptions *opt,
+							   StatsChangePoint *out, int max_out);
 
 /* ---- Rank tests and estimates (stats_rank.c) ---- */
 

@@ -229,7 +229,7 @@ stats_compare_units(const double *a, const int *round_a, const int *unit_a, int 
 		return STATS_ERR_SIZE;
 	if (unit_a == NULL || unit_b == NULL ||
 		!(unit == STATS_UNIT_INSTANCE_PAIR || unit == STATS_UNIT_SEED_PAIR ||
-		  unit == STATS_UNIT_BUILD_PAIR))
+		  unit == STATS_UNIT_BUILD_PAIR || unit == STATS_UNIT_MACHINE_PAIR))
 		return STATS_ERR_UNIT;
 	if ((rc = stats_check_options(opt)) != STATS_OK ||
 		(rc = unit_summaries(a, round_a, unit_a, n_a, b, round_b, unit_b, n_b,

@@ -181,9 +181,9 @@ unit_kind(FunctionCallInfo fcinfo, int argno)
 	if (unit < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("\"unit_kind\" must be \"instance pair\", \"layout seed pair\" or \"build pair\", not \"%s\"",
+				 errmsg("\"unit_kind\" must be \"instance pair\", \"layout seed pair\", \"build pair\" or \"machine pair\", not \"%s\"",
 						name),
-				 errhint("unit_kind names what unit_a and unit_b count: the rounds between two restarts of both servers, or the builds with one layout seed.")));
+				 errhint("unit_kind names what unit_a and unit_b count: the rounds between two restarts of both servers, the builds with one layout seed, or the machines both sides ran on.")));
 	return (StatsUnit) unit;
 }
 

@@ -125,7 +125,8 @@ sub variant_spec
 
 # write_dir(DIR, clients => [...], rounds => N, variants => [{name, set, env}],
 #           tps => sub(variant, clients, round), run_extra => sub(run),
-#           script => NAME (default "default"))
+#           script => NAME (default "default"), machine => {...} (experiment.json's
+#           machine object), written_at => TIME)
 # Runs are interleaved: each round runs every client count of every variant.
 sub write_dir
 {
@@ -145,8 +146,8 @@ sub write_dir
 	open my $f, '>', "$dir/experiment.json" or die $!;
 	print $f JSON::PP->new->canonical->pretty->encode({
 		spec => $spec, variants => \%vjson, plan => [],
-		machine => { arch => 'x86_64', cpus => 2, hostname => 'fixture', kernel => '6.0' },
-		pgbench_ext_version => '0.1.0', written_at => '2026-01-01T00:00:00Z' });
+		machine => $o{machine} // { arch => 'x86_64', cpus => 2, hostname => 'fixture', kernel => '6.0' },
+		pgbench_ext_version => '0.1.0', written_at => $o{written_at} // '2026-01-01T00:00:00Z' });
 	close $f;
 
 	open my $csv, '>', "$dir/runs.csv" or die $!;
@@ -169,6 +170,48 @@ sub write_dir
 	}
 	close $csv;
 	return $id;
+}
+
+# noise(SEED) -> a sub returning values uniform in [-1, 1) from a linear
+# congruential generator: the same sequence for a seed on every machine
+sub noise
+{
+	my ($state) = @_;
+	return sub {
+		$state = (1103515245 * $state + 12345) % 2147483648;
+		return 2 * $state / 2147483648 - 1;
+	};
+}
+
+# Two machines, as experiment.json's machine object records them, for
+# results of several hosts (write_dir's machine option)
+our %machines = (
+	alpha => { arch => 'x86_64', cpus => 2, hostname => 'alpha', kernel => '6.1', cpu_model => 'Xeon' },
+	beta => { arch => 'x86_64', cpus => 8, hostname => 'beta', kernel => '6.6', cpu_model => 'EPYC' });
+
+# host_experiment(DIR, HOST, DAY, GAIN, NOISE [, level => TPS, clients =>
+# [...], script => NAME]): one experiment file as the machine HOST of
+# %machines ran it on day DAY of February 2026 (experiment.json and every
+# run's start): base, and patch faster by GAIN, 8 rounds; a run's tps is
+# level (1000) * clients ([1, 2]) * (GAIN for patch) * (1 + 1% of NOISE->()).
+sub host_experiment
+{
+	my ($dir, $host, $day, $gain, $noise, %o) = @_;
+	my $when = sprintf('2026-02-%02dT00:00:00Z', $day);
+	write_dir(
+		$dir,
+		clients => $o{clients} // [ 1, 2 ],
+		rounds => 8,
+		script => $o{script},
+		machine => $machines{$host},
+		written_at => $when,
+		variants => [ { name => 'base' }, { name => 'patch', set => ['work_mem=8MB'] } ],
+		tps => sub {
+			my ($v, $c) = @_;
+			return ($o{level} // 1000) * $c * ($v eq 'patch' ? $gain : 1) * (1 + 0.01 * $noise->());
+		},
+		run_extra => sub { $_[0]{started_at} = $when });
+	return $dir;
 }
 
 # Numbers are kept as written (Math::BigFloat), so that a figure can be

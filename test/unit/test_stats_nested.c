@@ -143,6 +143,11 @@ test_worked_example(void)
 		ok(c2.n_units == 3 && c2.n_pairs == 6 && fabs(c2.u - c.u) < 1e-9 &&
 		   c2.unit == STATS_UNIT_SEED_PAIR,
 		   "seed pairs: rounds pair within their seed, the same t");
+		stats_compare_units(a, seed_round, unit, 6, b, seed_round, unit, 6,
+							STATS_UNIT_MACHINE_PAIR, &opt, &c2);
+		ok(c2.n_units == 3 && c2.n_pairs == 6 && fabs(c2.u - c.u) < 1e-9 &&
+		   c2.unit == STATS_UNIT_MACHINE_PAIR,
+		   "machine pairs: the same test, the machine its unit");
 	}
 }
 
@@ -195,6 +200,8 @@ test_insufficient_and_errors(void)
 	   strcmp(stats_unit_name(STATS_UNIT_SEED_PAIR, 1), "layout seed pair") == 0 &&
 	   stats_unit_from_name("layout seed pair") == STATS_UNIT_SEED_PAIR &&
 	   stats_unit_from_name("build pair") == STATS_UNIT_BUILD_PAIR &&
+	   stats_unit_from_name("machine pair") == STATS_UNIT_MACHINE_PAIR &&
+	   strcmp(stats_unit_name(STATS_UNIT_MACHINE_PAIR, 2), "machine pairs") == 0 &&
 	   stats_unit_from_name("round") == -1 && stats_unit_from_name("instance") == -1,
 	   "unit names, and the names above the round read back");
 	ok(strcmp(stats_strerror(STATS_ERR_UNIT), "unknown statistics error") != 0,
