@@ -81,7 +81,7 @@ noise_path(void)
 static bool
 read_cpu_times(double *busy, double *steal, double *total)
 {
-	FILE	   *f = fopen("/proc/stat", "r");
+	FILE	   *f = fopen("/proc/stat", "re");
 	unsigned long long v[8] = {0};
 	bool		ok;
 
@@ -124,13 +124,13 @@ host_load(HostLoad *h)
 			h->steal_pct = 100 * (s1 - s0) / (t1 - t0);
 		}
 	}
-	if ((f = fopen("/proc/loadavg", "r")) != NULL)
+	if ((f = fopen("/proc/loadavg", "re")) != NULL)
 	{
 		if (fscanf(f, "%lf", &h->load1) != 1)
 			h->load1 = NAN;
 		fclose(f);
 	}
-	if ((f = fopen("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "r")) != NULL)
+	if ((f = fopen("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "re")) != NULL)
 	{
 		if (fgets(line, sizeof(line), f))
 		{

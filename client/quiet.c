@@ -200,7 +200,7 @@ static pid_t
 parent_of(pid_t pid)
 {
 	char	   *path = psprintf("/proc/%d/stat", (int) pid);
-	FILE	   *f = fopen(path, "r");
+	FILE	   *f = fopen(path, "re");
 	char		line[1024];
 	char	   *close_paren;
 	int			ppid = -1;
@@ -278,7 +278,7 @@ quiet_process_facts(pid_t pid)
 {
 	json_t	   *facts = json_object();
 	char	   *path = psprintf("/proc/%d/status", (int) pid);
-	FILE	   *f = fopen(path, "r");
+	FILE	   *f = fopen(path, "re");
 	char		line[512];
 	unsigned int persona;
 
@@ -293,7 +293,7 @@ quiet_process_facts(pid_t pid)
 		fclose(f);
 	}
 	path = psprintf("/proc/%d/personality", (int) pid);
-	if ((f = fopen(path, "r")) != NULL)
+	if ((f = fopen(path, "re")) != NULL)
 	{
 		if (fscanf(f, "%x", &persona) == 1)
 			json_object_set_new(facts, "aslr", json_boolean((persona & ADDR_NO_RANDOMIZE) == 0));

@@ -355,7 +355,7 @@ plot_cell_rounds(PlotSet *ps, int s, int c, int k)
 	for (int v = 0; v < r->spec.nvariants; v++)
 		fprintf(ps->script, "%s %s index %d using 1:2 with linespoints pt 7 ps 0.6 lc rgb '%s' title %s, "
 				"%s index %d using 1:2 with points pt 6 ps 0.9 lc rgb '%s' notitle",
-				v ? "," : "", gp_path(ps, file), 2 * v, colour(v), gp_quote(report_variant_name(r, v)),
+				v ? "," : "", gp_path(ps, file), 2 * v, colour(v), report_gp_quote(report_variant_name(r, v)),
 				gp_path(ps, file), 2 * v + 1, colour(v));
 	fprintf(ps->script, ", NaN with points pt 6 ps 0.9 lc rgb '#333333' title 'warm-up (not counted)'\n");
 	termPQExpBuffer(&arrows);
