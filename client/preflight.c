@@ -130,7 +130,8 @@ host_load(HostLoad *h)
 			h->load1 = NAN;
 		fclose(f);
 	}
-	if ((f = fopen("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "re")) != NULL)
+	f = fopen("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "re");
+	if (f != NULL)
 	{
 		if (fgets(line, sizeof(line), f))
 		{
