@@ -264,15 +264,6 @@ write_calibration_file(const CalibrateOptions *o, char **error)
 	return ok;
 }
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /*
  * A phase's elapsed time into calibration.json (setup, restarts and runs:
  * what the phase cost), for the figures and for --reanalyse.
@@ -603,10 +594,10 @@ cmd_calibrate(int argc, char **argv)
 		fprintf(stderr, "calibrate: phase %d of %d, A against an identical A%s (%d comparisons of %d rounds)\n",
 				++phase, nphases, o.restart_rounds > 0 ? ", two clusters started once" : "",
 				o.blocks, o.rounds);
-		started = now_s();
+		started = now_seconds();
 		if ((rc = run_servers_phase(&o, false, 0, psprintf("%s/aa", o.dir))) != 0)
 			return rc;
-		record_elapsed(&o, "aa", now_s() - started);
+		record_elapsed(&o, "aa", now_seconds() - started);
 		if (!calibrate_analyse_aa(&o, psprintf("%s/aa", o.dir), &result, &error))
 		{
 			log_error_text(error);
@@ -618,10 +609,10 @@ cmd_calibrate(int argc, char **argv)
 		fprintf(stderr, "calibrate: phase %d of %d, A against an identical A, both restarted every %d round%s (%d comparisons of %d instance pairs)\n",
 				++phase, nphases, o.restart_rounds, o.restart_rounds == 1 ? "" : "s",
 				o.blocks, o.rounds / o.restart_rounds);
-		started = now_s();
+		started = now_seconds();
 		if ((rc = run_servers_phase(&o, false, o.restart_rounds, psprintf("%s/aa-restart", o.dir))) != 0)
 			return rc;
-		record_elapsed(&o, "aa-restart", now_s() - started);
+		record_elapsed(&o, "aa-restart", now_seconds() - started);
 	}
 
 	if (o.size_rounds > 0)
@@ -641,22 +632,22 @@ cmd_calibrate(int argc, char **argv)
 	fprintf(stderr, "calibrate: phase %d of %d, A against A %s%s\n",
 			++phase, nphases, calibrate_slowdown_text(&o),
 			o.restart_rounds > 0 ? ", on a cluster of its own started once" : "");
-	started = now_s();
+	started = now_seconds();
 	if ((rc = o.restart_rounds > 0
 		 ? run_servers_phase(&o, true, 0, psprintf("%s/delay", o.dir))
 		 : run_slowed_phase(&o, o.blocks * o.rounds, psprintf("%s/delay", o.dir))) != 0)
 		return rc;
-	record_elapsed(&o, "delay", now_s() - started);
+	record_elapsed(&o, "delay", now_seconds() - started);
 	if (o.restart_rounds > 0)
 	{
 		fprintf(stderr, "calibrate: phase %d of %d, A against A %s, on a cluster of its own, both restarted every %d round%s\n",
 				++phase, nphases, calibrate_slowdown_text(&o), o.restart_rounds,
 				o.restart_rounds == 1 ? "" : "s");
-		started = now_s();
+		started = now_seconds();
 		if ((rc = run_servers_phase(&o, true, o.restart_rounds,
 									psprintf("%s/delay-restart", o.dir))) != 0)
 			return rc;
-		record_elapsed(&o, "delay-restart", now_s() - started);
+		record_elapsed(&o, "delay-restart", now_seconds() - started);
 	}
 	if (!calibrate_analyse_delay(&o, psprintf("%s/delay", o.dir), &result, &error) ||
 		!calibrate_report(&o, &result, stdout, &error) ||

@@ -13,17 +13,22 @@
 #include "client.h"
 #include "progress.h"
 
-#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
-/* Wall-clock seconds, for the durations every run records. */
+/*
+ * Seconds on the monotonic clock, for every duration, deadline and budget
+ * (as pgbench's pg_time_now()): a step of the wall clock (NTP) must not
+ * lengthen or shorten a budget.  Timestamps written to files take the
+ * wall clock (time()).
+ */
 double
 now_seconds(void)
 {
-	struct timeval tv;
+	struct timespec ts;
 
-	gettimeofday(&tv, NULL);
-	return tv.tv_sec + tv.tv_usec / 1e6;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* "1h02m", "3m05s", "42s" */
