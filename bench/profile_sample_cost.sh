@@ -18,7 +18,7 @@
 #   bench/profile_sample_cost.sh   (REPEAT=5 RATE=10000 RATES="99 499 999 1999")
 set -eu
 cd "$(dirname "$0")/.."
-. tools/cluster.sh
+. bench/lib.sh
 REPEAT=${REPEAT:-5}
 RATE=${RATE:-10000}
 work=$(mktemp -d /tmp/pgbench_ext_sample_cost.XXXXXX)

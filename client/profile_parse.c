@@ -3,7 +3,7 @@
  * profile_parse.c
  *	  Callgrind output files and "perf script" text into profiles.
  *
- * Callgrind's format (valgrind's docs/callgrind-format): a header of
+ * Callgrind's format (the "Callgrind Format Specification" of valgrind's manual): a header of
  * "key: value" lines (events:, positions:, totals:, summary:), then
  * blocks.  "fn=" names the function the following cost lines belong to,
  * "cfn=" a function it calls; "calls=COUNT TARGET" says the next cost

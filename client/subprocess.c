@@ -137,7 +137,7 @@ write_command_line(int fd, const ChildSpec *spec)
  * In a child about to exec: close every descriptor but the standard streams
  * and those spec keeps, whatever the rest of the client forgot to mark
  * close-on-exec (a results file, a pipe, a library's socket).  A program
- * we run holds only what it is given (test/t/087_descriptors.pl).
+ * we run holds only what it is given (test/t/086_sigpipe_descriptors.pl).
  */
 static void
 close_other_fds(const ChildSpec *spec)
