@@ -360,6 +360,152 @@ fail_setup(const char *error)
 	cluster_stop_all();
 	return run_interrupted ? interrupted_status() : EXIT_USAGE;
 }
+/*
+ * Everything before the first run: the builds, the pre-flight, the results
+ * directory (new, or the runs a resumed one has), the servers and their
+ * data, experiment.json.  Returns -1 to go on, else the exit status.
+ */
+static int
+set_up(Experiment *x, const RunOptions *opts, const BudgetPlan *budget, bool **done,
+	   int *ndone)
+{
+	ExperimentSpec *spec = (ExperimentSpec *) x->spec;
+	char	   *error = NULL;
+	StatsOptions opt;
+
+	/* builds first: a failed one leaves no results directory and starts no cluster */
+	if (!build_variants(spec, &error))
+		return fail_setup(error);
+
+	/* what the host allows, before our servers load it */
+	stats_default_options(&opt);
+	(void) preflight_print(spec, opt.noise, stdout);
+	fflush(stdout);
+
+	if (opts->resume)
+	{
+		if ((*done = results_completed_runs(x->dir, spec, x->plan->nruns, ndone, &error)) == NULL)
+			return fail_setup(error);
+		printf("resuming %s: %d of %d runs already done\n", x->dir, *ndone, x->plan->nruns);
+		if (!read_last_instances(x, &error))
+			return fail_setup(error);
+	}
+	else if (!results_create(x->dir, &error))
+		return fail_setup(error);
+
+	atexit(stop_clusters_at_exit);
+	adopt_orphaned_servers();
+
+	if (!setup_variants(x, &error) || !profile_after_setup(x, &error))
+	{
+		char	   *json_error;
+
+		/*
+		 * Interrupted while setting up: experiment.json first, so that
+		 * --resume continues (the variants not yet set up have no
+		 * environment recorded).
+		 */
+		if (!run_interrupted)
+			return fail_setup(error);
+		log_error_text(error);	/* what was interrupted */
+		if (!opts->resume && !write_experiment_json(x, opts, budget, &json_error))
+			log_error_text(json_error);
+		cluster_stop_all();
+		log_errorf("interrupted while setting up: no run is recorded yet in %s (signal: %s)",
+				   x->dir, pg_strsignal(interrupted_status() - 128));
+		pg_log_error_hint("Continue with: %s run --resume %s", progname, x->dir);
+		return interrupted_status();
+	}
+	if (!opts->resume && !write_experiment_json(x, opts, budget, &error))
+		return fail_setup(error);
+	return -1;
+}
+
+/*
+ * The runs of the plan from run *i (a duet's two, and *i moves past the
+ * second), with the restart of the servers a new block needs before it
+ * and the recovery of a server that died after it.  False when the
+ * experiment cannot go on (error set unless interrupted).
+ */
+static bool
+run_step(Experiment *x, const RunOptions *opts, const bool *done, int *i,
+		 int *current_block, int *last_id, Progress *progress, char **error)
+{
+	const PlannedRun *pr = &x->plan->runs[*i];
+	int			nruns = pr->duet_first && *i + 1 < x->plan->nruns &&
+		!(done && done[pr[1].run_id]) ? 2 : 1;
+	bool		ok = true;
+
+	if (x->plan->restart_rounds > 0 && pr->block != *current_block)
+	{
+		/*
+		 * The servers' first start serves the block of the first run left
+		 * to do; resumed mid-block, that start is a new instance and has
+		 * its warm-ups first.
+		 */
+		if (*current_block == 0)
+			ok = *i == 0 || x->plan->runs[*i - 1].block != pr->block ||
+				run_extra_warmups(x, pr->block, -1, progress, last_id, error);
+		else
+			ok = restart_servers(x, pr->block, error);
+		*current_block = pr->block;
+	}
+	if (!ok || run_interrupted ||
+		!(nruns == 2 ? run_and_record_duet(x, pr, progress, error)
+		  : run_and_record(x, pr, progress, error)))
+		return false;
+	*i += nruns - 1;
+	/* each server of the step still there, or restarted and warmed up */
+	for (int k = 0; k < nruns; k++)
+	{
+		bool		restarted;
+
+		if (run_interrupted ||
+			!recover_variant(x, &x->variants[pr[k].variant], opts, &restarted, error) ||
+			(restarted && x->plan->restart_rounds > 0 &&
+			 !run_extra_warmups(x, pr->block, plan_server_of(x->spec, pr[k].variant), progress,
+								last_id, error)))
+			return false;
+	}
+	return true;
+}
+
+/* The plan's runs and looks; the exit status (0 when all went well). */
+static int
+run_plan(Experiment *x, const RunOptions *opts, const BudgetPlan *budget, const bool *done,
+		 BudgetClock *clock, Progress *progress)
+{
+	char	   *error = NULL;
+	int			current_block = 0;	/* the block the servers' current start serves */
+	int			last_id = Max(x->plan->nruns, results_last_run_file(x->dir));
+	bool		stopped = false;
+	int			i;
+
+	for (i = 0; i < x->plan->nruns && !run_interrupted; i++)
+	{
+		const PlannedRun *pr = &x->plan->runs[i];
+
+		if (budget && i > 0 && x->plan->runs[i - 1].block != pr->block)
+		{
+			if (!end_of_block(x, opts, budget, x->plan->runs[i - 1].block, clock, &stopped, &error))
+				break;
+			if (stopped)
+				return 0;
+		}
+		if (done && done[pr->run_id])
+			continue;
+		if (!run_step(x, opts, done, &i, &current_block, &last_id, progress, &error))
+			break;
+	}
+	if (i == x->plan->nruns && budget && !run_interrupted &&
+		!end_of_block(x, opts, budget, x->plan->nblocks, clock, &stopped, &error))
+		i = -1;
+	if (run_interrupted || (i == x->plan->nruns && error == NULL))
+		return 0;
+	if (error != NULL)
+		log_error_text(error);
+	return EXIT_RUNTIME_ERROR;
+}
 
 int
 runner_execute(ExperimentSpec *spec, const RunOptions *opts)
@@ -369,11 +515,7 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 	int			ndone = 0;
 	char	   *error = NULL;
 	Progress	progress;
-	int			status = 0;
-	int			current_block = 0;	/* the block the servers' current start serves */
-	int			last_id;
-	int			i;
-	bool		stopped = false;
+	int			status;
 	BudgetClock clock = {0};
 	BudgetPlan	budget_plan_of_run;
 	const BudgetPlan *budget = NULL;
@@ -397,56 +539,8 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 	/* without it, "run ... | head" would die at once and leave its servers running */
 	pqsignal(SIGPIPE, handle_interrupt);
 
-	/* builds first: a failed one leaves no results directory and starts no cluster */
-	if (!build_variants(spec, &error))
-		return fail_setup(error);
-
-	/* what the host allows, before our servers load it */
-	{
-		StatsOptions opt;
-
-		stats_default_options(&opt);
-		(void) preflight_print(spec, opt.noise, stdout);
-		fflush(stdout);
-	}
-
-	if (opts->resume)
-	{
-		if ((done = results_completed_runs(x.dir, spec, x.plan->nruns, &ndone, &error)) == NULL)
-			return fail_setup(error);
-		printf("resuming %s: %d of %d runs already done\n", x.dir, ndone, x.plan->nruns);
-		if (!read_last_instances(&x, &error))
-			return fail_setup(error);
-	}
-	else if (!results_create(x.dir, &error))
-		return fail_setup(error);
-
-	atexit(stop_clusters_at_exit);
-	adopt_orphaned_servers();
-
-	if (!setup_variants(&x, &error) || !profile_after_setup(&x, &error))
-	{
-		char	   *json_error;
-
-		/*
-		 * Interrupted while setting up: experiment.json first, so that
-		 * --resume continues (the variants not yet set up have no
-		 * environment recorded).
-		 */
-		if (!run_interrupted)
-			return fail_setup(error);
-		log_error_text(error);	/* what was interrupted */
-		if (!opts->resume && !write_experiment_json(&x, opts, budget, &json_error))
-			log_error_text(json_error);
-		cluster_stop_all();
-		log_errorf("interrupted while setting up: no run is recorded yet in %s (signal: %s)",
-				   x.dir, pg_strsignal(interrupted_status() - 128));
-		pg_log_error_hint("Continue with: %s run --resume %s", progname, x.dir);
-		return interrupted_status();
-	}
-	if (!opts->resume && !write_experiment_json(&x, opts, budget, &error))
-		return fail_setup(error);
-
+	if ((status = set_up(&x, opts, budget, &done, &ndone)) >= 0)
+		return status;
 	if (budget)
 	{
 		if (!budget_read_spent(x.dir, &clock.recorded, &clock.spent_before, NULL,
@@ -460,73 +554,7 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 	clock.session_start = now_seconds();
 	progress_init(&progress, x.plan->nruns, ndone, spec->duration_s);
 	progress.verbose = report_verbose;
-	last_id = Max(x.plan->nruns, results_last_run_file(x.dir));
-	for (i = 0; i < x.plan->nruns && !run_interrupted; i++)
-	{
-		const PlannedRun *pr = &x.plan->runs[i];
-		VariantState *vs = &x.variants[pr->variant];
-		bool		restarted;
-		bool		ok = true;
-
-		if (budget && i > 0 && x.plan->runs[i - 1].block != pr->block)
-		{
-			if (!end_of_block(&x, opts, budget, x.plan->runs[i - 1].block, &clock, &stopped, &error))
-			{
-				log_error_text(error);
-				status = EXIT_RUNTIME_ERROR;
-				break;
-			}
-			if (stopped)
-				break;
-		}
-		if (done && done[pr->run_id])
-			continue;
-		if (x.plan->restart_rounds > 0 && pr->block != current_block)
-		{
-			/*
-			 * The servers' first start serves the block of the first run
-			 * left to do; resumed mid-block, that start is a new instance
-			 * and has its warm-ups first.
-			 */
-			if (current_block == 0)
-				ok = i == 0 || x.plan->runs[i - 1].block != pr->block ||
-					run_extra_warmups(&x, pr->block, -1, &progress, &last_id, &error);
-			else
-				ok = restart_servers(&x, pr->block, &error);
-			current_block = pr->block;
-		}
-		if (pr->duet_first && i + 1 < x.plan->nruns && !(done && done[pr[1].run_id]))
-		{
-			/* both of the pair, then the second's server is checked too */
-			ok = ok && !run_interrupted && run_and_record_duet(&x, pr, &progress, &error) &&
-				recover_variant(&x, &x.variants[pr[1].variant], opts, &restarted, &error) &&
-				!(restarted && x.plan->restart_rounds > 0 &&
-				  !run_extra_warmups(&x, pr->block, plan_server_of(spec, pr[1].variant), &progress,
-									 &last_id, &error));
-			i++;
-		}
-		else
-			ok = ok && !run_interrupted && run_and_record(&x, pr, &progress, &error);
-		if (!ok || run_interrupted ||
-			!recover_variant(&x, vs, opts, &restarted, &error) ||
-			(restarted && x.plan->restart_rounds > 0 &&
-			 !run_extra_warmups(&x, pr->block, plan_server_of(spec, pr->variant), &progress,
-								&last_id, &error)))
-		{
-			if (!run_interrupted)
-			{
-				log_error_text(error);
-				status = EXIT_RUNTIME_ERROR;
-			}
-			break;
-		}
-	}
-	if (budget && i == x.plan->nruns && status == 0 && !run_interrupted &&
-		!end_of_block(&x, opts, budget, x.plan->nblocks, &clock, &stopped, &error))
-	{
-		log_error_text(error);
-		status = EXIT_RUNTIME_ERROR;
-	}
+	status = run_plan(&x, opts, budget, done, &clock, &progress);
 	cluster_stop_all();
 
 	if (run_interrupted)
