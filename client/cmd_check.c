@@ -43,10 +43,11 @@ cmd_check(int argc, char **argv)
 	if (argc != 2)
 		usage_error("check", "give one experiment file, as for \"%s run FILE\"", progname);
 	experiment_init(&spec);
-	if (!experiment_read_ini(&spec, argv[1], &error) || !experiment_check(&spec, &error))
+	if (!experiment_read_ini(&spec, argv[1], &error) ||
+		(!experiment_check(&spec, &error) && (error = psprintf("%s: %s", argv[1], error))))
 	{
-		log_errorf("%s: %s", argv[1], error);
-		pg_log_error_hint("Nothing was checked. \"%s run --help\" lists the keys.", progname);
+		log_error_text(error);
+		pg_log_error_hint("Nothing was checked. docs/experiments.md has the keys, \"%s ab --help\" their flags.", progname);
 		return EXIT_USAGE;
 	}
 	stats_default_options(&opt);

@@ -38,6 +38,7 @@
 #include "experiment.h"
 #include "initdb_args.h"
 #include "settings.h"
+#include "pqexpbuffer.h"
 
 #include <ini.h>
 #include <limits.h>
@@ -237,183 +238,276 @@ find_or_add_variant(ExperimentSpec *spec, const char *name, char **error)
 	return v;
 }
 
+/*
+ * The [experiment] keys of this module, each with its parser: a parser
+ * sets its key from value, or says why not in *error.  quiet.c and
+ * profile_spec.c have keys of their own (experiment_key_names()).
+ */
+typedef bool (*KeyParser) (ExperimentSpec *spec, const char *key, const char *value,
+						   char **error);
+
 static bool
-set_experiment_key(ExperimentSpec *spec, const char *key, const char *value, char **error)
+bad_int(const char *key, const char *value, char **error)
 {
-	if (strcmp(key, "scale") == 0)
-	{
-		if (!parse_int(value, 1, 100000, &spec->scale))
-			goto bad_int;
-	}
-	else if (strcmp(key, "clients") == 0)
-	{
-		char	   *items[MAX_LIST];
-		int			n = split_list(value, items);
+	*error = psprintf("%s must be a whole number in range, got \"%s\"", key, value);
+	return false;
+}
 
-		if (n <= 0)
-		{
-			*error = psprintf("clients must be a comma-separated list of 1 to %d client counts, got \"%s\"", MAX_LIST, value);
-			return false;
-		}
-		for (int i = 0; i < n; i++)
-			if (!parse_int(items[i], 1, 10000, &spec->clients[i]))
-			{
-				*error = psprintf("clients must be whole numbers from 1 to 10000, got \"%s\"", items[i]);
-				return false;
-			}
-		spec->nclients = n;
-	}
-	else if (strcmp(key, "jobs") == 0)
-	{
-		int			dummy;
+static bool
+bad_bool(const char *key, const char *value, char **error)
+{
+	*error = psprintf("%s must be on or off, got \"%s\"", key, value);
+	return false;
+}
 
-		if (strcmp(value, "auto") != 0 && strcmp(value, "clients") != 0 &&
-			strcmp(value, "cpus") != 0 && !parse_int(value, 1, 10000, &dummy))
-		{
-			*error = psprintf("jobs must be a number, \"clients\", \"cpus\" or \"auto\", got \"%s\"", value);
-			return false;
-		}
-		spec->jobs = pg_strdup(value);
-	}
-	else if (strcmp(key, "duration") == 0)
-	{
-		if (!parse_int(value, 1, 86400, &spec->duration_s))
-			goto bad_int;
-		spec->transactions = 0;
-	}
-	else if (strcmp(key, "transactions") == 0)
-	{
-		if (!parse_int(value, 1, INT_MAX, &spec->transactions))
-			goto bad_int;
-		spec->duration_s = 0;
-	}
-	else if (strcmp(key, "rounds") == 0)
-	{
-		spec->rounds_auto = strcmp(value, "auto") == 0;
-		if (!spec->rounds_auto && !parse_int(value, 1, 100000, &spec->rounds))
-		{
-			*error = psprintf("rounds must be a whole number from 1 to 100000 or \"auto\" (with a budget), got \"%s\"", value);
-			return false;
-		}
-	}
-	else if (strcmp(key, "budget") == 0)
-	{
-		if (!experiment_parse_duration(value, &spec->budget_s))
-		{
-			*error = psprintf("budget must be a duration such as 900s, 30m, 2h or 1h30m (a bare number is seconds; from 1 s to 7 days), got \"%s\"", value);
-			return false;
-		}
-	}
-	else if (strcmp(key, "min_rounds") == 0)
-	{
-		if (!parse_int(value, 1, 100000, &spec->min_rounds))
-			goto bad_int;
-	}
-	else if (strcmp(key, "warmup") == 0)
-	{
-		if (!parse_int(value, 0, 1000, &spec->warmup))
-			goto bad_int;
-	}
-	else if (strcmp(key, "script") == 0)
-	{
-		int			n = split_list(value, spec->scripts);
+static bool
+set_scale(ExperimentSpec *spec, const char *key, const char *value, char **error)
+{
+	return parse_int(value, 1, 100000, &spec->scale) || bad_int(key, value, error);
+}
 
-		if (n <= 0)
-		{
-			*error = psprintf("script must list 1 to %d scripts, got \"%s\"", MAX_LIST, value);
-			return false;
-		}
-		/* runs.csv, the reports and the plots hold script names on one line */
-		for (int i = 0; i < n; i++)
-			for (const char *p = spec->scripts[i]; *p; p++)
-				if ((unsigned char) *p < 0x20 || *p == 0x7f)
-				{
-					*error = psprintf("script \"%s\" has a control character (such as a line break) in its name; rename the file",
-									  spec->scripts[i]);
-					return false;
-				}
-		spec->nscripts = n;
-	}
-	else if (strcmp(key, "protocol") == 0)
-	{
-		if (strcmp(value, "simple") != 0 && strcmp(value, "extended") != 0 &&
-			strcmp(value, "prepared") != 0)
-		{
-			*error = psprintf("protocol must be simple, extended or prepared, got \"%s\"", value);
-			return false;
-		}
-		spec->protocol = pg_strdup(value);
-	}
-	else if (strcmp(key, "unlogged") == 0)
-	{
-		if (!parse_bool(value, &spec->unlogged))
-			goto bad_bool;
-	}
-	else if (strcmp(key, "seed") == 0)
-	{
-		char	   *end;
+static bool
+set_clients(ExperimentSpec *spec, const char *key, const char *value, char **error)
+{
+	char	   *items[MAX_LIST];
+	int			n = split_list(value, items);
 
-		errno = 0;
-		spec->seed = strtoull(value, &end, 10);
-		if (errno != 0 || end == value || *end != '\0')
+	if (n <= 0)
+	{
+		*error = psprintf("clients must be a comma-separated list of 1 to %d client counts, got \"%s\"", MAX_LIST, value);
+		return false;
+	}
+	for (int i = 0; i < n; i++)
+		if (!parse_int(items[i], 1, 10000, &spec->clients[i]))
 		{
-			*error = psprintf("seed must be a non-negative whole number, got \"%s\"", value);
+			*error = psprintf("clients must be whole numbers from 1 to 10000, got \"%s\"", items[i]);
 			return false;
 		}
-		spec->seed_given = true;
-	}
-	else if (strcmp(key, "pgbench_args") == 0)
-		spec->pgbench_args = pg_strdup(value);
-	else if (strcmp(key, "reset") == 0)
+	spec->nclients = n;
+	return true;
+}
+
+static bool
+set_jobs(ExperimentSpec *spec, const char *key, const char *value, char **error)
+{
+	int			dummy;
+
+	if (strcmp(value, "auto") != 0 && strcmp(value, "clients") != 0 &&
+		strcmp(value, "cpus") != 0 && !parse_int(value, 1, 10000, &dummy))
 	{
-		if (strcmp(value, "every-run") == 0 || strcmp(value, "on") == 0)
-			spec->reset = RESET_EVERY_RUN;
-		else if (strcmp(value, "never") == 0 || strcmp(value, "off") == 0)
-			spec->reset = RESET_NEVER;
-		else
-		{
-			*error = psprintf("reset must be \"every-run\" or \"never\", got \"%s\"", value);
-			return false;
-		}
+		*error = psprintf("jobs must be a number, \"clients\", \"cpus\" or \"auto\", got \"%s\"", value);
+		return false;
 	}
-	else if (strcmp(key, "snapshot_probe") == 0)
+	spec->jobs = pg_strdup(value);
+	return true;
+}
+
+static bool
+set_duration(ExperimentSpec *spec, const char *key, const char *value, char **error)
+{
+	if (!parse_int(value, 1, 86400, &spec->duration_s))
+		return bad_int(key, value, error);
+	spec->transactions = 0;
+	return true;
+}
+
+static bool
+set_transactions(ExperimentSpec *spec, const char *key, const char *value, char **error)
+{
+	if (!parse_int(value, 1, INT_MAX, &spec->transactions))
+		return bad_int(key, value, error);
+	spec->duration_s = 0;
+	return true;
+}
+
+static bool
+set_rounds(ExperimentSpec *spec, const char *key, const char *value, char **error)
+{
+	spec->rounds_auto = strcmp(value, "auto") == 0;
+	if (!spec->rounds_auto && !parse_int(value, 1, 100000, &spec->rounds))
 	{
-		if (!parse_bool(value, &spec->snapshot_probe))
-			goto bad_bool;
-	}
-	else if (strcmp(key, "snapshot_probe_interval") == 0)
-	{
-		if (!parse_int(value, 10, 60000, &spec->snapshot_probe_interval_ms))
-		{
-			*error = psprintf("snapshot_probe_interval must be a whole number of milliseconds from 10 to 60000, got \"%s\"", value);
-			return false;
-		}
-	}
-	else if (strcmp(key, "restart") == 0)
-	{
-		spec->restart_auto = strcmp(value, "auto") == 0;
-		spec->restart_every = 0;
-		if (!spec->restart_auto && strcmp(value, "never") != 0 &&
-			!parse_int(value, 1, 100000, &spec->restart_every))
-		{
-			*error = psprintf("restart must be a number of rounds (1 to 100000), \"never\" or \"auto\", got \"%s\"", value);
-			return false;
-		}
-	}
-	else if (!quiet_set_key(&spec->quiet, key, value, error) &&
-			 (*error != NULL || !profile_set_key(&spec->profile, key, value, error)))
-	{
-		if (*error == NULL)
-			*error = psprintf("unknown key \"%s\" in [experiment]; known keys: scale, clients, jobs, duration, transactions, rounds, budget, min_rounds, warmup, script, protocol, unlogged, seed, pgbench_args, reset, snapshot_probe, snapshot_probe_interval, restart, pin, aslr, pgbench_seed, prewarm, schedule, profile, cache_sim, sample_event, sample_rate", key);
+		*error = psprintf("rounds must be a whole number from 1 to 100000 or \"auto\" (with a budget), got \"%s\"", value);
 		return false;
 	}
 	return true;
+}
 
-bad_int:
-	*error = psprintf("%s must be a whole number in range, got \"%s\"", key, value);
-	return false;
-bad_bool:
-	*error = psprintf("%s must be on or off, got \"%s\"", key, value);
+static bool
+set_budget(ExperimentSpec *spec, const char *key, const char *value, char **error)
+{
+	if (!experiment_parse_duration(value, &spec->budget_s))
+	{
+		*error = psprintf("budget must be a duration such as 900s, 30m, 2h or 1h30m (a bare number is seconds; from 1 s to 7 days), got \"%s\"", value);
+		return false;
+	}
+	return true;
+}
+
+static bool
+set_min_rounds(ExperimentSpec *spec, const char *key, const char *value, char **error)
+{
+	return parse_int(value, 1, 100000, &spec->min_rounds) || bad_int(key, value, error);
+}
+
+static bool
+set_warmup(ExperimentSpec *spec, const char *key, const char *value, char **error)
+{
+	return parse_int(value, 0, 1000, &spec->warmup) || bad_int(key, value, error);
+}
+
+static bool
+set_script(ExperimentSpec *spec, const char *key, const char *value, char **error)
+{
+	int			n = split_list(value, spec->scripts);
+
+	if (n <= 0)
+	{
+		*error = psprintf("script must list 1 to %d scripts, got \"%s\"", MAX_LIST, value);
+		return false;
+	}
+	/* runs.csv, the reports and the plots hold script names on one line */
+	for (int i = 0; i < n; i++)
+		for (const char *p = spec->scripts[i]; *p; p++)
+			if ((unsigned char) *p < 0x20 || *p == 0x7f)
+			{
+				*error = psprintf("script \"%s\" has a control character (such as a line break) in its name; rename the file",
+								  spec->scripts[i]);
+				return false;
+			}
+	spec->nscripts = n;
+	return true;
+}
+
+static bool
+set_protocol(ExperimentSpec *spec, const char *key, const char *value, char **error)
+{
+	if (strcmp(value, "simple") != 0 && strcmp(value, "extended") != 0 &&
+		strcmp(value, "prepared") != 0)
+	{
+		*error = psprintf("protocol must be simple, extended or prepared, got \"%s\"", value);
+		return false;
+	}
+	spec->protocol = pg_strdup(value);
+	return true;
+}
+
+static bool
+set_unlogged(ExperimentSpec *spec, const char *key, const char *value, char **error)
+{
+	return parse_bool(value, &spec->unlogged) || bad_bool(key, value, error);
+}
+
+static bool
+set_seed(ExperimentSpec *spec, const char *key, const char *value, char **error)
+{
+	char	   *end;
+
+	errno = 0;
+	spec->seed = strtoull(value, &end, 10);
+	if (errno != 0 || end == value || *end != '\0')
+	{
+		*error = psprintf("seed must be a non-negative whole number, got \"%s\"", value);
+		return false;
+	}
+	spec->seed_given = true;
+	return true;
+}
+
+static bool
+set_pgbench_args(ExperimentSpec *spec, const char *key, const char *value, char **error)
+{
+	spec->pgbench_args = pg_strdup(value);
+	return true;
+}
+
+static bool
+set_reset(ExperimentSpec *spec, const char *key, const char *value, char **error)
+{
+	if (strcmp(value, "every-run") == 0 || strcmp(value, "on") == 0)
+		spec->reset = RESET_EVERY_RUN;
+	else if (strcmp(value, "never") == 0 || strcmp(value, "off") == 0)
+		spec->reset = RESET_NEVER;
+	else
+	{
+		*error = psprintf("reset must be \"every-run\" or \"never\", got \"%s\"", value);
+		return false;
+	}
+	return true;
+}
+
+static bool
+set_snapshot_probe(ExperimentSpec *spec, const char *key, const char *value, char **error)
+{
+	return parse_bool(value, &spec->snapshot_probe) || bad_bool(key, value, error);
+}
+
+static bool
+set_snapshot_probe_interval(ExperimentSpec *spec, const char *key, const char *value, char **error)
+{
+	if (!parse_int(value, 10, 60000, &spec->snapshot_probe_interval_ms))
+	{
+		*error = psprintf("snapshot_probe_interval must be a whole number of milliseconds from 10 to 60000, got \"%s\"", value);
+		return false;
+	}
+	return true;
+}
+
+static bool
+set_restart(ExperimentSpec *spec, const char *key, const char *value, char **error)
+{
+	spec->restart_auto = strcmp(value, "auto") == 0;
+	spec->restart_every = 0;
+	if (!spec->restart_auto && strcmp(value, "never") != 0 &&
+		!parse_int(value, 1, 100000, &spec->restart_every))
+	{
+		*error = psprintf("restart must be a number of rounds (1 to 100000), \"never\" or \"auto\", got \"%s\"", value);
+		return false;
+	}
+	return true;
+}
+
+static const struct
+{
+	const char *key;
+	KeyParser	parse;
+}			experiment_keys[] = {
+	{"scale", set_scale}, {"clients", set_clients}, {"jobs", set_jobs},
+	{"duration", set_duration}, {"transactions", set_transactions},
+	{"rounds", set_rounds}, {"budget", set_budget}, {"min_rounds", set_min_rounds},
+	{"warmup", set_warmup}, {"script", set_script}, {"protocol", set_protocol},
+	{"unlogged", set_unlogged}, {"seed", set_seed}, {"pgbench_args", set_pgbench_args},
+	{"reset", set_reset}, {"snapshot_probe", set_snapshot_probe},
+	{"snapshot_probe_interval", set_snapshot_probe_interval}, {"restart", set_restart},
+};
+
+/* Every [experiment] key, comma-separated: this module's, quiet.c's, profile_spec.c's */
+char *
+experiment_key_names(void)
+{
+	PQExpBufferData buf;
+
+	initPQExpBuffer(&buf);
+	for (int i = 0; i < lengthof(experiment_keys); i++)
+		appendPQExpBuffer(&buf, "%s%s", i ? ", " : "", experiment_keys[i].key);
+	for (int i = 0; quiet_keys[i]; i++)
+		appendPQExpBuffer(&buf, ", %s", quiet_keys[i]);
+	for (int i = 0; profile_keys[i]; i++)
+		appendPQExpBuffer(&buf, ", %s", profile_keys[i]);
+	return buf.data;
+}
+
+static bool
+set_experiment_key(ExperimentSpec *spec, const char *key, const char *value, char **error)
+{
+	*error = NULL;
+	for (int i = 0; i < lengthof(experiment_keys); i++)
+		if (strcmp(key, experiment_keys[i].key) == 0)
+			return experiment_keys[i].parse(spec, key, value, error);
+	if (quiet_set_key(&spec->quiet, key, value, error) || *error != NULL)
+		return *error == NULL;
+	if (profile_set_key(&spec->profile, key, value, error) || *error != NULL)
+		return *error == NULL;
+	*error = psprintf("unknown key \"%s\" in [experiment]; known keys: %s", key, experiment_key_names());
 	return false;
 }
 

@@ -48,6 +48,8 @@ profile_mode_name(ProfileMode mode)
 	return "?";
 }
 
+const char *const profile_keys[] = {"profile", "cache_sim", "sample_event", "sample_rate", NULL};
+
 bool
 profile_set_key(ProfileSpec *p, const char *key, const char *value, char **error)
 {

@@ -38,6 +38,9 @@ typedef struct ProfileSpec
  * *error set if the value is bad, and false with *error NULL if key is
  * not a profile key at all.
  */
+/* The keys profile_set_key() takes, NULL-terminated */
+extern const char *const profile_keys[];
+
 extern bool profile_set_key(ProfileSpec *p, const char *key, const char *value,
 							char **error);
 

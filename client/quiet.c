@@ -29,6 +29,8 @@
 #include <dirent.h>
 #include <sys/personality.h>
 
+const char *const quiet_keys[] = {"schedule", "pin", "aslr", "pgbench_seed", "prewarm", NULL};
+
 void
 quiet_init(QuietSpec *q)
 {

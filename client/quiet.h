@@ -42,6 +42,9 @@ typedef struct QuietSpec
 
 struct ExperimentSpec;
 
+/* The keys quiet_set_key() takes, NULL-terminated */
+extern const char *const quiet_keys[];
+
 extern void quiet_init(QuietSpec *q);
 extern bool quiet_check(const struct ExperimentSpec *spec, char **error);
 
