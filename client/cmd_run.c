@@ -276,80 +276,81 @@ option_name(const struct option *options, int code)
 	return "?";
 }
 
+/* ab: its short options and the [experiment] / [variant] key each flag sets */
+static const struct
+{
+	int			code;
+	const char *key;
+	bool		variant;
+}			ab_keys[] = {
+	{'s', "scale", false}, {'c', "clients", false}, {'j', "jobs", false},
+	{'T', "duration", false}, {'t', "transactions", false}, {'r', "rounds", false},
+	{10, "warmup", false}, {'b', "script", false}, {'M', "protocol", false},
+	{11, "unlogged", false}, {12, "reset", false}, {13, "pgbench_args", false},
+	{14, "seed", false}, {15, "snapshot_probe", false}, {16, "snapshot_probe_interval", false},
+	{17, "restart", false}, {35, "profile", false}, {36, "cache_sim", false},
+	{37, "sample_event", false}, {38, "sample_rate", false},
+	{39, "budget", false}, {40, "min_rounds", false},
+	{41, "pin", false}, {42, "aslr", false}, {43, "pgbench_seed", false},
+	{44, "prewarm", false}, {45, "schedule", false},
+	{21, "bindir", true}, {22, "conninfo", true}, {23, "set", true},
+	{24, "extension", true}, {25, "initdb_args", true},
+	{26, "source", true}, {27, "patch", true}, {28, "cflags", true},
+	{29, "configure", true}, {30, "lto", true}, {31, "layout_seeds", true},
+	{32, "pgo", true}, {33, "cluster", true}, {34, "session_set", true},
+};
+static struct option ab_options[] = {
+	{"scale", required_argument, NULL, 's'},
+	{"clients", required_argument, NULL, 'c'},
+	{"jobs", required_argument, NULL, 'j'},
+	{"duration", required_argument, NULL, 'T'},
+	{"transactions", required_argument, NULL, 't'},
+	{"rounds", required_argument, NULL, 'r'},
+	{"warmup", required_argument, NULL, 10},
+	{"budget", required_argument, NULL, 39},
+	{"min-rounds", required_argument, NULL, 40},
+	{"script", required_argument, NULL, 'b'},
+	{"protocol", required_argument, NULL, 'M'},
+	{"unlogged", no_argument, NULL, 11},
+	{"reset", required_argument, NULL, 12},
+	{"pgbench-args", required_argument, NULL, 13},
+	{"seed", required_argument, NULL, 14},
+	{"snapshot-probe", optional_argument, NULL, 15},
+	{"snapshot-probe-interval", required_argument, NULL, 16},
+	{"restart", required_argument, NULL, 17},
+	{"profile", required_argument, NULL, 35},
+	{"cache-sim", required_argument, NULL, 36},
+	{"sample-event", required_argument, NULL, 37},
+	{"sample-rate", required_argument, NULL, 38},
+	{"pin", required_argument, NULL, 41},
+	{"aslr", required_argument, NULL, 42},
+	{"pgbench-seed", required_argument, NULL, 43},
+	{"prewarm", required_argument, NULL, 44},
+	{"schedule", required_argument, NULL, 45},
+	{"variant", required_argument, NULL, 20},
+	{"bindir", required_argument, NULL, 21},
+	{"conninfo", required_argument, NULL, 22},
+	{"set", required_argument, NULL, 23},
+	{"extension", required_argument, NULL, 24},
+	{"initdb-args", required_argument, NULL, 25},
+	{"source", required_argument, NULL, 26},
+	{"patch", required_argument, NULL, 27},
+	{"cflags", required_argument, NULL, 28},
+	{"configure", required_argument, NULL, 29},
+	{"lto", required_argument, NULL, 30},
+	{"layout-seeds", required_argument, NULL, 31},
+	{"pgo", required_argument, NULL, 32},
+	{"cluster", required_argument, NULL, 33},
+	{"session-set", required_argument, NULL, 34},
+	{"output", required_argument, NULL, 'o'},
+	{"verbose", no_argument, NULL, 'v'},
+	{"help", no_argument, NULL, '?'},
+	{NULL, 0, NULL, 0}
+};
+
 int
 cmd_ab(int argc, char **argv)
 {
-	/* short options and the [experiment] / [variant] key each flag sets */
-	static const struct
-	{
-		int			code;
-		const char *key;
-		bool		variant;
-	}			keys[] = {
-		{'s', "scale", false}, {'c', "clients", false}, {'j', "jobs", false},
-		{'T', "duration", false}, {'t', "transactions", false}, {'r', "rounds", false},
-		{10, "warmup", false}, {'b', "script", false}, {'M', "protocol", false},
-		{11, "unlogged", false}, {12, "reset", false}, {13, "pgbench_args", false},
-		{14, "seed", false}, {15, "snapshot_probe", false}, {16, "snapshot_probe_interval", false},
-		{17, "restart", false}, {35, "profile", false}, {36, "cache_sim", false},
-		{37, "sample_event", false}, {38, "sample_rate", false},
-		{39, "budget", false}, {40, "min_rounds", false},
-		{41, "pin", false}, {42, "aslr", false}, {43, "pgbench_seed", false},
-		{44, "prewarm", false}, {45, "schedule", false},
-		{21, "bindir", true}, {22, "conninfo", true}, {23, "set", true},
-		{24, "extension", true}, {25, "initdb_args", true},
-		{26, "source", true}, {27, "patch", true}, {28, "cflags", true},
-		{29, "configure", true}, {30, "lto", true}, {31, "layout_seeds", true},
-		{32, "pgo", true}, {33, "cluster", true}, {34, "session_set", true},
-	};
-	static struct option long_options[] = {
-		{"scale", required_argument, NULL, 's'},
-		{"clients", required_argument, NULL, 'c'},
-		{"jobs", required_argument, NULL, 'j'},
-		{"duration", required_argument, NULL, 'T'},
-		{"transactions", required_argument, NULL, 't'},
-		{"rounds", required_argument, NULL, 'r'},
-		{"warmup", required_argument, NULL, 10},
-		{"budget", required_argument, NULL, 39},
-		{"min-rounds", required_argument, NULL, 40},
-		{"script", required_argument, NULL, 'b'},
-		{"protocol", required_argument, NULL, 'M'},
-		{"unlogged", no_argument, NULL, 11},
-		{"reset", required_argument, NULL, 12},
-		{"pgbench-args", required_argument, NULL, 13},
-		{"seed", required_argument, NULL, 14},
-		{"snapshot-probe", optional_argument, NULL, 15},
-		{"snapshot-probe-interval", required_argument, NULL, 16},
-		{"restart", required_argument, NULL, 17},
-		{"profile", required_argument, NULL, 35},
-		{"cache-sim", required_argument, NULL, 36},
-		{"sample-event", required_argument, NULL, 37},
-		{"sample-rate", required_argument, NULL, 38},
-		{"pin", required_argument, NULL, 41},
-		{"aslr", required_argument, NULL, 42},
-		{"pgbench-seed", required_argument, NULL, 43},
-		{"prewarm", required_argument, NULL, 44},
-		{"schedule", required_argument, NULL, 45},
-		{"variant", required_argument, NULL, 20},
-		{"bindir", required_argument, NULL, 21},
-		{"conninfo", required_argument, NULL, 22},
-		{"set", required_argument, NULL, 23},
-		{"extension", required_argument, NULL, 24},
-		{"initdb-args", required_argument, NULL, 25},
-		{"source", required_argument, NULL, 26},
-		{"patch", required_argument, NULL, 27},
-		{"cflags", required_argument, NULL, 28},
-		{"configure", required_argument, NULL, 29},
-		{"lto", required_argument, NULL, 30},
-		{"layout-seeds", required_argument, NULL, 31},
-		{"pgo", required_argument, NULL, 32},
-		{"cluster", required_argument, NULL, 33},
-		{"session-set", required_argument, NULL, 34},
-		{"output", required_argument, NULL, 'o'},
-		{"verbose", no_argument, NULL, 'v'},
-		{"help", no_argument, NULL, '?'},
-		{NULL, 0, NULL, 0}
-	};
 	ExperimentSpec spec;
 	RunOptions	ropts = {0};
 	char	   *section = NULL;
@@ -363,7 +364,7 @@ cmd_ab(int argc, char **argv)
 	}
 	experiment_init(&spec);
 	ropts.max_restarts = 3;
-	while ((c = getopt_long(argc, argv, "s:c:j:T:t:r:b:M:o:v", long_options, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "s:c:j:T:t:r:b:M:o:v", ab_options, NULL)) != -1)
 	{
 		bool		handled = false;
 
@@ -385,13 +386,13 @@ cmd_ab(int argc, char **argv)
 				usage_error("ab", "%s", error);
 			continue;
 		}
-		for (int i = 0; i < lengthof(keys); i++)
+		for (int i = 0; i < lengthof(ab_keys); i++)
 		{
-			if (keys[i].code != c)
+			if (ab_keys[i].code != c)
 				continue;
-			if (keys[i].variant && section == NULL)
-				usage_error("ab", "--%s must follow a --variant NAME", option_name(long_options, c));
-			if (!experiment_set(&spec, keys[i].variant ? section : "experiment", keys[i].key,
+			if (ab_keys[i].variant && section == NULL)
+				usage_error("ab", "--%s must follow a --variant NAME", option_name(ab_options, c));
+			if (!experiment_set(&spec, ab_keys[i].variant ? section : "experiment", ab_keys[i].key,
 								c == 11 || (c == 15 && optarg == NULL) ? "on" : optarg, &error))
 				usage_error("ab", "%s", error);
 			handled = true;
