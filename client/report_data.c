@@ -15,6 +15,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "stats.h"
 #include "layout_seeds.h"
 #include "report.h"
 #include "results.h"
@@ -314,15 +315,6 @@ fill_samples(ReportData *r)
 	}
 }
 
-static int
-cmp_double(const void *x, const void *y)
-{
-	double		a = *(const double *) x,
-				b = *(const double *) y;
-
-	return (a > b) - (a < b);
-}
-
 /*
  * The plain median of n > 0 values (sorted in place), for figures that are
  * only shown, never tested: zeros allowed, unlike the statistics of common/.
@@ -330,7 +322,7 @@ cmp_double(const void *x, const void *y)
 double
 report_median(double *x, int n)
 {
-	qsort(x, n, sizeof(double), cmp_double);
+	stats_sort(x, n);
 	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 

@@ -37,6 +37,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "stats.h"
 #include "snapshot_probe.h"
 
 #include <math.h>
@@ -267,15 +268,6 @@ quantile(const double *sorted, int n, double q)
 	return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
-static int
-cmp_double(const void *x, const void *y)
-{
-	double		a = *(const double *) x,
-				b = *(const double *) y;
-
-	return (a > b) - (a < b);
-}
-
 /* Median and p90 of one mode's samples, NAN when it has none. */
 static void
 series_figures(const ProbeSeries *s, double *median, double *p90)
@@ -288,7 +280,7 @@ series_figures(const ProbeSeries *s, double *median, double *p90)
 	ns = pg_malloc(sizeof(double) * s->n);
 	for (int i = 0; i < s->n; i++)
 		ns[i] = s->samples[i].ns;
-	qsort(ns, s->n, sizeof(double), cmp_double);
+	stats_sort(ns, s->n);
 	*median = quantile(ns, s->n, 0.5);
 	*p90 = quantile(ns, s->n, 0.9);
 	pg_free(ns);
@@ -338,8 +330,8 @@ snapshot_probe_finish(SnapshotProbe *p, RunRecord *rec)
 		}
 	if (n > 0)
 	{
-		qsort(xcnt, n, sizeof(double), cmp_double);
-		qsort(procs, n, sizeof(double), cmp_double);
+		stats_sort(xcnt, n);
+		stats_sort(procs, n);
 		f->xcnt = quantile(xcnt, n, 0.5);
 		f->procs = quantile(procs, n, 0.5);
 	}

@@ -96,6 +96,9 @@ typedef struct StatsSummary
 } StatsSummary;
 
 /* level is the confidence asked for the median CI, e.g. 1 - alpha */
+/* x sorted ascending in place (NaN-free values) */
+extern void stats_sort(double *x, int n);
+
 extern int	stats_summarize(const double *x, int n, double level,
 							StatsSummary *out);
 

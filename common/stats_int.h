@@ -13,7 +13,6 @@
 /* Tolerance when comparing a computed probability with alpha/2. */
 #define STATS_PROB_EPS 1e-12
 
-extern void stats_sort(double *x, int n);
 extern double stats_median_sorted(const double *x, int n);
 extern int	stats_median_of(const double *x, int n, double *median);
 extern int	stats_log_copy(const double *x, int n, double **out);
