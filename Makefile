@@ -83,16 +83,16 @@ CLIENT_MAKE = $(MAKE) -C client PG_CONFIG='$(PG_CONFIG)' EXTVERSION='$(EXTVERSIO
 
 all: client-all
 client-all:
-	$(CLIENT_MAKE) all
+	+$(CLIENT_MAKE) all
 install: client-install
 client-install:
-	$(CLIENT_MAKE) install
+	+$(CLIENT_MAKE) install
 uninstall: client-uninstall
 client-uninstall:
-	$(CLIENT_MAKE) uninstall
+	+$(CLIENT_MAKE) uninstall
 clean: client-clean
 client-clean:
-	$(CLIENT_MAKE) clean
+	+$(CLIENT_MAKE) clean
 	$(MAKE) -C test clean
 
 else
