@@ -212,9 +212,9 @@ test_insufficient_and_errors(void)
  * Error rates of the nested verdict: for 3, 8 and 20 units of 2 and 6
  * rounds, instance sd 0%, 2%, 5%, no effect.  Tolerances (N simulations
  * each): a rate that should be at most alpha passes below alpha +
- * 2 sqrt(alpha (1 - alpha) / N), two Monte Carlo standard errors
- * (mc_tolerance); coverage within 2 points of 95%, which is four of them
- * at N = 2000.
+ * 3.09 sqrt(alpha (1 - alpha) / N), 3.09 Monte Carlo standard errors
+ * (mc_tolerance: a fail by chance once in 1,000); coverage within 2
+ * points of 95%, which is four of them at N = 2000.
  */
 static void
 test_error_rates(void)

@@ -107,14 +107,15 @@ noisy_sample(double *x, int n, double level, double noise)
 
 /*
  * Monte Carlo tolerance for a rate with nominal value p estimated from n
- * simulations: two standard errors, sqrt(p(1-p)/n).  A true rate at p
- * passes "<= p + mc_tolerance" about 97.7% of the time for a fresh seed;
+ * simulations: 3.09 standard errors, sqrt(p(1-p)/n), the one-sided normal
+ * quantile of 0.999.  A true rate at p fails "<= p + mc_tolerance" about
+ * once in 1,000 fresh seeds, the project's rule for tests of noisy data;
  * with the fixed seeds here it passes or fails the same way every run.
  */
 static inline double
 mc_tolerance(double p, int n)
 {
-	return 2.0 * sqrt(p * (1.0 - p) / n);
+	return 3.09 * sqrt(p * (1.0 - p) / n);
 }
 
 /*
