@@ -15,6 +15,7 @@
 #include "results.h"
 #include "preflight.h"
 #include "runner.h"
+#include "stats.h"
 #include "validate.h"
 
 #include <getopt.h>
@@ -144,6 +145,7 @@ static int
 execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 {
 	char	   *error;
+	StatsOptions opt;
 
 	if (!layout_seeds_expand(spec, &error))
 	{
@@ -156,8 +158,12 @@ execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 		pg_log_error_hint("Nothing was run. Try \"%s %s --help\" for the options.", progname, command);
 		return EXIT_USAGE;
 	}
+	/* what the host allows, before our servers load it; then the design it suggests */
+	stats_default_options(&opt);
+	(void) preflight_print(spec, opt.noise, stdout);
 	if (!ropts->resume)
 		preflight_choose_restart(spec);
+	fflush(stdout);
 	return runner_execute(spec, ropts);
 }
 

@@ -371,16 +371,10 @@ set_up(Experiment *x, const RunOptions *opts, const BudgetPlan *budget, bool **d
 {
 	ExperimentSpec *spec = (ExperimentSpec *) x->spec;
 	char	   *error = NULL;
-	StatsOptions opt;
 
 	/* builds first: a failed one leaves no results directory and starts no cluster */
 	if (!build_variants(spec, &error))
 		return fail_setup(error);
-
-	/* what the host allows, before our servers load it */
-	stats_default_options(&opt);
-	(void) preflight_print(spec, opt.noise, stdout);
-	fflush(stdout);
 
 	if (opts->resume)
 	{
