@@ -56,7 +56,7 @@ wait_key(json_t *w)
 }
 
 static double
-metric_value(const Metric *m, const ReportRun *run)
+counter_of_run(const Metric *m, const ReportRun *run)
 {
 	double		v = NAN;
 	json_t	   *j;
@@ -133,7 +133,7 @@ collect_metrics(const ReportData *r, Metric *ms)
 		Metric		m = {METRIC_CSV, (char *) csv[i].label, csv[i].offset, csv[i].per_tx};
 
 		for (int k = 0; k < r->nruns; k++)
-			if (report_run_counted(&r->runs[k]) && isfinite(metric_value(&m, &r->runs[k])))
+			if (report_run_counted(&r->runs[k]) && isfinite(counter_of_run(&m, &r->runs[k])))
 			{
 				n = add_metric(ms, n, MAX_METRICS, m);
 				break;
@@ -205,7 +205,7 @@ typedef struct MetricRow
 static double
 metric_figure(const ReportData *r, int run, const void *arg)
 {
-	return metric_value((const Metric *) arg, &r->runs[run]);
+	return counter_of_run((const Metric *) arg, &r->runs[run]);
 }
 
 /* Moved first, larger changes first; then the rest in the metrics' order. */

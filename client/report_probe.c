@@ -79,7 +79,7 @@ static const struct
 
 /* Median over a sample's counted runs of one figure; NAN when none has it. */
 static double
-sample_median(const ReportData *r, const ReportSample *s, ReportRunValue value, int *n)
+probe_figure_median(const ReportData *r, const ReportSample *s, ReportRunValue value, int *n)
 {
 	ReportSample f;
 	double		median;
@@ -174,8 +174,8 @@ report_probe_load(ReportData *r)
 			row->cell = c;
 			row->mode = figures[f].mode;
 			row->statistic = figures[f].statistic;
-			row->median_a = sample_median(r, c->a, figures[f].value, &row->n_a);
-			row->median_b = sample_median(r, c->b, figures[f].value, &row->n_b);
+			row->median_a = probe_figure_median(r, c->a, figures[f].value, &row->n_a);
+			row->median_b = probe_figure_median(r, c->b, figures[f].value, &row->n_b);
 			/* a side that was not probed has nothing to compare */
 			if (row->n_a == 0 || row->n_b == 0)
 				continue;
