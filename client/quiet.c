@@ -261,7 +261,7 @@ quiet_aslr_off_begin(int *saved, char **error)
 	if (*saved == -1 || personality((unsigned long) *saved | ADDR_NO_RANDOMIZE) == -1)
 	{
 		*error = psprintf("could not turn address-space randomization off for the server (personality: %m); "
-						  "this system (a container's seccomp filter, say) refuses it: set aslr = on");
+						  "a seccomp filter (a container's, say) refuses it: set aslr = on");
 		return false;
 	}
 	return true;

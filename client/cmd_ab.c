@@ -1,0 +1,228 @@
+/*-------------------------------------------------------------------------
+ *
+ * cmd_ab.c
+ *		"pgbench_ext ab": an experiment given as flags, each flag one key of
+ *		an experiment file, then run as "pgbench_ext run" runs a file
+ *		(cmd_run.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "cmd_run.h"
+#include "commands.h"
+#include "experiment.h"
+#include "profile.h"
+#include "report.h"
+#include "runner.h"
+
+#include <getopt.h>
+
+#include "common/logging.h"
+
+static void
+ab_usage(void)
+{
+	printf("%s ab compares variants given as flags, without an experiment file.\n\n", progname);
+	printf("Usage:\n");
+	printf("  %s ab [EXPERIMENT OPTION]... --variant NAME [VARIANT OPTION]... --variant NAME ...\n", progname);
+	printf("\nExperiment options (the keys of [experiment]):\n");
+	printf("  -s, --scale=N            pgbench scale factor (default 10)\n");
+	printf("  -c, --clients=LIST       client counts, e.g. 1,2,4 (default 1)\n");
+	printf("  -j, --jobs=N|clients|cpus|auto   pgbench threads (default auto)\n");
+	printf("  -T, --duration=SECONDS   length of each run (default 30)\n");
+	printf("  -t, --transactions=N     transactions per client instead of a duration\n");
+	printf("  -r, --rounds=N|auto      rounds; each runs every variant once per cell (default 6);\n"
+		   "                           auto: blocks of rounds until decided or the budget is spent\n");
+	printf("      --budget=DURATION    with --rounds auto: the most time the runs take (30m, 2h, 900s)\n");
+	printf("      --min-rounds=N       with --rounds auto: rounds before the first look (default 0)\n");
+	printf("      --warmup=N           leading rounds recorded but not counted (default 0)\n");
+	printf("  -b, --script=LIST        tpcb-like, simple-update, select-only or files\n");
+	printf("  -M, --protocol=MODE      simple, extended or prepared\n");
+	printf("      --unlogged           pgbench -i --unlogged-tables\n");
+	printf("      --reset=every-run|never  fresh copy of the data before each run or not\n");
+	printf("      --restart=N|never|auto  restart every managed server every N rounds, a\n"
+		   "                           warm-up run after each start (default auto: see the manual)\n");
+	printf("      --pgbench-args=ARGS  further pgbench options, passed through\n");
+	printf("      --seed=N             plan seed\n");
+	printf("      --schedule=interleaved|duet  one run at a time, or both sides of a pair at\n"
+		   "                           once, each on half of the CPUs (default interleaved)\n");
+	printf("      --pin=on|off         each server and its pgbench on half of the CPUs,\n"
+		   "                           swapped every round (default off)\n");
+	printf("      --aslr=on|off        address-space randomization of managed servers (default on)\n");
+	printf("      --pgbench-seed=shared|own  one --random-seed per round for every variant (default shared)\n");
+	printf("      --prewarm=on|off     pg_prewarm the run database before each run (default off)\n");
+	printf("      --snapshot-probe[=on|off]  time GetSnapshotData() under every run's load\n");
+	printf("      --snapshot-probe-interval=MS  pause between two probes (default 100)\n");
+	printf("      --profile=off|counted|sampled  profiles of the servers (docs/profiles.md)\n");
+	printf("      --cache-sim=on|off   counted: simulated cache misses too\n");
+	printf("      --sample-event=auto|cpu-clock|cycles  sampled: the event perf samples\n");
+	printf("      --sample-rate=HZ     sampled: samples per CPU-second (default %d)\n", PROFILE_SAMPLE_RATE);
+	printf("  -o, --output=DIR         results directory\n");
+	printf("  -v, --verbose            at the end, the noise by level and the designs too\n");
+	printf("\nVariant options (the keys of [variant NAME]; apply to the last --variant):\n");
+	printf("      --variant=NAME       start a variant\n");
+	printf("      --bindir=DIR         installation to run a managed cluster of\n");
+	printf("      --conninfo=STRING    or an existing server (not managed)\n");
+	printf("      --set=NAME=VALUE     a server setting (repeatable)\n");
+	printf("      --cluster=NAME       run on variant NAME's server, not one of its own\n");
+	printf("      --session-set=NAME=VALUE  a setting for this variant's connections only\n"
+		   "                           (repeatable; libpq options -c)\n");
+	printf("      --extension=on|off   load pgbench_ext (default on)\n");
+	printf("      --initdb-args=ARGS   extra initdb options\n");
+	printf("      --source=DIR         build from this PostgreSQL source tree\n"
+		   "                           (docs/building.md), with:\n");
+	printf("      --patch=FILE         a patch to apply (repeatable)\n");
+	printf("      --cflags=FLAGS       CFLAGS for configure (default -O2)\n");
+	printf("      --configure=ARGS     extra configure arguments\n");
+	printf("      --lto=on|off         link-time optimization\n");
+	printf("      --pgo=on|off         profile-guided optimization (a training load first)\n");
+	printf("      --layout-seeds=N     N builds with shuffled function order\n");
+	printf("\nExample:\n");
+	printf("  %s ab -b select-only -c 2 -T 10 -r 6 \\\n"
+		   "     --variant A --bindir $(pg_config --bindir) --set synchronous_commit=on \\\n"
+		   "     --variant B --bindir $(pg_config --bindir) --set synchronous_commit=off\n", progname);
+}
+
+static const char *
+option_name(const struct option *options, int code)
+{
+	for (; options->name; options++)
+		if (options->val == code)
+			return options->name;
+	return "?";
+}
+
+/* ab: its short options and the [experiment] / [variant] key each flag sets */
+static const struct
+{
+	int			code;
+	const char *key;
+	bool		variant;
+}			ab_keys[] = {
+	{'s', "scale", false}, {'c', "clients", false}, {'j', "jobs", false},
+	{'T', "duration", false}, {'t', "transactions", false}, {'r', "rounds", false},
+	{10, "warmup", false}, {'b', "script", false}, {'M', "protocol", false},
+	{11, "unlogged", false}, {12, "reset", false}, {13, "pgbench_args", false},
+	{14, "seed", false}, {15, "snapshot_probe", false}, {16, "snapshot_probe_interval", false},
+	{17, "restart", false}, {35, "profile", false}, {36, "cache_sim", false},
+	{37, "sample_event", false}, {38, "sample_rate", false},
+	{39, "budget", false}, {40, "min_rounds", false},
+	{41, "pin", false}, {42, "aslr", false}, {43, "pgbench_seed", false},
+	{44, "prewarm", false}, {45, "schedule", false},
+	{21, "bindir", true}, {22, "conninfo", true}, {23, "set", true},
+	{24, "extension", true}, {25, "initdb_args", true},
+	{26, "source", true}, {27, "patch", true}, {28, "cflags", true},
+	{29, "configure", true}, {30, "lto", true}, {31, "layout_seeds", true},
+	{32, "pgo", true}, {33, "cluster", true}, {34, "session_set", true},
+};
+static struct option ab_options[] = {
+	{"scale", required_argument, NULL, 's'},
+	{"clients", required_argument, NULL, 'c'},
+	{"jobs", required_argument, NULL, 'j'},
+	{"duration", required_argument, NULL, 'T'},
+	{"transactions", required_argument, NULL, 't'},
+	{"rounds", required_argument, NULL, 'r'},
+	{"warmup", required_argument, NULL, 10},
+	{"budget", required_argument, NULL, 39},
+	{"min-rounds", required_argument, NULL, 40},
+	{"script", required_argument, NULL, 'b'},
+	{"protocol", required_argument, NULL, 'M'},
+	{"unlogged", no_argument, NULL, 11},
+	{"reset", required_argument, NULL, 12},
+	{"pgbench-args", required_argument, NULL, 13},
+	{"seed", required_argument, NULL, 14},
+	{"snapshot-probe", optional_argument, NULL, 15},
+	{"snapshot-probe-interval", required_argument, NULL, 16},
+	{"restart", required_argument, NULL, 17},
+	{"profile", required_argument, NULL, 35},
+	{"cache-sim", required_argument, NULL, 36},
+	{"sample-event", required_argument, NULL, 37},
+	{"sample-rate", required_argument, NULL, 38},
+	{"pin", required_argument, NULL, 41},
+	{"aslr", required_argument, NULL, 42},
+	{"pgbench-seed", required_argument, NULL, 43},
+	{"prewarm", required_argument, NULL, 44},
+	{"schedule", required_argument, NULL, 45},
+	{"variant", required_argument, NULL, 20},
+	{"bindir", required_argument, NULL, 21},
+	{"conninfo", required_argument, NULL, 22},
+	{"set", required_argument, NULL, 23},
+	{"extension", required_argument, NULL, 24},
+	{"initdb-args", required_argument, NULL, 25},
+	{"source", required_argument, NULL, 26},
+	{"patch", required_argument, NULL, 27},
+	{"cflags", required_argument, NULL, 28},
+	{"configure", required_argument, NULL, 29},
+	{"lto", required_argument, NULL, 30},
+	{"layout-seeds", required_argument, NULL, 31},
+	{"pgo", required_argument, NULL, 32},
+	{"cluster", required_argument, NULL, 33},
+	{"session-set", required_argument, NULL, 34},
+	{"output", required_argument, NULL, 'o'},
+	{"verbose", no_argument, NULL, 'v'},
+	{"help", no_argument, NULL, '?'},
+	{NULL, 0, NULL, 0}
+};
+
+int
+cmd_ab(int argc, char **argv)
+{
+	ExperimentSpec spec;
+	RunOptions	ropts = {0};
+	char	   *section = NULL;
+	int			c;
+	char	   *error;
+
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
+	{
+		ab_usage();
+		return 0;
+	}
+	experiment_init(&spec);
+	ropts.max_restarts = 3;
+	while ((c = getopt_long(argc, argv, "s:c:j:T:t:r:b:M:o:v", ab_options, NULL)) != -1)
+	{
+		bool		handled = false;
+
+		if (c == 'o')
+		{
+			ropts.results_dir = optarg;
+			continue;
+		}
+		if (c == 'v')
+		{
+			report_verbose = true;
+			continue;
+		}
+		if (c == 20)
+		{
+			section = psprintf("variant %s", optarg);
+			/* a variant with no further flags still exists */
+			if (!experiment_set(&spec, section, "extension", "on", &error))
+				usage_error("ab", "%s", error);
+			continue;
+		}
+		for (int i = 0; i < lengthof(ab_keys); i++)
+		{
+			if (ab_keys[i].code != c)
+				continue;
+			if (ab_keys[i].variant && section == NULL)
+				usage_error("ab", "--%s must follow a --variant NAME", option_name(ab_options, c));
+			if (!experiment_set(&spec, ab_keys[i].variant ? section : "experiment", ab_keys[i].key,
+								c == 11 || (c == 15 && optarg == NULL) ? "on" : optarg, &error))
+				usage_error("ab", "%s", error);
+			handled = true;
+		}
+		if (!handled)
+		{
+			pg_log_error_hint("Try \"%s ab --help\" for more information.", progname);
+			exit(EXIT_USAGE);
+		}
+	}
+	if (optind < argc)
+		usage_error("ab", "too many command-line arguments (first is \"%s\")", argv[optind]);
+	run_choose_seed(&spec, NULL);
+	if (ropts.results_dir == NULL)
+		ropts.results_dir = timestamped_dir("results");
+	return run_execute(&spec, &ropts, "ab");
+}
