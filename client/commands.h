@@ -20,6 +20,10 @@ extern int	cmd_check(int argc, char **argv);
 extern int	cmd_calibrate(int argc, char **argv);
 extern int	cmd_report(int argc, char **argv);
 extern int	cmd_compare(int argc, char **argv);
+
+/* cmd_report.c: the options report and compare share; returns --baseline */
+extern const char *report_parse_options(int argc, char **argv, const char *command,
+										void (*usage) (void));
 extern int	cmd_import(int argc, char **argv);
 extern int	cmd_history(int argc, char **argv);
 
