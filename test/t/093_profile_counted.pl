@@ -130,7 +130,7 @@ $node->start;
 my $db = create_database($node, q{profile_counted});
 ($rc, $out, $err) = run_client_on($node, q{import}, $dir, q{-d}, $db);
 is($rc, 0, 'import succeeds') or diag $err;
-like($out, qr/^profiles of 24 runs: SELECT \* FROM pgbench_ext\.profile_compare\((\d+)\);$/m, 'import loads the profiles');
+like($out, qr/^\s*profiles of 24 runs: SELECT \* FROM pgbench_ext\.profile_compare\((\d+)\);$/m, 'import loads the profiles');
 my ($id) = $out =~ /profile_compare\((\d+)\)/;
 is($node->safe_psql($db, "SELECT count(DISTINCT run_id) FROM pgbench_ext.profile_runs WHERE experiment_id = $id"), 24,
 	'profile_runs: every run');
