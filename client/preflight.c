@@ -422,12 +422,10 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
 /*
  * restart = auto across two servers: the rounds between restarts that make
  * the verdict's unit cheapest for its variance, from this host's history —
- * fixed before any run, so the data it judges never chose it.  A unit (an
- * instance pair of R rounds) costs restart + R rounds and has the variance
- * var(instance) + var(round) / R; their product is least at
- * R = sqrt(var(round) restart / (var(instance) round)) (the optimal
- * allocation of a two-stage design): a restart every round when the
- * instance offset dominates and restarts are cheap.  Within 1 and
+ * fixed before any run, so the data it judges never chose it: the optimal
+ * allocation of a two-stage design (stats_rounds_per_unit()), a restart
+ * every round when the instance offset dominates and restarts are
+ * cheap.  Within 1 and
  * RESTART_AUTO_MAX_ROUNDS, and with fixed rounds at least
  * RESTART_AUTO_MIN_INSTANCES instance pairs; with no history the default
  * of plan_restart_rounds() stays.
@@ -439,7 +437,6 @@ preflight_choose_restart(ExperimentSpec *spec)
 	StatsComponents ratio;
 	StatsDesignCost cost;
 	char	   *why;
-	double		best;
 	int			rounds;
 
 	if (!spec->restart_auto || plan_restart_rounds(spec, &why) == 0)
@@ -447,11 +444,11 @@ preflight_choose_restart(ExperimentSpec *spec)
 	r = find_noise(spec);
 	if (!r.found || !design_inputs(spec, &r, true, &ratio, &cost) || r.instance_df == 0)
 		return;
-	best = r.instance_sd > 0
-		? sqrt(ratio.variance[STATS_LEVEL_ROUND] * cost.restart_s /
-			   (ratio.variance[STATS_LEVEL_INSTANCE] * cost.round_s))
-		: RESTART_AUTO_MAX_ROUNDS;
-	rounds = Max(1, Min(RESTART_AUTO_MAX_ROUNDS, (int) rint(best)));
+	rounds = stats_rounds_per_unit(ratio.variance[STATS_LEVEL_INSTANCE],
+								   ratio.variance[STATS_LEVEL_ROUND], cost.restart_s,
+								   cost.round_s, RESTART_AUTO_MAX_ROUNDS);
+	if (rounds < 1)
+		return;
 	if (!spec->rounds_auto)
 		rounds = Max(1, Min(rounds, spec->rounds / RESTART_AUTO_MIN_INSTANCES));
 	spec->restart_auto = false;

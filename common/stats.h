@@ -476,6 +476,19 @@ typedef struct StatsDesign
  * measured, when the effect does not exceed the noise threshold, or when
  * no design within the limits above reaches the power.
  */
+/*
+ * The rounds per instance pair that make a unit of a nested design
+ * cheapest for its variance: a unit of R rounds costs restart_s + R
+ * round_s and has the variance var_instance + var_round / R; their product
+ * is least at R = sqrt(var_round restart_s / (var_instance round_s)), the
+ * optimal allocation of a two-stage design (Cochran, "Sampling
+ * Techniques", 1977, 10.6).  Rounded to the better neighbour, within 1 and
+ * max_rounds; max_rounds when var_instance is 0.  -1 when an input is not
+ * finite or negative, or a cost not > 0.
+ */
+extern int	stats_rounds_per_unit(double var_instance, double var_round, double restart_s,
+								  double round_s, int max_rounds);
+
 extern int	stats_plan_design(const StatsComponents *ratio,
 							  const StatsComponents *run_a,
 							  const StatsComponents *run_b,

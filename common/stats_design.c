@@ -269,3 +269,36 @@ stats_plan_design(const StatsComponents *ratio, const StatsComponents *run_a,
 				 out->seconds >= 120.0 ? "minutes" : "seconds");
 	return STATS_OK;
 }
+
+/* cost x variance of a unit of r rounds: what stats_rounds_per_unit() minimizes */
+static double
+unit_cost_variance(double var_instance, double var_round, double restart_s,
+				   double round_s, int r)
+{
+	return (restart_s + r * round_s) * (var_instance + var_round / r);
+}
+
+int
+stats_rounds_per_unit(double var_instance, double var_round, double restart_s,
+					  double round_s, int max_rounds)
+{
+	double		best;
+	int			lo;
+
+	if (!isfinite(var_instance) || !isfinite(var_round) || !isfinite(restart_s) ||
+		!isfinite(round_s) || var_instance < 0 || var_round < 0 || restart_s < 0 ||
+		round_s <= 0 || max_rounds < 1)
+		return -1;
+	if (var_instance == 0)
+		return max_rounds;
+	best = sqrt(var_round * restart_s / (var_instance * round_s));
+	if (best >= max_rounds)
+		return max_rounds;
+	lo = best < 1 ? 1 : (int) floor(best);
+	/* the product is convex in r: the better of the two integers around it */
+	if (lo < max_rounds &&
+		unit_cost_variance(var_instance, var_round, restart_s, round_s, lo + 1) <
+		unit_cost_variance(var_instance, var_round, restart_s, round_s, lo))
+		return lo + 1;
+	return lo;
+}

@@ -511,6 +511,58 @@ test_plan_from_pilot(int pilots, bool plug_in)
 	}
 }
 
+/*
+ * restart = auto from a history (client/preflight.c): the rounds per unit
+ * are those whose unit costs least for its variance — checked against
+ * every R from 1 to 20 by brute force on a grid of noises and costs — and
+ * the allocation pays: with a large instance offset and cheap restarts,
+ * the variance of the mean over the units a 30-minute budget pays for is
+ * smaller with the chosen R than with the fixed 5 rounds of before.
+ */
+static void
+test_rounds_per_unit(void)
+{
+	static const double sds[] = {0.0, 0.005, 0.01, 0.02, 0.05, 0.15};
+	static const double costs[] = {0.5, 2.0, 8.0, 30.0};
+	bool		all_best = true;
+
+	int			nsds = sizeof(sds) / sizeof(sds[0]),
+				ncosts = sizeof(costs) / sizeof(costs[0]),
+				chosen;
+	double		var_chosen,
+				var_five;
+
+	for (int i = 0; i < nsds; i++)
+		for (int j = 0; j < nsds; j++)
+			for (int k = 0; k < ncosts; k++)
+			{
+				double		vi = sds[i] * sds[i],
+							vr = sds[j] * sds[j] + 1e-6,
+							restart = costs[k],
+							round = 4.0;
+				int			r = stats_rounds_per_unit(vi, vr, restart, round, 20);
+				double		got = (restart + r * round) * (vi + vr / r);
+
+				for (int q = 1; q <= 20; q++)
+					all_best &= got <= (restart + q * round) * (vi + vr / q) * (1 + 1e-12);
+			}
+	ok(all_best, "stats_rounds_per_unit(): the cheapest unit for its variance, by brute force "
+	   "over 1 to 20 rounds on %d settings", nsds * nsds * ncosts);
+	ok(stats_rounds_per_unit(0.03 * 0.03, 0.01 * 0.01, 1.0, 4.0, 5) == 1,
+	   "instance offset 3%%, rounds 1%%, a restart a quarter of a round: a restart every round");
+	chosen = stats_rounds_per_unit(0.03 * 0.03, 0.05 * 0.05, 2.0, 4.0, 5);
+	var_chosen = (0.03 * 0.03 + 0.05 * 0.05 / chosen) / floor(1800 / (2.0 + chosen * 4.0));
+	var_five = (0.03 * 0.03 + 0.05 * 0.05 / 5) / floor(1800 / (2.0 + 5 * 4.0));
+	ok(var_chosen < var_five,
+	   "instance 3%%, rounds 5%%, restart 2 s, round 4 s: %d rounds per unit; the mean over 30 minutes "
+	   "has sd %.3f%% against %.3f%% at 5 rounds", chosen, 100 * sqrt(var_chosen), 100 * sqrt(var_five));
+	ok(stats_rounds_per_unit(0.0, 0.05 * 0.05, 1.0, 4.0, 5) == 5,
+	   "no instance offset: the most rounds per unit");
+	ok(stats_rounds_per_unit(0.01, NAN, 1.0, 4.0, 5) == -1 &&
+	   stats_rounds_per_unit(0.01, 0.01, 1.0, 0.0, 5) == -1,
+	   "a value that is not finite, or a round that costs nothing: refused");
+}
+
 int
 main(void)
 {
@@ -519,6 +571,7 @@ main(void)
 	test_truncation_and_missing();
 	test_ratio_scale();
 	test_design();
+	test_rounds_per_unit();
 	if (test_long())
 		test_plan_from_pilot(2000, true);
 	else
