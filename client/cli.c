@@ -3,7 +3,8 @@
  * cli.c
  *		What every part of the client shares of the command line: the
  *		program's name, usage errors the way pgbench reports them (exit
- *		status 2), and errors built elsewhere with their hint.
+ *		status 2), errors built elsewhere with their hint, and the words a
+ *		key or flag takes for on and off.
  *
  * Kept apart from main.c so that the modules which report errors do not
  * depend on the command dispatch that calls them.
@@ -134,4 +135,19 @@ void
 log_warning_text(const char *text)
 {
 	log_text(PG_LOG_WARNING, text);
+}
+
+/* on/off, true/false, yes/no, 1/0, as PostgreSQL reads a boolean setting */
+bool
+parse_bool_word(const char *value, bool *result)
+{
+	if (pg_strcasecmp(value, "on") == 0 || pg_strcasecmp(value, "true") == 0 ||
+		pg_strcasecmp(value, "yes") == 0 || strcmp(value, "1") == 0)
+		*result = true;
+	else if (pg_strcasecmp(value, "off") == 0 || pg_strcasecmp(value, "false") == 0 ||
+			 pg_strcasecmp(value, "no") == 0 || strcmp(value, "0") == 0)
+		*result = false;
+	else
+		return false;
+	return true;
 }

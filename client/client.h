@@ -38,6 +38,7 @@ extern void log_warning_text(const char *text);
 extern void log_errorf(const char *fmt,...) pg_attribute_printf(1, 2);
 extern void log_warningf(const char *fmt,...) pg_attribute_printf(1, 2);
 extern char *printable_text(const char *text);
+extern bool parse_bool_word(const char *value, bool *result);
 
 /* progress.c */
 extern double now_seconds(void);

@@ -156,20 +156,6 @@ experiment_parse_duration(const char *value, int *seconds)
 	return true;
 }
 
-static bool
-parse_bool(const char *value, bool *result)
-{
-	if (pg_strcasecmp(value, "on") == 0 || pg_strcasecmp(value, "true") == 0 ||
-		pg_strcasecmp(value, "yes") == 0 || strcmp(value, "1") == 0)
-		*result = true;
-	else if (pg_strcasecmp(value, "off") == 0 || pg_strcasecmp(value, "false") == 0 ||
-			 pg_strcasecmp(value, "no") == 0 || strcmp(value, "0") == 0)
-		*result = false;
-	else
-		return false;
-	return true;
-}
-
 /* Split "a, b,c" into at most MAX_LIST trimmed, non-empty items. */
 static int
 split_list(const char *value, char **items)
@@ -394,7 +380,7 @@ set_protocol(ExperimentSpec *spec, const char *key, const char *value, char **er
 static bool
 set_unlogged(ExperimentSpec *spec, const char *key, const char *value, char **error)
 {
-	return parse_bool(value, &spec->unlogged) || bad_bool(key, value, error);
+	return parse_bool_word(value, &spec->unlogged) || bad_bool(key, value, error);
 }
 
 static bool
@@ -438,7 +424,7 @@ set_reset(ExperimentSpec *spec, const char *key, const char *value, char **error
 static bool
 set_snapshot_probe(ExperimentSpec *spec, const char *key, const char *value, char **error)
 {
-	return parse_bool(value, &spec->snapshot_probe) || bad_bool(key, value, error);
+	return parse_bool_word(value, &spec->snapshot_probe) || bad_bool(key, value, error);
 }
 
 static bool
@@ -558,7 +544,7 @@ set_variant_key(VariantSpec *v, const char *key, const char *value, char **error
 		return add_setting(v, key, value, v->session_settings, &v->nsession_settings, error);
 	else if (strcmp(key, "extension") == 0)
 	{
-		if (!parse_bool(value, &v->extension))
+		if (!parse_bool_word(value, &v->extension))
 		{
 			*error = psprintf("extension must be on or off, got \"%s\" in variant \"%s\"", value, v->name);
 			return false;
@@ -575,7 +561,7 @@ set_variant_key(VariantSpec *v, const char *key, const char *value, char **error
 	{
 		bool		on;
 
-		if (!parse_bool(value, &on))
+		if (!parse_bool_word(value, &on))
 		{
 			*error = psprintf("snapshot_probe must be on or off, got \"%s\" in variant \"%s\"", value, v->name);
 			return false;
@@ -599,7 +585,7 @@ set_variant_key(VariantSpec *v, const char *key, const char *value, char **error
 		v->configure = pg_strdup(value);
 	else if (strcmp(key, "pgo") == 0 || strcmp(key, "lto") == 0)
 	{
-		if (!parse_bool(value, key[0] == 'p' ? &v->pgo : &v->lto))
+		if (!parse_bool_word(value, key[0] == 'p' ? &v->pgo : &v->lto))
 		{
 			*error = psprintf("%s must be on or off, got \"%s\" in variant \"%s\"", key, value, v->name);
 			return false;

@@ -46,32 +46,18 @@ quiet_schedule_name(ScheduleMode mode)
 	return mode == SCHEDULE_DUET ? "duet" : "interleaved";
 }
 
-static bool
-parse_on_off(const char *value, bool *result)
-{
-	if (pg_strcasecmp(value, "on") == 0 || pg_strcasecmp(value, "true") == 0 ||
-		pg_strcasecmp(value, "yes") == 0 || strcmp(value, "1") == 0)
-		*result = true;
-	else if (pg_strcasecmp(value, "off") == 0 || pg_strcasecmp(value, "false") == 0 ||
-			 pg_strcasecmp(value, "no") == 0 || strcmp(value, "0") == 0)
-		*result = false;
-	else
-		return false;
-	return true;
-}
-
 bool
 quiet_set_key(QuietSpec *q, const char *key, const char *value, char **error)
 {
 	*error = NULL;
 	if (strcmp(key, "pin") == 0)
 	{
-		if (!parse_on_off(value, &q->pin))
+		if (!parse_bool_word(value, &q->pin))
 			*error = psprintf("pin must be on (each server and its pgbench on half of the CPUs, swapped every round) or off, got \"%s\"", value);
 	}
 	else if (strcmp(key, "aslr") == 0)
 	{
-		if (!parse_on_off(value, &q->aslr))
+		if (!parse_bool_word(value, &q->aslr))
 			*error = psprintf("aslr must be on (each server start draws its address-space layout) or off, got \"%s\"", value);
 	}
 	else if (strcmp(key, "pgbench_seed") == 0)
@@ -85,7 +71,7 @@ quiet_set_key(QuietSpec *q, const char *key, const char *value, char **error)
 	}
 	else if (strcmp(key, "prewarm") == 0)
 	{
-		if (!parse_on_off(value, &q->prewarm))
+		if (!parse_bool_word(value, &q->prewarm))
 			*error = psprintf("prewarm must be on (pg_prewarm the benchmark's relations before each run) or off, got \"%s\"", value);
 	}
 	else if (strcmp(key, "schedule") == 0)
