@@ -31,6 +31,7 @@
 #include "run_one.h"
 #include "runner.h"
 #include "subprocess.h"
+#include "pqexpbuffer.h"
 #include "preflight.h"
 #include "report.h"
 
@@ -288,7 +289,20 @@ look_after_block(const char *dir, const BudgetPlan *b, int block, double spent, 
 	if (r == NULL)
 		return false;
 	*stop = r->all_decided || budget_spent(b, block, spent);
-	for (int i = 0; print && i < r->ncells; i++)
+	/* a line per cell with --verbose; else one per block, each cell in a word */
+	if (print && !report_verbose)
+	{
+		PQExpBufferData line;
+
+		initPQExpBuffer(&line);
+		for (int i = 0; i < r->ncells; i++)
+			appendPQExpBuffer(&line, "%s%s: %s", i ? "; " : "", report_cell_title(&r->cells[i]),
+							  report_decision_text(r, &r->cells[i]));
+		fprintf(stderr, "block %d of at most %d (%d rounds, %.0f of %d s): %s\n",
+				block, b->max_blocks, block * b->block_rounds, spent, b->budget_s, line.data);
+		termPQExpBuffer(&line);
+	}
+	for (int i = 0; print && report_verbose && i < r->ncells; i++)
 	{
 		const ReportCell *c = &r->cells[i];
 
