@@ -27,6 +27,7 @@ extern void counted_stop(CountedRun *cr);
 extern bool counted_collect(CountedRun *cr, const RunRecord *rec, Prof *out,
 							char **problem);
 extern long long counted_transactions(const CountedRun *cr);
+extern int	counted_warmup_transactions(int transactions);
 
 /* profile_sampled.c: a run of a sampled experiment */
 typedef struct SampledRun SampledRun;
