@@ -489,7 +489,9 @@ design_spread(const StatsOptions *opt, MetricRow *row)
 
 		row->spread_rounds = n;
 		row->spread_pct = 100 * expm1(stats_t_quantile(0.975, n - 1) * sd / sqrt(n));
-		row->has_spread = stats_verdict_mde_paired_pct(sd, n, opt, &row->spread_mde_pct);
+		if (!stats_verdict_mde_paired_pct(sd, n, opt, &row->spread_mde_pct))
+			row->spread_mde_pct = NAN;	/* too few rounds for the verdict to see any */
+		row->has_spread = true;
 	}
 }
 
@@ -642,8 +644,10 @@ static char *
 spread_text(const MetricRow *row)
 {
 	return psprintf("%s: an A/A of this design would read within ±%.3f%% (95%% CI half-width from the "
-					"variation of its %d paired rounds), MDE %.3f%%; verdict threshold ±%g%%",
-					row->label, row->spread_pct, row->spread_rounds, row->spread_mde_pct, 100 * row->noise);
+					"variation of its %d paired rounds), MDE %s; verdict threshold ±%g%%",
+					row->label, row->spread_pct, row->spread_rounds,
+					isnan(row->spread_mde_pct) ? "beyond reach of so few rounds"
+					: psprintf("%.3f%%", row->spread_mde_pct), 100 * row->noise);
 }
 
 static char *
@@ -902,7 +906,7 @@ profile_summary_json(const ReportData *r)
 			if (row->has_spread)
 			{
 				json_object_set_new(j, "aa_spread_pct", json_real(row->spread_pct));
-				json_object_set_new(j, "aa_mde_pct", json_real(row->spread_mde_pct));
+				json_object_set_new(j, "aa_mde_pct", report_json_num(!isnan(row->spread_mde_pct), row->spread_mde_pct));
 				json_object_set_new(j, "aa_rounds", json_integer(row->spread_rounds));
 			}
 			json_object_set_new(j, "a_median", report_json_num(ha, ma));
