@@ -37,8 +37,8 @@
  * Time is kept out of the count, where it is not work: collection is off
  * inside secure_read (waiting for the client's next command: how often
  * the backend polls depends on who was faster), pgstat_report_stat (a
- * flush at most once a second) and pgbench_ext's own commit callback
- * (reading the CPU time every so many milliseconds).
+ * flush at most once a second) and pgbench_ext's own counters at commit
+ * (xact_end: reading the CPU time every so many milliseconds).
  *
  * pgbench gets the same --random-seed for every variant of a round, and
  * another each round, so that rounds sample different accounts.
@@ -256,11 +256,12 @@ profile_counted_start_server(Cluster *c, char **error)
 	/*
 	 * Time, not work: waiting for the client's next command, flushing
 	 * statistics (at most once a second), and pgbench_ext's own counters at
-	 * commit, which read the CPU time every so many milliseconds.
+	 * commit (xact_end), which read the CPU time every so many
+	 * milliseconds.  Its injected delays, which calibrations count, stay.
 	 */
 	argv[argc++] = "--toggle-collect=secure_read";
 	argv[argc++] = "--toggle-collect=pgstat_report_stat";
-	argv[argc++] = "--toggle-collect=pe_xact_callback";
+	argv[argc++] = "--toggle-collect=xact_end";
 	/* a part per statement: the window of each connection's transactions */
 	argv[argc++] = "--dump-before=ReadyForQuery";
 	argv[argc++] = "--dump-line=no";

@@ -694,8 +694,9 @@ captures_note(ProfileMode mode)
 {
 	return mode == PROFILE_COUNTED
 		? "Counted under valgrind (callgrind): the backends' user-space instructions per transaction, "
-		"set-up cancelled by a short run; with cache_sim, misses of callgrind's simulated caches. "
-		"Not seen: the kernel, I/O and lock waits, real cache contention between cores, and time itself; "
+		"each connection's after its warm-up; with cache_sim, misses of callgrind's simulated caches. "
+		"Not seen: the kernel, I/O and lock waits, real cache contention between cores, and time itself "
+		"(reading the client's socket and flushing statistics are left out); "
 		"the tps of these runs is not a measure of speed and is not compared."
 		: "Sampled by perf during the runs: user-space CPU per transaction of the server's processes "
 		"(samples times their period, divided by the run's transactions). Not seen: the kernel, "

@@ -4,7 +4,8 @@
  *		The profile of one run: the hooks execute_run() calls, and the file
  *		each profiled run leaves, runs/NNNN.profile.json.
  *
- *	  prepare	before the run's CHECKPOINT: counted, the short run
+ *	  prepare	before the run's CHECKPOINT: counted, the seed added to
+ *				pgbench's arguments and the callgrind directory opened
  *	  start		right before pgbench: counted, the file listing; sampled,
  *				perf enabled
  *	  stop		right after pgbench, on every path: counted, the run's files
