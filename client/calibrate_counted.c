@@ -27,6 +27,7 @@
 #include "calibrate.h"
 #include "experiment.h"
 #include "profile.h"
+#include "report.h"
 #include "runner.h"
 #include "safe_file.h"
 #include "validate.h"
@@ -114,15 +115,6 @@ read_phase(const char *dir, CountedPhase *ph, char **error)
 	return true;
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double		x = *(const double *) a,
-				y = *(const double *) b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * The known cost counted directly: the median over the runs that have it
  * (the known variant's) of pgbench_ext_known_cost's own instructions per
@@ -166,8 +158,7 @@ read_direct_cost(const char *dir, CountedPhase *ph, char **error)
 						  "test/fixtures/xact-known-cost.patch and its symbols?", dir, KNOWN_COST_FUNCTION);
 		return false;
 	}
-	qsort(v, n, sizeof(double), cmp_double);
-	ph->direct = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	ph->direct = report_median(v, n);
 	pfree(v);
 	return true;
 }

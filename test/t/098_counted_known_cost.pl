@@ -24,23 +24,16 @@ use Test::More;
 
 use PgbenchExtTest;
 
-plan skip_all => 'builds PostgreSQL from source (minutes): run "make test-build", or set PGBENCH_EXT_TEST_LONG=1'
-  unless $ENV{PGBENCH_EXT_TEST_LONG};
-
-my $top = source_tree();
-my $base = shared_tempdir();
-$ENV{PGBENCH_EXT_BUILD_CACHE} ||= "$base/cache";
-my $src = postgresql_source();
+my ($base, $src) = source_build_test('builds PostgreSQL three times from source (minutes)');
+my %patch = (known => 'xact-known-cost.patch', moved => 'xact-move-function.patch');
 
 # 10 rounds of 100 transactions (90 counted after each connection's
 # warm-up) on a server of each variant, restarted every round (restart =
 # auto), so that the verdicts are across instance pairs.
 my $dir = "$base/counted";
 my ($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-t', '100', '-r', '10', '-b', 'select-only',
-	'--reset', 'never', '--profile', 'counted', '--seed', '5',
-	'--variant', 'stock', '--source', $src,
-	'--variant', 'known', '--source', $src, '--patch', "$top/test/fixtures/xact-known-cost.patch",
-	'--variant', 'moved', '--source', $src, '--patch', "$top/test/fixtures/xact-move-function.patch",
+	'--reset', 'never', '--profile', 'counted', '--seed', '5', '--variant', 'stock', '--source', $src,
+	(map { ('--variant', $_, '--source', $src, '--patch', source_tree() . "/test/fixtures/$patch{$_}") } sort keys %patch),
 	'-o', $dir);
 is($rc, 0, 'a counted experiment of three source builds completes') or diag "$out\n$err";
 
