@@ -45,3 +45,34 @@ server_account(char **error)
 	}
 	return pw;
 }
+
+/*
+ * A directory of the client's own for this user: $ENV_NAME when set, a
+ * system directory for root (whose files must not follow a HOME), else
+ * under $XDG_VAR, or under HOME as the XDG base directory specification
+ * says (it ignores relative paths): e.g. ("XDG_CACHE_HOME", ".cache",
+ * "builds") gives ~/.cache/pgbench_ext/builds; an empty leaf, the
+ * pgbench_ext directory itself.
+ */
+char *
+account_user_dir(const char *env_name, const char *root_dir, const char *xdg_var,
+				 const char *home_default, const char *leaf)
+{
+	const char *env = getenv(env_name);
+	const char *xdg = getenv(xdg_var);
+	const char *home = getenv("HOME");
+
+	if (env && *env)
+		return make_absolute_path(env);
+	if (need_server_account())
+		return pg_strdup(root_dir);
+	if (xdg && xdg[0] == '/')
+		return psprintf("%s/pgbench_ext%s%s", xdg, *leaf ? "/" : "", leaf);
+	if (home == NULL || *home == '\0')
+	{
+		struct passwd *pw = getpwuid(geteuid());
+
+		home = pw ? pw->pw_dir : "/";
+	}
+	return psprintf("%s/%s/pgbench_ext%s%s", home, home_default, *leaf ? "/" : "", leaf);
+}

@@ -4,15 +4,21 @@
  *		rounds = auto: how many blocks of rounds a budget pays for, where
  *		the looks fall among them, and the time spent, block by block.
  *
- * Alpha spending needs the largest number of looks fixed before the first
- * one, so it comes from the specification alone, before any run: a run
- * costs its -T seconds plus an estimated overhead (BUDGET_*_S, measured
- * here), a block its rounds' runs, the warm-ups after a start and the
- * restarts.  The budget divided by that is the plan's most blocks; the
- * looks are after each block from the one that reaches min_rounds on.  The
- * plan is recorded in experiment.json, so --resume and report use the one
- * the experiment started with.  How long the blocks really took is
- * appended to budget.csv after each one (fsync'd): what --resume has left.
+ * The looks spend alpha by the budget's clock (Lan and DeMets' error
+ * spending on calendar time): a look's information fraction is the share
+ * of the budget spent by the end of its block, and the look after which
+ * the budget has no room for another block spends all that is left.  Both
+ * depend on time only, never on the data, so the error rates hold however
+ * many blocks the budget turns out to pay for; the number of blocks the
+ * plan lays out is only a most, from a cautious estimate (BUDGET_PLAN_SHARE
+ * of the expected cost of a block: a run its -T seconds plus an estimated
+ * overhead, BUDGET_*_S, a block its rounds' runs, the warm-ups after a
+ * start and the restarts).  The looks are after each block from the one
+ * that reaches min_rounds on.  The plan is recorded in experiment.json, so
+ * --resume and report use the one the experiment started with (plans
+ * recorded before time information are replayed by blocks).  How long the
+ * blocks really took is appended to budget.csv after each one (fsync'd):
+ * what --resume has left, and each look's information.
  *
  *-------------------------------------------------------------------------
  */
@@ -59,6 +65,7 @@ budget_plan(ExperimentSpec *spec, BudgetPlan *out, char **error)
 	out->block_s = per_round * (out->block_rounds + (restart_rounds > 0 ? 1 : 0)) * out->run_s +
 		servers * BUDGET_RESTART_S;
 	out->first_look = (floor_rounds + out->block_rounds - 1) / out->block_rounds;
+	out->time_information = true;
 	out->max_blocks = Min(BUDGET_MAX_BLOCKS, (int) floor(spec->budget_s / out->block_s));
 	if (out->max_blocks < out->first_look)
 	{
@@ -77,27 +84,30 @@ budget_plan(ExperimentSpec *spec, BudgetPlan *out, char **error)
 							  spec->budget_s, block, ceil(out->first_look * out->block_s));
 		return false;
 	}
+	out->max_blocks = Min(BUDGET_MAX_BLOCKS,
+						  (int) floor(spec->budget_s / (BUDGET_PLAN_SHARE * out->block_s)));
 	out->max_looks = out->max_blocks - out->first_look + 1;
 	spec->rounds = out->max_blocks * out->block_rounds;
-	out->why = psprintf("%d s of budget / about %.0f s a block (%d round%s of %d runs of %d s + %.1f s%s) = %d blocks, %d rounds at most; a look after each block from block %d on (%d rounds): %d looks, alpha spent O'Brien-Fleming",
+	out->why = psprintf("%d s of budget / about %.0f s a block (%d round%s of %d runs of %d s + %.1f s%s), planned at %.0f%% of that = %d blocks, %d rounds at most; a look after each block from block %d on (%d rounds), until the budget has no room for another block; alpha spent O'Brien-Fleming by the share of the budget spent",
 						spec->budget_s, out->block_s, out->block_rounds,
 						out->block_rounds == 1 ? "" : "s", per_round, spec->duration_s,
 						out->run_s - spec->duration_s,
 						restart_rounds > 0 ? psprintf(", a warm-up round and %d restart%s", servers, servers == 1 ? "" : "s") : "",
-						out->max_blocks, spec->rounds, out->first_look,
-						out->first_look * out->block_rounds, out->max_looks);
+						100 * BUDGET_PLAN_SHARE, out->max_blocks, spec->rounds, out->first_look,
+						out->first_look * out->block_rounds);
 	return true;
 }
 
 json_t *
 budget_to_json(const BudgetPlan *b)
 {
-	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:s, s:s}",
+	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:s, s:s, s:s}",
 					 "budget_s", b->budget_s, "block_rounds", b->block_rounds,
 					 "first_look_block", b->first_look, "max_blocks", b->max_blocks,
 					 "max_looks", b->max_looks, "run_s_estimate", b->run_s,
 					 "block_s_estimate", b->block_s,
 					 "spending", b->spending == STATS_SPEND_POCOCK ? "pocock" : "obrien-fleming",
+					 "information", b->time_information ? "budget spent" : "blocks",
 					 "why", b->why);
 }
 
@@ -143,6 +153,9 @@ budget_from_json(json_t *experiment, BudgetPlan *out, char **error)
 	out->run_s = run_s;
 	out->block_s = block_s;
 	out->spending = strcmp(spending, "pocock") == 0 ? STATS_SPEND_POCOCK : STATS_SPEND_OBRIEN_FLEMING;
+	out->time_information =
+		json_is_string(json_object_get(seq, "information")) &&
+		strcmp(json_string_value(json_object_get(seq, "information")), "budget spent") == 0;
 	out->why = pg_strdup(why);
 	return true;
 }
@@ -168,15 +181,30 @@ budget_look_of_block(const BudgetPlan *b, int block)
 }
 
 /*
- * Look "look" in the plan: the information fraction of looks 1 .. look
- * into info (room for look values), the share of the plan's most rounds
- * seen by then.
+ * Look "look" in the plan: the information fractions of looks 1 .. look
+ * into info (room for look values).  By the budget's clock: the share of
+ * the budget spent by the end of each look's block (block_spent_s, by
+ * block), 1 for a look after which the budget has no room for another
+ * block; by blocks (plans recorded before, or no times): the share of the
+ * plan's most blocks seen.
  */
 void
-budget_look_plan(const BudgetPlan *b, int look, double *info, StatsSequentialPlan *plan)
+budget_look_plan(const BudgetPlan *b, int look, const double *block_spent_s,
+				 double *info, StatsSequentialPlan *plan)
 {
 	for (int k = 0; k < look; k++)
-		info[k] = (double) (b->first_look + k) / b->max_blocks;
+	{
+		int			block = b->first_look + k;
+		double		spent = block_spent_s ? block_spent_s[block - 1] : NAN;
+		double		t = (double) block / b->max_blocks;
+
+		if (b->time_information && isfinite(spent) && spent > 0)
+			t = budget_spent(b, block, spent) ? 1.0 : Min(1.0, spent / b->budget_s);
+		/* strictly increasing, as the boundaries need */
+		if (k > 0 && t <= info[k - 1])
+			t = Min(1.0, info[k - 1] + 1e-9);
+		info[k] = t;
+	}
 	plan->look = look;
 	plan->max_looks = b->max_looks;
 	plan->info = info;

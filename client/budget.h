@@ -24,6 +24,14 @@
 /* At most this many blocks: the plan (experiment.json) stays small. */
 #define BUDGET_MAX_BLOCKS			200
 
+/*
+ * The plan lays out as many blocks as the budget would pay for if they
+ * cost this share of the estimate: a cautious estimate of their number,
+ * so that blocks cheaper than estimated spend the budget instead of
+ * returning it; the budget, not the plan, ends the experiment.
+ */
+#define BUDGET_PLAN_SHARE			0.5
+
 typedef struct BudgetPlan
 {
 	int			budget_s;
@@ -34,6 +42,9 @@ typedef struct BudgetPlan
 	double		run_s;			/* estimated seconds of one run */
 	double		block_s;		/* estimated seconds of one block */
 	StatsSpending spending;
+	bool		time_information;	/* a look's information fraction is the
+									 * budget's share spent (else blocks done
+									 * of max_blocks: plans recorded before) */
 	char	   *why;			/* the estimate in words */
 } BudgetPlan;
 
@@ -42,8 +53,8 @@ extern json_t *budget_to_json(const BudgetPlan *b);
 extern bool budget_from_json(json_t *experiment, BudgetPlan *out, char **error);
 extern bool budget_spent(const BudgetPlan *b, int blocks, double spent_s);
 extern int	budget_look_of_block(const BudgetPlan *b, int block);
-extern void budget_look_plan(const BudgetPlan *b, int look, double *info,
-							 StatsSequentialPlan *plan);
+extern void budget_look_plan(const BudgetPlan *b, int look, const double *block_spent_s,
+							 double *info, StatsSequentialPlan *plan);
 
 /* budget.csv: the time spent by the end of each block, appended durably */
 extern bool budget_record_block(const char *dir, int block, int rounds, double spent_s,

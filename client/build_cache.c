@@ -38,24 +38,7 @@
 char *
 build_cache_root(void)
 {
-	const char *env = getenv(BUILD_CACHE_ENV);
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-
-	if (env && *env)
-		return make_absolute_path(env);
-	if (need_server_account())
-		return pg_strdup(BUILD_CACHE_ROOT_AS_ROOT);
-	/* the XDG base directory specification ignores relative paths */
-	if (xdg && xdg[0] == '/')
-		return psprintf("%s/pgbench_ext/builds", xdg);
-	if (home == NULL || *home == '\0')
-	{
-		struct passwd *pw = getpwuid(geteuid());
-
-		home = pw ? pw->pw_dir : "/";
-	}
-	return psprintf("%s/.cache/pgbench_ext/builds", home);
+	return account_user_dir(BUILD_CACHE_ENV, BUILD_CACHE_ROOT_AS_ROOT, "XDG_CACHE_HOME", ".cache", "builds");
 }
 
 /* The uid the builds run as, and its name. */

@@ -32,6 +32,7 @@
 #include "cluster.h"
 #include "safe_file.h"
 #include "initdb_args.h"
+#include "quiet.h"
 #include "settings.h"
 #include "subprocess.h"
 #include "pqexpbuffer.h"
@@ -138,6 +139,41 @@ is_postmaster_of(const Cluster *c, long pid)
 }
 
 /*
+ * The pid in the data directory's postmaster.pid (the server account's
+ * file: a regular file, or none), and the socket directory it names; 0
+ * when there is none.
+ */
+static long
+read_postmaster_pid(const Cluster *c, char **sockdir)
+{
+	char	   *ignored;
+	FILE	   *f = safe_fopen_read(psprintf("%s/postmaster.pid", c->datadir), SAFE_MAX_LOG, &ignored);
+	char		line[MAXPGPATH];
+	long		pid = 0;
+
+	if (f == NULL)
+		return 0;
+	for (int n = 1; fgets(line, sizeof(line), f); n++)
+	{
+		line[strcspn(line, "\n")] = '\0';
+		if (n == 1)
+			pid = atol(line);
+		else if (n == 5 && sockdir)
+			*sockdir = pg_strdup(line);
+	}
+	fclose(f);
+	return pid;
+}
+
+pid_t
+cluster_postmaster_pid(const Cluster *c)
+{
+	const Cluster *server = c->host ? c->host : c;
+
+	return server->managed && server->running ? (pid_t) read_postmaster_pid(server, NULL) : 0;
+}
+
+/*
  * After the client was killed (SIGKILL, a crash), its postmasters live on
  * and pg_ctl start would refuse their postmaster.pid.  A resumed
  * experiment stops such a server (one start is one sample: it starts
@@ -148,26 +184,10 @@ is_postmaster_of(const Cluster *c, long pid)
 static bool
 stop_left_over_server(Cluster *c, char **error)
 {
-	/* the server account's file: a regular file, or nothing to stop */
-	FILE	   *f = safe_fopen_read(psprintf("%s/postmaster.pid", c->datadir), SAFE_MAX_LOG, error);
-	char		line[MAXPGPATH];
 	char	   *sockdir = NULL;
-	long		pid = 0;
+	long		pid = read_postmaster_pid(c, &sockdir);
 
-	if (f == NULL)
-	{
-		*error = NULL;
-		return true;
-	}
-	for (int n = 1; fgets(line, sizeof(line), f); n++)
-	{
-		line[strcspn(line, "\n")] = '\0';
-		if (n == 1)
-			pid = atol(line);
-		else if (n == 5)
-			sockdir = pg_strdup(line);
-	}
-	fclose(f);
+	*error = NULL;
 	if (!is_postmaster_of(c, pid))
 		return true;
 	printf("variant %s: stopping its server (pid %ld), left running by a %s that ended without stopping it\n",
@@ -437,11 +457,29 @@ make_socket_dir(Cluster *c, char **error)
 	return safe_give_to_server_account(c->sockdir, error);
 }
 
+/* pg_ctl start, or the start_server of whoever runs it otherwise */
+static bool
+start_postmaster(Cluster *c, char **error)
+{
+	char	   *argv[] = {psprintf("%s/pg_ctl", c->bindir), "-D", c->datadir, "-l", c->logfile,
+	"-w", "-t", "120", "start", NULL};
+	int			rc;
+
+	if (c->start_server)
+		return c->start_server(c, error);
+	rc = run_server_program(c, argv, "pg_ctl.log", error);
+	if (rc > 0)
+		*error = psprintf("the server of variant \"%s\" did not start; its log (%s) ends with:\n%s",
+						  c->variant->name, c->logfile, tail_of_file(c->logfile, 8));
+	return rc == 0;
+}
+
 bool
 cluster_start(Cluster *c, char **error)
 {
-	char	   *pg_ctl;
 	double		t0 = now_seconds();
+	int			persona = 0;
+	bool		started_ok;
 
 	if (c->host)
 		return cluster_start(c->host, error);
@@ -451,25 +489,13 @@ cluster_start(Cluster *c, char **error)
 		!write_server_conf(c, error) ||
 		!randomize_environment_size(c, error))
 		return false;
-	pg_ctl = psprintf("%s/pg_ctl", c->bindir);
-	if (c->start_server)
-	{
-		if (!c->start_server(c, error))
-			return false;
-	}
-	else
-	{
-		char	   *argv[] = {pg_ctl, "-D", c->datadir, "-l", c->logfile, "-w", "-t", "120", "start", NULL};
-		int			rc = run_server_program(c, argv, "pg_ctl.log", error);
-
-		if (rc != 0)
-		{
-			if (rc > 0)
-				*error = psprintf("the server of variant \"%s\" did not start; its log (%s) ends with:\n%s",
-								  c->variant->name, c->logfile, tail_of_file(c->logfile, 8));
-			return false;
-		}
-	}
+	if (c->aslr_off && !quiet_aslr_off_begin(&persona, error))
+		return false;
+	started_ok = start_postmaster(c, error);
+	if (c->aslr_off)
+		quiet_aslr_off_end(persona);
+	if (!started_ok)
+		return false;
 	c->running = true;
 	c->instance++;
 	c->start_s = now_seconds() - t0;

@@ -27,6 +27,7 @@ typedef struct Cluster
 	bool		running;
 	bool		run_db_ready;	/* reset = never: the run database exists */
 	bool		pad_environment;	/* a fresh environment size at every start */
+	bool		aslr_off;		/* started without address-space randomization */
 	int			instance;		/* starts so far: 1, 2, ... (managed servers) */
 	int			env_pad;		/* bytes of padding of the last start */
 	double		initdb_s;
@@ -45,6 +46,7 @@ extern bool cluster_prepare(Cluster *c, const VariantSpec *v, const char *result
 							char **error);
 extern void cluster_prepare_shared(Cluster *c, const VariantSpec *v, Cluster *host);
 extern Cluster *cluster_server(Cluster *c);
+extern pid_t cluster_postmaster_pid(const Cluster *c);
 extern bool cluster_start(Cluster *c, char **error);
 extern void cluster_stop(Cluster *c);
 extern bool cluster_alive(const Cluster *c);

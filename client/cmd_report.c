@@ -28,14 +28,16 @@
 #include "common/logging.h"
 
 /*
- * The options report and compare share: --help, and --baseline, which is
- * returned (NULL if not given).  Leaves optind at the first argument.
+ * The options report and compare share: --help, --verbose (report_verbose)
+ * and --baseline, which is returned (NULL if not given).  Leaves optind at
+ * the first argument.
  */
 static const char *
 parse_options(int argc, char **argv, const char *command, void (*usage) (void))
 {
 	static struct option long_options[] = {
 		{"baseline", required_argument, NULL, 'B'},
+		{"verbose", no_argument, NULL, 'v'},
 		{NULL, 0, NULL, 0}
 	};
 	const char *baseline = NULL;
@@ -46,14 +48,17 @@ parse_options(int argc, char **argv, const char *command, void (*usage) (void))
 		usage();
 		exit(0);
 	}
-	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "v", long_options, NULL)) != -1)
 	{
-		if (c != 'B')
+		if (c == 'v')
+			report_verbose = true;
+		else if (c == 'B')
+			baseline = optarg;
+		else
 		{
 			pg_log_error_hint("Try \"%s %s --help\" for more information.", progname, command);
 			exit(EXIT_USAGE);
 		}
-		baseline = optarg;
 	}
 	return baseline;
 }
@@ -66,6 +71,8 @@ report_usage(void)
 	printf("Usage:\n  %s report [OPTION]... DIR\n\n", progname);
 	printf("Options:\n");
 	printf("  --baseline NAME   compare every variant with NAME (default: the first)\n");
+	printf("  -v, --verbose     print the noise of each variant and by level, and the\n"
+		   "                    designs, under the verdicts too\n");
 	printf("  -?, --help        show this help, then exit\n");
 	printf("\nPlots need gnuplot on PATH, or PGBENCH_EXT_GNUPLOT naming it (empty: no plots).\n");
 }
@@ -94,16 +101,15 @@ compare_usage(void)
 	printf("  -?, --help        show this help, then exit\n");
 }
 
+/* The experiment's answer for cell c: its estimate, CI and n. */
 static char *
-effect_text(const ReportCell *c)
+effect_text(const ReportData *r, const ReportCell *c)
 {
-	if (c == NULL || !c->has_comparison || !c->cmp.has_estimate)
+	const StatsComparison *cmp = report_cell_answer(r, c);
+
+	if (cmp == NULL || !cmp->has_estimate)
 		return "-";
-	if (!c->cmp.has_ci)
-		return psprintf("%s (%s)", report_pct(c->cmp.estimate), report_comparison_n(&c->cmp));
-	return psprintf("%s [%s, %s] (%s)", report_pct(c->cmp.estimate),
-					report_pct(c->cmp.ci_low), report_pct(c->cmp.ci_high),
-					report_comparison_n(&c->cmp));
+	return psprintf("%s (%s)", report_answer_figures(cmp), report_comparison_n(cmp));
 }
 
 /*
@@ -212,20 +218,23 @@ print_effects(const ReportData *a, const ReportData *b, FILE *out)
 		const ReportCell *x = &a->cells[i];
 		const ReportCell *y = report_find_cell(b, x->script, x->clients, x->name);
 		const char *cells[lengthof(hdr)];
-		bool		both_ci;
+		const StatsComparison *ex,
+				   *ey;
 
 		if (y == NULL)
 			continue;
-		both_ci = x->has_comparison && y->has_comparison && x->cmp.has_ci && y->cmp.has_ci;
+		/* each experiment's answer: under rounds = auto its deciding look */
+		ex = report_cell_answer(a, x);
+		ey = report_cell_answer(b, y);
 		cells[0] = x->script;
 		cells[1] = psprintf("%d", x->clients);
 		cells[2] = psprintf("%s vs %s", x->name, x->base_name);
-		cells[3] = effect_text(x);
-		cells[4] = x->has_comparison ? report_verdict_text(&x->cmp) : "-";
-		cells[5] = effect_text(y);
-		cells[6] = y->has_comparison ? report_verdict_text(&y->cmp) : "-";
-		cells[7] = !both_ci ? "-" :
-			(x->cmp.ci_low <= y->cmp.ci_high && y->cmp.ci_low <= x->cmp.ci_high) ? "overlap" : "disjoint";
+		cells[3] = effect_text(a, x);
+		cells[4] = report_cell_verdict(a, x);
+		cells[5] = effect_text(b, y);
+		cells[6] = report_cell_verdict(b, y);
+		cells[7] = ex == NULL || ey == NULL || !ex->has_ci || !ey->has_ci ? "-" :
+			(ex->ci_low <= ey->ci_high && ey->ci_low <= ex->ci_high) ? "overlap" : "disjoint";
 		table_add_row(t, cells);
 		rows++;
 	}

@@ -11,7 +11,9 @@
 #include "layout_seeds.h"
 #include "experiment.h"
 #include "profile.h"
+#include "report.h"
 #include "results.h"
+#include "preflight.h"
 #include "runner.h"
 #include "validate.h"
 
@@ -38,6 +40,7 @@ run_usage(void)
 	printf("      --rerun=DIR          repeat DIR's resolved experiment (same plan seed)\n");
 	printf("      --seed=N             plan seed (default: random, recorded)\n");
 	printf("      --max-restarts=N     postmaster deaths tolerated per variant (default 3)\n");
+	printf("  -v, --verbose            at the end, the noise by level and the designs too\n");
 	printf("  -?, --help               show this help, then exit\n");
 	printf("\nThe experiment file format: docs/experiments.md of pgbench_ext's sources.\n");
 }
@@ -67,6 +70,13 @@ ab_usage(void)
 		   "                           warm-up run after each start (default auto: see the manual)\n");
 	printf("      --pgbench-args=ARGS  further pgbench options, passed through\n");
 	printf("      --seed=N             plan seed\n");
+	printf("      --schedule=interleaved|duet  one run at a time, or both sides of a pair at\n"
+		   "                           once, each on half of the CPUs (default interleaved)\n");
+	printf("      --pin=on|off         each server and its pgbench on half of the CPUs,\n"
+		   "                           swapped every round (default off)\n");
+	printf("      --aslr=on|off        address-space randomization of managed servers (default on)\n");
+	printf("      --pgbench-seed=shared|own  one --random-seed per round for every variant (default shared)\n");
+	printf("      --prewarm=on|off     pg_prewarm the run database before each run (default off)\n");
 	printf("      --snapshot-probe[=on|off]  time GetSnapshotData() under every run's load\n");
 	printf("      --snapshot-probe-interval=MS  pause between two probes (default 100)\n");
 	printf("      --profile=off|counted|sampled  profiles of the servers (docs/profiles.md)\n");
@@ -74,6 +84,7 @@ ab_usage(void)
 	printf("      --sample-event=auto|cpu-clock|cycles  sampled: the event perf samples\n");
 	printf("      --sample-rate=HZ     sampled: samples per CPU-second (default %d)\n", PROFILE_SAMPLE_RATE);
 	printf("  -o, --output=DIR         results directory\n");
+	printf("  -v, --verbose            at the end, the noise by level and the designs too\n");
 	printf("\nVariant options (the keys of [variant NAME]; apply to the last --variant):\n");
 	printf("      --variant=NAME       start a variant\n");
 	printf("      --bindir=DIR         installation to run a managed cluster of\n");
@@ -145,6 +156,8 @@ execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 		pg_log_error_hint("Nothing was run. Try \"%s %s --help\" for the options.", progname, command);
 		return EXIT_USAGE;
 	}
+	if (!ropts->resume)
+		preflight_choose_restart(spec);
 	return runner_execute(spec, ropts);
 }
 
@@ -175,6 +188,7 @@ cmd_run(int argc, char **argv)
 		{"rerun", required_argument, NULL, 2},
 		{"seed", required_argument, NULL, 3},
 		{"max-restarts", required_argument, NULL, 4},
+		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, '?'},
 		{NULL, 0, NULL, 0}
 	};
@@ -190,12 +204,15 @@ cmd_run(int argc, char **argv)
 		return 0;
 	}
 	ropts.max_restarts = 3;
-	while ((c = getopt_long(argc, argv, "o:", long_options, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "o:v", long_options, NULL)) != -1)
 	{
 		switch (c)
 		{
 			case 'o':
 				ropts.results_dir = optarg;
+				break;
+			case 'v':
+				report_verbose = true;
 				break;
 			case 1:
 				ropts.results_dir = optarg;
@@ -277,6 +294,8 @@ cmd_ab(int argc, char **argv)
 		{17, "restart", false}, {35, "profile", false}, {36, "cache_sim", false},
 		{37, "sample_event", false}, {38, "sample_rate", false},
 		{39, "budget", false}, {40, "min_rounds", false},
+		{41, "pin", false}, {42, "aslr", false}, {43, "pgbench_seed", false},
+		{44, "prewarm", false}, {45, "schedule", false},
 		{21, "bindir", true}, {22, "conninfo", true}, {23, "set", true},
 		{24, "extension", true}, {25, "initdb_args", true},
 		{26, "source", true}, {27, "patch", true}, {28, "cflags", true},
@@ -306,6 +325,11 @@ cmd_ab(int argc, char **argv)
 		{"cache-sim", required_argument, NULL, 36},
 		{"sample-event", required_argument, NULL, 37},
 		{"sample-rate", required_argument, NULL, 38},
+		{"pin", required_argument, NULL, 41},
+		{"aslr", required_argument, NULL, 42},
+		{"pgbench-seed", required_argument, NULL, 43},
+		{"prewarm", required_argument, NULL, 44},
+		{"schedule", required_argument, NULL, 45},
 		{"variant", required_argument, NULL, 20},
 		{"bindir", required_argument, NULL, 21},
 		{"conninfo", required_argument, NULL, 22},
@@ -322,6 +346,7 @@ cmd_ab(int argc, char **argv)
 		{"cluster", required_argument, NULL, 33},
 		{"session-set", required_argument, NULL, 34},
 		{"output", required_argument, NULL, 'o'},
+		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, '?'},
 		{NULL, 0, NULL, 0}
 	};
@@ -338,13 +363,18 @@ cmd_ab(int argc, char **argv)
 	}
 	experiment_init(&spec);
 	ropts.max_restarts = 3;
-	while ((c = getopt_long(argc, argv, "s:c:j:T:t:r:b:M:o:", long_options, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "s:c:j:T:t:r:b:M:o:v", long_options, NULL)) != -1)
 	{
 		bool		handled = false;
 
 		if (c == 'o')
 		{
 			ropts.results_dir = optarg;
+			continue;
+		}
+		if (c == 'v')
+		{
+			report_verbose = true;
 			continue;
 		}
 		if (c == 20)

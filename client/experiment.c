@@ -62,6 +62,7 @@ experiment_init(ExperimentSpec *spec)
 	spec->reset = RESET_EVERY_RUN;
 	spec->snapshot_probe_interval_ms = 100;
 	spec->restart_auto = true;
+	quiet_init(&spec->quiet);
 }
 
 bool
@@ -399,10 +400,11 @@ set_experiment_key(ExperimentSpec *spec, const char *key, const char *value, cha
 			return false;
 		}
 	}
-	else if (!profile_set_key(&spec->profile, key, value, error))
+	else if (!quiet_set_key(&spec->quiet, key, value, error) &&
+			 (*error != NULL || !profile_set_key(&spec->profile, key, value, error)))
 	{
 		if (*error == NULL)
-			*error = psprintf("unknown key \"%s\" in [experiment]; known keys: scale, clients, jobs, duration, transactions, rounds, budget, min_rounds, warmup, script, protocol, unlogged, seed, pgbench_args, reset, snapshot_probe, snapshot_probe_interval, restart, profile, cache_sim, sample_event, sample_rate", key);
+			*error = psprintf("unknown key \"%s\" in [experiment]; known keys: scale, clients, jobs, duration, transactions, rounds, budget, min_rounds, warmup, script, protocol, unlogged, seed, pgbench_args, reset, snapshot_probe, snapshot_probe_interval, restart, pin, aslr, pgbench_seed, prewarm, schedule, profile, cache_sim, sample_event, sample_rate", key);
 		return false;
 	}
 	return true;
@@ -725,7 +727,7 @@ experiment_check(const ExperimentSpec *spec, char **error)
 		*error = psprintf("warmup (%d) must be smaller than rounds (%d), or no run would count", spec->warmup, spec->rounds);
 		return false;
 	}
-	return true;
+	return quiet_check(spec, error);
 }
 
 int
@@ -800,6 +802,7 @@ experiment_to_json(const ExperimentSpec *spec)
 		json_object_set_new(exp, "restart", json_string("never"));
 	else
 		json_object_set_new(exp, "restart", json_integer(spec->restart_every));
+	quiet_spec_to_json(&spec->quiet, exp);
 	profile_spec_to_json(&spec->profile, exp);
 
 	for (int i = 0; i < spec->nvariants; i++)

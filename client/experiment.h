@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "profile_spec.h"
+#include "quiet.h"
 
 #define MAX_VARIANTS	16
 #define MAX_LIST		32
@@ -102,6 +103,7 @@ typedef struct ExperimentSpec
 	int			min_rounds;
 
 	ProfileSpec profile;		/* profile, cache_sim, sample_event, sample_rate */
+	QuietSpec	quiet;			/* pin, aslr, pgbench_seed, prewarm, schedule */
 	VariantSpec variants[MAX_VARIANTS];
 	int			nvariants;
 } ExperimentSpec;

@@ -26,6 +26,7 @@ typedef struct Command
 static const Command commands[] = {
 	{"run", cmd_run, "run an experiment file (or --resume, --rerun one)"},
 	{"ab", cmd_ab, "compare variants given as flags"},
+	{"check", cmd_check, "what this host allows an experiment file, without running it"},
 	{"calibrate", cmd_calibrate, "measure false positives, detection and noise on this machine"},
 	{"report", cmd_report, "re-render the verdict table, reports and plots of a results directory"},
 	{"compare", cmd_compare, "compare the same cells of two results directories"},

@@ -137,6 +137,61 @@ add_round(const ExperimentSpec *spec, PlannedRun *r, int round, int block, bool 
 	return k;
 }
 
+/* The cell of a run: its script and client count */
+static bool
+same_cell(const PlannedRun *a, const PlannedRun *b)
+{
+	return a->script == b->script && a->clients == b->clients;
+}
+
+/*
+ * After a round is shuffled: its CPU sets, and under schedule = duet its
+ * pairs.  A duet pairs two runs of one cell, so the round's runs are
+ * regrouped by cell (the cells in the order of their first run, each
+ * cell's runs in shuffled order) and paired in turn; with an odd number of
+ * variants the last of a cell runs alone.  The two of a pair get the two
+ * CPU sets, the lower-numbered variant the set of the round's parity, so
+ * that each variant alternates between them; interleaved runs take the
+ * round's set.
+ */
+static void
+arrange_round(const ExperimentSpec *spec, PlannedRun *r, int n, int parity)
+{
+	if (spec->quiet.schedule == SCHEDULE_DUET)
+	{
+		PlannedRun *grouped = pg_malloc(sizeof(PlannedRun) * n);
+		bool	   *taken = pg_malloc0(sizeof(bool) * n);
+		int			k = 0;
+
+		for (int i = 0; i < n; i++)
+			for (int j = i; j < n && !taken[i]; j++)
+				if (!taken[j] && same_cell(&r[i], &r[j]))
+				{
+					grouped[k++] = r[j];
+					taken[j] = true;
+				}
+		memcpy(r, grouped, sizeof(PlannedRun) * n);
+		pfree(grouped);
+		pfree(taken);
+	}
+	for (int i = 0; i < n; i++)
+	{
+		r[i].cpu_slot = parity;
+		r[i].duet_first = false;
+	}
+	if (spec->quiet.schedule != SCHEDULE_DUET)
+		return;
+	for (int i = 0; i + 1 < n; i++)
+	{
+		if (!same_cell(&r[i], &r[i + 1]))
+			continue;
+		r[i].duet_first = true;
+		r[i].cpu_slot = (r[i].variant < r[i + 1].variant) ? parity : 1 - parity;
+		r[i + 1].cpu_slot = 1 - r[i].cpu_slot;
+		i++;
+	}
+}
+
 Plan *
 plan_build(const ExperimentSpec *spec)
 {
@@ -161,10 +216,12 @@ plan_build(const ExperimentSpec *spec)
 		{
 			add_round(spec, &plan->runs[k], 0, block, true, true);
 			shuffle(&plan->runs[k], per_round, &rng);
+			arrange_round(spec, &plan->runs[k], per_round, block % 2);
 			k += per_round;
 		}
 		add_round(spec, &plan->runs[k], round, block, round <= spec->warmup, false);
 		shuffle(&plan->runs[k], per_round, &rng);
+		arrange_round(spec, &plan->runs[k], per_round, round % 2);
 		k += per_round;
 	}
 	Assert(k == plan->nruns);
@@ -186,6 +243,7 @@ plan_extra_warmup(const ExperimentSpec *spec, int run_id, int block, int variant
 	r.script = script;
 	r.clients = clients;
 	r.warmup = r.after_start = true;
+	r.cpu_slot = block % 2;
 	return r;
 }
 
@@ -199,13 +257,14 @@ plan_to_json(const Plan *plan, const ExperimentSpec *spec)
 		const PlannedRun *r = &plan->runs[i];
 
 		json_array_append_new(arr,
-							  json_pack("{s:i, s:i, s:i, s:s, s:s, s:i, s:b, s:b}",
+							  json_pack("{s:i, s:i, s:i, s:s, s:s, s:i, s:b, s:b, s:i, s:b}",
 										"run_id", r->run_id, "round", r->round,
 										"block", r->block,
 										"variant", spec->variants[r->variant].name,
 										"script", spec->scripts[r->script],
 										"clients", r->clients, "warmup", r->warmup,
-										"warmup_after_start", r->after_start));
+										"warmup_after_start", r->after_start,
+										"cpu_slot", r->cpu_slot, "duet_first", r->duet_first));
 	}
 	return arr;
 }

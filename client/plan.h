@@ -20,6 +20,8 @@ typedef struct PlannedRun
 	int			clients;
 	bool		warmup;			/* recorded, not counted */
 	bool		after_start;	/* the warm-up run of its variant and cell after a start */
+	int			cpu_slot;		/* pin = on: the CPU set of its server and pgbench (quiet.c) */
+	bool		duet_first;		/* schedule = duet: runs at once with the next run */
 } PlannedRun;
 
 typedef struct Plan

@@ -41,7 +41,8 @@
  * (xact_end: reading the CPU time every so many milliseconds).
  *
  * pgbench gets the same --random-seed for every variant of a round, and
- * another each round, so that rounds sample different accounts.
+ * another each round (run_one.c gives counted runs one per round whatever
+ * pgbench_seed says), so that rounds sample different accounts.
  *
  * Which files belong to a run: those that appear after it starts.  Before
  * listing the files and after the run, the server must be settled: every
@@ -644,27 +645,8 @@ counted_warmup_transactions(int transactions)
 	return Min(Max(5, transactions / 10), transactions / 2);
 }
 
-/* The same seed for every variant of a round; another each round. */
-static void
-add_random_seed(const ExperimentSpec *spec, const PlannedRun *pr, char **argv)
-{
-	int			n = 0;
-	uint64		seed = spec->seed * UINT64CONST(6364136223846793005) + (uint64) pr->round * 1442695040888963407ULL;
-
-	if (spec->pgbench_args && strstr(spec->pgbench_args, "--random-seed"))
-		return;
-	while (argv[n])
-		n++;
-	/* pgbench_argv() allocates 64 slots and fills at most 62; the conninfo stays last */
-	if (n < 1 || n > 61)
-		return;
-	argv[n] = argv[n - 1];
-	argv[n - 1] = psprintf("--random-seed=" UINT64_FORMAT, seed % UINT64CONST(1000000000000));
-	argv[n + 1] = NULL;
-}
-
 CountedRun *
-counted_prepare(Experiment *x, const PlannedRun *pr, char **argv, PGconn *conn)
+counted_prepare(Experiment *x, const PlannedRun *pr, PGconn *conn)
 {
 	CountedRun *cr = pg_malloc0(sizeof(CountedRun));
 	VariantState *vs = &x->variants[pr->variant];
@@ -677,7 +659,6 @@ counted_prepare(Experiment *x, const PlannedRun *pr, char **argv, PGconn *conn)
 	cr->warmup_tx = counted_warmup_transactions(x->spec->transactions);
 	prof_index_init(&cr->known);
 	prof_init(&cr->window);
-	add_random_seed(x->spec, pr, argv);
 	if ((cr->dirfd = profile_open_dir(callgrind_dir(cr->server), &cr->problem)) < 0)
 		return cr;
 	if (!server_ready(cr))

@@ -20,8 +20,7 @@ extern bool profile_perf_as_server(void);
 /* profile_counted.c: a run of a counted experiment */
 typedef struct CountedRun CountedRun;
 
-extern CountedRun *counted_prepare(Experiment *x, const PlannedRun *pr,
-								   char **pgbench_argv, PGconn *conn);
+extern CountedRun *counted_prepare(Experiment *x, const PlannedRun *pr, PGconn *conn);
 extern void counted_start(CountedRun *cr);
 extern void counted_stop(CountedRun *cr);
 extern bool counted_collect(CountedRun *cr, const RunRecord *rec, Prof *out,

@@ -26,7 +26,8 @@ now_seconds(void)
 	return tv.tv_sec + tv.tv_usec / 1e6;
 }
 
-static char *
+/* "1h02m", "3m05s", "42s" */
+char *
 format_duration(double s)
 {
 	int			t = (int) (s + 0.5);

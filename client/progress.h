@@ -34,4 +34,6 @@ extern void progress_update(Progress *p, double elapsed_s, double tps);
 extern void progress_end_run(Progress *p, const char *status, double tps);
 extern void progress_finish(Progress *p);
 
+extern char *format_duration(double s);
+
 #endif							/* PGBENCH_EXT_PROGRESS_H */

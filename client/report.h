@@ -17,6 +17,9 @@
  *   report_doc.c       a small Markdown/HTML document writer
  *   report_sections.c  the sections of report.md and report.html
  *   report_plots.c     gnuplot SVG plots
+ *   report_forest.c    the answer of each comparison, and the forest plot
+ *                      of them all (SVG, and text for the terminal)
+ *   report_metrics.c   counters per transaction, judged like tps
  *   report_probe.c     the snapshot probe's figures, B against A
  *   report_layout.c    what the patch moved: the struct-layout diffs
  *   report_sequential.c  rounds = auto: each cell's looks, block by block
@@ -131,7 +134,7 @@ typedef struct ReportCell
 	 * when budget.csv lacks them).
 	 */
 	bool		has_look;
-	StatsLook	look;
+	StatsLook	look;			/* under rounds = auto, the cell's answer */
 	int			look_block;
 	int			look_rounds;
 	double		look_spent_s;
@@ -230,6 +233,20 @@ typedef struct ReportLayoutDiff
 	char	   *problem;		/* then why */
 } ReportLayoutDiff;
 
+/*
+ * The kinds of answer a comparison has: the fixed-rounds verdicts and the
+ * decisions of rounds = auto, one colour and one marker each in every plot.
+ */
+typedef enum ReportClass
+{
+	REPORT_FASTER,
+	REPORT_SLOWER,
+	REPORT_NO_CHANGE,
+	REPORT_SAME,
+	REPORT_UNDECIDED,
+	REPORT_INSUFFICIENT
+} ReportClass;
+
 /* One figure of a run, for report_compare_runs(); NAN (or <= 0) when absent. */
 typedef double (*ReportRunValue) (const ReportRun *run);
 
@@ -303,6 +320,7 @@ extern void layout_seed_verdicts(ReportData *r);
 
 /* report_levels.c: units of the verdicts, noise by level, designs */
 extern void report_compare_cell(ReportData *r, ReportCell *cell);
+extern bool report_started_once(const ReportData *r, const ReportCell *c);
 extern void report_pooled_seed_cells(ReportData *r);
 extern void report_measure_costs(ReportData *r);
 extern void report_cell_levels(ReportData *r, ReportCell *cell);
@@ -316,11 +334,21 @@ extern char *report_look_text(const ReportData *r, const ReportCell *c);
 extern char *report_look_stopped(const ReportData *r, const ReportCell *c);
 extern json_t *report_look_json(const ReportData *r, const ReportCell *c);
 
+/* report_forest.c: the one answer of each comparison, and the forest plot */
+extern const StatsComparison *report_cell_answer(const ReportData *r, const ReportCell *c);
+extern ReportClass report_cell_class(const ReportData *r, const ReportCell *c);
+extern char *report_cell_verdict(const ReportData *r, const ReportCell *c);
+extern char *report_answer_figures(const StatsComparison *cmp);
+extern const char *report_class_colour(ReportClass k);
+extern void report_answer_geomeans(ReportData *r);
+extern bool report_draw_forest(const ReportData *r, const char *path, char **error);
+extern void report_print_forest(const ReportData *r, FILE *out);
+
 /* report_env.c */
 extern void report_environment_warnings(ReportData *r);
 
 /* report_table.c */
-extern void report_print_table(const ReportData *r, FILE *out);
+extern void report_print_table(const ReportData *r, FILE *out, bool verbose);
 
 /* report_doc.c: headings, paragraphs and tables in Markdown or HTML */
 typedef enum DocFormat
@@ -334,6 +362,13 @@ typedef struct Doc
 	FILE	   *out;
 	DocFormat	format;
 	int			ncols;			/* of the open table, 0 if none */
+
+	/*
+	 * HTML: once the summary is written, every section (a level-2
+	 * heading) is a collapsed <details> up to the next one.
+	 */
+	bool		collapse;
+	bool		in_details;
 } Doc;
 
 extern void doc_begin(Doc *d, const char *title);
@@ -342,18 +377,24 @@ extern void doc_heading(Doc *d, int level, const char *text);
 extern void doc_para(Doc *d, const char *fmt,...) pg_attribute_printf(2, 3);
 extern void doc_table_begin(Doc *d, int ncols, const char *const *headers);
 extern void doc_table_row(Doc *d, const char *const *cells);
+extern void doc_table_row_marked(Doc *d, const char *const *cells, int col, const char *colour);
 extern void doc_table_end(Doc *d);
 extern void doc_svg(Doc *d, const char *svg_path, const char *caption);
+extern void doc_text(Doc *d, const char *text);
+extern void doc_collapse_sections(Doc *d);
+extern void doc_details_begin(Doc *d, const char *summary);
+extern void doc_details_end(Doc *d);
 
-/* report_sections.c, report_probe.c, report_layout.c, report_sequential.c */
+/* report_sections.c, report_probe.c, report_layout.c, report_sequential.c, report_metrics.c */
+extern void report_metrics_section(const ReportData *r, Doc *d);
 extern void report_probe_section(const ReportData *r, Doc *d);
 extern void report_sequential_section(const ReportData *r, Doc *d);
 extern void report_layout_section(const ReportData *r, Doc *d);
-extern void report_write_doc(const ReportData *r, Doc *d, const char *plots_note,
-							 char **plots, int nplots);
+extern void report_write_doc(const ReportData *r, Doc *d, const char *forest,
+							 const char *plots_note, char **plots, char **titles, int nplots);
 
 /* report_plots.c: returns the SVG files drawn; *note says why none were */
-extern char **report_draw_plots(const ReportData *r, int *nplots, char **note);
+extern char **report_draw_plots(const ReportData *r, int *nplots, char ***titles, char **note);
 
 /* report_export.c */
 extern json_t *report_summary_json(const ReportData *r);
@@ -361,5 +402,12 @@ extern bool report_write_benchstat(const ReportData *r, const char *path, char *
 
 /* report_render.c: everything at once, the terminal table to out, files into the directory */
 extern int	report_render(const char *dir, const char *baseline, FILE *out);
+
+/*
+ * Whether the terminal gets everything (levels, designs, noise, the
+ * profiles' tables) or one screen: the verdicts, their forest plot, the
+ * warnings and the report's path.  Set by --verbose of run, ab and report.
+ */
+extern bool report_verbose;
 
 #endif							/* PGBENCH_EXT_REPORT_H */

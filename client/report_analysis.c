@@ -80,18 +80,13 @@ static void
 compute_cells(ReportData *r)
 {
 	int			max = r->spec.nscripts * r->spec.nclients * r->spec.nvariants;
-	double	   *ratios[MAX_VARIANTS];
 	double	   *medians[MAX_VARIANTS];
-	int			nratios[MAX_VARIANTS] = {0};
 	int			nmedians[MAX_VARIANTS] = {0};
 
 	/* room for the rows of every seed pooled, one per cell at most per variant */
 	r->cells = pg_malloc0(sizeof(ReportCell) * (2 * max + 1));
 	for (int v = 0; v < r->spec.nvariants; v++)
-	{
-		ratios[v] = pg_malloc(sizeof(double) * (max + 1));
 		medians[v] = pg_malloc(sizeof(double) * (max + 1));
-	}
 	for (int s = 0; s < r->spec.nscripts; s++)
 		for (int c = 0; c < r->spec.nclients; c++)
 		{
@@ -114,22 +109,14 @@ compute_cells(ReportData *r)
 				cell->a = report_sample(r, s, c, cell->base);
 				cell->b = smp;
 				report_compare_cell(r, cell);
-				if (cell->has_comparison && cell->cmp.has_estimate)
-					ratios[v][nratios[v]++] = cell->cmp.estimate;
 			}
 		}
+	/* the geomeans of the ratios come with the answers (report_answer_geomeans) */
 	for (int v = 0; v < r->spec.nvariants; v++)
 	{
-		r->has_geomean[v] = (v == r->baseline || nratios[v] > 0) && nmedians[v] > 0;
+		r->has_geomean[v] = nmedians[v] > 0;
 		if (r->has_geomean[v])
-		{
-			if (v == r->baseline)
-				r->geomean_ratio[v] = 1.0;
-			else
-				stats_geomean(ratios[v], nratios[v], &r->geomean_ratio[v]);
 			stats_geomean(medians[v], nmedians[v], &r->geomean_tps[v]);
-		}
-		pfree(ratios[v]);
 		pfree(medians[v]);
 	}
 }
@@ -197,26 +184,6 @@ run_warnings(ReportData *r)
 }
 
 /*
- * A comparison of two servers that were each started once measures one
- * draw of their layouts: say so, once, with what to do.
- */
-static void
-level_warnings(ReportData *r)
-{
-	for (int i = 0; i < r->ncells; i++)
-	{
-		const ReportCell *c = &r->cells[i];
-
-		if (c->variant < 0 || c->unit != STATS_UNIT_ROUND ||
-			plan_server_of(&r->spec, c->base) == plan_server_of(&r->spec, c->variant))
-			continue;
-		report_warn(r, "%s and %s ran on different servers started once (restart = never): their verdict is round by round on one pair of server starts, whose offset (1-2%% here) is not in its CI; run with restart = N for a verdict across instance pairs",
-					c->name, c->base_name);
-		break;
-	}
-}
-
-/*
  * The cells, their units and, under rounds = auto, their looks: all that
  * the look after a block needs.  Not the levels, noise, probe, layouts or
  * profiles, which a long budget would read again after every block.
@@ -231,6 +198,7 @@ report_load_cells(const char *dir, const char *baseline, char **error)
 	compute_cells(r);
 	report_pooled_seed_cells(r);
 	report_sequential_load(r);
+	report_answer_geomeans(r);
 	return r;
 }
 
@@ -247,7 +215,6 @@ report_load(const char *dir, const char *baseline, char **error)
 		report_cell_levels(r, &r->cells[i]);
 	compute_noise(r);
 	run_warnings(r);
-	level_warnings(r);
 	report_environment_warnings(r);
 	report_probe_load(r);
 	report_layout_load(r);

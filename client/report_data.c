@@ -633,6 +633,11 @@ report_verdict_text(const StatsComparison *cmp)
 json_t *
 report_comparison_json(const StatsComparison *x, bool ok, StatsUnit unit)
 {
+	static const StatsComparison none;
+
+	/* no comparison at all: its figures are read, and written as null */
+	if (x == NULL)
+		x = &none, ok = false;
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:i, s:s, s:i, s:o, s:s, s:s}",
 					 "estimate", report_json_num(ok && x->has_estimate, x->estimate),
 					 "change_pct", report_json_num(ok && x->has_estimate, x->change_pct),

@@ -112,13 +112,19 @@ report_summary_json(const ReportData *r)
 		const ReportCell *c = &r->cells[i];
 
 		json_array_append_new(cells,
-							  json_pack("{s:s, s:i, s:s, s:s, s:b, s:o, s:o, s:o, s:o, s:o}",
+							  json_pack("{s:s, s:i, s:s, s:s, s:b, s:o, s:o, s:o, s:s, s:o, s:o, s:o}",
 										"script", c->script, "clients", c->clients,
 										"baseline", c->base_name,
 										"variant", c->name,
 										"every_seed", c->variant < 0,
 										"a", sample_json(c->a), "b", sample_json(c->b),
-										"comparison", report_comparison_json(&c->cmp, c->has_comparison, c->unit),
+										/* the answer; under rounds = auto the deciding look's */
+										"comparison", report_comparison_json(report_cell_answer(r, c),
+																			 report_cell_answer(r, c) != NULL, c->unit),
+										"verdict", report_cell_verdict(r, c),
+										/* the other view, named so: all rounds as if fixed */
+										"all_rounds_as_if_fixed", r->sequential
+										? report_comparison_json(&c->cmp, c->has_comparison, c->unit) : json_null(),
 										"levels", levels_json(c),
 										"sequential", report_look_json(r, c)));
 	}

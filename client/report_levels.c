@@ -15,8 +15,11 @@
  *	 every seed of A ("B@seed*")		 A@seedK
  *
  * Different servers started once (restart = never, and every results
- * directory of before restarts) keep the round-by-round verdict, with a
- * warning: the offset of that one pair of starts is not in its CI.
+ * directory of before restarts) have no unit to judge across: their
+ * rounds share one pair of starts, whose offset no CI of the rounds
+ * holds, so their verdict is "insufficient", saying what to set; the
+ * rounds' estimate stays, for what it describes.  experiment_report() in
+ * SQL says the same.
  *
  * The unit of a run is a number both sides' runs of one unit share: an
  * instance pair is "instance of A * 32768 + instance of B" in the run's
@@ -143,12 +146,27 @@ decide_unit(ReportData *r, ReportCell *c)
 	instance_pair_ids(c, NULL, NULL, c->unit_a, c->unit_b);
 }
 
+/* Whether the cell's two sides are different servers, each started once. */
+bool
+report_started_once(const ReportData *r, const ReportCell *c)
+{
+	return c->variant >= 0 && c->unit == STATS_UNIT_ROUND &&
+		plan_server_of(&r->spec, c->base) != plan_server_of(&r->spec, c->variant);
+}
+
 /* B against A in one cell, across the unit the design calls for. */
 void
 report_compare_cell(ReportData *r, ReportCell *c)
 {
 	decide_unit(r, c);
 	c->has_comparison = report_compare_runs(r, c, report_run_tps, r->opt.higher_is_better, &c->cmp);
+	if (c->has_comparison && report_started_once(r, c))
+	{
+		c->cmp.verdict = STATS_INSUFFICIENT;
+		snprintf(c->cmp.reason, sizeof(c->cmp.reason),
+				 "different servers, each started once: one pair of starts, whose offset no CI of rounds holds; "
+				 "set restart = auto (or N rounds)");
+	}
 }
 
 /* The runs of every seed of the variant named by pattern, in one sample. */

@@ -9,11 +9,14 @@
  * plots off), else as "gnuplot" on PATH.  Without it, or when it fails,
  * no plot is drawn and the reason goes into the reports.
  *
- * Plots: tps vs clients with the median CI as error bars, one line per
- * variant and script; tps of every run in run order, coloured by variant
- * (drift and interleaving show); per-second tps from the progress lines
- * of each run; latency average of each run against clients; CPU µs per
- * transaction when the runs have counters.
+ * Plots: tps by round of each cell, restarts and warm-ups marked (the
+ * experiment as it ran); tps vs clients with the median CI as error bars,
+ * one line per variant and script; tps of every run in run order,
+ * coloured by variant (drift and interleaving show); per-second tps from
+ * the progress lines of each run, when the runs are long enough to have a
+ * shape; latency average of each run against clients; CPU µs per
+ * transaction when the runs have counters.  The forest plot, drawn
+ * without gnuplot, is report_forest.c's.
  *
  *-------------------------------------------------------------------------
  */
@@ -27,6 +30,9 @@
 
 #include <math.h>
 #include <sys/stat.h>
+
+/* per-second plots only of runs at least this long (seconds of -P 1 lines) */
+#define PROGRESS_MIN_SECONDS 10
 #include <unistd.h>
 
 static char *
@@ -64,12 +70,15 @@ find_gnuplot(char **note)
 	return NULL;
 }
 
-/* The colour of a variant: the same in every plot. */
+/*
+ * The colour of a variant: the same in every plot; Okabe-Ito's, apart for
+ * every common colour-vision deficiency and in a grey print.
+ */
 static const char *
 colour(int v)
 {
-	static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
-	"#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
+	static const char *const palette[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+	"#E69F00", "#56B4E9", "#000000", "#999999"};
 
 	return palette[v % lengthof(palette)];
 }
@@ -80,6 +89,7 @@ typedef struct PlotSet
 	char	   *dir;			/* DIR/plots */
 	FILE	   *script;			/* the gnuplot script being written */
 	char	  **svgs;
+	char	  **titles;			/* of each SVG, for its <title> and caption */
 	int			nsvgs;
 } PlotSet;
 
@@ -149,6 +159,8 @@ begin_plot(PlotSet *ps, const char *name, const char *ttl, const char *xlabel, c
 	char	   *svg = psprintf("%s.svg", name);
 
 	ps->svgs = pg_realloc(ps->svgs, sizeof(char *) * (ps->nsvgs + 1));
+	ps->titles = pg_realloc(ps->titles, sizeof(char *) * (ps->nsvgs + 1));
+	ps->titles[ps->nsvgs] = pg_strdup(ttl);
 	ps->svgs[ps->nsvgs++] = psprintf("%s/%s", ps->dir, svg);
 	fprintf(ps->script, "reset\nset terminal svg size 800,420 dynamic noenhanced font 'sans,11' background '#ffffff'\n"
 			"set output %s\nset title %s\nset xlabel %s\nset ylabel %s\n"
@@ -262,13 +274,112 @@ plot_run_points(PlotSet *ps, const char *name, const char *ttl, bool by_clients,
 	close_data(f);
 }
 
+/*
+ * Where run i of a cell goes on the rounds axis: its round, a variant's
+ * runs shifted a little beside the others'; a warm-up run (round 0: after
+ * a start) half a round before the rounds that follow it.
+ */
+static double
+round_x(const ReportData *r, const ReportRun *run, int v, int last_round)
+{
+	double		shift = 0.12 * (v - (r->spec.nvariants - 1) / 2.0) / Max(1, r->spec.nvariants - 1);
+
+	return (run->round > 0 ? run->round : last_round + 0.5) + shift;
+}
+
+/*
+ * tps by round of one cell: a line per variant and server start (the line
+ * breaks where its server restarted), warm-up runs as open circles, each
+ * restart a dashed vertical line.  The experiment as it ran: drift,
+ * restarts, a variant's bad round show here before any statistic.
+ */
+static void
+plot_cell_rounds(PlotSet *ps, int s, int c, int k)
+{
+	const ReportData *r = ps->r;
+	char	   *name = k == 0 ? pg_strdup("tps_rounds") : psprintf("tps_rounds_%d", k + 1);
+	char	   *file = psprintf("%s.dat", name);
+	FILE	   *f = open_data(ps, file);
+	PQExpBufferData arrows;
+
+	if (f == NULL)
+		return;
+	initPQExpBuffer(&arrows);
+	for (int v = 0; v < r->spec.nvariants; v++)
+		for (int warm = 0; warm <= 1; warm++)
+		{
+			int			lines = 0,
+						last_round = 0,
+						prev_round = 0, /* of the variant's previous counted run */
+						instance = 0;
+
+			fprintf(f, "# %s %s: round tps (%s)\n", report_variant_name(r, v), r->spec.scripts[s],
+					warm ? "warm-up runs" : "counted runs, a block per server start");
+			for (int i = 0; i < r->nruns; i++)
+			{
+				const ReportRun *run = &r->runs[i];
+
+				if (run->clients != r->spec.clients[c] || strcmp(run->script, r->spec.scripts[s]) != 0)
+					continue;
+				if (run->round > 0 && !run->warmup)
+					last_round = run->round;
+				if (strcmp(run->variant, report_variant_name(r, v)) != 0 ||
+					strcmp(run->status, "ok") != 0 || !(isfinite(run->tps) && run->tps > 0) ||
+					run->warmup != (warm == 1))
+					continue;
+				/*
+				 * A new server start: the line breaks, and the restart is
+				 * marked before the warm-ups that followed it.
+				 */
+				if (!warm && lines > 0 && run->instance != instance)
+				{
+					fprintf(f, "\n");
+					appendPQExpBuffer(&arrows, "set arrow from %.2f, graph 0 to %.2f, graph 1 nohead dt 2 lc rgb '#888888'\n",
+									  prev_round + 0.25, prev_round + 0.25);
+				}
+				if (!warm)
+				{
+					instance = run->instance;
+					prev_round = run->round;
+				}
+				fprintf(f, "%.3f %.6g\n", round_x(r, run, v, last_round), run->tps);
+				lines++;
+			}
+			end_block(f, lines);
+		}
+	close_data(f);
+	begin_plot(ps, name, psprintf("tps by round, %s, %d client%s", r->spec.scripts[s],
+								  r->spec.clients[c], r->spec.clients[c] == 1 ? "" : "s"),
+			   "round (dashed: a restart of the servers)", "tps");
+	fprintf(ps->script, "%sset yrange [0:*]\nset xrange [0:*]\nplot", arrows.data);
+	for (int v = 0; v < r->spec.nvariants; v++)
+		fprintf(ps->script, "%s %s index %d using 1:2 with linespoints pt 7 ps 0.6 lc rgb '%s' title %s, "
+				"%s index %d using 1:2 with points pt 6 ps 0.9 lc rgb '%s' notitle",
+				v ? "," : "", gp_path(ps, file), 2 * v, colour(v), gp_quote(report_variant_name(r, v)),
+				gp_path(ps, file), 2 * v + 1, colour(v));
+	fprintf(ps->script, ", NaN with points pt 6 ps 0.9 lc rgb '#333333' title 'warm-up (not counted)'\n");
+	termPQExpBuffer(&arrows);
+}
+
+/* tps by round, a plot per cell (script, clients) */
+static void
+plot_rounds(PlotSet *ps)
+{
+	int			k = 0;
+
+	for (int s = 0; s < ps->r->spec.nscripts; s++)
+		for (int c = 0; c < ps->r->spec.nclients; c++)
+			plot_cell_rounds(ps, s, c, k++);
+}
+
 /* per-second tps and latency of every counted run from its progress lines */
 static void
 plot_progress(PlotSet *ps)
 {
 	const ReportData *r = ps->r;
 	FILE	   *f = open_data(ps, "progress.dat");
-	int			blocks = 0;
+	int			blocks = 0,
+				most_seconds = 0;
 	PQExpBufferData tps_plot,
 				lat_plot;
 	bool		seen[MAX_VARIANTS] = {false};
@@ -277,6 +388,7 @@ plot_progress(PlotSet *ps)
 		return;
 	initPQExpBuffer(&tps_plot);
 	initPQExpBuffer(&lat_plot);
+
 	for (int i = 0; i < r->nruns; i++)
 	{
 		const ReportRun *run = &r->runs[i];
@@ -305,6 +417,7 @@ plot_progress(PlotSet *ps)
 				fprintf(f, "%.1f %.6g %.6g\n", t, tps, lat), lines++;
 		}
 		fclose(err);
+		most_seconds = Max(most_seconds, lines);
 		end_block(f, lines);
 		appendPQExpBuffer(&tps_plot, "%s %s index %d using 1:2 with lines lc rgb '%s' %s",
 						  blocks ? "," : "", gp_path(ps, "progress.dat"), blocks, colour(v),
@@ -316,8 +429,21 @@ plot_progress(PlotSet *ps)
 		blocks++;
 	}
 	close_data(f);
-	if (blocks == 0)
+
+	/*
+	 * A run of a few seconds has a few points: no shape to see, and the
+	 * plot would only crowd the page.  With -t the runs' lengths are what
+	 * they were, so the longest run's seconds decide.
+	 */
+	if (blocks == 0 || most_seconds < PROGRESS_MIN_SECONDS)
+	{
+		char	   *error;
+
+		/* nor is an older rendering's left for a reader to take for this one's */
+		(void) safe_remove_file(psprintf("%s/progress_tps.svg", ps->dir), &error);
+		(void) safe_remove_file(psprintf("%s/progress_latency.svg", ps->dir), &error);
 		return;
+	}
 	begin_plot(ps, "progress_tps", "tps per second of each run (pgbench -P 1)", "second", "tps");
 	fprintf(ps->script, "plot %s\n", tps_plot.data);
 	begin_plot(ps, "progress_latency", "latency per second of each run (pgbench -P 1)", "second", "latency (ms)");
@@ -347,7 +473,7 @@ run_gnuplot(const char *gnuplot, const char *script_path, char **note)
 }
 
 char **
-report_draw_plots(const ReportData *r, int *nplots, char **note)
+report_draw_plots(const ReportData *r, int *nplots, char ***titles, char **note)
 {
 	PlotSet		ps = {r};
 	char	   *gnuplot = find_gnuplot(note);
@@ -374,6 +500,7 @@ report_draw_plots(const ReportData *r, int *nplots, char **note)
 	if ((ps.script = safe_fopen_write(script_path, false, note)) == NULL)
 		return NULL;
 	fprintf(ps.script, "# drawn by pgbench_ext report; run gnuplot on this file to redraw\n");
+	plot_rounds(&ps);
 	plot_scaling(&ps);
 	plot_run_points(&ps, "tps_runs", "tps of each run in session order (drift, interleaving)",
 					false, "tps", report_run_tps);
@@ -394,5 +521,6 @@ report_draw_plots(const ReportData *r, int *nplots, char **note)
 	if (!run_gnuplot(gnuplot, script_path, note))
 		return NULL;
 	*nplots = ps.nsvgs;
+	*titles = ps.titles;
 	return ps.svgs;
 }

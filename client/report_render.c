@@ -2,8 +2,9 @@
  *
  * report_render.c
  *		Every output of a report from a results directory: the verdict
- *		table on the terminal, summary.json, benchstat.txt, the plots, the
- *		profiles' files, report.md and report.html.  The "report" command
+ *		table and its forest plot on the terminal, summary.json,
+ *		benchstat.txt, the forest plot and the other plots, the profiles'
+ *		files, report.md and report.html.  The "report" command
  *		and the end of "run" and "ab" both call report_render().
  *
  * Files are written into the results directory without following a link
@@ -19,9 +20,11 @@
 
 #include "common/logging.h"
 
+bool		report_verbose = false;
+
 static bool
-write_doc(const ReportData *r, DocFormat format, const char *name,
-		  const char *note, char **plots, int nplots)
+write_doc(const ReportData *r, DocFormat format, const char *name, const char *forest,
+		  const char *note, char **plots, char **titles, int nplots)
 {
 	char	   *path = psprintf("%s/%s", r->dir, name);
 	char	   *error;
@@ -32,7 +35,7 @@ write_doc(const ReportData *r, DocFormat format, const char *name,
 		log_error_text(error);
 		return false;
 	}
-	report_write_doc(r, &d, note, plots, nplots);
+	report_write_doc(r, &d, forest, note, plots, titles, nplots);
 	if (!safe_fclose(d.out, &error))
 	{
 		log_error_text(error);
@@ -48,15 +51,17 @@ report_render(const char *dir, const char *baseline, FILE *out)
 	ReportData *r = report_load(dir, baseline, &error);
 	char	   *note = NULL;
 	char	  **plots;
+	char	  **titles = NULL;
 	int			nplots;
 	json_t	   *summary;
+	char	   *forest;
 
 	if (r == NULL)
 	{
 		log_error_text(error);
 		return EXIT_USAGE;
 	}
-	report_print_table(r, out);
+	report_print_table(r, out, report_verbose);
 
 	summary = report_summary_json(r);
 	/* a link or FIFO planted where the report writes is refused input */
@@ -67,14 +72,22 @@ report_render(const char *dir, const char *baseline, FILE *out)
 		return safe_file_refused() ? EXIT_USAGE : EXIT_RUNTIME_ERROR;
 	}
 	json_decref(summary);
-	plots = report_draw_plots(r, &nplots, &note);
+	/* the forest plot needs no gnuplot: it is the answer, drawn always */
+	forest = psprintf("%s/plots/forest.svg", dir);
+	if (!safe_mkdir(psprintf("%s/plots", dir), 0755, 0, &error) ||
+		!report_draw_forest(r, forest, &error))
+	{
+		log_error_text(error);
+		return safe_file_refused() ? EXIT_USAGE : EXIT_RUNTIME_ERROR;
+	}
+	plots = report_draw_plots(r, &nplots, &titles, &note);
 	if (!profile_write_files(r, &error))
 	{
 		log_error_text(error);
 		return safe_file_refused() ? EXIT_USAGE : EXIT_RUNTIME_ERROR;
 	}
-	if (!write_doc(r, DOC_MARKDOWN, "report.md", note, plots, nplots) ||
-		!write_doc(r, DOC_HTML, "report.html", note, plots, nplots))
+	if (!write_doc(r, DOC_MARKDOWN, "report.md", forest, note, plots, titles, nplots) ||
+		!write_doc(r, DOC_HTML, "report.html", forest, note, plots, titles, nplots))
 		return safe_file_refused() ? EXIT_USAGE : EXIT_RUNTIME_ERROR;
 	if (nplots == 0)
 		fprintf(out, "no plots: %s\n", note);

@@ -1,10 +1,12 @@
 /*-------------------------------------------------------------------------
  *
  * report_sections.c
- *		The sections of report.md and report.html: the experiment, the
- *		verdicts with their reasons, noise and warnings, and the tables
+ *		The sections of report.md and report.html: first the answer (the
+ *		forest plot, the verdicts with their reasons and the warnings, the
+ *		experiment as it ran), then the details: the experiment, all
+ *		rounds as if fixed under rounds = auto, the noise, and the tables
  *		people post on the lists — per-run tps side by side, "% change vs
- *		baseline" across client counts, server counters per transaction.
+ *		baseline" across client counts.
  *
  *-------------------------------------------------------------------------
  */
@@ -16,200 +18,6 @@
 #include "pqexpbuffer.h"
 
 #include <math.h>
-
-/* A counter of a run: a runs.csv column, a counters() figure, or waits. */
-typedef enum MetricKind
-{
-	METRIC_LATENCY,
-	METRIC_CSV,
-	METRIC_COUNTER,
-	METRIC_WAIT
-} MetricKind;
-
-typedef struct Metric
-{
-	MetricKind	kind;
-	char	   *label;
-	size_t		offset;			/* METRIC_CSV: of a double in ReportRun */
-	bool		per_tx;			/* METRIC_CSV: divide by transactions */
-	char	   *scope;			/* METRIC_COUNTER: scope and metric; */
-	char	   *name;			/* METRIC_WAIT: wait event type and event */
-} Metric;
-
-/* Latencies and percentiles of counters() are per statement already. */
-static bool
-metric_is_raw(const char *name)
-{
-	return strstr(name, "_ms") != NULL || strstr(name, "_us_avg") != NULL;
-}
-
-/* "LWLock:WALWrite": a wait event of runs/NNNN.json's wait_profile */
-static char *
-wait_key(json_t *w)
-{
-	return psprintf("%s:%s", report_json_str(w, "wait_event_type", ""),
-					report_json_str(w, "wait_event", ""));
-}
-
-static double
-metric_value(const Metric *m, const ReportRun *run)
-{
-	double		v = NAN;
-	json_t	   *j;
-
-	switch (m->kind)
-	{
-		case METRIC_LATENCY:
-			return run->latency_avg_ms;
-		case METRIC_CSV:
-			v = *(const double *) ((const char *) run + m->offset);
-			return m->per_tx ? (run->transactions > 0 ? v / run->transactions : NAN) : v;
-		case METRIC_COUNTER:
-			j = json_object_get(json_object_get(json_object_get(run->detail, "counters"), m->scope), m->name);
-			if (!json_is_number(j))
-				return NAN;
-			v = json_number_value(j);
-			if (metric_is_raw(m->name))
-				return v;
-			return run->transactions > 0 ? v / run->transactions : NAN;
-		case METRIC_WAIT:
-			{
-				size_t		i;
-				json_t	   *w;
-				double		sum = 0;
-				bool		found = false;
-
-				json_array_foreach(json_object_get(run->detail, "wait_profile"), i, w)
-				{
-					if (strcmp(wait_key(w), m->name) == 0)
-						sum += json_number_value(json_object_get(w, "samples")), found = true;
-				}
-				return found && run->transactions > 0 ? sum / run->transactions : NAN;
-			}
-	}
-	return NAN;
-}
-
-static int
-add_metric(Metric *ms, int n, int max, Metric m)
-{
-	for (int i = 0; i < n; i++)
-		if (ms[i].kind == m.kind && strcmp(ms[i].label, m.label) == 0)
-			return n;
-	if (n < max)
-		ms[n++] = m;
-	return n;
-}
-
-#define MAX_METRICS 64
-
-/* Every metric at least one counted run has, in a stable order. */
-static int
-collect_metrics(const ReportData *r, Metric *ms)
-{
-	static const struct
-	{
-		const char *label;
-		size_t		offset;
-		bool		per_tx;
-	}			csv[] = {
-		{"CPU user µs/tx", offsetof(ReportRun, cpu_user_us_per_tx), false},
-		{"CPU system µs/tx", offsetof(ReportRun, cpu_sys_us_per_tx), false},
-		{"voluntary switches/tx", offsetof(ReportRun, voluntary_per_tx), false},
-		{"involuntary switches/tx", offsetof(ReportRun, involuntary_per_tx), false},
-		{"buffer hits/tx", offsetof(ReportRun, blks_hit), true},
-		{"buffer reads/tx", offsetof(ReportRun, blks_read), true},
-		{"WAL bytes/tx", offsetof(ReportRun, wal_bytes), true},
-	};
-	int			n = 0;
-
-	n = add_metric(ms, n, MAX_METRICS, (Metric) {METRIC_LATENCY, "latency average ms"});
-	for (int i = 0; i < lengthof(csv); i++)
-	{
-		Metric		m = {METRIC_CSV, (char *) csv[i].label, csv[i].offset, csv[i].per_tx};
-
-		for (int k = 0; k < r->nruns; k++)
-			if (report_run_counted(&r->runs[k]) && isfinite(metric_value(&m, &r->runs[k])))
-			{
-				n = add_metric(ms, n, MAX_METRICS, m);
-				break;
-			}
-	}
-	for (int k = 0; k < r->nruns; k++)
-	{
-		const char *scope;
-		json_t	   *group;
-		size_t		i;
-		json_t	   *w;
-
-		if (!report_run_counted(&r->runs[k]) || r->runs[k].detail == NULL)
-			continue;
-		json_object_foreach(json_object_get(r->runs[k].detail, "counters"), scope, group)
-		{
-			const char *name;
-			json_t	   *val;
-
-			/* bookkeeping (when the counters were reset), not a measurement */
-			if (strcmp(scope, "meta") == 0)
-				continue;
-
-			json_object_foreach(group, name, val)
-			{
-				bool		raw = metric_is_raw(name);
-				Metric		m = {METRIC_COUNTER,
-					psprintf("%s %s%s", scope, name, raw ? "" : "/tx"), 0, true,
-				pg_strdup(scope), pg_strdup(name)};
-
-				n = add_metric(ms, n, MAX_METRICS, m);
-			}
-		}
-		json_array_foreach(json_object_get(r->runs[k].detail, "wait_profile"), i, w)
-		{
-			char	   *key = wait_key(w);
-			Metric		m = {METRIC_WAIT, psprintf("wait samples/tx %s", key), 0, true, NULL, key};
-
-			if (i < 10)
-				n = add_metric(ms, n, MAX_METRICS, m);
-		}
-	}
-	return n;
-}
-
-/* Median of a metric over the counted runs of one variant in one cell. */
-static bool
-metric_median(const ReportData *r, const Metric *m, const char *script, int clients,
-			  int v, double *median)
-{
-	double	   *x = pg_malloc(sizeof(double) * (r->nruns + 1));
-	int			n = 0;
-
-	for (int k = 0; k < r->nruns; k++)
-	{
-		const ReportRun *run = &r->runs[k];
-		double		val;
-
-		if (!report_run_counted(run) || run->clients != clients ||
-			strcmp(run->script, script) != 0 || strcmp(run->variant, report_variant_name(r, v)) != 0)
-			continue;
-		val = metric_value(m, run);
-		if (isfinite(val))
-			x[n++] = val;
-	}
-	if (n > 0)
-		*median = report_median(x, n);
-	pfree(x);
-	return n > 0;
-}
-
-static char *
-fmt_value(double v)
-{
-	if (v >= 1000)
-		return psprintf("%.0f", v);
-	if (v >= 10)
-		return psprintf("%.1f", v);
-	return psprintf("%.3g", v);
-}
 
 static void
 section_experiment(const ReportData *r, Doc *d)
@@ -260,13 +68,64 @@ section_experiment(const ReportData *r, Doc *d)
 	termPQExpBuffer(&b);
 }
 
+/*
+ * The verdict table: each comparison's answer, or (fixed) under rounds =
+ * auto the other view of the same runs, all rounds compared as if their
+ * number had been fixed, which is not the experiment's verdict.
+ */
+static void
+verdict_table(const ReportData *r, Doc *d, bool fixed)
+{
+	const char *hdr[] = {"script", "clients", "variant", "baseline tps", "tps",
+	"B/A", "CI", "p", "n", r->sequential && !fixed ? "decision" : "verdict", "why"};
+
+	doc_table_begin(d, lengthof(hdr), hdr);
+	for (int i = 0; i < r->ncells; i++)
+	{
+		const ReportCell *c = &r->cells[i];
+		const StatsComparison *cmp = fixed ? (c->has_comparison ? &c->cmp : NULL)
+			: report_cell_answer(r, c);
+		const char *cells[lengthof(hdr)];
+
+		cells[0] = c->script;
+		cells[1] = psprintf("%d", c->clients);
+		cells[2] = c->name;
+		cells[3] = report_median_pm(c->a);
+		cells[4] = report_median_pm(c->b);
+		report_comparison_cells(cmp, cmp != NULL, &cells[5]);
+		cells[9] = fixed ? (cmp ? report_verdict_text(cmp) : "not compared")
+			: report_cell_verdict(r, c);
+		cells[10] = r->sequential && !fixed ? (c->has_look ? c->look.reason : "no look yet")
+			: cmp ? cmp->reason : "";
+		/* the answer in the forest plot's colour; the other view in none */
+		doc_table_row_marked(d, cells, 9, fixed ? NULL : report_class_colour(report_cell_class(r, c)));
+	}
+	for (int v = 0; v < r->spec.nvariants && !fixed; v++)
+	{
+		const char *cells[lengthof(hdr)] = {"geomean", "", report_variant_name(r, v)};
+
+		if (v == r->baseline || !r->has_geomean[v])
+			continue;
+		cells[3] = psprintf("%.1f", r->geomean_tps[report_baseline_of(r, v)]);
+		cells[4] = psprintf("%.1f", r->geomean_tps[v]);
+		cells[5] = report_pct(r->geomean_ratio[v]);
+		doc_table_row(d, cells);
+	}
+	doc_table_end(d);
+}
+
+/* The verdicts (the decisions under rounds = auto), how they were made, folded, and the warnings. */
 static void
 section_verdicts(const ReportData *r, Doc *d)
 {
-	static const char *const hdr[] = {"script", "clients", "variant", "baseline tps", "tps",
-	"B/A", "CI", "p", "n", "verdict", "why"};
-
-	doc_heading(d, 2, "Verdicts");
+	doc_heading(d, 2, r->sequential ? "Decisions" : "Verdicts");
+	verdict_table(r, d, false);
+	if (r->sequential)
+		doc_para(d, "rounds = auto: each B/A, CI and p is that of the cell's deciding look (its first "
+				 "look that decided, or its last), at that look's level: the experiment's verdict. "
+				 "How the looks went is in \"Decisions (rounds = auto)\" below, and all rounds "
+				 "compared as if their number had been fixed (not the verdict) after it.");
+	doc_details_begin(d, "How the verdicts were made");
 	doc_para(d, "Each variant against the baseline %s%s. tps: median ±half-width of its "
 			 "distribution-free CI; B/A: the ratio with its CI, and p, two-sided, across the unit "
 			 "n names: the highest level that varies between the two sides. "
@@ -283,35 +142,25 @@ section_verdicts(const ReportData *r, Doc *d)
 			 r->opt.alpha, 100 * r->opt.noise,
 			 r->restart_rounds > 0 ? psprintf("every %d round%s", r->restart_rounds,
 											  r->restart_rounds == 1 ? "" : "s") : "never");
-	doc_table_begin(d, lengthof(hdr), hdr);
-	for (int i = 0; i < r->ncells; i++)
-	{
-		const ReportCell *c = &r->cells[i];
-		const StatsComparison *cmp = &c->cmp;
-		const char *cells[lengthof(hdr)];
+	doc_details_end(d);
+	if (r->nwarnings == 0)
+		doc_para(d, "No warnings.");
+	for (int i = 0; i < r->nwarnings; i++)
+		doc_para(d, "Warning: %s", r->warnings[i]);
+}
 
-		cells[0] = c->script;
-		cells[1] = psprintf("%d", c->clients);
-		cells[2] = c->name;
-		cells[3] = report_median_pm(c->a);
-		cells[4] = report_median_pm(c->b);
-		report_comparison_cells(cmp, c->has_comparison, &cells[5]);
-		cells[9] = c->has_comparison ? report_verdict_text(cmp) : "-";
-		cells[10] = c->has_comparison ? cmp->reason : "";
-		doc_table_row(d, cells);
-	}
-	for (int v = 0; v < r->spec.nvariants; v++)
-	{
-		const char *cells[lengthof(hdr)] = {"geomean", "", report_variant_name(r, v)};
-
-		if (v == r->baseline || !r->has_geomean[v])
-			continue;
-		cells[3] = psprintf("%.1f", r->geomean_tps[report_baseline_of(r, v)]);
-		cells[4] = psprintf("%.1f", r->geomean_tps[v]);
-		cells[5] = report_pct(r->geomean_ratio[v]);
-		doc_table_row(d, cells);
-	}
-	doc_table_end(d);
+/* Under rounds = auto, the other view of the same runs, named as such. */
+static void
+section_all_rounds(const ReportData *r, Doc *d)
+{
+	if (!r->sequential)
+		return;
+	doc_heading(d, 2, "All rounds as if fixed (not the verdict)");
+	doc_para(d, "Every counted round compared at alpha %g as if the number of rounds had been fixed "
+			 "before the experiment. It was not: the rounds ran until a look decided, and this view "
+			 "ignores the looks, so its CI is too narrow and its p too small for a verdict.",
+			 r->opt.alpha);
+	verdict_table(r, d, true);
 }
 
 /* Where each cell's noise lives, and the design that would decide it. */
@@ -384,7 +233,7 @@ section_noise(const ReportData *r, Doc *d)
 		for (int i = 0; i < r->nseed_lines; i++)
 			doc_para(d, "%s", r->seed_lines[i]);
 	}
-	doc_heading(d, 2, "Noise and warnings");
+	doc_heading(d, 2, "Noise");
 	doc_table_begin(d, lengthof(hdr), hdr);
 	for (int v = 0; v < r->spec.nvariants; v++)
 	{
@@ -400,10 +249,6 @@ section_noise(const ReportData *r, Doc *d)
 		doc_table_row(d, cells);
 	}
 	doc_table_end(d);
-	if (r->nwarnings == 0)
-		doc_para(d, "No warnings.");
-	for (int i = 0; i < r->nwarnings; i++)
-		doc_para(d, "Warning: %s", r->warnings[i]);
 }
 
 /* Per-run tps of A and B side by side, by round, as posted on the lists. */
@@ -482,8 +327,9 @@ section_change_grid(const ReportData *r, Doc *d)
 	const char **cells = pg_malloc(sizeof(char *) * (r->spec.nclients + 1));
 
 	doc_heading(d, 2, "% change vs baseline");
-	doc_para(d, "Hodges-Lehmann change of median tps against %s; \"~\" marks no significant "
-			 "change, \"?\" too few runs to tell.", report_variant_name(r, r->baseline));
+	doc_para(d, "The change of tps against %s, as in the verdicts; \"~\" marks no significant "
+			 "change (or the same within the noise), \"?\" too few runs or no decision.",
+			 report_variant_name(r, r->baseline));
 	hdr[0] = "variant";
 	for (int c = 0; c < r->spec.nclients; c++)
 		hdr[c + 1] = psprintf("%d client%s", r->spec.clients[c], r->spec.clients[c] == 1 ? "" : "s");
@@ -501,12 +347,15 @@ section_change_grid(const ReportData *r, Doc *d)
 			{
 				const ReportCell *cell = report_find_cell(r, r->spec.scripts[s], r->spec.clients[c],
 														  report_variant_name(r, v));
-				if (cell == NULL || !cell->has_comparison || !cell->cmp.has_estimate)
+				const StatsComparison *cmp = cell ? report_cell_answer(r, cell) : NULL;
+				ReportClass k = cell ? report_cell_class(r, cell) : REPORT_INSUFFICIENT;
+
+				if (cmp == NULL || !cmp->has_estimate)
 					cells[c + 1] = "-";
 				else
-					cells[c + 1] = psprintf("%s%s", report_pct(cell->cmp.estimate),
-											cell->cmp.verdict == STATS_NO_CHANGE ? " ~" :
-											cell->cmp.verdict == STATS_INSUFFICIENT ? " ?" : "");
+					cells[c + 1] = psprintf("%s%s", report_pct(cmp->estimate),
+											k == REPORT_NO_CHANGE || k == REPORT_SAME ? " ~" :
+											k == REPORT_INSUFFICIENT || k == REPORT_UNDECIDED ? " ?" : "");
 			}
 			doc_table_row(d, cells);
 		}
@@ -514,63 +363,43 @@ section_change_grid(const ReportData *r, Doc *d)
 	}
 }
 
-static void
-section_counters(const ReportData *r, Doc *d)
+/* Is plots[i] one of the rounds plots (tps_rounds.svg, tps_rounds_2.svg, ...)? */
+static bool
+is_rounds_plot(const char *path)
 {
-	Metric		ms[MAX_METRICS];
-	int			nm = collect_metrics(r, ms);
-	bool		any_counters = false;
+	const char *base = strrchr(path, '/');
 
-	doc_heading(d, 2, "Server counters per transaction");
-	for (int v = 0; v < r->spec.nvariants; v++)
-		if (!r->spec.variants[v].extension)
-			doc_para(d, "Variant %s ran without the extension: it has no server counters.",
-					 report_variant_name(r, v));
-	for (int i = 0; i < nm; i++)
-		if (ms[i].kind == METRIC_COUNTER || ms[i].kind == METRIC_WAIT)
-			any_counters = true;
-	if (!any_counters)
-		doc_para(d, "No run has counters from pgbench_ext.counters() (runs/NNNN.json); "
-				 "shown are the figures from runs.csv.");
-	for (int i = 0; i < r->ncells; i++)
-	{
-		const ReportCell *c = &r->cells[i];
-		const char *hdr[] = {"metric (median of runs)", c->base_name, c->name, "B/A"};
-
-		if (c->variant < 0)
-			continue;
-
-		doc_heading(d, 3, report_cell_title(c));
-		doc_table_begin(d, lengthof(hdr), hdr);
-		for (int m = 0; m < nm; m++)
-		{
-			double		a,
-						b;
-			bool		has_a = metric_median(r, &ms[m], c->script, c->clients, r->baseline, &a);
-			bool		has_b = metric_median(r, &ms[m], c->script, c->clients, c->variant, &b);
-			const char *cells[4];
-
-			/* a command type the load never ran is noise in the table */
-			if ((!has_a || a == 0) && (!has_b || b == 0))
-				continue;
-			cells[0] = ms[m].label;
-			cells[1] = has_a ? fmt_value(a) : "-";
-			cells[2] = has_b ? fmt_value(b) : "-";
-			cells[3] = has_a && has_b && a > 0 ? report_pct(b / a) : "-";
-			doc_table_row(d, cells);
-		}
-		doc_table_end(d);
-	}
+	return strncmp(base ? base + 1 : path, "tps_rounds", 10) == 0;
 }
 
+/*
+ * The answer first — the forest plot, the verdict table, the warnings, the
+ * experiment as it ran — then every detail in a section of its own,
+ * collapsed in the HTML.
+ */
 void
-report_write_doc(const ReportData *r, Doc *d, const char *plots_note,
-				 char **plots, int nplots)
+report_write_doc(const ReportData *r, Doc *d, const char *forest, const char *plots_note,
+				 char **plots, char **titles, int nplots)
 {
+	bool		any_rounds = false;
+
 	doc_begin(d, psprintf("pgbench_ext report: %s", r->dir));
+	if (r->ncells > 0)
+		doc_svg(d, forest, "Each comparison's B/A with its CI, coloured and marked by its verdict");
+	section_verdicts(r, d);
+	for (int i = 0; i < nplots; i++)
+		if (is_rounds_plot(plots[i]))
+		{
+			if (!any_rounds)
+				doc_heading(d, 2, "The experiment as it ran");
+			any_rounds = true;
+			doc_svg(d, plots[i], titles[i]);
+		}
+	doc_collapse_sections(d);
+	report_metrics_section(r, d);
 	section_experiment(r, d);
 	report_sequential_section(r, d);
-	section_verdicts(r, d);
+	section_all_rounds(r, d);
 	report_probe_section(r, d);
 	report_layout_section(r, d);
 	section_levels(r, d);
@@ -578,15 +407,11 @@ report_write_doc(const ReportData *r, Doc *d, const char *plots_note,
 	section_noise(r, d);
 	section_change_grid(r, d);
 	section_per_run(r, d);
-	section_counters(r, d);
 	doc_heading(d, 2, "Plots");
 	if (nplots == 0)
 		doc_para(d, "No plots: %s", plots_note ? plots_note : "nothing to plot");
 	for (int i = 0; i < nplots; i++)
-	{
-		const char *base = strrchr(plots[i], '/');
-
-		doc_svg(d, plots[i], base ? base + 1 : plots[i]);
-	}
+		if (!is_rounds_plot(plots[i]))
+			doc_svg(d, plots[i], titles[i]);
 	doc_end(d);
 }

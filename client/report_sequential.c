@@ -7,7 +7,8 @@
  * A look after block b sees the runs of rounds 1 .. b * block_rounds and
  * compares them on the unit of the cell's fixed-rounds verdict (rounds on
  * one server, instance pairs across servers), with the level of that look
- * in the plan experiment.json records (stats_sequential_look()).  A cell
+ * in the plan experiment.json records (stats_sequential_look()), at the
+ * information the budget's clock gave it (budget.csv: budget_look_plan()).  A cell
  * is decided at its first look that decides; that look's CI and decision
  * are its verdict, and later rounds (which it still runs: every round runs
  * every cell) do not change it.  The runner calls this after each block
@@ -55,24 +56,24 @@ complete_blocks(const ReportData *r)
  * and across units (the cell's, or NULL).
  */
 static bool
-look_after(const ReportData *r, const ReportCell *c, int block, const double *z,
-		   const double *t_crit, StatsLook *out)
+look_after(const ReportData *r, const ReportCell *c, int block, const double *info,
+		   const double *z, const double *t_crit, StatsLook *out)
 {
-	int			look = budget_look_of_block(&r->budget, block);
-	double	   *info = pg_malloc(sizeof(double) * look);
 	StatsSequentialPlan plan;
 	ReportSample a,
 				b;
 	bool		ok;
 
-	budget_look_plan(&r->budget, look, info, &plan);
+	plan.look = budget_look_of_block(&r->budget, block);
+	plan.max_looks = r->budget.max_looks;
+	plan.info = info;
+	plan.spending = r->budget.spending;
 	plan.z = z;
 	plan.t_crit = t_crit;
 	report_cell_rounds(r, c, 1, block * r->budget.block_rounds, &a, &b);
 	ok = report_look_samples(r, c, &a, &b, &plan, out);
 	report_free_figure_sample(&a);
 	report_free_figure_sample(&b);
-	pfree(info);
 	return ok;
 }
 
@@ -142,20 +143,41 @@ report_sequential_load(ReportData *r)
 		report_warn(r, "%s: the looks of rounds = auto are not shown", error);
 		return;
 	}
-	r->sequential = true;
-	r->blocks_done = complete_blocks(r);
 	block_spent = pg_malloc(sizeof(double) * r->budget.max_blocks);
 	if (!budget_read_spent(r->dir, &recorded, &r->spent_s, block_spent, r->budget.max_blocks,
 						   &error))
 	{
+		if (r->budget.time_information)
+		{
+			report_warn(r, "%s: the looks of rounds = auto spend alpha by the budget spent, which budget.csv records; they are not shown",
+						error);
+			pfree(block_spent);
+			return;
+		}
 		report_warn(r, "%s", error);
 		r->spent_s = NAN;
+	}
+	r->sequential = true;
+	r->blocks_done = complete_blocks(r);
+	if (r->budget.time_information && recorded < r->blocks_done)
+	{
+		/* the budget's clock is the looks' information: none past budget.csv */
+		report_warn(r, "budget.csv records %d of the %d blocks done: the looks of rounds = auto spend alpha by the budget spent, which budget.csv records; %s",
+					recorded, r->blocks_done,
+					recorded == 0 ? "they are not shown" : "the later looks are not shown");
+		r->blocks_done = recorded;
+		if (recorded == 0)
+		{
+			r->sequential = false;
+			pfree(block_spent);
+			return;
+		}
 	}
 	/* a look's boundary depends only on the looks before it: once for all */
 	looks = budget_look_of_block(&r->budget, r->blocks_done);
 	info = pg_malloc(sizeof(double) * (looks + 1));
 	z = pg_malloc(sizeof(double) * (looks + 1));
-	budget_look_plan(&r->budget, looks, info, &plan);
+	budget_look_plan(&r->budget, looks, block_spent, info, &plan);
 	if (looks > 0 &&
 		stats_sequential_bounds(plan.spending, r->opt.alpha, info, looks, z) != STATS_OK)
 	{
@@ -169,9 +191,11 @@ report_sequential_load(ReportData *r)
 		ReportCell *c = &r->cells[i];
 		double	   *t_crit = cell_t_bounds(r, c, looks, info);
 
-		for (int b = r->budget.first_look; looks > 0 && b <= r->blocks_done; b++)
+		/* started once: no look can decide (report_compare_cell says why) */
+		for (int b = r->budget.first_look;
+			 looks > 0 && b <= r->blocks_done && !report_started_once(r, c); b++)
 		{
-			if (!look_after(r, c, b, z, t_crit, &c->look))
+			if (!look_after(r, c, b, info, z, t_crit, &c->look))
 				continue;
 			c->has_look = true;
 			c->look_block = b;
@@ -208,6 +232,8 @@ report_decision_text(const ReportData *r, const ReportCell *c)
 {
 	if (report_look_decision(c) == STATS_DECIDED_SAME)
 		return psprintf("same within ±%g%%", 100 * r->opt.noise);
+	if (report_started_once(r, c))
+		return pg_strdup("insufficient");
 	return pg_strdup(stats_decision_name(report_look_decision(c)));
 }
 
@@ -270,7 +296,7 @@ report_look_json(const ReportData *r, const ReportCell *c)
 					 "reason", c->has_look ? c->look.reason : "");
 }
 
-/* report.md and report.html: the decisions, before the verdicts of all rounds. */
+/* report.md and report.html: how each cell's looks went. */
 void
 report_sequential_section(const ReportData *r, Doc *d)
 {
@@ -284,8 +310,8 @@ report_sequential_section(const ReportData *r, Doc *d)
 			 "nominal level of its group-sequential boundary, alpha spent over the looks of the plan "
 			 "(%s); a cell is decided at its first look whose CI lies "
 			 "wholly beyond ±%g%% (faster, slower) or wholly inside it (same). %s after %d block%s%s. "
-			 "The Verdicts below are those of all rounds at alpha %g, as if their number had been "
-			 "fixed: under rounds = auto these decisions are the experiment's verdict.",
+			 "These decisions are the experiment's verdict, in the table at the top; all rounds "
+			 "compared at alpha %g as if their number had been fixed are the next section's, not a verdict.",
 			 r->budget.block_rounds, r->budget.why, 100 * r->opt.noise,
 			 r->stop_why, r->blocks_done, r->blocks_done == 1 ? "" : "s",
 			 isnan(r->spent_s) ? "" : psprintf(", %.0f s of a budget of %d s", r->spent_s, r->budget.budget_s),

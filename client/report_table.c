@@ -3,11 +3,15 @@
  * report_table.c
  *		The verdict table printed at the end of a run and by "report":
  *		one row per (script, clients, variant against the baseline), a
- *		geomean row, a noise line per variant, the declared differences
- *		no key names (the release), then the warnings.
+ *		geomean row, the forest plot in text, the declared differences no
+ *		key names (the release), the warnings, then the probe's and the
+ *		layouts' figures, and a counted profile's.
  *
- * It stays short on purpose: the reasons behind "insufficient", the
- * per-run figures and the plots are in report.md and report.html.
+ * It stays within a screen on purpose: the verdicts, their forest plot,
+ * one line for each warning.  How the figures were made, the noise of
+ * each variant and by level, the designs and a sampled profile's tables
+ * come with --verbose; the per-run figures, the counters and the plots are
+ * in report.md and report.html.
  *
  *-------------------------------------------------------------------------
  */
@@ -47,8 +51,8 @@ print_levels(const ReportData *r, FILE *out)
 }
 
 /*
- * Under rounds = auto: the plan of the looks, why the experiment stopped,
- * and for each cell left undecided the design that would likely decide it.
+ * Under rounds = auto: why the experiment stopped, and for each cell left
+ * undecided the design that would likely decide it.
  */
 static void
 print_sequential(const ReportData *r, FILE *out)
@@ -57,7 +61,7 @@ print_sequential(const ReportData *r, FILE *out)
 			r->stop_why, r->blocks_done, r->blocks_done == 1 ? "" : "s", r->budget.block_rounds);
 	if (!isnan(r->spent_s) && r->spent_s > 0)
 		fprintf(out, ", %.0f s of a budget of %d s", r->spent_s, r->budget.budget_s);
-	fprintf(out, "\nplan: %s\n", r->budget.why);
+	fprintf(out, "\n");
 	for (int i = 0; i < r->ncells; i++)
 	{
 		const ReportCell *c = &r->cells[i];
@@ -70,18 +74,92 @@ print_sequential(const ReportData *r, FILE *out)
 	}
 }
 
+/* The verdict table's rows: one per comparison, then the geomeans. */
+static void
+add_rows(const ReportData *r, TextTable *t, int nh, bool many)
+{
+	const char *cells[13];
+
+	for (int i = 0; i < r->ncells; i++)
+	{
+		const ReportCell *c = &r->cells[i];
+		int			k = 0;
+
+		cells[k++] = c->script;
+		cells[k++] = psprintf("%d", c->clients);
+		if (many)
+			cells[k++] = c->name;
+		cells[k++] = report_median_pm(c->a);
+		cells[k++] = report_median_pm(c->b);
+		report_comparison_cells(report_cell_answer(r, c), report_cell_answer(r, c) != NULL, &cells[k]);
+		k += 4;
+		cells[k++] = report_cell_verdict(r, c);
+		if (r->sequential)
+			cells[k++] = report_look_stopped(r, c);
+		table_add_row(t, cells);
+	}
+	for (int v = 0; v < r->spec.nvariants; v++)
+	{
+		int			k = 0;
+
+		if (v == r->baseline || (!many && v != r->cells[0].variant))
+			continue;
+		cells[k++] = "geomean";
+		cells[k++] = "";
+		if (many)
+			cells[k++] = report_variant_name(r, v);
+		cells[k++] = r->has_geomean[report_baseline_of(r, v)]
+			? psprintf("%.1f", r->geomean_tps[report_baseline_of(r, v)]) : "-";
+		cells[k++] = r->has_geomean[v] ? psprintf("%.1f", r->geomean_tps[v]) : "-";
+		cells[k++] = r->has_geomean[v] ? report_pct(r->geomean_ratio[v]) : "-";
+		while (k < nh)
+			cells[k++] = "";
+		table_add_row(t, cells);
+	}
+}
+
+/* What only --verbose prints: how the figures were made, where the noise lives. */
+static void
+print_details(const ReportData *r, FILE *out)
+{
+	fprintf(out, "tps: median ±CI half-width at %.0f%%; B/A and its CI at %.0f%%, by what n counts:\n"
+			"n instance/seed pairs: the mean per-round log ratio of each pair, t test across pairs;\n"
+			"n rounds: Hodges-Lehmann of per-round ratios, p Wilcoxon signed-rank; n a+b: of all runs, p Mann-Whitney U\n",
+			100 * (1 - r->opt.alpha), 100 * (1 - r->opt.alpha));
+	if (r->sequential)
+		fprintf(out, "plan: %s\n", r->budget.why);
+	print_levels(r, out);
+	fprintf(out, "noise:");
+	for (int v = 0; v < r->spec.nvariants; v++)
+	{
+		const ReportNoise *nz = &r->noise[v];
+
+		fprintf(out, "%s %s", v ? ";" : "", report_variant_name(r, v));
+		if (nz->has_cv)
+			fprintf(out, " CV %.1f%%", 100 * nz->cv_median);
+		fprintf(out, ", %d outlier%s", nz->outliers, nz->outliers == 1 ? "" : "s");
+		if (nz->has_trend)
+			fprintf(out, ", drift tau %+.2f (p %.2g)", nz->trend.tau, nz->trend.p_value);
+	}
+	fprintf(out, "\n");
+}
+
+/*
+ * The table, its forest plot and what a reader must know at once (why a
+ * cell is insufficient or undecided, declared differences, warnings, the
+ * probe's, the layouts' and a counted profile's verdicts); with verbose
+ * how the figures were made, where the noise lives and a sampled profile.
+ */
 void
-report_print_table(const ReportData *r, FILE *out)
+report_print_table(const ReportData *r, FILE *out, bool verbose)
 {
 	bool		many = r->spec.nvariants > 2;
 	const char *base = report_variant_name(r, r->baseline);
 	/* seeded builds are compared with the baseline's build of their seed */
 	char	   *hdr_a = report_has_seed_baselines(r) ? "baseline tps" : psprintf("%s tps", base);
-	char	   *hdr_b;
 	const char *headers[13];
 	int			nh = 0;
 	TextTable  *t;
-	const char *cells[13];
 	bool		insufficient = false;
 
 	headers[nh++] = "script";
@@ -103,62 +181,19 @@ report_print_table(const ReportData *r, FILE *out)
 		fprintf(out, "\nno variant to compare with the baseline %s\n", base);
 		return;
 	}
-	hdr_b = many ? "tps" : psprintf("%s tps", r->cells[0].name);
-	headers[nh - (r->sequential ? 7 : 6)] = hdr_b;
+	headers[nh - (r->sequential ? 7 : 6)] = many ? "tps" : psprintf("%s tps", r->cells[0].name);
 	t = table_create(nh, headers);
-	for (int i = 0; i < r->ncells; i++)
-	{
-		const ReportCell *c = &r->cells[i];
-		/* under rounds = auto: the deciding look's, at its level */
-		const StatsComparison *cmp = r->sequential ? &c->look.cmp : &c->cmp;
-		bool		has = r->sequential ? c->has_look : c->has_comparison;
-		int			k = 0;
-
-		cells[k++] = c->script;
-		cells[k++] = psprintf("%d", c->clients);
-		if (many)
-			cells[k++] = c->name;
-		cells[k++] = report_median_pm(c->a);
-		cells[k++] = report_median_pm(c->b);
-		report_comparison_cells(cmp, has, &cells[k]);
-		k += 4;
-		if (r->sequential)
-		{
-			cells[k++] = report_decision_text(r, c);
-			cells[k++] = report_look_stopped(r, c);
-		}
-		else
-			cells[k++] = has ? report_verdict_text(cmp) : "-";
-		if (!r->sequential && has && cmp->verdict == STATS_INSUFFICIENT)
-			insufficient = true;
-		table_add_row(t, cells);
-	}
-	for (int v = 0; v < r->spec.nvariants; v++)
-	{
-		int			k = 0;
-
-		if (v == r->baseline || (!many && v != r->cells[0].variant))
-			continue;
-		cells[k++] = "geomean";
-		cells[k++] = "";
-		if (many)
-			cells[k++] = report_variant_name(r, v);
-		cells[k++] = r->has_geomean[report_baseline_of(r, v)]
-			? psprintf("%.1f", r->geomean_tps[report_baseline_of(r, v)]) : "-";
-		cells[k++] = r->has_geomean[v] ? psprintf("%.1f", r->geomean_tps[v]) : "-";
-		cells[k++] = r->has_geomean[v] ? report_pct(r->geomean_ratio[v]) : "-";
-		while (k < nh)
-			cells[k++] = "";
-		table_add_row(t, cells);
-	}
+	add_rows(r, t, nh, many);
 	fprintf(out, "\n");
 	table_print(t, out);
 	table_free(t);
+	report_print_forest(r, out);
 
-	fprintf(out, "tps: median ±CI half-width at %.0f%%; B/A and its CI at %.0f%%, by what n counts:\n"
-			"n instance/seed pairs: the mean per-round log ratio of each pair, t test across pairs;\n"
-			"n rounds: Hodges-Lehmann of per-round ratios, p Wilcoxon signed-rank; n a+b: of all runs, p Mann-Whitney U\n",
-			100 * (1 - r->opt.alpha), 100 * (1 - r->opt.alpha));
+	for (int i = 0; i < r->ncells; i++)
+		insufficient |= !r->sequential && r->cells[i].has_comparison &&
+			r->cells[i].cmp.verdict == STATS_INSUFFICIENT;
+	if (verbose)
+		print_details(r, out);
 	if (r->sequential)
 		print_sequential(r, out);
 	if (insufficient)
@@ -168,23 +203,15 @@ report_print_table(const ReportData *r, FILE *out)
 		fprintf(out, "layout seeds: %s\n", r->seed_lines[i]);
 	for (int i = 0; i < r->ndeclared; i++)
 		fprintf(out, "declared: %s\n", r->declared[i]);
-	print_levels(r, out);
-	fprintf(out, "noise:");
-	for (int v = 0; v < r->spec.nvariants; v++)
-	{
-		const ReportNoise *nz = &r->noise[v];
-
-		fprintf(out, "%s %s", v ? ";" : "", report_variant_name(r, v));
-		if (nz->has_cv)
-			fprintf(out, " CV %.1f%%", 100 * nz->cv_median);
-		fprintf(out, ", %d outlier%s", nz->outliers, nz->outliers == 1 ? "" : "s");
-		if (nz->has_trend)
-			fprintf(out, ", drift tau %+.2f (p %.2g)", nz->trend.tau, nz->trend.p_value);
-	}
-	fprintf(out, "\n");
-	report_probe_print(r, out);
-	report_layout_print(r, out);
 	for (int i = 0; i < r->nwarnings; i++)
 		fprintf(out, "warning: %s\n", r->warnings[i]);
-	profile_print_summary(r, out);
+	/*
+	 * The probe's and the layouts' verdicts; the profiles' too when they
+	 * are the only ones (a counted profile: tps under valgrind is not
+	 * compared), else with verbose.
+	 */
+	report_probe_print(r, out);
+	report_layout_print(r, out);
+	if (verbose || r->spec.profile.mode == PROFILE_COUNTED)
+		profile_print_summary(r, out);
 }

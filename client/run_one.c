@@ -15,7 +15,9 @@
 #include "client.h"
 #include "pgbench_output.h"
 #include "profile.h"
+#include "pgbench_child.h"
 #include "progress.h"
+#include "quiet.h"
 #include "safe_file.h"
 #include "run_one.h"
 #include "server_stats.h"
@@ -117,9 +119,46 @@ pgbench_argv(Experiment *x, VariantState *vs, const PlannedRun *pr, int jobs)
 			 tok = strtok_r(NULL, " \t", &save))
 			argv[argc++] = tok;
 	}
+	/* one seed per round for every variant; counted runs need it to repeat */
+	if ((spec->quiet.shared_seed || spec->profile.mode == PROFILE_COUNTED) &&
+		!(spec->pgbench_args && strstr(spec->pgbench_args, "--random-seed")))
+		argv[argc++] = psprintf("--random-seed=%llu", quiet_round_seed(spec->seed, pr->round));
 	argv[argc++] = cluster_conninfo(&vs->cluster, RUN_DB);
 	argv[argc] = NULL;
 	return argv;
+}
+
+/*
+ * What quiets this run's server before it starts: its relations read into
+ * shared buffers, and it and its pgbench on the run's CPU set (cpus set,
+ * *pinned true).  What /proc then says of its postmaster goes into the
+ * run's record, so that what was in force is measured, not assumed.
+ */
+static bool
+quiet_server(Experiment *x, VariantState *vs, const PlannedRun *pr, PGconn *conn,
+			 cpu_set_t *cpus, bool *pinned, json_t **facts_out, char **error)
+{
+	const QuietSpec *q = &x->spec->quiet;
+	pid_t		postmaster = cluster_postmaster_pid(&vs->cluster);
+	json_t	   *facts;
+
+	*pinned = false;
+	if (q->prewarm && !quiet_prewarm(conn, error))
+		return false;
+	/* a duet's two sides always run on disjoint CPUs */
+	if ((q->pin || q->schedule == SCHEDULE_DUET) && postmaster > 0)
+	{
+		if (!quiet_cpu_slot(pr->cpu_slot, cpus, error) ||
+			!quiet_pin_server(postmaster, cpus, error))
+			return false;
+		*pinned = true;
+	}
+	facts = postmaster > 0 ? quiet_process_facts(postmaster) : json_object();
+	if (*pinned)
+		json_object_set_new(facts, "pgbench_cpus", json_string(quiet_cpu_list(cpus)));
+	json_object_set_new(facts, "prewarm", json_boolean(q->prewarm));
+	*facts_out = facts;
+	return true;
 }
 
 static char *
@@ -143,97 +182,30 @@ read_whole_file(const char *path)
 }
 
 /*
- * Run pgbench, copying its stderr to the .err file while feeding progress
- * lines to the display, and serving the snapshot probe (if any) between
- * them.  Returns its exit status; on Ctrl-C stops it.  -1 if it could not
- * start, with error when the files could not be opened.  The files are
- * made afresh (a link or FIFO in their place is refused) and can be
- * followed while pgbench writes them.
+ * Run pgbench alone, serving the snapshot probe (if any) between its
+ * progress lines.  Returns its exit status, -1 if it could not start (with
+ * error when its files could not be made).
  */
 static int
-run_pgbench(char **argv, const char *out_path, const char *err_path, Progress *progress,
-			SnapshotProbe *probe, char **error)
+run_pgbench(char **argv, const cpu_set_t *cpus, const char *out_path, const char *err_path,
+			Progress *progress, SnapshotProbe *probe, char **error)
 {
-	int			out_fd = safe_open_file(out_path, SAFE_FRESH, error);
-	int			err_file = out_fd < 0 ? -1 : safe_open_file(err_path, SAFE_FRESH, error);
-	int			pipefd[2];
-	pid_t		pid;
-	char		line[1024];
-	int			linelen = 0;
-	bool		killed = false;
-	bool		synced;
-	int			rc;
-	ChildSpec	spec = CHILD_SPEC_INIT;
+	PgbenchChild child;
 
-	if (out_fd < 0 || err_file < 0 || pipe2(pipefd, O_CLOEXEC) != 0)
-	{
-		if (out_fd >= 0)
-			safe_abandon(out_fd);
-		if (err_file >= 0)
-			safe_abandon(err_file);
+	if (!pgbench_child_start(&child, argv, cpus, out_path, err_path, progress, error))
 		return -1;
-	}
-	spec.argv = argv;
-	spec.unprivileged = true;
-	spec.interruptible = true;
-	spec.out_fd = out_fd;
-	spec.err_fd = pipefd[1];
-	pid = child_start(&spec);
-	close(pipefd[1]);
-	if (pid < 0)
+	while (child.pid > 0)
 	{
-		close(pipefd[0]);
-		safe_abandon(out_fd);
-		safe_abandon(err_file);
-		return -1;
-	}
-
-	for (;;)
-	{
-		struct pollfd pfd[2] = {{pipefd[0], POLLIN, 0},
+		struct pollfd pfd[2] = {{child.pipe_fd, POLLIN, 0},
 		{snapshot_probe_socket(probe), POLLIN, 0}};	/* ignored when -1 */
 		int			ready = poll(pfd, 2, snapshot_probe_timeout_ms(probe, 250));
-		char		buf[512];
-		ssize_t		n;
 
-		if (run_interrupted && !killed)
-		{
-			/* the run is lost either way; stop pgbench and its connections now */
-			kill(-pid, SIGTERM);
-			killed = true;
-		}
 		snapshot_probe_service(probe);
-		if (ready <= 0 || pfd[0].revents == 0)
-			continue;
-		n = read(pipefd[0], buf, sizeof(buf));
-		if (n <= 0)
-			break;
-		if (write(err_file, buf, n) != n)
-			break;
-		for (ssize_t i = 0; i < n; i++)
-		{
-			if (buf[i] == '\n' || linelen == sizeof(line) - 1)
-			{
-				PgbenchProgress p;
-
-				line[linelen] = '\0';
-				if (pgbench_progress_parse_line(line, &p) == 0)
-					progress_update(progress, p.elapsed_s, p.tps);
-				linelen = 0;
-			}
-			else
-				line[linelen++] = buf[i];
-		}
+		if ((ready > 0 && pfd[0].revents != 0) || run_interrupted)
+			if (!pgbench_child_read(&child))
+				break;
 	}
-	close(pipefd[0]);
-	rc = wait_process(pid);
-	/* on disk, whatever became of the run (also when interrupted) */
-	synced = fsync(out_fd) == 0 && fsync(err_file) == 0;
-	if (!safe_close(out_fd, error) | !safe_close(err_file, error))
-		log_warning_text(*error);
-	else if (!synced)
-		log_warning_text(psprintf("could not write \"%s\": %m", err_path));
-	return rc;
+	return pgbench_child_finish(&child, error);
 }
 
 static void
@@ -342,118 +314,131 @@ init_record(RunRecord *rec, Experiment *x, const PlannedRun *pr)
 	rec->instance = server->managed ? server->instance : 1;
 }
 
-/*
- * Execute one planned run and fill rec.  Returns false only when the
- * experiment cannot go on (error set); a failed run is a record, not an
- * error.
- */
-bool
-execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *rec, char **error)
+/* A run between its set-up and its records: what the phases share. */
+typedef struct RunInFlight
 {
-	VariantState *vs = &x->variants[pr->variant];
+	Experiment *x;
+	const PlannedRun *pr;
+	VariantState *vs;
+	RunRecord  *rec;
 	PGconn	   *conn;
-	ServerStats before_checkpoint,
-				before,
-				after,
-				delta;
+	ServerStats before;
 	char	  **argv;
-	char	   *out_path = results_run_path(x->dir, pr->run_id, ".out");
-	char	   *err_path = results_run_path(x->dir, pr->run_id, ".err");
-	double		t0,
-				t_run;
-	int			rc;
-	json_t	   *detail;
+	char	   *out_path;
+	char	   *err_path;
+	cpu_set_t	cpus;
+	bool		pinned;
+	json_t	   *quiet;			/* what /proc said was in force */
 	SnapshotProbe *probe;
-	json_t	   *probe_json;
 	ProfileRun *profile;
+	double		t_run;
+	double		t0;
+} RunInFlight;
 
+/*
+ * Before pgbench starts: fresh data, the statistics before, a checkpoint,
+ * the counters reset, the server quieted.  False when the experiment
+ * cannot go on.
+ */
+static bool
+run_begin(RunInFlight *f, Experiment *x, const PlannedRun *pr, RunRecord *rec, char **error)
+{
+	ServerStats before_checkpoint;
+
+	memset(f, 0, sizeof(*f));
+	f->x = x;
+	f->pr = pr;
+	f->vs = &x->variants[pr->variant];
+	f->rec = rec;
+	f->out_path = results_run_path(x->dir, pr->run_id, ".out");
+	f->err_path = results_run_path(x->dir, pr->run_id, ".err");
 	init_record(rec, x, pr);
-	t_run = now_seconds();
+	f->t_run = now_seconds();
 
-	if (!reset_data(x, vs, rec, error))
+	if (!reset_data(x, f->vs, rec, error))
 		return false;
-	if ((conn = connect_variant(vs, RUN_DB, error)) == NULL)
+	if ((f->conn = connect_variant(f->vs, RUN_DB, error)) == NULL)
 		return false;
-	wait_for_backends_to_exit(conn);
-	server_stats_take(conn, &before_checkpoint);
-	argv = pgbench_argv(x, vs, pr, rec->jobs);
-	profile = profile_run_prepare(x, pr, argv, conn);
-	if (!exec_ok(conn, "CHECKPOINT", error) ||
-		(vs->has_counters && !exec_ok(conn, "SELECT pgbench_ext.reset()", error)))
+	wait_for_backends_to_exit(f->conn);
+	server_stats_take(f->conn, &before_checkpoint);
+	f->argv = pgbench_argv(x, f->vs, pr, rec->jobs);
+	f->profile = profile_run_prepare(x, pr, f->argv, f->conn);
+	if (!quiet_server(x, f->vs, pr, f->conn, &f->cpus, &f->pinned, &f->quiet, error) ||
+		!exec_ok(f->conn, "CHECKPOINT", error) ||
+		(f->vs->has_counters && !exec_ok(f->conn, "SELECT pgbench_ext.reset()", error)))
 	{
-		PQfinish(conn);
-		return false;
-	}
-	server_stats_take_after_checkpoint(conn, &before_checkpoint, &before);
-
-	probe = snapshot_probe_start(x, pr);
-	progress_start_run(progress, pr, rec->variant, rec->script);
-	profile_run_start(profile);
-	t0 = now_seconds();
-	*error = NULL;
-	rc = run_pgbench(argv, out_path, err_path, progress, probe, error);
-	if (rc < 0 && *error != NULL)
-	{
-		json_decref(snapshot_probe_finish(probe, rec));
-		profile_run_stop(profile);
-		PQfinish(conn);
+		PQfinish(f->conn);
 		return false;
 	}
-	rec->duration_s = now_seconds() - t0;
-	probe_json = snapshot_probe_finish(probe, rec);
-	profile_run_stop(profile);
+	server_stats_take_after_checkpoint(f->conn, &before_checkpoint, &f->before);
+	return true;
+}
 
-	if (run_interrupted)
+/* pgbench's output into the record: its figures, or why it failed */
+static void
+read_pgbench_result(RunInFlight *f, int rc)
+{
+	RunRecord  *rec = f->rec;
+	char	   *out_text = read_whole_file(f->out_path);
+	char	   *err_text = read_whole_file(f->err_path);
+	PgbenchResult result;
+	char		errbuf[512];
+
+	if (pgbench_output_parse(out_text, err_text, &result, errbuf, sizeof(errbuf)) != 0)
+		rec->reason = psprintf("pgbench exited with status %d and its output could not be read: %s",
+							   rc, errbuf);
+	else
 	{
-		rec->status = "interrupted";
-		rec->reason = pg_strdup("interrupted by the user (Ctrl-C)");
-		json_decref(probe_json);
-		PQfinish(conn);
-		return true;
+		rec->tps = result.tps;
+		rec->latency_avg_ms = result.latency_avg_ms;
+		rec->latency_stddev_ms = result.latency_stddev_ms;
+		rec->transactions = result.transactions;
+		rec->failed_tx = result.failed;
+		if (rc != 0 || result.aborted)
+			rec->reason = psprintf("pgbench exited with status %d%s%s", rc,
+								   result.aborted ? ": " : "",
+								   result.aborted ? result.abort_reason : "");
+		else
+			rec->status = "ok";
 	}
+	pgbench_result_free(&result);
+}
 
-	if (PQstatus(conn) != CONNECTION_OK || (vs->cluster.managed && !cluster_alive(&vs->cluster)))
+/*
+ * After pgbench ended with status rc: the record and the run's JSON.  False
+ * when the experiment cannot go on.
+ */
+static bool
+run_end(RunInFlight *f, int rc, json_t *probe_json, char **error)
+{
+	RunRecord  *rec = f->rec;
+	VariantState *vs = f->vs;
+	ServerStats after,
+				delta;
+	json_t	   *detail;
+
+	if (run_interrupted || PQstatus(f->conn) != CONNECTION_OK ||
+		(vs->cluster.managed && !cluster_alive(&vs->cluster)))
 	{
-		rec->reason = psprintf("the server terminated during the run; its log ends with: %s",
-							   vs->cluster.managed ? tail_of_file(vs->cluster.logfile, 3) : "(not managed)");
-		json_decref(probe_json);
-		PQfinish(conn);
-		return true;
-	}
-
-	{
-		char	   *out_text = read_whole_file(out_path);
-		char	   *err_text = read_whole_file(err_path);
-		PgbenchResult result;
-		char		errbuf[512];
-
-		if (pgbench_output_parse(out_text, err_text, &result, errbuf, sizeof(errbuf)) != 0)
+		if (run_interrupted)
 		{
-			rec->reason = psprintf("pgbench exited with status %d and its output could not be read: %s",
-								   rc, errbuf);
-			pgbench_result_free(&result);
+			rec->status = "interrupted";
+			rec->reason = pg_strdup("interrupted by the user (Ctrl-C)");
 		}
 		else
-		{
-			rec->tps = result.tps;
-			rec->latency_avg_ms = result.latency_avg_ms;
-			rec->latency_stddev_ms = result.latency_stddev_ms;
-			rec->transactions = result.transactions;
-			rec->failed_tx = result.failed;
-			if (rc != 0 || result.aborted)
-				rec->reason = psprintf("pgbench exited with status %d%s%s", rc,
-									   result.aborted ? ": " : "",
-									   result.aborted ? result.abort_reason : "");
-			else
-				rec->status = "ok";
-			pgbench_result_free(&result);
-		}
+			rec->reason = psprintf("the server terminated during the run; its log ends with: %s",
+								   vs->cluster.managed ? tail_of_file(vs->cluster.logfile, 3) : "(not managed)");
+		json_decref(probe_json);
+		json_decref(f->quiet);
+		PQfinish(f->conn);
+		return true;
 	}
-	profile_run_collect(profile, rec);
+	read_pgbench_result(f, rc);
+	profile_run_collect(f->profile, rec);
 
-	wait_for_backends_to_exit(conn);
-	server_stats_take(conn, &after);
-	server_stats_delta(&before, &after, &delta);
+	wait_for_backends_to_exit(f->conn);
+	server_stats_take(f->conn, &after);
+	server_stats_delta(&f->before, &after, &delta);
 	if (delta.valid)
 	{
 		rec->checkpoints_during = (int) delta.checkpoints;
@@ -465,16 +450,109 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 	rec->buffers_written_checkpointer = delta.buffers_written_checkpointer;
 	rec->buffers_written_bgwriter = delta.buffers_written_bgwriter;
 	rec->buffers_written_backends = delta.buffers_written_backends;
-	detail = vs->has_counters ? pull_counters(conn, rec) : json_object();
-	PQfinish(conn);
+	detail = vs->has_counters ? pull_counters(f->conn, rec) : json_object();
+	PQfinish(f->conn);
 
 	if (probe_json)
 		json_object_set_new(detail, "snapshot_probe", probe_json);
-	rec->wall_s = now_seconds() - t_run;
+	json_object_set_new(detail, "quiet", f->quiet);
+	rec->wall_s = now_seconds() - f->t_run;
 	json_object_set_new(detail, "checkpoints_during", json_integer(rec->checkpoints_during));
 	json_object_set_new(detail, "autovacuum_during", json_integer(rec->autovacuum_during));
-	if (!results_write_json(x->dir, psprintf("runs/%04d.json", pr->run_id), detail, error))
+	if (!results_write_json(f->x->dir, psprintf("runs/%04d.json", f->pr->run_id), detail, error))
 		return false;
 	json_decref(detail);
 	return true;
+}
+
+/*
+ * Execute one planned run and fill rec.  Returns false only when the
+ * experiment cannot go on (error set); a failed run is a record, not an
+ * error.
+ */
+bool
+execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *rec, char **error)
+{
+	RunInFlight f;
+	SnapshotProbe *probe;
+	int			rc;
+
+	if (!run_begin(&f, x, pr, rec, error))
+		return false;
+	probe = snapshot_probe_start(x, pr);
+	progress_start_run(progress, pr, rec->variant, rec->script);
+	profile_run_start(f.profile);
+	f.t0 = now_seconds();
+	*error = NULL;
+	rc = run_pgbench(f.argv, f.pinned ? &f.cpus : NULL, f.out_path, f.err_path, progress, probe, error);
+	if (rc < 0 && *error != NULL)
+	{
+		json_decref(snapshot_probe_finish(probe, rec));
+		profile_run_stop(f.profile);
+		PQfinish(f.conn);
+		return false;
+	}
+	rec->duration_s = now_seconds() - f.t0;
+	{
+		json_t	   *probe_json = snapshot_probe_finish(probe, rec);
+
+		profile_run_stop(f.profile);
+		return run_end(&f, rc, probe_json, error);
+	}
+}
+
+/*
+ * Two runs of a duet (schedule = duet): both set up, then both pgbench
+ * started together and followed at once, each on its own CPU set when
+ * pinned, then both recorded.  Profiles and the snapshot probe are refused
+ * with duets (experiment_check), so neither is served here.
+ */
+bool
+execute_duet(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord rec[2],
+			 char **error)
+{
+	RunInFlight f[2];
+	PgbenchChild child[2];
+	int			rc[2] = {-1, -1};
+	bool		ok = true;
+
+	for (int i = 0; i < 2; i++)
+		if (!run_begin(&f[i], x, &pr[i], &rec[i], error))
+		{
+			if (i == 1)
+				PQfinish(f[0].conn);
+			return false;
+		}
+	progress_start_run(progress, &pr[0], psprintf("%s + %s", rec[0].variant, rec[1].variant),
+					   rec[0].script);
+	for (int i = 0; i < 2; i++)
+	{
+		f[i].t0 = now_seconds();
+		iso_now(rec[i].started_at, sizeof(rec[i].started_at));
+		if (!pgbench_child_start(&child[i], f[i].argv, f[i].pinned ? &f[i].cpus : NULL,
+								 f[i].out_path, f[i].err_path, i == 0 ? progress : NULL, error))
+		{
+			for (int j = 0; j < 2; j++)
+				PQfinish(f[j].conn);
+			if (i == 1)
+				pgbench_child_finish(&child[0], error);
+			return false;
+		}
+	}
+	while (child[0].pipe_fd >= 0 || child[1].pipe_fd >= 0)
+	{
+		struct pollfd pfd[2] = {{child[0].pipe_fd, POLLIN, 0}, {child[1].pipe_fd, POLLIN, 0}};
+		int			ready = poll(pfd, 2, 250);
+
+		for (int i = 0; i < 2; i++)
+			if (child[i].pipe_fd >= 0 && ((ready > 0 && pfd[i].revents != 0) || run_interrupted) &&
+				!pgbench_child_read(&child[i]))
+			{
+				rc[i] = pgbench_child_finish(&child[i], error);
+				f[i].rec->duration_s = now_seconds() - f[i].t0;
+			}
+	}
+	for (int i = 0; i < 2; i++)
+		ok = run_end(&f[i], rc[i], NULL, error) && ok;
+	return ok;
 }

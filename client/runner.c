@@ -30,6 +30,7 @@
 #include "run_one.h"
 #include "runner.h"
 #include "subprocess.h"
+#include "preflight.h"
 #include "report.h"
 
 #include <signal.h>
@@ -199,6 +200,34 @@ run_and_record(Experiment *x, const PlannedRun *pr, Progress *progress, char **e
 	}
 	progress_end_run(progress, rec.reason ? psprintf("%s: %s", rec.status, rec.reason) : rec.status,
 					 rec.tps);
+	return true;
+}
+
+/*
+ * The two runs of a duet, recorded; false (with error) when the experiment
+ * cannot go on.  The display shows the pair as one run and then each.
+ */
+static bool
+run_and_record_duet(Experiment *x, const PlannedRun *pr, Progress *progress, char **error)
+{
+	RunRecord	rec[2];
+
+	if (!execute_duet(x, pr, progress, rec, error) ||
+		!results_append_run(x->dir, &rec[0], error) ||
+		!results_append_run(x->dir, &rec[1], error))
+	{
+		*error = psprintf("runs %d and %d (a duet of %s and %s): %s", pr[0].run_id, pr[1].run_id,
+						  x->spec->variants[pr[0].variant].name,
+						  x->spec->variants[pr[1].variant].name, *error);
+		return false;
+	}
+	for (int i = 0; i < 2; i++)
+	{
+		if (i == 1)
+			progress_start_run(progress, &pr[1], rec[1].variant, rec[1].script);
+		progress_end_run(progress, rec[i].reason ? psprintf("%s: %s", rec[i].status, rec[i].reason) : rec[i].status,
+						 rec[i].tps);
+	}
 	return true;
 }
 
@@ -383,6 +412,15 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 	if (!build_variants(spec, &error))
 		return fail_setup(error);
 
+	/* what the host allows, before our servers load it */
+	{
+		StatsOptions opt;
+
+		stats_default_options(&opt);
+		(void) preflight_print(spec, opt.noise, stdout);
+		fflush(stdout);
+	}
+
 	if (opts->resume)
 	{
 		if ((done = results_completed_runs(x.dir, spec, x.plan->nruns, &ndone, &error)) == NULL)
@@ -467,7 +505,19 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 				ok = restart_servers(&x, pr->block, &error);
 			current_block = pr->block;
 		}
-		if (!ok || run_interrupted || !run_and_record(&x, pr, &progress, &error) ||
+		if (pr->duet_first && i + 1 < x.plan->nruns && !(done && done[pr[1].run_id]))
+		{
+			/* both of the pair, then the second's server is checked too */
+			ok = ok && !run_interrupted && run_and_record_duet(&x, pr, &progress, &error) &&
+				recover_variant(&x, &x.variants[pr[1].variant], opts, &restarted, &error) &&
+				!(restarted && x.plan->restart_rounds > 0 &&
+				  !run_extra_warmups(&x, pr->block, plan_server_of(spec, pr[1].variant), &progress,
+									 &last_id, &error));
+			i++;
+		}
+		else
+			ok = ok && !run_interrupted && run_and_record(&x, pr, &progress, &error);
+		if (!ok || run_interrupted ||
 			!recover_variant(&x, vs, opts, &restarted, &error) ||
 			(restarted && x.plan->restart_rounds > 0 &&
 			 !run_extra_warmups(&x, pr->block, plan_server_of(spec, pr->variant), &progress,
@@ -500,6 +550,9 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 	progress_finish(&progress);
 	if (status == 0 && !opts->no_summary)
 		status = report_render(x.dir, NULL, stdout);
+	/* the noise it measured, for the next pre-flight on this host */
+	if (status == 0 && !opts->no_summary)
+		preflight_record_noise(spec, x.dir);
 	printf("\nresults: %s\n", x.dir);
 	return status;
 }

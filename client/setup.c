@@ -298,6 +298,7 @@ setup_variants(Experiment *x, char **error)
 					return false;
 				vs->cluster.instance = x->last_instance[i];
 				vs->cluster.pad_environment = x->plan->restart_rounds > 0;
+				vs->cluster.aslr_off = !x->spec->quiet.aslr;
 			}
 			fflush(stdout);
 			if (!cluster_start(&vs->cluster, error) ||

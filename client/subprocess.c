@@ -232,6 +232,12 @@ child_start(const ChildSpec *spec)
 		dup2(spec->err_fd >= 0 ? spec->err_fd : devnull, STDERR_FILENO);
 	}
 	close_other_fds(spec);
+	if (spec->cpus && sched_setaffinity(0, sizeof(cpu_set_t), spec->cpus) != 0)
+	{
+		fprintf(stderr, "%s: error: could not pin \"%s\" to its CPUs: %s\n",
+				progname, spec->argv[0], strerror(errno));
+		_exit(127);
+	}
 	execvp(spec->argv[0], spec->argv);
 	fprintf(stderr, "could not execute \"%s\": %s\n", spec->argv[0], strerror(errno));
 	_exit(127);

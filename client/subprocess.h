@@ -12,6 +12,7 @@
 
 #include <pwd.h>
 #include <signal.h>
+#include <sched.h>
 #include <sys/types.h>
 
 #include "account.h"
@@ -35,6 +36,7 @@ typedef struct ChildSpec
 	int			keep_fds[2];	/* descriptors the program is told of (perf's
 								 * --control), or -1; every other one but
 								 * 0, 1 and 2 is closed in the child */
+	const cpu_set_t *cpus;		/* the CPUs it may run on, or NULL: ours */
 } ChildSpec;
 
 #define CHILD_SPEC_INIT {NULL, false, false, NULL, -1, -1, -1, -1, NULL, {-1, -1}}

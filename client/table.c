@@ -22,8 +22,8 @@ struct TextTable
 };
 
 /* Display width of a UTF-8 string: count the bytes that start a character. */
-static int
-display_width(const char *s)
+int
+table_display_width(const char *s)
 {
 	int			w = 0;
 
@@ -147,16 +147,16 @@ table_print(const TextTable *t, FILE *out)
 
 	for (int c = 0; c < t->ncols; c++)
 	{
-		width[c] = display_width(t->headers[c]);
+		width[c] = table_display_width(t->headers[c]);
 		for (int r = 0; r < t->nrows; r++)
 		{
 			const char *cell = t->cells[r * t->ncols + c];
 
-			if (cell && display_width(cell) > width[c])
-				width[c] = display_width(cell);
+			if (cell && table_display_width(cell) > width[c])
+				width[c] = table_display_width(cell);
 		}
 		if (t->max_width[c] > 0 && width[c] > t->max_width[c])
-			width[c] = Max(t->max_width[c], display_width(t->headers[c]));
+			width[c] = Max(t->max_width[c], table_display_width(t->headers[c]));
 	}
 
 	print_row(out, t, width, t->headers);

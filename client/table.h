@@ -18,5 +18,6 @@ extern void table_set_max_width(TextTable *t, int col, int width);
 extern void table_add_row(TextTable *t, const char *const *cells);
 extern void table_print(const TextTable *t, FILE *out);
 extern void table_free(TextTable *t);
+extern int	table_display_width(const char *s);
 
 #endif							/* PGBENCH_EXT_TABLE_H */

@@ -176,7 +176,8 @@ WITH base AS (
     SELECT p.script, p.clients, an.a_name, p.variant AS b_name,
            NULL::text AS a_base, NULL::text AS b_base, vb.position AS ord, false AS every_seed,
            CASE WHEN va.server = vb.server OR e.restart_rounds = 0 THEN NULL
-                ELSE 'instance pair' END AS kind
+                ELSE 'instance pair' END AS kind,
+           va.server <> vb.server AND e.restart_rounds = 0 AS started_once
     FROM base b
     JOIN present pa ON pa.variant = b.name
     JOIN present p ON p.script = pa.script AND p.clients = pa.clients AND p.variant <> b.name
@@ -191,7 +192,7 @@ WITH base AS (
     JOIN experiments e ON e.experiment_id = experiment_report.experiment
     UNION ALL
     SELECT c.script, c.clients, pb.name || '@seed*', po.seed_base || '@seed*',
-           pb.name, po.seed_base, po.position, true, 'layout seed pair'
+           pb.name, po.seed_base, po.position, true, 'layout seed pair', false
     FROM pooled_base pb
     JOIN vars po ON po.seed = 2 AND po.seed_base IS NOT NULL AND po.seed_base <> pb.name
     CROSS JOIN (SELECT DISTINCT present.script, present.clients FROM present) c
@@ -243,7 +244,13 @@ SELECT sd.script, sd.clients, sd.a_name, sd.b_name,
        sa.n, sa.median, sa.ci_low, sa.ci_high,
        sb.n, sb.median, sb.ci_low, sb.ci_high,
        c.estimate, c.ci_low, c.ci_high, c.change_pct, c.p_value,
-       c.n_pairs, c.mde_pct, c.verdict, c.reason, c.n_units, c.unit
+       c.n_pairs, c.mde_pct,
+       -- different servers started once: no unit to judge across (as the client)
+       CASE WHEN sd.started_once THEN 'insufficient' ELSE c.verdict END,
+       CASE WHEN sd.started_once
+            THEN 'different servers, each started once: one pair of starts, whose offset no CI of rounds holds; set restart = auto (or N rounds)'
+            ELSE c.reason END,
+       c.n_units, c.unit
 FROM sides sd
 LEFT JOIN script_order so ON so.script = sd.script
 CROSS JOIN LATERAL summarize(sd.a_tps, 1 - experiment_report.alpha) sa

@@ -27,6 +27,11 @@ our @EXPORT =
 # test/lib/ is two levels below the top of the tree
 my $top = abs_path(dirname(__FILE__) . '/../..');
 
+# The host's noise history, which the client reads to plan and writes after
+# every experiment: each test starts with none of its own, so that no test
+# plans from another's runs (a test of the history sets its own).
+$ENV{PGBENCH_EXT_STATE_DIR} = "$ENV{TESTDATADIR}/noise_history_$$" if $ENV{TESTDATADIR};
+
 # The top of the source tree the tests belong to.
 sub source_tree { return $top; }
 

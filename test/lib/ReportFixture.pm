@@ -102,6 +102,27 @@ sub new_run
 	};
 }
 
+# A variant of the fixture's experiment.json.  The variants share the first
+# one's server (their settings are session settings), as variants judged
+# round by round do: different servers, each started once, have no unit to
+# judge across (report_levels.c).  A variant with own_server, or without
+# the extension, has a server of its own.
+sub variant_spec
+{
+	my ($v, $first) = @_;
+	my %spec = (name => $v->{name},
+		extension => ($v->{extension} // 1) ? JSON::PP::true : JSON::PP::false);
+	if ($v->{name} eq $first || $v->{own_server} || !($v->{extension} // 1))
+	{
+		%spec = (%spec, bindir => '/usr/lib/postgresql/15/bin', set => $v->{set} // []);
+	}
+	else
+	{
+		%spec = (%spec, cluster => $first, session_set => $v->{set} // []);
+	}
+	return \%spec;
+}
+
 # write_dir(DIR, clients => [...], rounds => N, variants => [{name, set, env}],
 #           tps => sub(variant, clients, round), run_extra => sub(run),
 #           script => NAME (default "default"))
@@ -116,10 +137,7 @@ sub write_dir
 			clients => $o{clients}, duration => $duration, jobs => 'auto', protocol => 'simple',
 			reset => 'every-run', rounds => $o{rounds}, scale => 1, script => [ $o{script} // 'default' ],
 			seed => '1', unlogged => JSON::PP::false, warmup => 0 },
-		variants => [ map { {
-			name => $_->{name}, bindir => '/usr/lib/postgresql/15/bin',
-			extension => ($_->{extension} // 1) ? JSON::PP::true : JSON::PP::false,
-			set => $_->{set} // [] } } @variants ],
+		variants => [ map { variant_spec($_, $variants[0]{name}) } @variants ],
 	};
 	my %vjson = map { $_->{name} => {
 		counters => JSON::PP::true, environment => environment($_->{name}, $_->{env} // {}),

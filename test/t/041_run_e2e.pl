@@ -77,7 +77,7 @@ my ($cout, $cerr) = ('', '');
 my $h = IPC::Run::start([ client(), @ab, '-T', '4', '-r', '2', '-o', $dir ], '>', \$cout, '2>', \$cerr);
 # wait for run 2 to be under way, then kill the postmaster serving it
 # (pgbench -P 1 has reported its first second)
-wait_until(120, sub { -f "$dir/runs/0002.err" && slurp_file("$dir/runs/0002.err") =~ /^progress: / || undef });
+wait_until(120, sub { -f "$dir/runs/0002.err" && slurp_file("$dir/runs/0002.err") =~ /^progress: /m || undef });
 my @plan = plan_of($dir);
 my $victim = $plan[2]{variant};
 my ($pmpid) = split /\n/, slurp_file("$dir/clusters/$victim/data/postmaster.pid");

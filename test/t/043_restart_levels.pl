@@ -41,7 +41,7 @@ my @aa = (@common, '-t', '300', @variants);
 # --- restart = 2 over 6 rounds: three blocks, three instances a server ----
 my $dir = "$base/aa";
 my ($rc, $out, $err) =
-  run_client(@common, '-T', '2', @variants, '-r', '6', '--restart', '2', '--seed', '11', '-o', $dir);
+  run_client(@common, '-T', '2', @variants, '-r', '6', '--restart', '2', '--seed', '11', '--verbose', '-o', $dir);
 is($rc, 0, 'A/A with restart = 2 completes') or diag "$out\n$err";
 my @runs = read_runs($dir);
 my @counted = grep { $_->{warmup} eq 'false' } @runs;

@@ -90,19 +90,34 @@ is(scalar @spent, 1 + $seq->{block}, 'budget.csv: the time of each block');
 like($out, qr/^ select-only \| 1 .*\| slower +\| decided at look \d+ of $plan->{max_looks}, \d+ rounds/m,
 	'the final table: the decision, the look, the rounds');
 like(slurp_file("$dir/report.md"), qr/## Decisions \(rounds = auto\).*\| select-only \| 1 \| B \| slower \| slower -[\d.]+% \[/s,
-	'report.md: the decisions before the verdicts of all rounds');
+	'report.md: how the looks went');
+# one number per question: the deciding look's, wherever the cell is shown
+is_deeply([ @{ $summary->{cells}[0]{comparison} }{qw(estimate ci_low ci_high)}, $summary->{cells}[0]{verdict} ],
+	[ @{ $seq->{comparison} }{qw(estimate ci_low ci_high)}, 'slower' ],
+	'summary.json: the cell\'s comparison and verdict are its deciding look\'s');
+ok(defined $summary->{cells}[0]{all_rounds_as_if_fixed}{estimate}, 'and all rounds as if fixed are there, named so');
+my $ci = sprintf('[%+.2f%%, %+.2f%%]', map { 100 * ($seq->{comparison}{$_} - 1) } qw(ci_low ci_high));
+like($out, qr/^ select-only \| 1 .*\| \Q$ci\E \|.*\| slower +\| decided/m, 'the terminal table: the look\'s CI');
+like($out, qr/^ B vs A  .{41}  slower +-[\d.]+% \Q$ci\E$/m, 'the text forest plot: the same');
+like(slurp_file("$dir/report.md"), qr/^## All rounds as if fixed \(not the verdict\)$/m,
+	'report.md: the other view only under its own name');
 
 # --- report: the same looks from the directory alone ------------------------
 my $copy = "$base/slow-copy";
 mkdir $copy;
-copy("$dir/$_", "$copy/$_") or die "copy $_: $!" for qw(experiment.json runs.csv);
+copy("$dir/$_", "$copy/$_") or die "copy $_: $!" for qw(experiment.json runs.csv budget.csv);
 ($rc, my $rout, $err) = run_client('report', $copy);
-is($rc, 0, 'report of runs.csv and experiment.json alone') or diag $err;
+is($rc, 0, 'report of runs.csv, budget.csv and experiment.json alone') or diag $err;
 my $again = read_json("$copy/summary.json")->{cells}[0]{sequential};
 is_deeply([ @$again{qw(decision look block rounds)}, $again->{comparison}{ci_low}, $again->{comparison}{ci_high} ],
 	[ @$seq{qw(decision look block rounds)}, $seq->{comparison}{ci_low}, $seq->{comparison}{ci_high} ],
 	'the same decision, look and CI');
-ok(!defined $again->{spent_s}, 'without budget.csv the time to decide is unknown');
+# the looks spend alpha by the budget spent, which only budget.csv records
+unlink "$copy/budget.csv";
+($rc, $rout, $err) = run_client('report', $copy);
+is($rc, 0, 'report without budget.csv') or diag $err;
+like($rout, qr/^warning: budget\.csv records 0 of the \d+ blocks done: the looks of rounds = auto spend alpha by the budget spent, which budget\.csv records; they are not shown/m,
+	'without budget.csv the looks are not shown, and the report says why');
 
 # --- an A/A: no difference claimed ------------------------------------------
 $dir = "$base/aa";

@@ -25,10 +25,10 @@ like($out, qr/^ script +\| clients \| on tps +\| off tps +\| B\/A +\| CI +\| p +
 like($out, qr/^ select-only \| 1 +\| [\d.]+ ±∞ +\| [\d.]+ ±∞ +\| [-+][\d.]+% \| - +\| [\d.]+ +\| 2\+2 \| insufficient/m,
 	'the row: medians without a CI, an estimate, p, n and insufficient for 2 runs a side');
 like($out, qr/^ geomean /m, 'geomean row');
-like($out, qr/^noise: on .*; off /m, 'noise line');
+like($out, qr/^ off vs on  .{41}  insufficient  [-+][\d.]+%, no CI$/m, 'the text forest plot: a row per comparison');
+unlike($out, qr/^noise: /m, 'the noise line only with --verbose');
 like($out, qr/^warning: fewer than 6 counted runs/m, 'too few runs warned');
 like($out, qr/^report: \Q$dir\E\/report\.html/m, 'says where the report is');
-# two of them the noise by level and the design (with their legend, three)
 cmp_ok(scalar(split /\n/, $out), '<=', 23, 'the end of the run stays short');
 
 my $html = slurp_file("$dir/report.html");
@@ -36,14 +36,16 @@ my $svgs = () = $html =~ /<svg/g;
 cmp_ok($svgs, '>=', 5, "report.html holds the SVG plots ($svgs)");
 like($html, qr/<svg[^>]*>.*<path/s, 'the SVG plots have drawn paths');
 unlike($html, qr/<script|<link|src=|href="http/, 'report.html is self-contained');
-ok(-s "$dir/plots/progress_tps.svg", 'per-second tps from the progress lines plotted');
+ok(!-e "$dir/plots/progress_tps.svg", 'no per-second plot of 2-second runs: no shape to see');
 like(slurp_file("$dir/plots/progress.dat"), qr/^1\.0 [\d.]+ [\d.]+$/m, 'progress data parsed');
+ok(-s "$dir/plots/tps_rounds.svg", 'tps by round plotted');
 
 my $summary = read_json("$dir/summary.json");
 is($summary->{cells}[0]{a}{n} + $summary->{cells}[0]{b}{n}, 4, 'summary.json counts the four runs');
 my $first = slurp_file("$dir/summary.json");
-($rc, $out, $err) = run_client('report', $dir);
+($rc, $out, $err) = run_client('report', '--verbose', $dir);
 is($rc, 0, 'report re-renders');
+like($out, qr/^noise: on .*; off /m, 'with --verbose, the noise line');
 is(slurp_file("$dir/summary.json"), $first, 'the same figures from the directory alone');
 
 done_testing();

@@ -70,7 +70,7 @@ sub write_release_dir
 		$dir,
 		clients => [1],
 		rounds => 6,
-		variants => [ { name => $a->{name} }, { name => $b->{name} } ],
+		variants => [ { name => $a->{name}, own_server => 1 }, { name => $b->{name}, own_server => 1 } ],
 		tps => sub {
 			my ($v, $c, $round) = @_;
 			return ($v eq $b->{name} ? 1100 : 1000) * (1 + (-0.02, 0.01, 0, 0.02, -0.01, -0.015)[ $round - 1 ]);

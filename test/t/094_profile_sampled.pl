@@ -37,7 +37,7 @@ sub child_named
 
 # 11 rounds: a single changed function among ~15 needs 2 / 2^rounds * 15 < 0.05
 my @ab = ('ab', '-s', '1', '-c', '2', '-T', '2', '-r', '11', '-b', 'select-only', '--reset', 'never',
-	'--profile', 'sampled', '--seed', '5',
+	'--profile', 'sampled', '--seed', '5', '--verbose',
 	'--variant', 'A', '--bindir', $bindir,
 	'--variant', 'B', '--cluster', 'A',
 	'--variant', 'slow', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_delay_ns=50000',

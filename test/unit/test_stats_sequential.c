@@ -320,6 +320,62 @@ check_t_bounds(StatsSpending spending, const char *what, int paths)
 	   "(5%% +- 0.3)", what, paths, 100.0 * crossed / paths);
 }
 
+/*
+ * Looks by the budget's clock (budget.c): each experiment's blocks take
+ * their own, random time, so each path has its own information fractions
+ * (the budget's share spent at the end of each block, the look after
+ * which another block would not fit at 1) and its own boundaries.  As the
+ * looks' times never depend on the data, the share of A/A paths that
+ * cross a boundary is still alpha: checked within 3.29 Monte Carlo sd
+ * (a fail by chance about once in 1,000 runs).  Each path's boundaries
+ * cost a few milliseconds, hence the fewer paths.
+ */
+static void
+check_clock_looks(int paths)
+{
+	int			crossed = 0,
+				looks_total = 0;
+	double		band = mc_band(0.05, paths, 3.29);
+
+	for (int p = 0; p < paths; p++)
+	{
+		double		info[MAX_LOOKS],
+					z[MAX_LOOKS],
+					spent = 0.0,
+					s = 0.0,
+					t = 0.0;
+		int			looks = 0,
+					blocks = 0;
+
+		/* blocks of 0.06 to 0.14 of the budget, until the next would overrun */
+		while (looks < MAX_LOOKS)
+		{
+			spent += 0.06 + 0.08 * rng_uniform();
+			blocks++;
+			info[looks++] = spent + spent / blocks > 1.0 ? 1.0 : spent;
+			if (info[looks - 1] == 1.0)
+				break;
+		}
+		info[looks - 1] = 1.0;
+		looks_total += looks;
+		stats_sequential_bounds(STATS_SPEND_OBRIEN_FLEMING, 0.05, info, looks, z);
+		for (int k = 0; k < looks; k++)
+		{
+			s += sqrt(info[k] - t) * rng_normal();
+			t = info[k];
+			if (fabs(s) / sqrt(t) >= z[k])
+			{
+				crossed++;
+				break;
+			}
+		}
+	}
+	ok(fabs((double) crossed / paths - 0.05) <= band,
+	   "looks by the budget's clock, blocks of random length (%.1f looks on average): %d A/A paths "
+	   "cross a boundary in %.2f%% (5%% +- %.2f)",
+	   (double) looks_total / paths, paths, 100.0 * crossed / paths, 100 * band);
+}
+
 static void
 test_bounds(void)
 {
@@ -341,6 +397,7 @@ test_bounds(void)
 	ok(isinf(z[2]) && isfinite(z[1]), "a look past t = 1 has no boundary to cross");
 	check_t_bounds(STATS_SPEND_OBRIEN_FLEMING, "O'Brien-Fleming type", paths);
 	check_t_bounds(STATS_SPEND_POCOCK, "Pocock type", paths);
+	check_clock_looks(test_long() ? 40000 : 4000);
 }
 
 typedef struct Rates

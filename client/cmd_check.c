@@ -1,0 +1,55 @@
+/*-------------------------------------------------------------------------
+ *
+ * cmd_check.c
+ *		"pgbench_ext check FILE": the pre-flight of an experiment without
+ *		running it — what the host allows, the noise it showed for such a
+ *		load, and whether the experiment's budget (or rounds) can decide
+ *		an effect of twice the noise threshold (preflight.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "commands.h"
+#include "experiment.h"
+#include "preflight.h"
+#include "stats.h"
+
+#include "common/logging.h"
+
+static void
+check_usage(void)
+{
+	printf("%s check checks an experiment file against this host without running it.\n\n", progname);
+	printf("Usage:\n  %s check FILE\n\n", progname);
+	printf("It prints the CPUs against what a run keeps busy at once, the load of other\n"
+		   "processes and steal time, the frequency governor, the noise this host showed\n"
+		   "for such a load (from earlier experiments: its history is in %s or the\n"
+		   "client's state directory), and the time to decide twice the noise threshold,\n"
+		   "with a warning when the experiment's budget or rounds cannot.\n", PREFLIGHT_STATE_ENV);
+}
+
+int
+cmd_check(int argc, char **argv)
+{
+	ExperimentSpec spec;
+	StatsOptions opt;
+	char	   *error;
+
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
+	{
+		check_usage();
+		return 0;
+	}
+	if (argc != 2)
+		usage_error("check", "give one experiment file, as for \"%s run FILE\"", progname);
+	experiment_init(&spec);
+	if (!experiment_read_ini(&spec, argv[1], &error) || !experiment_check(&spec, &error))
+	{
+		log_errorf("%s: %s", argv[1], error);
+		pg_log_error_hint("Nothing was checked. \"%s run --help\" lists the keys.", progname);
+		return EXIT_USAGE;
+	}
+	stats_default_options(&opt);
+	(void) preflight_print(&spec, opt.noise, stdout);
+	return 0;
+}

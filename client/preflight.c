@@ -1,0 +1,461 @@
+/*-------------------------------------------------------------------------
+ *
+ * preflight.c
+ *		What the host allows, before the first counted run and in
+ *		"pgbench_ext check": the CPUs against what runs at once, the load
+ *		of other processes and steal time, the frequency governor, the
+ *		noise this host showed for such a load, and from it the expected
+ *		time to decide an effect of twice the noise threshold, with a
+ *		warning when the experiment's time cannot.
+ *
+ * The noise comes from the host's history (noise.csv in the client's state
+ * directory): every finished experiment adds each comparison's measured
+ * sd of the paired log ratio between rounds and between instance pairs,
+ * and what a run cost beyond its pgbench time.  The latest record of the
+ * same script, clients and server arrangement is used, else the latest of
+ * the arrangement; with none, the first looks measure it and nothing is
+ * promised.  The expected time is stats_plan_design()'s cheapest design
+ * for the effect, the design the report's "design" line gives afterwards.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "account.h"
+#include "plan.h"
+#include "preflight.h"
+#include "progress.h"
+#include "results.h"
+#include "safe_file.h"
+#include "stats.h"
+#include "pqexpbuffer.h"
+
+#include <math.h>
+#include <sched.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NOISE_FILE "noise.csv"
+#define NOISE_HEADER "recorded_at,script,clients,servers,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s\n"
+#define STATE_ROOT_AS_ROOT "/var/lib/pgbench_ext"
+
+/* A run's cost beyond its pgbench time, and a restart's, with no history */
+#define DEFAULT_RUN_OVERHEAD_S 1.5
+#define DEFAULT_RESTART_S 3.0
+
+typedef struct HostLoad
+{
+	int			cpus;			/* this process may use */
+	double		busy_pct;		/* of all CPUs, in the sample: other processes */
+	double		steal_pct;
+	double		load1;
+	char	   *governor;		/* NULL where not visible */
+} HostLoad;
+
+typedef struct NoiseRecord
+{
+	bool		found;
+	char		recorded_at[32];
+	char		script[128];
+	int			clients;
+	bool		two_servers;
+	double		round_sd;
+	int			round_df;
+	double		instance_sd;	/* NAN: not measured */
+	int			instance_df;
+	double		run_overhead_s; /* NAN: not known */
+	double		restart_s;
+} NoiseRecord;
+
+static char *
+noise_path(void)
+{
+	return psprintf("%s/%s", account_user_dir(PREFLIGHT_STATE_ENV, STATE_ROOT_AS_ROOT,
+											  "XDG_STATE_HOME", ".local/state", ""),
+					NOISE_FILE);
+}
+
+/* ---- the host ---- */
+
+/* The first line of /proc/stat: busy (without idle, iowait), steal, total */
+static bool
+read_cpu_times(double *busy, double *steal, double *total)
+{
+	FILE	   *f = fopen("/proc/stat", "r");
+	unsigned long long v[8] = {0};
+	bool		ok;
+
+	if (f == NULL)
+		return false;
+	ok = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
+				&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8;
+	fclose(f);
+	*total = 0;
+	for (int i = 0; i < 8; i++)
+		*total += v[i];
+	*busy = v[0] + v[1] + v[2] + v[5] + v[6];
+	*steal = v[7];
+	return ok;
+}
+
+static void
+host_load(HostLoad *h)
+{
+	cpu_set_t	mine;
+	double		b0,
+				s0,
+				t0,
+				b1,
+				s1,
+				t1;
+	FILE	   *f;
+	char		line[128];
+
+	memset(h, 0, sizeof(*h));
+	h->busy_pct = h->steal_pct = h->load1 = NAN;
+	h->cpus = sched_getaffinity(0, sizeof(mine), &mine) == 0 ? CPU_COUNT(&mine) : 1;
+	/* half a second of the whole machine, before this experiment loads it */
+	if (read_cpu_times(&b0, &s0, &t0))
+	{
+		pg_usleep(500000);
+		if (read_cpu_times(&b1, &s1, &t1) && t1 > t0)
+		{
+			h->busy_pct = 100 * (b1 - b0) / (t1 - t0);
+			h->steal_pct = 100 * (s1 - s0) / (t1 - t0);
+		}
+	}
+	if ((f = fopen("/proc/loadavg", "r")) != NULL)
+	{
+		if (fscanf(f, "%lf", &h->load1) != 1)
+			h->load1 = NAN;
+		fclose(f);
+	}
+	if ((f = fopen("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "r")) != NULL)
+	{
+		if (fgets(line, sizeof(line), f))
+		{
+			line[strcspn(line, "\n")] = '\0';
+			h->governor = pg_strdup(line);
+		}
+		fclose(f);
+	}
+}
+
+/* Processes that want a CPU at once during a run: backends and pgbench threads */
+static int
+demand_of(const ExperimentSpec *spec)
+{
+	int			most = 0;
+
+	for (int c = 0; c < spec->nclients; c++)
+		most = Max(most, spec->clients[c] + experiment_jobs_for(spec, spec->clients[c]));
+	return most * (spec->quiet.schedule == SCHEDULE_DUET ? 2 : 1);
+}
+
+static void
+print_host(const ExperimentSpec *spec, const HostLoad *h, FILE *out)
+{
+	int			demand = demand_of(spec);
+
+	fprintf(out, "pre-flight: %d CPU%s; other processes busy %.0f%% of them, steal %.1f%%, load %.2f; governor %s\n",
+			h->cpus, h->cpus == 1 ? "" : "s", h->busy_pct, h->steal_pct, h->load1,
+			h->governor ? h->governor : "not visible");
+	if (demand > h->cpus)
+		fprintf(out, "pre-flight: warning: a run has %d processes that want a CPU at once (backends and pgbench threads%s) on %d CPUs: they queue, and the queue is noise\n",
+				demand, spec->quiet.schedule == SCHEDULE_DUET ? ", both sides of a duet" : "", h->cpus);
+	if (h->busy_pct > 25)
+		fprintf(out, "pre-flight: warning: other processes keep %.0f%% of the CPUs busy: expect more noise than on a quiet host\n",
+				h->busy_pct);
+	if (h->steal_pct > 2)
+		fprintf(out, "pre-flight: warning: the hypervisor steals %.1f%% of the CPU time\n", h->steal_pct);
+	if (h->governor && strcmp(h->governor, "performance") != 0)
+		fprintf(out, "pre-flight: warning: the CPU frequency governor is \"%s\": frequencies follow the load; \"performance\" holds them\n",
+				h->governor);
+}
+
+/* ---- the history ---- */
+
+/* Whether a variant pair of the spec compares two servers */
+static bool
+spec_two_servers(const ExperimentSpec *spec)
+{
+	for (int v = 1; v < spec->nvariants; v++)
+		if (plan_server_of(spec, v) != plan_server_of(spec, 0))
+			return true;
+	return false;
+}
+
+static double
+csv_double(const char *field)
+{
+	return *field ? strtod(field, NULL) : NAN;
+}
+
+/* One line of noise.csv into r; false when it is not one */
+static bool
+parse_record(char *line, NoiseRecord *r)
+{
+	char	   *f[11];
+	int			n = 0;
+	char	   *p = line;
+
+	line[strcspn(line, "\n")] = '\0';
+	while (n < 11)
+	{
+		f[n++] = p;
+		if ((p = strchr(p, ',')) == NULL)
+			break;
+		*p++ = '\0';
+	}
+	if (n != 11 || strcmp(f[0], "recorded_at") == 0)
+		return false;
+	strlcpy(r->recorded_at, f[0], sizeof(r->recorded_at));
+	strlcpy(r->script, f[1], sizeof(r->script));
+	r->clients = atoi(f[2]);
+	r->two_servers = strcmp(f[3], "two") == 0;
+	r->round_sd = csv_double(f[5]);
+	r->round_df = atoi(f[6]);
+	r->instance_sd = csv_double(f[7]);
+	r->instance_df = atoi(f[8]);
+	r->run_overhead_s = csv_double(f[9]);
+	r->restart_s = csv_double(f[10]);
+	return isfinite(r->round_sd);
+}
+
+/*
+ * The latest record of this load (script and clients of the first cell)
+ * and arrangement, else the latest of the arrangement (with an instance
+ * sd when two servers are compared).
+ */
+static NoiseRecord
+find_noise(const ExperimentSpec *spec)
+{
+	FILE	   *f = safe_fopen_read_optional(noise_path(), 16 * 1024 * 1024);
+	bool		two = spec_two_servers(spec);
+	NoiseRecord best = {0},
+				any = {0},
+				r;
+	char		line[1024];
+
+	if (f == NULL)
+		return best;
+	while (fgets(line, sizeof(line), f))
+	{
+		memset(&r, 0, sizeof(r));
+		if (!parse_record(line, &r) || r.two_servers != two ||
+			(two && !isfinite(r.instance_sd)))
+			continue;
+		r.found = true;
+		any = r;
+		if (strcmp(r.script, spec->scripts[0]) == 0 && r.clients == spec->clients[0])
+			best = r;
+	}
+	fclose(f);
+	return best.found ? best : any;
+}
+
+void
+preflight_record_noise(const ExperimentSpec *spec, const char *results_dir)
+{
+	char	   *error = NULL;
+	json_t	   *summary = results_read_json(results_dir, "summary.json", &error);
+	json_t	   *cells = summary ? json_object_get(summary, "cells") : NULL;
+	json_t	   *cost = summary ? json_object_get(summary, "cost_s") : NULL;
+	double		round_s = json_number_value(json_object_get(cost, "round"));
+	double		restart_s = json_number_value(json_object_get(cost, "restart"));
+	int			runs_per_round = spec->nvariants * spec->nscripts * spec->nclients;
+	double		overhead = NAN;
+	char	   *path = noise_path();
+	char		when[32];
+	time_t		now = time(NULL);
+	PQExpBufferData buf;
+	size_t		i;
+	json_t	   *cell;
+
+	if (cells == NULL)
+		return;
+	if (spec->duration_s > 0 && round_s > 0)
+		overhead = Max(0, round_s * (spec->quiet.schedule == SCHEDULE_DUET ? 2 : 1) / runs_per_round -
+					   spec->duration_s);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	initPQExpBuffer(&buf);
+	json_array_foreach(cells, i, cell)
+	{
+		json_t	   *ratio = json_object_get(json_object_get(json_object_get(cell, "levels"), "components"), "ratio");
+		json_t	   *round = json_object_get(ratio, "round");
+		json_t	   *instance = json_object_get(ratio, "instance");
+		const char *script = json_string_value(json_object_get(cell, "script"));
+
+		if (!json_is_object(round) || script == NULL || strchr(script, ',') ||
+			json_is_true(json_object_get(cell, "every_seed")))
+			continue;
+		appendPQExpBuffer(&buf, "%s,%s,%d,%s,%s,%.6f,%d,", when, script,
+						  (int) json_integer_value(json_object_get(cell, "clients")),
+						  spec_two_servers(spec) ? "two" : "one",
+						  quiet_schedule_name(spec->quiet.schedule),
+						  json_number_value(json_object_get(round, "sd")),
+						  (int) json_integer_value(json_object_get(round, "df")));
+		if (json_is_object(instance))
+			appendPQExpBuffer(&buf, "%.6f,%d,", json_number_value(json_object_get(instance, "sd")),
+							  (int) json_integer_value(json_object_get(instance, "df")));
+		else
+			appendPQExpBufferStr(&buf, ",,");
+		appendPQExpBuffer(&buf, isfinite(overhead) ? "%.3f," : ",", overhead);
+		appendPQExpBuffer(&buf, restart_s > 0 ? "%.3f\n" : "\n", restart_s);
+	}
+	if (buf.len > 0)
+	{
+		struct stat st;
+		char	   *dir = pg_strdup(path);
+
+		*strrchr(dir, '/') = '\0';
+		if (!safe_mkdir_p(dir, 0700, &error) ||
+			((stat(path, &st) != 0 &&
+			  !safe_write_file(path, NOISE_HEADER, SAFE_APPEND, &error))) ||
+			!safe_write_file(path, buf.data, SAFE_APPEND, &error))
+			log_warning_text(psprintf("the host's noise history was not written: %s", error));
+	}
+	termPQExpBuffer(&buf);
+	json_decref(summary);
+}
+
+/* ---- the expectation ---- */
+
+/* The time the experiment may take: its budget, or its fixed rounds */
+static double
+available_s(const ExperimentSpec *spec, const StatsDesignCost *cost)
+{
+	int			restarts = spec->restart_every > 0 ? spec->rounds / spec->restart_every : 0;
+
+	if (spec->rounds_auto)
+		return spec->budget_s;
+	return spec->rounds * cost->round_s + restarts * cost->restart_s;
+}
+
+/*
+ * The noise of record r as the comparison's components, and this
+ * experiment's costs: a run its pgbench time plus what runs cost beyond it
+ * here, a round every variant's run in every cell (both sides of a duet at
+ * once), a restart as measured.  False when the runs' time is not known
+ * (a fixed transaction count).
+ */
+static bool
+design_inputs(const ExperimentSpec *spec, const NoiseRecord *r, bool two,
+			  StatsComponents *ratio, StatsDesignCost *cost)
+{
+	int			concurrency = spec->quiet.schedule == SCHEDULE_DUET ? 2 : 1;
+	double		per_run;
+
+	memset(ratio, 0, sizeof(*ratio));
+	memset(cost, 0, sizeof(*cost));
+	ratio->has[STATS_LEVEL_ROUND] = true;
+	ratio->variance[STATS_LEVEL_ROUND] = r->round_sd * r->round_sd;
+	ratio->df[STATS_LEVEL_ROUND] = r->round_df;
+	/* one server: no instance offset between the sides */
+	ratio->has[STATS_LEVEL_INSTANCE] = true;
+	ratio->variance[STATS_LEVEL_INSTANCE] = two ? r->instance_sd * r->instance_sd : 0;
+	ratio->df[STATS_LEVEL_INSTANCE] = two ? r->instance_df : 0;
+	per_run = spec->duration_s + (isfinite(r->run_overhead_s) ? r->run_overhead_s : DEFAULT_RUN_OVERHEAD_S);
+	cost->round_s = per_run * spec->nvariants * spec->nscripts * spec->nclients / concurrency;
+	cost->restart_s = two ? (isfinite(r->restart_s) ? r->restart_s : DEFAULT_RESTART_S) : 0;
+	return spec->duration_s > 0;
+}
+
+bool
+preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
+{
+	HostLoad	h;
+	NoiseRecord r = find_noise(spec);
+	StatsComponents ratio;
+	StatsDesignCost cost;
+	StatsDesign design;
+	StatsOptions opt;
+	double		effect = 2 * noise;
+	bool		two = spec_two_servers(spec);
+	bool		timed;
+
+	host_load(&h);
+	print_host(spec, &h, out);
+	if (!r.found)
+	{
+		fprintf(out, "pre-flight: no noise measured on this host yet for %s: the first looks measure it (pgbench_ext calibrate measures it beforehand)\n",
+				two ? "two servers" : "one server");
+		return false;
+	}
+	fprintf(out, "pre-flight: noise here (%s, %s, %d client%s): sd between rounds %.2f%%",
+			r.recorded_at, r.script, r.clients, r.clients == 1 ? "" : "s", 100 * r.round_sd);
+	if (two)
+		fprintf(out, ", between instance pairs %.2f%%", 100 * r.instance_sd);
+	fprintf(out, "\n");
+
+	timed = design_inputs(spec, &r, two, &ratio, &cost);
+	stats_default_options(&opt);
+	opt.noise = noise;
+	if (!timed ||
+		stats_plan_design(&ratio, NULL, NULL, &cost, false, effect, &opt, &design) != STATS_OK ||
+		!design.found)
+	{
+		if (timed)
+			fprintf(out, "pre-flight: warning: this experiment cannot decide %.0f%% at this noise: %s\n",
+					100 * effect, design.reason);
+		else
+			fprintf(out, "pre-flight: the time to decide %.0f%% is not known: runs of a fixed transaction count\n",
+					100 * effect);
+		return timed;
+	}
+	fprintf(out, "pre-flight: to decide %.0f%% (twice the ±%g%% threshold) at %.0f%% power: %d %s x %d round%s, about %s\n",
+			100 * effect, 100 * noise, 100 * opt.power, design.instances,
+			two ? "instance pairs" : "blocks", design.rounds, design.rounds == 1 ? "" : "s",
+			format_duration(design.seconds));
+	if (design.seconds > available_s(spec, &cost))
+	{
+		fprintf(out, "pre-flight: warning: this experiment's %s (%s) cannot decide %.0f%% here; give it %s or more%s\n",
+				spec->rounds_auto ? "budget" : "rounds", format_duration(available_s(spec, &cost)),
+				100 * effect, format_duration(design.seconds),
+				spec->rounds_auto ? " (budget =)" : " (rounds =, or rounds = auto with a budget)");
+		return true;
+	}
+	return false;
+}
+
+/*
+ * restart = auto across two servers: the rounds between restarts that make
+ * the verdict's unit cheapest for its variance, from this host's history —
+ * fixed before any run, so the data it judges never chose it.  A unit (an
+ * instance pair of R rounds) costs restart + R rounds and has the variance
+ * var(instance) + var(round) / R; their product is least at
+ * R = sqrt(var(round) restart / (var(instance) round)) (the optimal
+ * allocation of a two-stage design): a restart every round when the
+ * instance offset dominates and restarts are cheap.  Within 1 and
+ * RESTART_AUTO_MAX_ROUNDS, and with fixed rounds at least
+ * RESTART_AUTO_MIN_INSTANCES instance pairs; with no history the default
+ * of plan_restart_rounds() stays.
+ */
+void
+preflight_choose_restart(ExperimentSpec *spec)
+{
+	NoiseRecord r;
+	StatsComponents ratio;
+	StatsDesignCost cost;
+	char	   *why;
+	double		best;
+	int			rounds;
+
+	if (!spec->restart_auto || plan_restart_rounds(spec, &why) == 0)
+		return;
+	r = find_noise(spec);
+	if (!r.found || !design_inputs(spec, &r, true, &ratio, &cost) || r.instance_df == 0)
+		return;
+	best = r.instance_sd > 0
+		? sqrt(ratio.variance[STATS_LEVEL_ROUND] * cost.restart_s /
+			   (ratio.variance[STATS_LEVEL_INSTANCE] * cost.round_s))
+		: RESTART_AUTO_MAX_ROUNDS;
+	rounds = Max(1, Min(RESTART_AUTO_MAX_ROUNDS, (int) rint(best)));
+	if (!spec->rounds_auto)
+		rounds = Max(1, Min(rounds, spec->rounds / RESTART_AUTO_MIN_INSTANCES));
+	spec->restart_auto = false;
+	spec->restart_every = rounds;
+	printf("restart = auto: every %d round%s, the cheapest unit for this host's noise (%s: sd between instance pairs %.2f%%, between rounds %.2f%%; a restart %.1f s, a round %.1f s)\n",
+		   rounds, rounds == 1 ? "" : "s", r.recorded_at, 100 * r.instance_sd, 100 * r.round_sd,
+		   cost.restart_s, cost.round_s);
+}

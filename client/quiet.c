@@ -1,0 +1,342 @@
+/*-------------------------------------------------------------------------
+ *
+ * quiet.c
+ *		Quieting the servers of a run: the keys, and the system calls that
+ *		carry them out.
+ *
+ * Every start of a server draws a new address-space layout, every pgbench
+ * draws its own keys, and a server free to move between CPUs spends much
+ * of a short transaction waking a process on another one.  These keys
+ * remove such draws where the user wants them removed; docs/calibration.md
+ * has what each did to the noise and to a known effect on this project's
+ * test machine (bench/quiet.sh), and the defaults follow those figures.
+ *
+ * Pinning uses sched_setaffinity(), which any user may apply to processes
+ * of their own (and root to the server account's): the postmaster and the
+ * processes it already started are moved, the backends it forks later
+ * inherit its set.  Address-space randomization is turned off with
+ * personality(ADDR_NO_RANDOMIZE) in this process just around the start of
+ * the server, which pg_ctl and the postmaster inherit.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "experiment.h"
+#include "quiet.h"
+#include "common/string.h"
+#include "pqexpbuffer.h"
+
+#include <dirent.h>
+#include <sys/personality.h>
+
+void
+quiet_init(QuietSpec *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->aslr = true;
+	q->shared_seed = true;
+	q->schedule = SCHEDULE_INTERLEAVED;
+}
+
+const char *
+quiet_schedule_name(ScheduleMode mode)
+{
+	return mode == SCHEDULE_DUET ? "duet" : "interleaved";
+}
+
+static bool
+parse_on_off(const char *value, bool *result)
+{
+	if (pg_strcasecmp(value, "on") == 0 || pg_strcasecmp(value, "true") == 0 ||
+		pg_strcasecmp(value, "yes") == 0 || strcmp(value, "1") == 0)
+		*result = true;
+	else if (pg_strcasecmp(value, "off") == 0 || pg_strcasecmp(value, "false") == 0 ||
+			 pg_strcasecmp(value, "no") == 0 || strcmp(value, "0") == 0)
+		*result = false;
+	else
+		return false;
+	return true;
+}
+
+bool
+quiet_set_key(QuietSpec *q, const char *key, const char *value, char **error)
+{
+	*error = NULL;
+	if (strcmp(key, "pin") == 0)
+	{
+		if (!parse_on_off(value, &q->pin))
+			*error = psprintf("pin must be on (each server and its pgbench on half of the CPUs, swapped every round) or off, got \"%s\"", value);
+	}
+	else if (strcmp(key, "aslr") == 0)
+	{
+		if (!parse_on_off(value, &q->aslr))
+			*error = psprintf("aslr must be on (each server start draws its address-space layout) or off, got \"%s\"", value);
+	}
+	else if (strcmp(key, "pgbench_seed") == 0)
+	{
+		if (strcmp(value, "shared") == 0)
+			q->shared_seed = true;
+		else if (strcmp(value, "own") == 0)
+			q->shared_seed = false;
+		else
+			*error = psprintf("pgbench_seed must be shared (one --random-seed per round for every variant) or own (pgbench draws its own), got \"%s\"", value);
+	}
+	else if (strcmp(key, "prewarm") == 0)
+	{
+		if (!parse_on_off(value, &q->prewarm))
+			*error = psprintf("prewarm must be on (pg_prewarm the benchmark's relations before each run) or off, got \"%s\"", value);
+	}
+	else if (strcmp(key, "schedule") == 0)
+	{
+		if (strcmp(value, "interleaved") == 0)
+			q->schedule = SCHEDULE_INTERLEAVED;
+		else if (strcmp(value, "duet") == 0)
+			q->schedule = SCHEDULE_DUET;
+		else
+			*error = psprintf("schedule must be interleaved (one run at a time) or duet (both sides of a pair at once), got \"%s\"", value);
+	}
+	else
+		return false;
+	return *error == NULL;
+}
+
+void
+quiet_spec_to_json(const QuietSpec *q, json_t *experiment)
+{
+	json_object_set_new(experiment, "pin", json_boolean(q->pin));
+	json_object_set_new(experiment, "aslr", json_boolean(q->aslr));
+	json_object_set_new(experiment, "pgbench_seed", json_string(q->shared_seed ? "shared" : "own"));
+	json_object_set_new(experiment, "prewarm", json_boolean(q->prewarm));
+	json_object_set_new(experiment, "schedule", json_string(quiet_schedule_name(q->schedule)));
+}
+
+/*
+ * What a duet needs: every variant on a server of its own that this tool
+ * starts (two runs at once cannot share one run database), and nothing
+ * that serves one run at a time (profiles, the snapshot probe).
+ */
+bool
+quiet_check(const ExperimentSpec *spec, char **error)
+{
+	if (spec->quiet.schedule != SCHEDULE_DUET)
+		return true;
+	if (spec->profile.mode != PROFILE_OFF || spec->snapshot_probe)
+	{
+		*error = psprintf("schedule = duet runs two variants at once, without %s; set schedule = interleaved",
+						  spec->snapshot_probe ? "the snapshot probe" : "profiles");
+		return false;
+	}
+	for (int i = 0; i < spec->nvariants; i++)
+	{
+		const VariantSpec *v = &spec->variants[i];
+
+		if (v->cluster || v->conninfo || v->snapshot_probe == PROBE_ON)
+		{
+			*error = psprintf("schedule = duet needs every variant on a server of its own that %s starts; variant \"%s\" %s",
+							  progname, v->name,
+							  v->cluster ? "shares another variant's server (cluster =)" :
+							  v->conninfo ? "names a running server (conninfo =)" :
+							  "has the snapshot probe on");
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---- CPU sets ---- */
+
+bool
+quiet_cpu_slot(int slot, cpu_set_t *set, char **error)
+{
+	cpu_set_t	mine;
+	int			cpus[CPU_SETSIZE];
+	int			n = 0;
+
+	if (sched_getaffinity(0, sizeof(mine), &mine) != 0)
+	{
+		*error = psprintf("could not read the CPUs this process may use: %m");
+		return false;
+	}
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &mine))
+			cpus[n++] = cpu;
+	if (n < QUIET_CPU_SLOTS)
+	{
+		*error = psprintf("pin = on needs at least %d CPUs for this process; it may use %d; set pin = off",
+						  QUIET_CPU_SLOTS, n);
+		return false;
+	}
+	CPU_ZERO(set);
+	for (int i = slot * n / QUIET_CPU_SLOTS; i < (slot + 1) * n / QUIET_CPU_SLOTS; i++)
+		CPU_SET(cpus[i], set);
+	return true;
+}
+
+/* "0-1,3" as /proc's Cpus_allowed_list writes it */
+char *
+quiet_cpu_list(const cpu_set_t *set)
+{
+	PQExpBufferData buf;
+
+	initPQExpBuffer(&buf);
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+	{
+		int			last = cpu;
+
+		if (!CPU_ISSET(cpu, set))
+			continue;
+		while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
+			last++;
+		appendPQExpBuffer(&buf, "%s%d", buf.len ? "," : "", cpu);
+		if (last > cpu)
+			appendPQExpBuffer(&buf, "-%d", last);
+		cpu = last;
+	}
+	return buf.data;
+}
+
+/* The parent of pid as /proc/PID/stat gives it, or -1. */
+static pid_t
+parent_of(pid_t pid)
+{
+	char	   *path = psprintf("/proc/%d/stat", (int) pid);
+	FILE	   *f = fopen(path, "r");
+	char		line[1024];
+	char	   *close_paren;
+	int			ppid = -1;
+
+	pfree(path);
+	if (f == NULL)
+		return -1;
+	/* "pid (comm) state ppid ...": comm may hold spaces and parentheses */
+	if (fgets(line, sizeof(line), f) && (close_paren = strrchr(line, ')')) != NULL)
+		sscanf(close_paren + 1, " %*c %d", &ppid);
+	fclose(f);
+	return (pid_t) ppid;
+}
+
+bool
+quiet_pin_server(pid_t postmaster, const cpu_set_t *set, char **error)
+{
+	DIR		   *proc;
+	struct dirent *de;
+
+	if (sched_setaffinity(postmaster, sizeof(*set), set) != 0)
+	{
+		*error = psprintf("could not pin the server (pid %d) to CPUs %s: %m",
+						  (int) postmaster, quiet_cpu_list(set));
+		return false;
+	}
+	if ((proc = opendir("/proc")) == NULL)
+	{
+		*error = psprintf("could not read /proc to pin the server's processes: %m");
+		return false;
+	}
+	while ((de = readdir(proc)) != NULL)
+	{
+		pid_t		pid = (pid_t) atoi(de->d_name);
+
+		/* a process that ended meanwhile is no longer ours to pin */
+		if (pid > 0 && parent_of(pid) == postmaster &&
+			sched_setaffinity(pid, sizeof(*set), set) != 0 && errno != ESRCH)
+		{
+			*error = psprintf("could not pin the server's process %d to CPUs %s: %m",
+							  (int) pid, quiet_cpu_list(set));
+			closedir(proc);
+			return false;
+		}
+	}
+	closedir(proc);
+	return true;
+}
+
+/* ---- address-space randomization ---- */
+
+bool
+quiet_aslr_off_begin(int *saved, char **error)
+{
+	*saved = personality(0xffffffff);
+	if (*saved == -1 || personality((unsigned long) *saved | ADDR_NO_RANDOMIZE) == -1)
+	{
+		*error = psprintf("could not turn address-space randomization off for the server (personality: %m); "
+						  "this system (a container's seccomp filter, say) refuses it: set aslr = on");
+		return false;
+	}
+	return true;
+}
+
+void
+quiet_aslr_off_end(int saved)
+{
+	(void) personality((unsigned long) saved);
+}
+
+/* ---- what is in force ---- */
+
+json_t *
+quiet_process_facts(pid_t pid)
+{
+	json_t	   *facts = json_object();
+	char	   *path = psprintf("/proc/%d/status", (int) pid);
+	FILE	   *f = fopen(path, "r");
+	char		line[512];
+	unsigned int persona;
+
+	if (f)
+	{
+		while (fgets(line, sizeof(line), f))
+			if (strncmp(line, "Cpus_allowed_list:", 18) == 0)
+			{
+				(void) pg_strip_crlf(line);
+				json_object_set_new(facts, "cpus", json_string(line + 18 + strspn(line + 18, " \t")));
+			}
+		fclose(f);
+	}
+	path = psprintf("/proc/%d/personality", (int) pid);
+	if ((f = fopen(path, "r")) != NULL)
+	{
+		if (fscanf(f, "%x", &persona) == 1)
+			json_object_set_new(facts, "aslr", json_boolean((persona & ADDR_NO_RANDOMIZE) == 0));
+		fclose(f);
+	}
+	return facts;
+}
+
+unsigned long long
+quiet_round_seed(unsigned long long experiment_seed, int round)
+{
+	uint64		seed = experiment_seed * UINT64CONST(6364136223846793005) +
+		(uint64) round * UINT64CONST(1442695040888963407);
+
+	/* pgbench reads --random-seed as an unsigned 64-bit number; keep it short */
+	return seed % UINT64CONST(1000000000000);
+}
+
+/*
+ * Read every relation of the run database's public schema into shared
+ * buffers (pg_prewarm, contrib), so that a run starts warm without a
+ * warm-up run's cost.
+ */
+bool
+quiet_prewarm(PGconn *conn, char **error)
+{
+	PGresult   *res;
+	bool		ok;
+
+	res = PQexec(conn, "CREATE EXTENSION IF NOT EXISTS pg_prewarm");
+	if (PQresultStatus(res) != PGRES_COMMAND_OK)
+	{
+		*error = psprintf("prewarm = on needs the extension pg_prewarm (PostgreSQL's contrib) in the variant's installation: %s",
+						  PQerrorMessage(conn));
+		PQclear(res);
+		return false;
+	}
+	PQclear(res);
+	res = PQexec(conn, "SELECT pg_prewarm(c.oid) FROM pg_class c "
+				 "WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'i', 't', 'm')");
+	ok = PQresultStatus(res) == PGRES_TUPLES_OK;
+	if (!ok)
+		*error = psprintf("could not prewarm the run database: %s", PQerrorMessage(conn));
+	PQclear(res);
+	return ok;
+}

@@ -1,0 +1,79 @@
+/*-------------------------------------------------------------------------
+ *
+ * quiet.h
+ *		The [experiment] keys that quiet the servers of a run, and what
+ *		carries them out (quiet.c): CPU sets, address-space randomization,
+ *		one pgbench seed per round, prewarmed relations, and the schedule
+ *		(interleaved, or both sides at once: duet).
+ *
+ * Included by experiment.h, whose ExperimentSpec holds one QuietSpec.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCH_EXT_QUIET_H
+#define PGBENCH_EXT_QUIET_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+#include "libpq-fe.h"
+
+typedef enum ScheduleMode
+{
+	SCHEDULE_INTERLEAVED = 0,	/* one run at a time, variants in random order */
+	SCHEDULE_DUET				/* the variants of a pair run at the same time */
+} ScheduleMode;
+
+typedef struct QuietSpec
+{
+	bool		pin;			/* each server and its pgbench on a CPU set of
+								 * their own, the sets swapped every round */
+	bool		aslr;			/* address-space randomization of managed servers */
+	bool		shared_seed;	/* one pgbench --random-seed per round, the same
+								 * for every variant */
+	bool		prewarm;		/* pg_prewarm the run database before each run */
+	ScheduleMode schedule;
+} QuietSpec;
+
+/* The number of CPU sets the pinned runs of a round use */
+#define QUIET_CPU_SLOTS 2
+
+struct ExperimentSpec;
+
+extern void quiet_init(QuietSpec *q);
+extern bool quiet_check(const struct ExperimentSpec *spec, char **error);
+
+/*
+ * Set one key: true if key is one of these and value is good, false with
+ * *error set if the value is bad, false with *error NULL if key is not one
+ * of these keys.
+ */
+extern bool quiet_set_key(QuietSpec *q, const char *key, const char *value, char **error);
+extern void quiet_spec_to_json(const QuietSpec *q, json_t *experiment);
+extern const char *quiet_schedule_name(ScheduleMode mode);
+
+/* The CPU set of slot 0 or 1: each half of the CPUs this process may use. */
+extern bool quiet_cpu_slot(int slot, cpu_set_t *set, char **error);
+extern char *quiet_cpu_list(const cpu_set_t *set);
+
+/* Put a server (its postmaster and every process it started) on set. */
+extern bool quiet_pin_server(pid_t postmaster, const cpu_set_t *set, char **error);
+
+/*
+ * Around the start of a server without address-space randomization: the
+ * flag is inherited by pg_ctl, the postmaster and its backends.
+ */
+extern bool quiet_aslr_off_begin(int *saved, char **error);
+extern void quiet_aslr_off_end(int saved);
+
+/* What /proc says of a process: its CPUs and whether ASLR is off. */
+extern json_t *quiet_process_facts(pid_t pid);
+
+extern bool quiet_prewarm(PGconn *conn, char **error);
+
+/* pgbench's --random-seed for a round: the same for every variant. */
+extern unsigned long long quiet_round_seed(unsigned long long experiment_seed, int round);
+
+#endif							/* PGBENCH_EXT_QUIET_H */

@@ -1,0 +1,342 @@
+/*-------------------------------------------------------------------------
+ *
+ * report_metrics.c
+ *		The server's counters per transaction, judged like tps: for each
+ *		comparison every counter of its runs (CPU, context switches,
+ *		buffer hits and reads, WAL, latency and its percentiles, the
+ *		counters() figures and wait samples) compared on the comparison's
+ *		own unit with the same statistics, with its CI and a verdict.
+ *
+ * A comparison has dozens of counters, and some would "move" by chance at
+ * any alpha: the verdict of a counter is Benjamini-Hochberg's across the
+ * counters of its comparison (q < alpha and the whole CI beyond the noise
+ * threshold, stats_fdr_discovery()), as the profiles' functions are.  The
+ * table lists what moved first, largest change first; what did not is
+ * collapsed under it.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "report.h"
+
+#include <math.h>
+
+/* A counter of a run: a runs.csv column, a counters() figure, or waits. */
+typedef enum MetricKind
+{
+	METRIC_LATENCY,
+	METRIC_CSV,
+	METRIC_COUNTER,
+	METRIC_WAIT
+} MetricKind;
+
+typedef struct Metric
+{
+	MetricKind	kind;
+	char	   *label;
+	size_t		offset;			/* METRIC_CSV: of a double in ReportRun */
+	bool		per_tx;			/* METRIC_CSV: divide by transactions */
+	char	   *scope;			/* METRIC_COUNTER: scope and metric; */
+	char	   *name;			/* METRIC_WAIT: wait event type and event */
+} Metric;
+
+/* Latencies and percentiles of counters() are per statement already. */
+static bool
+metric_is_raw(const char *name)
+{
+	return strstr(name, "_ms") != NULL || strstr(name, "_us_avg") != NULL;
+}
+
+/* "LWLock:WALWrite": a wait event of runs/NNNN.json's wait_profile */
+static char *
+wait_key(json_t *w)
+{
+	return psprintf("%s:%s", report_json_str(w, "wait_event_type", ""),
+					report_json_str(w, "wait_event", ""));
+}
+
+static double
+metric_value(const Metric *m, const ReportRun *run)
+{
+	double		v = NAN;
+	json_t	   *j;
+
+	switch (m->kind)
+	{
+		case METRIC_LATENCY:
+			return run->latency_avg_ms;
+		case METRIC_CSV:
+			v = *(const double *) ((const char *) run + m->offset);
+			return m->per_tx ? (run->transactions > 0 ? v / run->transactions : NAN) : v;
+		case METRIC_COUNTER:
+			j = json_object_get(json_object_get(json_object_get(run->detail, "counters"), m->scope), m->name);
+			if (!json_is_number(j))
+				return NAN;
+			v = json_number_value(j);
+			if (metric_is_raw(m->name))
+				return v;
+			return run->transactions > 0 ? v / run->transactions : NAN;
+		case METRIC_WAIT:
+			{
+				size_t		i;
+				json_t	   *w;
+				double		sum = 0;
+				bool		found = false;
+
+				json_array_foreach(json_object_get(run->detail, "wait_profile"), i, w)
+				{
+					if (strcmp(wait_key(w), m->name) == 0)
+						sum += json_number_value(json_object_get(w, "samples")), found = true;
+				}
+				return found && run->transactions > 0 ? sum / run->transactions : NAN;
+			}
+	}
+	return NAN;
+}
+
+static int
+add_metric(Metric *ms, int n, int max, Metric m)
+{
+	for (int i = 0; i < n; i++)
+		if (ms[i].kind == m.kind && strcmp(ms[i].label, m.label) == 0)
+			return n;
+	if (n < max)
+		ms[n++] = m;
+	return n;
+}
+
+#define MAX_METRICS 64
+
+/* Every metric at least one counted run has, in a stable order. */
+static int
+collect_metrics(const ReportData *r, Metric *ms)
+{
+	static const struct
+	{
+		const char *label;
+		size_t		offset;
+		bool		per_tx;
+	}			csv[] = {
+		{"CPU user µs/tx", offsetof(ReportRun, cpu_user_us_per_tx), false},
+		{"CPU system µs/tx", offsetof(ReportRun, cpu_sys_us_per_tx), false},
+		{"voluntary switches/tx", offsetof(ReportRun, voluntary_per_tx), false},
+		{"involuntary switches/tx", offsetof(ReportRun, involuntary_per_tx), false},
+		{"buffer hits/tx", offsetof(ReportRun, blks_hit), true},
+		{"buffer reads/tx", offsetof(ReportRun, blks_read), true},
+		{"WAL bytes/tx", offsetof(ReportRun, wal_bytes), true},
+	};
+	int			n = 0;
+
+	n = add_metric(ms, n, MAX_METRICS, (Metric) {METRIC_LATENCY, "latency average ms"});
+	for (int i = 0; i < lengthof(csv); i++)
+	{
+		Metric		m = {METRIC_CSV, (char *) csv[i].label, csv[i].offset, csv[i].per_tx};
+
+		for (int k = 0; k < r->nruns; k++)
+			if (report_run_counted(&r->runs[k]) && isfinite(metric_value(&m, &r->runs[k])))
+			{
+				n = add_metric(ms, n, MAX_METRICS, m);
+				break;
+			}
+	}
+	for (int k = 0; k < r->nruns; k++)
+	{
+		const char *scope;
+		json_t	   *group;
+		size_t		i;
+		json_t	   *w;
+
+		if (!report_run_counted(&r->runs[k]) || r->runs[k].detail == NULL)
+			continue;
+		json_object_foreach(json_object_get(r->runs[k].detail, "counters"), scope, group)
+		{
+			const char *name;
+			json_t	   *val;
+
+			/* bookkeeping (when the counters were reset), not a measurement */
+			if (strcmp(scope, "meta") == 0)
+				continue;
+
+			json_object_foreach(group, name, val)
+			{
+				bool		raw = metric_is_raw(name);
+				Metric		m = {METRIC_COUNTER,
+					psprintf("%s %s%s", scope, name, raw ? "" : "/tx"), 0, true,
+				pg_strdup(scope), pg_strdup(name)};
+
+				n = add_metric(ms, n, MAX_METRICS, m);
+			}
+		}
+		json_array_foreach(json_object_get(r->runs[k].detail, "wait_profile"), i, w)
+		{
+			char	   *key = wait_key(w);
+			Metric		m = {METRIC_WAIT, psprintf("wait samples/tx %s", key), 0, true, NULL, key};
+
+			if (i < 10)
+				n = add_metric(ms, n, MAX_METRICS, m);
+		}
+	}
+	return n;
+}
+
+static char *
+fmt_value(double v)
+{
+	if (v >= 1000)
+		return psprintf("%.0f", v);
+	if (v >= 10)
+		return psprintf("%.1f", v);
+	return psprintf("%.3g", v);
+}
+
+
+/* One counter of one comparison, B against A. */
+typedef struct MetricRow
+{
+	const Metric *metric;
+	ReportSample a;				/* the counter of each side's counted runs */
+	ReportSample b;
+	bool		has;
+	StatsComparison cmp;		/* lower is not "better": more or less */
+	double		q;				/* Benjamini-Hochberg across the comparison's counters */
+	bool		moved;
+} MetricRow;
+
+static double
+metric_figure(const ReportData *r, int run, const void *arg)
+{
+	return metric_value((const Metric *) arg, &r->runs[run]);
+}
+
+/* Moved first, larger changes first; then the rest in the metrics' order. */
+static int
+row_order(const void *x, const void *y)
+{
+	const MetricRow *a = x;
+	const MetricRow *b = y;
+	double		da = a->moved ? fabs(log(a->cmp.estimate)) : -1;
+	double		db = b->moved ? fabs(log(b->cmp.estimate)) : -1;
+
+	if (da != db)
+		return da > db ? -1 : 1;
+	return a->metric < b->metric ? -1 : a->metric > b->metric;
+}
+
+/* Every counter of cell c compared, adjusted and sorted; *nrows of them. */
+static MetricRow *
+compare_metrics(const ReportData *r, const ReportCell *c, const Metric *ms, int nm, int *nrows)
+{
+	MetricRow  *rows = pg_malloc0(sizeof(MetricRow) * (nm + 1));
+	double	   *p = pg_malloc(sizeof(double) * (nm + 1));
+	int			n = 0;
+
+	for (int m = 0; m < nm; m++)
+	{
+		MetricRow  *row = &rows[n];
+
+		row->metric = &ms[m];
+		report_figure_sample(r, c->a, metric_figure, &ms[m], &row->a);
+		report_figure_sample(r, c->b, metric_figure, &ms[m], &row->b);
+		/* a command type the load never ran is noise in the table */
+		if (row->a.n == 0 && row->b.n == 0)
+		{
+			report_free_figure_sample(&row->a);
+			report_free_figure_sample(&row->b);
+			continue;
+		}
+		row->has = row->a.n > 0 && row->b.n > 0 &&
+			report_compare_samples(r, c, &row->a, &row->b, false, &row->cmp);
+		p[n] = row->has && row->cmp.has_p ? row->cmp.p_value : 1.0;
+		n++;
+	}
+	if (n > 0 && stats_bh_adjust(p, n, p) == STATS_OK)
+		for (int i = 0; i < n; i++)
+		{
+			rows[i].q = p[i];
+			rows[i].moved = rows[i].has && stats_fdr_discovery(&rows[i].cmp, p[i], &r->opt);
+		}
+	pfree(p);
+	qsort(rows, n, sizeof(MetricRow), row_order);
+	*nrows = n;
+	return rows;
+}
+
+static void
+metric_row(Doc *d, const MetricRow *row)
+{
+	const char *cells[8];
+
+	cells[0] = row->metric->label;
+	cells[1] = row->a.n > 0 ? fmt_value(report_median(row->a.tps, row->a.n)) : "-";
+	cells[2] = row->b.n > 0 ? fmt_value(report_median(row->b.tps, row->b.n)) : "-";
+	report_comparison_cells(&row->cmp, row->has, &cells[3]);
+	/* q in the place of p: the verdict is Benjamini-Hochberg's */
+	cells[5] = row->has && row->cmp.has_p ? psprintf("%.3g", row->q) : "-";
+	cells[7] = !row->has ? "insufficient" : row->moved ? (row->cmp.estimate > 1 ? "more" : "less") : "~";
+	doc_table_row_marked(d, cells, 7, row->moved ? "#222" : NULL);
+}
+
+void
+report_metrics_section(const ReportData *r, Doc *d)
+{
+	Metric		ms[MAX_METRICS];
+	int			nm = collect_metrics(r, ms);
+	bool		any_counters = false;
+
+	doc_heading(d, 2, "Server counters per transaction");
+	doc_para(d, "Each counter per transaction of the counted runs, B against A on the unit of the "
+			 "comparison's verdict (n) with its statistics; q: p adjusted by Benjamini-Hochberg "
+			 "across the counters of the comparison. more or less: q < %g and the whole CI beyond "
+			 "±%g%%; ~: not so. What moved comes first; the rest is folded under it.",
+			 r->opt.alpha, 100 * r->opt.noise);
+	for (int v = 0; v < r->spec.nvariants; v++)
+		if (!r->spec.variants[v].extension)
+			doc_para(d, "Variant %s ran without the extension: it has no server counters.",
+					 report_variant_name(r, v));
+	for (int i = 0; i < nm; i++)
+		if (ms[i].kind == METRIC_COUNTER || ms[i].kind == METRIC_WAIT)
+			any_counters = true;
+	if (!any_counters)
+		doc_para(d, "No run has counters from pgbench_ext.counters() (runs/NNNN.json); "
+				 "shown are the figures from runs.csv.");
+	for (int i = 0; i < r->ncells; i++)
+	{
+		const ReportCell *c = &r->cells[i];
+		const char *hdr[] = {"metric (median of runs)", c->base_name, c->name, "B/A", "CI", "q",
+		"n", "verdict"};
+		int			nrows,
+					moved = 0;
+		MetricRow  *rows;
+
+		if (c->variant < 0)
+			continue;
+		rows = compare_metrics(r, c, ms, nm, &nrows);
+		while (moved < nrows && rows[moved].moved)
+			moved++;
+		doc_heading(d, 3, psprintf("%s: %d of %d counters moved", report_cell_title(c), moved, nrows));
+		if (moved == 0)
+			doc_para(d, "No counter moved.");
+		else
+		{
+			doc_table_begin(d, lengthof(hdr), hdr);
+			for (int k = 0; k < moved; k++)
+				metric_row(d, &rows[k]);
+			doc_table_end(d);
+		}
+		if (moved < nrows)
+		{
+			doc_details_begin(d, psprintf("%d counters that did not move", nrows - moved));
+			doc_table_begin(d, lengthof(hdr), hdr);
+			for (int k = moved; k < nrows; k++)
+				metric_row(d, &rows[k]);
+			doc_table_end(d);
+			doc_details_end(d);
+		}
+		for (int k = 0; k < nrows; k++)
+		{
+			report_free_figure_sample(&rows[k].a);
+			report_free_figure_sample(&rows[k].b);
+		}
+		pfree(rows);
+	}
+}

@@ -1,0 +1,106 @@
+# The keys that quiet a run, on managed clusters of the installed
+# PostgreSQL: while a duet runs, its servers are seen in /proc without
+# address-space randomization and on the CPUs the plan gave them; the two
+# runs of each pair overlap in time on disjoint CPU sets that swap every
+# round; both get the round's pgbench seed.  Then two servers started once
+# give "insufficient", and bad values of the keys are refused.
+use strict;
+use warnings;
+
+use IPC::Run;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::Local qw(timegm);
+
+use PgbenchExtTest;
+
+my $bindir = pg_bindir();
+my $base = shared_tempdir();
+
+sub cpus_of_process
+{
+	my ($pid) = @_;
+	my ($line) = grep { /^Cpus_allowed_list:/ } split /\n/, slurp_file("/proc/$pid/status");
+	return $line =~ /:\s*(\S+)/ ? $1 : '';
+}
+
+sub epoch_of
+{
+	my ($iso) = @_;
+	my ($y, $mo, $d, $h, $mi, $s) = $iso =~ /^(\d+)-(\d+)-(\d+)T(\d+):(\d+):(\d+)Z$/ or die "bad time $iso";
+	return timegm($s, $mi, $h, $d, $mo - 1, $y);
+}
+
+my @duet = ('ab', '-s', '1', '-c', '1', '-T', '2', '-r', '2', '-b', 'select-only', '--seed', '5',
+	'--restart', 'never', '--schedule', 'duet', '--aslr', 'off', '--prewarm', 'on',
+	'--variant', 'a', '--bindir', $bindir, '--variant', 'b', '--bindir', $bindir);
+
+# --- a duet, watched while it runs -----------------------------------------
+my $dir = "$base/duet";
+my ($out, $err) = ('', '');
+my $h = IPC::Run::start([ client(), @duet, '-o', $dir ], '<', \undef, '>', \$out, '2>', \$err);
+my $seen = wait_until(
+	60,
+	sub {
+		return undef unless -f "$dir/runs/0001.err";
+		my @seen;
+		foreach my $pidfile (glob("$dir/clusters/*/data/postmaster.pid"))
+		{
+			my ($pid) = split /\n/, slurp_file($pidfile);
+			my $persona = eval { slurp_file("/proc/$pid/personality") } // return undef;
+			push @seen, { personality => hex($persona), cpus => cpus_of_process($pid) };
+		}
+		return @seen == 2 ? \@seen : undef;
+	},
+	$h);
+ok($h->finish, 'a duet completes') or diag "$out\n$err";
+ok($seen, 'both servers were seen in /proc during the first run');
+foreach my $server (@{ $seen // [] })
+{
+	ok($server->{personality} & 0x0040000, 'a server runs without address-space randomization (ADDR_NO_RANDOMIZE)');
+}
+isnt($seen->[0]{cpus}, $seen->[1]{cpus}, "during a duet the two servers are on different CPUs: $seen->[0]{cpus} and $seen->[1]{cpus}")
+  if $seen;
+
+my @runs = read_runs($dir);
+is(scalar(grep { $_->{status} eq 'ok' } @runs), 4, 'four runs recorded, all ok');
+my %by_round;
+push @{ $by_round{ $_->{round} } }, $_ foreach @runs;
+my %cpus_of;
+foreach my $round (sort keys %by_round)
+{
+	my ($x, $y) = @{ $by_round{$round} };
+	# started_at has whole seconds: starts at most a second apart, runs of 2 s
+	my ($sx, $sy) = (epoch_of($x->{started_at}), epoch_of($y->{started_at}));
+	ok(abs($sx - $sy) <= 1 && $sx < $sy + $y->{duration_s} && $sy < $sx + $x->{duration_s},
+		"round $round: the two runs of the duet overlap in time");
+	my @facts = map { read_json(sprintf("%s/runs/%04d.json", $dir, $_->{run_id}))->{quiet} } ($x, $y);
+	ok(!$facts[0]{aslr} && !$facts[1]{aslr}, "round $round: each run records its server without ASLR");
+	isnt($facts[0]{cpus}, $facts[1]{cpus}, "round $round: the two runs' servers on disjoint CPU sets");
+	is($facts[$_]{pgbench_cpus}, $facts[$_]{cpus}, "round $round: pgbench on its server's CPUs") for 0 .. 1;
+	$cpus_of{$round}{ $_->[0]{variant} } = $_->[1]{cpus} for ([ $x, $facts[0] ], [ $y, $facts[1] ]);
+	my @seeds = map { slurp_file(sprintf("%s/runs/%04d.err", $dir, $_->{run_id})) =~ /setting random seed to (\d+)/ ? $1 : '' }
+	  ($x, $y);
+	ok($seeds[0] ne '' && $seeds[0] eq $seeds[1], "round $round: one pgbench seed for both ($seeds[0])");
+}
+is($cpus_of{2}{a}, $cpus_of{1}{b}, 'the CPU sets swap between rounds');
+
+# --- two servers started once: insufficient --------------------------------
+my $summary = read_json("$dir/summary.json");
+my ($cell) = @{ $summary->{cells} };
+is($cell->{comparison}{verdict}, 'insufficient', 'different servers started once: insufficient');
+like($cell->{comparison}{reason}, qr/each started once.*restart = auto/, 'saying why and what to set');
+like($out, qr/^insufficient: different servers, each started once/m, 'the terminal says why');
+
+# --- bad values --------------------------------------------------------------
+my ($rc, $o, $e) = run_client(@duet[ 0 .. 10 ], '--pin', 'maybe', '--variant', 'a', '--bindir', $bindir,
+	'--variant', 'b', '--bindir', $bindir, '-o', "$base/bad");
+is($rc, 2, 'pin = maybe: a usage error');
+like($e, qr/pin must be on .* or off, got "maybe"/, 'naming the key and its values');
+($rc, $o, $e) = run_client('ab', '-s', '1', '-T', '1', '--schedule', 'duet', '--variant', 'a', '--bindir', $bindir,
+	'--variant', 'b', '--cluster', 'a', '-o', "$base/bad2");
+is($rc, 2, 'a duet of two variants on one server: a usage error');
+like($e, qr/schedule = duet needs every variant on a server of its own.*variant "b" shares/, 'saying which variant');
+ok(!-e "$base/bad2/runs.csv", 'nothing ran');
+
+done_testing();

@@ -1,0 +1,77 @@
+# The pre-flight: "pgbench_ext check FILE" and the lines a run prints before
+# its first run.  On a host with no history it promises nothing; a finished
+# experiment across two restarted servers adds its measured noise to the
+# host's history (PGBENCH_EXT_STATE_DIR here), from which check gives the
+# time to decide 2% and warns when an experiment's rounds cannot.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+
+my $bindir = pg_bindir();
+my $base = shared_tempdir();
+$ENV{PGBENCH_EXT_STATE_DIR} = "$base/state";
+
+sub write_ini
+{
+	my ($name, $experiment) = @_;
+	my $path = "$base/$name.ini";
+	open my $f, '>', $path or die "could not write $path: $!";
+	print $f "[experiment]\nscale = 1\nclients = 1\nscript = select-only\n$experiment\n"
+	  . "[variant A]\nbindir = $bindir\n\n[variant B]\nbindir = $bindir\n";
+	close $f;
+	return $path;
+}
+
+my $short = write_ini('short', "duration = 1\nrounds = 2\nrestart = never\n");
+my $long = write_ini('long', "duration = 1\nrounds = auto\nbudget = 7d\n");
+
+# --- no history -------------------------------------------------------------
+my ($rc, $out, $err) = run_client('check', $short);
+is($rc, 0, 'check exits 0') or diag $err;
+like($out, qr/^pre-flight: \d+ CPUs?; other processes busy \d+% of them, steal [\d.]+%, load [\d.]+; governor /m,
+	'the host: CPUs, load of others, steal, governor');
+like($out, qr/^pre-flight: no noise measured on this host yet for two servers/m, 'no history: nothing promised');
+ok(!-e "$base/state/noise.csv", 'check writes nothing');
+
+# --- a run: its pre-flight, then its noise into the history ----------------
+($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-T', '1', '-r', '4', '-b', 'select-only',
+	'--restart', '2', '--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir,
+	'-o', "$base/run");
+is($rc, 0, 'an experiment across two restarted servers') or diag "$out\n$err";
+like($out, qr/\Apre-flight: /, 'a run begins with its pre-flight');
+my @history = split /\n/, slurp_file("$base/state/noise.csv");
+is($history[0], 'recorded_at,script,clients,servers,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s',
+	'the history has a header');
+like($history[-1], qr/^\d{4}-\d\d-\d\dT[\d:]+Z,select-only,1,two,interleaved,[\d.]+,\d+,[\d.]+,\d+,[\d.]+,[\d.]+$/,
+	'and the run\'s noise: sd between rounds and between instance pairs, with their costs');
+
+# --- check with history -------------------------------------------------------
+# A record of known figures, the latest: sd 5% between rounds and 2% between
+# instance pairs (10 degrees of freedom each), runs costing 1 s beyond their
+# time, restarts 3 s.  The design for 2% is then fixed by these numbers.
+open my $hist, '>>', "$base/state/noise.csv" or die $!;
+print $hist "2099-01-01T00:00:00Z,select-only,1,two,interleaved,0.050000,10,0.020000,10,1.000,3.000\n";
+close $hist;
+($rc, $out, $err) = run_client('check', $short);
+is($rc, 0, 'check with a history exits 0') or diag $err;
+like($out, qr/^pre-flight: noise here \(2099-01-01T00:00:00Z, select-only, 1 client\): sd between rounds 5\.00%, between instance pairs 2\.00%$/m,
+	'the noise this host showed for the load: its latest record');
+like($out, qr/^pre-flight: to decide 2% \(twice the ±1% threshold\) at 80% power: \d+ instance pairs x \d+ rounds?, about \S+$/m,
+	'the time to decide 2%');
+like($out, qr/^pre-flight: warning: this experiment's rounds \(\S+\) cannot decide 2% here; give it \S+ or more/m,
+	'two rounds of 1 s and no restart cannot: warned');
+($rc, $out, $err) = run_client('check', $long);
+unlike($out, qr/cannot decide/, 'a budget of 7 days can: no warning');
+
+# --- bad input ----------------------------------------------------------------
+($rc, $out, $err) = run_client('check');
+is($rc, 2, 'check without a file: usage error');
+($rc, $out, $err) = run_client('check', write_ini('bad', "pin = sometimes\n"));
+is($rc, 2, 'a bad key value: exit 2');
+like($err, qr/pin must be on .* got "sometimes"/, 'naming it');
+
+done_testing();

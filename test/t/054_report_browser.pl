@@ -1,0 +1,145 @@
+# The report as a reader opens it: report.html of a real, short experiment
+# (two variants on one cluster, 1-second runs, the snapshot probe on) and of
+# a results directory of three variants and two client counts, rendered by
+# headless Chromium (Debian's chromium, which tools/deps installs).  In the
+# page: no console error and no resource loaded from anywhere; the forest
+# plot the first figure, within the first screen and of non-zero size; with
+# every section opened, every SVG rendered (a non-empty box and content)
+# and titled; the page no wider than 1,400 px.  Also the end of the run on
+# the terminal: one screen, the forest plot in text under the table.
+#
+# Nothing here judges noisy data: the checks are of the page's structure,
+# whatever the verdicts of the short run are.
+use strict;
+use warnings;
+
+use File::Temp;
+use JSON::PP;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+use ReportFixture;
+
+my ($chromium) = grep { -x } map { "$_/chromium" } split /:/, $ENV{PATH};
+ok($chromium, 'chromium is on PATH (tools/deps install brings Debian\'s chromium)')
+  or BAIL_OUT('no chromium: run tools/deps install');
+
+my $bindir = pg_bindir();
+my $base = shared_tempdir();
+my $screen_w = 1400;
+
+# The checks run in the page itself: a copy of report.html with a script
+# that collects errors from the first moment and, at the end of the body,
+# measures the page and writes what it found into it for --dump-dom.
+my $probe_head = <<'EOF';
+<script>window.__errors=[];window.addEventListener('error',function(e){window.__errors.push(String(e.message))});</script>
+EOF
+my $probe_body = <<'EOF';
+<script>(function(){
+var out={errors:window.__errors,screen_h:innerHeight,screen_w:innerWidth,untitled:[],unrendered:[]};
+var f=document.querySelector('svg.forest');
+out.forest=!!f;
+out.forest_first=document.querySelector('svg')===f;
+if(f){var r=f.getBoundingClientRect();out.forest_top=r.top;out.forest_bottom=r.bottom;out.forest_w=r.width;out.forest_h=r.height;}
+document.querySelectorAll('details').forEach(function(d){d.open=true;});
+var svgs=document.querySelectorAll('svg');
+out.svgs=svgs.length;
+svgs.forEach(function(s,i){
+	var r=s.getBoundingClientRect(),b={width:0,height:0};
+	try{b=s.getBBox();}catch(e){}
+	if(!(r.width>0&&r.height>0&&b.width>0&&b.height>0))out.unrendered.push(i);
+	var t=s.querySelector('title');
+	if(!t||!t.textContent.trim())out.untitled.push(i);
+});
+out.page_w=document.documentElement.scrollWidth;
+out.resources=performance.getEntriesByType('resource').length;
+var p=document.createElement('pre');p.id='probe-result';p.textContent=JSON.stringify(out);
+document.body.appendChild(p);
+})();</script>
+EOF
+
+# report.html of $dir in Chromium: what the probe found, and Chromium's log
+sub browse
+{
+	my ($dir) = @_;
+	my $html = slurp_file("$dir/report.html");
+	$html =~ s/<head>/<head>$probe_head/ or die "no <head> in $dir/report.html";
+	$html =~ s/<\/body>/$probe_body<\/body>/ or die "no </body> in $dir/report.html";
+	my $page = "$dir/probe.html";
+	open my $f, '>', $page or die "$page: $!";
+	print $f $html;
+	close $f;
+	my $profile = File::Temp->newdir("$base/chromium-XXXX");
+	my ($dom, $log) = ('', '');
+	local $ENV{HOME} = "$profile";
+	IPC::Run::run(
+		[ $chromium, '--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars',
+		  "--user-data-dir=$profile", "--window-size=$screen_w,1000", '--enable-logging=stderr',
+		  '--v=0', '--dump-dom', "file://$page" ],
+		'<', \undef, '>', \$dom, '2>', \$log, IPC::Run::timeout(120));
+	my ($json) = $dom =~ /<pre id="probe-result">(.*?)<\/pre>/s;
+	return (undef, $log) unless defined $json;
+	# --dump-dom serializes the text with &, < and > as entities
+	$json =~ s/&lt;/</g;
+	$json =~ s/&gt;/>/g;
+	$json =~ s/&amp;/&/g;
+	return (decode_json($json), $log);
+}
+
+sub check_page
+{
+	my ($dir, $what) = @_;
+	my ($p, $log) = browse($dir);
+	ok($p, "$what: Chromium rendered the page and the probe ran") or return diag $log;
+	is_deeply($p->{errors}, [], "$what: no script error in the page");
+	my @console = grep { /:CONSOLE/ } split /\n/, $log;
+	is_deeply(\@console, [], "$what: nothing on the console");
+	is($p->{resources}, 0, "$what: no resource loaded: the page is self-contained");
+	ok($p->{forest} && $p->{forest_first}, "$what: the forest plot is the first figure");
+	ok($p->{forest_w} > 0 && $p->{forest_h} > 0, "$what: the forest plot has a size ($p->{forest_w} x $p->{forest_h} px)");
+	ok($p->{forest_top} >= 0 && $p->{forest_bottom} <= $p->{screen_h},
+		"$what: the forest plot within the first screen (rows $p->{forest_top} to $p->{forest_bottom} of $p->{screen_h} px)");
+	cmp_ok($p->{svgs}, '>=', 3, "$what: the page has its plots ($p->{svgs} SVGs)");
+	is_deeply($p->{unrendered}, [], "$what: every SVG rendered, with every section opened");
+	is_deeply($p->{untitled}, [], "$what: every SVG has a title");
+	cmp_ok($p->{page_w}, '<=', $screen_w, "$what: the page fits $screen_w px ($p->{page_w} px)");
+	return;
+}
+
+# --- a real experiment ------------------------------------------------------
+my $dir = "$base/ab";
+my ($rc, $out, $err) = run_client('ab', '-s', '1', '-T', '1', '-c', '1', '-b', 'select-only', '--seed', '54',
+	'-r', '6', '--restart', 'never', '--snapshot-probe', '--variant', 'A', '--bindir', $bindir,
+	'--variant', 'B', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_slowdown_pct=40', '-o', $dir);
+is($rc, 0, 'a short A/B on one cluster completes') or diag "$out\n$err";
+like($out, qr/^ B vs A  .{41}  \S.*\n +-\d+%.* B\/A, log scale/m, 'the terminal: the forest plot in text under the table');
+cmp_ok(scalar(split /\n/, $out), '<=', 40, 'the end of the run fits a screen');
+unlike($out, qr/^(noise|levels|design): /m, 'the noise, levels and designs only with --verbose');
+my $svg = slurp_file("$dir/plots/forest.svg");
+like($svg, qr/<title>[^<]+<\/title>/, 'forest.svg: a title');
+like($svg, qr/>B\/A: change of tps against the baseline, log scale; shaded: the ±1% noise band</,
+	'forest.svg: its axis labelled');
+like(slurp_file("$dir/report.md"), qr/^# .*\n\n!\[[^]]*\]\(plots\/forest\.svg\)\n/,
+	'report.md: the forest plot first');
+check_page($dir, 'a real A/B');
+
+# --- three variants, two client counts, every counter -----------------------
+my @noise = (-0.02, -0.01, 0, 0.01, 0.02, -0.015, 0.005, 0.015);
+$dir = "$base/three";
+ReportFixture::write_dir(
+	$dir,
+	clients => [ 1, 8 ],
+	rounds => scalar @noise,
+	variants => [ { name => 'head' }, { name => 'patch' }, { name => 'a-variant-with-a-long-name' } ],
+	tps => sub {
+		my ($variant, $clients, $round) = @_;
+		my %f = (head => 1, patch => 1.004, 'a-variant-with-a-long-name' => 0.8);
+		return 500 * $clients * $f{$variant} * (1 + $noise[ ($round * 3 + length $variant) % @noise ]);
+	});
+($rc, $out, $err) = run_client('report', $dir);
+is($rc, 0, 'three variants: report exits 0') or diag $err;
+is(scalar(() = $out =~ /^ \S+, \d+ clients?: \S+ vs head  /mg), 4, 'the terminal: a forest row per comparison');
+check_page($dir, 'three variants');
+
+done_testing();
