@@ -12,7 +12,7 @@
 #
 #   PG_CONFIG=... bench/profile_aa.sh   (N=3 COUNTED_ROUNDS=10 COUNTED_TX=60
 #                                        SAMPLED_ROUNDS=12 DURATION=3; MODES="counted sampled";
-#                                        SERVERS=1; OUT=DIR keeps the results)
+#                                        SERVERS=1; ASLR=on; OUT=DIR keeps the results)
 set -eu
 cd "$(dirname "$0")/.."
 : "${PG_CONFIG:=pg_config}"
@@ -35,7 +35,7 @@ else
 	second=(--variant B --cluster A)
 fi
 
-echo "A/A profiles, ${SERVERS:-1} server(s), $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $(uname -r), $("$bindir/postgres" -V)"
+echo "A/A profiles, ${SERVERS:-1} server(s), aslr ${ASLR:-on}, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $(uname -r), $("$bindir/postgres" -V)"
 printf '%-8s %3s %10s %8s %10s %10s %9s %-22s %9s %s\n' mode run compared changed "total A" "total B" "B/A" "CI" "half-width" "verdict"
 for mode in ${MODES:-counted sampled}; do
 	for i in $(seq 1 "${N:-3}"); do
@@ -44,7 +44,7 @@ for mode in ${MODES:-counted sampled}; do
 		else
 			load=(-c 2 -T "${DURATION:-3}" -r "${SAMPLED_ROUNDS:-12}")
 		fi
-		"$client" ab -s 1 "${load[@]}" -b select-only --reset never --profile "$mode" --seed "$i" \
+		"$client" ab -s 1 "${load[@]}" -b select-only --reset never --profile "$mode" --seed "$i" --aslr "${ASLR:-on}" \
 			--variant A --bindir "$bindir" "${second[@]}" -o "$work/$mode-$i" >"$work/log" 2>&1 ||
 			{ tail -20 "$work/log" >&2; exit 1; }
 		perl -MJSON::PP -e '

@@ -5,8 +5,9 @@
  *		per transaction are on this machine, and whether a known cost is
  *		found at its size.
  *
- * Two ordinary counted experiments (profile = counted, pgbench -c 1, the
- * design docs/profiles.md measures), each a results directory of its own:
+ * Two ordinary counted experiments (profile = counted, aslr = off, pgbench
+ * -c 1, the design docs/profiles.md measures), each a results directory of
+ * its own:
  *
  *   counted-aa/    A against an identical A2, each on a server of its own
  *                  of --bindir: the verdict, its CI, and the report's own
@@ -69,6 +70,7 @@ run_counted_phase(const CalibrateOptions *o, const char *second, const char *bin
 		!experiment_set(&spec, "experiment", "seed", psprintf("%d", (int) time(NULL) % 1000000), &error) ||
 		!experiment_set(&spec, "experiment", "reset", "never", &error) ||
 		!experiment_set(&spec, "experiment", "profile", "counted", &error) ||
+		!experiment_set(&spec, "experiment", "aslr", "off", &error) ||
 		!experiment_set(&spec, "variant A", "bindir", o->bindir, &error) ||
 		!experiment_set(&spec, section, "bindir", bindir, &error))
 		usage_error("calibrate", "%s", error);

@@ -38,7 +38,9 @@
  * inside secure_read (waiting for the client's next command: how often
  * the backend polls depends on who was faster), pgstat_report_stat (a
  * flush at most once a second) and pgbench_ext's own counters at commit
- * (xact_end: reading the CPU time every so many milliseconds).
+ * (xact_end: reading the CPU time every so many milliseconds); and so is
+ * other processes' work, inside ReceiveSharedInvalidMessages (reading
+ * the catalog invalidations they sent, whenever they arrive).
  *
  * pgbench gets the same --random-seed for every variant of a round, and
  * another each round (run_one.c gives counted runs one per round whatever
@@ -263,6 +265,8 @@ profile_counted_start_server(Cluster *c, char **error)
 	argv[argc++] = "--toggle-collect=secure_read";
 	argv[argc++] = "--toggle-collect=pgstat_report_stat";
 	argv[argc++] = "--toggle-collect=xact_end";
+	/* other processes' work: the invalidations they sent, when they arrive */
+	argv[argc++] = "--toggle-collect=ReceiveSharedInvalidMessages";
 	/* a part per statement: the window of each connection's transactions */
 	argv[argc++] = "--dump-before=ReadyForQuery";
 	argv[argc++] = "--dump-line=no";
