@@ -9,18 +9,24 @@
  * -c 1, the design docs/profiles.md measures), each a results directory of
  * its own:
  *
- *   counted-aa/    A against an identical A2, each on a server of its own
+ *   counted-aa/    A against an identical B, each on a server of its own
  *                  of --bindir: the verdict, its CI, and the report's own
  *                  figures of the design, the spread an A/A of it shows
  *                  and its MDE (profile_report.c).
- *   counted-cost/  with --known-cost-bindir: A against "known", a build of
+ *   counted-cost/  with --known-cost-bindir: A against K ("known"), a build of
  *                  the same source with test/fixtures/xact-known-cost.patch,
  *                  whose added function pgbench_ext_known_cost() is counted
  *                  directly in known's profiles (its own instructions per
  *                  transaction).  The verdict must be "more" and its CI must
  *                  cover that cost.
  *
- * The report is printed and kept as DIR/calibration-counted.md.
+ * The variants' names are of one length: each server's data directory is
+ * named after its variant, and a path of another length moves the heap of
+ * its processes, and with it the paths string functions take
+ * (docs/profiles.md, what moves the count).
+ *
+ * The report is printed and kept as DIR/calibration-counted.md, each
+ * phase's line as soon as it is known.
  *
  *-------------------------------------------------------------------------
  */
@@ -190,6 +196,22 @@ cost_text(const CountedPhase *ph)
 					strcmp(ph->verdict, "more") == 0 ? "more, as it must be" : "NOT more: the cost was not found");
 }
 
+/* The report so far, printed and kept as DIR/calibration-counted.md. */
+static bool
+put_report(const CalibrateOptions *o, const char *text, const char *added)
+{
+	char	   *error;
+
+	fputs(added, stdout);
+	fflush(stdout);
+	if (!safe_write_file(psprintf("%s/calibration-counted.md", o->dir), text, 0, &error))
+	{
+		log_error_text(error);
+		return false;
+	}
+	return true;
+}
+
 int
 calibrate_counted(const CalibrateOptions *o)
 {
@@ -199,36 +221,33 @@ calibrate_counted(const CalibrateOptions *o)
 	char	   *cost_dir = psprintf("%s/counted-cost", o->dir);
 	char	   *error;
 	char	   *text;
+	char	   *added;
 	int			rc;
 
-	fprintf(stderr, "calibrate: counted, A against an identical A2 (%d rounds of %d transactions)\n",
+	fprintf(stderr, "calibrate: counted, A against an identical B (%d rounds of %d transactions)\n",
 			o->rounds, o->transactions);
-	if ((rc = run_counted_phase(o, "A2", o->bindir, aa_dir)) != 0)
+	if ((rc = run_counted_phase(o, "B", o->bindir, aa_dir)) != 0)
 		return rc;
 	if (!read_phase(aa_dir, &aa, &error))
 	{
 		log_error_text(error);
 		return EXIT_RUNTIME_ERROR;
 	}
-	text = psprintf("# Counted instructions per transaction on this machine\n\n%s",
-					phase_text("A/A", &aa));
-	if (o->known_cost_bindir)
-	{
-		fprintf(stderr, "calibrate: counted, A against a build with a known cost (%s)\n", o->known_cost_bindir);
-		if ((rc = run_counted_phase(o, "known", o->known_cost_bindir, cost_dir)) != 0)
-			return rc;
-		if (!read_phase(cost_dir, &cost, &error) || !read_direct_cost(cost_dir, &cost, &error))
-		{
-			log_error_text(error);
-			return EXIT_RUNTIME_ERROR;
-		}
-		text = psprintf("%s%s", text, cost_text(&cost));
-	}
-	fputs(text, stdout);
-	if (!safe_write_file(psprintf("%s/calibration-counted.md", o->dir), text, 0, &error))
+	added = psprintf("# Counted instructions per transaction on this machine\n\n%s", phase_text("A/A", &aa));
+	text = added;
+	if (!put_report(o, text, added))
+		return EXIT_RUNTIME_ERROR;
+	if (o->known_cost_bindir == NULL)
+		return 0;
+	fprintf(stderr, "calibrate: counted, A against a build with a known cost (%s)\n", o->known_cost_bindir);
+	if ((rc = run_counted_phase(o, "K", o->known_cost_bindir, cost_dir)) != 0)
+		return rc;
+	if (!read_phase(cost_dir, &cost, &error) || !read_direct_cost(cost_dir, &cost, &error))
 	{
 		log_error_text(error);
 		return EXIT_RUNTIME_ERROR;
 	}
-	return 0;
+	added = cost_text(&cost);
+	text = psprintf("%s%s", text, added);
+	return put_report(o, text, added) ? 0 : EXIT_RUNTIME_ERROR;
 }
