@@ -21,9 +21,8 @@
  *                  cover that cost.
  *
  * The variants' names are of one length: each server's data directory is
- * named after its variant, and a path of another length moves the heap of
- * its processes, and with it the paths string functions take
- * (docs/profiles.md, what moves the count).
+ * named after its variant, so that the servers differ in nothing but
+ * their binaries, down to the lengths of their paths.
  *
  * The report is printed and kept as DIR/calibration-counted.md, each
  * phase's line as soon as it is known.
