@@ -267,7 +267,12 @@ profile_counted_start_server(Cluster *c, char **error)
 	argv[argc++] = "--toggle-collect=xact_end";
 	/* other processes' work: the invalidations they sent, when they arrive */
 	argv[argc++] = "--toggle-collect=ReceiveSharedInvalidMessages";
-	/* a part per statement: the window of each connection's transactions */
+	/*
+	 * A part per statement: the window of each connection's transactions.
+	 * A toggle above entered where counting is off (reading the startup
+	 * packet, a flush at exit) turns it on there; those calls fall in a
+	 * backend's first or last part, which are never read.
+	 */
 	argv[argc++] = "--dump-before=ReadyForQuery";
 	argv[argc++] = "--dump-line=no";
 	argv[argc++] = psprintf("--callgrind-out-file=%s/" CALLGRIND_PREFIX "%%p", callgrind_dir(c));
@@ -459,9 +464,10 @@ file_pid(const char *name, int *part)
 }
 
 /*
- * A file there before the run: remembered when its process still lives
- * (the postmaster's, the runner's connection's, written when they exit),
- * else removed: a backend of no run's, done with (the server is settled).
+ * A file there before the run: remembered when it is the last part of a
+ * process that still lives; else removed: a backend of no run's, done
+ * with (the server is settled), or a part of a live process's statements
+ * (the runner's connection's).
  */
 static bool
 remember_file(const char *name, void *arg)
