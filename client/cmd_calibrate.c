@@ -426,6 +426,32 @@ reanalyse(CalibrateOptions *o)
 	return 0;
 }
 
+/* Options that exclude each other, or need one another. */
+static void
+check_exclusions(const CalibrateOptions *o, bool target_given, double setting_pct)
+{
+	if (target_given && o->delay_ns > 0)
+		usage_error("calibrate", "--target and --delay-ns exclude each other: the slowdown is either a share of each transaction or a fixed wait");
+	if (o->size_rounds > 0 && o->delay_ns > 0)
+		usage_error("calibrate", "--size-rounds and --delay-ns exclude each other: sizing scales inject_slowdown_pct, not a fixed wait");
+	if (setting_pct > 0 && (o->delay_ns > 0 || o->size_rounds > 0))
+		usage_error("calibrate", "--setting excludes --delay-ns and --size-rounds: it is the inject_slowdown_pct they would choose");
+	if (o->restart_rounds > 0 && o->reanalyse)
+		usage_error("calibrate", "--restart and --reanalyse exclude each other: the restarts a calibration ran with are in its phases' experiment.json");
+	if (o->restart_rounds > 0 && o->rounds % o->restart_rounds != 0)
+		usage_error("calibrate", "--rounds %d is not a multiple of --restart %d: each comparison must hold whole instance pairs",
+					o->rounds, o->restart_rounds);
+	if (o->restart_rounds > 0 && o->rounds / o->restart_rounds < 6)
+		usage_error("calibrate", "--rounds %d with --restart %d gives %d instance pairs per comparison; the verdict across instance pairs needs at least 6",
+					o->rounds, o->restart_rounds, o->rounds / o->restart_rounds);
+	if (o->rounds_auto != (o->budget_s > 0))
+		usage_error("calibrate", o->rounds_auto ? "--rounds auto needs --budget: the most time each comparison may take"
+					: "--budget goes with --rounds auto");
+	if (o->rounds_auto && (o->reanalyse || target_given || o->delay_ns > 0 || o->size_rounds > 0 ||
+						  setting_pct > 0 || o->skip_aa || o->restart_rounds > 0))
+		usage_error("calibrate", "--rounds auto runs its own phases (an A/A, 2%% and 5%% slowdowns): it takes none of --reanalyse, --target, --delay-ns, --size-rounds, --setting, --skip-aa and --restart");
+}
+
 /*
  * --counted runs its own phases: of the others' options it takes the
  * installation, the script, the scale, the rounds and the directory.
@@ -589,26 +615,7 @@ cmd_calibrate(int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error("calibrate", "too many command-line arguments (first is \"%s\")", argv[optind]);
-	if (target_given && o.delay_ns > 0)
-		usage_error("calibrate", "--target and --delay-ns exclude each other: the slowdown is either a share of each transaction or a fixed wait");
-	if (o.size_rounds > 0 && o.delay_ns > 0)
-		usage_error("calibrate", "--size-rounds and --delay-ns exclude each other: sizing scales inject_slowdown_pct, not a fixed wait");
-	if (setting_pct > 0 && (o.delay_ns > 0 || o.size_rounds > 0))
-		usage_error("calibrate", "--setting excludes --delay-ns and --size-rounds: it is the inject_slowdown_pct they would choose");
-	if (o.restart_rounds > 0 && o.reanalyse)
-		usage_error("calibrate", "--restart and --reanalyse exclude each other: the restarts a calibration ran with are in its phases' experiment.json");
-	if (o.restart_rounds > 0 && o.rounds % o.restart_rounds != 0)
-		usage_error("calibrate", "--rounds %d is not a multiple of --restart %d: each comparison must hold whole instance pairs",
-					o.rounds, o.restart_rounds);
-	if (o.restart_rounds > 0 && o.rounds / o.restart_rounds < 6)
-		usage_error("calibrate", "--rounds %d with --restart %d gives %d instance pairs per comparison; the verdict across instance pairs needs at least 6",
-					o.rounds, o.restart_rounds, o.rounds / o.restart_rounds);
-	if (o.rounds_auto != (o.budget_s > 0))
-		usage_error("calibrate", o.rounds_auto ? "--rounds auto needs --budget: the most time each comparison may take"
-					: "--budget goes with --rounds auto");
-	if (o.rounds_auto && (o.reanalyse || target_given || o.delay_ns > 0 || o.size_rounds > 0 ||
-						  setting_pct > 0 || o.skip_aa || o.restart_rounds > 0))
-		usage_error("calibrate", "--rounds auto runs its own phases (an A/A, 2%% and 5%% slowdowns): it takes none of --reanalyse, --target, --delay-ns, --size-rounds, --setting, --skip-aa and --restart");
+	check_exclusions(&o, target_given, setting_pct);
 	check_counted_options(&o, rounds_given);
 	o.target = target_pct / 100.0;
 	o.setting_pct = setting_pct > 0 ? setting_pct : target_pct;
