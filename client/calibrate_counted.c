@@ -181,17 +181,26 @@ phase_text(const char *title, const CountedPhase *ph)
 					ph->a_median);
 }
 
-/* The known-cost phase: found "more", its CI covering the direct count. */
+/*
+ * The known-cost phase: found "more", and in instructions per transaction
+ * beside the direct count.  The function's own count leaves out its call
+ * site (the call itself, what the caller does around it), so a CI as
+ * narrow as a few instructions may lie that much above it.
+ */
 static char *
 cost_text(const CountedPhase *ph)
 {
 	double		truth = 1 + ph->direct / ph->a_median;
+	double		found = (ph->estimate - 1) * ph->a_median;
 	bool		covered = ph->ci_low <= truth && truth <= ph->ci_high;
 
-	return psprintf("%sthe known cost counted directly: %.1f instructions per transaction (%+.3f%%), "
-					"%s by the CI; verdict %s\n",
-					phase_text("known cost", ph), ph->direct, 100 * (truth - 1),
-					covered ? "covered" : "NOT covered",
+	return psprintf("%sthe known cost: %.1f instructions per transaction counted directly in %s() (%+.3f%%); "
+					"found %.1f [%.1f, %.1f], %s; verdict %s\n",
+					phase_text("known cost", ph), ph->direct, KNOWN_COST_FUNCTION, 100 * (truth - 1),
+					found, (ph->ci_low - 1) * ph->a_median, (ph->ci_high - 1) * ph->a_median,
+					covered ? "the CI covering it"
+					: psprintf("%.1f from it (its call site is not in the function's count)",
+							   found - ph->direct),
 					strcmp(ph->verdict, "more") == 0 ? "more, as it must be" : "NOT more: the cost was not found");
 }
 

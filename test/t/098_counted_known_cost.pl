@@ -62,10 +62,14 @@ is($m->{verdict}, 'more', sprintf('known: more instructions per transaction, %+.
 # The reported CI is a 95% one: it misses a true value one time in twenty.
 # Widened about its estimate by 3.29 / 1.96 it is a 99.9% one (normal
 # scale; the rank CI of 10 rounds is no narrower than that), so that this
-# check fails by chance at most once in 1,000 runs.
-my $half = ($m->{ci_high} - $m->{ci_low}) / 2 * 3.29 / 1.96;
+# check fails by chance at most once in 1,000 runs.  The function's own
+# count leaves out its call site in StartTransaction (the call, and what
+# the compiler moved around it: a few instructions), which a CI a few
+# instructions wide can tell: 4 instructions per transaction are allowed
+# for it.
+my $half = ($m->{ci_high} - $m->{ci_low}) / 2 * 3.29 / 1.96 + 4 / $m->{a_median};
 cmp_ok(abs($m->{estimate} - $true), '<=', $half,
-	sprintf('its CI covers the cost counted directly, %+.3f%%', 100 * ($true - 1)));
+	sprintf('its CI covers the cost counted directly, %+.3f%% (its call site aside)', 100 * ($true - 1)));
 cmp_ok(sum(map { $_->{wall_s} } grep { $_->{variant} ne 'moved' } read_runs($dir)), '<=', 600,
 	'decided within ten minutes of counted runs (stock and known)');
 
