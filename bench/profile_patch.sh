@@ -31,7 +31,7 @@ scale=${SCALE:-1}
 
 echo "== $(basename "$patch"): $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $(uname -r)"
 "$client" ab -s "$scale" -c 1 -t "${COUNTED_TX:-100}" -r "${COUNTED_ROUNDS:-10}" -b select-only \
-	--reset never --profile counted --cache-sim on --seed 1 "${variants[@]}" -o "$out/counted" >"$out/counted.log" 2>&1 ||
+	--reset never --profile counted --cache-sim on --aslr off --seed 1 "${variants[@]}" -o "$out/counted" >"$out/counted.log" 2>&1 ||
 	{ tail -20 "$out/counted.log" >&2; exit 1; }
 "$client" ab -s "$scale" -c 2 -T "${DURATION:-5}" -r "${SAMPLED_ROUNDS:-16}" -b select-only \
 	--reset never --profile sampled --seed 1 "${variants[@]}" -o "$out/sampled" >"$out/sampled.log" 2>&1 ||

@@ -34,6 +34,9 @@ typedef struct CalibrateOptions
 								 * every that many rounds; 0: none */
 	bool		rounds_auto;	/* --rounds auto: budgeted comparisons (calibrate_budget.c) */
 	int			budget_s;		/* --budget: of each budgeted comparison */
+	bool		counted;		/* --counted: calibrate_counted.c's phases only */
+	int			transactions;	/* --counted: per run (-t) */
+	const char *known_cost_bindir;	/* --counted: a build with the known cost */
 } CalibrateOptions;
 
 #define CAL_MAX_WINDOWS 8
@@ -145,5 +148,8 @@ extern const char *const calibrate_budget_phase_names[CAL_BUDGET_NPHASES];
 extern const double calibrate_budget_slowdown_pct[CAL_BUDGET_NPHASES];
 extern char *calibrate_budget_dir(const CalibrateOptions *o, int phase, int k);
 extern bool calibrate_budget_report(const CalibrateOptions *o, FILE *out, char **error);
+
+/* calibrate_counted.c: --counted, an A/A and a known cost, counted */
+extern int	calibrate_counted(const CalibrateOptions *o);
 
 #endif							/* PGBENCH_EXT_CALIBRATE_H */

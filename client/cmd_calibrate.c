@@ -94,6 +94,12 @@ calibrate_usage(void)
 	printf("      --restart=N          across servers: the A/A and the slowdown on two clusters,\n"
 		   "                           started once and restarted every N rounds (--rounds / N\n"
 		   "                           instance pairs per comparison, at least 6)\n");
+	printf("      --counted            counted instructions instead (profile = counted, -c 1):\n"
+		   "                           an A/A of two servers of --bindir over --rounds rounds\n"
+		   "                           (default 10) of -t transactions (default 100)\n");
+	printf("  -t, --transactions=N     with --counted: transactions per run\n");
+	printf("      --known-cost-bindir=DIR  with --counted: then A against this build of the same\n"
+		   "                           source with test/fixtures/xact-known-cost.patch\n");
 	printf("  -o, --output=DIR         results directory (default calibration-YYYYMMDD-HHMMSS)\n");
 	printf("      --reanalyse=DIR      run nothing: analyse a finished calibration again\n"
 		   "                           (with its recorded --blocks, --rounds, --target\n"
@@ -411,6 +417,55 @@ reanalyse(CalibrateOptions *o)
 	return 0;
 }
 
+/* Options that exclude each other, or need one another. */
+static void
+check_exclusions(const CalibrateOptions *o, bool target_given, double setting_pct)
+{
+	if (target_given && o->delay_ns > 0)
+		usage_error("calibrate", "--target and --delay-ns exclude each other: the slowdown is either a share of each transaction or a fixed wait");
+	if (o->size_rounds > 0 && o->delay_ns > 0)
+		usage_error("calibrate", "--size-rounds and --delay-ns exclude each other: sizing scales inject_slowdown_pct, not a fixed wait");
+	if (setting_pct > 0 && (o->delay_ns > 0 || o->size_rounds > 0))
+		usage_error("calibrate", "--setting excludes --delay-ns and --size-rounds: it is the inject_slowdown_pct they would choose");
+	if (o->restart_rounds > 0 && o->reanalyse)
+		usage_error("calibrate", "--restart and --reanalyse exclude each other: the restarts a calibration ran with are in its phases' experiment.json");
+	if (o->restart_rounds > 0 && o->rounds % o->restart_rounds != 0)
+		usage_error("calibrate", "--rounds %d is not a multiple of --restart %d: each comparison must hold whole instance pairs",
+					o->rounds, o->restart_rounds);
+	if (o->restart_rounds > 0 && o->rounds / o->restart_rounds < 6)
+		usage_error("calibrate", "--rounds %d with --restart %d gives %d instance pairs per comparison; the verdict across instance pairs needs at least 6",
+					o->rounds, o->restart_rounds, o->rounds / o->restart_rounds);
+	if (o->rounds_auto != (o->budget_s > 0))
+		usage_error("calibrate", o->rounds_auto ? "--rounds auto needs --budget: the most time each comparison may take"
+					: "--budget goes with --rounds auto");
+	if (o->rounds_auto && (o->reanalyse || target_given || o->delay_ns > 0 || o->size_rounds > 0 ||
+						  setting_pct > 0 || o->skip_aa || o->restart_rounds > 0))
+		usage_error("calibrate", "--rounds auto runs its own phases (an A/A, 2%% and 5%% slowdowns): it takes none of --reanalyse, --target, --delay-ns, --size-rounds, --setting, --skip-aa and --restart");
+}
+
+/*
+ * --counted runs its own phases: of the others' options it takes the
+ * installation, the script, the scale, the rounds and the directory.
+ */
+static void
+check_counted_options(CalibrateOptions *o, bool rounds_given)
+{
+	if (!o->counted)
+	{
+		if (o->known_cost_bindir || o->transactions > 0)
+			usage_error("calibrate", "-t and --known-cost-bindir go with --counted");
+		return;
+	}
+	if (o->transactions == 0)
+		o->transactions = 100;
+	if (o->rounds_auto || o->reanalyse || o->restart_rounds > 0 || o->size_rounds > 0 ||
+		o->delay_ns > 0 || o->skip_aa)
+		usage_error("calibrate", "--counted runs its own phases (a counted A/A, a known cost): it takes none of "
+					"--rounds auto, --reanalyse, --restart, --size-rounds, --delay-ns and --skip-aa");
+	if (!rounds_given)
+		o->rounds = 10;
+}
+
 int
 cmd_calibrate(int argc, char **argv)
 {
@@ -431,6 +486,9 @@ cmd_calibrate(int argc, char **argv)
 		{"setting", required_argument, NULL, 9},
 		{"restart", required_argument, NULL, 10},
 		{"budget", required_argument, NULL, 11},
+		{"counted", no_argument, NULL, 12},
+		{"transactions", required_argument, NULL, 't'},
+		{"known-cost-bindir", required_argument, NULL, 13},
 		{"help", no_argument, NULL, '?'},
 		{NULL, 0, NULL, 0}
 	};
@@ -461,7 +519,7 @@ cmd_calibrate(int argc, char **argv)
 	o.duration_s = 10;
 	o.blocks = 20;
 	o.rounds = 6;
-	while ((c = getopt_long(argc, argv, "b:c:s:T:o:", long_options, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "b:c:s:T:t:o:", long_options, NULL)) != -1)
 	{
 		switch (c)
 		{
@@ -531,6 +589,16 @@ cmd_calibrate(int argc, char **argv)
 				if (!experiment_parse_duration(optarg, &o.budget_s))
 					usage_error("calibrate", "--budget must be a duration such as 900s, 30m or 2h, got \"%s\"", optarg);
 				break;
+			case 12:
+				o.counted = true;
+				break;
+			case 't':
+				if (!option_parse_int(optarg, "-t/--transactions", 20, 1000000, &o.transactions))
+					exit(EXIT_USAGE);
+				break;
+			case 13:
+				o.known_cost_bindir = optarg;
+				break;
 			default:
 				pg_log_error_hint("Try \"%s calibrate --help\" for more information.", progname);
 				exit(EXIT_USAGE);
@@ -538,26 +606,8 @@ cmd_calibrate(int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error("calibrate", "too many command-line arguments (first is \"%s\")", argv[optind]);
-	if (target_given && o.delay_ns > 0)
-		usage_error("calibrate", "--target and --delay-ns exclude each other: the slowdown is either a share of each transaction or a fixed wait");
-	if (o.size_rounds > 0 && o.delay_ns > 0)
-		usage_error("calibrate", "--size-rounds and --delay-ns exclude each other: sizing scales inject_slowdown_pct, not a fixed wait");
-	if (setting_pct > 0 && (o.delay_ns > 0 || o.size_rounds > 0))
-		usage_error("calibrate", "--setting excludes --delay-ns and --size-rounds: it is the inject_slowdown_pct they would choose");
-	if (o.restart_rounds > 0 && o.reanalyse)
-		usage_error("calibrate", "--restart and --reanalyse exclude each other: the restarts a calibration ran with are in its phases' experiment.json");
-	if (o.restart_rounds > 0 && o.rounds % o.restart_rounds != 0)
-		usage_error("calibrate", "--rounds %d is not a multiple of --restart %d: each comparison must hold whole instance pairs",
-					o.rounds, o.restart_rounds);
-	if (o.restart_rounds > 0 && o.rounds / o.restart_rounds < 6)
-		usage_error("calibrate", "--rounds %d with --restart %d gives %d instance pairs per comparison; the verdict across instance pairs needs at least 6",
-					o.rounds, o.restart_rounds, o.rounds / o.restart_rounds);
-	if (o.rounds_auto != (o.budget_s > 0))
-		usage_error("calibrate", o.rounds_auto ? "--rounds auto needs --budget: the most time each comparison may take"
-					: "--budget goes with --rounds auto");
-	if (o.rounds_auto && (o.reanalyse || target_given || o.delay_ns > 0 || o.size_rounds > 0 ||
-						  setting_pct > 0 || o.skip_aa || o.restart_rounds > 0))
-		usage_error("calibrate", "--rounds auto runs its own phases (an A/A, 2%% and 5%% slowdowns): it takes none of --reanalyse, --target, --delay-ns, --size-rounds, --setting, --skip-aa and --restart");
+	check_exclusions(&o, target_given, setting_pct);
+	check_counted_options(&o, rounds_given);
 	o.target = target_pct / 100.0;
 	o.setting_pct = setting_pct > 0 ? setting_pct : target_pct;
 	if (o.dir == NULL)
@@ -582,6 +632,8 @@ cmd_calibrate(int argc, char **argv)
 	}
 	if (o.rounds_auto)
 		return run_budgeted_calibration(&o);
+	if (o.counted)
+		return calibrate_counted(&o);
 	if (!write_calibration_file(&o, &error))
 	{
 		log_error_text(error);

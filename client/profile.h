@@ -29,6 +29,11 @@
 #define PROFILE_COUNTED_TRANSACTIONS	1000
 /* Samples per CPU-second of a sampled experiment (bench/profile_overhead.sh). */
 #define PROFILE_SAMPLE_RATE				499
+/*
+ * The noise threshold of a counted experiment's instructions per
+ * transaction: they repeat to about 0.02% (docs/profiles.md, Measurements).
+ */
+#define PROFILE_COUNTED_NOISE			0.0005
 /* Functions get a verdict from this share of a side's total cost up. */
 #define PROFILE_MIN_SHARE				0.01
 /* Warn when more of a variant's samples than this have no symbol. */

@@ -13,28 +13,46 @@
  * backend's own work on its queries, never the postmaster's before the
  * fork, nor the background processes', nor connecting and exiting, whose
  * cost varies with the state of caches shared between backends (the first
- * backend of a new database builds its relation cache file) and so would
- * not cancel between the short and the long run.  A toggle turns
- * counting over, not off: a process that never runs PostgresMain (an
- * autovacuum worker) counts from InitPostgres on; only files in which
- * PostgresMain ran are a backend's and are read.
+ * backend of a new database builds its relation cache file).  A toggle
+ * turns counting over, not off: a process that never runs PostgresMain
+ * (an autovacuum worker) counts from InitPostgres on, but never reaches
+ * ReadyForQuery (below), so is never read.
  *
- * Connection set-up and catalog warm-up are cancelled out as in
- * bench/hook_instructions.sh: before each run, a short run of the same
- * pgbench (a tenth of the transactions) is counted too, and the run's
- * figure is (long - short) / (transactions long - transactions short).
- * Both runs get the same --random-seed (run_one.c gives counted runs one
- * per round whatever pgbench_seed says), so the short run's transactions
- * are the first ones of the long run and the difference is exactly the
- * later transactions' cost.  The seed changes from round to round (the
- * same for every variant within a round), so rounds sample different
- * accounts; with reset = every-run every run starts from the same data.
+ * Each connection is counted from its warm-up on: callgrind dumps its
+ * counts before every ReadyForQuery (--dump-before), so that a backend
+ * leaves a part per statement, callgrind.out.PID.N, and its last part,
+ * callgrind.out.PID, when it exits.  A client backend of the run ran the
+ * run's transactions, each of the same statements: of its parts, the
+ * first warm-up transactions' (catalog and relation caches filled, plans'
+ * first lookups) are left out, and so are connecting and exiting; the
+ * rest, its window, is what a warm backend spends per transaction, on the
+ * same connection.  Other processes (pgbench's own connection that reads
+ * the scale, the runner's connection, an autovacuum worker) are no client
+ * of the run and are not counted.  This replaced a short pgbench run
+ * subtracted from the long one: what the short run's connection found
+ * (a relation cache to rebuild after an invalidation, the first zeroing
+ * of a memory context) differed from what the long run's found, and the
+ * difference moved the total by up to 2% (docs/profiles.md).
+ *
+ * Time is kept out of the count, where it is not work: collection is off
+ * inside secure_read (waiting for the client's next command: how often
+ * the backend polls depends on who was faster), pgstat_report_stat (a
+ * flush at most once a second) and pgbench_ext's own counters at commit
+ * (xact_end: reading the CPU time every so many milliseconds); and so is
+ * other processes' work, inside ReceiveSharedInvalidMessages (reading
+ * the catalog invalidations they sent, whenever they arrive).
+ *
+ * pgbench gets the same --random-seed for every variant of a round, and
+ * another each round (run_one.c gives counted runs one per round whatever
+ * pgbench_seed says), so that rounds sample different accounts.
  *
  * Which files belong to a run: those that appear after it starts.  Before
  * listing the files and after the run, the server must be settled: every
  * process the postmaster has forked is one pg_stat_activity knows (or one
  * that was there, unlisted, when the server started), so that no backend
- * that exited is still writing its file.  Files are opened and removed
+ * that exited is still writing its file; the parts of a process still
+ * alive then (the runner's own connection) are no run's and are removed.
+ * Files are opened and removed
  * relative to the directory, never through a symbolic link: the server
  * account owns that directory.
  *
@@ -45,7 +63,6 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "pgbench_output.h"
 #include "profile_int.h"
 #include "profile_parse.h"
 #include "safe_file.h"
@@ -87,11 +104,11 @@ struct CountedRun
 	PGconn	   *conn;
 	int			dirfd;
 	ProfIndex	known;			/* files there before the run */
-	Prof		shorter;
-	Prof		longer;
-	bool		longer_read;
-	long long	short_tx;
-	long long	delta_tx;		/* transactions the profile is per */
+	Prof		window;			/* the client backends' counted transactions */
+	bool		window_read;
+	int			warmup_tx;		/* per client, left out of the window */
+	int			backends;		/* client backends read */
+	long long	window_tx;		/* transactions the profile is per */
 	char	   *problem;		/* why this run has no profile, or NULL */
 };
 
@@ -220,7 +237,7 @@ profile_counted_start_server(Cluster *c, char **error)
 	char	   *valgrind = profile_valgrind_path(&problem);
 	char	   *conninfo = cluster_conninfo(c, "postgres");
 	ValgrindServer *vg = valgrind_server(c);
-	char	   *argv[16];
+	char	   *argv[24];
 	int			argc = 0;
 	int			log;
 	pid_t		pid;
@@ -239,6 +256,24 @@ profile_counted_start_server(Cluster *c, char **error)
 	argv[argc++] = "--toggle-collect=PostgresMain";
 	argv[argc++] = "--toggle-collect=InitPostgres";
 	argv[argc++] = "--toggle-collect=proc_exit";
+	/*
+	 * Time, not work: waiting for the client's next command, flushing
+	 * statistics (at most once a second), and pgbench_ext's own counters at
+	 * commit (xact_end), which read the CPU time every so many
+	 * milliseconds.  Its injected delays, which calibrations count, stay.
+	 */
+	argv[argc++] = "--toggle-collect=secure_read";
+	argv[argc++] = "--toggle-collect=pgstat_report_stat";
+	argv[argc++] = "--toggle-collect=xact_end";
+	/* other processes' work: the invalidations they sent, when they arrive */
+	argv[argc++] = "--toggle-collect=ReceiveSharedInvalidMessages";
+	/*
+	 * A part per statement: the window of each connection's transactions.
+	 * A toggle above entered where counting is off (reading the startup
+	 * packet, a flush at exit) turns it on there; those calls fall in a
+	 * backend's first or last part, which are never read.
+	 */
+	argv[argc++] = "--dump-before=ReadyForQuery";
 	argv[argc++] = "--dump-line=no";
 	argv[argc++] = psprintf("--callgrind-out-file=%s/" CALLGRIND_PREFIX "%%p", callgrind_dir(c));
 	if (vg->cache_sim)
@@ -341,6 +376,13 @@ profile_after_setup(Experiment *x, char **error)
 		fflush(stdout);
 		cluster_stop(c);
 		c->start_server = profile_counted_start_server;
+
+		/*
+		 * Every start the same: a start's own environment size moves the
+		 * heap, and with it the paths string functions take (what time
+		 * verdicts sample across starts is noise in a count).
+		 */
+		c->pad_environment = false;
 		if (valgrind_server(c) == NULL)
 		{
 			*error = pg_strdup("too many servers under valgrind");
@@ -410,56 +452,36 @@ each_file(int dirfd, bool (*fn) (const char *name, void *arg), void *arg)
 	return ok;
 }
 
+/* The pid of a callgrind file's name, and its part number (0: the last). */
+static long
+file_pid(const char *name, int *part)
+{
+	char	   *end;
+	long		pid = strtol(name + strlen(CALLGRIND_PREFIX), &end, 10);
+
+	*part = *end == '.' ? atoi(end + 1) : 0;
+	return pid;
+}
+
 /*
- * A file there before the run: remembered when its process still lives
- * (the postmaster's, the runner's connection's, written when they exit),
- * else removed: a backend of no run's, done with (the server is settled).
+ * A file there before the run: remembered when it is the last part of a
+ * process that still lives; else removed: a backend of no run's, done
+ * with (the server is settled), or a part of a live process's statements
+ * (the runner's connection's).
  */
 static bool
 remember_file(const char *name, void *arg)
 {
 	CountedRun *cr = arg;
-	long		pid = atol(name + strlen(CALLGRIND_PREFIX));
+	int			part;
+	long		pid = file_pid(name, &part);
 
-	if (pid > 0 && kill((pid_t) pid, 0) != 0 && errno == ESRCH)
+	/* a live process's parts: the runner's connection's statements */
+	if (part > 0 || (pid > 0 && kill((pid_t) pid, 0) != 0 && errno == ESRCH))
 		unlinkat(cr->dirfd, name, 0);
 	else
 		prof_index_put(&cr->known, name, 1);
 	return true;
-}
-
-typedef struct Collecting
-{
-	CountedRun *cr;
-	Prof	   *into;
-	char	   *problem;
-} Collecting;
-
-/* A file the run's processes wrote: parse into the profile, then remove. */
-static bool
-collect_file(const char *name, void *arg)
-{
-	Collecting *c = arg;
-	FILE	   *f;
-	char		err[512];
-	Prof		one;
-
-	if (prof_index_get(&c->cr->known, name) >= 0)
-		return true;
-
-	if ((f = profile_open_in_dir(c->cr->dirfd, name, &c->problem)) == NULL)
-		return false;
-	prof_init(&one);
-	if (!prof_parse_callgrind(f, &one, err, sizeof(err)))
-		c->problem = psprintf("%s: %s", name, err);
-	/* a backend; not a process that only crossed a toggle (see above) */
-	else if (prof_find_func(&one, "PostgresMain") >= 0 && !prof_merge(c->into, &one))
-		c->problem = psprintf("%s counted other events than the run's other files", name);
-	prof_free(&one);
-	fclose(f);
-	if (unlinkat(c->cr->dirfd, name, 0) != 0 && c->problem == NULL)
-		c->problem = psprintf("could not remove \"%s\": %m", name);
-	return c->problem == NULL;
 }
 
 /* The first problem of a run is its reason; later ones follow from it. */
@@ -471,6 +493,116 @@ fail_run(CountedRun *cr, char *problem)
 	return false;
 }
 
+/*
+ * The parts of one process's file: callgrind.out.PID.N for the dump
+ * before its Nth ReadyForQuery, callgrind.out.PID for the last part,
+ * written when it exits.
+ */
+typedef struct Backend
+{
+	long		pid;
+	int			nparts;			/* files, the last part among them */
+	bool		exited;			/* its last part is there */
+} Backend;
+
+typedef struct Listing
+{
+	Backend    *b;
+	int			n;
+	CountedRun *cr;
+} Listing;
+
+/* A new file of the run: counted under its process. */
+static bool
+list_file(const char *name, void *arg)
+{
+	Listing    *l = arg;
+	int			part;
+	long		pid = file_pid(name, &part);
+	int			i;
+
+	if (prof_index_get(&l->cr->known, name) >= 0 || pid <= 0)
+		return true;
+	for (i = 0; i < l->n && l->b[i].pid != pid; i++)
+		;
+	if (i == l->n)
+	{
+		l->b = pg_realloc(l->b, sizeof(Backend) * (l->n + 1));
+		memset(&l->b[l->n++], 0, sizeof(Backend));
+		l->b[i].pid = pid;
+	}
+	l->b[i].nparts++;
+	l->b[i].exited |= part == 0;
+	return true;
+}
+
+/* Every file the listing was made of is read by now: removed. */
+static bool
+remove_new_file(const char *name, void *arg)
+{
+	CountedRun *cr = arg;
+
+	if (prof_index_get(&cr->known, name) < 0 && unlinkat(cr->dirfd, name, 0) != 0 && errno != ENOENT)
+		return fail_run(cr, psprintf("could not remove \"%s\": %m", name));
+	return true;
+}
+
+static char *
+part_name(long pid, int part)
+{
+	return part == 0 ? psprintf(CALLGRIND_PREFIX "%ld", pid)
+		: psprintf(CALLGRIND_PREFIX "%ld.%d", pid, part);
+}
+
+/* Parse one part into the run's window, then remove it. */
+static bool
+collect_part(CountedRun *cr, long pid, int part, Prof *into)
+{
+	char	   *name = part_name(pid, part);
+	FILE	   *f;
+	char		err[512];
+	Prof		one;
+
+	if ((f = profile_open_in_dir(cr->dirfd, name, &cr->problem)) == NULL)
+		return false;
+	prof_init(&one);
+	if (!prof_parse_callgrind(f, &one, err, sizeof(err)))
+		cr->problem = psprintf("%s: %s", name, err);
+	else if (!prof_merge(into, &one))
+		cr->problem = psprintf("%s counted other events than the run's other files", name);
+	prof_free(&one);
+	fclose(f);
+	return cr->problem == NULL;
+}
+
+/*
+ * One process's files.  A benchmark client's backend ran the run's
+ * transactions_per_client transactions of m statements each: between its
+ * first ReadyForQuery (after connecting) and its last part (exiting) it
+ * has m * transactions parts, one per statement.  The first warm-up
+ * transactions' parts are left out (catalog caches, the plan's first
+ * lookups), and so are its first and last parts; the rest is its window.
+ * Any other process (pgbench's own connection that asks for the scale,
+ * an autovacuum worker) is no client of the run and is not counted.
+ */
+static bool
+collect_backend(CountedRun *cr, const Backend *b, Prof *into)
+{
+	int			statements = b->nparts - 2;
+	int			tx = cr->x->spec->transactions;
+	bool		ok = true;
+
+	if (b->exited && statements >= tx && statements % tx == 0)
+	{
+		int			m = statements / tx;
+
+		for (int part = 2 + m * cr->warmup_tx; ok && part <= 1 + statements; part++)
+			ok = collect_part(cr, b->pid, part, into);
+		cr->backends++;
+		cr->window_tx += tx - cr->warmup_tx;
+	}
+	return ok;
+}
 /* Whether the run's server and directory are there to list and read. */
 static bool
 server_ready(const CountedRun *cr)
@@ -478,18 +610,28 @@ server_ready(const CountedRun *cr)
 	return cr->dirfd >= 0 && cr->vg != NULL && cr->vg->postmaster != 0;
 }
 
-/* Settle, then read and remove the files that appeared since the listing. */
+/*
+ * Settle, then read the window of every client backend whose files
+ * appeared since the listing, and remove every new file.
+ */
 static bool
 collect_new_files(CountedRun *cr, Prof *into)
 {
-	Collecting	c = {cr, into, NULL};
+	Listing		l = {NULL, 0, cr};
 	char	   *problem = NULL;
+	bool		ok = true;
 
 	if (!wait_settled(cr->vg, cr->conn, &problem))
 		return fail_run(cr, problem);
-	if (!each_file(cr->dirfd, collect_file, &c))
-		return fail_run(cr, c.problem ? c.problem : psprintf("could not list %s", callgrind_dir(cr->server)));
-	return true;
+	if (!each_file(cr->dirfd, list_file, &l))
+		return fail_run(cr, psprintf("could not list %s", callgrind_dir(cr->server)));
+	for (int i = 0; ok && i < l.n; i++)
+		ok = collect_backend(cr, &l.b[i], into);
+	if (l.b)
+		pfree(l.b);
+	if (!each_file(cr->dirfd, remove_new_file, cr))
+		return fail_run(cr, cr->problem ? cr->problem : psprintf("could not list %s", callgrind_dir(cr->server)));
+	return ok;
 }
 
 static bool
@@ -508,92 +650,20 @@ list_known_files(CountedRun *cr)
 
 /* ---- one run ---- */
 
-static char *
-read_text(const char *path)
-{
-	char	   *ignored;
-	FILE	   *f = safe_fopen_read(path, SAFE_MAX_LOG, &ignored);
-	char	   *text = pg_strdup("");
-	char		buf[4096];
-	size_t		n;
-
-	if (f == NULL)
-		return text;
-	while ((n = fread(buf, 1, sizeof(buf) - 1, f)) > 0)
-	{
-		buf[n] = '\0';
-		text = psprintf("%s%s", text, buf);
-	}
-	fclose(f);
-	return text;
-}
-
 /*
- * The short run: pgbench as the run will call it, with a tenth of its
- * transactions; its counted profile is kept in cr->shorter.
+ * Transactions each connection makes before its window opens: a tenth,
+ * at least 5 (the first ones fill the catalog caches and the connection's
+ * statistics entries; they are the same for every variant, but not work
+ * that recurs per transaction).
  */
-static bool
-short_run(CountedRun *cr, char **argv)
+int
+counted_warmup_transactions(int transactions)
 {
-	char	   *out_path = results_run_path(cr->x->dir, cr->pr->run_id, ".short.out");
-	char	   *err_path = results_run_path(cr->x->dir, cr->pr->run_id, ".short.err");
-	char	  **copy;
-	int			n = 0,
-				out,
-				err,
-				rc;
-	pid_t		pid;
-	PgbenchResult result;
-	char		errbuf[512];
-	char	   *open_error;
-	ChildSpec	pgbench = CHILD_SPEC_INIT;
-
-	while (argv[n])
-		n++;
-	copy = pg_malloc0(sizeof(char *) * (n + 1));
-	for (int i = 0; i < n; i++)
-	{
-		copy[i] = argv[i];
-		if (i > 0 && strcmp(argv[i - 1], "-t") == 0)
-			copy[i] = psprintf("%d", Max(10, atoi(argv[i]) / 10));
-	}
-	out = safe_open_file(out_path, SAFE_FRESH, &open_error);
-	err = out < 0 ? -1 : safe_open_file(err_path, SAFE_FRESH, &open_error);
-	/* as run_one.c runs pgbench: as the server account, ended on Ctrl-C */
-	pgbench.argv = copy;
-	pgbench.unprivileged = true;
-	pgbench.interruptible = true;
-	pgbench.out_fd = out;
-	pgbench.err_fd = err;
-	if (out < 0 || err < 0)
-	{
-		if (out >= 0)
-			safe_abandon(out);
-		return fail_run(cr, open_error);
-	}
-	if ((pid = child_start(&pgbench)) < 0)
-	{
-		safe_abandon(out);
-		safe_abandon(err);
-		return fail_run(cr, psprintf("could not run the short pgbench run: %m"));
-	}
-	rc = wait_process(pid);
-	if (!safe_close(out, &open_error) || !safe_close(err, &open_error))
-		return fail_run(cr, open_error);
-	if (pgbench_output_parse(read_text(out_path), read_text(err_path), &result, errbuf, sizeof(errbuf)) != 0 ||
-		rc != 0 || result.aborted)
-	{
-		pgbench_result_free(&result);
-		return fail_run(cr, psprintf("the short pgbench run (set-up cancellation) failed with status %d: %s",
-									 rc, rc == 0 ? errbuf : tail_of_file(err_path, 2)));
-	}
-	cr->short_tx = result.transactions;
-	pgbench_result_free(&result);
-	return collect_new_files(cr, &cr->shorter);
+	return Min(Max(5, transactions / 10), transactions / 2);
 }
 
 CountedRun *
-counted_prepare(Experiment *x, const PlannedRun *pr, char **argv, PGconn *conn)
+counted_prepare(Experiment *x, const PlannedRun *pr, PGconn *conn)
 {
 	CountedRun *cr = pg_malloc0(sizeof(CountedRun));
 	VariantState *vs = &x->variants[pr->variant];
@@ -603,25 +673,17 @@ counted_prepare(Experiment *x, const PlannedRun *pr, char **argv, PGconn *conn)
 	cr->conn = conn;
 	cr->server = cluster_server(&vs->cluster);
 	cr->vg = valgrind_server(cr->server);
+	cr->warmup_tx = counted_warmup_transactions(x->spec->transactions);
 	prof_index_init(&cr->known);
-	prof_init(&cr->shorter);
-	prof_init(&cr->longer);
+	prof_init(&cr->window);
 	if ((cr->dirfd = profile_open_dir(callgrind_dir(cr->server), &cr->problem)) < 0)
 		return cr;
 	if (!server_ready(cr))
-	{
 		fail_run(cr, pg_strdup("the server is not running under valgrind"));
-		return cr;
-	}
-	if (list_known_files(cr))
-		short_run(cr, argv);
 	return cr;
 }
 
-/*
- * The listing the run's files are told apart by; after a failed short run
- * too, so that its files stay out of the run's.
- */
+/* The listing the run's files are told apart by. */
 void
 counted_start(CountedRun *cr)
 {
@@ -638,41 +700,39 @@ void
 counted_stop(CountedRun *cr)
 {
 	if (server_ready(cr))
-		cr->longer_read = collect_new_files(cr, &cr->longer);
+		cr->window_read = collect_new_files(cr, &cr->window);
 }
 
 /*
- * The run's profile per transaction: (long - short) / their difference
- * in transactions, functions and arcs, with stacks from the call graph.
+ * The run's profile per transaction: the client backends' windows over
+ * their transactions, functions and arcs, with stacks from the call graph.
  */
 bool
 counted_collect(CountedRun *cr, const RunRecord *rec, Prof *out, char **problem)
 {
 	bool		ok = false;
-	double		tx = (double) (rec->transactions - cr->short_tx);
 
-	cr->delta_tx = rec->transactions - cr->short_tx;
-	if (cr->problem == NULL && !cr->longer_read)
+	if (cr->problem == NULL && !cr->window_read)
 		cr->problem = pg_strdup("the run's callgrind files were not read");
-	if (cr->problem == NULL)
+	if (cr->problem == NULL && cr->backends != cr->pr->clients)
+		cr->problem = psprintf("%d of the run's %d client backends ran its %d transactions each, one statement "
+							   "or more per transaction (pgbench -C connects per transaction: not for counted runs)",
+							   cr->backends, cr->pr->clients, cr->x->spec->transactions);
+	if (cr->problem == NULL && cr->window_tx != rec->transactions - (long long) cr->pr->clients * cr->warmup_tx)
+		cr->problem = psprintf("pgbench made %lld transactions, the client backends %lld beyond their warm-up",
+							   rec->transactions, cr->window_tx);
+	if (cr->problem == NULL && prof_merge(out, &cr->window))
 	{
-		if (!(tx > 0))
-			cr->problem = psprintf("the run made %lld transactions, no more than its short run's %lld",
-								   rec->transactions, cr->short_tx);
-		else if (!prof_difference(out, &cr->longer, &cr->shorter, tx))
-			cr->problem = pg_strdup("the short and the long run counted different events");
-		else
-		{
-			prof_compute_inclusive(out);
-			/* contexts under 0.05% of a transaction fold into their caller */
-			prof_stacks_from_arcs(out, out->totals[0] * 0.0005);
-			prof_trim_stacks(out, "PostgresMain");
-			ok = true;
-		}
+		prof_divide(out, (double) cr->window_tx);
+		out->processes = cr->backends;
+		prof_compute_inclusive(out);
+		/* contexts under 0.05% of a transaction fold into their caller */
+		prof_stacks_from_arcs(out, out->totals[0] * 0.0005);
+		prof_trim_stacks(out, "PostgresMain");
+		ok = true;
 	}
 	*problem = cr->problem;
-	prof_free(&cr->longer);
-	prof_free(&cr->shorter);
+	prof_free(&cr->window);
 	prof_index_free(&cr->known);
 	if (cr->dirfd >= 0)
 		close(cr->dirfd);
@@ -682,5 +742,5 @@ counted_collect(CountedRun *cr, const RunRecord *rec, Prof *out, char **problem)
 long long
 counted_transactions(const CountedRun *cr)
 {
-	return cr->delta_tx;
+	return cr->window_tx;
 }

@@ -2,8 +2,8 @@
  *
  * profile_data.c
  *	  Profiles in memory: functions, call arcs and folded stacks, merged
- *	  over processes, differenced between a long and a short run, and the
- *	  stacks of a counted profile drawn from its call graph.
+ *	  over processes and parts, divided per transaction, and the stacks of
+ *	  a counted profile drawn from its call graph.
  *
  * Counted stacks: callgrind records which function called which, and at
  * what inclusive cost, but not whole stacks.  A function's cost is spread
@@ -356,18 +356,6 @@ prof_divide(Prof *p, double divisor)
 	}
 	for (int s = 0; s < p->nstacks; s++)
 		p->stacks[s].value /= divisor;
-}
-
-bool
-prof_difference(Prof *dst, const Prof *longer, const Prof *shorter, double transactions)
-{
-	if (!(transactions > 0) || !accumulate(dst, longer, 1.0) || !accumulate(dst, shorter, -1.0))
-		return false;
-	dst->processes = longer->processes;
-	dst->samples = longer->samples - shorter->samples;
-	dst->unresolved = longer->unresolved - shorter->unresolved;
-	prof_divide(dst, transactions);
-	return true;
 }
 
 /*

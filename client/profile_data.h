@@ -104,14 +104,6 @@ extern void prof_compute_inclusive(Prof *p);
 /* Add src into dst (same events): funcs, arcs, stacks, totals. */
 extern bool prof_merge(Prof *dst, const Prof *src);
 
-/*
- * dst = (long - short) / transactions, function by function, arc by arc
- * and stack by stack: the cost of the transactions the long run made
- * beyond the short one, with connection set-up and warm-up cancelled.
- */
-extern bool prof_difference(Prof *dst, const Prof *longer, const Prof *shorter,
-							double transactions);
-
 /* Divide every cost by divisor (e.g. transactions). */
 extern void prof_divide(Prof *p, double divisor);
 

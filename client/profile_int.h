@@ -20,13 +20,13 @@ extern bool profile_perf_as_server(void);
 /* profile_counted.c: a run of a counted experiment */
 typedef struct CountedRun CountedRun;
 
-extern CountedRun *counted_prepare(Experiment *x, const PlannedRun *pr,
-								   char **pgbench_argv, PGconn *conn);
+extern CountedRun *counted_prepare(Experiment *x, const PlannedRun *pr, PGconn *conn);
 extern void counted_start(CountedRun *cr);
 extern void counted_stop(CountedRun *cr);
 extern bool counted_collect(CountedRun *cr, const RunRecord *rec, Prof *out,
 							char **problem);
 extern long long counted_transactions(const CountedRun *cr);
+extern int	counted_warmup_transactions(int transactions);
 
 /* profile_sampled.c: a run of a sampled experiment */
 typedef struct SampledRun SampledRun;

@@ -22,7 +22,11 @@
  *
  * In a counted experiment the runs' tps were measured under valgrind and
  * mean nothing: their comparisons are withdrawn, and the counted metrics
- * are the verdict.
+ * are the verdict.  Instructions per transaction repeat to a few hundredths
+ * of a per cent, so their verdict has its own noise threshold,
+ * PROFILE_COUNTED_NOISE, and "same within" it when the whole CI lies
+ * inside; beside it the report gives how exact this experiment's design
+ * is, from its own rounds: the spread an A/A would show and the MDE.
  *
  *-------------------------------------------------------------------------
  */
@@ -76,6 +80,11 @@ typedef struct MetricRow
 	ReportSample b;
 	bool		has;
 	StatsComparison cmp;
+	double		noise;			/* its verdict's threshold */
+	bool		has_spread;		/* counted instructions: the design's exactness */
+	int			spread_rounds;	/* rounds with a run on both sides */
+	double		spread_pct;		/* half-width of an A/A's 95% CI */
+	double		spread_mde_pct; /* and the MDE, at the same variation */
 } MetricRow;
 
 typedef struct FunctionRow
@@ -448,6 +457,60 @@ compare_functions(const ReportData *r, const ReportCell *c, CellProfile *cp)
 	qsort(cp->funcs, cp->nfuncs, sizeof(FunctionRow), cmp_change);
 }
 
+/*
+ * How exact the counted instructions of this design are, from its own
+ * rounds: the paired log ratios B/A of the rounds with a run on each side
+ * vary by sd; an A/A of the same rounds would have a 95% CI of half-width
+ * t(0.975, n - 1) * sd / sqrt(n) (a constant difference between the
+ * variants does not change sd), and the MDE is the verdict's at that sd.
+ */
+static void
+design_spread(const StatsOptions *opt, MetricRow *row)
+{
+	double		sum = 0,
+				sq = 0;
+	int			n = 0;
+
+	for (int i = 0; i < row->a.n; i++)
+		for (int j = 0; j < row->b.n; j++)
+			if (row->a.rounds[i] == row->b.rounds[j] && row->a.tps[i] > 0 && row->b.tps[j] > 0)
+			{
+				double		d = log(row->b.tps[j] / row->a.tps[i]);
+
+				sum += d;
+				sq += d * d;
+				n++;
+				break;
+			}
+	if (n < 3)
+		return;
+	{
+		double		sd = sqrt(fmax(0, (sq - sum * sum / n) / (n - 1)));
+
+		row->spread_rounds = n;
+		row->spread_pct = 100 * expm1(stats_t_quantile(0.975, n - 1) * sd / sqrt(n));
+		if (!stats_verdict_mde_paired_pct(sd, n, opt, &row->spread_mde_pct))
+			row->spread_mde_pct = NAN;	/* too few rounds for the verdict to see any */
+		row->has_spread = true;
+	}
+}
+
+/*
+ * Instructions per transaction: the verdict at the counted threshold
+ * (report_compare_samples() reads it from the report's options, here a
+ * copy's), and the design's spread.
+ */
+static void
+compare_instructions(const ReportData *r, const ReportCell *c, MetricRow *row)
+{
+	ReportData	tight = *r;
+
+	tight.opt.noise = PROFILE_COUNTED_NOISE;
+	row->noise = PROFILE_COUNTED_NOISE;
+	row->has = report_compare_samples(&tight, c, &row->a, &row->b, false, &row->cmp);
+	design_spread(&tight.opt, row);
+}
+
 void
 profile_report_load(ReportData *r)
 {
@@ -504,7 +567,11 @@ profile_report_load(ReportData *r)
 			if (row->a.n == 0 && row->b.n == 0)
 				continue;
 			row->label = defs[m].label;
-			row->has = report_compare_samples(r, c, &row->a, &row->b, false, &row->cmp);
+			row->noise = r->opt.noise;
+			if (pr->mode == PROFILE_COUNTED && m == 0)
+				compare_instructions(r, c, row);
+			else
+				row->has = report_compare_samples(r, c, &row->a, &row->b, false, &row->cmp);
 			cp->nmetrics++;
 		}
 		compare_functions(r, c, cp);
@@ -553,14 +620,34 @@ cost_verdict_name(StatsVerdict v)
 	return v == STATS_SLOWER ? "more" : v == STATS_FASTER ? "less" : stats_verdict_name(v);
 }
 
+/*
+ * "more", "less", "same within ±0.05%" (the whole CI inside the metric's
+ * threshold), or "~ no change (MDE x%)".
+ */
 static char *
-verdict_text(const StatsComparison *cmp, bool has)
+verdict_text(const MetricRow *row)
 {
-	if (!has)
+	const StatsComparison *cmp = &row->cmp;
+
+	if (!row->has)
 		return "-";
+	if (cmp->verdict == STATS_NO_CHANGE && cmp->has_ci &&
+		cmp->ci_low >= 1 - row->noise && cmp->ci_high <= 1 + row->noise)
+		return psprintf("same within ±%g%%", 100 * row->noise);
 	if (cmp->verdict == STATS_NO_CHANGE && cmp->has_mde)
 		return psprintf("~ no change (MDE %.2f%%)", cmp->mde_pct);
 	return pstrdup(cost_verdict_name(cmp->verdict));
+}
+
+/* "instructions/tx: an A/A of this design ±0.020% (10 rounds), MDE 0.06%" */
+static char *
+spread_text(const MetricRow *row)
+{
+	return psprintf("%s: an A/A of this design would read within ±%.3f%% (95%% CI half-width from the "
+					"variation of its %d paired rounds), MDE %s; verdict threshold ±%g%%",
+					row->label, row->spread_pct, row->spread_rounds,
+					isnan(row->spread_mde_pct) ? "beyond reach of so few rounds"
+					: psprintf("%.3f%%", row->spread_mde_pct), 100 * row->noise);
 }
 
 static char *
@@ -607,8 +694,9 @@ captures_note(ProfileMode mode)
 {
 	return mode == PROFILE_COUNTED
 		? "Counted under valgrind (callgrind): the backends' user-space instructions per transaction, "
-		"set-up cancelled by a short run; with cache_sim, misses of callgrind's simulated caches. "
-		"Not seen: the kernel, I/O and lock waits, real cache contention between cores, and time itself; "
+		"each connection's after its warm-up; with cache_sim, misses of callgrind's simulated caches. "
+		"Not seen: the kernel, I/O and lock waits, real cache contention between cores, and time itself "
+		"(reading the client's socket and flushing statistics are left out); "
 		"the tps of these runs is not a measure of speed and is not compared."
 		: "Sampled by perf during the runs: user-space CPU per transaction of the server's processes "
 		"(samples times their period, divided by the run's transactions). Not seen: the kernel, "
@@ -629,7 +717,7 @@ metric_cells(const ReportData *r, const ReportCell *c, const MetricRow *row, con
 	cells[4] = sample_median(r, &row->a, &ma) ? fmt_cost(ma) : "-";
 	cells[5] = sample_median(r, &row->b, &mb) ? fmt_cost(mb) : "-";
 	report_comparison_cells(&row->cmp, row->has, &cells[6]);
-	cells[10] = verdict_text(&row->cmp, row->has);
+	cells[10] = verdict_text(row);
 }
 
 void
@@ -655,6 +743,10 @@ profile_print_summary(const ReportData *r, FILE *out)
 		}
 	table_print(t, out);
 	table_free(t);
+	for (int i = 0; i < r->ncells; i++)
+		for (int m = 0; m < pr->cells[i].nmetrics; m++)
+			if (pr->cells[i].metrics[m].has_spread)
+				fprintf(out, "%s, %s\n", report_cell_title(&r->cells[i]), spread_text(&pr->cells[i].metrics[m]));
 	for (int i = 0; i < r->ncells; i++)
 	{
 		const CellProfile *cp = &pr->cells[i];
@@ -710,6 +802,10 @@ profile_write_sections(const ReportData *r, Doc *d)
 			doc_table_row(d, cells);
 		}
 	doc_table_end(d);
+	for (int i = 0; i < r->ncells; i++)
+		for (int m = 0; m < pr->cells[i].nmetrics; m++)
+			if (pr->cells[i].metrics[m].has_spread)
+				doc_para(d, "%s, %s.", report_cell_title(&r->cells[i]), spread_text(&pr->cells[i].metrics[m]));
 
 	for (int i = 0; i < r->ncells; i++)
 	{
@@ -806,6 +902,14 @@ profile_summary_json(const ReportData *r)
 						hb = sample_median(r, &row->b, &mb);
 
 			json_object_set_new(j, "metric", json_string(row->label));
+			json_object_set_new(j, "noise", json_real(row->noise));
+			json_object_set_new(j, "verdict_text", json_string(verdict_text(row)));
+			if (row->has_spread)
+			{
+				json_object_set_new(j, "aa_spread_pct", json_real(row->spread_pct));
+				json_object_set_new(j, "aa_mde_pct", report_json_num(!isnan(row->spread_mde_pct), row->spread_mde_pct));
+				json_object_set_new(j, "aa_rounds", json_integer(row->spread_rounds));
+			}
 			json_object_set_new(j, "a_median", report_json_num(ha, ma));
 			json_object_set_new(j, "b_median", report_json_num(hb, mb));
 			json_array_append_new(metrics, j);

@@ -4,7 +4,8 @@
  *		The profile of one run: the hooks execute_run() calls, and the file
  *		each profiled run leaves, runs/NNNN.profile.json.
  *
- *	  prepare	before the run's CHECKPOINT: counted, the short run
+ *	  prepare	before the run's CHECKPOINT: counted, the callgrind
+ *				directory opened (run_one.c gives pgbench its seed)
  *	  start		right before pgbench: counted, the file listing; sampled,
  *				perf enabled
  *	  stop		right after pgbench, on every path: counted, the run's files
@@ -56,7 +57,7 @@ profile_run_prepare(Experiment *x, const PlannedRun *pr, char **pgbench_argv, PG
 	p->pr = pr;
 	p->mode = x->spec->profile.mode;
 	if (p->mode == PROFILE_COUNTED)
-		p->counted = counted_prepare(x, pr, pgbench_argv, conn);
+		p->counted = counted_prepare(x, pr, conn);
 	else
 		p->sampled = sampled_prepare(x, pr, conn);
 	return p;

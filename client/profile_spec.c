@@ -326,6 +326,41 @@ check_sampled(const ExperimentSpec *spec)
 	return true;
 }
 
+/*
+ * What moves a count between servers of one binary (docs/profiles.md, what
+ * moves the count): each start's addresses, and each server's data
+ * directory, named after its variant: a path of another length moves its
+ * processes' heap, and with it the paths string functions take.  Said,
+ * not refused: the effect is a few hundredths of a per cent.
+ */
+static void
+warn_counted_layout(const ExperimentSpec *spec)
+{
+	const char *first = NULL;
+	int			servers = 0;
+	bool		warned = false;
+
+	for (int i = 0; i < spec->nvariants; i++)
+	{
+		const VariantSpec *v = &spec->variants[i];
+
+		if (v->cluster)
+			continue;
+		servers++;
+		if (first == NULL)
+			first = v->name;
+		else if (strlen(v->name) != strlen(first) && !warned)
+			pg_log_warning("profile = counted: variants \"%s\" and \"%s\" have servers of their own and names of "
+						   "different lengths; their data directories' paths move the servers' heaps, and with "
+						   "them instructions per transaction by a few hundredths of a per cent: name them alike (A, B)",
+						   first, v->name);
+		warned |= strlen(v->name) != strlen(first);
+	}
+	if (servers > 1 && spec->quiet.aslr)
+		pg_log_warning("profile = counted with servers of their own and aslr = on: every start has other addresses, "
+					   "which move instructions per transaction by a few hundredths of a per cent; set aslr = off");
+}
+
 bool
 profile_validate(const ExperimentSpec *spec)
 {
@@ -355,6 +390,8 @@ profile_validate(const ExperimentSpec *spec)
 						  "profile = counted runs a fixed number of transactions per client, at least 20; transactions is %d",
 						  spec->transactions);
 	}
+	if (p->mode == PROFILE_COUNTED)
+		warn_counted_layout(spec);
 	else if (!check_sampled(spec))
 		return false;
 	/* source variants are built later; their builds keep every symbol */

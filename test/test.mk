@@ -38,11 +38,11 @@ SERVER_PROVE_TESTS = $(sort $(wildcard test/t/1[0-9][0-9]_*.pl))
 # build cache and each build uses both CPUs; prove starts that group only
 # once the others are nearly done.  TEST_JOBS=1 runs everything in order.
 TEST_JOBS ?= 4
-BUILD_PROVE_TESTS = test/t/{074,075,077,078,097}_*.pl
+BUILD_PROVE_TESTS = test/t/{074,075,077,078,097,098}_*.pl
 prove_schedule = --timer -j$(TEST_JOBS) --rules='seq=$(BUILD_PROVE_TESTS)' --rules='par=**'
 # The longest start first, so that none is left running alone at the end
 # (their times: docs/testing.md).
-LONG_FIRST = $(wildcard $(addprefix test/t/,077_*.pl 097_*.pl 075_*.pl 078_*.pl 074_*.pl 061_*.pl \
+LONG_FIRST = $(wildcard $(addprefix test/t/,077_*.pl 097_*.pl 098_*.pl 075_*.pl 078_*.pl 074_*.pl 061_*.pl \
 	093_*.pl 043_*.pl 051_*.pl 060_*.pl 094_*.pl 041_*.pl 046_*.pl 062_*.pl 072_*.pl 042_*.pl))
 PROVE_TESTS := $(LONG_FIRST) $(filter-out $(LONG_FIRST),$(PROVE_TESTS))
 

@@ -22,7 +22,7 @@ use Text::CSV;
 
 our @EXPORT =
   qw(client run_client run_client_on create_database shared_tempdir read_runs read_json unit_program
-  source_tree postgresql_source pg_config pg_bindir wait_until lines_in c_code_of forbid_in_client);
+  source_tree postgresql_source source_build_test pg_config pg_bindir wait_until lines_in c_code_of forbid_in_client);
 
 # test/lib/ is two levels below the top of the tree
 my $top = abs_path(dirname(__FILE__) . '/../..');
@@ -47,6 +47,21 @@ sub postgresql_source
 	  or BAIL_OUT("tools/pg-source @major could not provide the PostgreSQL source: $err");
 	chomp $src;
 	return $src;
+}
+
+# source_build_test(WHAT) -> (BASE, SRC): the prologue of a test that
+# builds PostgreSQL from source: skipped (WHAT says why it is long) unless
+# PGBENCH_EXT_TEST_LONG is set; BASE a shared temporary directory, the
+# build cache in it unless PGBENCH_EXT_BUILD_CACHE names one; SRC the
+# PostgreSQL 15 source.
+sub source_build_test
+{
+	my ($what) = @_;
+	Test::More::plan(skip_all => "$what: run \"make test-build\", or set PGBENCH_EXT_TEST_LONG=1")
+	  unless $ENV{PGBENCH_EXT_TEST_LONG};
+	my $base = shared_tempdir();
+	$ENV{PGBENCH_EXT_BUILD_CACHE} ||= "$base/cache";
+	return ($base, postgresql_source());
 }
 
 # A variant built from source compiles this tree's server module, not the
