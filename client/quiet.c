@@ -57,6 +57,7 @@ quiet_set_key(QuietSpec *q, const char *key, const char *value, char **error)
 	}
 	else if (strcmp(key, "aslr") == 0)
 	{
+		q->aslr_given = true;
 		if (!parse_bool_word(value, &q->aslr))
 			*error = psprintf("aslr must be on (each server start draws its address-space layout) or off, got \"%s\"", value);
 	}

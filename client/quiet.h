@@ -31,6 +31,7 @@ typedef struct QuietSpec
 	bool		pin;			/* each server and its pgbench on a CPU set of
 								 * their own, the sets swapped every round */
 	bool		aslr;			/* address-space randomization of managed servers */
+	bool		aslr_given;		/* the key was set (else profile = counted turns it off) */
 	bool		shared_seed;	/* one pgbench --random-seed per round, the same
 								 * for every variant */
 	bool		prewarm;		/* pg_prewarm the run database before each run */
