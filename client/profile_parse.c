@@ -317,180 +317,198 @@ prof_unresolved_group(const char *name)
 	}
 }
 
+/* Where the reading of one callgrind file stands */
+typedef struct CallgrindParse
+{
+	Prof	   *p;
+	char	   *errbuf;
+	size_t		errlen;
+	long		lineno;
+	NameTable	fn_names;
+	NameTable	ob_names;
+	int			npos;
+	int			nevents;
+	int			cur_fn;
+	const char *cur_ob;
+	char	   *ob_copy;
+	char	   *callee_ob;
+	char	   *callee_name;
+	double		pending_calls;	/* >= 0: the next cost line is a call's */
+	double		totals[PROF_MAX_EVENTS];
+	double		summary[PROF_MAX_EVENTS];
+	bool		has_totals;
+	bool		has_summary;
+} CallgrindParse;
+
+/* A cost line: a function's own cost, or a call's */
+static bool
+parse_cost_line(CallgrindParse *st, char *line)
+{
+	double		cost[PROF_MAX_EVENTS];
+	int			callee;
+
+	if (st->nevents == 0)
+		return fail(st->errbuf, st->errlen, st->lineno, "a cost line before the \"events:\" line");
+	if (!parse_costs(line, st->npos, st->nevents, cost))
+		return fail(st->errbuf, st->errlen, st->lineno, "malformed cost line \"%.60s\"", line);
+	if (st->cur_fn < 0)
+		return fail(st->errbuf, st->errlen, st->lineno, "a cost line outside any function (no fn= before it)");
+	if (st->pending_calls < 0)
+	{
+		for (int e = 0; e < st->nevents; e++)
+			st->p->funcs[st->cur_fn].self[e] += cost[e];
+		return true;
+	}
+	if (st->callee_name == NULL)
+		return fail(st->errbuf, st->errlen, st->lineno, "calls= without a cfn= naming the function called");
+	callee = func_of(st->p, st->callee_name, st->callee_ob ? st->callee_ob : st->cur_ob);
+	prof_add_arc(st->p, st->cur_fn, callee, st->pending_calls, cost);
+	st->pending_calls = -1;
+	free(st->callee_ob);
+	st->callee_ob = NULL;
+	return true;
+}
+
+/* fn=, cfn=, ob=, cob= and calls=; false with the error, true otherwise */
+static bool
+parse_name_line(CallgrindParse *st, char *line, bool *handled)
+{
+	const char *name;
+	char	   *end;
+
+	*handled = true;
+	if (strncmp(line, "fn=", 3) == 0)
+	{
+		if ((name = resolve_name(&st->fn_names, line + 3, st->lineno, st->errbuf, st->errlen)) == NULL)
+			return false;
+		st->cur_fn = func_of(st->p, name, st->cur_ob);
+		/* a new function: what its caller called is not its business */
+		free(st->callee_name);
+		free(st->callee_ob);
+		st->callee_name = st->callee_ob = NULL;
+		st->pending_calls = -1;
+	}
+	else if (strncmp(line, "cfn=", 4) == 0)
+	{
+		if ((name = resolve_name(&st->fn_names, line + 4, st->lineno, st->errbuf, st->errlen)) == NULL)
+			return false;
+		free(st->callee_name);
+		st->callee_name = prof_strdup(name);
+	}
+	else if (strncmp(line, "ob=", 3) == 0 || strncmp(line, "cob=", 4) == 0)
+	{
+		bool		callee = line[0] == 'c';
+
+		if ((name = resolve_name(&st->ob_names, line + (callee ? 4 : 3), st->lineno, st->errbuf, st->errlen)) == NULL)
+			return false;
+		if (!callee)
+		{
+			free(st->ob_copy);
+			st->cur_ob = st->ob_copy = prof_strdup(name);
+		}
+		free(st->callee_ob);
+		st->callee_ob = callee ? prof_strdup(name) : NULL;
+	}
+	else if (strncmp(line, "calls=", 6) == 0)
+	{
+		errno = 0;
+		st->pending_calls = strtod(line + 6, &end);
+		if (errno != 0 || end == line + 6 || !(st->pending_calls >= 0))
+			return fail(st->errbuf, st->errlen, st->lineno, "malformed \"%.60s\"", line);
+	}
+	else
+		*handled = false;
+	return true;
+}
+
+/* events:, positions:, totals: and summary:; other header lines carry nothing we use */
+static bool
+parse_header_line(CallgrindParse *st, const char *line)
+{
+	const char *value;
+	char		names[PROF_MAX_EVENTS][PROF_NAME_MAX];
+	double		cost[PROF_MAX_EVENTS];
+	int			n;
+
+	if (header_value(line, "events", &value))
+	{
+		n = split_words(value, names, PROF_MAX_EVENTS);
+		if (n <= 0)
+			return fail(st->errbuf, st->errlen, st->lineno, "\"events:\" names no events, or more than %d", PROF_MAX_EVENTS);
+		if (st->nevents > 0 && n != st->nevents)
+			return fail(st->errbuf, st->errlen, st->lineno, "a second \"events:\" line with other events");
+		if (!prof_set_events(st->p, names, n))
+			return fail(st->errbuf, st->errlen, st->lineno, "events \"%s\" differ from those of the files read before", value);
+		st->nevents = n;
+	}
+	else if (header_value(line, "positions", &value))
+	{
+		st->npos = split_words(value, names, MAX_POSITIONS);
+		if (st->npos <= 0)
+			return fail(st->errbuf, st->errlen, st->lineno, "malformed \"positions:\" line");
+	}
+	else if (header_value(line, "totals", &value) || header_value(line, "summary", &value))
+	{
+		bool		is_totals = line[0] == 't';
+
+		if (st->nevents == 0 || !parse_costs((char *) value, 0, st->nevents, cost))
+			return fail(st->errbuf, st->errlen, st->lineno, "malformed \"%.60s\"", line);
+		for (int e = 0; e < st->nevents; e++)
+			(is_totals ? st->totals : st->summary)[e] += cost[e];
+		if (is_totals)
+			st->has_totals = true;
+		else
+			st->has_summary = true;
+	}
+	/* fl= fi= fe= cfi= cfl= jump= jcnd= and others: nothing we use */
+	return true;
+}
+
 bool
 prof_parse_callgrind(FILE *in, Prof *p, char *errbuf, size_t errlen)
 {
-	NameTable	fn_names = {0},
-				ob_names = {0};
+	CallgrindParse st = {0};
 	char	   *line = NULL;
 	size_t		cap = 0;
-	long		lineno = 0;
-	int			npos = 1;
-	int			nevents = 0;
-	int			cur_fn = -1;
-	const char *cur_ob = "";
-	char	   *callee_ob = NULL;
-	char	   *callee_name = NULL;
-	double		pending_calls = -1;	/* >= 0: the next cost line is a call's */
-	double		totals[PROF_MAX_EVENTS] = {0};
-	double		summary[PROF_MAX_EVENTS] = {0};
-	bool		has_totals = false,
-				has_summary = false;
 	bool		ok = true;
-	char	   *ob_copy = prof_strdup("");
 
+	st.p = p;
+	st.errbuf = errbuf;
+	st.errlen = errlen;
+	st.npos = 1;
+	st.cur_fn = -1;
+	st.cur_ob = st.ob_copy = prof_strdup("");
+	st.pending_calls = -1;
 	errbuf[0] = '\0';
 	while (ok && getline(&line, &cap, in) > 0)
 	{
-		const char *value;
-		char		names[PROF_MAX_EVENTS][PROF_NAME_MAX];
+		bool		handled;
 
-		lineno++;
+		st.lineno++;
 		line[strcspn(line, "\n")] = '\0';
 		if (line[0] == '\0' || line[0] == '#')
 			continue;
 		if (isdigit((unsigned char) line[0]) || line[0] == '+' || line[0] == '-' || line[0] == '*')
-		{
-			double		cost[PROF_MAX_EVENTS];
-
-			if (nevents == 0)
-				ok = fail(errbuf, errlen, lineno, "a cost line before the \"events:\" line");
-			else if (!parse_costs(line, npos, nevents, cost))
-				ok = fail(errbuf, errlen, lineno, "malformed cost line \"%.60s\"", line);
-			else if (cur_fn < 0)
-				ok = fail(errbuf, errlen, lineno, "a cost line outside any function (no fn= before it)");
-			else if (pending_calls >= 0)
-			{
-				int			callee;
-
-				if (callee_name == NULL)
-				{
-					ok = fail(errbuf, errlen, lineno, "calls= without a cfn= naming the function called");
-					break;
-				}
-				callee = func_of(p, callee_name, callee_ob ? callee_ob : cur_ob);
-				prof_add_arc(p, cur_fn, callee, pending_calls, cost);
-				pending_calls = -1;
-				free(callee_ob);
-				callee_ob = NULL;
-			}
-			else
-				for (int e = 0; e < nevents; e++)
-					p->funcs[cur_fn].self[e] += cost[e];
-			continue;
-		}
-		if (strncmp(line, "fn=", 3) == 0)
-		{
-			const char *name = resolve_name(&fn_names, line + 3, lineno, errbuf, errlen);
-
-			if (name == NULL)
-				ok = false;
-			else
-				cur_fn = func_of(p, name, cur_ob);
-			/* a new function: what its caller called is not its business */
-			free(callee_name);
-			free(callee_ob);
-			callee_name = callee_ob = NULL;
-			pending_calls = -1;
-		}
-		else if (strncmp(line, "cfn=", 4) == 0)
-		{
-			const char *name = resolve_name(&fn_names, line + 4, lineno, errbuf, errlen);
-
-			if (name == NULL)
-				ok = false;
-			else
-			{
-				free(callee_name);
-				callee_name = prof_strdup(name);
-			}
-		}
-		else if (strncmp(line, "ob=", 3) == 0 || strncmp(line, "cob=", 4) == 0)
-		{
-			bool		callee = line[0] == 'c';
-			const char *name = resolve_name(&ob_names, line + (callee ? 4 : 3), lineno, errbuf, errlen);
-
-			if (name == NULL)
-				ok = false;
-			else if (callee)
-			{
-				free(callee_ob);
-				callee_ob = prof_strdup(name);
-			}
-			else
-			{
-				free(ob_copy);
-				cur_ob = ob_copy = prof_strdup(name);
-				free(callee_ob);
-				callee_ob = NULL;
-			}
-		}
-		else if (strncmp(line, "calls=", 6) == 0)
-		{
-			char	   *end;
-
-			errno = 0;
-			pending_calls = strtod(line + 6, &end);
-			if (errno != 0 || end == line + 6 || !(pending_calls >= 0))
-				ok = fail(errbuf, errlen, lineno, "malformed \"%.60s\"", line);
-		}
-		else if (header_value(line, "events", &value))
-		{
-			int			n = split_words(value, names, PROF_MAX_EVENTS);
-
-			if (n <= 0)
-				ok = fail(errbuf, errlen, lineno, "\"events:\" names no events, or more than %d", PROF_MAX_EVENTS);
-			else if (nevents > 0 && n != nevents)
-				ok = fail(errbuf, errlen, lineno, "a second \"events:\" line with other events");
-			else if (!prof_set_events(p, names, n))
-				ok = fail(errbuf, errlen, lineno, "events \"%s\" differ from those of the files read before", value);
-			else
-				nevents = n;
-		}
-		else if (header_value(line, "positions", &value))
-		{
-			npos = split_words(value, names, MAX_POSITIONS);
-			if (npos <= 0)
-				ok = fail(errbuf, errlen, lineno, "malformed \"positions:\" line");
-		}
-		else if (header_value(line, "totals", &value) || header_value(line, "summary", &value))
-		{
-			bool		is_totals = line[0] == 't';
-			double		cost[PROF_MAX_EVENTS];
-
-			if (nevents == 0 || !parse_costs((char *) value, 0, nevents, cost))
-				ok = fail(errbuf, errlen, lineno, "malformed \"%.60s\"", line);
-			else
-				for (int e = 0; e < nevents; e++)
-				{
-					if (is_totals)
-						totals[e] += cost[e];
-					else
-						summary[e] += cost[e];
-				}
-			if (is_totals)
-				has_totals = true;
-			else
-				has_summary = true;
-		}
-		/* fl= fi= fe= cfi= cfl= jump= jcnd= and other header lines carry nothing we use */
+			ok = parse_cost_line(&st, line);
+		else
+			ok = parse_name_line(&st, line, &handled) && (handled || parse_header_line(&st, line));
 	}
 	if (ok && ferror(in))
 		ok = fail(errbuf, errlen, 0, "read error: %s", strerror(errno));
-	if (ok && nevents == 0)
+	if (ok && st.nevents == 0)
 		ok = fail(errbuf, errlen, 0, "not a callgrind output file (no \"events:\" line)");
 	if (ok)
 	{
-		for (int e = 0; e < nevents; e++)
-			p->totals[e] += has_totals ? totals[e] : has_summary ? summary[e] : 0;
+		for (int e = 0; e < st.nevents; e++)
+			p->totals[e] += st.has_totals ? st.totals[e] : st.has_summary ? st.summary[e] : 0;
 		p->processes++;
 	}
 	free(line);
-	free(callee_name);
-	free(callee_ob);
-	free(ob_copy);
-	names_free(&fn_names);
-	names_free(&ob_names);
+	free(st.callee_name);
+	free(st.callee_ob);
+	free(st.ob_copy);
+	names_free(&st.fn_names);
+	names_free(&st.ob_names);
 	return ok;
 }
 
