@@ -466,46 +466,224 @@ check_counted_options(CalibrateOptions *o, bool rounds_given)
 		o->rounds = 10;
 }
 
-int
-cmd_calibrate(int argc, char **argv)
+/* The options calibrate was given, beside those CalibrateOptions holds */
+typedef struct CalibrateGiven
 {
-	static struct option long_options[] = {
-		{"bindir", required_argument, NULL, 1},
-		{"script", required_argument, NULL, 'b'},
-		{"clients", required_argument, NULL, 'c'},
-		{"scale", required_argument, NULL, 's'},
-		{"duration", required_argument, NULL, 'T'},
-		{"blocks", required_argument, NULL, 2},
-		{"rounds", required_argument, NULL, 3},
-		{"target", required_argument, NULL, 4},
-		{"skip-aa", no_argument, NULL, 5},
-		{"delay-ns", required_argument, NULL, 6},
-		{"output", required_argument, NULL, 'o'},
-		{"reanalyse", required_argument, NULL, 7},
-		{"size-rounds", required_argument, NULL, 8},
-		{"setting", required_argument, NULL, 9},
-		{"restart", required_argument, NULL, 10},
-		{"budget", required_argument, NULL, 11},
-		{"counted", no_argument, NULL, 12},
-		{"transactions", required_argument, NULL, 't'},
-		{"known-cost-bindir", required_argument, NULL, 13},
-		{"help", no_argument, NULL, '?'},
-		{NULL, 0, NULL, 0}
-	};
-	CalibrateOptions o = {0};
-	char	   *error;
+	bool		blocks;
+	bool		rounds;
+	bool		target;
+	double		target_pct;
+	double		setting_pct;
+} CalibrateGiven;
+
+static struct option calibrate_options[] = {
+	{"bindir", required_argument, NULL, 1},
+	{"script", required_argument, NULL, 'b'},
+	{"clients", required_argument, NULL, 'c'},
+	{"scale", required_argument, NULL, 's'},
+	{"duration", required_argument, NULL, 'T'},
+	{"blocks", required_argument, NULL, 2},
+	{"rounds", required_argument, NULL, 3},
+	{"target", required_argument, NULL, 4},
+	{"skip-aa", no_argument, NULL, 5},
+	{"delay-ns", required_argument, NULL, 6},
+	{"output", required_argument, NULL, 'o'},
+	{"reanalyse", required_argument, NULL, 7},
+	{"size-rounds", required_argument, NULL, 8},
+	{"setting", required_argument, NULL, 9},
+	{"restart", required_argument, NULL, 10},
+	{"budget", required_argument, NULL, 11},
+	{"counted", no_argument, NULL, 12},
+	{"transactions", required_argument, NULL, 't'},
+	{"known-cost-bindir", required_argument, NULL, 13},
+	{"help", no_argument, NULL, '?'},
+	{NULL, 0, NULL, 0}
+};
+
+/* The command line into o and g; exits on a usage error */
+static void
+parse_calibrate_options(int argc, char **argv, CalibrateOptions *o, CalibrateGiven *g)
+{
+	char	   *end;
 	int			c;
+
+	while ((c = getopt_long(argc, argv, "b:c:s:T:t:o:", calibrate_options, NULL)) != -1)
+	{
+		switch (c)
+		{
+			case 1:
+				o->bindir = optarg;
+				break;
+			case 'b':
+				o->script = optarg;
+				break;
+			case 'c':
+				if (!option_parse_int(optarg, "-c/--clients", 1, 1000, &o->clients))
+					exit(EXIT_USAGE);
+				break;
+			case 's':
+				if (!option_parse_int(optarg, "-s/--scale", 1, 100000, &o->scale))
+					exit(EXIT_USAGE);
+				break;
+			case 'T':
+				if (!option_parse_int(optarg, "-T/--duration", 1, 86400, &o->duration_s))
+					exit(EXIT_USAGE);
+				break;
+			case 2:
+				if (!option_parse_int(optarg, "--blocks", 1, 1000, &o->blocks))
+					exit(EXIT_USAGE);
+				g->blocks = true;
+				break;
+			case 3:
+				o->rounds_auto = strcmp(optarg, "auto") == 0;
+				if (!o->rounds_auto && !option_parse_int(optarg, "--rounds", 2, 1000, &o->rounds))
+					exit(EXIT_USAGE);
+				g->rounds = true;
+				break;
+			case 4:
+				g->target_pct = strtod(optarg, &end);
+				if (*end != '\0' || !(g->target_pct > 0 && g->target_pct < 50))
+					usage_error("calibrate", "--target must be a percentage above 0 and below 50, got \"%s\"", optarg);
+				g->target = true;
+				break;
+			case 5:
+				o->skip_aa = true;
+				break;
+			case 6:
+				if (!option_parse_int(optarg, "--delay-ns", 1, 100000000, &o->delay_ns))
+					exit(EXIT_USAGE);
+				break;
+			case 'o':
+				o->dir = optarg;
+				break;
+			case 7:
+				o->dir = optarg;
+				o->reanalyse = true;
+				break;
+			case 8:
+				if (!option_parse_int(optarg, "--size-rounds", 2, 10000, &o->size_rounds))
+					exit(EXIT_USAGE);
+				break;
+			case 9:
+				g->setting_pct = strtod(optarg, &end);
+				if (*end != '\0' || !(g->setting_pct > 0 && g->setting_pct <= 50))
+					usage_error("calibrate", "--setting must be a percentage above 0 and at most 50, got \"%s\"", optarg);
+				break;
+			case 10:
+				if (!option_parse_int(optarg, "--restart", 1, 1000, &o->restart_rounds))
+					exit(EXIT_USAGE);
+				break;
+			case 11:
+				if (!experiment_parse_duration(optarg, &o->budget_s))
+					usage_error("calibrate", "--budget must be a duration such as 900s, 30m or 2h, got \"%s\"", optarg);
+				break;
+			case 12:
+				o->counted = true;
+				break;
+			case 't':
+				if (!option_parse_int(optarg, "-t/--transactions", 20, 1000000, &o->transactions))
+					exit(EXIT_USAGE);
+				break;
+			case 13:
+				o->known_cost_bindir = optarg;
+				break;
+			default:
+				pg_log_error_hint("Try \"%s calibrate --help\" for more information.", progname);
+				exit(EXIT_USAGE);
+		}
+	}
+	if (optind < argc)
+		usage_error("calibrate", "too many command-line arguments (first is \"%s\")", argv[optind]);
+}
+
+/* The phases of a calibration of fixed rounds, then its report */
+static int
+run_calibration_phases(CalibrateOptions *o)
+{
+	CalibrationResult result = {0};
+	char	   *error;
 	int			rc;
 	int			phase = 0;
 	int			nphases;
-	double		target_pct = DEFAULT_TARGET_PCT;
-	double		setting_pct = 0;
-	bool		blocks_given = false;
-	bool		rounds_given = false;
-	bool		target_given = false;
-	char	   *end;
-	CalibrationResult result = {0};
 	double		started;
+
+	nphases = ((o->skip_aa ? 0 : 1) + 1) * (o->restart_rounds > 0 ? 2 : 1) + (o->size_rounds > 0 ? 1 : 0);
+	if (!o->skip_aa)
+	{
+		fprintf(stderr, "calibrate: phase %d of %d, A against an identical A%s (%d comparisons of %d rounds)\n",
+				++phase, nphases, o->restart_rounds > 0 ? ", two clusters started once" : "",
+				o->blocks, o->rounds);
+		started = now_seconds();
+		if ((rc = run_servers_phase(o, false, 0, psprintf("%s/aa", o->dir))) != 0)
+			return rc;
+		record_elapsed(o, "aa", now_seconds() - started);
+		if (!calibrate_analyse_aa(o, psprintf("%s/aa", o->dir), &result, &error))
+		{
+			log_error_text(error);
+			return EXIT_RUNTIME_ERROR;
+		}
+	}
+	if (!o->skip_aa && o->restart_rounds > 0)
+	{
+		fprintf(stderr, "calibrate: phase %d of %d, A against an identical A, both restarted every %d round%s (%d comparisons of %d instance pairs)\n",
+				++phase, nphases, o->restart_rounds, o->restart_rounds == 1 ? "" : "s",
+				o->blocks, o->rounds / o->restart_rounds);
+		started = now_seconds();
+		if ((rc = run_servers_phase(o, false, o->restart_rounds, psprintf("%s/aa-restart", o->dir))) != 0)
+			return rc;
+		record_elapsed(o, "aa-restart", now_seconds() - started);
+	}
+
+	if (o->size_rounds > 0)
+	{
+		fprintf(stderr, "calibrate: phase %d of %d, sizing: A against A %s (%d rounds)\n",
+				++phase, nphases, calibrate_slowdown_text(o), o->size_rounds);
+		if ((rc = run_slowed_phase(o, o->size_rounds, psprintf("%s/size", o->dir))) != 0)
+			return rc;
+		if (!calibrate_analyse_sizing(o, psprintf("%s/size", o->dir), &result, &error))
+		{
+			log_error_text(error);
+			return EXIT_RUNTIME_ERROR;
+		}
+		o->setting_pct = result.sized_setting_pct;
+	}
+
+	fprintf(stderr, "calibrate: phase %d of %d, A against A %s%s\n",
+			++phase, nphases, calibrate_slowdown_text(o),
+			o->restart_rounds > 0 ? ", on a cluster of its own started once" : "");
+	started = now_seconds();
+	if ((rc = o->restart_rounds > 0
+		 ? run_servers_phase(o, true, 0, psprintf("%s/delay", o->dir))
+		 : run_slowed_phase(o, o->blocks * o->rounds, psprintf("%s/delay", o->dir))) != 0)
+		return rc;
+	record_elapsed(o, "delay", now_seconds() - started);
+	if (o->restart_rounds > 0)
+	{
+		fprintf(stderr, "calibrate: phase %d of %d, A against A %s, on a cluster of its own, both restarted every %d round%s\n",
+				++phase, nphases, calibrate_slowdown_text(o), o->restart_rounds,
+				o->restart_rounds == 1 ? "" : "s");
+		started = now_seconds();
+		if ((rc = run_servers_phase(o, true, o->restart_rounds,
+									psprintf("%s/delay-restart", o->dir))) != 0)
+			return rc;
+		record_elapsed(o, "delay-restart", now_seconds() - started);
+	}
+	if (!calibrate_analyse_delay(o, psprintf("%s/delay", o->dir), &result, &error) ||
+		!calibrate_report(o, &result, stdout, &error) ||
+		(o->restart_rounds > 0 && !analyse_servers(o, &error)))
+	{
+		log_error_text(error);
+		return EXIT_RUNTIME_ERROR;
+	}
+	return 0;
+}
+
+int
+cmd_calibrate(int argc, char **argv)
+{
+	CalibrateOptions o = {0};
+	CalibrateGiven g = {0};
+	char	   *error;
 
 	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
 	{
@@ -519,97 +697,12 @@ cmd_calibrate(int argc, char **argv)
 	o.duration_s = 10;
 	o.blocks = 20;
 	o.rounds = 6;
-	while ((c = getopt_long(argc, argv, "b:c:s:T:t:o:", long_options, NULL)) != -1)
-	{
-		switch (c)
-		{
-			case 1:
-				o.bindir = optarg;
-				break;
-			case 'b':
-				o.script = optarg;
-				break;
-			case 'c':
-				if (!option_parse_int(optarg, "-c/--clients", 1, 1000, &o.clients))
-					exit(EXIT_USAGE);
-				break;
-			case 's':
-				if (!option_parse_int(optarg, "-s/--scale", 1, 100000, &o.scale))
-					exit(EXIT_USAGE);
-				break;
-			case 'T':
-				if (!option_parse_int(optarg, "-T/--duration", 1, 86400, &o.duration_s))
-					exit(EXIT_USAGE);
-				break;
-			case 2:
-				if (!option_parse_int(optarg, "--blocks", 1, 1000, &o.blocks))
-					exit(EXIT_USAGE);
-				blocks_given = true;
-				break;
-			case 3:
-				o.rounds_auto = strcmp(optarg, "auto") == 0;
-				if (!o.rounds_auto && !option_parse_int(optarg, "--rounds", 2, 1000, &o.rounds))
-					exit(EXIT_USAGE);
-				rounds_given = true;
-				break;
-			case 4:
-				target_pct = strtod(optarg, &end);
-				if (*end != '\0' || !(target_pct > 0 && target_pct < 50))
-					usage_error("calibrate", "--target must be a percentage above 0 and below 50, got \"%s\"", optarg);
-				target_given = true;
-				break;
-			case 5:
-				o.skip_aa = true;
-				break;
-			case 6:
-				if (!option_parse_int(optarg, "--delay-ns", 1, 100000000, &o.delay_ns))
-					exit(EXIT_USAGE);
-				break;
-			case 'o':
-				o.dir = optarg;
-				break;
-			case 7:
-				o.dir = optarg;
-				o.reanalyse = true;
-				break;
-			case 8:
-				if (!option_parse_int(optarg, "--size-rounds", 2, 10000, &o.size_rounds))
-					exit(EXIT_USAGE);
-				break;
-			case 9:
-				setting_pct = strtod(optarg, &end);
-				if (*end != '\0' || !(setting_pct > 0 && setting_pct <= 50))
-					usage_error("calibrate", "--setting must be a percentage above 0 and at most 50, got \"%s\"", optarg);
-				break;
-			case 10:
-				if (!option_parse_int(optarg, "--restart", 1, 1000, &o.restart_rounds))
-					exit(EXIT_USAGE);
-				break;
-			case 11:
-				if (!experiment_parse_duration(optarg, &o.budget_s))
-					usage_error("calibrate", "--budget must be a duration such as 900s, 30m or 2h, got \"%s\"", optarg);
-				break;
-			case 12:
-				o.counted = true;
-				break;
-			case 't':
-				if (!option_parse_int(optarg, "-t/--transactions", 20, 1000000, &o.transactions))
-					exit(EXIT_USAGE);
-				break;
-			case 13:
-				o.known_cost_bindir = optarg;
-				break;
-			default:
-				pg_log_error_hint("Try \"%s calibrate --help\" for more information.", progname);
-				exit(EXIT_USAGE);
-		}
-	}
-	if (optind < argc)
-		usage_error("calibrate", "too many command-line arguments (first is \"%s\")", argv[optind]);
-	check_exclusions(&o, target_given, setting_pct);
-	check_counted_options(&o, rounds_given);
-	o.target = target_pct / 100.0;
-	o.setting_pct = setting_pct > 0 ? setting_pct : target_pct;
+	g.target_pct = DEFAULT_TARGET_PCT;
+	parse_calibrate_options(argc, argv, &o, &g);
+	check_exclusions(&o, g.target, g.setting_pct);
+	check_counted_options(&o, g.rounds);
+	o.target = g.target_pct / 100.0;
+	o.setting_pct = g.setting_pct > 0 ? g.setting_pct : g.target_pct;
 	if (o.dir == NULL)
 		o.dir = timestamped_dir("calibration");
 	/*
@@ -625,9 +718,9 @@ cmd_calibrate(int argc, char **argv)
 
 	if (o.reanalyse)
 	{
-		if (!target_given)
+		if (!g.target)
 			o.target = NAN;		/* calibration.json's, or the setting's */
-		read_calibration_file(&o, blocks_given, rounds_given, target_given);
+		read_calibration_file(&o, g.blocks, g.rounds, g.target);
 		return reanalyse(&o);
 	}
 	if (o.rounds_auto)
@@ -640,73 +733,5 @@ cmd_calibrate(int argc, char **argv)
 		return EXIT_RUNTIME_ERROR;
 	}
 
-	nphases = ((o.skip_aa ? 0 : 1) + 1) * (o.restart_rounds > 0 ? 2 : 1) + (o.size_rounds > 0 ? 1 : 0);
-	if (!o.skip_aa)
-	{
-		fprintf(stderr, "calibrate: phase %d of %d, A against an identical A%s (%d comparisons of %d rounds)\n",
-				++phase, nphases, o.restart_rounds > 0 ? ", two clusters started once" : "",
-				o.blocks, o.rounds);
-		started = now_seconds();
-		if ((rc = run_servers_phase(&o, false, 0, psprintf("%s/aa", o.dir))) != 0)
-			return rc;
-		record_elapsed(&o, "aa", now_seconds() - started);
-		if (!calibrate_analyse_aa(&o, psprintf("%s/aa", o.dir), &result, &error))
-		{
-			log_error_text(error);
-			return EXIT_RUNTIME_ERROR;
-		}
-	}
-	if (!o.skip_aa && o.restart_rounds > 0)
-	{
-		fprintf(stderr, "calibrate: phase %d of %d, A against an identical A, both restarted every %d round%s (%d comparisons of %d instance pairs)\n",
-				++phase, nphases, o.restart_rounds, o.restart_rounds == 1 ? "" : "s",
-				o.blocks, o.rounds / o.restart_rounds);
-		started = now_seconds();
-		if ((rc = run_servers_phase(&o, false, o.restart_rounds, psprintf("%s/aa-restart", o.dir))) != 0)
-			return rc;
-		record_elapsed(&o, "aa-restart", now_seconds() - started);
-	}
-
-	if (o.size_rounds > 0)
-	{
-		fprintf(stderr, "calibrate: phase %d of %d, sizing: A against A %s (%d rounds)\n",
-				++phase, nphases, calibrate_slowdown_text(&o), o.size_rounds);
-		if ((rc = run_slowed_phase(&o, o.size_rounds, psprintf("%s/size", o.dir))) != 0)
-			return rc;
-		if (!calibrate_analyse_sizing(&o, psprintf("%s/size", o.dir), &result, &error))
-		{
-			log_error_text(error);
-			return EXIT_RUNTIME_ERROR;
-		}
-		o.setting_pct = result.sized_setting_pct;
-	}
-
-	fprintf(stderr, "calibrate: phase %d of %d, A against A %s%s\n",
-			++phase, nphases, calibrate_slowdown_text(&o),
-			o.restart_rounds > 0 ? ", on a cluster of its own started once" : "");
-	started = now_seconds();
-	if ((rc = o.restart_rounds > 0
-		 ? run_servers_phase(&o, true, 0, psprintf("%s/delay", o.dir))
-		 : run_slowed_phase(&o, o.blocks * o.rounds, psprintf("%s/delay", o.dir))) != 0)
-		return rc;
-	record_elapsed(&o, "delay", now_seconds() - started);
-	if (o.restart_rounds > 0)
-	{
-		fprintf(stderr, "calibrate: phase %d of %d, A against A %s, on a cluster of its own, both restarted every %d round%s\n",
-				++phase, nphases, calibrate_slowdown_text(&o), o.restart_rounds,
-				o.restart_rounds == 1 ? "" : "s");
-		started = now_seconds();
-		if ((rc = run_servers_phase(&o, true, o.restart_rounds,
-									psprintf("%s/delay-restart", o.dir))) != 0)
-			return rc;
-		record_elapsed(&o, "delay-restart", now_seconds() - started);
-	}
-	if (!calibrate_analyse_delay(&o, psprintf("%s/delay", o.dir), &result, &error) ||
-		!calibrate_report(&o, &result, stdout, &error) ||
-		(o.restart_rounds > 0 && !analyse_servers(&o, &error)))
-	{
-		log_error_text(error);
-		return EXIT_RUNTIME_ERROR;
-	}
-	return 0;
+	return run_calibration_phases(&o);
 }

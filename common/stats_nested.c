@@ -134,8 +134,27 @@ t_across_units(const double *summary, int k, const StatsOptions *opt,
 	c->has_estimate = true;
 	c->estimate = exp(mean);
 	c->change_pct = 100.0 * (c->estimate - 1.0);
-	if (k < 2 || !(sd > 0.0))
+	if (k < 2 || !(sd >= 0.0))
 		return;
+	if (sd == 0.0)
+	{
+		/*
+		 * Every unit gave the same figure (counted instructions of one
+		 * binary can): the mean is known exactly, its interval is the point
+		 * itself, and it differs from no change exactly when it is not 0.
+		 */
+		c->df = k - 1;
+		c->has_p = true;
+		c->p_value = mean == 0.0 ? 1.0 : 0.0;
+		c->u = mean == 0.0 ? 0.0 : copysign(INFINITY, mean);
+		c->min_p = 0.0;
+		c->has_ci = true;
+		c->ci_low = c->ci_high = c->estimate;
+		c->ci_confidence = 1.0 - opt->alpha;
+		c->has_mde = true;
+		c->mde_pct = 0.0;
+		return;
+	}
 
 	se = sd / sqrt((double) k);
 	c->df = k - 1;
