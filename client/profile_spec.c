@@ -356,14 +356,14 @@ warn_counted_layout(const ExperimentSpec *spec)
 		if (first == NULL)
 			first = v->name;
 		else if (strlen(v->name) != strlen(first) && !warned)
-			pg_log_warning("profile = counted: variants \"%s\" and \"%s\" have servers of their own and names of "
+			log_warningf("profile = counted: variants \"%s\" and \"%s\" have servers of their own and names of "
 						   "different lengths; their data directories' paths move the servers' heaps, and with "
 						   "them instructions per transaction by a few hundredths of a per cent: name them alike (A, B)",
 						   first, v->name);
 		warned |= strlen(v->name) != strlen(first);
 	}
 	if (servers > 1 && spec->quiet.aslr)
-		pg_log_warning("profile = counted with servers of their own and aslr = on: every start has other addresses, "
+		log_warningf("profile = counted with servers of their own and aslr = on: every start has other addresses, "
 					   "which move instructions per transaction by a few hundredths of a per cent; set aslr = off");
 }
 
