@@ -46,6 +46,16 @@ plan_server_managed(const ExperimentSpec *spec, int variant)
 	return owner->conninfo == NULL && (owner->bindir != NULL || owner->source != NULL);
 }
 
+/* Whether some variant runs on another server than the first one's. */
+bool
+plan_two_servers(const ExperimentSpec *spec)
+{
+	for (int i = 1; i < spec->nvariants; i++)
+		if (plan_server_of(spec, i) != plan_server_of(spec, 0))
+			return true;
+	return false;
+}
+
 /*
  * Rounds per start of the servers, 0 for none.  restart = auto restarts
  * only when variants run on different servers, one at least a managed
@@ -57,7 +67,7 @@ plan_server_managed(const ExperimentSpec *spec, int variant)
 int
 plan_restart_rounds(const ExperimentSpec *spec, char **why)
 {
-	bool		two_servers = false,
+	bool		two_servers = plan_two_servers(spec),
 				managed = false;
 	int			rounds;
 
@@ -68,10 +78,7 @@ plan_restart_rounds(const ExperimentSpec *spec, char **why)
 		return spec->restart_every;
 	}
 	for (int i = 0; i < spec->nvariants; i++)
-	{
-		two_servers |= plan_server_of(spec, i) != plan_server_of(spec, 0);
 		managed |= plan_server_managed(spec, i);
-	}
 	if (!two_servers || !managed)
 	{
 		*why = pg_strdup(!two_servers

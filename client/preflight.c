@@ -176,16 +176,6 @@ print_host(const ExperimentSpec *spec, const HostLoad *h, FILE *out)
 
 /* ---- the history ---- */
 
-/* Whether a variant pair of the spec compares two servers */
-static bool
-spec_two_servers(const ExperimentSpec *spec)
-{
-	for (int v = 1; v < spec->nvariants; v++)
-		if (plan_server_of(spec, v) != plan_server_of(spec, 0))
-			return true;
-	return false;
-}
-
 static double
 csv_double(const char *field)
 {
@@ -232,7 +222,7 @@ static NoiseRecord
 find_noise(const ExperimentSpec *spec)
 {
 	FILE	   *f = safe_fopen_read_optional(noise_path(), 16 * 1024 * 1024);
-	bool		two = spec_two_servers(spec);
+	bool		two = plan_two_servers(spec);
 	NoiseRecord best = {0},
 				any = {0},
 				r;
@@ -292,7 +282,7 @@ preflight_record_noise(const ExperimentSpec *spec, const char *results_dir)
 			continue;
 		appendPQExpBuffer(&buf, "%s,%s,%d,%s,%s,%.6f,%d,", when, script,
 						  (int) json_integer_value(json_object_get(cell, "clients")),
-						  spec_two_servers(spec) ? "two" : "one",
+						  plan_two_servers(spec) ? "two" : "one",
 						  quiet_schedule_name(spec->quiet.schedule),
 						  json_number_value(json_object_get(round, "sd")),
 						  (int) json_integer_value(json_object_get(round, "df")));
@@ -372,7 +362,7 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
 	StatsDesign design;
 	StatsOptions opt;
 	double		effect = 2 * noise;
-	bool		two = spec_two_servers(spec);
+	bool		two = plan_two_servers(spec);
 	bool		timed;
 
 	host_load(&h);

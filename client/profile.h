@@ -51,8 +51,7 @@ extern bool profile_counted_start_server(Cluster *c, char **error);
 /* profile_run.c: the hooks of one run, in this order (run_one.c) */
 typedef struct ProfileRun ProfileRun;
 
-extern ProfileRun *profile_run_prepare(Experiment *x, const PlannedRun *pr,
-									   char **pgbench_argv, PGconn *conn);
+extern ProfileRun *profile_run_prepare(Experiment *x, const PlannedRun *pr, PGconn *conn);
 extern void profile_run_start(ProfileRun *pr);
 extern void profile_run_stop(ProfileRun *pr);
 extern void profile_run_collect(ProfileRun *pr, RunRecord *rec);

@@ -46,7 +46,7 @@ struct ProfileRun
 };
 
 ProfileRun *
-profile_run_prepare(Experiment *x, const PlannedRun *pr, char **pgbench_argv, PGconn *conn)
+profile_run_prepare(Experiment *x, const PlannedRun *pr, PGconn *conn)
 {
 	ProfileRun *p;
 

@@ -362,7 +362,7 @@ run_begin(RunInFlight *f, Experiment *x, const PlannedRun *pr, RunRecord *rec, c
 	wait_for_backends_to_exit(f->conn);
 	server_stats_take(f->conn, &before_checkpoint);
 	f->argv = pgbench_argv(x, f->vs, pr, rec->jobs);
-	f->profile = profile_run_prepare(x, pr, f->argv, f->conn);
+	f->profile = profile_run_prepare(x, pr, f->conn);
 	if (!quiet_server(x, f->vs, pr, f->conn, &f->cpus, &f->pinned, &f->quiet, error) ||
 		!exec_ok(f->conn, "CHECKPOINT", error) ||
 		(f->vs->has_counters && !exec_ok(f->conn, "SELECT pgbench_ext.reset()", error)))

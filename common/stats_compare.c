@@ -62,15 +62,11 @@ units_insufficient(StatsComparison *c)
 	if (c->n_units == 0)
 		snprintf(c->reason, STATS_REASON_LEN,
 				 "no %s holds runs of both A and B", one);
-	else if (c->n_units == 1)
+	else						/* 1 unit: 2 or more have a p, equal ones too */
 		snprintf(c->reason, STATS_REASON_LEN,
 				 "with 1 %s the spread between %s cannot be measured: "
 				 "make at least 2 (each is one sample)",
 				 one, stats_unit_name(c->unit, 2));
-	else
-		snprintf(c->reason, STATS_REASON_LEN,
-				 "the %d %s all show the same ratio: no spread to test against",
-				 c->n_units, stats_unit_name(c->unit, c->n_units));
 }
 
 /* "insufficient" when no arrangement of these runs could reach p < alpha. */
