@@ -75,7 +75,7 @@ ok(!grep({ $_->{function} =~ /^\[unknown in postgres\]$/ } @{ $c->{functions} })
 $dir = "$base/sampled";
 ($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '2', '-T', '3', '-r', '12', '-b', 'select-only',
 	'--reset', 'never', '--restart', 'auto', '--profile', 'sampled', '--sample-rate', '1999', '--seed', '3',
-	@variants, '-o', $dir);
+	'--verbose', @variants, '-o', $dir);
 is($rc, 0, 'sampled A/B of the same builds completes') or diag "$out\n$err";
 like($out, qr/^variant A: reusing build /m, 'the counted experiment\'s builds are reused');
 $c = cell($dir);
@@ -94,7 +94,7 @@ my %counted_changed = map { ($_->{function} => 1) } grep { $_->{changed} } @{ ce
 ok(!grep({ abs($_->{change}) >= 0.5 * $g->{change} || $counted_changed{ $_->{function} } } @changed),
 	'any other function changed is under half of it, its instructions unchanged: '
 	  . join(', ', map { "$_->{function} $_->{change}" } @changed));
-like($out, qr/^  GetSnapshotData \+\d+/m, 'the terminal shows it');
+like($out, qr/^  GetSnapshotData \+\d+/m, 'the terminal shows it with --verbose (a sampled profile\'s functions are details)');
 ok(-s "$dir/plots/flame-1.svg", 'with its flame graph');
 
 done_testing();
