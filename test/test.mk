@@ -33,17 +33,15 @@ SERVER_PROVE_TESTS = $(sort $(wildcard test/t/1[0-9][0-9]_*.pl))
 
 # The TAP tests mostly wait (for servers to start, for pgbench's timed
 # runs), so they run TEST_JOBS at a time: each has servers, ports and
-# directories of its own.  The tests that build PostgreSQL from source
-# (PGBENCH_EXT_TEST_LONG=1) run one after another, since they share one
-# build cache and each build uses both CPUs; prove starts that group only
-# once the others are nearly done.  TEST_JOBS=1 runs everything in order.
+# directories of its own.  test/testrules.yml runs the tests that build
+# PostgreSQL from source (PGBENCH_EXT_TEST_LONG=1) one after another, beside
+# the rest from the start.  TEST_JOBS=1 runs everything in order.
 TEST_JOBS ?= 4
-BUILD_PROVE_TESTS = test/t/{074,075,077,078,097,098}_*.pl
-prove_schedule = --timer -j$(TEST_JOBS) --rules='seq=$(BUILD_PROVE_TESTS)' --rules='par=**'
+prove_schedule = --timer -j$(TEST_JOBS)
 # The longest start first, so that none is left running alone at the end
 # (their times: docs/testing.md).
 LONG_FIRST = $(wildcard $(addprefix test/t/,077_*.pl 097_*.pl 098_*.pl 075_*.pl 078_*.pl 074_*.pl 061_*.pl \
-	093_*.pl 043_*.pl 051_*.pl 060_*.pl 094_*.pl 041_*.pl 046_*.pl 062_*.pl 072_*.pl 042_*.pl))
+	010_*.pl 093_*.pl 096_*.pl 043_*.pl 046_*.pl 062_*.pl 047_*.pl 041_*.pl 094_*.pl 045_*.pl 072_*.pl 042_*.pl))
 PROVE_TESTS := $(LONG_FIRST) $(filter-out $(LONG_FIRST),$(PROVE_TESTS))
 
 # PostgreSQL's servers refuse to run as root.  As root, pg_regress runs as
@@ -100,6 +98,7 @@ prove_installcheck: test-programs
 	rm -rf tmp_check && $(MKDIR_P) tmp_check
 	env TESTDIR='$(CURDIR)' TESTDATADIR='$(CURDIR)/tmp_check' TESTLOGDIR='$(CURDIR)/tmp_check/log' \
 		PATH='$(bindir)':"$$PATH" PG_REGRESS='$(pg_regress)' PG_CONFIG='$(PG_CONFIG)' \
+		HARNESS_RULESFILE='$(CURDIR)/test/testrules.yml' \
 		$(PROVE) $(PG_PROVE_FLAGS) -I test/lib $(prove_schedule) $(PROVE_FLAGS) $(PROVE_TESTS)
 
 # The whole pg_regress suite on a temporary instance with the preload, as

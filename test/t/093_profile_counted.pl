@@ -4,10 +4,10 @@
 # them as it compares tps.  Two variants on one server: A, and slow with
 # pgbench_ext.inject_delay_ns, a busy-wait before every commit in
 # pgbench_ext's inject_delay_before_commit (a known change, in a known
-# function, where nothing else changes); then two rounds with cache
-# simulation.  A/A comparisons are in 094_profile_sampled.pl and
-# docs/profiles.md: under valgrind every run costs seconds, and this test
-# is kept to 24 of them.
+# function, where nothing else changes).  Cache simulation is
+# 096_profile_cache_sim.pl's, so that the two run side by side; A/A
+# comparisons are in 094_profile_sampled.pl and docs/profiles.md: under
+# valgrind every run costs seconds, and this test is kept to 24 of them.
 use strict;
 use warnings;
 
@@ -165,31 +165,5 @@ my $before = slurp_file("$dir/summary.json");
 ($rc, $out, $err) = run_client('report', $dir);
 is($rc, 0, 'report re-renders') or diag $err;
 is(slurp_file("$dir/summary.json"), $before, 'summary.json unchanged');
-
-# --- cache simulation: simulated misses per transaction beside the
-# instructions.  A rare event (a last-level write miss) can come out 0 per
-# transaction, and a profile written when a short run was subtracted from
-# each run below 0; the run keeps its profile all the same.
-$dir = "$base/cache";
-($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-t', '30', '-r', '2', '-b', 'select-only',
-	'--reset', 'never', '--profile', 'counted', '--cache-sim', 'on', '--seed', '11',
-	'--variant', 'A', '--bindir', $bindir,
-	'--variant', 'slow', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_delay_ns=200000',
-	'-o', $dir);
-is($rc, 0, 'a counted experiment with cache simulation completes') or diag "$out\n$err";
-like($out, qr/^restarting the server of variant A under valgrind \(callgrind, cache simulation\)$/m,
-	'A restarts under callgrind\'s cache simulation');
-my $p1 = $json->decode(slurp_file("$dir/runs/0001.profile.json"));
-is_deeply($p1->{events}, [qw(Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw)], 'nine events with cache simulation');
-like($out, qr/^ select-only \| 1 +\| slow +\| D1 misses\/tx +\| [\d.]+ +\| [\d.]+ +\|/m, 'D1 misses per transaction compared');
-$p1->{totals}[6] = 0;
-$p1->{totals}[8] = -0.4;
-open my $fh, '>', "$dir/runs/0001.profile.json" or die;
-print $fh $json->encode($p1);
-close $fh;
-($rc, $out, $err) = run_client('report', $dir);
-is($rc, 0, 'report of a run whose rare misses difference to 0 and below') or diag $err;
-unlike($out, qr/have no counted profile/, 'the run keeps its profile');
-like($out, qr/^ select-only \| 1 +\| slow +\| LL misses\/tx +\|.*\| 2\+2 +\|/m, 'LL misses of both runs of each side');
 
 done_testing();
