@@ -58,7 +58,7 @@
 #define BUILD_PREFIX		"/usr/local/pgsql"
 #define BUILD_KEY_LEN		16
 /* Added to the cflags of builds for experiments with profiles. */
-#define BUILD_PROFILE_CFLAGS "-g -fno-omit-frame-pointer"
+#define BUILD_SYMBOLS_CFLAGS "-g -fno-omit-frame-pointer"
 
 
 /* Options that keep the build small and fast; pgbench still works. */
@@ -234,6 +234,17 @@ build_check(const ExperimentSpec *spec, char **error)
 	return !any || compiler_words(error) != NULL;
 }
 
+/*
+ * Whether v is built with symbols and frame pointers: for a profile, or when
+ * asked (symbols = on), so that a later profile of the same trees finds the
+ * build in the cache.
+ */
+static bool
+with_symbols(const VariantSpec *v)
+{
+	return v->profile_build || v->symbols;
+}
+
 /* The key text of v, optionally without its patches or its seed. */
 static char *
 key_text(Build *b, bool with_patches, int seed)
@@ -245,8 +256,8 @@ key_text(Build *b, bool with_patches, int seed)
 
 	if (v->pgo)
 		text = psprintf("%spgo seed %d seconds %d\n", text, PGO_TRAINING_SEED, PGO_TRAINING_SECONDS);
-	if (v->profile_build)
-		text = psprintf("%sprofile " BUILD_PROFILE_CFLAGS "\n", text);
+	if (with_symbols(v))
+		text = psprintf("%ssymbols " BUILD_SYMBOLS_CFLAGS "\n", text);
 
 	if (with_patches)
 		for (size_t i = 0; i < json_array_size(b->patches); i++)
@@ -291,8 +302,8 @@ describe_build(Build *b, char **error)
 	/* in every build, so that a layout seed is only a relink of any of them */
 	b->cflags = psprintf("%s -ffunction-sections", b->cflags);
 	/* profiles: symbols and frame pointers, so that every frame is named */
-	if (v->profile_build)
-		b->cflags = psprintf("%s " BUILD_PROFILE_CFLAGS, b->cflags);
+	if (with_symbols(v))
+		b->cflags = psprintf("%s " BUILD_SYMBOLS_CFLAGS, b->cflags);
 	b->patches = json_array();
 	for (int i = 0; i < v->npatches; i++)
 	{

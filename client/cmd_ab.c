@@ -76,6 +76,7 @@ ab_usage(void)
 	printf("      --configure=ARGS     extra configure arguments\n");
 	printf("      --lto=on|off         link-time optimization\n");
 	printf("      --pgo=on|off         profile-guided optimization (a training load first)\n");
+	printf("      --symbols=on|off     symbols and frame pointers, as a profile's builds have\n");
 	printf("      --layout-seeds=N     N builds with shuffled function order\n");
 	printf("\nExample:\n");
 	printf("  %s ab -b select-only -c 2 -T 10 -r 6 \\\n"
@@ -114,6 +115,7 @@ static const struct
 	{26, "source", true}, {27, "patch", true}, {28, "cflags", true},
 	{29, "configure", true}, {30, "lto", true}, {31, "layout_seeds", true},
 	{32, "pgo", true}, {33, "cluster", true}, {34, "session_set", true},
+	{46, "symbols", true},
 };
 static struct option ab_options[] = {
 	{"scale", required_argument, NULL, 's'},
@@ -156,6 +158,7 @@ static struct option ab_options[] = {
 	{"lto", required_argument, NULL, 30},
 	{"layout-seeds", required_argument, NULL, 31},
 	{"pgo", required_argument, NULL, 32},
+	{"symbols", required_argument, NULL, 46},
 	{"cluster", required_argument, NULL, 33},
 	{"session-set", required_argument, NULL, 34},
 	{"output", required_argument, NULL, 'o'},

@@ -583,9 +583,9 @@ set_variant_key(VariantSpec *v, const char *key, const char *value, char **error
 		v->cflags = pg_strdup(value);
 	else if (strcmp(key, "configure") == 0)
 		v->configure = pg_strdup(value);
-	else if (strcmp(key, "pgo") == 0 || strcmp(key, "lto") == 0)
+	else if (strcmp(key, "pgo") == 0 || strcmp(key, "lto") == 0 || strcmp(key, "symbols") == 0)
 	{
-		if (!parse_bool_word(value, key[0] == 'p' ? &v->pgo : &v->lto))
+		if (!parse_bool_word(value, key[0] == 'p' ? &v->pgo : key[0] == 'l' ? &v->lto : &v->symbols))
 		{
 			*error = psprintf("%s must be on or off, got \"%s\" in variant \"%s\"", key, value, v->name);
 			return false;
@@ -601,7 +601,7 @@ set_variant_key(VariantSpec *v, const char *key, const char *value, char **error
 	}
 	else
 	{
-		*error = psprintf("unknown key \"%s\" in [variant %s]; known keys: bindir, conninfo, cluster, set, session_set, extension, initdb_args, snapshot_probe, source, patch, cflags, configure, pgo, lto, layout_seeds", key, v->name);
+		*error = psprintf("unknown key \"%s\" in [variant %s]; known keys: bindir, conninfo, cluster, set, session_set, extension, initdb_args, snapshot_probe, source, patch, cflags, configure, pgo, lto, symbols, layout_seeds", key, v->name);
 		return false;
 	}
 	return true;
@@ -768,9 +768,9 @@ experiment_check(const ExperimentSpec *spec, char **error)
 			return false;
 		}
 		if (v->source == NULL && (v->npatches > 0 || v->cflags || v->configure || v->pgo || v->lto ||
-								  v->layout_seeds > 0 || v->layout_seed > 0))
+								  v->symbols || v->layout_seeds > 0 || v->layout_seed > 0))
 		{
-			*error = psprintf("variant \"%s\": patch, cflags, configure, pgo, lto and layout_seeds apply only to variants built from a source tree (source = DIR)", v->name);
+			*error = psprintf("variant \"%s\": patch, cflags, configure, pgo, lto, symbols and layout_seeds apply only to variants built from a source tree (source = DIR)", v->name);
 			return false;
 		}
 		if (v->bindir != NULL && v->conninfo != NULL)
@@ -916,6 +916,8 @@ experiment_to_json(const ExperimentSpec *spec)
 				json_object_set_new(vj, "configure", json_string(v->configure));
 			json_object_set_new(vj, "pgo", json_boolean(v->pgo));
 			json_object_set_new(vj, "lto", json_boolean(v->lto));
+			if (v->symbols)
+				json_object_set_new(vj, "symbols", json_boolean(true));
 			if (v->layout_seed > 0)
 				json_object_set_new(vj, "layout_seed", json_integer(v->layout_seed));
 		}

@@ -59,6 +59,7 @@ typedef struct VariantSpec
 	char	   *configure;		/* extra configure arguments */
 	bool		pgo;
 	bool		lto;
+	bool		symbols;		/* -g -fno-omit-frame-pointer, as profile builds */
 	int			layout_seeds;	/* N > 1: expanded into NAME@seedK variants */
 	int			layout_seed;	/* K of an expanded variant, or 0 */
 	json_t	   *build;			/* what build_variants() did: recorded, not a key */

@@ -5,6 +5,8 @@
 # both build (B from a copy of A's tree), the layout diff shows curcid
 # moved, a tiny A/B ends with a verdict, a second run reuses both builds,
 # and a patch that does not apply or bad cflags stop before any cluster.
+# The builds have symbols and frame pointers (symbols = on), so that the
+# tests that profile source builds reuse the stock one.
 #
 # It builds PostgreSQL (minutes), so it runs under "make test-build" (and
 # CI), not plain "make test".
@@ -30,12 +32,15 @@ $ENV{PGBENCH_EXT_BUILD_CACHE} ||= "$base/cache";
 my $cache = $ENV{PGBENCH_EXT_BUILD_CACHE};
 
 my $src = postgresql_source();
+# With symbols and frame pointers (symbols = on), as a profile's builds are:
+# the builds of 078, 097 and 098 start from this test's.
+my @src = ('--source', $src, '--symbols', 'on');
 ok(-x "$src/configure", "PostgreSQL source unpacked in $src");
 
 my $patch = "$top/test/fixtures/snapshot-move-curcid.patch";
 my @tiny = ('ab', '-s', '1', '-r', '2', '-T', '2', '-c', '1', '-b', 'select-only', '--seed', '7');
-my @ab = (@tiny, '--variant', 'A', '--source', $src,
-	'--variant', 'B', '--source', $src, '--patch', $patch);
+my @ab = (@tiny, '--variant', 'A', @src,
+	'--variant', 'B', @src, '--patch', $patch);
 
 # variants.NAME.build of experiment.json
 sub build_of
@@ -82,6 +87,8 @@ like($ba->{source}, qr/^PostgreSQL 15\.\d+, files [0-9a-f]{64}, tarball postgres
 like(join(' ', map { $_->{sha256} } @{ $bb->{patches} // [] }), qr/^[0-9a-f]{64}$/, 'B records its patch checksum');
 is(scalar @{ $ba->{patches} // [] }, 0, 'A has no patch');
 like($ba->{compiler}, qr/^gcc/, 'compiler version recorded');
+like($ba->{key_text}, qr/^symbols -g -fno-omit-frame-pointer$/m, 'symbols = on is a line of the build key');
+like($ba->{cflags}, qr/ -g -fno-omit-frame-pointer$/, 'and in the cflags, without a profile');
 like($ba->{build_s}, qr/^[0-9.]+/, 'build time recorded');
 my ($pa, $pb) = ($ba->{bindir}, $bb->{bindir});
 isnt($pa, $pb, 'A and B have their own installations');
@@ -111,8 +118,8 @@ ok((build_of($dir2, 'B') // {})->{reused}, 'experiment.json says reused');
 
 # --- layout seeds: relinks of the builds above, compared seed by seed -------
 my $dir3 = "$base/seeds";
-($rc, $out, $err) = run_client(@tiny, '--variant', 'A', '--source', $src, '--layout-seeds', '2',
-	'--variant', 'B', '--source', $src, '--patch', $patch, '--layout-seeds', '2', '-o', $dir3);
+($rc, $out, $err) = run_client(@tiny, '--variant', 'A', @src, '--layout-seeds', '2',
+	'--variant', 'B', @src, '--patch', $patch, '--layout-seeds', '2', '-o', $dir3);
 is($rc, 0, 'A/B with two layout seeds each completes') or diag "$out\n$err";
 (my $da = $pa) =~ s{/dest/.*}{};
 (my $db = $pb) =~ s{/dest/.*}{};
@@ -147,8 +154,8 @@ foreach my $f (@fails)
 {
 	my ($name, $opts, $step) = @$f;
 	my $d = "$base/fail-$step";
-	($rc, $out, $err) = run_client(@tiny, '--variant', 'A', '--source', $src,
-		'--variant', 'bad', '--source', $src, @$opts, '-o', $d);
+	($rc, $out, $err) = run_client(@tiny, '--variant', 'A', @src,
+		'--variant', 'bad', @src, @$opts, '-o', $d);
 	is($rc, 2, "$name: exit status 2");
 	like($err, qr/variant "bad": build step "\Q$step\E" failed; see \S+\/logs\/\Q$step\E\.log/,
 		"$name: the message names the variant, the step and the log");

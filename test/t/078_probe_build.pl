@@ -29,13 +29,15 @@ my $base = shared_tempdir();
 $ENV{PGBENCH_EXT_BUILD_CACHE} ||= "$base/cache";
 
 my $src = postgresql_source();
+# symbols = on: the stock and curcid builds are 075's
+my @src = ('--source', $src, '--symbols', 'on');
 
 my $dir = "$base/story";
 my ($rc, $out, $err) = run_client('ab', '-s', '1', '-r', '6', '-T', '3', '-c', '2', '-j', '2',
 	'-b', 'select-only', '--unlogged', '--seed', '3', '--snapshot-probe',
-	'--variant', 'A', '--source', $src,
-	'--variant', 'B', '--source', $src, '--patch', "$top/test/fixtures/snapshot-busy-loop.patch",
-	'--variant', 'C', '--source', $src, '--patch', "$top/test/fixtures/snapshot-move-curcid.patch",
+	'--variant', 'A', @src,
+	'--variant', 'B', @src, '--patch', "$top/test/fixtures/snapshot-busy-loop.patch",
+	'--variant', 'C', @src, '--patch', "$top/test/fixtures/snapshot-move-curcid.patch",
 	'-o', $dir);
 is($rc, 0, 'an A/B/C of three source builds with the probe completes') or diag "$out\n$err";
 
