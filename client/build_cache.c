@@ -111,7 +111,7 @@ trusted(const char *what, const char *path, const struct stat *st, const char *f
  * trusts in it, for its own.
  */
 static bool
-ancestors_safe(const char *path, char **error)
+ancestors_safe(const char *path, const char *what, const char *env_name, char **error)
 {
 	/* "/", then "/a", "/a/b" ... up to path's parent, from the top down */
 	for (size_t len = 0; path[len]; len++)
@@ -128,41 +128,47 @@ ancestors_safe(const char *path, char **error)
 		foreign = st.st_uid != 0 && st.st_uid != geteuid();
 		if (foreign || ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)))
 		{
-			*error = psprintf("directory \"%s\" above the build cache %s: someone else could replace the cache\nhint: Name a cache under a directory only you can write with %s=DIR.",
-							  dir, foreign ? psprintf("belongs to %s", user_name(st.st_uid))
+			*error = psprintf("directory \"%s\" above the %s %s: someone else could replace the cache\nhint: Name a cache under a directory only you can write with %s=DIR.",
+							  dir, what, foreign ? psprintf("belongs to %s", user_name(st.st_uid))
 							  : psprintf("is writable by others (mode %04o) and not sticky",
 										 (unsigned int) (st.st_mode & 07777)),
-							  BUILD_CACHE_ENV);
+							  env_name);
 			return false;
 		}
 	}
 	return true;
 }
 
-/*
- * Create the cache directory if it is missing (mode 0700, given to the
- * build account), and check it and what lies above it.
- */
 bool
 build_cache_prepare(char **error)
 {
-	char	   *root = build_cache_root();
+	return cache_dir_prepare(build_cache_root(), BUILD_CACHE_ENV, "build cache", error);
+}
+
+/*
+ * Create a cache directory root if it is missing (mode 0700, given to the
+ * build account), and check it and what lies above it.  env_name is the
+ * environment variable that names it, what its name in messages.
+ */
+bool
+cache_dir_prepare(const char *root, const char *env_name, const char *what, char **error)
+{
 	char	   *real;
 	struct stat st;
 	uid_t		builder;
 	const char *builder_name;
 	const char *fix = psprintf("Name a cache of your own with %s=DIR, or remove \"%s\" and let %s create it.",
-							   BUILD_CACHE_ENV, root, progname);
+							   env_name, root, progname);
 
 	if (!build_account(&builder, &builder_name, error))
 		return false;
-	if (!ancestors_safe(root, error))
+	if (!ancestors_safe(root, what, env_name, error))
 		return false;
 	if (stat(root, &st) != 0)
 	{
 		if (errno != ENOENT)
 		{
-			*error = psprintf("could not create the build cache \"%s\": %m", root);
+			*error = psprintf("could not create the %s \"%s\": %m", what, root);
 			return false;
 		}
 		if (!safe_mkdir_p(root, 0700, error))
@@ -172,31 +178,41 @@ build_cache_prepare(char **error)
 	}
 	if ((real = realpath(root, NULL)) == NULL || stat(real, &st) != 0)
 	{
-		*error = psprintf("could not use the build cache \"%s\": %m", root);
+		*error = psprintf("could not use the %s \"%s\": %m", what, root);
 		return false;
 	}
 	if (!S_ISDIR(st.st_mode))
 	{
-		*error = psprintf("build cache \"%s\" is not a directory\nhint: %s", root, fix);
+		*error = psprintf("%s \"%s\" is not a directory\nhint: %s", what, root, fix);
 		return false;
 	}
-	if ((strcmp(real, root) != 0 && !ancestors_safe(real, error)) ||
-		!trusted("build cache", root, &st, fix, error))
+	if ((strcmp(real, root) != 0 && !ancestors_safe(real, what, env_name, error)) ||
+		!trusted(what, root, &st, fix, error))
 		return false;
 	if (st.st_uid != builder)
 	{
-		*error = psprintf("build cache \"%s\" belongs to %s, but the builds run as user \"%s\", who cannot write it\nhint: Give it to that user (chown %s \"%s\"), or name another cache with %s=DIR.",
-						  root, user_name(st.st_uid), builder_name, builder_name, root, BUILD_CACHE_ENV);
+		*error = psprintf("%s \"%s\" belongs to %s, but the builds run as user \"%s\", who cannot write it\nhint: Give it to that user (chown %s \"%s\"), or name another cache with %s=DIR.",
+						  what, root, user_name(st.st_uid), builder_name, builder_name, root, env_name);
 		return false;
 	}
 	return true;
 }
 
-/* What the cache directory dir (CACHE/KEY) holds, and whether it may be used. */
 CacheEntry
 build_cache_entry(const char *dir, char **error)
 {
-	char	   *json = psprintf("%s/build.json", dir);
+	return cache_entry(dir, "build.json", "build", error);
+}
+
+/*
+ * What the cache directory dir (CACHE/KEY) holds, and whether it may be
+ * used: it is finished when it holds the file marker, written last.  kind
+ * names the cache in messages ("build").
+ */
+CacheEntry
+cache_entry(const char *dir, const char *marker, const char *kind, char **error)
+{
+	char	   *json = psprintf("%s/%s", dir, marker);
 	char	   *fix = psprintf("Remove it (rm -rf \"%s\"); the next run builds it afresh.", dir);
 	struct stat st;
 
@@ -204,11 +220,11 @@ build_cache_entry(const char *dir, char **error)
 		return ENTRY_ABSENT;
 	if (!S_ISDIR(st.st_mode))
 	{
-		*error = psprintf("build cache entry \"%s\" is not a directory (a link or a file put there)\nhint: %s",
-						  dir, fix);
+		*error = psprintf("%s cache entry \"%s\" is not a directory (a link or a file put there)\nhint: %s",
+						  kind, dir, fix);
 		return ENTRY_REFUSED;
 	}
-	if (!trusted("build cache entry", dir, &st, fix, error))
+	if (!trusted(psprintf("%s cache entry", kind), dir, &st, fix, error))
 		return ENTRY_REFUSED;
 	if (lstat(json, &st) != 0)
 		return ENTRY_UNFINISHED;
@@ -217,7 +233,7 @@ build_cache_entry(const char *dir, char **error)
 		*error = psprintf("\"%s\" is not a regular file\nhint: %s", json, fix);
 		return ENTRY_REFUSED;
 	}
-	if (!trusted("build record", json, &st, fix, error))
+	if (!trusted(psprintf("%s record", kind), json, &st, fix, error))
 		return ENTRY_REFUSED;
 	return ENTRY_FINISHED;
 }

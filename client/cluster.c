@@ -32,6 +32,7 @@
 #include "cluster.h"
 #include "safe_file.h"
 #include "initdb_args.h"
+#include "initdb_cache.h"
 #include "quiet.h"
 #include "settings.h"
 #include "subprocess.h"
@@ -56,6 +57,13 @@ static int	nprepared;
 
 static void unregister(Cluster *c);
 
+/* A log of the cluster's directory, opened to append, or -1 with error. */
+static int
+open_cluster_log(const Cluster *c, const char *log, char **error)
+{
+	return safe_open_file(psprintf("%s/%s", c->dir, log), SAFE_APPEND | c->dir_how, error);
+}
+
 /*
  * Run a server program (initdb, pg_ctl) as the server account, its output
  * appended to LOG in the cluster's directory.  Returns its exit status, or
@@ -65,7 +73,7 @@ static int
 run_server_program(const Cluster *c, char *const argv[], const char *log, char **error)
 {
 	char	   *path = psprintf("%s/%s", c->dir, log);
-	int			fd = safe_open_file(path, SAFE_APPEND | c->dir_how, error);
+	int			fd = open_cluster_log(c, log, error);
 	int			rc;
 
 	if (fd < 0)
@@ -295,6 +303,9 @@ run_initdb(Cluster *c, char **error)
 	int			argc = 0;
 	double		t0 = now_seconds();
 	int			rc;
+	char	   *entry;
+	int			log_fd;
+	bool		ok;
 
 	argv[argc++] = psprintf("%s/initdb", c->bindir);
 	argv[argc++] = "-D";
@@ -311,6 +322,26 @@ run_initdb(Cluster *c, char **error)
 		argc += initdb_args_words(v->initdb_args, argv + argc, 30 - argc);
 	}
 	argv[argc] = NULL;
+
+	switch (initdb_cache_lookup(c->bindir, argv, &entry, error))
+	{
+		case TEMPLATE_REFUSED:
+			return false;
+		case TEMPLATE_FOUND:
+			if ((log_fd = open_cluster_log(c, "initdb.log", error)) < 0)
+				return false;
+			ok = initdb_cache_copy(entry, c->datadir, log_fd, error);
+			close(log_fd);
+			if (!ok)
+				*error = psprintf("variant \"%s\": could not copy initdb's data directory from %s: %s (its log: %s/initdb.log)",
+								  v->name, entry, *error, c->dir);
+			c->initdb_template = entry;
+			c->initdb_s = now_seconds() - t0;
+			return ok;
+		case TEMPLATE_NONE:
+		case TEMPLATE_MISSING:
+			break;
+	}
 	if ((rc = run_server_program(c, argv, "initdb.log", error)) != 0)
 	{
 		if (rc > 0)
@@ -319,6 +350,11 @@ run_initdb(Cluster *c, char **error)
 		return false;
 	}
 	c->initdb_s = now_seconds() - t0;
+	if (entry && (log_fd = open_cluster_log(c, "initdb.log", error)) >= 0)
+	{
+		initdb_cache_store(entry, c->datadir, log_fd);
+		close(log_fd);
+	}
 	return true;
 }
 

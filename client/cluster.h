@@ -31,6 +31,8 @@ typedef struct Cluster
 	int			instance;		/* starts so far: 1, 2, ... (managed servers) */
 	int			env_pad;		/* bytes of padding of the last start */
 	double		initdb_s;
+	char	   *initdb_template;	/* the initdb cache's entry it was copied
+								 * from, or NULL: initdb ran */
 	double		start_s;		/* of the last start */
 	double		stop_s;			/* of the last stop; NAN before the first */
 

@@ -87,6 +87,9 @@ installcheck: test-programs
 # The TAP tests, as PGXS's prove_installcheck runs them: PostgreSQL::Test::Utils
 # keeps everything under tmp_check/ (TESTDIR up to PostgreSQL 15, TESTDATADIR
 # and TESTLOGDIR from 16), and the installation's bindir comes first on PATH.
+# The client's clusters are copies of one initdb per installation, options
+# and locale (PGBENCH_EXT_INITDB_CACHE, given to the server account so that
+# tests running as that account use it too).
 # PG_CONFIG names the installation to the tests (test/lib/PgbenchExtTest.pm).
 # PROVE_FLAGS is the user's (e.g. --verbose).
 prove_installcheck: test-programs
@@ -95,8 +98,10 @@ prove_installcheck: test-programs
 		echo "pgbench_ext: hint: the TAP tests need its PostgreSQL::Test modules; build it with --enable-tap-tests" >&2; \
 		exit 2; }
 	@$(check_test_account)
-	rm -rf tmp_check && $(MKDIR_P) tmp_check
+	rm -rf tmp_check && $(MKDIR_P) tmp_check/initdb-cache && chmod 700 tmp_check/initdb-cache
+	$(give_to_test_account) tmp_check/initdb-cache
 	env TESTDIR='$(CURDIR)' TESTDATADIR='$(CURDIR)/tmp_check' TESTLOGDIR='$(CURDIR)/tmp_check/log' \
+		PGBENCH_EXT_INITDB_CACHE='$(CURDIR)/tmp_check/initdb-cache' \
 		PATH='$(bindir)':"$$PATH" PG_REGRESS='$(pg_regress)' PG_CONFIG='$(PG_CONFIG)' \
 		HARNESS_RULESFILE='$(CURDIR)/test/testrules.yml' \
 		$(PROVE) $(PG_PROVE_FLAGS) -I test/lib $(prove_schedule) $(PROVE_FLAGS) $(PROVE_TESTS)

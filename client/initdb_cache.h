@@ -1,0 +1,26 @@
+/*-------------------------------------------------------------------------
+ *
+ * initdb_cache.h
+ *		Data directories fresh from initdb, kept to be copied instead of
+ *		running initdb again (PGBENCH_EXT_INITDB_CACHE=DIR).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCH_EXT_INITDB_CACHE_H
+#define PGBENCH_EXT_INITDB_CACHE_H
+
+typedef enum InitdbTemplate
+{
+	TEMPLATE_NONE,				/* no cache named: run initdb */
+	TEMPLATE_MISSING,			/* run initdb, then keep a copy */
+	TEMPLATE_FOUND,				/* copy it */
+	TEMPLATE_REFUSED			/* the cache fails its checks: error set */
+} InitdbTemplate;
+
+extern const char *initdb_cache_root(void);
+extern InitdbTemplate initdb_cache_lookup(const char *bindir, char *const argv[], char **entry,
+										  char **error);
+extern bool initdb_cache_copy(const char *entry, const char *datadir, int log_fd, char **error);
+extern void initdb_cache_store(const char *entry, const char *datadir, int log_fd);
+
+#endif							/* PGBENCH_EXT_INITDB_CACHE_H */

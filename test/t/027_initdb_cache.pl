@@ -1,0 +1,87 @@
+# PGBENCH_EXT_INITDB_CACHE: a managed cluster is a copy of a data directory
+# fresh from initdb, kept once per installation, initdb options and locale.
+# The first cluster of a kind runs initdb and leaves a complete entry (the
+# server account's, private); the next is a copy and runs as well; other
+# initdb options are another entry; a cache or an entry someone else could
+# have written is refused with the fix, before any run; without the
+# variable nothing is kept.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+
+my $bindir = pg_bindir();
+my $base = shared_tempdir();
+my $cache = "$base/initdb";
+my @tiny = ('ab', '-s', '1', '-c', '1', '-t', '20', '-r', '1', '-b', 'select-only', '--seed', '3');
+my $account = $> == 0 ? ($ENV{PGBENCH_EXT_OS_USER} || 'postgres') : scalar getpwuid($>);
+
+sub variant_of
+{
+	my ($dir, $name) = @_;
+	return read_json("$dir/experiment.json")->{variants}{$name};
+}
+
+local $ENV{PGBENCH_EXT_INITDB_CACHE} = $cache;
+
+# --- A runs initdb and keeps it; B, of the same kind, is a copy; C, with
+# other initdb options, is another entry --------------------------------------
+my $dir = "$base/first";
+my ($rc, $out, $err) = run_client(@tiny, '--variant', 'A', '--bindir', $bindir,
+	'--variant', 'B', '--bindir', $bindir,
+	'--variant', 'C', '--bindir', $bindir, '--initdb-args', '--data-checksums', '-o', $dir);
+is($rc, 0, 'an A/B/C with the cache named completes') or diag "$out\n$err";
+is(variant_of($dir, 'A')->{initdb_template}, undef, 'A ran initdb');
+my $entry = variant_of($dir, 'B')->{initdb_template};
+like($entry // '', qr{^\Q$cache\E/initdb-[0-9a-f]{16}$}, 'B is a copy of the entry A left');
+is(variant_of($dir, 'C')->{initdb_template}, undef, 'C, with --data-checksums, ran initdb');
+my @st = stat($entry);
+is(scalar getpwuid($st[4]), $account, 'the entry belongs to the server account');
+is($st[2] & 07777, 0700, 'and is private to it');
+ok(-f "$entry/data/PG_VERSION" && -s "$entry/initdb.key", 'it holds the data directory and its key');
+like(slurp_file("$entry/initdb.key"), qr{\Q$entry\E}, 'the key file names its entry');
+is(scalar(my @entries = glob("$cache/initdb-*")), 2, 'two entries: C\'s options are another');
+my @runs = read_runs($dir);
+is(scalar(grep { $_->{status} ne 'ok' } @runs), 0, 'every run of the three variants is ok (' . scalar(@runs) . ')');
+like(slurp_file("$dir/clusters/B/initdb.log"), qr/^\$ cp -a -T \Q$entry\E\/data /m, 'B\'s initdb.log shows the copy');
+@st = stat("$dir/clusters/B/data");
+is($st[2] & 07777, 0700, 'the copied data directory is private as initdb makes it');
+like($out . $err, qr/setting data_checksums is "off" in A but "on" in C/, 'and each cluster is what its options made');
+
+# --- refusals, before any run -----------------------------------------------
+chmod 0777, $cache or die;
+$dir = "$base/open";
+($rc, $out, $err) = run_client(@tiny, '--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir, '-o', $dir);
+is($rc, 2, 'a cache writable by others is refused (status 2)');
+like($err, qr/initdb cache "\Q$cache\E" is writable by others \(mode 0777\)/, 'naming it and why');
+like($err, qr/hint: Name a cache of your own with PGBENCH_EXT_INITDB_CACHE=DIR/, 'and the fix');
+is(-e "$dir/runs.csv" ? scalar(read_runs($dir)) : 0, 0, 'nothing ran');
+chmod 0700, $cache or die;
+
+SKIP:
+{
+	skip 'planting an entry of another user needs root', 2 unless $> == 0;
+	my $nobody = getpwnam('nobody');
+	my @entries = glob("$cache/initdb-*");
+	foreach my $e (@entries)
+	{
+		chown $nobody, -1, $e or die "chown $e: $!";
+	}
+	$dir = "$base/planted";
+	($rc, $out, $err) = run_client(@tiny, '--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir, '-o', $dir);
+	is($rc, 2, 'an entry of another user is refused (status 2)');
+	like($err, qr/initdb cache entry "\Q$cache\E\/initdb-[0-9a-f]{16}" belongs to user "nobody"/, 'naming it');
+	chown((getpwnam($account))[2], -1, $_) foreach @entries;
+}
+
+# --- without the variable, initdb runs and nothing is kept -------------------
+delete local $ENV{PGBENCH_EXT_INITDB_CACHE};
+$dir = "$base/none";
+($rc, $out, $err) = run_client(@tiny, '--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir, '-o', $dir);
+is($rc, 0, 'a run without the cache completes') or diag "$out\n$err";
+is(variant_of($dir, 'A')->{initdb_template}, undef, 'initdb ran');
+
+done_testing();
