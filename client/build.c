@@ -47,6 +47,7 @@
 #include "subprocess.h"
 #include "words.h"
 
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -618,6 +619,59 @@ make_entry(Build *b, char **error)
 		unprivileged_mkdir(psprintf("%s/logs", b->dir), error);
 }
 
+/*
+ * Hold b's entry for ourselves while we build or reuse it (an flock on
+ * KEY.lock beside it): two clients building one key at once would remove
+ * each other's trees, and one installing the extension into a build that
+ * another runs from would change it under it.  The lock file is the build
+ * account's, as everything in the cache; a lock taken on a file that was
+ * replaced meanwhile is taken again.  Returns the lock's descriptor, or -1
+ * with error.
+ */
+static int
+lock_entry(const Build *b, char **error)
+{
+	char	   *path = psprintf("%s.lock", b->dir);
+	bool		said = false;
+
+	for (;;)
+	{
+		struct stat held;
+		struct stat named;
+		int			fd;
+		int			rc;
+
+		if (access(path, F_OK) != 0 && !unprivileged_write(path, "", error))
+			return -1;
+		if ((fd = open_regular_file(path, false)) < 0)
+		{
+			*error = psprintf("could not open \"%s\": %m", path);
+			return -1;
+		}
+		while ((rc = flock(fd, LOCK_EX | (said ? 0 : LOCK_NB))) != 0 &&
+			   ((errno == EWOULDBLOCK && !said) || (errno == EINTR && !run_interrupted)))
+		{
+			if (errno == EWOULDBLOCK)
+			{
+				printf("variant %s: waiting for another client's build of %s\n", b->v->name, b->dir);
+				fflush(stdout);
+				said = true;
+			}
+		}
+		if (rc != 0)
+		{
+			*error = run_interrupted ? psprintf("variant \"%s\": interrupted while waiting for another build", b->v->name)
+				: psprintf("could not lock \"%s\": %m", path);
+			close(fd);
+			return -1;
+		}
+		if (fstat(fd, &held) == 0 && stat(path, &named) == 0 &&
+			held.st_dev == named.st_dev && held.st_ino == named.st_ino)
+			return fd;
+		close(fd);
+	}
+}
+
 static bool
 build_one(VariantSpec *v, char **error)
 {
@@ -628,21 +682,25 @@ build_one(VariantSpec *v, char **error)
 	json_t	   *info = NULL;
 	char	   *bindir = NULL;
 	CacheEntry	state;
+	int			lock_fd;
+	bool		ok = false;
 
 	if (!describe_build(&b, error))
 	{
 		*error = psprintf("variant \"%s\": %s", v->name, *error);
 		return false;
 	}
+	if ((lock_fd = lock_entry(&b, error)) < 0)
+		return false;
 	state = build_cache_entry(b.dir, error);
 	if (state == ENTRY_REFUSED)
-		return false;
+		goto done;
 	reused = state == ENTRY_FINISHED;
 	if (reused)
 	{
 		/* before anything runs from it */
 		if ((info = build_cache_load(b.dir, &bindir, error)) == NULL)
-			return false;
+			goto done;
 		printf("variant %s: reusing build %s\n", v->name, b.dir);
 	}
 	else
@@ -654,7 +712,7 @@ build_one(VariantSpec *v, char **error)
 		{
 			*error = psprintf("variant \"%s\": could not create build directory \"%s\": %s",
 							  v->name, b.dir, *error);
-			return false;
+			goto done;
 		}
 	}
 	if ((!reused && !do_build(&b)) || !install_extension(&b, &ext_installed))
@@ -664,7 +722,7 @@ build_one(VariantSpec *v, char **error)
 		else
 			*error = psprintf("variant \"%s\": build step \"%s\" failed; see %s, which ends with:\n%s",
 							  v->name, b.failed_step, b.failed_log, tail_of_file(b.failed_log, 12));
-		return false;
+		goto done;
 	}
 	if (!reused)
 	{
@@ -691,7 +749,7 @@ build_one(VariantSpec *v, char **error)
 			!unprivileged_write(psprintf("%s/build.json", b.dir), psprintf("%s\n", text), error))
 		{
 			*error = psprintf("variant \"%s\": could not record the build: %s", v->name, text ? *error : "out of memory");
-			return false;
+			goto done;
 		}
 		free(text);
 		printf("variant %s: built in %.0f s\n", v->name, difftime(time(NULL), t0));
@@ -700,7 +758,10 @@ build_one(VariantSpec *v, char **error)
 	json_object_set_new(info, "extension_installed", json_boolean(ext_installed));
 	v->build = info;
 	v->bindir = bindir;
-	return true;
+	ok = true;
+done:
+	close(lock_fd);				/* the next client's turn */
+	return ok;
 }
 
 /*

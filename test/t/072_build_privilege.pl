@@ -6,11 +6,12 @@
 # of another user, an entry or cache writable by others, a directory above
 # the cache that others can write or that belongs to the build account, a
 # build.json whose bindir lies outside its entry (named directly, or
-# through a link).  Not as root, the
+# through a link).  A client waits for the lock of an entry another holds.  Not as root, the
 # default cache is private under $XDG_CACHE_HOME or ~/.cache.
 use strict;
 use warnings;
 
+use Fcntl qw(:flock);
 use File::Find;
 use IPC::Run;
 use JSON::PP;
@@ -51,9 +52,19 @@ ok(-f "$entry/dest/usr/local/pgsql/lib/pgbench_ext.so", 'the extension was compi
 my $record = JSON::PP->new->decode(slurp_file("$entry/build.json"));
 is($record->{bindir}, "$entry/dest/usr/local/pgsql/bin", 'build.json names the bindir inside its entry');
 
-($rc, $out, $err) = run_client(linked_ab("$base/again"));
-is($rc, 0, 'a second A/B completes') or diag "$out\n$err";
-like($out, qr/^variant A: reusing build \Q$entry\E$/m, 'the private entry is reused');
+# --- one client at a time per entry: the next waits for the lock (held
+# here, as another client's build would hold it), then reuses the build
+open my $lock, '<', "$entry.lock" or die "no lock file beside $entry: $!";
+flock($lock, LOCK_EX) or die "flock: $!";
+my ($out2, $err2) = ('', '');
+my $h = IPC::Run::start([ client(), linked_ab("$base/again") ], '<', \undef, '>', \$out2, '2>', \$err2);
+ok(defined(wait_until(60, sub { $out2 =~ /^variant A: waiting for another client's build of \Q$entry\E$/m ? 1 : undef }, $h)),
+	'a second A/B waits while another client holds the entry');
+ok(!-e "$base/again/runs.csv", 'and runs nothing meanwhile');
+close $lock;
+$h->finish;
+is($? >> 8, 0, 'once the lock is released it completes') or diag "$out2\n$err2";
+like($out2, qr/^variant A: reusing build \Q$entry\E$/m, 'the private entry is reused');
 
 # --- what is refused ----------------------------------------------------------
 my $nobody = getpwnam('nobody') // die 'no account nobody';
