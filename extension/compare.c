@@ -4,11 +4,14 @@
  *		pgbench_ext.compare(a, b, ...): is B faster than A, by how much,
  *		how sure — from psql, on any two arrays of per-run measurements,
  *		round by round when their rounds are given, across instance or
- *		seed pairs when each run's unit is given.
+ *		seed pairs when each run's unit is given; and
+ *		sequential_decide(), the same question under rounds = auto,
+ *		answered by the look that decided.
  *
- * The figures come from common/stats_nested.c, the code the client uses
- * for its tables, so psql and the terminal agree to the last digit.  This
- * file only checks the arguments and turns the result into a row.  It
+ * The figures come from common/stats_nested.c and, look by look,
+ * common/stats_seqbudget.c, the code the client uses for its tables and
+ * its runner's looks, so psql and the terminal agree to the last digit.
+ * This file only checks the arguments and turns the result into a row.  It
  * needs no shared memory and works without shared_preload_libraries.
  *
  *-------------------------------------------------------------------------
