@@ -160,17 +160,31 @@ budget_from_json(json_t *experiment, BudgetPlan *out, char **error)
 	return true;
 }
 
+/* The plan as common/ takes it (stats_seqbudget.c). */
+void
+budget_stats_plan(const BudgetPlan *b, StatsBudgetPlan *out)
+{
+	out->budget_s = b->budget_s;
+	out->block_rounds = b->block_rounds;
+	out->first_look = b->first_look;
+	out->max_blocks = b->max_blocks;
+	out->max_looks = b->max_looks;
+	out->spending = b->spending;
+	out->time_information = b->time_information;
+}
+
 /*
  * Whether the budget has no room for another block after "blocks" blocks
- * took spent_s seconds: its blocks are done, or another as long as the
- * mean so far would overrun it.  The runner stops by it, and the report
- * says why by it.
+ * took spent_s seconds (stats_budget_spent()).  The runner stops by it,
+ * and the report says why by it.
  */
 bool
 budget_spent(const BudgetPlan *b, int blocks, double spent_s)
 {
-	return blocks >= b->max_blocks ||
-		(blocks > 0 && spent_s + spent_s / blocks > b->budget_s);
+	StatsBudgetPlan plan;
+
+	budget_stats_plan(b, &plan);
+	return stats_budget_spent(&plan, blocks, spent_s);
 }
 
 /* The look (1-based) made after block, or 0 for a block before the first look. */
@@ -182,29 +196,17 @@ budget_look_of_block(const BudgetPlan *b, int block)
 
 /*
  * Look "look" in the plan: the information fractions of looks 1 .. look
- * into info (room for look values).  By the budget's clock: the share of
- * the budget spent by the end of each look's block (block_spent_s, by
- * block), 1 for a look after which the budget has no room for another
- * block; by blocks (plans recorded before, or no times): the share of the
- * plan's most blocks seen.
+ * into info (room for look values), stats_budget_info() of the time each
+ * block took (block_spent_s, by block; NULL: none).
  */
 void
 budget_look_plan(const BudgetPlan *b, int look, const double *block_spent_s,
 				 double *info, StatsSequentialPlan *plan)
 {
-	for (int k = 0; k < look; k++)
-	{
-		int			block = b->first_look + k;
-		double		spent = block_spent_s ? block_spent_s[block - 1] : NAN;
-		double		t = (double) block / b->max_blocks;
+	StatsBudgetPlan bp;
 
-		if (b->time_information && isfinite(spent) && spent > 0)
-			t = budget_spent(b, block, spent) ? 1.0 : Min(1.0, spent / b->budget_s);
-		/* strictly increasing, as the boundaries need */
-		if (k > 0 && t <= info[k - 1])
-			t = Min(1.0, info[k - 1] + 1e-9);
-		info[k] = t;
-	}
+	budget_stats_plan(b, &bp);
+	stats_budget_info(&bp, look, block_spent_s, info);
 	plan->look = look;
 	plan->max_looks = b->max_looks;
 	plan->info = info;

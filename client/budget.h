@@ -51,6 +51,7 @@ typedef struct BudgetPlan
 extern bool budget_plan(ExperimentSpec *spec, BudgetPlan *out, char **error);
 extern json_t *budget_to_json(const BudgetPlan *b);
 extern bool budget_from_json(json_t *experiment, BudgetPlan *out, char **error);
+extern void budget_stats_plan(const BudgetPlan *b, StatsBudgetPlan *out);
 extern bool budget_spent(const BudgetPlan *b, int blocks, double spent_s);
 extern int	budget_look_of_block(const BudgetPlan *b, int block);
 extern void budget_look_plan(const BudgetPlan *b, int look, const double *block_spent_s,

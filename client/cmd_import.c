@@ -10,7 +10,9 @@
  *		take them across dates and machines.
  *
  * One transaction per directory: an experiment is imported whole or not at
- * all, with its profiles when it has them (profile_import.c).  Importing is
+ * all, with its profiles when it has them (profile_import.c) and, under
+ * rounds = auto, its plan of looks and budget.csv (budget_blocks), from
+ * which experiment_report() replays the looks as the report does.  Importing is
  * idempotent by run identity: an experiment is known by its identity (its
  * machine's fingerprint, farm_machine.c, its specification, when it was
  * written and when its first run started), a run by that and its number,
@@ -24,6 +26,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "budget.h"
 #include "conn.h"
 #include "commands.h"
 #include "digest.h"
@@ -33,6 +36,7 @@
 #include "results.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <sys/stat.h>
 
 #include "common/logging.h"
@@ -191,6 +195,10 @@ typedef struct ImportDir
 	FarmMachine machine;
 	char	   *signature;
 	char	   *identity;
+	json_t	   *sequential;		/* rounds = auto: the plan, checked; else NULL */
+	double	   *block_spent;	/* budget.csv by block (NAN: none), max_blocks */
+	int			max_blocks;
+	int			block_rounds;
 } ImportDir;
 
 /*
@@ -209,6 +217,71 @@ experiment_identity(const ImportDir *d)
 
 	return pnstrdup(sha256_of_string(psprintf("%s\n%s\n%s\n%s", d->machine.fingerprint,
 											  spec ? spec : "", written ? written : "", first)), 32);
+}
+
+/*
+ * rounds = auto: the plan experiment.json records and budget.csv, checked
+ * as the report reads them; either damaged is a warning, and SQL then
+ * shows what the report shows (no looks: all rounds, or none past the
+ * blocks budget.csv records).
+ */
+static void
+read_import_budget(ImportDir *d)
+{
+	BudgetPlan	plan;
+	char	   *error = NULL;
+	int			recorded;
+	double		spent;
+
+	if (!d->spec.rounds_auto)
+		return;
+	if (!budget_from_json(d->doc, &plan, &error))
+	{
+		log_warningf("%s: %s: the looks of rounds = auto are not imported", d->dir, error);
+		return;
+	}
+	d->sequential = json_object_get(d->doc, "sequential");
+	d->max_blocks = plan.max_blocks;
+	d->block_rounds = plan.block_rounds;
+	d->block_spent = pg_malloc(sizeof(double) * plan.max_blocks);
+	if (!budget_read_spent(d->dir, &recorded, &spent, d->block_spent, plan.max_blocks, &error))
+	{
+		log_warningf("%s: %s: its blocks' times are not imported", d->dir, error);
+		for (int b = 0; b < plan.max_blocks; b++)
+			d->block_spent[b] = NAN;
+	}
+}
+
+/*
+ * rounds = auto: the plan (on an experiment imported before it was, too)
+ * and the blocks of budget.csv not imported yet.
+ */
+static void
+import_budget(PGconn *conn, const char *id, const ImportDir *d)
+{
+	const char *plan[3] = {id, json_text(d->sequential), json_text(json_object_get(d->doc, "plan"))};
+
+	if (d->sequential == NULL)
+		return;
+	PQclear(exec_params(conn,
+						"UPDATE pgbench_ext.experiments SET sequential = coalesce(sequential, $2), "
+						"plan = coalesce(plan, $3) WHERE experiment_id = $1",
+						3, plan, "could not import the plan of rounds = auto"));
+	for (int b = 0; b < d->max_blocks; b++)
+	{
+		const char *row[4];
+
+		if (isnan(d->block_spent[b]))
+			continue;
+		row[0] = id;
+		row[1] = psprintf("%d", b + 1);
+		row[2] = psprintf("%d", (b + 1) * d->block_rounds);
+		row[3] = psprintf("%.17g", d->block_spent[b]);
+		PQclear(exec_params(conn,
+							"INSERT INTO pgbench_ext.budget_blocks (experiment_id, block, rounds, spent_s) "
+							"VALUES ($1, $2, $3, $4) ON CONFLICT (experiment_id, block) DO NOTHING",
+							4, row, "could not import budget.csv"));
+	}
 }
 
 /* Read and check one results directory; exits with status 2 when it is none. */
@@ -236,6 +309,7 @@ read_import_dir(const char *dir, ImportDir *d)
 	d->machine = farm_machine_of(d->doc);
 	d->signature = farm_signature(d->doc);
 	d->identity = experiment_identity(d);
+	read_import_budget(d);
 }
 
 /* The experiment's row and its variants; returns its id. */
@@ -296,6 +370,7 @@ import_dir(PGconn *conn, const ImportDir *d)
 	id = known ? pg_strdup(PQgetvalue(res, 0, 0)) : import_experiment(conn, d, &nvariants);
 	PQclear(res);
 	nruns = import_runs(conn, id, d->dir, d->runs);
+	import_budget(conn, id, d);
 	if (!known && (nprofiles = profile_import(conn, id, d->dir, &error)) < 0)
 	{
 		log_error_text(error);

@@ -304,9 +304,10 @@ extern bool report_compare_runs(const ReportData *r, const ReportCell *c,
 extern bool report_compare_samples(const ReportData *r, const ReportCell *c,
 								   const ReportSample *a, const ReportSample *b,
 								   bool higher_is_better, StatsComparison *out);
-extern bool report_look_samples(const ReportData *r, const ReportCell *c,
-								const ReportSample *a, const ReportSample *b,
-								const StatsSequentialPlan *plan, StatsLook *out);
+extern bool report_look_cell(const ReportData *r, const ReportCell *c,
+							 const StatsBudgetPlan *plan, int blocks_done,
+							 const double *info, const double *z,
+							 StatsLook *out, int *block);
 extern void report_cell_rounds(const ReportData *r, const ReportCell *c, int first, int last,
 							   ReportSample *a, ReportSample *b);
 extern bool report_compare_rounds(const ReportData *r, const ReportCell *c, int first, int last,

@@ -20,6 +20,7 @@
 #include "report.h"
 #include "results.h"
 
+#include <limits.h>
 #include <math.h>
 
 static double
@@ -400,15 +401,14 @@ stats_unit_of(const ReportCell *c)
 /*
  * B against A in cell c, as every verdict of the report is made: tps, the
  * snapshot probe's figures and the profiles' metrics and functions, each
- * across the unit report_compare_cell() decided for the cell; with a plan,
- * the sequential look of rounds = auto on the same units instead (into
- * look, else into out).  a and b are the cell's samples or samples of one
- * figure of their runs (of_side set, report_figure_sample()).
+ * across the unit report_compare_cell() decided for the cell.  a and b are
+ * the cell's samples or samples of one figure of their runs (of_side set,
+ * report_figure_sample()).
  */
-static bool
-compare_or_look(const ReportData *r, const ReportCell *c, const ReportSample *a,
-				const ReportSample *b, bool higher_is_better,
-				const StatsSequentialPlan *plan, StatsComparison *out, StatsLook *look)
+bool
+report_compare_samples(const ReportData *r, const ReportCell *c,
+					   const ReportSample *a, const ReportSample *b,
+					   bool higher_is_better, StatsComparison *out)
 {
 	StatsOptions opt = r->opt;
 	int		   *ua = units_of(c->unit_a, a);
@@ -416,12 +416,8 @@ compare_or_look(const ReportData *r, const ReportCell *c, const ReportSample *a,
 	int			rc;
 
 	opt.higher_is_better = higher_is_better;
-	if (plan != NULL)
-		rc = stats_sequential_look(a->tps, a->rounds, ua, a->n, b->tps, b->rounds, ub, b->n,
-								   stats_unit_of(c), plan, &opt, look);
-	else
-		rc = stats_compare_units(a->tps, a->rounds, ua, a->n, b->tps, b->rounds, ub, b->n,
-								 stats_unit_of(c), &opt, out);
+	rc = stats_compare_units(a->tps, a->rounds, ua, a->n, b->tps, b->rounds, ub, b->n,
+							 stats_unit_of(c), &opt, out);
 	if (ua)
 		pg_free(ua);
 	if (ub)
@@ -429,20 +425,36 @@ compare_or_look(const ReportData *r, const ReportCell *c, const ReportSample *a,
 	return rc == STATS_OK;
 }
 
+/*
+ * Under rounds = auto: cell c's decision after blocks_done blocks of the
+ * plan, on the units of the cell's verdict (stats_sequential_decide(),
+ * which the extension's experiment_report() calls too): its deciding (or
+ * last) look into out and that look's block into *block (0: none).
+ */
 bool
-report_compare_samples(const ReportData *r, const ReportCell *c,
-					   const ReportSample *a, const ReportSample *b,
-					   bool higher_is_better, StatsComparison *out)
+report_look_cell(const ReportData *r, const ReportCell *c, const StatsBudgetPlan *plan,
+				 int blocks_done, const double *info, const double *z,
+				 StatsLook *out, int *block)
 {
-	return compare_or_look(r, c, a, b, higher_is_better, NULL, out, NULL);
-}
+	ReportSample a,
+				b;
+	int		   *ua,
+			   *ub;
+	int			rc;
 
-/* The look after a block of rounds = auto, on the units of the cell's verdict. */
-bool
-report_look_samples(const ReportData *r, const ReportCell *c, const ReportSample *a,
-					const ReportSample *b, const StatsSequentialPlan *plan, StatsLook *out)
-{
-	return compare_or_look(r, c, a, b, r->opt.higher_is_better, plan, NULL, out);
+	report_cell_rounds(r, c, 1, INT_MAX, &a, &b);
+	ua = units_of(c->unit_a, &a);
+	ub = units_of(c->unit_b, &b);
+	rc = stats_sequential_decide(a.tps, a.rounds, ua, a.n, b.tps, b.rounds, ub, b.n,
+								 stats_unit_of(c), plan, blocks_done, info, z, &r->opt,
+								 out, block);
+	if (ua)
+		pg_free(ua);
+	if (ub)
+		pg_free(ub);
+	report_free_figure_sample(&a);
+	report_free_figure_sample(&b);
+	return rc == STATS_OK && *block > 0;
 }
 
 /*

@@ -7,11 +7,12 @@
  * A look after block b sees the runs of rounds 1 .. b * block_rounds and
  * compares them on the unit of the cell's fixed-rounds verdict (rounds on
  * one server, instance pairs across servers), with the level of that look
- * in the plan experiment.json records (stats_sequential_look()), at the
- * information the budget's clock gave it (budget.csv: budget_look_plan()).  A cell
- * is decided at its first look that decides; that look's CI and decision
- * are its verdict, and later rounds (which it still runs: every round runs
- * every cell) do not change it.  The runner calls this after each block
+ * in the plan experiment.json records, at the information the budget's
+ * clock gave it (budget.csv: budget_look_plan()).  A cell is decided at its
+ * first look that decides (stats_sequential_decide(), which the extension's
+ * experiment_report() calls too); that look's CI and decision are its
+ * verdict, and later rounds (which it still runs: every round runs every
+ * cell) do not change it.  The runner calls this after each block
  * to choose whether to go on; "report" calls it for the same figures.
  *
  *-------------------------------------------------------------------------
@@ -50,77 +51,6 @@ complete_blocks(const ReportData *r)
 }
 
 /*
- * Cell c's look after block "block": the rounds seen so far, on the cell's
- * units.  z and t_crit: the boundaries of the plan's looks up to this one
- * at least, round by round (stats_sequential_bounds, once for all cells)
- * and across units (the cell's, or NULL).
- */
-static bool
-look_after(const ReportData *r, const ReportCell *c, int block, const double *info,
-		   const double *z, const double *t_crit, StatsLook *out)
-{
-	StatsSequentialPlan plan;
-	ReportSample a,
-				b;
-	bool		ok;
-
-	plan.look = budget_look_of_block(&r->budget, block);
-	plan.max_looks = r->budget.max_looks;
-	plan.info = info;
-	plan.spending = r->budget.spending;
-	plan.z = z;
-	plan.t_crit = t_crit;
-	report_cell_rounds(r, c, 1, block * r->budget.block_rounds, &a, &b);
-	ok = report_look_samples(r, c, &a, &b, &plan, out);
-	report_free_figure_sample(&a);
-	report_free_figure_sample(&b);
-	return ok;
-}
-
-/*
- * The t boundaries of a cell compared across units, for its first "looks"
- * looks at information fractions info: the units each look has, counted
- * in the rounds it sees, and one simulation for all of them
- * (stats_sequential_t_bounds; a look's boundary depends only on the looks
- * before it, so it is the same when the runner looked and when the report
- * looks again).  NULL round by round, or when they cannot be had (each
- * look then computes its own).
- */
-static double *
-cell_t_bounds(const ReportData *r, const ReportCell *c, int looks, const double *info)
-{
-	int		   *units;
-	double	   *crit;
-
-	if (c->unit_a == NULL || c->unit_b == NULL || looks < 1)
-		return NULL;
-	units = pg_malloc(sizeof(int) * looks);
-	for (int k = 0; k < looks; k++)
-	{
-		ReportSample a,
-					b;
-		StatsComparison cmp;
-
-		report_cell_rounds(r, c, 1, (r->budget.first_look + k) * r->budget.block_rounds, &a, &b);
-		units[k] = report_compare_samples(r, c, &a, &b, r->opt.higher_is_better, &cmp)
-			? cmp.n_units : 0;
-		if (k > 0 && units[k] < units[k - 1])
-			units[k] = units[k - 1];
-		report_free_figure_sample(&a);
-		report_free_figure_sample(&b);
-	}
-	crit = pg_malloc(sizeof(double) * looks);
-	if (stats_sequential_t_bounds(r->budget.spending, r->opt.alpha, info, units, looks,
-								  crit) != STATS_OK)
-	{
-		pfree(crit);
-		crit = NULL;
-	}
-	pfree(units);
-	return crit;
-}
-
-/*
  * Under rounds = auto: the plan, the blocks done, the time spent, and each
  * cell's deciding (or last) look.  Problems with budget.csv are warnings:
  * the looks need only runs.csv and experiment.json.
@@ -135,6 +65,7 @@ report_sequential_load(ReportData *r)
 	int			recorded,
 				looks;
 	StatsSequentialPlan plan;
+	StatsBudgetPlan bp;
 
 	if (!r->spec.rounds_auto)
 		return;
@@ -178,6 +109,7 @@ report_sequential_load(ReportData *r)
 	info = pg_malloc(sizeof(double) * (looks + 1));
 	z = pg_malloc(sizeof(double) * (looks + 1));
 	budget_look_plan(&r->budget, looks, block_spent, info, &plan);
+	budget_stats_plan(&r->budget, &bp);
 	if (looks > 0 &&
 		stats_sequential_bounds(plan.spending, r->opt.alpha, info, looks, z) != STATS_OK)
 	{
@@ -189,23 +121,17 @@ report_sequential_load(ReportData *r)
 	for (int i = 0; i < r->ncells; i++)
 	{
 		ReportCell *c = &r->cells[i];
-		double	   *t_crit = cell_t_bounds(r, c, looks, info);
+		int			b;
 
 		/* started once: no look can decide (report_compare_cell says why) */
-		for (int b = r->budget.first_look;
-			 looks > 0 && b <= r->blocks_done && !report_started_once(r, c); b++)
+		if (looks > 0 && !report_started_once(r, c) &&
+			report_look_cell(r, c, &bp, r->blocks_done, info, z, &c->look, &b))
 		{
-			if (!look_after(r, c, b, info, z, t_crit, &c->look))
-				continue;
 			c->has_look = true;
 			c->look_block = b;
 			c->look_rounds = b * r->budget.block_rounds;
 			c->look_spent_s = block_spent[b - 1];
-			if (c->look.decision != STATS_UNDECIDED)
-				break;
 		}
-		if (t_crit != NULL)
-			pfree(t_crit);
 		r->all_decided &= report_look_decision(c) != STATS_UNDECIDED;
 	}
 	if (r->all_decided)

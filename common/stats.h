@@ -24,7 +24,8 @@
  * (the verdict across instance or seed pairs), stats_components.c (where
  * the noise lives), stats_design.c (the cheapest design that would
  * decide), stats_sequential.c (decisions after every block of rounds),
- * stats_seqbounds.c (their group-sequential boundaries), stats_fdr.c
+ * stats_seqbounds.c (their group-sequential boundaries), stats_seqbudget.c
+ * (a budget's looks and the decision they reach), stats_fdr.c
  * (Benjamini–Hochberg), stats_changepoint.c (change points in a history).
  *
  *-------------------------------------------------------------------------
@@ -634,6 +635,64 @@ extern int	stats_sequential_look(const double *a, const int *round_a,
 								  StatsUnit unit,
 								  const StatsSequentialPlan *plan,
 								  const StatsOptions *opt, StatsLook *out);
+
+/* ---- A budget's looks and a cell's decision (stats_seqbudget.c) ---- */
+
+/*
+ * The plan of rounds = auto as experiment.json records it ("sequential"):
+ * a look after each block of block_rounds rounds from block first_look on,
+ * at most max_blocks blocks (max_looks = max_blocks - first_look + 1).
+ * time_information: a look's information fraction is the share of the
+ * budget spent by the end of its block (else blocks done of max_blocks,
+ * the plans recorded before).  The client's runner and report and the
+ * extension's SQL read the same plan into it.
+ */
+typedef struct StatsBudgetPlan
+{
+	int			budget_s;
+	int			block_rounds;
+	int			first_look;
+	int			max_blocks;
+	int			max_looks;
+	StatsSpending spending;
+	bool		time_information;
+} StatsBudgetPlan;
+
+/*
+ * Whether the budget has no room for another block after "blocks" blocks
+ * took spent_s seconds: its blocks are done, or another as long as the
+ * mean so far would overrun it.
+ */
+extern bool stats_budget_spent(const StatsBudgetPlan *b, int blocks, double spent_s);
+
+/*
+ * The information fractions of looks 1 .. looks into info: by the
+ * budget's clock the share spent by the end of each look's block
+ * (block_spent_s[block - 1]; NAN or NULL: unknown), 1 for a look after
+ * which the budget has no room for another block; else (or unknown) the
+ * share of the plan's most blocks seen.  Strictly increasing.
+ */
+extern void stats_budget_info(const StatsBudgetPlan *b, int looks,
+							  const double *block_spent_s, double *info);
+
+/*
+ * A cell's decision under the plan after blocks_done blocks: its looks
+ * after blocks first_look .. blocks_done, each on the runs of the rounds
+ * seen by then (the data as stats_compare_units takes them, all rounds),
+ * at the boundaries z of the plan's looks (stats_sequential_bounds for
+ * info) and, across units, the t boundaries of the units each look has
+ * (stats_sequential_t_bounds, once for the cell).  The first look that
+ * decides is the cell's verdict; else the last look made.  *block: that
+ * look's block, 0 when no look could be made (out is then zeroed).
+ */
+extern int	stats_sequential_decide(const double *a, const int *round_a,
+									const int *unit_a, int n_a,
+									const double *b, const int *round_b,
+									const int *unit_b, int n_b,
+									StatsUnit unit, const StatsBudgetPlan *plan,
+									int blocks_done, const double *info,
+									const double *z, const StatsOptions *opt,
+									StatsLook *out, int *block);
 
 /* ---- Many comparisons at once (stats_fdr.c) ---- */
 

@@ -4,11 +4,14 @@
  *		pgbench_ext.compare(a, b, ...): is B faster than A, by how much,
  *		how sure — from psql, on any two arrays of per-run measurements,
  *		round by round when their rounds are given, across instance or
- *		seed pairs when each run's unit is given.
+ *		seed pairs when each run's unit is given; and
+ *		sequential_decide(), the same question under rounds = auto,
+ *		answered by the look that decided.
  *
- * The figures come from common/stats_nested.c, the code the client uses
- * for its tables, so psql and the terminal agree to the last digit.  This
- * file only checks the arguments and turns the result into a row.  It
+ * The figures come from common/stats_nested.c and, look by look,
+ * common/stats_seqbudget.c, the code the client uses for its tables and
+ * its runner's looks, so psql and the terminal agree to the last digit.
+ * This file only checks the arguments and turns the result into a row.  It
  * needs no shared memory and works without shared_preload_libraries.
  *
  *-------------------------------------------------------------------------
@@ -22,14 +25,17 @@
 #include "funcapi.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "miscadmin.h"
 #include "utils/lsyscache.h"
 
 #include "stats.h"
 #include "stats_sql.h"
 
 PG_FUNCTION_INFO_V1(pgbench_ext_compare);
+PG_FUNCTION_INFO_V1(pgbench_ext_sequential_decide);
 
 #define COMPARE_COLUMNS 13
+#define DECIDE_COLUMNS 19
 
 /* Argument argno as a non-NULL value, or an error naming it. */
 static void
@@ -38,7 +44,8 @@ require_arg(FunctionCallInfo fcinfo, int argno, const char *name)
 	if (PG_ARGISNULL(argno))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("argument \"%s\" of compare() must not be NULL", name)));
+				 errmsg("argument \"%s\" of %s() must not be NULL", name,
+						get_func_name(fcinfo->flinfo->fn_oid))));
 }
 
 /*
@@ -188,13 +195,13 @@ unit_kind(FunctionCallInfo fcinfo, int argno)
 }
 
 static void
-report_stats_error(int rc)
+report_stats_error(const char *func, int rc)
 {
 	ereport(ERROR,
 			(errcode(rc == STATS_ERR_NOMEM ? ERRCODE_OUT_OF_MEMORY :
 					 rc == STATS_ERR_SIZE ? ERRCODE_PROGRAM_LIMIT_EXCEEDED :
 					 ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("compare() failed: %s", stats_strerror(rc))));
+			 errmsg("%s failed: %s", func, stats_strerror(rc))));
 }
 
 /* A figure, or NULL where the comparison has none. */
@@ -240,7 +247,7 @@ pgbench_ext_compare(PG_FUNCTION_ARGS)
 	rc = stats_compare_units(a, round_a, unit_a, n_a, b, round_b, unit_b, n_b,
 							 unit_kind(fcinfo, 9), &opt, &c);
 	if (rc != STATS_OK)
-		report_stats_error(rc);
+		report_stats_error("compare()", rc);
 
 	InitMaterializedSRF(fcinfo, 0);
 	set_column(values, nulls, 0, c.has_estimate, c.estimate);
@@ -257,5 +264,185 @@ pgbench_ext_compare(PG_FUNCTION_ARGS)
 	values[11] = Int32GetDatum(c.n_units);
 	values[12] = CStringGetTextDatum(stats_unit_name(c.unit, 1));
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	return (Datum) 0;
+}
+
+/*
+ * The plan of rounds = auto from the arguments after compare()'s (10 ..
+ * 16: experiment.json's "sequential"), checked as budget_from_json() does
+ * in the client.
+ */
+static void
+read_budget_plan(FunctionCallInfo fcinfo, StatsBudgetPlan *plan)
+{
+	static const char *const names[] = {"budget_s", "block_rounds", "first_look_block",
+	"max_blocks", "max_looks", "spending", "information"};
+	char	   *spending,
+			   *information;
+
+	for (int i = 0; i < lengthof(names); i++)
+		require_arg(fcinfo, 10 + i, names[i]);
+	plan->budget_s = PG_GETARG_INT32(10);
+	plan->block_rounds = PG_GETARG_INT32(11);
+	plan->first_look = PG_GETARG_INT32(12);
+	plan->max_blocks = PG_GETARG_INT32(13);
+	plan->max_looks = PG_GETARG_INT32(14);
+	spending = text_to_cstring(PG_GETARG_TEXT_PP(15));
+	information = text_to_cstring(PG_GETARG_TEXT_PP(16));
+	if (plan->budget_s < 1 || plan->block_rounds < 1 || plan->block_rounds > 100000 ||
+		plan->first_look < 1 || plan->max_blocks < plan->first_look ||
+		plan->max_blocks > 100000 ||
+		plan->max_looks != plan->max_blocks - plan->first_look + 1 ||
+		(strcmp(spending, "pocock") != 0 && strcmp(spending, "obrien-fleming") != 0) ||
+		(strcmp(information, "budget spent") != 0 && strcmp(information, "blocks") != 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the plan of rounds = auto is not valid"),
+				 errdetail("budget_s %d, block_rounds %d, first_look_block %d, max_blocks %d, max_looks %d, spending \"%s\", information \"%s\".",
+						   plan->budget_s, plan->block_rounds, plan->first_look,
+						   plan->max_blocks, plan->max_looks, spending, information),
+				 errhint("Give the \"sequential\" plan experiment.json records: max_looks = max_blocks - first_look_block + 1, spending \"obrien-fleming\" or \"pocock\", information \"budget spent\" or \"blocks\".")));
+	plan->spending = strcmp(spending, "pocock") == 0 ? STATS_SPEND_POCOCK : STATS_SPEND_OBRIEN_FLEMING;
+	plan->time_information = strcmp(information, "budget spent") == 0;
+}
+
+/*
+ * The seconds spent by the end of each block (argument 17: element b - 1
+ * for block b, NaN for a block budget.csv lacks), as many as the plan's
+ * blocks; palloc'd.
+ */
+static double *
+read_block_spent(FunctionCallInfo fcinfo, const StatsBudgetPlan *plan)
+{
+	Datum	   *elems = NULL;
+	double	   *spent = palloc(sizeof(double) * plan->max_blocks);
+	int			n = 0;
+
+	if (!PG_ARGISNULL(17))
+		elems = array_elements(PG_GETARG_ARRAYTYPE_P(17), FLOAT8OID, "block_spent_s", &n);
+	if (n > plan->max_blocks)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("array \"block_spent_s\" has %d elements, more than the plan's %d blocks",
+						n, plan->max_blocks)));
+	for (int i = 0; i < plan->max_blocks; i++)
+		spent[i] = i < n ? DatumGetFloat8(elems[i]) : NAN;
+	return spent;
+}
+
+/* The deciding (or last) look as a row; with no look, NULL figures. */
+static void
+put_look(ReturnSetInfo *rsinfo, const StatsBudgetPlan *plan, StatsUnit unit,
+		 const StatsLook *look, int block)
+{
+	const StatsComparison *c = &look->cmp;
+	bool		has = block > 0;
+	Datum		values[DECIDE_COLUMNS];
+	bool		nulls[DECIDE_COLUMNS] = {0};
+
+	values[0] = Int32GetDatum(look->look);
+	nulls[0] = !has;
+	values[1] = Int32GetDatum(plan->max_looks);
+	values[2] = Int32GetDatum(block);
+	nulls[2] = !has;
+	values[3] = Int32GetDatum(block * plan->block_rounds);
+	nulls[3] = !has;
+	values[4] = CStringGetTextDatum(stats_decision_name(has ? look->decision : STATS_UNDECIDED));
+	set_column(values, nulls, 5, has && c->has_estimate, c->estimate);
+	set_column(values, nulls, 6, has && c->has_ci, c->ci_low);
+	set_column(values, nulls, 7, has && c->has_ci, c->ci_high);
+	set_column(values, nulls, 8, has && c->has_estimate, c->change_pct);
+	set_column(values, nulls, 9, has && c->has_p, c->p_value);
+	values[10] = Int32GetDatum(has ? c->n_pairs : 0);
+	set_column(values, nulls, 11, has && c->has_mde, c->mde_pct);
+	values[12] = CStringGetTextDatum(has ? stats_verdict_name(c->verdict) : "insufficient");
+	values[13] = CStringGetTextDatum(has ? look->reason
+									 : psprintf("no look yet: the first look comes after %d rounds",
+												plan->first_look * plan->block_rounds));
+	values[14] = Int32GetDatum(has ? c->n_units : 0);
+	values[15] = CStringGetTextDatum(stats_unit_name(has ? c->unit : unit, 1));
+	set_column(values, nulls, 16, has, look->alpha_look);
+	set_column(values, nulls, 17, has, look->alpha_spent);
+	set_column(values, nulls, 18, has, look->info);
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+}
+
+/*
+ * sequential_decide(a, b, ..., the plan, block_spent_s, blocks_done): the
+ * decision of rounds = auto on compare()'s arguments (the runs of all
+ * rounds), replayed look by look as the client's runner and report make
+ * it (stats_sequential_decide() of common/, with the information
+ * fractions of stats_budget_info() and the boundaries of
+ * stats_sequential_bounds()): the first look that decides, else the last.
+ */
+Datum
+pgbench_ext_sequential_decide(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	StatsOptions opt;
+	StatsBudgetPlan plan;
+	StatsLook	look;
+	StatsUnit	unit;
+	double	   *a,
+			   *b,
+			   *spent,
+			   *info,
+			   *z;
+	int		   *round_a,
+			   *round_b,
+			   *unit_a,
+			   *unit_b;
+	int			n_a,
+				n_b,
+				blocks_done,
+				looks,
+				block = 0,
+				rc;
+
+	/* no plan (a fixed design, or no look allowed): no row */
+	if (PG_ARGISNULL(18))
+	{
+		InitMaterializedSRF(fcinfo, 0);
+		return (Datum) 0;
+	}
+	require_arg(fcinfo, 0, "a");
+	require_arg(fcinfo, 1, "b");
+	require_arg(fcinfo, 5, "round_a");
+	require_arg(fcinfo, 6, "round_b");
+	read_options(fcinfo, &opt);
+	read_budget_plan(fcinfo, &plan);
+	a = stats_measurements(PG_GETARG_ARRAYTYPE_P(0), "sequential_decide()", "a", &n_a);
+	b = stats_measurements(PG_GETARG_ARRAYTYPE_P(1), "sequential_decide()", "b", &n_b);
+	round_a = ints_per_run(fcinfo, 5, "round_a", "a", n_a, true, "round");
+	round_b = ints_per_run(fcinfo, 6, "round_b", "b", n_b, true, "round");
+	unit_a = ints_per_run(fcinfo, 7, "unit_a", "a", n_a, false, "unit (instance or seed pair)");
+	unit_b = ints_per_run(fcinfo, 8, "unit_b", "b", n_b, false, "unit (instance or seed pair)");
+	require_both(unit_a, unit_b, "unit_a", "unit_b",
+				 "Give both to compare across units, or neither to compare round by round.");
+	unit = unit_kind(fcinfo, 9);
+	spent = read_block_spent(fcinfo, &plan);
+	blocks_done = PG_GETARG_INT32(18);
+	if (blocks_done < 0 || blocks_done > plan.max_blocks)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"blocks_done\" must be from 0 to the plan's %d blocks, not %d",
+						plan.max_blocks, blocks_done)));
+
+	/* the looks' information and boundaries, as the client's report_sequential_load() */
+	looks = blocks_done >= plan.first_look ? blocks_done - plan.first_look + 1 : 0;
+	info = palloc(sizeof(double) * (looks + 1));
+	z = palloc(sizeof(double) * (looks + 1));
+	stats_budget_info(&plan, looks, spent, info);
+	CHECK_FOR_INTERRUPTS();
+	if (looks > 0 && stats_sequential_bounds(plan.spending, opt.alpha, info, looks, z) != STATS_OK)
+		looks = 0;
+	rc = stats_sequential_decide(a, round_a, unit_a, n_a, b, round_b, unit_b, n_b, unit, &plan,
+								 looks > 0 ? blocks_done : 0, info, z, &opt, &look, &block);
+	if (rc != STATS_OK)
+		report_stats_error("sequential_decide()", rc);
+
+	InitMaterializedSRF(fcinfo, 0);
+	/* no look: the unit the comparison would have had (rounds without unit ids) */
+	put_look(rsinfo, &plan, unit_a == NULL ? STATS_UNIT_ROUND : unit, &look, block);
 	return (Datum) 0;
 }

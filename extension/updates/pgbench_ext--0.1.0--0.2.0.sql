@@ -75,6 +75,75 @@ ALTER TABLE runs ADD COLUMN build text, ADD COLUMN layout_seed int,
     ADD COLUMN instance int, ADD COLUMN wall_s float8;
 ALTER TABLE experiments ADD COLUMN restart_rounds int NOT NULL DEFAULT 0;
 
+-- rounds = auto: the plan of looks and the planned runs (experiment.json),
+-- and budget.csv, from which experiment_report() replays the looks.
+ALTER TABLE experiments ADD COLUMN sequential jsonb, ADD COLUMN plan jsonb;
+
+-- rounds = auto: budget.csv, the seconds spent by the end of each block of
+-- rounds, from which each look's information fraction comes.
+CREATE TABLE budget_blocks (
+    experiment_id int NOT NULL REFERENCES experiments ON DELETE CASCADE,
+    block int NOT NULL,
+    rounds int NOT NULL,
+    spent_s float8 NOT NULL,
+    PRIMARY KEY (experiment_id, block)
+);
+
+COMMENT ON TABLE budget_blocks IS
+'one row per block of rounds of an imported rounds = auto experiment (budget.csv): the seconds spent by its end';
+
+SELECT pg_catalog.pg_extension_config_dump('budget_blocks', '');
+
+-- rounds = auto: the decision of a cell replayed look by look from compare()'s
+-- arguments (the runs of all rounds), the plan experiment.json records, the
+-- seconds budget.csv records per block (NaN for a block it lacks) and the
+-- blocks done, by the C code the client's runner and report use.
+CREATE FUNCTION sequential_decide(
+    a float8[],
+    b float8[],
+    higher_is_better boolean,
+    alpha float8,
+    noise float8,
+    round_a int[],
+    round_b int[],
+    unit_a int[],
+    unit_b int[],
+    unit_kind text,
+    budget_s int,
+    block_rounds int,
+    first_look_block int,
+    max_blocks int,
+    max_looks int,
+    spending text,
+    information text,
+    block_spent_s float8[],
+    blocks_done int)
+RETURNS TABLE (
+    look int,
+    max_looks int,
+    block int,
+    rounds int,
+    decision text,
+    estimate float8,
+    ci_low float8,
+    ci_high float8,
+    change_pct float8,
+    p_value float8,
+    n_pairs int,
+    mde_pct float8,
+    verdict text,
+    reason text,
+    n_units int,
+    unit text,
+    look_alpha float8,
+    alpha_spent float8,
+    information_fraction float8)
+AS 'MODULE_PATHNAME', 'pgbench_ext_sequential_decide'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION sequential_decide(float8[], float8[], boolean, float8, float8, int[], int[], int[], int[], text, int, int, int, int, int, text, text, float8[], int) IS
+'rounds = auto: the first look that decides (faster, slower, same), else the last (undecided), after each block of the plan up to blocks_done, each on the rounds seen by then at its group-sequential level (look_alpha, its CI at 1 - look_alpha); one row, with NULL figures when no look could be made; no row when blocks_done is NULL';
+
 -- The verdict table of one experiment: each variant against the baseline
 -- in each (script, clients) cell, counting runs with status ok outside
 -- warmups, as the client does; then, with layout seeds, every seed of
@@ -111,7 +180,17 @@ RETURNS TABLE (
     verdict text,
     reason text,
     n_units int,
-    unit text)
+    unit text,
+    design text,
+    look int,
+    max_looks int,
+    look_rounds int,
+    look_alpha float8,
+    all_rounds_estimate float8,
+    all_rounds_ci_low float8,
+    all_rounds_ci_high float8,
+    all_rounds_p_value float8,
+    all_rounds_verdict text)
 LANGUAGE plpgsql STABLE
 -- the body names the extension's tables and functions unqualified; pg_temp
 -- last, so that no temporary object can stand in for one of them
@@ -239,20 +318,63 @@ WITH base AS (
     FROM pairs pr
     JOIN side_runs a ON a.is_a AND (a.script, a.clients, a.a_name, a.b_name) = (pr.script, pr.clients, pr.a_name, pr.b_name)
     JOIN side_runs b ON NOT b.is_a AND (b.script, b.clients, b.a_name, b.b_name) = (pr.script, pr.clients, pr.a_name, pr.b_name)
+), done AS (
+    -- rounds = auto: the blocks whose planned runs are all in runs.csv, none
+    -- interrupted (as the client's report), and what budget.csv records
+    SELECT e.sequential AS p,
+           least((e.sequential ->> 'max_blocks')::int,
+                 coalesce((SELECT min((pr.round - 1) / (e.sequential ->> 'block_rounds')::int)
+                           FROM jsonb_to_recordset(e.plan) AS pr(run_id int, round int)
+                           LEFT JOIN runs r ON r.experiment_id = e.experiment_id AND r.run_id = pr.run_id
+                           WHERE pr.round > 0 AND (r.run_id IS NULL OR r.status = 'interrupted')),
+                          (e.sequential ->> 'max_blocks')::int)) AS blocks,
+           coalesce((SELECT max(bb.block) FROM budget_blocks bb
+                     WHERE bb.experiment_id = e.experiment_id), 0) AS recorded,
+           coalesce(e.sequential ->> 'information' = 'budget spent', false) AS by_time
+    FROM experiments e
+    WHERE e.experiment_id = experiment_report.experiment
+      AND e.spec -> 'experiment' ->> 'rounds' = 'auto' AND e.sequential IS NOT NULL
+), seq AS (
+    -- the looks spend alpha by the budget's clock, which only budget.csv
+    -- records: none past its last block, and none at all without it
+    SELECT d.p,
+           CASE WHEN d.by_time THEN least(d.blocks, d.recorded) ELSE d.blocks END AS blocks_done,
+           (SELECT array_agg(coalesce(bb.spent_s, 'NaN') ORDER BY g)
+            FROM generate_series(1, least(d.recorded, (d.p ->> 'max_blocks')::int)) g
+            LEFT JOIN budget_blocks bb ON bb.experiment_id = experiment_report.experiment AND bb.block = g) AS block_spent_s
+    FROM done d
+    WHERE NOT (d.by_time AND d.recorded = 0 AND d.blocks > 0)
 )
+-- under rounds = auto each comparison's estimate, CI, p and verdict are its
+-- deciding (or last) look's, as the client's; all rounds compared as if
+-- their number had been fixed are the all_rounds_* columns, not the verdict
 SELECT sd.script, sd.clients, sd.a_name, sd.b_name,
        sa.n, sa.median, sa.ci_low, sa.ci_high,
        sb.n, sb.median, sb.ci_low, sb.ci_high,
-       c.estimate, c.ci_low, c.ci_high, c.change_pct, c.p_value,
-       c.n_pairs, c.mde_pct,
+       CASE WHEN q.p IS NULL THEN c.estimate ELSE l.estimate END,
+       CASE WHEN q.p IS NULL THEN c.ci_low ELSE l.ci_low END,
+       CASE WHEN q.p IS NULL THEN c.ci_high ELSE l.ci_high END,
+       CASE WHEN q.p IS NULL THEN c.change_pct ELSE l.change_pct END,
+       CASE WHEN q.p IS NULL THEN c.p_value ELSE l.p_value END,
+       CASE WHEN q.p IS NULL THEN c.n_pairs ELSE coalesce(l.n_pairs, 0) END,
+       CASE WHEN q.p IS NULL THEN c.mde_pct ELSE l.mde_pct END,
        -- different servers started once: no unit to judge across (as the client)
-       CASE WHEN sd.started_once THEN 'insufficient' ELSE c.verdict END,
+       CASE WHEN sd.started_once THEN 'insufficient' WHEN q.p IS NULL THEN c.verdict ELSE l.decision END,
        CASE WHEN sd.started_once
             THEN 'different servers, each started once: one pair of starts, whose offset no CI of rounds holds; set restart = auto (or N rounds)'
-            ELSE c.reason END,
-       c.n_units, c.unit
+            WHEN q.p IS NULL THEN c.reason ELSE l.reason END,
+       CASE WHEN q.p IS NULL THEN c.n_units ELSE coalesce(l.n_units, 0) END,
+       CASE WHEN q.p IS NULL THEN c.unit ELSE coalesce(l.unit, c.unit) END,
+       CASE WHEN q.p IS NULL THEN 'fixed' ELSE 'rounds = auto' END,
+       l.look, l.max_looks, l.rounds, l.look_alpha,
+       CASE WHEN q.p IS NOT NULL THEN c.estimate END,
+       CASE WHEN q.p IS NOT NULL THEN c.ci_low END,
+       CASE WHEN q.p IS NOT NULL THEN c.ci_high END,
+       CASE WHEN q.p IS NOT NULL THEN c.p_value END,
+       CASE WHEN q.p IS NOT NULL THEN c.verdict END
 FROM sides sd
 LEFT JOIN script_order so ON so.script = sd.script
+LEFT JOIN seq q ON true
 CROSS JOIN LATERAL summarize(sd.a_tps, 1 - experiment_report.alpha) sa
 CROSS JOIN LATERAL summarize(sd.b_tps, 1 - experiment_report.alpha) sb
 CROSS JOIN LATERAL compare(sd.a_tps, sd.b_tps, true, experiment_report.alpha, experiment_report.noise,
@@ -260,12 +382,23 @@ CROSS JOIN LATERAL compare(sd.a_tps, sd.b_tps, true, experiment_report.alpha, ex
                            CASE WHEN sd.kind IS NOT NULL THEN sd.a_units END,
                            CASE WHEN sd.kind IS NOT NULL THEN sd.b_units END,
                            coalesce(sd.kind, 'instance pair')) c
+-- no row (blocks_done NULL) for a fixed design or a cell no look can decide
+LEFT JOIN LATERAL sequential_decide(sd.a_tps, sd.b_tps, true, experiment_report.alpha, experiment_report.noise,
+                           sd.a_rounds, sd.b_rounds,
+                           CASE WHEN sd.kind IS NOT NULL THEN sd.a_units END,
+                           CASE WHEN sd.kind IS NOT NULL THEN sd.b_units END,
+                           coalesce(sd.kind, 'instance pair'),
+                           (q.p ->> 'budget_s')::int, (q.p ->> 'block_rounds')::int,
+                           (q.p ->> 'first_look_block')::int, (q.p ->> 'max_blocks')::int,
+                           (q.p ->> 'max_looks')::int, q.p ->> 'spending',
+                           coalesce(q.p ->> 'information', 'blocks'), q.block_spent_s,
+                           CASE WHEN NOT sd.started_once THEN q.blocks_done END) l ON true
 ORDER BY sd.every_seed, so.ord, sd.clients, sd.ord;
 END
 $$;
 
 COMMENT ON FUNCTION experiment_report(int, text, float8, float8) IS
-'the verdict table of an imported experiment: per (script, clients), each variant against the baseline (the first variant, or the one named), and with layout seeds every seed against every seed of the first variant (B@seed*), across the unit the client uses (rounds on one server, instance pairs across restarted servers, layout seed pairs), from the same C code as the client';
+'the verdict table of an imported experiment: per (script, clients), each variant against the baseline (the first variant, or the one named), and with layout seeds every seed against every seed of the first variant (B@seed*), across the unit the client uses (rounds on one server, instance pairs across restarted servers, layout seed pairs), from the same C code as the client; under rounds = auto (design) the estimate, CI, p and verdict (faster, slower, same, undecided) are the deciding look''s (look of max_looks, after look_rounds rounds, at level look_alpha), and all rounds compared as if their number had been fixed are the all_rounds_* columns, not the verdict';
 
 CREATE FUNCTION experiment_geomean(
     experiment int,

@@ -240,6 +240,30 @@ sub append_runs
 	close $csv;
 }
 
+# The verdict and the design: a fixed design's verdict is its comparison's,
+# with no look and no other view; under rounds = auto (summary.json's
+# "sequential" of the cell) the deciding look's decision, which look it was,
+# and all rounds as if fixed under their own name.
+sub design_checks
+{
+	my ($cell, $lit) = @_;
+	my $seq = $cell->{sequential};
+	return ("verdict = '$cell->{comparison}{verdict}'", "design = 'fixed'", 'look IS NULL',
+		'all_rounds_estimate IS NULL', 'all_rounds_verdict IS NULL')
+	  unless defined $seq;
+	my %all = %{ $cell->{all_rounds_as_if_fixed} };
+	my $has_look = $seq->{look} > 0;
+	return (
+		"verdict = '" . ($cell->{verdict} eq 'insufficient' ? 'insufficient' : $seq->{decision}) . "'",
+		"design = 'rounds = auto'",
+		'look IS NOT DISTINCT FROM ' . ($has_look ? $seq->{look} : 'NULL'),
+		'look_rounds IS NOT DISTINCT FROM ' . ($has_look ? $seq->{rounds} : 'NULL'),
+		'max_looks IS NOT DISTINCT FROM ' . ($has_look ? $seq->{max_looks} : 'NULL'),
+		'look_alpha IS NOT DISTINCT FROM ' . $lit->($seq->{alpha_look}),
+		(map { "all_rounds_$_ IS NOT DISTINCT FROM " . $lit->($all{$_}) } qw(estimate ci_low ci_high p_value)),
+		"all_rounds_verdict = '$all{verdict}'");
+}
+
 # SQL that is true when experiment_report()'s row equals a cell of
 # summary.json exactly (read with read_json_exact), its unit included
 sub parity_sql
@@ -258,7 +282,7 @@ sub parity_sql
 		"n_pairs = $cmp{n_pairs}",
 		"n_units = $cmp{n_units}",
 		"unit = '$cmp{unit}'",
-		"verdict = '$cmp{verdict}'");
+		design_checks($cell, $lit));
 	my $b = defined $baseline ? "'$baseline'" : 'NULL';
 	return "SELECT count(*) FILTER (WHERE " . join(' AND ', @checks) . ") || '/' || count(*) "
 	  . "FROM pgbench_ext.experiment_report($id, $b) WHERE script = '$cell->{script}' "

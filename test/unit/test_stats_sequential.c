@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * test_stats_sequential.c
- *		Unit tests of the sequential decisions (common/stats_sequential.c),
- *		printing TAP: the spending functions, the group-sequential
+ *		Unit tests of the sequential decisions (common/stats_sequential.c,
+ *		stats_seqbudget.c), printing TAP: the spending functions, a
+ *		budget's looks and a cell's first decision, the group-sequential
  *		boundaries against a simulated Brownian motion, and by simulation
  *		of small samples the error rates when the runner looks after every
  *		block of rounds and stops at the first decision, the final CI's
@@ -602,12 +603,73 @@ long_figures(void)
 	figures("instance sd 2%, 8 blocks of 2 instance pairs x 3 rounds", &units, 20000);
 }
 
+/*
+ * A budget's looks and a cell's decision (stats_seqbudget.c), on fixed
+ * inputs: the information fractions by the budget's clock, and the first
+ * look that decides kept however many blocks follow.
+ */
+static void
+test_budget_decide(void)
+{
+	StatsBudgetPlan plan = {.budget_s = 600, .block_rounds = 5, .first_look = 2,
+	.max_blocks = 6, .max_looks = 5, .spending = STATS_SPEND_OBRIEN_FLEMING,
+	.time_information = true};
+	double		spent[6] = {100, 200, 290, NAN, 520, NAN};
+	double		late[3] = {100, 200, 190};
+	double		info[5],
+				z[6],
+				a[30],
+				b[30];
+	int			round[30],
+				block;
+	StatsOptions opt;
+	StatsLook	look;
+
+	stats_budget_info(&plan, 4, spent, info);
+	is_close(info[0], 200.0 / 600, 1e-15, "look 1 (block 2): the share of the budget spent");
+	is_close(info[1], 290.0 / 600, 1e-15, "look 2 (block 3)");
+	is_close(info[2], 4.0 / 6, 1e-15, "look 3: a block budget.csv lacks counts by blocks");
+	is_close(info[3], 1.0, 0, "look 4: no room for another block (520 s + 104 s a block > 600 s): all of it");
+	ok(stats_budget_spent(&plan, 5, 520) && !stats_budget_spent(&plan, 5, 500) &&
+	   !stats_budget_spent(&plan, 3, 290) &&
+	   stats_budget_spent(&plan, 6, 10), "the budget is spent when no block fits, or the plan's blocks are done");
+	stats_budget_info(&plan, 2, late, info);
+	ok(info[1] > info[0] && info[1] - info[0] < 1e-8, "a block that spent less than the one before still comes later");
+
+	/* B 40% slower, round by round, looks after blocks of 5 from block 1 */
+	for (int i = 0; i < 30; i++)
+	{
+		round[i] = i + 1;
+		a[i] = 1000 * (1 + 0.01 * ((i * 7) % 5 - 2));
+		b[i] = 600 * (1 + 0.01 * ((i * 3) % 5 - 2));
+	}
+	plan.first_look = 1;
+	plan.time_information = false;
+	stats_default_options(&opt);
+	stats_budget_info(&plan, 6, NULL, info);
+	stats_sequential_bounds(plan.spending, opt.alpha, info, 6, z);
+	ok(stats_sequential_decide(a, round, NULL, 30, b, round, NULL, 30, STATS_UNIT_INSTANCE_PAIR,
+							   &plan, 0, info, z, &opt, &look, &block) == STATS_OK && block == 0,
+	   "no block done: no look");
+	stats_sequential_decide(a, round, NULL, 30, b, round, NULL, 30, STATS_UNIT_INSTANCE_PAIR,
+							&plan, 1, info, z, &opt, &look, &block);
+	ok(block == 1 && look.look == 1 && look.decision == STATS_UNDECIDED,
+	   "one block: its look, undecided at O'Brien-Fleming's first level");
+	stats_sequential_decide(a, round, NULL, 30, b, round, NULL, 30, STATS_UNIT_INSTANCE_PAIR,
+							&plan, 6, info, z, &opt, &look, &block);
+	ok(block == 2 && look.look == 2 && look.decision == STATS_DECIDED_SLOWER &&
+	   look.cmp.n_a == 10 && look.cmp.ci_high < 0.99,
+	   "six blocks: slower at look 2 on its 10 rounds, whatever came after (block %d, look %d)",
+	   block, look.look);
+}
+
 int
 main(void)
 {
 	test_spending();
 	test_bounds();
 	test_aa();
+	test_budget_decide();
 	rng_seed(1984);
 	test_stopping(STATS_SPEND_OBRIEN_FLEMING, "O'Brien-Fleming type", test_long() ? 1000 : 100);
 	test_stopping(STATS_SPEND_POCOCK, "Pocock type", test_long() ? 1000 : 100);

@@ -1,0 +1,106 @@
+# rounds = auto in SQL: a real budgeted experiment (a large injected
+# slowdown that decides at an early look, an A/A beside it that runs on to
+# the budget) is imported, and experiment_report() gives each comparison
+# its deciding look's estimate, CI, p and verdict, which look decided, and
+# all rounds as if fixed under their own name, each figure bit-identical
+# with summary.json; recomputed in the server from the plan, budget.csv and
+# the runs, not copied.  Without budget.csv's blocks, SQL, like the report,
+# shows all rounds as a fixed design; importing again restores them.
+use strict;
+use warnings;
+
+use File::Copy;
+use AsServerAccount;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+use ReportFixture;
+
+my $bindir = pg_bindir();
+my $base = shared_tempdir();
+my $dir = "$base/seq";
+my ($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-T', '1', '-b', 'select-only',
+	'--reset', 'never', '--rounds', 'auto', '--budget', '2m', '--seed', '31',
+	'--variant', 'A', '--bindir', $bindir,
+	'--variant', 'B', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_slowdown_pct=40',
+	'--variant', 'C', '--cluster', 'A', '--session-set', 'work_mem=8MB',
+	'-o', $dir);
+is($rc, 0, 'a budgeted experiment with a slowdown and an A/A completes') or diag "$out\n$err";
+my $summary = ReportFixture::read_json_exact("$dir/summary.json");
+my %cell = map { $_->{variant} => $_ } @{ $summary->{cells} };
+my $blocks_done = $summary->{sequential}{blocks_done};
+# as test 046: a 40% slowdown is decided (its whole CI below -1%)
+is($cell{B}{sequential}{decision}, 'slower', 'the client: B is decided slower');
+diag("B decided at look $cell{B}{sequential}{look} (block $cell{B}{sequential}{block}); "
+	  . "C: $cell{C}{sequential}{decision} at look $cell{C}{sequential}{look}; "
+	  . "$blocks_done blocks done, $summary->{sequential}{stopped}");
+
+my $node = PostgreSQL::Test::Cluster->new('main');
+$node->init;
+$node->start;
+my $db = create_database($node, 'report_sequential');
+($rc, $out, $err) = run_client_on($node, 'import', $dir, "dbname=$db");
+is($rc, 0, 'import exits 0') or diag $err;
+my ($id) = $out =~ /^imported experiment (\d+): 3 variants, /m;
+ok($id, 'import says what it imported') or diag $out;
+
+# every cell, its geomean, to the last bit
+sub parity
+{
+	my ($s, $what) = @_;
+	is($node->safe_psql($db, "SELECT count(*) FROM pgbench_ext.experiment_report($id)"),
+		scalar @{ $s->{cells} }, "$what: a row per row of the terminal table");
+	foreach my $c (@{ $s->{cells} })
+	{
+		is($node->safe_psql($db, ReportFixture::parity_sql($id, undef, $c)), '1/1',
+			"$what: experiment_report() = summary.json to the last bit: $c->{variant} vs $c->{baseline}");
+	}
+	foreach my $g (@{ $s->{geomean} })
+	{
+		my $lit = sub { defined $_[0] ? "$_[0]::float8" : 'NULL::float8' };
+		is($node->safe_psql($db, "SELECT median_tps IS NOT DISTINCT FROM " . $lit->($g->{median_tps})
+				  . " AND ratio IS NOT DISTINCT FROM " . $lit->($g->{ratio})
+				  . " FROM pgbench_ext.experiment_geomean($id) WHERE variant = '$g->{variant}'"),
+			't', "$what: experiment_geomean() = summary.json: $g->{variant}");
+	}
+}
+parity($summary, 'rounds = auto');
+is($node->safe_psql($db, "SELECT string_agg(variant || ' ' || verdict || ' ' || design || ' look ' || look || ' of ' || max_looks, '; ') "
+		  . "FROM pgbench_ext.experiment_report($id) WHERE variant = 'B'"),
+	"B slower rounds = auto look $cell{B}{sequential}{look} of $cell{B}{sequential}{max_looks}",
+	'B: slower, and at which look of how many');
+# the deciding look saw only its rounds: fewer than all when it decided
+# before the last block
+is($node->safe_psql($db, "SELECT look_rounds FROM pgbench_ext.experiment_report($id) WHERE variant = 'B'"),
+	$cell{B}{sequential}{block} * $summary->{sequential}{plan}{block_rounds}, 'B: the rounds its look saw');
+my @budget = grep { /^\d/ } split /\n/, slurp_file("$dir/budget.csv");
+is($node->safe_psql($db, "SELECT count(*) FROM pgbench_ext.budget_blocks WHERE experiment_id = $id"),
+	scalar @budget, 'budget.csv imported, a row per block');
+
+# again: nothing twice
+($rc, $out, $err) = run_client_on($node, 'import', $dir, "dbname=$db");
+like($out, qr/^experiment $id was imported before from .*: 0 new runs/m, 'importing again adds no run') or diag $err;
+is($node->safe_psql($db, "SELECT count(*) FROM pgbench_ext.budget_blocks WHERE experiment_id = $id"),
+	scalar @budget, 'nor a block');
+
+# without budget.csv the looks cannot be replayed (they spend alpha by the
+# budget's clock): the report shows all rounds as a fixed design, and so
+# does SQL without the blocks
+my $copy = "$base/seq-copy";
+mkdir $copy;
+copy("$dir/$_", "$copy/$_") or die "copy $_: $!" for qw(experiment.json runs.csv);
+($rc, $out, $err) = run_client('report', $copy);
+is($rc, 0, 'report without budget.csv') or diag $err;
+my $fixed = ReportFixture::read_json_exact("$copy/summary.json");
+ok(!defined $fixed->{sequential}, 'the report: no looks without budget.csv');
+$node->safe_psql($db, "DELETE FROM pgbench_ext.budget_blocks WHERE experiment_id = $id");
+parity($fixed, 'no budget.csv');
+is($node->safe_psql($db, "SELECT string_agg(DISTINCT design, ',') FROM pgbench_ext.experiment_report($id)"),
+	'fixed', 'SQL says which design it shows');
+($rc, $out, $err) = run_client_on($node, 'import', $dir, "dbname=$db");
+is($rc, 0, 'importing the directory again') or diag $err;
+parity($summary, 'blocks imported again');
+
+done_testing();
