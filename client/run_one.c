@@ -532,10 +532,17 @@ execute_duet(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord 
 		if (!pgbench_child_start(&child[i], f[i].argv, f[i].pinned ? &f[i].cpus : NULL,
 								 f[i].out_path, f[i].err_path, i == 0 ? progress : NULL, error))
 		{
+			char	   *why = *error;
+
 			for (int j = 0; j < 2; j++)
 				PQfinish(f[j].conn);
 			if (i == 1)
+			{
+				/* one side alone is no duet: stopped, not waited for */
+				(void) kill(child[0].pid, SIGTERM);
 				pgbench_child_finish(&child[0], error);
+			}
+			*error = why;
 			return false;
 		}
 	}
