@@ -304,6 +304,7 @@ run_initdb(Cluster *c, char **error)
 	double		t0 = now_seconds();
 	int			rc;
 	char	   *entry;
+	char	   *key_text;
 	int			log_fd;
 	bool		ok;
 
@@ -323,7 +324,7 @@ run_initdb(Cluster *c, char **error)
 	}
 	argv[argc] = NULL;
 
-	switch (initdb_cache_lookup(c->bindir, argv, &entry, error))
+	switch (initdb_cache_lookup(c->bindir, argv, &entry, &key_text, error))
 	{
 		case TEMPLATE_REFUSED:
 			return false;
@@ -352,7 +353,7 @@ run_initdb(Cluster *c, char **error)
 	c->initdb_s = now_seconds() - t0;
 	if (entry && (log_fd = open_cluster_log(c, "initdb.log", error)) >= 0)
 	{
-		initdb_cache_store(entry, c->datadir, log_fd);
+		initdb_cache_store(entry, key_text, c->datadir, log_fd);
 		close(log_fd);
 	}
 	return true;

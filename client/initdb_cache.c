@@ -52,9 +52,12 @@ initdb_cache_root(void)
 	return root && root[0] ? root : NULL;
 }
 
-/* The entry for initdb's argv (argv[0] the initdb program), or NULL with error. */
+/*
+ * The entry for initdb's argv (argv[0] the initdb program), and in *text
+ * what its name hashes; NULL with error when a program cannot be read.
+ */
 static char *
-entry_of(const char *bindir, char *const argv[], char **error)
+entry_of(const char *bindir, char *const argv[], char **key_text, char **error)
 {
 	char	   *initdb_sum;
 	char	   *postgres_sum;
@@ -84,6 +87,7 @@ entry_of(const char *bindir, char *const argv[], char **error)
 	/* without TZ, initdb takes the zone /etc/localtime names */
 	if ((localtime = realpath("/etc/localtime", NULL)) != NULL)
 		text = psprintf("%slocaltime %s\n", text, localtime);
+	*key_text = text;
 	return psprintf("%s/initdb-%.16s", initdb_cache_root(), sha256_of_string(text));
 }
 
@@ -103,13 +107,14 @@ run_as_server(char *const argv[], int log_fd, char **error)
 }
 
 InitdbTemplate
-initdb_cache_lookup(const char *bindir, char *const argv[], char **entry, char **error)
+initdb_cache_lookup(const char *bindir, char *const argv[], char **entry, char **key_text,
+					char **error)
 {
 	*entry = NULL;
 	if (initdb_cache_root() == NULL)
 		return TEMPLATE_NONE;
 	if (!cache_dir_prepare(initdb_cache_root(), INITDB_CACHE_ENV, "initdb cache", error) ||
-		(*entry = entry_of(bindir, argv, error)) == NULL)
+		(*entry = entry_of(bindir, argv, key_text, error)) == NULL)
 		return TEMPLATE_REFUSED;
 	switch (cache_entry(*entry, INITDB_CACHE_MARKER, "initdb", error))
 	{
@@ -132,11 +137,12 @@ initdb_cache_copy(const char *entry, const char *datadir, int log_fd, char **err
 }
 
 /*
- * Keep a copy of datadir, fresh from initdb, as entry.  Whatever goes
- * wrong only costs the next cluster an initdb: a warning, not an error.
+ * Keep a copy of datadir, fresh from initdb, as entry, with the text its
+ * key hashes.  Whatever goes wrong only costs the next cluster an initdb:
+ * a warning, not an error.
  */
 void
-initdb_cache_store(const char *entry, const char *datadir, int log_fd)
+initdb_cache_store(const char *entry, const char *key_text, const char *datadir, int log_fd)
 {
 	char	   *tmp = psprintf("%s.tmp.%d", entry, (int) getpid());
 	char	   *cp[] = {"cp", "-a", "-T", (char *) datadir, psprintf("%s/data", tmp), NULL};
@@ -145,7 +151,7 @@ initdb_cache_store(const char *entry, const char *datadir, int log_fd)
 
 	if (unprivileged_mkdir(tmp, &error) &&
 		run_as_server(cp, log_fd, &error) &&
-		unprivileged_write(psprintf("%s/%s", tmp, INITDB_CACHE_MARKER), entry, &error) &&
+		unprivileged_write(psprintf("%s/%s", tmp, INITDB_CACHE_MARKER), key_text, &error) &&
 		run_as_server(mv, log_fd, &error))
 		return;
 	/* another client may have put the same entry in place first */

@@ -19,8 +19,9 @@ typedef enum InitdbTemplate
 
 extern const char *initdb_cache_root(void);
 extern InitdbTemplate initdb_cache_lookup(const char *bindir, char *const argv[], char **entry,
-										  char **error);
+										  char **key_text, char **error);
 extern bool initdb_cache_copy(const char *entry, const char *datadir, int log_fd, char **error);
-extern void initdb_cache_store(const char *entry, const char *datadir, int log_fd);
+extern void initdb_cache_store(const char *entry, const char *key_text, const char *datadir,
+							   int log_fd);
 
 #endif							/* PGBENCH_EXT_INITDB_CACHE_H */
