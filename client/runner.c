@@ -286,10 +286,13 @@ look_after_block(const char *dir, const BudgetPlan *b, int block, double spent, 
 				 bool *stop, char **error)
 {
 	ReportData *r = report_load_cells(dir, NULL, error);
+	char	   *header;
 
 	if (r == NULL)
 		return false;
 	*stop = r->all_decided || budget_spent(b, block, spent);
+	header = psprintf("block %d of at most %d (%d rounds, %.0f of %d s)",
+					  block, b->max_blocks, block * b->block_rounds, spent, b->budget_s);
 	/* a line per cell with --verbose; else one per block, each cell in a word */
 	if (print && !report_verbose)
 	{
@@ -299,17 +302,14 @@ look_after_block(const char *dir, const BudgetPlan *b, int block, double spent, 
 		for (int i = 0; i < r->ncells; i++)
 			appendPQExpBuffer(&line, "%s%s: %s", i ? "; " : "", report_cell_title(&r->cells[i]),
 							  report_decision_text(r, &r->cells[i]));
-		fprintf(stderr, "block %d of at most %d (%d rounds, %.0f of %d s): %s\n",
-				block, b->max_blocks, block * b->block_rounds, spent, b->budget_s, line.data);
+		fprintf(stderr, "%s: %s\n", header, line.data);
 		termPQExpBuffer(&line);
 	}
 	for (int i = 0; print && report_verbose && i < r->ncells; i++)
 	{
 		const ReportCell *c = &r->cells[i];
 
-		fprintf(stderr, "block %d of at most %d (%d rounds, %.0f of %d s): %s: %s%s\n",
-				block, b->max_blocks, block * b->block_rounds, spent, b->budget_s,
-				report_cell_title(c), report_look_text(r, c),
+		fprintf(stderr, "%s: %s: %s%s\n", header, report_cell_title(c), report_look_text(r, c),
 				report_look_decision(c) != STATS_UNDECIDED
 				? psprintf(" (decided at look %d)", c->look.look) : "");
 	}
