@@ -419,7 +419,7 @@ cluster_server(Cluster *c)
 }
 
 /*
- * Variants with layout seeds, and every server that is restarted during
+ * Variants with build seeds, and every server that is restarted during
  * the experiment, also vary the environment's size at every start: it
  * shifts the initial stack, another layout accident that one fixed value
  * would bake into every instance.
@@ -431,7 +431,7 @@ randomize_environment_size(Cluster *c, char **error)
 	int			pad;
 
 	c->env_pad = 0;
-	if (c->variant->layout_seed == 0 && !c->pad_environment)
+	if (c->variant->build_seed == 0 && !c->pad_environment)
 	{
 		unsetenv("PGBENCH_EXT_ENV_PAD");
 		return true;

@@ -59,8 +59,8 @@ typedef struct VariantSpec
 	char	   *configure;		/* extra configure arguments */
 	bool		pgo;
 	bool		lto;
-	int			layout_seeds;	/* N > 1: expanded into NAME@seedK variants */
-	int			layout_seed;	/* K of an expanded variant, or 0 */
+	int			build_seeds;	/* N > 1: expanded into NAME@seedK variants */
+	int			build_seed;		/* K of an expanded variant, or 0 */
 	json_t	   *build;			/* what build_variants() did: recorded, not a key */
 	bool		profile_build;	/* built for profiles: symbols, frame pointers; not a key */
 } VariantSpec;

@@ -53,7 +53,7 @@ typedef struct ReportRun
 	bool		warmup;
 	bool		after_start;	/* the warm-up run after a start (round 0) */
 	char	   *build;			/* the levels: "" and 0 in results of older versions */
-	int			layout_seed;
+	int			build_seed;
 	int			instance;
 	char	   *status;			/* ok, failed, interrupted */
 	char	   *reason;
@@ -89,7 +89,7 @@ typedef struct ReportSample
 	int		   *rounds;
 	int		   *run_ids;
 	int		   *instances;		/* of each run's server */
-	int		   *seeds;			/* each run's layout seed (0: none) */
+	int		   *seeds;			/* each run's build seed (0: none) */
 	int		   *run_index;		/* into ReportData.runs */
 	int		   *of_side;		/* a figure's sample: each run's place in its cell's */
 	bool		has_summary;
@@ -193,7 +193,7 @@ typedef struct ReportData
 	char	  **declared;
 	int			ndeclared;
 
-	/* with layout seeds: a verdict per seed and over all seeds */
+	/* with build seeds: a verdict per seed and over all seeds */
 	char	  **seed_lines;
 	int			nseed_lines;
 
@@ -323,8 +323,8 @@ extern void report_layout_load(ReportData *r);
 extern void report_layout_print(const ReportData *r, FILE *out);
 extern json_t *report_layout_json(const ReportData *r);
 
-/* report_seeds.c */
-extern void layout_seed_verdicts(ReportData *r);
+/* report_build_seeds.c */
+extern void build_seeds_verdicts(ReportData *r);
 
 /* report_levels.c: units of the verdicts, noise by level, designs */
 extern void report_compare_cell(ReportData *r, ReportCell *cell);

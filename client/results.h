@@ -45,9 +45,9 @@ typedef struct RunRecord
 	const char *variant;
 	const char *script;
 	int			jobs;
-	/* the levels above the round: which build, layout seed, server start */
+	/* the levels above the round: which build, build seed, server start */
 	const char *build;			/* the variant's build key, or its bindir */
-	int			layout_seed;	/* 0 without layout seeds */
+	int			build_seed;		/* 0 without build seeds */
 	int			instance;		/* 1, 2, ... per server */
 	char		started_at[32];
 	double		duration_s;		/* wall clock of the pgbench process */
