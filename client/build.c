@@ -42,6 +42,7 @@
  */
 #include "client.h"
 #include "build.h"
+#include "pgo.h"
 #include "build_cache.h"
 #include "digest.h"
 #include "subprocess.h"

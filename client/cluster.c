@@ -36,6 +36,8 @@
 #include "settings.h"
 #include "subprocess.h"
 #include "pqexpbuffer.h"
+#include "progress.h"
+#include "safe_read.h"
 
 #include <math.h>
 #include <signal.h>

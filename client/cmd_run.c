@@ -12,7 +12,7 @@
 #include "commands.h"
 #include "build_seeds.h"
 #include "experiment.h"
-#include "profile.h"
+#include "profile_spec.h"
 #include "report.h"
 #include "results.h"
 #include "preflight.h"

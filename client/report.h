@@ -11,6 +11,9 @@
  * alone is enough to re-render a report anywhere.
  *
  *   report_data.c      load and compute (cells, geomean, noise, warnings)
+ *   report_analysis.c  every figure computed once from what was loaded
+ *   report_levels.c    the unit of a verdict, the noise by level, designs
+ *   report_build_seeds.c  with build seeds: B@seedK against A@seedK
  *   report_env.c       differences between variants' environment() rows:
  *                      warnings, and the release when it differs (declared)
  *   report_table.c     the terminal table
@@ -24,7 +27,13 @@
  *   report_layout.c    what the patch moved: the struct-layout diffs
  *   report_sequential.c  rounds = auto: each cell's looks, block by block
  *   report_export.c    summary.json and benchstat.txt
- *   cmd_report.c       "pgbench_ext report" and "pgbench_ext compare"
+ *   report_render.c    every output of a report, in one call
+ *   cmd_report.c       "pgbench_ext report", and the options compare shares
+ *                      (commands.h)
+ *
+ * The report_*.c files declare what they offer here, as one family
+ * (test/t/003_no_cycles.pl); profile_report.c, the profiles' part, has
+ * profile_report.h.
  *
  *-------------------------------------------------------------------------
  */

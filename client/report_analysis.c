@@ -19,7 +19,7 @@
 #include "client.h"
 #include "build_seeds.h"
 #include "plan.h"
-#include "profile.h"
+#include "profile_report.h"
 #include "report.h"
 
 #include <math.h>

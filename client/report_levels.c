@@ -35,6 +35,7 @@
 #include "report.h"
 #include "safe_file.h"
 #include "results.h"
+#include "safe_read.h"
 
 #include <math.h>
 

@@ -13,6 +13,7 @@
 #include "digest.h"
 #include "results.h"
 #include "safe_file.h"
+#include "safe_read.h"
 
 #include <dirent.h>
 #include <fcntl.h>

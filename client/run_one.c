@@ -14,7 +14,7 @@
  */
 #include "client.h"
 #include "pgbench_output.h"
-#include "profile.h"
+#include "profile_run.h"
 #include "pgbench_child.h"
 #include "progress.h"
 #include "quiet.h"
@@ -23,6 +23,7 @@
 #include "server_stats.h"
 #include "snapshot_probe.h"
 #include "subprocess.h"
+#include "safe_read.h"
 
 #include <fcntl.h>
 #include <math.h>
