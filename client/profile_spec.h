@@ -28,8 +28,8 @@ typedef struct ProfileSpec
 {
 	ProfileMode mode;
 	bool		cache_sim;		/* counted: callgrind --cache-sim=yes */
-	char	   *sample_event;	/* sampled: "cpu-clock", "cycles", or NULL: auto */
-	int			sample_rate;	/* sampled: samples per CPU-second, 0: default */
+	char	   *sample_event;	/* sampled only: "cpu-clock", "cycles", or NULL to choose */
+	int			sample_rate;	/* sampled only: samples per CPU-second, or 0 for the default */
 	char	   *event;			/* sampled: the event recorded (resolved), not a key */
 } ProfileSpec;
 
