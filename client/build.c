@@ -6,7 +6,7 @@
  *
  * A build is identified by a key: a hash of everything that changes the
  * binary — the source tree's identity, each patch's contents, cflags,
- * configure arguments, LTO, the layout seed, the compiler's version and
+ * configure arguments, LTO, the build seed, the compiler's version and
  * this file's recipe version.  CACHE/KEY/ holds the build tree, the
  * installation (DESTDIR install of prefix BUILD_PREFIX), the logs of every
  * step and build.json, written last: a directory with build.json is a
@@ -32,16 +32,17 @@
  * --enable-depend, so make recompiles only what the patch touches).
  * Unpatched builds therefore go first.
  *
- * Layout seeds: every build compiles with -ffunction-sections, and a
+ * Build seeds: every build compiles with -ffunction-sections, and a
  * seeded one relinks postgres with lld's --shuffle-sections=*=SEED, which
  * gives each seed its own function order; it starts from the same build
  * without a seed, or the first seed's, so a seed costs a copy and a link.
- * layout_seeds.c expands the variant into NAME@seedK variants.
+ * build_seeds.c expands the variant into NAME@seedK variants.
  *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
 #include "build.h"
+#include "pgo.h"
 #include "build_cache.h"
 #include "digest.h"
 #include "subprocess.h"
@@ -219,9 +220,9 @@ build_check(const ExperimentSpec *spec, char **error)
 							  v->name, *error);
 			return false;
 		}
-		if (v->layout_seed > 0 && access("/usr/bin/ld.lld", X_OK) != 0)
+		if (v->build_seed > 0 && access("/usr/bin/ld.lld", X_OK) != 0)
 		{
-			*error = psprintf("variant \"%s\": layout seeds need the lld linker (/usr/bin/ld.lld)", v->name);
+			*error = psprintf("variant \"%s\": build seeds need the lld linker (/usr/bin/ld.lld)", v->name);
 			return false;
 		}
 	}
@@ -300,7 +301,7 @@ describe_build(Build *b, char **error)
 		b->cflags = psprintf("%s -flto", b->cflags);
 		b->ldflags = psprintf("%s -flto", b->ldflags);
 	}
-	/* in every build, so that a layout seed is only a relink of any of them */
+	/* in every build, so that a build seed is only a relink of any of them */
 	b->cflags = psprintf("%s -ffunction-sections", b->cflags);
 	/* profiles: symbols and frame pointers, so that every frame is named */
 	if (with_symbols(v))
@@ -316,12 +317,12 @@ describe_build(Build *b, char **error)
 							  json_pack("{s:s, s:s}", "file", make_absolute_path(v->patches[i]),
 										"sha256", sum));
 	}
-	b->key_text = key_text(b, true, v->layout_seed);
+	b->key_text = key_text(b, true, v->build_seed);
 	b->dir = key_dir(b->key_text);
 	b->key = pg_strdup(strrchr(b->dir, '/') + 1);
 
 	/*
-	 * The tree to start from, the cheapest first: for a layout seed, the
+	 * The tree to start from, the cheapest first: for a build seed, the
 	 * same build without a seed, else the first seed's (only a relink);
 	 * for a patched build, the unpatched one (an incremental make).  A
 	 * profile belongs to one tree's objects: PGO builds start afresh.
@@ -330,10 +331,10 @@ describe_build(Build *b, char **error)
 	b->base_patched = false;
 	if (v->pgo)
 		return true;
-	if (v->layout_seed > 0)
+	if (v->build_seed > 0)
 	{
 		if ((found = usable_base(b->base = key_dir(key_text(b, true, 0)), error)) == 0 &&
-			v->layout_seed > 1)
+			v->build_seed > 1)
 			found = usable_base(b->base = key_dir(key_text(b, true, 1)), error);
 		if (found < 0)
 			return false;
@@ -345,7 +346,7 @@ describe_build(Build *b, char **error)
 	}
 	if (v->npatches > 0)
 	{
-		if ((found = usable_base(b->base = key_dir(key_text(b, false, v->layout_seed)), error)) < 0)
+		if ((found = usable_base(b->base = key_dir(key_text(b, false, v->build_seed)), error)) < 0)
 			return false;
 		if (found)
 			return true;
@@ -568,8 +569,8 @@ do_build(Build *b)
 	argv_add(&make, "make");
 	argv_add(&make, "-s");
 	argv_add(&make, psprintf("-j%s", jobs && *jobs ? jobs : "2"));
-	if (v->layout_seed > 0)
-		argv_add(&make, psprintf("LDFLAGS_EX=-fuse-ld=lld -Wl,--shuffle-sections=*=%d", v->layout_seed));
+	if (v->build_seed > 0)
+		argv_add(&make, psprintf("LDFLAGS_EX=-fuse-ld=lld -Wl,--shuffle-sections=*=%d", v->build_seed));
 	if (v->pgo && b->base == NULL)
 	{
 		/* instrumented build, training load, then the build proper */
@@ -739,7 +740,7 @@ build_one(VariantSpec *v, char **error)
 						 "key_text", b.key_text,
 						 "patches", b.patches, "cflags", b.cflags, "ldflags", b.ldflags,
 						 "configure", words,
-						 "lto", v->lto, "layout_seed", v->layout_seed,
+						 "lto", v->lto, "build_seed", v->build_seed,
 						 "compiler", b.compiler, "bindir", bindir,
 						 "build_s", difftime(time(NULL), t0), "started_from", b.base,
 						 "pgo", v->pgo ? json_pack("{s:s, s:i, s:i}", "training", "pgbench -s 1, tpcb-like then select-only, -c 2 -j 2",
@@ -780,7 +781,7 @@ build_variants(ExperimentSpec *spec, char **error)
 			int			order = v->npatches > 0 ? 1 : 0;
 
 			/* first seeds before later ones: those start from them */
-			if (v->layout_seed > 1)
+			if (v->build_seed > 1)
 				order = 2;
 			if (v->source == NULL || order != pass)
 				continue;

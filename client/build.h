@@ -12,11 +12,6 @@
 
 #include "experiment.h"
 
-/* The training load of pgo = on (pgo.c): a seed the measurement does not use. */
-#define PGO_TRAINING_SEED		271828
-#define PGO_TRAINING_SECONDS	15
-
-extern bool pgo_train(const char *bindir, const char *work_dir, const char *log, char **error);
 extern bool build_check(const ExperimentSpec *spec, char **error);
 extern bool build_variants(ExperimentSpec *spec, char **error);
 

@@ -21,6 +21,7 @@
 #include "results.h"
 #include "safe_file.h"
 #include "stats.h"
+#include "safe_read.h"
 
 #include <limits.h>
 #include <math.h>

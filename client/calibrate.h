@@ -94,7 +94,8 @@ typedef struct CalibrationServersPhase
 	int			blocks;			/* comparisons with a verdict */
 	StatsComparison *cmp;		/* each of them */
 	double	   *truth;			/* each one's true effect: 1 for A/A, else from CPU */
-	int			positives;		/* A/A: not "no change"; slowed: "slower" */
+	/* verdicts other than "no change" in the A/A, "slower" when slowed */
+	int			positives;
 	int			covered;		/* CI covers its true effect */
 	int			covered_pooled; /* CI covers the slowdown across all instance pairs */
 	bool		has_pooled;

@@ -32,11 +32,11 @@
 #include "client.h"
 #include "calibrate.h"
 #include "experiment.h"
-#include "profile.h"
 #include "report.h"
 #include "runner.h"
 #include "safe_file.h"
 #include "validate.h"
+#include "safe_read.h"
 
 #include <dirent.h>
 #include <math.h>

@@ -40,7 +40,5 @@ extern void log_warningf(const char *fmt,...) pg_attribute_printf(1, 2);
 extern char *printable_text(const char *text);
 extern bool parse_bool_word(const char *value, bool *result);
 
-/* progress.c */
-extern double now_seconds(void);
 
 #endif							/* PGBENCH_EXT_CLIENT_H */

@@ -37,6 +37,8 @@
 #include "settings.h"
 #include "subprocess.h"
 #include "pqexpbuffer.h"
+#include "progress.h"
+#include "safe_read.h"
 
 #include <math.h>
 #include <signal.h>
@@ -456,7 +458,7 @@ cluster_server(Cluster *c)
 }
 
 /*
- * Variants with layout seeds, and every server that is restarted during
+ * Variants with build seeds, and every server that is restarted during
  * the experiment, also vary the environment's size at every start: it
  * shifts the initial stack, another layout accident that one fixed value
  * would bake into every instance.
@@ -468,7 +470,7 @@ randomize_environment_size(Cluster *c, char **error)
 	int			pad;
 
 	c->env_pad = 0;
-	if (c->variant->layout_seed == 0 && !c->pad_environment)
+	if (c->variant->build_seed == 0 && !c->pad_environment)
 	{
 		unsetenv("PGBENCH_EXT_ENV_PAD");
 		return true;

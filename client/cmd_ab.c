@@ -77,7 +77,7 @@ ab_usage(void)
 	printf("      --lto=on|off         link-time optimization\n");
 	printf("      --pgo=on|off         profile-guided optimization (a training load first)\n");
 	printf("      --symbols=on|off     symbols and frame pointers, as a profile's builds have\n");
-	printf("      --layout-seeds=N     N builds with shuffled function order\n");
+	printf("      --build-seeds=N      N builds with shuffled function order\n");
 	printf("\nExample:\n");
 	printf("  %s ab -b select-only -c 2 -T 10 -r 6 \\\n"
 		   "     --variant A --bindir $(pg_config --bindir) --set synchronous_commit=on \\\n"
@@ -113,7 +113,7 @@ static const struct
 	{21, "bindir", true}, {22, "conninfo", true}, {23, "set", true},
 	{24, "extension", true}, {25, "initdb_args", true},
 	{26, "source", true}, {27, "patch", true}, {28, "cflags", true},
-	{29, "configure", true}, {30, "lto", true}, {31, "layout_seeds", true},
+	{29, "configure", true}, {30, "lto", true}, {31, "build_seeds", true},
 	{32, "pgo", true}, {33, "cluster", true}, {34, "session_set", true},
 	{46, "symbols", true},
 };
@@ -156,6 +156,8 @@ static struct option ab_options[] = {
 	{"cflags", required_argument, NULL, 28},
 	{"configure", required_argument, NULL, 29},
 	{"lto", required_argument, NULL, 30},
+	{"build-seeds", required_argument, NULL, 31},
+	/* the old name of --build-seeds (docs/experiments.md#old-names) */
 	{"layout-seeds", required_argument, NULL, 31},
 	{"pgo", required_argument, NULL, 32},
 	{"symbols", required_argument, NULL, 46},

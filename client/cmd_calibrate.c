@@ -55,6 +55,7 @@
 #include "safe_file.h"
 #include "stats.h"
 #include "validate.h"
+#include "progress.h"
 
 #include <getopt.h>
 #include <math.h>

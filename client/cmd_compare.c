@@ -12,10 +12,10 @@
 #include "client.h"
 #include "table.h"
 #include "commands.h"
-#include "profile.h"
 #include "report.h"
 #include "results.h"
 
+#include <getopt.h>
 #include <math.h>
 
 #include "common/logging.h"

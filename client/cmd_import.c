@@ -32,7 +32,7 @@
 #include "digest.h"
 #include "experiment.h"
 #include "farm.h"
-#include "profile.h"
+#include "profile_import.h"
 #include "results.h"
 
 #include <getopt.h>

@@ -17,7 +17,6 @@
 #include "table.h"
 #include "commands.h"
 #include "farm.h"
-#include "profile.h"
 #include "report.h"
 #include "results.h"
 #include "safe_file.h"

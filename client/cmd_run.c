@@ -10,9 +10,9 @@
 #include "client.h"
 #include "cmd_run.h"
 #include "commands.h"
-#include "layout_seeds.h"
+#include "build_seeds.h"
 #include "experiment.h"
-#include "profile.h"
+#include "profile_spec.h"
 #include "report.h"
 #include "results.h"
 #include "preflight.h"
@@ -85,7 +85,7 @@ run_execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 	char	   *error;
 	StatsOptions opt;
 
-	if (!layout_seeds_expand(spec, &error))
+	if (!build_seeds_expand(spec, &error))
 	{
 		log_error_text(error);
 		return EXIT_USAGE;

@@ -529,9 +529,37 @@ add_setting(const VariantSpec *v, const char *key, const char *value,
 	return true;
 }
 
-static bool
-set_variant_key(VariantSpec *v, const char *key, const char *value, char **error)
+/*
+ * Keys renamed since results directories were first written, old name
+ * first: experiment files, ab's flags and the experiment.json of results
+ * directories written before still give them, and they mean the new key
+ * (docs/experiments.md#old-names).
+ */
+static const char *const experiment_old_keys[][2] = {
+	{"layout_seeds", "build_seeds"},
+	{"layout_seed", "build_seed"},
+	{NULL, NULL}
+};
+
+/* The key an old name stands for; any other key is itself. */
+static const char *
+experiment_current_key(const char *key)
 {
+	for (int i = 0; experiment_old_keys[i][0]; i++)
+		if (strcmp(key, experiment_old_keys[i][0]) == 0)
+			return experiment_old_keys[i][1];
+	return key;
+}
+
+/*
+ * One [variant] key; given names the key as written (an old name too),
+ * for the messages.
+ */
+static bool
+set_variant_key(VariantSpec *v, const char *given, const char *value, char **error)
+{
+	const char *key = experiment_current_key(given);
+
 	if (strcmp(key, "bindir") == 0)
 		v->bindir = pg_strdup(value);
 	else if (strcmp(key, "conninfo") == 0)
@@ -591,17 +619,17 @@ set_variant_key(VariantSpec *v, const char *key, const char *value, char **error
 			return false;
 		}
 	}
-	else if (strcmp(key, "layout_seeds") == 0 || strcmp(key, "layout_seed") == 0)
+	else if (strcmp(key, "build_seeds") == 0 || strcmp(key, "build_seed") == 0)
 	{
-		if (!parse_int(value, 1, 64, strcmp(key, "layout_seeds") == 0 ? &v->layout_seeds : &v->layout_seed))
+		if (!parse_int(value, 1, 64, strcmp(key, "build_seeds") == 0 ? &v->build_seeds : &v->build_seed))
 		{
-			*error = psprintf("%s must be a whole number from 1 to 64, got \"%s\" in variant \"%s\"", key, value, v->name);
+			*error = psprintf("%s must be a whole number from 1 to 64, got \"%s\" in variant \"%s\"", given, value, v->name);
 			return false;
 		}
 	}
 	else
 	{
-		*error = psprintf("unknown key \"%s\" in [variant %s]; known keys: bindir, conninfo, cluster, set, session_set, extension, initdb_args, snapshot_probe, source, patch, cflags, configure, pgo, lto, symbols, layout_seeds", key, v->name);
+		*error = psprintf("unknown key \"%s\" in [variant %s]; known keys: bindir, conninfo, cluster, set, session_set, extension, initdb_args, snapshot_probe, source, patch, cflags, configure, pgo, lto, symbols, build_seeds", given, v->name);
 		return false;
 	}
 	return true;
@@ -768,9 +796,9 @@ experiment_check(const ExperimentSpec *spec, char **error)
 			return false;
 		}
 		if (v->source == NULL && (v->npatches > 0 || v->cflags || v->configure || v->pgo || v->lto ||
-								  v->symbols || v->layout_seeds > 0 || v->layout_seed > 0))
+								  v->symbols || v->build_seeds > 0 || v->build_seed > 0))
 		{
-			*error = psprintf("variant \"%s\": patch, cflags, configure, pgo, lto, symbols and layout_seeds apply only to variants built from a source tree (source = DIR)", v->name);
+			*error = psprintf("variant \"%s\": patch, cflags, configure, pgo, lto, symbols and build_seeds apply only to variants built from a source tree (source = DIR)", v->name);
 			return false;
 		}
 		if (v->bindir != NULL && v->conninfo != NULL)
@@ -918,8 +946,8 @@ experiment_to_json(const ExperimentSpec *spec)
 			json_object_set_new(vj, "lto", json_boolean(v->lto));
 			if (v->symbols)
 				json_object_set_new(vj, "symbols", json_boolean(true));
-			if (v->layout_seed > 0)
-				json_object_set_new(vj, "layout_seed", json_integer(v->layout_seed));
+			if (v->build_seed > 0)
+				json_object_set_new(vj, "build_seed", json_integer(v->build_seed));
 		}
 		json_array_append_new(variants, vj);
 	}

@@ -60,8 +60,8 @@ typedef struct VariantSpec
 	bool		pgo;
 	bool		lto;
 	bool		symbols;		/* -g -fno-omit-frame-pointer, as profile builds */
-	int			layout_seeds;	/* N > 1: expanded into NAME@seedK variants */
-	int			layout_seed;	/* K of an expanded variant, or 0 */
+	int			build_seeds;	/* N > 1: expanded into NAME@seedK variants */
+	int			build_seed;		/* K of an expanded variant, or 0 */
 	json_t	   *build;			/* what build_variants() did: recorded, not a key */
 	bool		profile_build;	/* built for profiles: symbols, frame pointers; not a key */
 } VariantSpec;

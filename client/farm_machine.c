@@ -110,7 +110,7 @@ farm_machine_json(void)
 	gethostname(host, sizeof(host) - 1);
 	m = json_pack("{s:s, s:s, s:s, s:i}", "kernel", u.release, "arch", u.machine,
 				  "hostname", host, "cpus", (int) sysconf(_SC_NPROCESSORS_ONLN));
-	/* the flags are long (1.5 kB here): a digest tells them apart as well */
+	/* the flags run to hundreds of words, and a digest tells them apart as well */
 	json_object_set_new(m, "cpu_flags_sha256",
 						flags ? json_string(pnstrdup(sha256_of_string(flags), 16)) : json_null());
 	json_object_set_new(m, "cpu_model", model ? json_string(model) : json_null());

@@ -110,7 +110,10 @@ scan(const char *variant, const char *args, char **error)
 	argv[argc] = NULL;
 	memcpy(orig, argv, sizeof(argv));
 
-	/* a fresh scan (glibc: optind 0), quietly: the problems are ours to say */
+	/*
+	 * A fresh scan (glibc restarts at optind 0) that prints nothing, since
+	 * the problems are ours to say.
+	 */
 	optind = 0;
 	opterr = 0;
 	while (ok && (c = getopt_long(argc, argv, INITDB_SHORT_OPTIONS, initdb_long_options, NULL)) != -1)

@@ -23,6 +23,7 @@
 #include "layout.h"
 #include "conn.h"
 #include "safe_file.h"
+#include "safe_read.h"
 
 #include <ctype.h>
 

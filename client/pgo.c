@@ -18,7 +18,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "build.h"
+#include "pgo.h"
 #include "cluster.h"
 #include "subprocess.h"
 

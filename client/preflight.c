@@ -28,6 +28,7 @@
 #include "safe_file.h"
 #include "stats.h"
 #include "pqexpbuffer.h"
+#include "safe_read.h"
 
 #include <math.h>
 #include <sched.h>

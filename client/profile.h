@@ -13,17 +13,16 @@
  *   profile_report.c    metrics and functions compared, their sections
  *   profile_flame.c     the differential flame graph (plain C)
  *   profile_import.c    "import" of the profiles into SQL tables
+ *   profile_symbols.c   ELF symbols of a server binary (plain C)
  *
- * The rest of the client calls only what is declared here; with
- * profile = off every hook is a no-op.
+ * Each file's functions are declared in the header of its own name
+ * (profile_run.h for profile_run.c, ...); this one holds the figures
+ * they share.  With profile = off every hook of profile_run.h is a no-op.
  *
  *-------------------------------------------------------------------------
  */
 #ifndef PGBENCH_EXT_PROFILE_H
 #define PGBENCH_EXT_PROFILE_H
-
-#include "report.h"
-#include "run_one.h"
 
 /* Runs of a counted experiment: transactions per client when none are given. */
 #define PROFILE_COUNTED_TRANSACTIONS	1000
@@ -38,34 +37,5 @@
 #define PROFILE_MIN_SHARE				0.01
 /* Warn when more of a variant's samples than this have no symbol. */
 #define PROFILE_UNRESOLVED_WARN			0.10
-
-/* profile_spec.c: before anything runs */
-extern void profile_resolve(ExperimentSpec *spec);
-extern bool profile_validate(const ExperimentSpec *spec);
-extern json_t *profile_facts_json(const ExperimentSpec *spec);
-
-/* profile_counted.c: the runner, once every server is set up */
-extern bool profile_after_setup(Experiment *x, char **error);
-extern bool profile_counted_start_server(Cluster *c, char **error);
-
-/* profile_run.c: the hooks of one run, in this order (run_one.c) */
-typedef struct ProfileRun ProfileRun;
-
-extern ProfileRun *profile_run_prepare(Experiment *x, const PlannedRun *pr, PGconn *conn);
-extern void profile_run_start(ProfileRun *pr);
-extern void profile_run_stop(ProfileRun *pr);
-extern void profile_run_collect(ProfileRun *pr, RunRecord *rec);
-
-/* profile_report.c */
-struct ProfileReport;
-extern void profile_report_load(ReportData *r);
-extern void profile_print_summary(const ReportData *r, FILE *out);
-extern void profile_write_sections(const ReportData *r, Doc *d);
-extern json_t *profile_summary_json(const ReportData *r);
-extern bool profile_write_files(const ReportData *r, char **error);
-
-/* profile_import.c */
-extern int	profile_import(PGconn *conn, const char *experiment_id, const char *dir,
-						   char **error);
 
 #endif							/* PGBENCH_EXT_PROFILE_H */

@@ -63,10 +63,12 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "profile_int.h"
+#include "profile_counted.h"
+#include "profile_spec.h"
 #include "profile_parse.h"
 #include "safe_file.h"
 #include "subprocess.h"
+#include "progress.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -13,9 +13,11 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "profile_int.h"
+#include "profile_import.h"
+#include "profile_report.h"
 #include "results.h"
 #include "safe_file.h"
+#include "safe_read.h"
 
 #include <math.h>
 

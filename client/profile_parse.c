@@ -218,9 +218,14 @@ parse_costs(char *s, int npos, int nevents, double *cost)
 	return *s == '\0';
 }
 
-/* "events: Ir Dr" into names; the count, or -1 */
+/*
+ * The blank-separated names of a header line ("events: Ir Dr") into
+ * fixed buffers; the count, or -1.  Not words.c's split_words(): no
+ * quoting, no allocation, and this file is linked without libpq into
+ * test_profile.
+ */
 static int
-split_words(const char *value, char names[][PROF_NAME_MAX], int max)
+split_event_names(const char *value, char names[][PROF_NAME_MAX], int max)
 {
 	int			n = 0;
 	const char *s = value;
@@ -432,7 +437,7 @@ parse_header_line(CallgrindParse *st, const char *line)
 
 	if (header_value(line, "events", &value))
 	{
-		n = split_words(value, names, PROF_MAX_EVENTS);
+		n = split_event_names(value, names, PROF_MAX_EVENTS);
 		if (n <= 0)
 			return fail(st->errbuf, st->errlen, st->lineno, "\"events:\" names no events, or more than %d", PROF_MAX_EVENTS);
 		if (st->nevents > 0 && n != st->nevents)
@@ -443,7 +448,7 @@ parse_header_line(CallgrindParse *st, const char *line)
 	}
 	else if (header_value(line, "positions", &value))
 	{
-		st->npos = split_words(value, names, MAX_POSITIONS);
+		st->npos = split_event_names(value, names, MAX_POSITIONS);
 		if (st->npos <= 0)
 			return fail(st->errbuf, st->errlen, st->lineno, "malformed \"positions:\" line");
 	}

@@ -28,7 +28,10 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "profile_int.h"
+#include "profile_counted.h"
+#include "profile_run.h"
+#include "profile_sampled.h"
+#include "profile_spec.h"
 #include "profile_parse.h"
 
 #include <math.h>

@@ -21,7 +21,9 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "profile_int.h"
+#include "profile.h"
+#include "experiment.h"
+#include "profile_spec.h"
 #include "profile_symbols.h"
 #include "subprocess.h"
 

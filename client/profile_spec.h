@@ -5,7 +5,7 @@
  *		sample_event, sample_rate (profile_spec.c).
  *
  * Included by experiment.h, whose ExperimentSpec holds one ProfileSpec;
- * everything else about profiles is in profile.h.
+ * profile.h maps the other files of profiles.
  *
  *-------------------------------------------------------------------------
  */
@@ -28,8 +28,8 @@ typedef struct ProfileSpec
 {
 	ProfileMode mode;
 	bool		cache_sim;		/* counted: callgrind --cache-sim=yes */
-	char	   *sample_event;	/* sampled: "cpu-clock", "cycles", or NULL: auto */
-	int			sample_rate;	/* sampled: samples per CPU-second, 0: default */
+	char	   *sample_event;	/* sampled only: "cpu-clock", "cycles", or NULL to choose */
+	int			sample_rate;	/* sampled only: samples per CPU-second, or 0 for the default */
 	char	   *event;			/* sampled: the event recorded (resolved), not a key */
 } ProfileSpec;
 
@@ -48,5 +48,16 @@ extern bool profile_set_key(ProfileSpec *p, const char *key, const char *value,
 extern void profile_spec_to_json(const ProfileSpec *p, json_t *experiment);
 
 extern const char *profile_mode_name(ProfileMode mode);
+
+/* Before anything runs (experiment.h includes this header: no typedef here) */
+struct ExperimentSpec;
+extern void profile_resolve(struct ExperimentSpec *spec);
+extern bool profile_validate(const struct ExperimentSpec *spec);
+extern json_t *profile_facts_json(const struct ExperimentSpec *spec);
+
+/* The tools, each found once: NULL with *problem saying why not */
+extern char *profile_valgrind_path(char **problem);
+extern char *profile_perf_path(char **problem);
+extern bool profile_perf_as_server(void);
 
 #endif							/* PGBENCH_EXT_PROFILE_SPEC_H */

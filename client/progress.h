@@ -37,4 +37,7 @@ extern void progress_finish(Progress *p);
 
 extern char *format_duration(double s);
 
+/* Seconds since some fixed point, monotonic */
+extern double now_seconds(void);
+
 #endif							/* PGBENCH_EXT_PROGRESS_H */

@@ -11,6 +11,9 @@
  * alone is enough to re-render a report anywhere.
  *
  *   report_data.c      load and compute (cells, geomean, noise, warnings)
+ *   report_analysis.c  every figure computed once from what was loaded
+ *   report_levels.c    the unit of a verdict, the noise by level, designs
+ *   report_build_seeds.c  with build seeds: B@seedK against A@seedK
  *   report_env.c       differences between variants' environment() rows:
  *                      warnings, and the release when it differs (declared)
  *   report_table.c     the terminal table
@@ -24,7 +27,13 @@
  *   report_layout.c    what the patch moved: the struct-layout diffs
  *   report_sequential.c  rounds = auto: each cell's looks, block by block
  *   report_export.c    summary.json and benchstat.txt
- *   cmd_report.c       "pgbench_ext report" and "pgbench_ext compare"
+ *   report_render.c    every output of a report, in one call
+ *   cmd_report.c       "pgbench_ext report", and the options compare shares
+ *                      (commands.h)
+ *
+ * The report_*.c files declare what they offer here, as one family
+ * (test/t/003_no_cycles.pl); profile_report.c, the profiles' part, has
+ * profile_report.h.
  *
  *-------------------------------------------------------------------------
  */
@@ -53,7 +62,7 @@ typedef struct ReportRun
 	bool		warmup;
 	bool		after_start;	/* the warm-up run after a start (round 0) */
 	char	   *build;			/* the levels: "" and 0 in results of older versions */
-	int			layout_seed;
+	int			build_seed;
 	int			instance;
 	char	   *status;			/* ok, failed, interrupted */
 	char	   *reason;
@@ -89,7 +98,7 @@ typedef struct ReportSample
 	int		   *rounds;
 	int		   *run_ids;
 	int		   *instances;		/* of each run's server */
-	int		   *seeds;			/* each run's layout seed (0: none) */
+	int		   *seeds;			/* each run's build seed (0: none) */
 	int		   *run_index;		/* into ReportData.runs */
 	int		   *of_side;		/* a figure's sample: each run's place in its cell's */
 	bool		has_summary;
@@ -193,7 +202,7 @@ typedef struct ReportData
 	char	  **declared;
 	int			ndeclared;
 
-	/* with layout seeds: a verdict per seed and over all seeds */
+	/* with build seeds: a verdict per seed and over all seeds */
 	char	  **seed_lines;
 	int			nseed_lines;
 
@@ -324,8 +333,8 @@ extern void report_layout_load(ReportData *r);
 extern void report_layout_print(const ReportData *r, FILE *out);
 extern json_t *report_layout_json(const ReportData *r);
 
-/* report_seeds.c */
-extern void layout_seed_verdicts(ReportData *r);
+/* report_build_seeds.c */
+extern void build_seeds_verdicts(ReportData *r);
 
 /* report_levels.c: units of the verdicts, noise by level, designs */
 extern void report_compare_cell(ReportData *r, ReportCell *cell);

@@ -17,9 +17,9 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "layout_seeds.h"
+#include "build_seeds.h"
 #include "plan.h"
-#include "profile.h"
+#include "profile_report.h"
 #include "report.h"
 
 #include <math.h>
@@ -209,7 +209,7 @@ report_load(const char *dir, const char *baseline, char **error)
 
 	if (r == NULL)
 		return NULL;
-	layout_seed_verdicts(r);
+	build_seeds_verdicts(r);
 	report_measure_costs(r);
 	for (int i = 0; i < r->ncells; i++)
 		report_cell_levels(r, &r->cells[i]);

@@ -16,7 +16,7 @@
  */
 #include "client.h"
 #include "stats.h"
-#include "layout_seeds.h"
+#include "build_seeds.h"
 #include "report.h"
 #include "results.h"
 
@@ -103,7 +103,7 @@ read_runs_csv(ReportData *r, char **error)
 		run->warmup = strcmp(field_str(fl, c_warm), "true") == 0;
 		run->after_start = run->warmup && run->round == 0;
 		run->build = pg_strdup(field_str(fl, c_build));
-		run->layout_seed = atoi(field_str(fl, c_seed));
+		run->build_seed = atoi(field_str(fl, c_seed));
 		/* results without the column: one instance of each server */
 		run->instance = c_instance < 0 ? 1 : atoi(field_str(fl, c_instance));
 		run->duration_s = field_double(fl, c_duration);
@@ -166,7 +166,7 @@ report_variant_index(const ReportData *r, const char *name)
 int
 report_baseline_of(const ReportData *r, int v)
 {
-	int			seed_base = layout_seed_baseline(&r->spec, v);
+	int			seed_base = build_seeds_baseline(&r->spec, v);
 
 	return seed_base > 0 && r->baseline == 0 ? seed_base : r->baseline;
 }
@@ -296,10 +296,10 @@ fill_samples(ReportData *r)
 		smp->run_ids[smp->n] = run->run_id;
 		smp->instances[smp->n] = run->instance;
 		/* older results have no seed column: the name tells */
-		if (run->layout_seed > 0)
-			smp->seeds[smp->n] = run->layout_seed;
+		if (run->build_seed > 0)
+			smp->seeds[smp->n] = run->build_seed;
 		else
-			(void) layout_seed_base(run->variant, &smp->seeds[smp->n]);
+			(void) build_seeds_base(run->variant, &smp->seeds[smp->n]);
 		smp->run_index[smp->n] = i;
 		smp->n++;
 	}

@@ -14,6 +14,7 @@
 #include "client.h"
 #include "report.h"
 #include "safe_file.h"
+#include "safe_read.h"
 
 /*
  * Text into the document, as text whatever it holds (names and values come

@@ -9,7 +9,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "profile.h"
+#include "profile_report.h"
 #include "report.h"
 #include "safe_file.h"
 

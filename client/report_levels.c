@@ -11,7 +11,7 @@
  *	 sides on one server (cluster = A)	 the round: round by round
  *	 different servers, restarted		 the instance pair: the rounds between
  *										 two starts of both servers
- *	 every layout seed of B against		 the layout seed pair: B@seedK with
+ *	 every build seed of B against		 the layout seed pair: B@seedK with
  *	 every seed of A ("B@seed*")		 A@seedK
  *
  * Different servers started once (restart = never, and every results
@@ -29,12 +29,13 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "layout_seeds.h"
+#include "build_seeds.h"
 #include "pgbench_output.h"
 #include "plan.h"
 #include "report.h"
 #include "safe_file.h"
 #include "results.h"
+#include "safe_read.h"
 
 #include <math.h>
 
@@ -186,7 +187,7 @@ pooled_sample(const ReportData *r, int s, int c, const char *pattern)
 	{
 		const ReportSample *smp = report_sample(r, s, c, v);
 
-		if (!layout_seed_matches(pattern, r->spec.variants[v].name))
+		if (!build_seeds_matches(pattern, r->spec.variants[v].name))
 			continue;
 		memcpy(out->tps + out->n, smp->tps, sizeof(double) * smp->n);
 		memcpy(out->rounds + out->n, smp->rounds, sizeof(int) * smp->n);
@@ -206,7 +207,7 @@ pooled_sample(const ReportData *r, int s, int c, const char *pattern)
 }
 
 /*
- * With layout seeds: a row of every seed of B against every seed of A
+ * With build seeds: a row of every seed of B against every seed of A
  * ("B@seed*" against "A@seed*") in each cell, across seed pairs.  This
  * replaces pooling all runs of all seeds as if each were independent.
  */
@@ -214,7 +215,7 @@ void
 report_pooled_seed_cells(ReportData *r)
 {
 	char	   *pooled[MAX_VARIANTS];
-	int			npooled = layout_seed_pooled(&r->spec, pooled);
+	int			npooled = build_seeds_pooled(&r->spec, pooled);
 
 	for (int s = 0; s < r->spec.nscripts; s++)
 		for (int c = 0; c < r->spec.nclients; c++)

@@ -27,6 +27,7 @@
 #include "results.h"
 #include "safe_file.h"
 #include "subprocess.h"
+#include "safe_read.h"
 
 #include <math.h>
 #include <sys/stat.h>

@@ -13,7 +13,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "profile.h"
+#include "profile_report.h"
 #include "report.h"
 #include "results.h"
 #include "safe_file.h"

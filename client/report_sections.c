@@ -12,7 +12,7 @@
  */
 #include "client.h"
 #include "layout.h"
-#include "profile.h"
+#include "profile_report.h"
 #include "farm.h"
 #include "report.h"
 
@@ -192,7 +192,7 @@ section_levels(const ReportData *r, Doc *d)
 			 "no estimate (-) and is inside the level above; * marks an estimate below 0, shown as 0. "
 			 "The design is the cheapest next experiment whose verdict would see a change of %g%% "
 			 "beyond the %g%% threshold with %.0f%% probability, from these components and what a "
-			 "build, a restart (%.1f s with its warm-up runs) and a round (%.1f s) cost here.",
+			 "build, a restart (%.1f s with its warm-up runs) and a round (%.1f s) cost in this experiment.",
 			 100 * r->design_effect, 100 * r->opt.noise, 100 * r->opt.power,
 			 r->cost.restart_s, r->cost.round_s);
 	doc_table_begin(d, lengthof(hdr), hdr);
@@ -328,7 +328,7 @@ section_per_run(const ReportData *r, Doc *d)
 	}
 }
 
-/* Rows: variants; columns: client counts; cells: HL change vs baseline. */
+/* A row per variant and a column per client count, each cell the HL change against the baseline. */
 static void
 section_change_grid(const ReportData *r, Doc *d)
 {

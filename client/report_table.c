@@ -17,7 +17,7 @@
  */
 #include "client.h"
 #include "table.h"
-#include "profile.h"
+#include "profile_report.h"
 #include "report.h"
 
 #include <math.h>

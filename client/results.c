@@ -13,6 +13,7 @@
 #include "digest.h"
 #include "results.h"
 #include "safe_file.h"
+#include "safe_read.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -138,7 +139,7 @@ results_append_run(const char *dir, const RunRecord *r, char **error)
 	results_csv_text(f, r->script);
 	fprintf(f, ",%d,%d,%s", r->planned->clients, r->jobs, r->planned->warmup ? "true" : "false");
 	results_csv_text(f, r->build);
-	fprintf(f, ",%d,%d", r->layout_seed, r->instance);
+	fprintf(f, ",%d,%d", r->build_seed, r->instance);
 	results_csv_text(f, r->started_at);
 	results_csv_number(f, r->duration_s, "%.3f");
 	results_csv_number(f, r->wall_s, "%.3f");
@@ -187,7 +188,7 @@ static const char *const number_columns[] = {
 	"snapshot_reuse_ns_p90", "snapshot_xcnt", "snapshot_procs", "snapshot_probes",
 };
 
-/* Whole numbers of the levels: round, layout seed, instance (when present). */
+/* Whole numbers of the levels: round, build seed, instance (when present). */
 static const char *const level_columns[] = {"round", "layout_seed", "instance"};
 
 static const char damaged_hint[] =

@@ -21,6 +21,7 @@
 #define PGBENCH_EXT_RESULTS_H
 
 #include "plan.h"
+#include "results_csv.h"
 
 /*
  * What the snapshot probe measured during one run (snapshot_probe.c): ns
@@ -45,9 +46,9 @@ typedef struct RunRecord
 	const char *variant;
 	const char *script;
 	int			jobs;
-	/* the levels above the round: which build, layout seed, server start */
+	/* the levels above the round: which build, build seed, server start */
 	const char *build;			/* the variant's build key, or its bindir */
-	int			layout_seed;	/* 0 without layout seeds */
+	int			build_seed;		/* 0 without build seeds */
 	int			instance;		/* 1, 2, ... per server */
 	char		started_at[32];
 	double		duration_s;		/* wall clock of the pgbench process */
@@ -92,18 +93,6 @@ typedef struct InstanceRecord
 /* Instance numbers stay below 2^15: the nested verdict's unit ids pair two of them. */
 #define RESULTS_MAX_INSTANCE 32767
 
-/* A CSV file of the results directory as read back: every line checked */
-typedef struct RunsCsv
-{
-	char	   *path;
-	int			ncols;
-	char	   *header;			/* the first line, line end included */
-	char	  **columns;		/* its names */
-	int			nrows;
-	char	 ***rows;			/* nrows rows of ncols fields each */
-	char	  **lines;			/* each row as written, line end included */
-} RunsCsv;
-
 extern bool results_create(const char *dir, char **error);
 extern bool results_write_json(const char *dir, const char *name, json_t *obj, char **error);
 extern json_t *results_read_json(const char *dir, const char *name, char **error);
@@ -111,7 +100,6 @@ extern json_t *results_read_spec(const char *dir, ExperimentSpec *spec, char **e
 extern int	results_restart_rounds(json_t *experiment);
 extern bool results_append_run(const char *dir, const RunRecord *rec, char **error);
 extern RunsCsv *results_read_runs(const char *dir, const ExperimentSpec *spec, char **error);
-extern int	runs_csv_column(const RunsCsv *t, const char *name);
 extern bool results_read_run_detail(const char *dir, int run_id, json_t **detail, char **error);
 extern bool *results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
 									int *ncompleted, char **error);
@@ -122,20 +110,6 @@ extern FILE *results_open_csv(const char *dir, const char *name, const char *hea
 extern bool results_close_csv(FILE *f, const char *dir, const char *name, char **error);
 extern bool results_append_instance(const char *dir, const InstanceRecord *r, char **error);
 extern RunsCsv *results_read_instances(const char *dir, const ExperimentSpec *spec, char **error);
-
-/* results_csv.c: writing fields, reading a file back as untrusted data */
-typedef bool (*ResultsRowCheck) (const RunsCsv *t, char **fields, const void *arg,
-								 char **problem);
-
-extern void results_csv_number(FILE *f, double v, const char *fmt);
-extern void results_csv_text(FILE *f, const char *s);
-extern RunsCsv *results_read_csv(const char *path, const char *const *required, int nrequired,
-								 ResultsRowCheck check, const void *arg, const char *hint,
-								 char **error);
-extern bool results_check_numbers(const RunsCsv *t, char **f, const char *const *columns,
-								  int n, char **problem);
-extern bool results_parse_int(const char *s, long min, long *result);
-extern char *results_printable(const char *s);
 
 /* "PREFIX-YYYYMMDD-HHMMSS": where results go when -o is not given */
 extern char *timestamped_dir(const char *prefix);

@@ -14,8 +14,9 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "results.h"
+#include "results_csv.h"
 #include "safe_file.h"
+#include "safe_read.h"
 
 #include <limits.h>
 #include <math.h>

@@ -14,7 +14,7 @@
  */
 #include "client.h"
 #include "pgbench_output.h"
-#include "profile.h"
+#include "profile_run.h"
 #include "pgbench_child.h"
 #include "progress.h"
 #include "quiet.h"
@@ -23,6 +23,7 @@
 #include "server_stats.h"
 #include "snapshot_probe.h"
 #include "subprocess.h"
+#include "safe_read.h"
 
 #include <fcntl.h>
 #include <math.h>
@@ -309,7 +310,7 @@ init_record(RunRecord *rec, Experiment *x, const PlannedRun *pr)
 	rec->build = x->variants[pr->variant].build_id;
 	/* a variant on another's server runs that server's build and instance */
 	server = cluster_server(&x->variants[pr->variant].cluster);
-	rec->layout_seed = server->variant->layout_seed;
+	rec->build_seed = server->variant->build_seed;
 	/* a server we do not manage is one instance as far as we know */
 	rec->instance = server->managed ? server->instance : 1;
 }

@@ -27,13 +27,15 @@
 #include "client.h"
 #include "build.h"
 #include "farm.h"
-#include "profile.h"
+#include "profile_counted.h"
+#include "profile_spec.h"
 #include "run_one.h"
 #include "runner.h"
 #include "subprocess.h"
 #include "pqexpbuffer.h"
 #include "preflight.h"
 #include "report.h"
+#include "progress.h"
 
 #include <signal.h>
 #include <sys/stat.h>

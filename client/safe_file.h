@@ -1,9 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * safe_file.h
- *		The client's one way to write a file or make a directory, and its
- *		bounded way to read a file of a results directory that may come
- *		from someone else (rules in safe_file.c).
+ *		The client's one way to write a file or make a directory (rules in
+ *		safe_file.c); reading is safe_read.h's.
  *
  *-------------------------------------------------------------------------
  */
@@ -43,15 +42,5 @@ extern char *safe_mkdtemp(const char *prefix, char **error);
 extern bool safe_check_private_dir(const char *path, char **error);
 extern bool safe_results_dir(const char *path, bool must_exist, char **error);
 extern bool safe_give_to_server_account(const char *path, char **error);
-
-/* reading files of a results directory: regular files only, bounded */
-#define SAFE_MAX_JSON	(64 * 1024 * 1024)
-#define SAFE_MAX_CSV	(256 * 1024 * 1024)
-#define SAFE_MAX_LOG	(64 * 1024 * 1024)
-#define SAFE_MAX_SVG	(64 * 1024 * 1024)
-
-extern FILE *safe_fopen_read(const char *path, off_t max_bytes, char **error);
-extern FILE *safe_fopen_read_optional(const char *path, off_t max_bytes);
-extern json_t *safe_read_json(const char *path, off_t max_bytes, char **error);
 
 #endif							/* PGBENCH_EXT_SAFE_FILE_H */

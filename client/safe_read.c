@@ -14,6 +14,7 @@
  */
 #include "client.h"
 #include "safe_file.h"
+#include "safe_read.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

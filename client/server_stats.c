@@ -28,6 +28,7 @@
 
 #include "common/logging.h"
 #include "pqexpbuffer.h"
+#include "progress.h"
 
 #include <math.h>
 

@@ -18,6 +18,7 @@
 #include "setup.h"
 #include "results.h"
 #include "subprocess.h"
+#include "progress.h"
 
 #include <sys/time.h>
 #include <time.h>

@@ -39,6 +39,7 @@
 #include "client.h"
 #include "stats.h"
 #include "snapshot_probe.h"
+#include "progress.h"
 
 #include <math.h>
 

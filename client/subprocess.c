@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "pqexpbuffer.h"
+#include "progress.h"
 
 /* How long an interrupted child's group has between SIGTERM and SIGKILL. */
 #define END_GRACE_SECONDS	3.0

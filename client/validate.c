@@ -13,7 +13,7 @@
 #include "client.h"
 #include "build.h"
 #include "experiment.h"
-#include "profile.h"
+#include "profile_spec.h"
 #include "safe_file.h"
 #include "settings.h"
 #include "subprocess.h"

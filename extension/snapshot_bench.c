@@ -61,6 +61,7 @@
 #include "utils/snapshot.h"
 
 #include "perf_events.h"
+#include "stats.h"
 
 PG_FUNCTION_INFO_V1(pgbench_ext_snapshot_bench);
 
@@ -92,15 +93,6 @@ typedef enum BenchMode
  */
 static SnapshotData bench_snapshot = {SNAPSHOT_MVCC};
 
-static int
-compare_doubles(const void *a, const void *b)
-{
-	double		x = *(const double *) a;
-	double		y = *(const double *) b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * Cost in ns of one clock pair around an empty batch: the median of many,
  * so a preemption during calibration does not inflate it.
@@ -117,7 +109,7 @@ timer_overhead_ns(void)
 
 		samples[i] = (double) (t1 - t0);
 	}
-	qsort(samples, TIMER_CALIBRATION_READS, sizeof(double), compare_doubles);
+	stats_sort(samples, TIMER_CALIBRATION_READS);
 	return samples[TIMER_CALIBRATION_READS / 2];
 }
 
@@ -323,7 +315,7 @@ pgbench_ext_snapshot_bench(PG_FUNCTION_ARGS)
 		elog(ERROR, "snapshot_bench changed the backend's xmin (%u -> %u)",
 			 xmin_before, COMPAT_MY_XMIN);
 
-	qsort(per_call, batches, sizeof(double), compare_doubles);
+	stats_sort(per_call, batches);
 
 	values[0] = CStringGetTextDatum(mode_name);
 	values[1] = Int32GetDatum(calls);

@@ -4,6 +4,12 @@
 # includes itself around a loop.  Calls are read from the compiled objects
 # with nm (a defined symbol's file against each file's undefined symbols);
 # includes from the sources.  A loop is printed with the symbols behind it.
+#
+# And every file of the client says what it offers in the header of its
+# own name: each function or variable a client .c file defines for others
+# (a global symbol of its object) is declared in the .h of the same base
+# name, but for the families below, which share one header; the #include
+# graph of the client's .h and .c files has no loop.
 use strict;
 use warnings;
 
@@ -56,6 +62,45 @@ sub loops
 	return @found;
 }
 
+# The header that declares what a client file defines, where it is not
+# the header of the file's own name: a family of files with one header.
+my %family_header = (
+	cmd => 'commands.h',     # cmd_*.c: the commands, one function each (main.c's table)
+	report => 'report.h',    # report_*.c: one analysis, its writers (report.h's map)
+	calibrate => 'calibrate.h',    # calibrate_*.c: the calibrations of calibrate.h
+	farm => 'farm.h',        # farm_*.c: the results of many hosts
+	layout => 'layout.h',    # layout_*.c: struct layouts, saved and compared
+);
+my %file_header = (cli => 'client.h', main => undef);
+
+# The symbols of %$defined (symbol => file) that the expected header of
+# their file does not declare (file => header text): "file: symbol".
+sub undeclared
+{
+	my ($defined, $headers) = @_;
+	my @missing;
+	foreach my $sym (sort keys %$defined)
+	{
+		my $file = $defined->{$sym};
+		my ($prefix) = $file =~ /^([a-z]+)_/;
+		my $h = exists $file_header{$file} ? $file_header{$file}
+		  : defined $headers->{"$file.h"} ? "$file.h"
+		  : defined $prefix && $family_header{$prefix} ? $family_header{$prefix}
+		  : "$file.h";
+		next if !defined $h && $sym eq 'main';
+		push @missing, "$file: $sym (not in $h)"
+		  unless defined $h && defined $headers->{$h} && $headers->{$h} =~ /\b\Q$sym\E\b/;
+	}
+	return @missing;
+}
+
+# the rule itself finds what it is meant to: a symbol declared elsewhere,
+# a family member declared in its family's header, a file without one
+is(join('; ', undeclared({ a_one => 'alpha', b_two => 'beta', c_three => 'report_x', main => 'main' },
+			{ 'alpha.h' => 'extern void a_one(void);', 'gamma.h' => 'extern int b_two;',
+			  'report.h' => 'extern void c_three(void);' })),
+	'beta: b_two (not in beta.h)', 'the rule: own header, family header, main');
+
 foreach my $dir ('client', 'extension')
 {
 	my @objects = glob("$top/$dir/*.o");
@@ -94,18 +139,27 @@ foreach my $dir ('client', 'extension')
 		}
 	};
 
-	my %includes;
-	foreach my $h (glob("$top/$dir/*.h"))
+	my (%includes, %header_text);
+	foreach my $src (glob("$top/$dir/*.h"), glob("$top/$dir/*.c"))
 	{
-		my $name = basename($h);
-		foreach (split /\n/, slurp_file($h))
+		my $name = basename($src);
+		my $text = slurp_file($src);
+		$header_text{$name} = $text if $name =~ /\.h$/;
+		foreach (split /\n/, $text)
 		{
-			$includes{$name}{$1} = 1 if /^#include "([^"\/]+\.h)"/ && -f "$top/$dir/$1";
+			$includes{$name}{$1} = 1 if /^#include "([^"\/]+\.[ch])"/ && -f "$top/$dir/$1";
 		}
 	}
 	my @hloops = loops(\%includes);
-	is(scalar(@hloops), 0, "$dir: no headers include each other in a loop")
+	is(scalar(@hloops), 0, "$dir: no files include each other in a loop")
 	  or diag join("\n", map { "loop: @$_" } @hloops);
+
+	next unless $dir eq 'client';
+	my %global = map { $_ => $defined_in{$_} } grep { -f "$top/$dir/$defined_in{$_}.c" } keys %defined_in;
+	cmp_ok(scalar(keys %global), '>', 100, "$dir: " . scalar(keys %global) . ' symbols defined for other files');
+	my @missing = undeclared(\%global, \%header_text);
+	is(scalar(@missing), 0, "$dir: every file's functions and variables declared in its own header (or its family's)")
+	  or diag join("\n", @missing);
 }
 
 done_testing();

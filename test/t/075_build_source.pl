@@ -116,11 +116,11 @@ unlike($out, qr/building in/, 'nothing is built');
 is_deeply({ map { $_ => (stat("$_/build.json"))[9] } keys %stamp }, \%stamp, 'build.json untouched');
 ok((build_of($dir2, 'B') // {})->{reused}, 'experiment.json says reused');
 
-# --- layout seeds: relinks of the builds above, compared seed by seed -------
+# --- build seeds: relinks of the builds above, compared seed by seed -------
 my $dir3 = "$base/seeds";
-($rc, $out, $err) = run_client(@tiny, '--variant', 'A', @src, '--layout-seeds', '2',
-	'--variant', 'B', @src, '--patch', $patch, '--layout-seeds', '2', '-o', $dir3);
-is($rc, 0, 'A/B with two layout seeds each completes') or diag "$out\n$err";
+($rc, $out, $err) = run_client(@tiny, '--variant', 'A', @src, '--build-seeds', '2',
+	'--variant', 'B', @src, '--patch', $patch, '--build-seeds', '2', '-o', $dir3);
+is($rc, 0, 'A/B with two build seeds each completes') or diag "$out\n$err";
 (my $da = $pa) =~ s{/dest/.*}{};
 (my $db = $pb) =~ s{/dest/.*}{};
 like($out, qr/^variant A\@seed1: building in .* \(starting from \Q$da\E\)$/m, 'A@seed1 is a relink of A');

@@ -376,15 +376,6 @@ test_signed_rank(void)
 	}
 }
 
-static int
-cmp_dbl(const void *x, const void *y)
-{
-	double		a = *(const double *) x,
-				b = *(const double *) y;
-
-	return (a > b) - (a < b);
-}
-
 static void
 test_paired(void)
 {
@@ -415,7 +406,7 @@ test_paired(void)
 	for (i = 0; i < 9; i++)
 		for (j = i; j < 9; j++)
 			walsh[k++] = (log(x[i]) + log(x[j])) / 2;
-	qsort(walsh, 45, sizeof(double), cmp_dbl);
+	stats_sort(walsh, 45);
 	stats_hodges_lehmann_paired(ones, x, 9, 0.05, &shift);
 	is_close(shift.log_estimate, walsh[22], 1e-15, "paired HL: median of 45 Walsh averages");
 	ok(shift.has_ci && shift.rank == 6 && shift.log_ci_low == walsh[5] &&

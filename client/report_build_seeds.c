@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
- * report_seeds.c
- *		With layout seeds, the lines of B@seedK against A@seedK for every K
+ * report_build_seeds.c
+ *		With build seeds, the lines of B@seedK against A@seedK for every K
  *		(the table's rows: each seeded build is compared with the
  *		baseline's build of its own seed, report_baseline_of()), and a
  *		warning where the seeds disagree about the direction of the change
@@ -14,7 +14,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "layout_seeds.h"
+#include "build_seeds.h"
 #include "report.h"
 
 #include <math.h>
@@ -38,16 +38,16 @@ seed_verdict_line(const ReportCell *cell, double *change)
 }
 
 /*
- * With layout seeds: the verdict of B@seedK against A@seedK for every K,
+ * With build seeds: the verdict of B@seedK against A@seedK for every K,
  * as lines after the table (every seed against every seed, across seed
  * pairs, is a row of the table: report_pooled_seed_cells()), and a
  * warning where the seeds disagree in sign.  Nothing without seeds.
  */
 void
-layout_seed_verdicts(ReportData *r)
+build_seeds_verdicts(ReportData *r)
 {
 	char	   *pooled[MAX_VARIANTS];
-	int			npooled = layout_seed_pooled(&r->spec, pooled);
+	int			npooled = build_seeds_pooled(&r->spec, pooled);
 
 	if (npooled == 0)
 		return;
@@ -65,7 +65,7 @@ layout_seed_verdicts(ReportData *r)
 
 				if (cell->variant < 0 || cell->script != r->spec.scripts[s] ||
 					cell->clients != r->spec.clients[c] ||
-					layout_seed_baseline(&r->spec, cell->variant) < 0)
+					build_seeds_baseline(&r->spec, cell->variant) < 0)
 					continue;
 				report_add_seed_line(r, seed_verdict_line(cell, &change[cell->variant]));
 			}
@@ -75,7 +75,7 @@ layout_seed_verdicts(ReportData *r)
 							down = 0;
 
 				for (int v = 1; v < r->spec.nvariants; v++)
-					if (layout_seed_matches(pooled[k], r->spec.variants[v].name) && !isnan(change[v]))
+					if (build_seeds_matches(pooled[k], r->spec.variants[v].name) && !isnan(change[v]))
 					{
 						up += change[v] > 0;
 						down += change[v] < 0;

@@ -1,0 +1,69 @@
+# Build seeds under their old name.  An experiment file written before the
+# key was renamed (layout_seeds = 2) still runs, as build_seeds = 2: a real
+# A/B whose variant A is built twice from the linked source (every build
+# step real, in seconds), as A@seed1 and A@seed2, against the installation
+# under test.  Its experiment.json is written with the new name
+# (build_seed); the results directory with its experiment.json as the
+# client wrote it before (layout_seed) still reports the same, to the
+# byte, and --resume still loads it.  The ab flag --layout-seeds is checked in 040, the key
+# tables of the docs in 032.
+use strict;
+use warnings;
+
+use JSON::PP;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use LinkedSource;
+use PgbenchExtTest;
+
+my $base = private_cache();
+my $ini = "$base/old.ini";
+open my $f, '>', $ini or die $!;
+print $f "[experiment]\nscale = 1\nrounds = 1\nduration = 1\nclients = 1\n"
+  . "script = select-only\nrestart = never\n\n"
+  . "[variant A]\nsource = " . linked_source() . "\nlayout_seeds = 2\n\n"
+  . "[variant B]\nbindir = " . pg_bindir() . "\n";
+close $f;
+
+my $new = "$base/new";
+my ($rc, $out, $err) = run_client('run', $ini, '-o', $new);
+is($rc, 0, 'an experiment file with the old key layout_seeds runs') or diag "$out\n$err";
+
+# what the old key meant: two builds of A, each its own seed
+my $recorded = read_json("$new/experiment.json");
+is(join(',', map { "$_->{name}:" . ($_->{build_seed} // '-') } @{ $recorded->{spec}{variants} }),
+	'A@seed1:1,A@seed2:2,B:-', 'experiment.json: A expanded into its seeds, recorded as build_seed');
+my $text = slurp_file("$new/experiment.json");
+unlike($text, qr/"layout_seeds?"/, 'experiment.json is written with the new names only');
+my %seed_of = map { ($_->{variant} => $_->{layout_seed}) } read_runs($new);
+is(join(',', map { "$_:$seed_of{$_}" } sort keys %seed_of), 'A@seed1:1,A@seed2:2,B:0',
+	'runs.csv: each run\'s build seed (its column keeps the name layout_seed)');
+
+my ($rc_new, $out_new, $err_new) = run_client('report', $new);
+is($rc_new, 0, 'report of the directory') or diag $err_new;
+like($out_new, qr/A\@seed2/, 'the report names the seeds');
+my $summary_new = slurp_file("$new/summary.json");
+
+# the same results directory as the client wrote it before the rename
+# (its servers' data directories stay where they are, for --resume)
+(my $old_text = $text) =~ s/"build_seed"/"layout_seed"/g;
+isnt($old_text, $text, 'the directory now records layout_seed, as before the rename');
+open $f, '>', "$new/experiment.json" or die $!;
+print $f $old_text;
+close $f;
+my $old = $new;
+my ($rc_old, $out_old, $err_old) = run_client('report', $old);
+is($rc_old, 0, 'report of a directory written with layout_seed') or diag $err_old;
+is($out_old, $out_new, 'it reports the same, to the byte');
+is(slurp_file("$old/summary.json"), $summary_new, 'the same summary.json');
+
+# --resume reads the recorded experiment, the old name included: the
+# builds are found in the cache and every run is done, so nothing runs
+my $runs_before = () = read_runs($old);
+($rc, $out, $err) = run_client('run', '--resume', $old);
+is($rc, 0, '--resume of a directory written with layout_seed') or diag "$out\n$err";
+unlike($err, qr/refused|unknown key/, 'the recorded experiment is accepted');
+is(scalar(() = read_runs($old)), $runs_before, 'nothing left to run: no run added');
+
+done_testing();
