@@ -1,0 +1,143 @@
+# "pgbench_ext bisect" end to end on PostgreSQL 15 built from source: a
+# series of 8 patches where patch 5 adds a known busy loop at the start of
+# GetSnapshotData() and the others touch comments or cold code, each in a
+# file of its own (test/fixtures/bisect/), so that any prefix applies.
+#
+# Counted (instructions per transaction): the bisect names patch 5, state 4
+# the last the same, after the bad end and at most 3 middle steps (ceil of
+# log2 8), each step an ordinary results directory that "report" reads, and
+# every step in the report.  Instructions are counted, not timed: the loop's
+# 800 steps add thousands of instructions to a transaction whose count
+# moves by less than the ±0.05% threshold between runs, so the answers do
+# not depend on chance.
+#
+# tps (rounds = auto): the same series with a loop of 20000 steps as patch 5
+# (snapshot-busy-loop-large.patch), decided in the first blocks by tps; the
+# bisect is interrupted during its second step and resumed: the finished
+# step is not run again.  The chance of a wrong answer: the bad end's
+# verdict is the sequential verdict (false decision at most alpha = 0.05
+# for no change, but here the effect is tens of percent, decided at the
+# first look); a middle state is placed by the side of the halfway point
+# its CI (at the look's level, above 95%) lies on, the halfway point a
+# tenth or more away from either end: a state of the good side is called
+# past it only when its CI misses its own ratio by that much, which at the
+# CI's level happens at most 2.5% of the time for one state, and the
+# search places 3.  Wrong answers would fail it; the estimate is that it
+# does well under once in 1,000 runs, since the CI must miss by several
+# widths (the noise of a 10-round look is a few percent, the gap tens).
+#
+# It builds PostgreSQL (the good end and the patched states), so it runs
+# only when asked for; PGBENCH_EXT_BUILD_CACHE is honoured, and the good end
+# of the counted half is test 097's variant A, one cache entry.
+use strict;
+use warnings;
+
+use IPC::Run;
+use JSON::PP;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes;
+
+use PgbenchExtTest;
+
+my ($base, $src) = source_build_test('builds PostgreSQL from source (minutes)');
+my $top = source_tree();
+my $fx = "$top/test/fixtures";
+my $json = JSON::PP->new;
+
+sub write_file
+{
+	my ($path, $text) = @_;
+	open my $fh, '>', $path or die "could not write $path: $!";
+	print $fh $text;
+	close $fh;
+	return $path;
+}
+
+sub series
+{
+	my ($five) = @_;
+	return join('', map { "patch = $_\n" } (
+		"$fx/bisect/1-varlena-comment.patch", "$fx/bisect/2-vacuum-comment.patch",
+		"$fx/bisect/3-namespace-comment.patch", "$fx/bisect/4-jsonb-comment.patch",
+		"$fx/$five", "$fx/bisect/6-copyfrom-comment.patch",
+		"$fx/bisect/7-geo-comment.patch", "$fx/bisect/8-tablespace-cold.patch"));
+}
+
+sub builds_of
+{
+	my ($out) = @_;
+	return scalar(() = $out =~ /^variant \S+: building in /mg);
+}
+
+# --- counted
+my $file = write_file("$base/counted.ini",
+	"[experiment]\nscale = 1\nclients = 1\ntransactions = 60\nrounds = 6\nscript = select-only\n"
+	  . "reset = never\nrestart = never\nprofile = counted\naslr = off\nseed = 3\n\n"
+	  . "[variant pg]\nsource = $src\n" . series('snapshot-busy-loop-unlocked.patch'));
+my $dir = "$base/counted";
+my $t0 = Time::HiRes::time();
+my ($rc, $out, $err) = run_client('bisect', $file, '-o', $dir);
+my $counted_s = Time::HiRes::time() - $t0;
+is($rc, 0, 'counted bisect completes') or diag "$out\n$err";
+like($out, qr/^The first state that differs from the good end \(state 0\) by instructions per transaction: state 5, snapshot-busy-loop-unlocked\.patch\.$/m,
+	'it names patch 5');
+like($out, qr/^The last state the same: state 4, 4-jsonb-comment\.patch\.$/m, 'state 4 the last the same');
+my $state = $json->decode(slurp_file("$dir/bisect.json"));
+my @steps = @{ $state->{steps} };
+is_deeply([ map { $_->{state} } @steps ], [ 8, 4, 6, 5 ], 'the bad end, then states 4, 6 and 5');
+ok(scalar(@steps) - 1 <= 3, 'at most ceil(log2 8) = 3 middle steps');
+cmp_ok(builds_of($out), '<=', 6, 'at most 4 builds beyond the two ends (' . builds_of($out) . ' builds in all)');
+foreach my $s (@steps)
+{
+	my $name = $s->{dir} =~ s{.*/}{}r;
+	like($out, qr/^ \Q$name\E +\| $s->{state} +\| .*\| $s->{answer} +\|/m, "the report shows $name (state $s->{state}, $s->{answer})");
+}
+is(join(' ', map { $_->{answer} } @steps), 'differs same differs differs', 'their answers');
+my ($five) = grep { $_->{state} == 5 } @steps;
+cmp_ok($five->{state_value} - $five->{good_value}, '>', 1000,
+	'state 5 runs more than 1,000 instructions per transaction more (800 steps a snapshot): '
+	  . sprintf('%.0f', $five->{state_value} - $five->{good_value}));
+my ($four) = grep { $_->{state} == 4 } @steps;
+diag sprintf("counted: %.0f s; state 5 %+.4f%% [%+.4f%%, %+.4f%%]; state 4 %+.4f%% [%+.4f%%, %+.4f%%]",
+	$counted_s, map { 100 * ($_ - 1) } @$five{qw(estimate ci_low ci_high)}, @$four{qw(estimate ci_low ci_high)});
+like(slurp_file("$dir/bisect.md"), qr/## Answer\n\nThe first state that differs .*state 5, snapshot-busy-loop-unlocked\.patch/,
+	'bisect.md has the answer');
+($rc, $out, $err) = run_client('report', "$dir/step-4");
+is($rc, 0, 'a step is an ordinary results directory: report reads it') or diag $err;
+($rc, $out, $err) = run_client('bisect', '--resume', $dir);
+is($rc, 0, 'resuming a finished bisect');
+unlike($out, qr/=== bisect step/, 'runs no step again');
+
+# --- tps, interrupted during its second step and resumed
+$file = write_file("$base/tps.ini",
+	"[experiment]\nscale = 1\nclients = 1\nduration = 1\nrounds = auto\nbudget = 2m\nscript = select-only\n"
+	  . "reset = never\nrestart = never\nseed = 3\n\n"
+	  . "[variant pg]\nsource = $src\n" . series('snapshot-busy-loop-large.patch'));
+$dir = "$base/tps";
+$t0 = Time::HiRes::time();
+my ($hout, $herr) = ('', '');
+my $h = IPC::Run::start([ client(), 'bisect', $file, '-o', $dir ], '<', \undef, '>', \$hout, '2>', \$herr);
+my $second = wait_until(3600, sub { $hout =~ m{=== bisect step \S+/step-2: } ? 1 : undef }, $h);
+ok($second, 'the tps bisect reaches its second step') or diag "$hout\n$herr";
+Time::HiRes::sleep(5);
+$h->signal('INT');
+$h->finish;
+isnt($? >> 8, 0, 'interrupted: a non-zero exit status');
+like($herr, qr/Continue the bisect with: \S*pgbench_ext bisect --resume \Q$dir\E/, 'interrupted: how to go on');
+$state = $json->decode(slurp_file("$dir/bisect.json"));
+is($state->{steps}[0]{answer}, 'differs', 'the bad end was answered before the interruption');
+($rc, $out, $err) = run_client('bisect', '--resume', $dir);
+my $tps_s = Time::HiRes::time() - $t0;
+is($rc, 0, 'the resumed tps bisect completes') or diag "$out\n$err";
+unlike($out, qr{=== bisect step \S+/step-1: }, 'the finished step is not run again');
+like($out, qr{=== bisect step \S+/step-2: state 4 .*, resumed}, 'the interrupted step is resumed');
+like($out, qr/^The first state that differs from the good end \(state 0\) by tps: state 5, snapshot-busy-loop-large\.patch\.$/m,
+	'tps: it names patch 5');
+$state = $json->decode(slurp_file("$dir/bisect.json"));
+@steps = @{ $state->{steps} };
+is_deeply([ map { $_->{state} } @steps ], [ 8, 4, 6, 5 ], 'tps: the bad end, then states 4, 6 and 5');
+diag sprintf("tps: %.0f s with the interruption; %s", $tps_s,
+	join('; ', map { sprintf("state %d %+.2f%% [%+.2f%%, %+.2f%%] %s", $_->{state}, map({ 100 * ($_ - 1) } @$_{qw(estimate ci_low ci_high)}), $_->{answer}) } @steps));
+
+done_testing();
