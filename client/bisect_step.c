@@ -9,9 +9,10 @@
  * variant built from source is (cached by the build key; a patched state
  * starts from a copy of the unpatched tree).  Its summary.json gives the
  * answer: by counted instructions per transaction "more" or "less" is
- * differs and "same within" is same; by tps under rounds = auto "faster"
- * or "slower" is differs and "same within" is same; anything else is
- * undecided.  An undecided step is measured again, as a new step with
+ * differs and "same within" is same, anything else undecided; by tps
+ * under rounds = auto the bad end by its verdict likewise ("faster" or
+ * "slower" differs), a middle state by the side of the halfway point
+ * between the ends its CI lies on (side_of_halfway()).  An undecided step is measured again, as a new step with
  * twice the rounds (counted) or twice the budget (tps), up to the
  * bisect's retries; then the search stops where it is.
  *
@@ -365,28 +366,75 @@ counted_answer(json_t *summary, BisectStep *s, char **error)
 	return true;
 }
 
-/* tps under rounds = auto: the deciding look's answer of the one cell. */
+/* The bad end's answered step of differs, or NULL. */
+static const BisectStep *
+bad_end_step(const Bisect *b)
+{
+	for (int i = 0; i < b->nsteps; i++)
+		if (b->steps[i].done && b->steps[i].state == b->bad && b->steps[i].answer == BISECT_DIFFERS)
+			return &b->steps[i];
+	return NULL;
+}
+
+/*
+ * A middle state by tps: which end its CI lies beside.  Halfway (in log)
+ * between the good end and the bad end's estimate: the whole CI on the good
+ * end's side is same, on the bad end's side differs, across it undecided.
+ * A build's code layout alone moves tps by a few percent (one binary is one
+ * sample), so "same within" the noise threshold would take long or be
+ * wrong for a state that differs from the good end only in where its code
+ * lies; the change the bisect looks for is the one between the ends.
+ */
+static BisectAnswer
+side_of_halfway(const BisectStep *bad, const BisectStep *s)
+{
+	double		half = sqrt(bad->estimate);
+	bool		up = bad->estimate > 1;
+
+	if (isnan(s->ci_low) || isnan(s->ci_high) || isnan(half))
+		return BISECT_UNDECIDED;
+	if (up ? s->ci_high < half : s->ci_low > half)
+		return BISECT_SAME;
+	if (up ? s->ci_low > half : s->ci_high < half)
+		return BISECT_DIFFERS;
+	return BISECT_UNDECIDED;
+}
+
+/*
+ * tps under rounds = auto: the bad end by the experiment's own verdict
+ * (faster or slower: differs; same within the threshold: same), a middle
+ * state by side_of_halfway() on the CI of the last look.
+ */
 static bool
-tps_answer(json_t *summary, BisectStep *s, char **error)
+tps_answer(const Bisect *b, json_t *summary, BisectStep *s, char **error)
 {
 	json_t	   *cell = json_array_get(json_object_get(summary, "cells"), 0);
 	json_t	   *cmp = json_object_get(cell, "comparison");
 	const char *v = json_string_value(json_object_get(cell, "verdict"));
+	const BisectStep *bad = bad_end_step(b);
 
 	if (v == NULL || !json_is_object(cmp))
 	{
 		*error = psprintf("%s/summary.json has no verdict of tps", s->dir);
 		return false;
 	}
-	s->verdict = pg_strdup(v);
-	s->answer = strcmp(v, "faster") == 0 || strcmp(v, "slower") == 0 ? BISECT_DIFFERS
-		: starts_with(v, "same within") ? BISECT_SAME : BISECT_UNDECIDED;
 	s->estimate = num_of(cmp, "estimate");
 	s->ci_low = num_of(cmp, "ci_low");
 	s->ci_high = num_of(cmp, "ci_high");
 	s->good_value = num_of(json_object_get(cell, "a"), "median");
 	s->state_value = num_of(json_object_get(cell, "b"), "median");
 	s->units = (int) json_integer_value(json_object_get(cmp, "n_units"));
+	if (s->state == b->bad || bad == NULL)
+	{
+		s->verdict = pg_strdup(v);
+		s->answer = strcmp(v, "faster") == 0 || strcmp(v, "slower") == 0 ? BISECT_DIFFERS
+			: starts_with(v, "same within") ? BISECT_SAME : BISECT_UNDECIDED;
+		return true;
+	}
+	s->answer = side_of_halfway(bad, s);
+	s->verdict = psprintf("%s; %s halfway to the bad end (%+.2f%%)", v,
+						  s->answer == BISECT_SAME ? "CI before" : s->answer == BISECT_DIFFERS ? "CI past" : "CI across",
+						  100 * (sqrt(bad->estimate) - 1));
 	return true;
 }
 
@@ -398,7 +446,7 @@ read_answer(const Bisect *b, BisectStep *s, char **error)
 
 	if (summary == NULL)
 		return false;
-	ok = b->counted ? counted_answer(summary, s, error) : tps_answer(summary, s, error);
+	ok = b->counted ? counted_answer(summary, s, error) : tps_answer(b, summary, s, error);
 	json_decref(summary);
 	s->done = ok;
 	return ok;

@@ -175,6 +175,18 @@ check_template(const ExperimentSpec *spec, const BisectArgs *a)
 		usage_error("bisect", "profile = counted takes a number of rounds, not rounds = auto");
 }
 
+/* What argv prints (errors too), run in cwd (NULL: ours); its exit status in *status. */
+static char *
+output_of(char *const *argv, const char *cwd, int *status)
+{
+	ChildSpec	cs = CHILD_SPEC_INIT;
+
+	cs.argv = argv;
+	cs.cwd = cwd;
+	cs.interruptible = true;
+	return child_output(&cs, true, status);
+}
+
 /* The files a patch touches, as -p1 names them, added to *files. */
 static bool
 patch_files(const char *patch, char ***files, int *n, char **error)
@@ -217,7 +229,6 @@ copy_touched(const char *source, char *const *patches, int npatches, const char 
 	int			n = 0;
 	char	  **argv = palloc0(sizeof(char *) * 6);
 	int			argc = 0;
-	ChildSpec	cs = CHILD_SPEC_INIT;
 	int			status;
 	char	   *out;
 
@@ -239,10 +250,7 @@ copy_touched(const char *source, char *const *patches, int npatches, const char 
 	argv[argc] = NULL;
 	if (argc == 5)
 		return true;
-	cs.argv = argv;
-	cs.cwd = source;
-	cs.interruptible = true;
-	out = child_output(&cs, true, &status);
+	out = output_of(argv, source, &status);
 	if (status != 0)
 		*error = psprintf("could not copy the files the series touches from \"%s\": %s", source, out);
 	return status == 0;
@@ -267,13 +275,9 @@ check_series_applies(const char *source, char *const *patches, int npatches, cha
 	{
 		char	   *argv[] = {"patch", "-p1", "--batch", "--forward", "--silent", "-d", scratch,
 		"-i", (char *) patches[k], NULL};
-		ChildSpec	cs = CHILD_SPEC_INIT;
 		int			status;
-		char	   *out;
+		char	   *out = output_of(argv, NULL, &status);
 
-		cs.argv = argv;
-		cs.interruptible = true;
-		out = child_output(&cs, true, &status);
 		if (status != 0)
 		{
 			*error = psprintf("patch %d of the series (\"%s\") does not apply to state %d (the source with the %d patch%s before it):\n%s",
@@ -285,17 +289,13 @@ check_series_applies(const char *source, char *const *patches, int npatches, cha
 	return ok;
 }
 
-/* One line of a command's output, or NULL with error. */
+/* git's output, or NULL with error. */
 static char *
 git_lines(const Bisect *b, char **argv, char **error)
 {
-	ChildSpec	cs = CHILD_SPEC_INIT;
 	int			status;
-	char	   *out;
+	char	   *out = output_of(argv, NULL, &status);
 
-	cs.argv = argv;
-	cs.interruptible = true;
-	out = child_output(&cs, true, &status);
 	if (status != 0)
 	{
 		*error = psprintf("git in \"%s\" failed: %s", b->git, out);

@@ -45,15 +45,6 @@ my $top = source_tree();
 my $fx = "$top/test/fixtures";
 my $json = JSON::PP->new;
 
-sub write_file
-{
-	my ($path, $text) = @_;
-	open my $fh, '>', $path or die "could not write $path: $!";
-	print $fh $text;
-	close $fh;
-	return $path;
-}
-
 sub series
 {
 	my ($five) = @_;

@@ -21,15 +21,6 @@ use PgbenchExtTest;
 my $base = shared_tempdir();
 my $n = 0;
 
-sub write_file
-{
-	my ($path, $text) = @_;
-	open my $fh, '>', $path or die "could not write $path: $!";
-	print $fh $text;
-	close $fh;
-	return $path;
-}
-
 # A tree that looks like a PostgreSQL source tree to the checks (an
 # executable configure), and a series of patches of it: 1 and 2 apply in
 # order, 3 applies only without 2, 4 touches a file the tree lacks.

@@ -16,27 +16,7 @@
  */
 #include "bisect_search.h"
 
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-static int	tests_run;
-static int	tests_failed;
-
-static void
-ok(int cond, const char *fmt,...)
-{
-	va_list		ap;
-
-	tests_run++;
-	if (!cond)
-		tests_failed++;
-	printf("%sok %d - ", cond ? "" : "not ", tests_run);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
+#include "test_stats_util.h"
 
 /*
  * Search good..bad where the states from first on differ (first > bad: none
@@ -153,6 +133,5 @@ main(void)
 	test_patch_five();
 	test_ends_and_stops();
 	test_names();
-	printf("1..%d\n", tests_run);
-	return tests_failed > 0;
+	return done_testing();
 }
