@@ -297,7 +297,7 @@ state_variant(const Bisect *b, json_t *template, int state)
 	if (b->git)
 		json_object_set_new(v, "source", json_string(commit_source(b, state)));
 	else
-		for (int i = 0; i < state; i++)
+		for (int i = 0; i < state && i < b->npatches; i++)
 			json_array_append_new(patches, json_string(b->patches[i]));
 	json_object_set_new(v, "patch", patches);
 	return v;

@@ -455,6 +455,8 @@ new_bisect(const BisectArgs *a)
 		exit(EXIT_USAGE);
 	}
 	check_template(&spec, a);
+	/* so that --resume from elsewhere finds it */
+	spec.variants[0].source = make_absolute_path(spec.variants[0].source);
 	run_choose_seed(&spec, a->seed);
 	make_series(&b, &spec, a);
 	b.counted = spec.profile.mode == PROFILE_COUNTED;
@@ -467,10 +469,10 @@ new_bisect(const BisectArgs *a)
 		pg_log_error_hint("Nothing was built. Try \"%s bisect --help\" for the options.", progname);
 		return EXIT_USAGE;
 	}
-	printf("bisect of %d states, %d (%s) to %d (%s), by %s: at most %d steps besides the bad end's\n",
+	printf("bisect of %d states, %d (%s) to %d (%s), by %s: at most %d step%s besides the bad end's\n",
 		   b.bad - b.good + 1, b.good, b.points[b.good].label, b.bad, b.points[b.bad].label,
 		   b.counted ? "counted instructions per transaction" : "tps (rounds = auto)",
-		   bisect_max_middle_steps(b.good, b.bad));
+		   bisect_max_middle_steps(b.good, b.bad), bisect_max_middle_steps(b.good, b.bad) == 1 ? "" : "s");
 	return bisect_go(&b, false);
 }
 

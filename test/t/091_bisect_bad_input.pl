@@ -110,6 +110,30 @@ like($err, qr/git in ".*" failed/, 'a commit that is not there: the message');
 ($rc, $out, $err) = run_client('bisect', $range_file, '--commits', 'HEAD');
 like($err, qr/--commits takes GOOD\.\.BAD/, 'a range without two dots: the message');
 
+# a commit range of three commits is read with its subjects, and the states
+# measured are exported from git before their build (which fails here: the
+# tree's configure is no PostgreSQL's); the failed step says how to go on
+write_file("$git/configure", "#!/bin/sh\necho second\nexit 1\n");
+IPC::Run::run([ @git, 'commit', '-q', '-a', '-m', 'second' ]) or die 'commit';
+write_file("$git/configure", "#!/bin/sh\necho third\nexit 1\n");
+IPC::Run::run([ @git, 'commit', '-q', '-a', '-m', 'third' ]) or die 'commit';
+{
+	local $ENV{PGBENCH_EXT_BUILD_CACHE} = "$base/cache";
+	my $tps = experiment_file("[experiment]\nscale = 1\nclients = 1\nduration = 1\nrounds = auto\nbudget = 1m\n"
+		  . "script = select-only\n[variant pg]\nsource = $git\n");
+	($rc, $out, $err) = run_client('bisect', $tps, '--commits', 'HEAD~2..HEAD', '-o', "$base/range");
+}
+isnt($rc, 0, 'a commit range whose build fails: a non-zero exit status');
+like($out, qr/^bisect of 3 states, 0 \(\w{12} \(HEAD~2\)\) to 2 \(\w+ third\), by tps/m, 'the range: GOOD and the commits after it');
+my $range = read_json("$base/range/bisect.json");
+is_deeply([ map { $_->{label} =~ s/^\w+ //r } @{ $range->{states} }[ 1, 2 ] ], [ 'second', 'third' ], 'the states in order, with their subjects');
+my ($head_src) = glob("$base/range/sources/$range->{states}[2]{commit}");
+ok($head_src && slurp_file("$head_src/configure") =~ /echo third/, 'the bad end exported from its commit');
+ok(slurp_file("$base/range/sources/$range->{states}[0]{commit}/configure") =~ /^#!\/bin\/sh\nexit 1\n$/,
+	'the good end exported from its commit');
+like($err, qr/bisect step \S+\/step-1 \(state 2\) did not finish.*\n.*hint: Continue the bisect with: \S*pgbench_ext bisect --resume \S+\/range/,
+	'the failed step: how to go on');
+
 # --- the state file, replayed: every step answered, nothing runs
 my $json = JSON::PP->new->canonical;
 my $dir = "$base/done";
