@@ -116,8 +116,8 @@ unlike($out, qr/=== bisect step/, 'runs no step again');
 
 # --- tps, interrupted during its second step and resumed
 $file = write_file("$base/tps.ini",
-	"[experiment]\nscale = 1\nclients = 1\nduration = 1\nrounds = auto\nbudget = 2m\nscript = select-only\n"
-	  . "reset = never\nrestart = never\nseed = 3\n\n"
+	"[experiment]\nscale = 1\nclients = 1\nduration = 1\nrounds = auto\nbudget = 3m\nscript = select-only\n"
+	  . "reset = never\nrestart = auto\nseed = 3\n\n"
 	  . "[variant pg]\nsource = $src\n" . series('snapshot-busy-loop-large.patch'));
 $dir = "$base/tps";
 $t0 = Time::HiRes::time();

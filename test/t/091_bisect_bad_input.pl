@@ -55,6 +55,9 @@ my @cases = (
 		qr/variant "pg" is not built from source: set source = DIR/ ],
 	[ 'tps with fixed rounds', [ experiment_file($head =~ s/profile = counted\n//r . $variant) ],
 		qr/a step answers same, differs or undecided by profile = counted .* or by tps with rounds = auto/ ],
+	[ 'tps on servers started once', [ experiment_file($head =~ s/profile = counted\n/restart = never\n/r
+			=~ s/transactions = 60\nrounds = 4/duration = 1\nrounds = auto\nbudget = 1m/r . $variant) ],
+		qr/by tps a step compares two builds, each on a server of its own: with restart = never/ ],
 	[ 'two client counts', [ experiment_file($head =~ s/clients = 1/clients = 1,2/r . $variant) ],
 		qr/one cell: one script and one client count \(found 1 and 2\)/ ],
 	[ 'fewer than 2 states', [ experiment_file($head . "[variant pg]\nsource = $src\n") ],
