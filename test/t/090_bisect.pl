@@ -11,20 +11,23 @@
 # moves by less than the ±0.05% threshold between runs, so the answers do
 # not depend on chance.
 #
-# tps (rounds = auto): the same series with a loop of 20000 steps as patch 5
-# (snapshot-busy-loop-large.patch), decided in the first blocks by tps; the
-# bisect is interrupted during its second step and resumed: the finished
-# step is not run again.  The chance of a wrong answer: the bad end's
-# verdict is the sequential verdict (false decision at most alpha = 0.05
-# for no change, but here the effect is tens of percent, decided at the
-# first look); a middle state is placed by the side of the halfway point
-# its CI (at the look's level, above 95%) lies on, the halfway point a
-# tenth or more away from either end: a state of the good side is called
-# past it only when its CI misses its own ratio by that much, which at the
-# CI's level happens at most 2.5% of the time for one state, and the
-# search places 3.  Wrong answers would fail it; the estimate is that it
-# does well under once in 1,000 runs, since the CI must miss by several
-# widths (the noise of a 10-round look is a few percent, the gap tens).
+# tps (rounds = auto, restart = auto): the same series with a loop of
+# 20000 steps as patch 5 (snapshot-busy-loop-large.patch); the bisect is
+# interrupted during its second step and resumed: the finished step is not
+# run again.  Wrong answers: the bad end's verdict is the sequential one
+# (a false decision at most alpha = 0.05 under no change; the loop costs
+# about a quarter of the tps, measured -23% [-37%, -7%] on a loaded
+# machine); a middle state is placed by the side of the halfway point
+# (about -12%) its CI lies on, so a good-side state is called "differs"
+# only when its CI, at its look's level (95% or more), misses the state's
+# own ratio by twelve percent on one side, at most 2.5% of such CIs and in
+# practice far fewer, since that is several half-widths.  That bound is
+# not the 1-in-1,000 this project asks of a test: the tps half is a
+# demonstration under PGBENCH_EXT_TEST_LONG=1, not a gate, and the counted
+# half is the proof.  An undecided state (a CI across the halfway point
+# after twice the budget) fails it too; on a machine whose other work
+# makes the noise between server starts 9% (as measured here) that can
+# happen.
 #
 # It builds PostgreSQL (the good end and the patched states), so it runs
 # only when asked for; PGBENCH_EXT_BUILD_CACHE is honoured, and the good end
