@@ -32,6 +32,7 @@ static const Command commands[] = {
 	{"compare", cmd_compare, "compare the same cells of two results directories"},
 	{"import", cmd_import, "load results directories of any hosts into one database"},
 	{"history", cmd_history, "change points of one experiment's results over builds or dates"},
+	{"bisect", cmd_bisect, "the first patch or commit of a series that changes performance"},
 	{"env", cmd_env, "show the server's build, settings and host facts"},
 	{"layout", cmd_layout, "show, save or diff the cache-line layout of shared structs"},
 };

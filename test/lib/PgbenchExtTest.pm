@@ -22,7 +22,7 @@ use Text::CSV;
 
 our @EXPORT =
   qw(client run_client run_client_on create_database shared_tempdir read_runs read_json unit_program
-  source_tree postgresql_source source_build_test pg_config pg_bindir wait_until lines_in c_code_of forbid_in_client);
+  source_tree postgresql_source source_build_test pg_config pg_bindir wait_until lines_in c_code_of forbid_in_client write_file);
 
 # test/lib/ is two levels below the top of the tree
 my $top = abs_path(dirname(__FILE__) . '/../..');
@@ -226,6 +226,16 @@ sub read_json
 	open my $fh, '<', $path or die "could not open $path: $!";
 	local $/;
 	return JSON::PP->new->decode(<$fh>);
+}
+
+# write_file(PATH, TEXT) -> PATH, written anew
+sub write_file
+{
+	my ($path, $text) = @_;
+	open my $fh, '>', $path or die "could not write $path: $!";
+	print $fh $text;
+	close $fh or die "could not write $path: $!";
+	return $path;
 }
 
 1;

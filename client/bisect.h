@@ -1,0 +1,75 @@
+/*-------------------------------------------------------------------------
+ *
+ * bisect.h
+ *		"pgbench_ext bisect": what its command (cmd_bisect.c), its steps
+ *		and state file (bisect_step.c) and its report (bisect_report.c)
+ *		share.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCH_EXT_BISECT_H
+#define PGBENCH_EXT_BISECT_H
+
+#include "client.h"
+#include "bisect_search.h"
+
+#include <jansson.h>
+
+#define BISECT_STATE_FILE	"bisect.json"
+#define BISECT_REPORT_FILE	"bisect.md"
+
+/* One state of the series */
+typedef struct BisectPoint
+{
+	char	   *label;			/* "(none)", a patch's file name, or "abbrev subject" */
+	char	   *commit;			/* a commit range's full hash, else NULL */
+} BisectPoint;
+
+/* One experiment of the bisect: one state against the good end */
+typedef struct BisectStep
+{
+	int			state;
+	int			attempt;		/* 0, then 1.. for more units after an undecided one */
+	char	   *dir;			/* its results directory, under the bisect's */
+	bool		done;			/* answered (the fields below are set) */
+	BisectAnswer answer;
+	char	   *verdict;		/* the experiment's own verdict text */
+	double		estimate;		/* state / good end, a ratio */
+	double		ci_low;
+	double		ci_high;
+	double		good_value;		/* the good end's median figure */
+	double		state_value;	/* the state's */
+	int			units;			/* rounds (counted) or rounds run (tps) */
+} BisectStep;
+
+typedef struct Bisect
+{
+	char	   *dir;
+	json_t	   *spec;			/* experiment_to_json() of the file; variants[0] the template */
+	bool		counted;		/* instructions per transaction, else tps (rounds = auto) */
+	char	   *git;			/* a commit range's repository, or NULL: a patch series */
+	char	  **patches;		/* a patch series: patch k makes state k of state k - 1 */
+	int			npatches;
+	BisectPoint *points;
+	int			npoints;
+	int			good;
+	int			bad;
+	int			retries;		/* more units an undecided step may have, each time twice */
+	BisectStep *steps;
+	int			nsteps;
+	BisectSearch search;
+} Bisect;
+
+/* bisect_step.c */
+extern bool bisect_save(const Bisect *b, char **error);
+extern bool bisect_load(Bisect *b, const char *dir, char **error);
+extern void bisect_replay(Bisect *b);
+extern int	bisect_go(Bisect *b, bool resume);
+extern bool bisect_step_spec(const Bisect *b, int state, int attempt, json_t **out, char **error);
+extern char *bisect_variant_name(const Bisect *b, int state);
+
+/* bisect_report.c */
+extern void bisect_report(const Bisect *b, FILE *out);
+extern bool bisect_write_report(const Bisect *b, char **error);
+
+#endif							/* PGBENCH_EXT_BISECT_H */

@@ -1,0 +1,55 @@
+/*-------------------------------------------------------------------------
+ *
+ * bisect_search.h
+ *		The search of "pgbench_ext bisect" (bisect_search.c): which state
+ *		of an ordered series to measure next, given the answers so far.
+ *		Plain C, no PostgreSQL headers, so that test/unit/test_bisect.c
+ *		proves it with answers fed in.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCH_EXT_BISECT_SEARCH_H
+#define PGBENCH_EXT_BISECT_SEARCH_H
+
+#include <stdbool.h>
+
+/* What one step found of a state against the good end */
+typedef enum BisectAnswer
+{
+	BISECT_SAME,				/* the same as the good end, within the threshold */
+	BISECT_DIFFERS,				/* differs from the good end */
+	BISECT_UNDECIDED			/* neither, with the units the step had */
+} BisectAnswer;
+
+typedef enum BisectStatus
+{
+	BISECT_SEARCHING,			/* a state is to be measured: bisect_next() */
+	BISECT_FOUND,				/* first_differs follows last_same */
+	BISECT_NO_DIFFERENCE,		/* the bad end is the same as the good end */
+	BISECT_STOPPED				/* a step was undecided: states remain */
+} BisectStatus;
+
+/*
+ * The search over states good..bad: the bad end first (it must differ
+ * from the good end for there to be an answer), then the middle of the
+ * states not yet placed, until two neighbours remain.
+ */
+typedef struct BisectSearch
+{
+	int			good;			/* the good end's state number */
+	int			bad;			/* the bad end's */
+	int			last_same;		/* the last state known the same (at first good) */
+	int			first_differs;	/* the first known to differ, or -1 before the bad end */
+	int			undecided;		/* the state whose step was undecided, or -1 */
+	int			steps;			/* answers recorded */
+	BisectStatus status;
+} BisectSearch;
+
+extern const char *bisect_answer_name(BisectAnswer a);
+extern bool bisect_answer_parse(const char *name, BisectAnswer *a);
+extern void bisect_init(BisectSearch *s, int good, int bad);
+extern int	bisect_next(const BisectSearch *s);
+extern bool bisect_record(BisectSearch *s, int state, BisectAnswer a);
+extern int	bisect_max_middle_steps(int good, int bad);
+
+#endif							/* PGBENCH_EXT_BISECT_SEARCH_H */

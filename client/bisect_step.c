@@ -1,0 +1,576 @@
+/*-------------------------------------------------------------------------
+ *
+ * bisect_step.c
+ *		The steps of "pgbench_ext bisect" and its state file.
+ *
+ * A step is an ordinary experiment in DIR/step-N: two variants of the one
+ * the experiment file describes, the good end (state good) as the
+ * baseline and the state the search names, built by build.c as any
+ * variant built from source is (cached by the build key; a patched state
+ * starts from a copy of the unpatched tree).  Its summary.json gives the
+ * answer: by counted instructions per transaction "more" or "less" is
+ * differs and "same within" is same, anything else undecided; by tps
+ * under rounds = auto the bad end by its verdict likewise ("faster" or
+ * "slower" differs), a middle state by the side of the halfway point
+ * between the ends its CI lies on (side_of_halfway()).  An undecided step is measured again, as a new step with
+ * twice the rounds (counted) or twice the budget (tps), up to the
+ * bisect's retries; then the search stops where it is.
+ *
+ * DIR/bisect.json (through safe_file.c) holds the series, the experiment
+ * and every step begun; it is written before a step starts and after it
+ * ends, so that "bisect --resume DIR" replays the answered steps and goes
+ * on with the one that was interrupted, resumed as "run --resume" resumes
+ * an experiment.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "bisect.h"
+#include "cmd_run.h"
+#include "experiment.h"
+#include "report.h"
+#include "results.h"
+#include "runner.h"
+#include "safe_file.h"
+#include "subprocess.h"
+
+#include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/logging.h"
+
+/* ---- the state file ---- */
+
+static json_t *
+num_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+static double
+num_of(json_t *o, const char *key)
+{
+	json_t	   *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static json_t *
+step_json(const BisectStep *s)
+{
+	json_t	   *j = json_pack("{s:i, s:i, s:s}", "state", s->state, "attempt", s->attempt, "dir", s->dir);
+
+	if (!s->done)
+		return j;
+	json_object_set_new(j, "answer", json_string(bisect_answer_name(s->answer)));
+	json_object_set_new(j, "verdict", json_string(s->verdict));
+	json_object_set_new(j, "estimate", num_or_null(s->estimate));
+	json_object_set_new(j, "ci_low", num_or_null(s->ci_low));
+	json_object_set_new(j, "ci_high", num_or_null(s->ci_high));
+	json_object_set_new(j, "good_value", num_or_null(s->good_value));
+	json_object_set_new(j, "state_value", num_or_null(s->state_value));
+	json_object_set_new(j, "units", json_integer(s->units));
+	return j;
+}
+
+static const char *
+status_name(BisectStatus st)
+{
+	return st == BISECT_FOUND ? "found" : st == BISECT_NO_DIFFERENCE ? "no difference"
+		: st == BISECT_STOPPED ? "stopped undecided" : "searching";
+}
+
+bool
+bisect_save(const Bisect *b, char **error)
+{
+	json_t	   *points = json_array();
+	json_t	   *steps = json_array();
+	json_t	   *patches = json_array();
+	json_t	   *doc;
+	bool		ok;
+
+	for (int i = 0; i < b->npoints; i++)
+		json_array_append_new(points, json_pack("{s:s, s:o}", "label", b->points[i].label, "commit",
+												b->points[i].commit ? json_string(b->points[i].commit) : json_null()));
+	for (int i = 0; i < b->npatches; i++)
+		json_array_append_new(patches, json_string(b->patches[i]));
+	for (int i = 0; i < b->nsteps; i++)
+		json_array_append_new(steps, step_json(&b->steps[i]));
+	doc = json_pack("{s:i, s:O, s:s, s:o, s:o, s:o, s:i, s:i, s:i, s:o, s:s, s:o, s:o}",
+					"format", 1, "experiment", b->spec, "method", b->counted ? "counted" : "tps",
+					"git", b->git ? json_string(b->git) : json_null(),
+					"patches", patches, "states", points,
+					"good", b->good, "bad", b->bad, "retries", b->retries, "steps", steps,
+					"status", status_name(b->search.status),
+					"last_same", b->search.status == BISECT_SEARCHING ? json_null() : json_integer(b->search.last_same),
+					"first_differs", b->search.first_differs >= 0 ? json_integer(b->search.first_differs) : json_null());
+	ok = results_write_json(b->dir, BISECT_STATE_FILE, doc, error);
+	json_decref(doc);
+	return ok;
+}
+
+static bool
+load_step(BisectStep *s, json_t *j, char **error)
+{
+	const char *answer = json_string_value(json_object_get(j, "answer"));
+
+	s->state = (int) json_integer_value(json_object_get(j, "state"));
+	s->attempt = (int) json_integer_value(json_object_get(j, "attempt"));
+	if (!json_is_string(json_object_get(j, "dir")))
+	{
+		*error = pg_strdup("a step has no directory");
+		return false;
+	}
+	s->dir = pg_strdup(json_string_value(json_object_get(j, "dir")));
+	s->done = answer != NULL;
+	if (s->done && !bisect_answer_parse(answer, &s->answer))
+	{
+		*error = psprintf("step %s has an unknown answer \"%s\"", s->dir, answer);
+		return false;
+	}
+	s->verdict = pg_strdup(json_is_string(json_object_get(j, "verdict"))
+						   ? json_string_value(json_object_get(j, "verdict")) : "");
+	s->estimate = num_of(j, "estimate");
+	s->ci_low = num_of(j, "ci_low");
+	s->ci_high = num_of(j, "ci_high");
+	s->good_value = num_of(j, "good_value");
+	s->state_value = num_of(j, "state_value");
+	s->units = (int) json_integer_value(json_object_get(j, "units"));
+	return true;
+}
+
+/* The parts of bisect.json that are lists: states, patches, steps. */
+static bool
+load_lists(Bisect *b, json_t *doc, char **error)
+{
+	json_t	   *points = json_object_get(doc, "states");
+	json_t	   *patches = json_object_get(doc, "patches");
+	json_t	   *steps = json_object_get(doc, "steps");
+	size_t		i;
+	json_t	   *j;
+
+	if (!json_is_array(points) || !json_is_array(patches) || !json_is_array(steps))
+	{
+		*error = pg_strdup("it lacks its states, patches or steps");
+		return false;
+	}
+	b->npoints = (int) json_array_size(points);
+	b->points = palloc0(sizeof(BisectPoint) * (b->npoints + 1));
+	json_array_foreach(points, i, j)
+	{
+		const char *label = json_string_value(json_object_get(j, "label"));
+
+		b->points[i].label = pg_strdup(label ? label : "?");
+		if (json_is_string(json_object_get(j, "commit")))
+			b->points[i].commit = pg_strdup(json_string_value(json_object_get(j, "commit")));
+	}
+	b->npatches = (int) json_array_size(patches);
+	b->patches = palloc0(sizeof(char *) * (b->npatches + 1));
+	json_array_foreach(patches, i, j)
+		b->patches[i] = pg_strdup(json_is_string(j) ? json_string_value(j) : "");
+	b->nsteps = (int) json_array_size(steps);
+	b->steps = palloc0(sizeof(BisectStep) * (b->nsteps + 1));
+	json_array_foreach(steps, i, j)
+		if (!load_step(&b->steps[i], j, error))
+		return false;
+	return true;
+}
+
+bool
+bisect_load(Bisect *b, const char *dir, char **error)
+{
+	json_t	   *doc = results_read_json(dir, BISECT_STATE_FILE, error);
+
+	memset(b, 0, sizeof(*b));
+	b->dir = pg_strdup(dir);
+	if (doc == NULL)
+		return false;
+	b->spec = json_incref(json_object_get(doc, "experiment"));
+	b->counted = json_is_string(json_object_get(doc, "method")) &&
+		strcmp(json_string_value(json_object_get(doc, "method")), "counted") == 0;
+	if (json_is_string(json_object_get(doc, "git")))
+		b->git = pg_strdup(json_string_value(json_object_get(doc, "git")));
+	b->good = (int) json_integer_value(json_object_get(doc, "good"));
+	b->bad = (int) json_integer_value(json_object_get(doc, "bad"));
+	b->retries = (int) json_integer_value(json_object_get(doc, "retries"));
+	if (!json_is_object(b->spec) || !load_lists(b, doc, error))
+	{
+		*error = psprintf("%s/%s is not a bisect's state: %s", dir, BISECT_STATE_FILE,
+						  b->spec ? *error : "it has no experiment");
+		return false;
+	}
+	if (b->good < 0 || b->good >= b->bad || b->bad >= b->npoints)
+	{
+		*error = psprintf("%s/%s is not a bisect's state: its ends %d and %d are not states of its %d",
+						  dir, BISECT_STATE_FILE, b->good, b->bad, b->npoints);
+		return false;
+	}
+	json_decref(doc);
+	return true;
+}
+
+/*
+ * The search from the steps answered: an undecided answer counts only
+ * when it had all the units it could have.
+ */
+void
+bisect_replay(Bisect *b)
+{
+	bisect_init(&b->search, b->good, b->bad);
+	for (int i = 0; i < b->nsteps; i++)
+	{
+		const BisectStep *s = &b->steps[i];
+
+		if (s->done && (s->answer != BISECT_UNDECIDED || s->attempt >= b->retries))
+			(void) bisect_record(&b->search, s->state, s->answer);
+	}
+}
+
+/* ---- one step's experiment ---- */
+
+char *
+bisect_variant_name(const Bisect *b, int state)
+{
+	int			width = 1;
+
+	for (int n = b->npoints - 1; n >= 10; n /= 10)
+		width++;
+	/* of one length, so that the servers' paths are too (counted) */
+	return psprintf("state-%0*d", width, state);
+}
+
+/* Where a commit's tree is exported: DIR/sources/HASH. */
+static char *
+commit_source(const Bisect *b, int state)
+{
+	return psprintf("%s/sources/%s", b->dir, b->points[state].commit);
+}
+
+/*
+ * A commit's tree as a source tree: "git archive" into "tar -x", once;
+ * an export cut short is made again.
+ */
+static bool
+export_commit(const Bisect *b, int state, char **error)
+{
+	char	   *to = commit_source(b, state);
+	char	   *done = psprintf("%s.exported", to);
+	char	   *w[] = {"git", "-C", b->git, "archive", "--format=tar", b->points[state].commit, NULL};
+	char	   *r[] = {"tar", "-C", to, "-xf", "-", NULL};
+	ChildSpec	writer = CHILD_SPEC_INIT;
+	ChildSpec	reader = CHILD_SPEC_INIT;
+
+	if (access(done, F_OK) == 0)
+		return true;
+	if (access(to, F_OK) == 0 && !rmtree(to, true))
+	{
+		*error = psprintf("could not remove the partial export \"%s\"", to);
+		return false;
+	}
+	if (!safe_mkdir_p(to, 0755, error))
+		return false;
+	printf("exporting commit %s into %s\n", b->points[state].label, to);
+	fflush(stdout);
+	writer.argv = w;
+	writer.err_fd = STDERR_FILENO;
+	writer.interruptible = true;
+	reader.argv = r;
+	reader.err_fd = STDERR_FILENO;
+	reader.interruptible = true;
+	if (child_pipe(&writer, &reader) != 0)
+	{
+		*error = psprintf("could not export commit %s of \"%s\" into \"%s\"", b->points[state].commit, b->git, to);
+		return false;
+	}
+	return safe_write_file(done, "", 0, error);
+}
+
+/* The template variant as state's variant: its patches or its commit's tree. */
+static json_t *
+state_variant(const Bisect *b, json_t *template, int state)
+{
+	json_t	   *v = json_deep_copy(template);
+	json_t	   *patches = json_array();
+
+	json_object_set_new(v, "name", json_string(bisect_variant_name(b, state)));
+	if (b->git)
+		json_object_set_new(v, "source", json_string(commit_source(b, state)));
+	else
+		for (int i = 0; i < state && i < b->npatches; i++)
+			json_array_append_new(patches, json_string(b->patches[i]));
+	json_object_set_new(v, "patch", patches);
+	return v;
+}
+
+/*
+ * The specification of the step of state against the good end, as
+ * experiment_from_json() reads it; attempt k has 2^k times the rounds (or
+ * the budget under rounds = auto).
+ */
+bool
+bisect_step_spec(const Bisect *b, int state, int attempt, json_t **out, char **error)
+{
+	json_t	   *spec = json_deep_copy(b->spec);
+	json_t	   *exp = json_object_get(spec, "experiment");
+	json_t	   *template = json_array_get(json_object_get(b->spec, "variants"), 0);
+	json_t	   *variants = json_array();
+	const char *key = b->counted ? "rounds" : "budget";
+	json_t	   *units = json_object_get(exp, key);
+
+	if (!json_is_object(template) || !json_is_integer(units))
+	{
+		*error = psprintf("the bisect's experiment has no variant or no whole %s", key);
+		json_decref(spec);
+		return false;
+	}
+	json_object_set_new(exp, key, json_integer(json_integer_value(units) << attempt));
+	json_array_append_new(variants, state_variant(b, template, b->good));
+	json_array_append_new(variants, state_variant(b, template, state));
+	json_object_set_new(spec, "variants", variants);
+	*out = spec;
+	return true;
+}
+
+/* ---- its answer ---- */
+
+static bool
+starts_with(const char *s, const char *prefix)
+{
+	return s != NULL && strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Counted: the instructions per transaction row of the one cell. */
+static bool
+counted_answer(json_t *summary, BisectStep *s, char **error)
+{
+	json_t	   *cell = json_array_get(json_object_get(json_object_get(summary, "profiles"), "cells"), 0);
+	json_t	   *m = json_array_get(json_object_get(cell, "metrics"), 0);
+	const char *v = json_string_value(json_object_get(m, "verdict_text"));
+
+	if (v == NULL)
+	{
+		*error = psprintf("%s/summary.json has no counted instructions per transaction", s->dir);
+		return false;
+	}
+	s->verdict = pg_strdup(v);
+	s->answer = strcmp(v, "more") == 0 || strcmp(v, "less") == 0 ? BISECT_DIFFERS
+		: starts_with(v, "same within") ? BISECT_SAME : BISECT_UNDECIDED;
+	s->estimate = num_of(m, "estimate");
+	s->ci_low = num_of(m, "ci_low");
+	s->ci_high = num_of(m, "ci_high");
+	s->good_value = num_of(m, "a_median");
+	s->state_value = num_of(m, "b_median");
+	/* the paired rounds of the instructions' verdict */
+	s->units = (int) json_integer_value(json_object_get(m, "n_pairs"));
+	return true;
+}
+
+/* The bad end's answered step of differs, or NULL. */
+static const BisectStep *
+bad_end_step(const Bisect *b)
+{
+	for (int i = 0; i < b->nsteps; i++)
+		if (b->steps[i].done && b->steps[i].state == b->bad && b->steps[i].answer == BISECT_DIFFERS)
+			return &b->steps[i];
+	return NULL;
+}
+
+/*
+ * A middle state by tps: which end its CI lies beside.  Halfway (in log)
+ * between the good end and the bad end's estimate: the whole CI on the good
+ * end's side is same, on the bad end's side differs, across it undecided.
+ * A build's code layout alone moves tps by a few percent (one binary is one
+ * sample), so "same within" the noise threshold would take long or be
+ * wrong for a state that differs from the good end only in where its code
+ * lies; the change the bisect looks for is the one between the ends.
+ */
+static BisectAnswer
+side_of_halfway(const BisectStep *bad, const BisectStep *s)
+{
+	double		half = sqrt(bad->estimate);
+	bool		up = bad->estimate > 1;
+
+	if (isnan(s->ci_low) || isnan(s->ci_high) || isnan(half))
+		return BISECT_UNDECIDED;
+	if (up ? s->ci_high < half : s->ci_low > half)
+		return BISECT_SAME;
+	if (up ? s->ci_low > half : s->ci_high < half)
+		return BISECT_DIFFERS;
+	return BISECT_UNDECIDED;
+}
+
+/*
+ * tps under rounds = auto: the bad end by the experiment's own verdict
+ * (faster or slower: differs; same within the threshold: same), a middle
+ * state by side_of_halfway() on the CI of the last look.
+ */
+static bool
+tps_answer(const Bisect *b, json_t *summary, BisectStep *s, char **error)
+{
+	json_t	   *cell = json_array_get(json_object_get(summary, "cells"), 0);
+	json_t	   *cmp = json_object_get(cell, "comparison");
+	const char *v = json_string_value(json_object_get(cell, "verdict"));
+	const BisectStep *bad = bad_end_step(b);
+
+	if (v == NULL || !json_is_object(cmp))
+	{
+		*error = psprintf("%s/summary.json has no verdict of tps", s->dir);
+		return false;
+	}
+	s->estimate = num_of(cmp, "estimate");
+	s->ci_low = num_of(cmp, "ci_low");
+	s->ci_high = num_of(cmp, "ci_high");
+	s->good_value = num_of(json_object_get(cell, "a"), "median");
+	s->state_value = num_of(json_object_get(cell, "b"), "median");
+	s->units = (int) json_integer_value(json_object_get(cmp, "n_units"));
+	if (s->state == b->bad || bad == NULL)
+	{
+		s->verdict = pg_strdup(v);
+		s->answer = strcmp(v, "faster") == 0 || strcmp(v, "slower") == 0 ? BISECT_DIFFERS
+			: starts_with(v, "same within") ? BISECT_SAME : BISECT_UNDECIDED;
+		return true;
+	}
+	s->answer = side_of_halfway(bad, s);
+	s->verdict = psprintf("%s; %s halfway to the bad end (%+.2f%%)", v,
+						  s->answer == BISECT_SAME ? "CI before" : s->answer == BISECT_DIFFERS ? "CI past" : "CI across",
+						  100 * (sqrt(bad->estimate) - 1));
+	return true;
+}
+
+static bool
+read_answer(const Bisect *b, BisectStep *s, char **error)
+{
+	json_t	   *summary = safe_read_json(psprintf("%s/summary.json", s->dir), SAFE_MAX_JSON, error);
+	bool		ok;
+
+	if (summary == NULL)
+		return false;
+	ok = b->counted ? counted_answer(summary, s, error) : tps_answer(b, summary, s, error);
+	json_decref(summary);
+	s->done = ok;
+	return ok;
+}
+
+/*
+ * Run (or resume) step s's experiment; its exit status.  A step's
+ * directory with an experiment.json is resumed as "run --resume" does.
+ */
+static int
+run_step(const Bisect *b, BisectStep *s)
+{
+	ExperimentSpec spec;
+	RunOptions	ropts = {0};
+	json_t	   *sj = NULL;
+	char	   *error;
+	bool		resume = access(psprintf("%s/experiment.json", s->dir), F_OK) == 0;
+
+	ropts.results_dir = s->dir;
+	ropts.max_restarts = 3;
+	ropts.resume = resume;
+	if (b->git && (!export_commit(b, b->good, &error) || !export_commit(b, s->state, &error)))
+	{
+		log_error_text(error);
+		return EXIT_RUNTIME_ERROR;
+	}
+	if (resume)
+	{
+		json_t	   *doc = results_read_spec(s->dir, &spec, &error);
+
+		if (doc == NULL)
+		{
+			log_errorf("the experiment of step %s cannot be resumed: %s", s->dir, error);
+			return EXIT_RUNTIME_ERROR;
+		}
+		json_decref(doc);
+	}
+	else if (!bisect_step_spec(b, s->state, s->attempt, &sj, &error) ||
+			 !experiment_from_json(&spec, sj, &error))
+	{
+		log_error_text(error);
+		return EXIT_USAGE;
+	}
+	printf("\n=== bisect step %s: state %d (%s) against the good end, state %d%s\n", s->dir, s->state,
+		   b->points[s->state].label, b->good, resume ? ", resumed" : "");
+	fflush(stdout);
+	return run_execute(&spec, &ropts, "bisect");
+}
+
+/* A new step of state: attempt one more than the state's last undecided one. */
+static BisectStep *
+new_step(Bisect *b, int state)
+{
+	BisectStep *s;
+	int			attempt = 0;
+
+	for (int i = 0; i < b->nsteps; i++)
+		if (b->steps[i].state == state && b->steps[i].done)
+			attempt = b->steps[i].attempt + 1;
+	b->steps = repalloc(b->steps, sizeof(BisectStep) * (b->nsteps + 1));
+	s = &b->steps[b->nsteps++];
+	memset(s, 0, sizeof(*s));
+	s->state = state;
+	s->attempt = attempt;
+	s->dir = psprintf("%s/step-%d", b->dir, b->nsteps);
+	return s;
+}
+
+/* The stop after a failed or interrupted step: how to go on. */
+static int
+step_failed(const Bisect *b, const BisectStep *s, int rc)
+{
+	log_errorf("bisect step %s (state %d) did not finish (exit status %d)", s->dir, s->state, rc);
+	pg_log_error_hint("Continue the bisect with: %s bisect --resume %s", progname, b->dir);
+	return rc == EXIT_USAGE ? EXIT_USAGE : rc;
+}
+
+/*
+ * The search from where it is: each step recorded in bisect.json before it
+ * starts and when it is answered.  The exit status: 0 with an answer (a
+ * first differing state, or none), 1 when a step failed or the search
+ * stopped undecided, a step's own status when it was interrupted.
+ */
+int
+bisect_go(Bisect *b, bool resume)
+{
+	char	   *error;
+
+	bisect_replay(b);
+	while (bisect_next(&b->search) >= 0)
+	{
+		BisectStep *s = NULL;
+		int			rc;
+
+		/* an unanswered step (interrupted) goes on first */
+		if (resume && b->nsteps > 0 && !b->steps[b->nsteps - 1].done)
+			s = &b->steps[b->nsteps - 1];
+		else
+			s = new_step(b, bisect_next(&b->search));
+		if (!bisect_save(b, &error))
+		{
+			log_error_text(error);
+			return EXIT_RUNTIME_ERROR;
+		}
+		if ((rc = run_step(b, s)) != 0)
+			return step_failed(b, s, rc);
+		if (!read_answer(b, s, &error))
+		{
+			log_error_text(error);
+			return step_failed(b, s, EXIT_RUNTIME_ERROR);
+		}
+		bisect_replay(b);
+		if (!bisect_save(b, &error))
+		{
+			log_error_text(error);
+			return EXIT_RUNTIME_ERROR;
+		}
+		printf("\nbisect: state %d %s (%s)\n", s->state, bisect_answer_name(s->answer), s->verdict);
+	}
+	bisect_report(b, stdout);
+	if (!bisect_write_report(b, &error))
+	{
+		log_error_text(error);
+		return EXIT_RUNTIME_ERROR;
+	}
+	return b->search.status == BISECT_STOPPED ? EXIT_RUNTIME_ERROR : 0;
+}

@@ -1,0 +1,199 @@
+# "pgbench_ext bisect" without builds: every refusal before the first build,
+# each with exit status 2 and a message naming the problem (the file's
+# variants, the measure, the cell, the series, its ends, a patch that does
+# not apply at its state, a commit range, a directory that holds a bisect,
+# run's own checks of the first step); and the state file replayed by
+# --resume: a bisect whose steps are all answered is not run again, its
+# report (terminal and bisect.md) names the first differing state, the last
+# same one and every step; a search stopped undecided says which states
+# remain and how to go on.  The search itself is proven in
+# test/unit/test_bisect.c; builds and measurements in test/t/090_bisect.pl.
+use strict;
+use warnings;
+
+use IPC::Run;
+use JSON::PP;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+
+my $base = shared_tempdir();
+my $n = 0;
+
+# A tree that looks like a PostgreSQL source tree to the checks (an
+# executable configure), and a series of patches of it: 1 and 2 apply in
+# order, 3 applies only without 2, 4 touches a file the tree lacks.
+my $src = "$base/src";
+mkdir $src;
+mkdir "$src/src";
+write_file("$src/configure", "#!/bin/sh\nexit 1\n");
+chmod 0755, "$src/configure";
+write_file("$src/src/a.c", "one\ntwo\nthree\n");
+write_file("$src/src/b.c", "alpha\nbeta\n");
+my $p1 = write_file("$base/1-b.patch", "--- a/src/b.c\n+++ b/src/b.c\n@@ -1,2 +1,2 @@\n alpha\n-beta\n+gamma\n");
+my $p2 = write_file("$base/2-a.patch", "--- a/src/a.c\n+++ b/src/a.c\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n");
+my $p3 = write_file("$base/3-a-again.patch", "--- a/src/a.c\n+++ b/src/a.c\n@@ -1,3 +1,3 @@\n one\n-two\n+deux\n three\n");
+
+my $head = "[experiment]\nscale = 1\nclients = 1\ntransactions = 60\nrounds = 4\nscript = select-only\nprofile = counted\n";
+my $variant = "[variant pg]\nsource = $src\npatch = $p1\npatch = $p2\n";
+sub experiment_file
+{
+	my ($text) = @_;
+	return write_file("$base/exp" . ++$n . ".ini", $text);
+}
+my $good_file = experiment_file($head . $variant);
+
+# [ name, arguments, stderr pattern ]
+my @cases = (
+	[ 'no file', [], qr/no experiment file given/ ],
+	[ 'two files', [ $good_file, $good_file ], qr/too many command-line arguments/ ],
+	[ 'no such file', [ "$base/none.ini" ], qr/could not open experiment file/ ],
+	[ 'two variants', [ experiment_file($head . $variant . "[variant other]\nsource = $src\n") ],
+		qr/has 2 variants: a bisect's experiment file describes one/ ],
+	[ 'not from source', [ experiment_file($head . "[variant pg]\nbindir = /usr/bin\n") ],
+		qr/variant "pg" is not built from source: set source = DIR/ ],
+	[ 'tps with fixed rounds', [ experiment_file($head =~ s/profile = counted\n//r . $variant) ],
+		qr/a step answers same, differs or undecided by profile = counted .* or by tps with rounds = auto/ ],
+	[ 'tps on servers started once', [ experiment_file($head =~ s/profile = counted\n/restart = never\n/r
+			=~ s/transactions = 60\nrounds = 4/duration = 1\nrounds = auto\nbudget = 1m/r . $variant) ],
+		qr/by tps a step compares two builds, each on a server of its own: with restart = never/ ],
+	[ 'two client counts', [ experiment_file($head =~ s/clients = 1/clients = 1,2/r . $variant) ],
+		qr/one cell: one script and one client count \(found 1 and 2\)/ ],
+	[ 'fewer than 2 states', [ experiment_file($head . "[variant pg]\nsource = $src\n") ],
+		qr/has fewer than 2 states/ ],
+	[ 'good end after the bad end', [ $good_file, '--good', '2', '--bad', '1' ],
+		qr/the good end \(state 2\) must come before the bad end \(state 1\), both among states 0 to 2/ ],
+	[ 'bad end beyond the series', [ $good_file, '--bad', '5' ], qr/among states 0 to 2/ ],
+	[ 'a patch that does not apply at its state',
+		[ experiment_file($head . $variant . "patch = $p3\n") ],
+		qr/patch 3 of the series \(".*3-a-again.patch"\) does not apply to state 2 \(the source with the 2 patches before it\)/ ],
+	[ 'commits with patch keys', [ $good_file, '--commits', 'a..b' ],
+		qr/with --commits the states are commits: variant "pg" must have no patch keys/ ],
+	[ 'commits and --good', [ $good_file, '--commits', 'a..b', '--good', '1' ],
+		qr/--good and --bad number the states of a patch series/ ],
+	[ 'resume with a file', [ '--resume', $base, $good_file ], qr/--resume takes only the bisect's directory/ ],
+	[ 'resume of no bisect', [ '--resume', "$base/src" ], qr/bisect.json/ ],
+	[ 'retries out of range', [ $good_file, '--retries', '9' ], qr/--retries must be in range 0\.\.4/ ],
+	[ 'valgrind missing: run\'s own checks of the first step', [ $good_file, '-o', "$base/novalgrind" ],
+		qr/profile = counted needs valgrind/, { PGBENCH_EXT_VALGRIND => '/nonexistent/valgrind' } ],
+);
+
+foreach my $case (@cases)
+{
+	my ($name, $args, $pattern, $env) = @$case;
+	local %ENV = (%ENV, %{ $env || {} });
+	my ($rc, $out, $err) = run_client('bisect', @$args);
+	is($rc, 2, "$name: exit status 2");
+	like($err, $pattern, "$name: the message");
+	unlike($out . $err, qr/building in/, "$name: nothing built");
+}
+
+# a patch that does not apply: the hint, and the bad end before it is accepted
+# as far as the series goes (it stops at run's checks: no source tree to build)
+my ($rc, $out, $err) = run_client('bisect', experiment_file($head . $variant . "patch = $p3\n"));
+like($err, qr/hint: Nothing was built\.  Fix the series, or end the bisect before that patch with --bad/,
+	'a patch that does not apply: how to go on');
+
+# a commit range of a git repository with one commit after GOOD, and one of none
+my $git = "$base/git";
+mkdir $git;
+my @git = ('git', '-C', $git, '-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false');
+IPC::Run::run([ 'git', 'init', '-q', $git ]) or die 'git init';
+write_file("$git/configure", "#!/bin/sh\nexit 1\n");
+chmod 0755, "$git/configure";
+IPC::Run::run([ @git, 'add', 'configure' ]) && IPC::Run::run([ @git, 'commit', '-q', '-m', 'first' ]) or die 'commit';
+my $range_file = experiment_file($head . "[variant pg]\nsource = $git\n");
+($rc, $out, $err) = run_client('bisect', $range_file, '--commits', 'HEAD..HEAD');
+is($rc, 2, 'an empty commit range: exit status 2');
+like($err, qr/HEAD\.\.HEAD has fewer than 2 states: the range holds no commit after GOOD/, 'an empty commit range: the message');
+($rc, $out, $err) = run_client('bisect', $range_file, '--commits', 'nosuch..HEAD');
+is($rc, 2, 'a commit that is not there: exit status 2');
+like($err, qr/git in ".*" failed/, 'a commit that is not there: the message');
+($rc, $out, $err) = run_client('bisect', $range_file, '--commits', 'HEAD');
+like($err, qr/--commits takes GOOD\.\.BAD/, 'a range without two dots: the message');
+
+# a commit range of three commits is read with its subjects, and the states
+# measured are exported from git before their build (which fails here: the
+# tree's configure is no PostgreSQL's); the failed step says how to go on
+write_file("$git/configure", "#!/bin/sh\necho second\nexit 1\n");
+IPC::Run::run([ @git, 'commit', '-q', '-a', '-m', 'second' ]) or die 'commit';
+write_file("$git/configure", "#!/bin/sh\necho third\nexit 1\n");
+IPC::Run::run([ @git, 'commit', '-q', '-a', '-m', 'third' ]) or die 'commit';
+{
+	local $ENV{PGBENCH_EXT_BUILD_CACHE} = "$base/cache";
+	my $tps = experiment_file("[experiment]\nscale = 1\nclients = 1\nduration = 1\nrounds = auto\nbudget = 1m\n"
+		  . "script = select-only\n[variant pg]\nsource = $git\n");
+	($rc, $out, $err) = run_client('bisect', $tps, '--commits', 'HEAD~2..HEAD', '-o', "$base/range");
+}
+isnt($rc, 0, 'a commit range whose build fails: a non-zero exit status');
+like($out, qr/^bisect of 3 states, 0 \(\w{12} \(HEAD~2\)\) to 2 \(\w+ third\), by tps/m, 'the range: GOOD and the commits after it');
+my $range = read_json("$base/range/bisect.json");
+is_deeply([ map { $_->{label} =~ s/^\w+ //r } @{ $range->{states} }[ 1, 2 ] ], [ 'second', 'third' ], 'the states in order, with their subjects');
+my ($head_src) = glob("$base/range/sources/$range->{states}[2]{commit}");
+ok($head_src && slurp_file("$head_src/configure") =~ /echo third/, 'the bad end exported from its commit');
+ok(slurp_file("$base/range/sources/$range->{states}[0]{commit}/configure") =~ /^#!\/bin\/sh\nexit 1\n$/,
+	'the good end exported from its commit');
+like($err, qr/bisect step \S+\/step-1 \(state 2\) did not finish.*\n.*hint: Continue the bisect with: \S*pgbench_ext bisect --resume \S+\/range/,
+	'the failed step: how to go on');
+
+# --- the state file, replayed: every step answered, nothing runs
+my $json = JSON::PP->new->canonical;
+my $dir = "$base/done";
+mkdir $dir;
+chmod 0700, $dir;
+my @points = ({ label => '(no patch)', commit => undef }, map { { label => "$_.patch", commit => undef } } 1 .. 8);
+my %spec = (experiment => { scale => 1, clients => [1], transactions => 60, rounds => 4, script => ['select-only'],
+		profile => 'counted', seed => '1' },
+	variants => [ { name => 'pg', source => $src, patch => [] } ]);
+sub step
+{
+	my ($k, $state, $answer, $verdict, $est, $attempt) = @_;
+	return { state => $state, attempt => $attempt // 0, dir => "$dir/step-$k", answer => $answer, verdict => $verdict,
+		estimate => $est, ci_low => $est - 0.0001, ci_high => $est + 0.0001,
+		good_value => 100000, state_value => 100000 * $est, units => 4 };
+}
+my %state = (format => 1, experiment => \%spec, method => 'counted', git => undef,
+	patches => [ map { "$base/$_.patch" } 1 .. 8 ], states => \@points, good => 0, bad => 8, retries => 1,
+	steps => [ step(1, 8, 'differs', 'more', 1.02), step(2, 4, 'same', 'same within ±0.05%', 1.0),
+		step(3, 6, 'differs', 'more', 1.02), step(4, 5, 'differs', 'more', 1.02) ]);
+write_file("$dir/bisect.json", $json->encode(\%state));
+($rc, $out, $err) = run_client('bisect', '--resume', $dir);
+is($rc, 0, 'a finished bisect resumed: exit status 0') or diag $err;
+unlike($out, qr/=== bisect step/, 'no step runs again');
+like($out, qr/The first state that differs from the good end \(state 0\) by instructions per transaction: state 5, 5\.patch\./,
+	'the first differing state');
+like($out, qr/The last state the same: state 4, 4\.patch\./, 'the last same state');
+like($out, qr/^ step-4 +\| 5 +\| 5\.patch +\| 100000\.0 \| 102000\.0 \| \+2\.000% \[\+1\.990%, \+2\.010%\] \| 4 +\| differs +\| more/m,
+	'each step in the table: figures, CI, units, answer, verdict');
+my $md = slurp_file("$dir/bisect.md");
+like($md, qr/^\| \[step-2\]\(step-2\/report\.md\) \| 4 \| 4\.patch \| 100000\.0 \| 100000\.0 \| \+0\.000% .* \| same \| same within/m,
+	'bisect.md: a row per step, linked to its report');
+like($md, qr/## Answer\n\nThe first state that differs .* state 5, 5\.patch/, 'bisect.md: the answer');
+
+# a search stopped undecided at the last attempt: which states remain, how to go on
+$dir = "$base/undecided";
+mkdir $dir;
+chmod 0700, $dir;
+$state{steps} = [ step(1, 8, 'differs', 'more', 1.02), step(2, 4, 'undecided', '~ no change (MDE 0.50%)', 1.0),
+	step(3, 4, 'undecided', '~ no change (MDE 0.30%)', 1.0, 1) ];
+$_->{dir} =~ s/done/undecided/ foreach @{ $state{steps} };
+write_file("$dir/bisect.json", $json->encode(\%state));
+($rc, $out, $err) = run_client('bisect', '--resume', $dir);
+is($rc, 1, 'a bisect stopped undecided: exit status 1');
+like($out, qr/No answer yet: state 4 stayed undecided after 2 attempts\.  States 1 to 8 remain: 0 is the last known the same, 8 the first known to differ\./,
+	'the states that remain');
+like($out, qr/To go on, run a bisect of those states with more rounds \(rounds = N\) in the experiment file:\n  \S*pgbench_ext bisect FILE --good 0 --bad 8/,
+	'how to go on');
+
+# and a directory that holds a bisect is not begun again
+($rc, $out, $err) = run_client('bisect', $good_file, '-o', $dir);
+is($rc, 2, 'a directory holding a bisect: exit status 2');
+like($err, qr/already holds a bisect\n.*hint: Continue it with ".*bisect --resume /, 'a directory holding a bisect: the message');
+
+# --help
+($rc, $out, $err) = run_client('bisect', '--help');
+is($rc, 0, '--help');
+like($out, qr/--commits=GOOD\.\.BAD/, '--help names --commits');
+
+done_testing();
