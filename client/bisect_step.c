@@ -32,6 +32,7 @@
 #include "results.h"
 #include "runner.h"
 #include "safe_file.h"
+#include "safe_read.h"
 #include "subprocess.h"
 
 #include <math.h>

@@ -25,8 +25,10 @@
 #include "commands.h"
 #include "experiment.h"
 #include "profile.h"
+#include "report.h"
 #include "results.h"
 #include "safe_file.h"
+#include "safe_read.h"
 #include "subprocess.h"
 #include "validate.h"
 
@@ -163,8 +165,8 @@ check_template(const ExperimentSpec *spec, const BisectArgs *a)
 					a->file, spec->nvariants);
 	if (v->source == NULL)
 		usage_error("bisect", "variant \"%s\" is not built from source: set source = DIR (a PostgreSQL source tree)", v->name);
-	if (v->layout_seeds > 1 || v->cluster || v->conninfo)
-		usage_error("bisect", "variant \"%s\": layout_seeds, cluster and conninfo do not apply to a bisect's states", v->name);
+	if (v->build_seeds > 1 || v->cluster || v->conninfo)
+		usage_error("bisect", "variant \"%s\": build_seeds, cluster and conninfo do not apply to a bisect's states", v->name);
 	if (spec->nscripts != 1 || spec->nclients != 1)
 		usage_error("bisect", "a bisect's experiment has one cell: one script and one client count (found %d and %d)",
 					spec->nscripts, spec->nclients);

@@ -70,6 +70,7 @@ my %family_header = (
 	calibrate => 'calibrate.h',    # calibrate_*.c: the calibrations of calibrate.h
 	farm => 'farm.h',        # farm_*.c: the results of many hosts
 	layout => 'layout.h',    # layout_*.c: struct layouts, saved and compared
+	bisect => 'bisect.h',    # bisect_*.c: a bisect's steps, state and report
 );
 my %file_header = (cli => 'client.h', main => undef);
 
