@@ -236,17 +236,6 @@ build_check(const ExperimentSpec *spec, char **error)
 	return !any || compiler_words(error) != NULL;
 }
 
-/*
- * Whether v is built with symbols and frame pointers: for a profile, or when
- * asked (symbols = on), so that a later profile of the same trees finds the
- * build in the cache.
- */
-static bool
-with_symbols(const VariantSpec *v)
-{
-	return v->profile_build || v->symbols;
-}
-
 /* The key text of v, optionally without its patches or its seed. */
 static char *
 key_text(Build *b, bool with_patches, int seed)
@@ -258,7 +247,7 @@ key_text(Build *b, bool with_patches, int seed)
 
 	if (v->pgo)
 		text = psprintf("%spgo seed %d seconds %d\n", text, PGO_TRAINING_SEED, PGO_TRAINING_SECONDS);
-	if (with_symbols(v))
+	if (v->symbols)
 		text = psprintf("%ssymbols " BUILD_SYMBOLS_CFLAGS "\n", text);
 
 	if (with_patches)
@@ -304,7 +293,7 @@ describe_build(Build *b, char **error)
 	/* in every build, so that a build seed is only a relink of any of them */
 	b->cflags = psprintf("%s -ffunction-sections", b->cflags);
 	/* profiles: symbols and frame pointers, so that every frame is named */
-	if (with_symbols(v))
+	if (v->symbols)
 		b->cflags = psprintf("%s " BUILD_SYMBOLS_CFLAGS, b->cflags);
 	b->patches = json_array();
 	for (int i = 0; i < v->npatches; i++)

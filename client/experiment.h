@@ -63,7 +63,6 @@ typedef struct VariantSpec
 	int			build_seeds;	/* N > 1: expanded into NAME@seedK variants */
 	int			build_seed;		/* K of an expanded variant, or 0 */
 	json_t	   *build;			/* what build_variants() did: recorded, not a key */
-	bool		profile_build;	/* built for profiles: symbols, frame pointers; not a key */
 } VariantSpec;
 
 typedef struct ExperimentSpec

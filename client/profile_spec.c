@@ -228,10 +228,13 @@ profile_resolve(ExperimentSpec *spec)
 
 	if (p->mode == PROFILE_OFF)
 		return;
-	/* source builds carry symbols and frame pointers (build.c) */
+	/*
+	 * Source builds carry symbols and frame pointers: symbols = on, the
+	 * key a tps experiment's builds have when asked for it (build.c).
+	 */
 	for (int i = 0; i < spec->nvariants; i++)
 		if (spec->variants[i].source)
-			spec->variants[i].profile_build = true;
+			spec->variants[i].symbols = true;
 	/* a start's addresses move instruction counts (docs/profiles.md): fixed unless asked */
 	if (p->mode == PROFILE_COUNTED && !spec->quiet.aslr_given && spec->quiet.aslr)
 	{
