@@ -398,7 +398,7 @@ test_bounds(void)
 	ok(isinf(z[2]) && isfinite(z[1]), "a look past t = 1 has no boundary to cross");
 	check_t_bounds(STATS_SPEND_OBRIEN_FLEMING, "O'Brien-Fleming type", paths);
 	check_t_bounds(STATS_SPEND_POCOCK, "Pocock type", paths);
-	check_clock_looks(test_long() ? 40000 : 4000);
+	check_clock_looks(test_long() ? 40000 : 1000);
 }
 
 typedef struct Rates
