@@ -20,7 +20,7 @@ use ReportFixture;
 my $bindir = pg_bindir();
 my $base = shared_tempdir();
 
-my $duration = 3;
+my $duration = 2;
 
 # The quantile snapshot_probe.c computes: linear between order statistics.
 sub quantile

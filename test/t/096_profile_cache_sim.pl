@@ -21,7 +21,7 @@ my $json = JSON::PP->new;
 my ($rc, $out, $err);
 
 my $dir = "$base/cache";
-($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-t', '30', '-r', '2', '-b', 'select-only',
+($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-t', '20', '-r', '2', '-b', 'select-only',
 	'--reset', 'never', '--profile', 'counted', '--cache-sim', 'on', '--seed', '11',
 	'--variant', 'A', '--bindir', $bindir,
 	'--variant', 'slow', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_delay_ns=200000',
