@@ -2,8 +2,9 @@
  *
  * profile_report.c
  *		The profiles of a results directory compared: counted or sampled
- *		metrics per transaction as rows beside tps, a verdict per function,
- *		and what every writer prints of them.
+ *		metrics per transaction as rows beside tps, with their medians and
+ *		verdicts, and a verdict per function, all into r->profile for
+ *		profile_report_write.c (the analysis stage of report.h's map).
  *
  * Every comparison is report_compare_samples(), the one the tps verdict
  * makes, on the same runs and rounds: the same rules, the same unit of

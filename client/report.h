@@ -4,36 +4,52 @@
  *		The analysis of one results directory, and everything drawn from it:
  *		the terminal table, report.md, report.html, plots and exports.
  *
- * report_data.c reads experiment.json, runs.csv and runs/NNNN.* back and
- * computes every figure once (ReportData); the writers only format it, so
- * the terminal, the Markdown, the HTML, summary.json and benchstat.txt can
- * never disagree.  Nothing here talks to a server: a results directory
- * alone is enough to re-render a report anywhere.
+ * A report is three stages, and report_render() runs them top to bottom:
+ * load reads experiment.json, runs.csv and runs/NNNN.* once into a
+ * ReportData; analysis computes every figure once into it (the cells and
+ * their verdicts, geomeans, noise and levels, designs, build-seed pairs,
+ * environment differences, counters, probe, layouts, looks, profiles);
+ * the writers only format it, from a const ReportData, so the terminal,
+ * the Markdown, the HTML, summary.json and benchstat.txt can never
+ * disagree.  Calls point one way: write -> format and the accessors of
+ * report_data.c; analysis -> load and format; load -> results.c and
+ * experiment.c.  No writer calls the statistics of common/ (but the names
+ * of their enums) or a function of the load or the analysis other than an
+ * accessor (test/t/003_no_cycles.pl reads the stages from this map).
+ * Nothing here talks to a server: a results directory alone is enough to
+ * re-render a report anywhere.
  *
- *   report_data.c      load and compute (cells, geomean, noise, warnings)
- *   report_analysis.c  every figure computed once from what was loaded
- *   report_levels.c    the unit of a verdict, the noise by level, designs
- *   report_build_seeds.c  with build seeds: B@seedK against A@seedK
- *   report_env.c       differences between variants' environment() rows:
- *                      warnings, and the release when it differs (declared)
- *   report_table.c     the terminal table
- *   report_doc.c       a small Markdown/HTML document writer
- *   report_sections.c  the sections of report.md and report.html
- *   report_plots.c     gnuplot SVG plots
- *   report_forest.c    the answer of each comparison, and the forest plot
- *                      of them all (SVG, and text for the terminal)
- *   report_metrics.c   counters per transaction, judged like tps
- *   report_probe.c     the snapshot probe's figures, B against A
- *   report_layout.c    what the patch moved: the struct-layout diffs
- *   report_sequential.c  rounds = auto: each cell's looks, block by block
- *   report_export.c    summary.json and benchstat.txt
- *   report_render.c    every output of a report, in one call
- *   cmd_report.c       "pgbench_ext report", and the options compare shares
- *                      (commands.h)
+ *   stage     file
+ *   load      report_data.c          results directory read back; the accessors
+ *   analysis  report_analysis.c      the analysis in order (report_analyze)
+ *   analysis  report_compare.c       B against A in a cell: tps or any figure
+ *   analysis  report_levels.c        the unit of a verdict, noise by level, designs
+ *   analysis  report_sequential.c    rounds = auto: each cell's looks, block by block
+ *   analysis  report_answer.c        each cell's one answer and verdict; geomeans
+ *   analysis  report_build_seeds.c   with build seeds: B@seedK against A@seedK
+ *   analysis  report_env.c           differences between variants' environment()
+ *   analysis  report_metrics.c       counters per transaction, judged like tps
+ *   analysis  report_probe.c         the snapshot probe's figures, B against A
+ *   analysis  report_layout.c        what the patch moved: the struct-layout diffs
+ *   analysis  profile_report.c       the profiles' metrics and functions compared
+ *   format    report_format.c        figures as text and JSON, computing none
+ *   write     report_table.c         the terminal table
+ *   write     report_doc.c           a small Markdown/HTML document writer
+ *   write     report_sections.c      the sections of report.md and report.html
+ *   write     report_plots.c         gnuplot SVG plots
+ *   write     report_forest.c        the forest plot of the answers (SVG, text)
+ *   write     report_export.c        summary.json and benchstat.txt
+ *   write     report_metrics_write.c the counters' section
+ *   write     report_probe_write.c   the probe's lines, section and JSON
+ *   write     report_layout_write.c  the layouts' lines, section and JSON
+ *   write     report_sequential_write.c  the looks' section and JSON
+ *   write     profile_report_write.c the profiles' tables, sections, JSON, flame graphs
+ *   all       report_render.c        the three stages, in one call
  *
- * The report_*.c files declare what they offer here, as one family
- * (test/t/003_no_cycles.pl); profile_report.c, the profiles' part, has
- * profile_report.h.
+ * cmd_report.c is "pgbench_ext report", and the options compare shares
+ * (commands.h).  The report_*.c files declare what they offer here, as one
+ * family (test/t/003_no_cycles.pl); profile_report.c has profile_report.h,
+ * profile_report_write.c profile_report_write.h.
  *
  *-------------------------------------------------------------------------
  */

@@ -1,16 +1,18 @@
 /*-------------------------------------------------------------------------
  *
  * report_data.c
- *		A results directory read back into a ReportData (report_read()),
- *		and what every part of the report shares: looking up variants,
- *		cells and samples, warnings, the one way B is compared with A
- *		(report_compare_samples()), and the formatting of figures.
+ *		The load stage of a report (report.h's map): a results directory
+ *		read back into a ReportData (report_read()), the warnings and
+ *		declarations the analysis adds to it, and the accessors every
+ *		stage reads it with: variants, cells and samples, and each cell's
+ *		answer as the analysis stored it.
  *
  * A run counts when its status is ok, it is not a warmup run and it has a
  * tps figure.  runs.csv is read by column name, so that columns added
  * later do not shift what is read.  The figures of the report are
- * computed in report_analysis.c, which calls this file and never the
- * other way round.
+ * computed in the analysis (report_analyze(), report_analysis.c), which
+ * calls this file and never the other way round; the accessors compute
+ * nothing, so the writers may call them.
  *
  *-------------------------------------------------------------------------
  */
@@ -326,7 +328,7 @@ report_run_tps(const ReportRun *run)
 /*
  * A results directory read back: the experiment, every run of runs.csv
  * and the counted runs of each cell in samples.  The report's figures
- * come after (report_load(), report_analysis.c).
+ * come after (report_analyze(), report_analysis.c).
  */
 ReportData *
 report_read(const char *dir, const char *baseline, char **error)

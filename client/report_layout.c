@@ -9,7 +9,8 @@
  * Shown for variants built from source (where a patch or a flag may move
  * fields) and for any variant whose layout differs from the baseline's;
  * the diff is layout_diff.c's (layout_compare), the same the "layout DIR
- * A B" command prints, in lines of REPORT_LAYOUT_LINE_SIZE bytes.
+ * A B" command prints, in lines of REPORT_LAYOUT_LINE_SIZE bytes.  The
+ * diffs are loaded and compared here; report_layout_write.c writes them.
  *
  *-------------------------------------------------------------------------
  */

@@ -11,8 +11,8 @@
  * any alpha: the verdict of a counter is Benjamini-Hochberg's across the
  * counters of its comparison (q < alpha and the whole CI beyond the noise
  * threshold, stats_fdr_discovery()), as the profiles' functions are.  The
- * table lists what moved first, largest change first; what did not is
- * collapsed under it.
+ * rows of each comparison are stored in its cell, what moved first,
+ * largest change first; report_metrics_write.c writes them.
  *
  *-------------------------------------------------------------------------
  */

@@ -7,9 +7,10 @@
  *		lower being better.
  *
  * A run contributes one value per figure: the median (or p90) of its
- * probes of that mode (snapshot_probe.c).  The rows, computed once here,
- * are printed under the verdict table, written as a section of report.md
- * and report.html and exported to summary.json.
+ * probes of that mode (snapshot_probe.c).  The rows, and what the probes
+ * saw in each cell, are computed once here; report_probe_write.c prints
+ * them under the verdict table, in report.md and report.html and in
+ * summary.json.
  *
  *-------------------------------------------------------------------------
  */

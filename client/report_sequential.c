@@ -14,6 +14,8 @@
  * verdict, and later rounds (which it still runs: every round runs every
  * cell) do not change it.  The runner calls this after each block
  * to choose whether to go on; "report" calls it for the same figures.
+ * The texts of each cell's decision and looks are made here too, once,
+ * for report_sequential_write.c and the other writers.
  *
  *-------------------------------------------------------------------------
  */
