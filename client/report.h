@@ -23,6 +23,7 @@
  *   load      report_data.c          results directory read back; the accessors
  *   analysis  report_analysis.c      the analysis in order (report_analyze)
  *   analysis  report_compare.c       B against A in a cell: tps or any figure
+ *   analysis  report_lines.c         the warnings and other lines it adds
  *   analysis  report_levels.c        the unit of a verdict, noise by level, designs
  *   analysis  report_sequential.c    rounds = auto: each cell's looks, block by block
  *   analysis  report_answer.c        each cell's one answer and verdict; geomeans
@@ -334,9 +335,6 @@ typedef double (*ReportFigureValue) (const ReportData *r, int run, const void *a
 
 /* ---- load: a results directory read back (report_data.c) ---- */
 extern ReportData *report_read(const char *dir, const char *baseline, char **error);
-extern void report_warn(ReportData *r, const char *fmt,...) pg_attribute_printf(2, 3);
-extern void report_declare(ReportData *r, const char *fmt,...) pg_attribute_printf(2, 3);
-extern void report_add_seed_line(ReportData *r, char *line);
 
 /*
  * report_data.c: the accessors, which read what the load and the analysis
@@ -378,6 +376,11 @@ extern char *report_comparison_n(const StatsComparison *cmp);
 extern void report_analyze(ReportData *r);
 extern ReportData *report_load(const char *dir, const char *baseline, char **error);
 extern ReportData *report_load_cells(const char *dir, const char *baseline, char **error);
+
+/* report_lines.c: the warnings, declarations and seeds' lines the analysis adds */
+extern void report_warn(ReportData *r, const char *fmt,...) pg_attribute_printf(2, 3);
+extern void report_declare(ReportData *r, const char *fmt,...) pg_attribute_printf(2, 3);
+extern void report_add_seed_line(ReportData *r, char *line);
 
 /* report_compare.c: B against A in a cell, tps or any figure of its runs */
 extern double report_median(double *x, int n);

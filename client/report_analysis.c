@@ -190,6 +190,20 @@ run_warnings(ReportData *r)
 static void
 analyze_cells(ReportData *r)
 {
+	int			nsamples = r->spec.nscripts * r->spec.nclients * r->spec.nvariants;
+
+	/* each sample's median, CI and outliers, first: the cells compare them */
+	for (int i = 0; i < nsamples; i++)
+	{
+		ReportSample *smp = &r->samples[i];
+
+		if (smp->n > 0)
+		{
+			smp->has_summary = stats_summarize(smp->tps, smp->n, 1.0 - r->opt.alpha,
+											   &smp->summary) == STATS_OK;
+			smp->outliers = Max(0, stats_outliers(smp->tps, smp->n, NULL, NULL));
+		}
+	}
 	compute_cells(r);
 	report_pooled_seed_cells(r);
 	report_sequential_load(r);

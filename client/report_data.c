@@ -2,10 +2,9 @@
  *
  * report_data.c
  *		The load stage of a report (report.h's map): a results directory
- *		read back into a ReportData (report_read()), the warnings and
- *		declarations the analysis adds to it, and the accessors every
- *		stage reads it with: variants, cells and samples, and each cell's
- *		answer as the analysis stored it.
+ *		read back into a ReportData (report_read()), and the accessors
+ *		every stage reads it with: variants, cells and samples, and each
+ *		cell's answer as the analysis stored it.
  *
  * A run counts when its status is ok, it is not a warmup run and it has a
  * tps figure.  runs.csv is read by column name, so that columns added
@@ -223,49 +222,6 @@ report_sample(const ReportData *r, int script, int clients, int variant)
 	return &r->samples[(script * r->spec.nclients + clients) * r->spec.nvariants + variant];
 }
 
-static void add_line(char ***lines, int *n, const char *fmt, va_list ap) pg_attribute_printf(3, 0);
-
-static void
-add_line(char ***lines, int *n, const char *fmt, va_list ap)
-{
-	char		buf[2048];
-
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	/* values of experiment.json are quoted: no escape sequence reaches a terminal */
-	for (char *p = buf; *p; p++)
-		if ((unsigned char) *p < 0x20 || *p == 0x7f)
-			*p = ' ';
-	*lines = pg_realloc(*lines, sizeof(char *) * (*n + 1));
-	(*lines)[(*n)++] = pg_strdup(buf);
-}
-
-void
-report_warn(ReportData *r, const char *fmt,...)
-{
-	va_list		ap;
-
-	va_start(ap, fmt);
-	add_line(&r->warnings, &r->nwarnings, fmt, ap);
-	va_end(ap);
-}
-
-void
-report_declare(ReportData *r, const char *fmt,...)
-{
-	va_list		ap;
-
-	va_start(ap, fmt);
-	add_line(&r->declared, &r->ndeclared, fmt, ap);
-	va_end(ap);
-}
-
-void
-report_add_seed_line(ReportData *r, char *line)
-{
-	r->seed_lines = pg_realloc(r->seed_lines, sizeof(char *) * (r->nseed_lines + 1));
-	r->seed_lines[r->nseed_lines++] = line;
-}
-
 /* Distribute counted runs over the samples, in run order. */
 static void
 fill_samples(ReportData *r)
@@ -304,17 +260,6 @@ fill_samples(ReportData *r)
 			(void) build_seeds_base(run->variant, &smp->seeds[smp->n]);
 		smp->run_index[smp->n] = i;
 		smp->n++;
-	}
-	for (int i = 0; i < nsamples; i++)
-	{
-		ReportSample *smp = &r->samples[i];
-
-		if (smp->n > 0)
-		{
-			smp->has_summary = stats_summarize(smp->tps, smp->n, 1.0 - r->opt.alpha,
-											   &smp->summary) == STATS_OK;
-			smp->outliers = Max(0, stats_outliers(smp->tps, smp->n, NULL, NULL));
-		}
 	}
 }
 

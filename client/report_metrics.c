@@ -179,16 +179,13 @@ collect_metrics(const ReportData *r, Metric *ms)
 	return n;
 }
 
-/* One counter of one comparison, B against A. */
+/* One counter of one comparison while it is compared: its samples and the row kept. */
 typedef struct MetricRow
 {
 	const Metric *metric;
 	ReportSample a;				/* the counter of each side's counted runs */
 	ReportSample b;
-	bool		has;
-	StatsComparison cmp;		/* lower is not "better": more or less */
-	double		q;				/* Benjamini-Hochberg across the comparison's counters */
-	bool		moved;
+	ReportMetricRow row;
 } MetricRow;
 
 static double
@@ -203,8 +200,8 @@ row_order(const void *x, const void *y)
 {
 	const MetricRow *a = x;
 	const MetricRow *b = y;
-	double		da = a->moved ? fabs(log(a->cmp.estimate)) : -1;
-	double		db = b->moved ? fabs(log(b->cmp.estimate)) : -1;
+	double		da = a->row.moved ? fabs(log(a->row.cmp.estimate)) : -1;
+	double		db = b->row.moved ? fabs(log(b->row.cmp.estimate)) : -1;
 
 	if (da != db)
 		return da > db ? -1 : 1;
@@ -233,16 +230,17 @@ compare_metrics(const ReportData *r, const ReportCell *c, const Metric *ms, int 
 			report_free_figure_sample(&row->b);
 			continue;
 		}
-		row->has = row->a.n > 0 && row->b.n > 0 &&
-			report_compare_samples(r, c, &row->a, &row->b, false, &row->cmp);
-		p[n] = row->has && row->cmp.has_p ? row->cmp.p_value : 1.0;
+		row->row.has = row->a.n > 0 && row->b.n > 0 &&
+			report_compare_samples(r, c, &row->a, &row->b, false, &row->row.cmp);
+		p[n] = row->row.has && row->row.cmp.has_p ? row->row.cmp.p_value : 1.0;
 		n++;
 	}
 	if (n > 0 && stats_bh_adjust(p, n, p) == STATS_OK)
 		for (int i = 0; i < n; i++)
 		{
-			rows[i].q = p[i];
-			rows[i].moved = rows[i].has && stats_fdr_discovery(&rows[i].cmp, p[i], &r->opt);
+			rows[i].row.q = p[i];
+			rows[i].row.moved = rows[i].row.has &&
+				stats_fdr_discovery(&rows[i].row.cmp, p[i], &r->opt);
 		}
 	pfree(p);
 	qsort(rows, n, sizeof(MetricRow), row_order);
@@ -279,15 +277,12 @@ report_metrics_load(ReportData *r)
 		{
 			ReportMetricRow *m = &c->metrics[k];
 
+			*m = rows[k].row;
 			m->label = rows[k].metric->label;
 			m->n_a = rows[k].a.n;
 			m->n_b = rows[k].b.n;
 			m->median_a = m->n_a > 0 ? report_median(rows[k].a.tps, m->n_a) : NAN;
 			m->median_b = m->n_b > 0 ? report_median(rows[k].b.tps, m->n_b) : NAN;
-			m->has = rows[k].has;
-			m->cmp = rows[k].cmp;
-			m->q = rows[k].q;
-			m->moved = rows[k].moved;
 			if (m->moved)
 				c->nmetrics_moved++;
 			report_free_figure_sample(&rows[k].a);
