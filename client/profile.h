@@ -10,7 +10,8 @@
  *   profile_run.c       the hooks of one run; runs/NNNN.profile.json
  *   profile_data.c      profiles in memory (plain C)
  *   profile_parse.c     callgrind and perf script readers (plain C)
- *   profile_report.c    metrics and functions compared, their sections
+ *   profile_report.c    metrics and functions compared (the report's analysis)
+ *   profile_report_write.c  their tables, sections, JSON and flame graphs
  *   profile_flame.c     the differential flame graph (plain C)
  *   profile_import.c    "import" of the profiles into SQL tables
  *   profile_symbols.c   ELF symbols of a server binary (plain C)

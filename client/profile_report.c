@@ -2,8 +2,9 @@
  *
  * profile_report.c
  *		The profiles of a results directory compared: counted or sampled
- *		metrics per transaction as rows beside tps, a verdict per function,
- *		and what every writer prints of them.
+ *		metrics per transaction as rows beside tps, with their medians and
+ *		verdicts, and a verdict per function, all into r->profile for
+ *		profile_report_write.c (the analysis stage of report.h's map).
  *
  * Every comparison is report_compare_samples(), the one the tps verdict
  * makes, on the same runs and rounds: the same rules, the same unit of
@@ -43,21 +44,7 @@
 #include <math.h>
 #include <sys/stat.h>
 
-#define MAX_METRICS 6
-#define TOP_CHANGES 5			/* function changes under the verdict table */
-#define TABLE_FUNCTIONS 30		/* rows of the function table in the reports */
 
-typedef struct RunProfile
-{
-	bool		present;
-	json_t	   *functions;
-	json_t	   *stacks;
-	int			nevents;
-	const char *events[PROF_MAX_EVENTS];
-	double		totals[PROF_MAX_EVENTS];
-	double		floor[PROF_MAX_EVENTS];
-	long long	samples;
-} RunProfile;
 
 typedef struct MetricDef
 {
@@ -76,58 +63,9 @@ static const MetricDef sampled_metrics[] = {
 	{"cycles/tx (sampled)", {"cycles"}},
 };
 
-typedef struct MetricRow
-{
-	const char *label;
-	ReportSample a;
-	ReportSample b;
-	bool		has;
-	StatsComparison cmp;
-	double		noise;			/* its verdict's threshold */
-	bool		has_spread;		/* counted instructions: the design's exactness */
-	int			spread_rounds;	/* rounds with a run on both sides */
-	double		spread_pct;		/* half-width of an A/A's 95% CI */
-	double		spread_mde_pct; /* and the MDE, at the same variation */
-} MetricRow;
 
-typedef struct FunctionRow
-{
-	char	   *name;
-	const char *object;
-	double		a_median;		/* self cost per transaction */
-	double		b_median;
-	double		a_incl;			/* inclusive, median: shown only */
-	double		b_incl;
-	bool		has;
-	StatsComparison cmp;
-	double		q;
-	bool		changed;
-} FunctionRow;
 
-typedef struct CellProfile
-{
-	int			nmetrics;
-	MetricRow	metrics[MAX_METRICS];
-	FunctionRow *funcs;			/* compared ones, largest change first */
-	int			nfuncs;
-	int			nchanged;
-	int			rounds_needed;	/* > 0: too few for one function to reach q < alpha */
-	bool		has_total;
-	double		a_total;		/* medians of the first event's total */
-	double		b_total;
-	Prof		a_stacks;		/* mean stacks per transaction */
-	Prof		b_stacks;
-	char	   *flame;			/* plots/flame-N.svg once written */
-} CellProfile;
 
-struct ProfileReport
-{
-	ProfileMode mode;
-	RunProfile *runs;			/* parallel to r->runs */
-	CellProfile *cells;			/* parallel to r->cells */
-	const char *unit;			/* "instructions", "ns", "cycles" */
-	const char *unit_long;
-};
 
 /* ---- loading ---- */
 
@@ -318,8 +256,8 @@ shown_median(const ReportData *r, const ReportSample *side, ReportFigureValue va
 static int
 cmp_change(const void *x, const void *y)
 {
-	const FunctionRow *a = x;
-	const FunctionRow *b = y;
+	const ProfileFunctionRow *a = x;
+	const ProfileFunctionRow *b = y;
 	double		da = fabs(a->b_median - a->a_median);
 	double		db = fabs(b->b_median - b->a_median);
 
@@ -388,7 +326,7 @@ compare_functions(const ReportData *r, const ReportCell *c, CellProfile *cp)
 							fb;
 				double		ma = 0,
 							mb = 0;
-				FunctionRow *row;
+				ProfileFunctionRow *row;
 
 				if (prof_index_get(&seen, name) >= 0 || !profile_name_ok(name, false))
 					continue;
@@ -402,7 +340,7 @@ compare_functions(const ReportData *r, const ReportCell *c, CellProfile *cp)
 					report_free_figure_sample(&fb);
 					continue;
 				}
-				cp->funcs = pg_realloc(cp->funcs, sizeof(FunctionRow) * (cp->nfuncs + 1));
+				cp->funcs = pg_realloc(cp->funcs, sizeof(ProfileFunctionRow) * (cp->nfuncs + 1));
 				row = &cp->funcs[cp->nfuncs++];
 				memset(row, 0, sizeof(*row));
 				row->name = pg_strdup(name);
@@ -424,7 +362,7 @@ compare_functions(const ReportData *r, const ReportCell *c, CellProfile *cp)
 	if (stats_bh_adjust(p, cp->nfuncs, p) == STATS_OK)
 		for (int i = 0; i < cp->nfuncs; i++)
 		{
-			FunctionRow *row = &cp->funcs[i];
+			ProfileFunctionRow *row = &cp->funcs[i];
 
 			row->q = p[i];
 			row->changed = row->has && stats_fdr_discovery(&row->cmp, row->q, &r->opt);
@@ -457,7 +395,7 @@ compare_functions(const ReportData *r, const ReportCell *c, CellProfile *cp)
 			cp->rounds_needed = n;
 		}
 	}
-	qsort(cp->funcs, cp->nfuncs, sizeof(FunctionRow), cmp_change);
+	qsort(cp->funcs, cp->nfuncs, sizeof(ProfileFunctionRow), cmp_change);
 }
 
 /*
@@ -468,7 +406,7 @@ compare_functions(const ReportData *r, const ReportCell *c, CellProfile *cp)
  * variants does not change sd), and the MDE is the verdict's at that sd.
  */
 static void
-design_spread(const StatsOptions *opt, MetricRow *row)
+design_spread(const StatsOptions *opt, ProfileMetricRow *row)
 {
 	double		sum = 0,
 				sq = 0;
@@ -504,7 +442,7 @@ design_spread(const StatsOptions *opt, MetricRow *row)
  * copy's), and the design's spread.
  */
 static void
-compare_instructions(const ReportData *r, const ReportCell *c, MetricRow *row)
+compare_instructions(const ReportData *r, const ReportCell *c, ProfileMetricRow *row)
 {
 	ReportData	tight = *r;
 
@@ -512,6 +450,34 @@ compare_instructions(const ReportData *r, const ReportCell *c, MetricRow *row)
 	row->noise = PROFILE_COUNTED_NOISE;
 	row->has = report_compare_samples(&tight, c, &row->a, &row->b, false, &row->cmp);
 	design_spread(&tight.opt, row);
+}
+
+/*
+ * "more", "less", "same within ±0.05%" (the whole CI inside the metric's
+ * threshold), or "~ no change (MDE x%)".
+ */
+static char *
+verdict_text(const ProfileMetricRow *row)
+{
+	const StatsComparison *cmp = &row->cmp;
+
+	if (!row->has)
+		return "-";
+	if (cmp->verdict == STATS_NO_CHANGE && cmp->has_ci &&
+		cmp->ci_low >= 1 - row->noise && cmp->ci_high <= 1 + row->noise)
+		return psprintf("same within ±%g%%", 100 * row->noise);
+	if (cmp->verdict == STATS_NO_CHANGE && cmp->has_mde)
+		return psprintf("~ no change (MDE %.2f%%)", cmp->mde_pct);
+	return pstrdup(profile_cost_verdict_name(cmp->verdict));
+}
+
+/* What the writers print of a metric: each side's median and the verdict. */
+static void
+metric_shown(const ReportData *r, ProfileMetricRow *row)
+{
+	row->has_median_a = sample_median(r, &row->a, &row->median_a);
+	row->has_median_b = sample_median(r, &row->b, &row->median_b);
+	row->verdict = verdict_text(row);
 }
 
 void
@@ -561,9 +527,9 @@ profile_report_load(ReportData *r)
 		ReportCell *c = &r->cells[i];
 		CellProfile *cp = &pr->cells[i];
 
-		for (int m = 0; m < ndefs && cp->nmetrics < MAX_METRICS; m++)
+		for (int m = 0; m < ndefs && cp->nmetrics < PROFILE_MAX_METRICS; m++)
 		{
-			MetricRow  *row = &cp->metrics[cp->nmetrics];
+			ProfileMetricRow  *row = &cp->metrics[cp->nmetrics];
 
 			report_figure_sample(r, c->a, metric_of, &defs[m], &row->a);
 			report_figure_sample(r, c->b, metric_of, &defs[m], &row->b);
@@ -575,6 +541,7 @@ profile_report_load(ReportData *r)
 				compare_instructions(r, c, row);
 			else
 				row->has = report_compare_samples(r, c, &row->a, &row->b, false, &row->cmp);
+			metric_shown(r, row);
 			cp->nmetrics++;
 		}
 		compare_functions(r, c, cp);
@@ -612,409 +579,4 @@ profile_report_load(ReportData *r)
 						"its binaries name exported functions only, static ones are unnamed (docs/profiles.md, Symbols)",
 						report_variant_name(r, v), 100 * unknown / total);
 	}
-}
-
-/* ---- formatting ---- */
-
-/* A cost's verdict: "more" and "less" for the verdict's slower and faster. */
-static const char *
-cost_verdict_name(StatsVerdict v)
-{
-	return v == STATS_SLOWER ? "more" : v == STATS_FASTER ? "less" : stats_verdict_name(v);
-}
-
-/*
- * "more", "less", "same within ±0.05%" (the whole CI inside the metric's
- * threshold), or "~ no change (MDE x%)".
- */
-static char *
-verdict_text(const MetricRow *row)
-{
-	const StatsComparison *cmp = &row->cmp;
-
-	if (!row->has)
-		return "-";
-	if (cmp->verdict == STATS_NO_CHANGE && cmp->has_ci &&
-		cmp->ci_low >= 1 - row->noise && cmp->ci_high <= 1 + row->noise)
-		return psprintf("same within ±%g%%", 100 * row->noise);
-	if (cmp->verdict == STATS_NO_CHANGE && cmp->has_mde)
-		return psprintf("~ no change (MDE %.2f%%)", cmp->mde_pct);
-	return pstrdup(cost_verdict_name(cmp->verdict));
-}
-
-/* "instructions/tx: an A/A of this design ±0.020% (10 rounds), MDE 0.06%" */
-static char *
-spread_text(const MetricRow *row)
-{
-	return psprintf("%s: an A/A of this design would read within ±%.3f%% (95%% CI half-width from the "
-					"variation of its %d paired rounds), MDE %s; verdict threshold ±%g%%",
-					row->label, row->spread_pct, row->spread_rounds,
-					isnan(row->spread_mde_pct) ? "beyond reach of so few rounds"
-					: psprintf("%.3f%%", row->spread_mde_pct), 100 * row->noise);
-}
-
-static char *
-fmt_cost(double v)
-{
-	double		a = fabs(v);
-
-	if (isnan(v))
-		return "-";
-	if (a >= 100)
-		return psprintf("%.0f", v);
-	if (a >= 1)
-		return psprintf("%.1f", v);
-	return psprintf("%.3g", v);
-}
-
-static char *
-fmt_signed(double v)
-{
-	return psprintf("%s%s", v >= 0 ? "+" : "", fmt_cost(v));
-}
-
-/* "GetSnapshotData +2011 (+172% [+171%, +173%], q 0.0039)" */
-static char *
-change_text(const FunctionRow *f)
-{
-	return psprintf("%s %s (%s [%s, %s], q %.2g)", f->name, fmt_signed(f->b_median - f->a_median),
-					f->cmp.has_estimate ? report_pct(f->cmp.estimate) : "-",
-					f->cmp.has_ci ? report_pct(f->cmp.ci_low) : "-",
-					f->cmp.has_ci ? report_pct(f->cmp.ci_high) : "-", f->q);
-}
-
-static char *
-too_few_rounds(const CellProfile *cp)
-{
-	if (cp->rounds_needed == 0)
-		return "";
-	return psprintf("; with so few runs not even one function could reach q < alpha among %d: "
-					"make at least %d rounds", cp->nfuncs, cp->rounds_needed);
-}
-
-static const char *
-captures_note(ProfileMode mode)
-{
-	return mode == PROFILE_COUNTED
-		? "Counted under valgrind (callgrind): the backends' user-space instructions per transaction, "
-		"each connection's after its warm-up; with cache_sim, misses of callgrind's simulated caches. "
-		"Not seen: the kernel, I/O and lock waits, real cache contention between cores, and time itself "
-		"(reading the client's socket and flushing statistics are left out); "
-		"the tps of these runs is not a measure of speed and is not compared."
-		: "Sampled by perf during the runs: user-space CPU per transaction of the server's processes "
-		"(samples times their period, divided by the run's transactions). Not seen: the kernel, "
-		"time spent waiting (I/O, locks, the network), and code below the sampling rate.";
-}
-
-/* The 11 cells of a metric's row, as the terminal and the reports print it. */
-static void
-metric_cells(const ReportData *r, const ReportCell *c, const MetricRow *row, const char **cells)
-{
-	double		ma,
-				mb;
-
-	cells[0] = c->script;
-	cells[1] = psprintf("%d", c->clients);
-	cells[2] = report_variant_name(r, c->variant);
-	cells[3] = row->label;
-	cells[4] = sample_median(r, &row->a, &ma) ? fmt_cost(ma) : "-";
-	cells[5] = sample_median(r, &row->b, &mb) ? fmt_cost(mb) : "-";
-	report_comparison_cells(&row->cmp, row->has, &cells[6]);
-	cells[10] = verdict_text(row);
-}
-
-void
-profile_print_summary(const ReportData *r, FILE *out)
-{
-	const ProfileReport *pr = r->profile;
-	const char *headers[] = {"script", "clients", "variant", "metric", "A", "B", "B/A", "CI", "p", "n", "verdict"};
-	TextTable  *t;
-
-	if (pr == NULL || r->ncells == 0)
-		return;
-	fprintf(out, "\n%s profile (%s): %s\n", profile_mode_name(pr->mode),
-			pr->mode == PROFILE_COUNTED ? "tps above is under valgrind and not compared" : "runs as above",
-			pr->unit_long);
-	t = table_create(lengthof(headers), headers);
-	for (int i = 0; i < r->ncells; i++)
-		for (int m = 0; m < pr->cells[i].nmetrics; m++)
-		{
-			const char *cells[lengthof(headers)];
-
-			metric_cells(r, &r->cells[i], &pr->cells[i].metrics[m], cells);
-			table_add_row(t, cells);
-		}
-	table_print(t, out);
-	table_free(t);
-	for (int i = 0; i < r->ncells; i++)
-		for (int m = 0; m < pr->cells[i].nmetrics; m++)
-			if (pr->cells[i].metrics[m].has_spread)
-				fprintf(out, "%s, %s\n", report_cell_title(&r->cells[i]), spread_text(&pr->cells[i].metrics[m]));
-	for (int i = 0; i < r->ncells; i++)
-	{
-		const CellProfile *cp = &pr->cells[i];
-
-		fprintf(out, "function changes, %s (%s, q < %g beyond ±%g%%):", report_cell_title(&r->cells[i]),
-				pr->unit, r->opt.alpha, 100 * r->opt.noise);
-		if (!cp->has_total)
-		{
-			fprintf(out, " no profiled runs\n");
-			continue;
-		}
-		if (cp->nchanged == 0)
-			fprintf(out, " none of %d functions compared%s\n", cp->nfuncs, too_few_rounds(cp));
-		else
-		{
-			fprintf(out, "\n");
-			for (int f = 0; f < cp->nfuncs && f < TOP_CHANGES && cp->funcs[f].changed; f++)
-				fprintf(out, "  %s\n", change_text(&cp->funcs[f]));
-			fprintf(out, "  of %s %s per transaction in total; %d of %d functions compared changed\n",
-					fmt_signed(cp->b_total - cp->a_total), pr->unit, cp->nchanged, cp->nfuncs);
-		}
-	}
-}
-
-void
-profile_write_sections(const ReportData *r, Doc *d)
-{
-	const ProfileReport *pr = r->profile;
-	static const char *const mhdr[] = {"script", "clients", "variant", "metric", "A (median)",
-	"B (median)", "B/A", "CI", "p", "n", "verdict", "why"};
-	static const char *const fhdr[] = {"function", "object", "A self", "B self", "change",
-	"B/A", "CI", "p", "q", "changed", "A inclusive", "B inclusive"};
-
-	if (pr == NULL)
-		return;
-	doc_heading(d, 2, psprintf("%s profile", pr->mode == PROFILE_COUNTED ? "Counted" : "Sampled"));
-	doc_para(d, "%s", captures_note(pr->mode));
-	doc_para(d, "Each metric is compared with the same statistics as tps (B/A of costs: above 1 is more). "
-			 "Functions whose self cost is at least %.0f%% of a side's total are compared one by one; "
-			 "q is the Benjamini-Hochberg false discovery rate over the functions of a comparison, and a "
-			 "function has changed when q < %g and its whole CI lies beyond ±%g%%. Self costs add up to "
-			 "the total; inclusive ones (what a function and its callees cost) do not, and are shown only.",
-			 100 * PROFILE_MIN_SHARE, r->opt.alpha, 100 * r->opt.noise);
-	doc_table_begin(d, lengthof(mhdr), mhdr);
-	for (int i = 0; i < r->ncells; i++)
-		for (int m = 0; m < pr->cells[i].nmetrics; m++)
-		{
-			const MetricRow *row = &pr->cells[i].metrics[m];
-			const char *cells[lengthof(mhdr)];
-
-			metric_cells(r, &r->cells[i], row, cells);
-			cells[11] = row->has ? row->cmp.reason : "";
-			doc_table_row(d, cells);
-		}
-	doc_table_end(d);
-	for (int i = 0; i < r->ncells; i++)
-		for (int m = 0; m < pr->cells[i].nmetrics; m++)
-			if (pr->cells[i].metrics[m].has_spread)
-				doc_para(d, "%s, %s.", report_cell_title(&r->cells[i]), spread_text(&pr->cells[i].metrics[m]));
-
-	for (int i = 0; i < r->ncells; i++)
-	{
-		const CellProfile *cp = &pr->cells[i];
-
-		doc_heading(d, 3, psprintf("Functions, %s", report_cell_title(&r->cells[i])));
-		if (!cp->has_total)
-		{
-			doc_para(d, "No profiled runs on both sides.");
-			continue;
-		}
-		if (cp->nchanged == 0)
-			doc_para(d, "No function changed: %d compared, %s %s per transaction in total%s.",
-					 cp->nfuncs, fmt_signed(cp->b_total - cp->a_total), pr->unit, too_few_rounds(cp));
-		else
-			for (int f = 0; f < cp->nfuncs && cp->funcs[f].changed; f++)
-				doc_para(d, "%s %s of %s %s per transaction (%s [%s, %s], q %.2g)", cp->funcs[f].name,
-						 fmt_signed(cp->funcs[f].b_median - cp->funcs[f].a_median),
-						 fmt_signed(cp->b_total - cp->a_total), pr->unit,
-						 cp->funcs[f].cmp.has_estimate ? report_pct(cp->funcs[f].cmp.estimate) : "-",
-						 cp->funcs[f].cmp.has_ci ? report_pct(cp->funcs[f].cmp.ci_low) : "-",
-						 cp->funcs[f].cmp.has_ci ? report_pct(cp->funcs[f].cmp.ci_high) : "-",
-						 cp->funcs[f].q);
-		doc_table_begin(d, lengthof(fhdr), fhdr);
-		for (int f = 0; f < cp->nfuncs && f < TABLE_FUNCTIONS; f++)
-		{
-			const FunctionRow *row = &cp->funcs[f];
-			const char *cells[lengthof(fhdr)];
-
-			cells[0] = row->name;
-			cells[1] = row->object;
-			cells[2] = fmt_cost(row->a_median);
-			cells[3] = fmt_cost(row->b_median);
-			cells[4] = fmt_signed(row->b_median - row->a_median);
-			cells[5] = row->has && row->cmp.has_estimate ? report_pct(row->cmp.estimate) : "-";
-			cells[6] = row->has && row->cmp.has_ci
-				? psprintf("[%s, %s]", report_pct(row->cmp.ci_low), report_pct(row->cmp.ci_high)) : "-";
-			cells[7] = row->has && row->cmp.has_p ? psprintf("%.3g", row->cmp.p_value) : "-";
-			cells[8] = psprintf("%.3g", row->q);
-			cells[9] = row->changed ? (row->cmp.estimate > 1 ? "more" : "less") : "";
-			cells[10] = fmt_cost(row->a_incl);
-			cells[11] = fmt_cost(row->b_incl);
-			doc_table_row(d, cells);
-		}
-		doc_table_end(d);
-		if (cp->nfuncs > TABLE_FUNCTIONS)
-			doc_para(d, "%d more functions compared, none of them changed; all are in summary.json.",
-					 cp->nfuncs - TABLE_FUNCTIONS);
-		if (cp->flame)
-			doc_svg(d, cp->flame,
-					psprintf("Differential flame graph, %s: width is %s's %s, colour the change against %s "
-							 "(red more, blue less). Folded stacks per variant: profiles/.",
-							 report_cell_title(&r->cells[i]), report_variant_name(r, r->cells[i].variant),
-							 pr->unit_long, r->cells[i].base_name));
-	}
-}
-
-/* ---- summary.json ---- */
-
-static json_t *
-comparison_figures(const StatsComparison *x, bool ok)
-{
-	return json_pack("{s:o, s:o, s:o, s:o, s:i, s:s}",
-					 "estimate", report_json_num(ok && x->has_estimate, x->estimate),
-					 "ci_low", report_json_num(ok && x->has_ci, x->ci_low),
-					 "ci_high", report_json_num(ok && x->has_ci, x->ci_high),
-					 "p_value", report_json_num(ok && x->has_p, x->p_value),
-					 "n_pairs", ok ? x->n_pairs : 0,
-					 "verdict", ok ? cost_verdict_name(x->verdict) : "insufficient");
-}
-
-json_t *
-profile_summary_json(const ReportData *r)
-{
-	const ProfileReport *pr = r->profile;
-	json_t	   *cells = json_array();
-
-	if (pr == NULL)
-		return NULL;
-	for (int i = 0; i < r->ncells; i++)
-	{
-		const ReportCell *c = &r->cells[i];
-		const CellProfile *cp = &pr->cells[i];
-		json_t	   *metrics = json_array();
-		json_t	   *funcs = json_array();
-
-		for (int m = 0; m < cp->nmetrics; m++)
-		{
-			const MetricRow *row = &cp->metrics[m];
-			json_t	   *j = comparison_figures(&row->cmp, row->has);
-			double		ma = 0,
-						mb = 0;
-			bool		ha = sample_median(r, &row->a, &ma),
-						hb = sample_median(r, &row->b, &mb);
-
-			json_object_set_new(j, "metric", json_string(row->label));
-			json_object_set_new(j, "noise", json_real(row->noise));
-			json_object_set_new(j, "verdict_text", json_string(verdict_text(row)));
-			if (row->has_spread)
-			{
-				json_object_set_new(j, "aa_spread_pct", json_real(row->spread_pct));
-				json_object_set_new(j, "aa_mde_pct", report_json_num(!isnan(row->spread_mde_pct), row->spread_mde_pct));
-				json_object_set_new(j, "aa_rounds", json_integer(row->spread_rounds));
-			}
-			json_object_set_new(j, "a_median", report_json_num(ha, ma));
-			json_object_set_new(j, "b_median", report_json_num(hb, mb));
-			json_array_append_new(metrics, j);
-		}
-		for (int f = 0; f < cp->nfuncs; f++)
-		{
-			const FunctionRow *row = &cp->funcs[f];
-			json_t	   *j = comparison_figures(&row->cmp, row->has);
-
-			json_object_set_new(j, "function", json_string(row->name));
-			json_object_set_new(j, "object", json_string(row->object));
-			json_object_set_new(j, "a_median", json_real(row->a_median));
-			json_object_set_new(j, "b_median", json_real(row->b_median));
-			json_object_set_new(j, "change", json_real(row->b_median - row->a_median));
-			json_object_set_new(j, "q_value", json_real(row->q));
-			json_object_set_new(j, "changed", json_boolean(row->changed));
-			json_array_append_new(funcs, j);
-		}
-		json_array_append_new(cells,
-							  json_pack("{s:s, s:i, s:s, s:s, s:o, s:o, s:o, s:i, s:o}",
-										"script", c->script, "clients", c->clients,
-										"baseline", c->base_name,
-										"variant", report_variant_name(r, c->variant),
-										"a_total", report_json_num(cp->has_total, cp->a_total),
-										"b_total", report_json_num(cp->has_total, cp->b_total),
-										"metrics", metrics, "changed", cp->nchanged,
-										"functions", funcs));
-	}
-	return json_pack("{s:s, s:s, s:f, s:o}", "mode", profile_mode_name(pr->mode),
-					 "unit", pr->unit_long, "min_share", PROFILE_MIN_SHARE, "cells", cells);
-}
-
-/* ---- files: folded stacks and flame graphs ---- */
-
-/* A name safe in a file name: what variant names allow, the rest '_'. */
-static char *
-file_part(const char *s)
-{
-	char	   *out = pg_strdup(s);
-
-	for (char *p = out; *p; p++)
-		if (!isalnum((unsigned char) *p) && *p != '-' && *p != '.' && *p != '@')
-			*p = '_';
-	return out;
-}
-
-/*
- * Folded stacks, "frame;frame;frame COUNT" per line, COUNT in thousandths
- * of the unit per transaction (folded-stack readers want whole numbers).
- */
-static bool
-write_folded(const char *path, const Prof *stacks, char **error)
-{
-	FILE	   *f = safe_fopen_write(path, false, error);
-
-	if (f == NULL)
-		return false;
-	for (int s = 0; s < stacks->nstacks; s++)
-	{
-		long long	count = llround(stacks->stacks[s].value * 1000);
-
-		if (count > 0)
-			fprintf(f, "%s %lld\n", stacks->stacks[s].frames, count);
-	}
-	return safe_fclose(f, error);
-}
-
-bool
-profile_write_files(const ReportData *r, char **error)
-{
-	ProfileReport *pr = r->profile;
-	char	   *profiles = psprintf("%s/profiles", r->dir);
-	char	   *plots = psprintf("%s/plots", r->dir);
-
-	if (pr == NULL)
-		return true;
-	if (!safe_mkdir(profiles, 0755, 0, error) || !safe_mkdir(plots, 0755, 0, error))
-		return false;
-	for (int i = 0; i < r->ncells; i++)
-	{
-		const ReportCell *c = &r->cells[i];
-		CellProfile *cp = &pr->cells[i];
-		char	   *cell = psprintf("%s.c%d", file_part(c->script), c->clients);
-		char	   *flame = psprintf("%s/flame-%d.svg", plots, i + 1);
-		FILE	   *f;
-
-		if (!write_folded(psprintf("%s/%s.%s.folded", profiles, c->base_name, cell),
-						  &cp->a_stacks, error) ||
-			!write_folded(psprintf("%s/%s.%s.folded", profiles, report_variant_name(r, c->variant), cell),
-						  &cp->b_stacks, error))
-			return false;
-		if (cp->b_stacks.nstacks == 0)
-			continue;
-		if ((f = safe_fopen_write(flame, false, error)) == NULL)
-			return false;
-		prof_flame_svg(f, cp->a_stacks.stacks, cp->a_stacks.nstacks,
-					   cp->b_stacks.stacks, cp->b_stacks.nstacks,
-					   psprintf("%s profile, %s", profile_mode_name(pr->mode), report_cell_title(c)),
-					   pr->unit_long);
-		if (!safe_fclose(f, error))
-			return false;
-		cp->flame = flame;
-	}
-	return true;
 }

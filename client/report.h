@@ -4,36 +4,53 @@
  *		The analysis of one results directory, and everything drawn from it:
  *		the terminal table, report.md, report.html, plots and exports.
  *
- * report_data.c reads experiment.json, runs.csv and runs/NNNN.* back and
- * computes every figure once (ReportData); the writers only format it, so
- * the terminal, the Markdown, the HTML, summary.json and benchstat.txt can
- * never disagree.  Nothing here talks to a server: a results directory
- * alone is enough to re-render a report anywhere.
+ * A report is three stages, and report_render() runs them top to bottom:
+ * load reads experiment.json, runs.csv and runs/NNNN.* once into a
+ * ReportData; analysis computes every figure once into it (the cells and
+ * their verdicts, geomeans, noise and levels, designs, build-seed pairs,
+ * environment differences, counters, probe, layouts, looks, profiles);
+ * the writers only format it, from a const ReportData, so the terminal,
+ * the Markdown, the HTML, summary.json and benchstat.txt can never
+ * disagree.  Calls point one way: write -> format and the accessors of
+ * report_data.c; analysis -> load and format; load -> results.c and
+ * experiment.c.  No writer calls the statistics of common/ (but the names
+ * of their enums) or a function of the load or the analysis other than an
+ * accessor (test/t/003_no_cycles.pl reads the stages from this map).
+ * Nothing here talks to a server: a results directory alone is enough to
+ * re-render a report anywhere.
  *
- *   report_data.c      load and compute (cells, geomean, noise, warnings)
- *   report_analysis.c  every figure computed once from what was loaded
- *   report_levels.c    the unit of a verdict, the noise by level, designs
- *   report_build_seeds.c  with build seeds: B@seedK against A@seedK
- *   report_env.c       differences between variants' environment() rows:
- *                      warnings, and the release when it differs (declared)
- *   report_table.c     the terminal table
- *   report_doc.c       a small Markdown/HTML document writer
- *   report_sections.c  the sections of report.md and report.html
- *   report_plots.c     gnuplot SVG plots
- *   report_forest.c    the answer of each comparison, and the forest plot
- *                      of them all (SVG, and text for the terminal)
- *   report_metrics.c   counters per transaction, judged like tps
- *   report_probe.c     the snapshot probe's figures, B against A
- *   report_layout.c    what the patch moved: the struct-layout diffs
- *   report_sequential.c  rounds = auto: each cell's looks, block by block
- *   report_export.c    summary.json and benchstat.txt
- *   report_render.c    every output of a report, in one call
- *   cmd_report.c       "pgbench_ext report", and the options compare shares
- *                      (commands.h)
+ *   stage     file
+ *   load      report_data.c          results directory read back; the accessors
+ *   analysis  report_analysis.c      the analysis in order (report_analyze)
+ *   analysis  report_compare.c       B against A in a cell: tps or any figure
+ *   analysis  report_lines.c         the warnings and other lines it adds
+ *   analysis  report_levels.c        the unit of a verdict, noise by level, designs
+ *   analysis  report_sequential.c    rounds = auto: each cell's looks, block by block
+ *   analysis  report_answer.c        each cell's one answer and verdict; geomeans
+ *   analysis  report_build_seeds.c   with build seeds: B@seedK against A@seedK
+ *   analysis  report_env.c           differences between variants' environment()
+ *   analysis  report_metrics.c       counters per transaction, judged like tps
+ *   analysis  report_probe.c         the snapshot probe's figures, B against A
+ *   analysis  report_layout.c        what the patch moved: the struct-layout diffs
+ *   analysis  profile_report.c       the profiles' metrics and functions compared
+ *   format    report_format.c        figures as text and JSON, computing none
+ *   write     report_table.c         the terminal table
+ *   write     report_doc.c           a small Markdown/HTML document writer
+ *   write     report_sections.c      the sections of report.md and report.html
+ *   write     report_plots.c         gnuplot SVG plots
+ *   write     report_forest.c        the forest plot of the answers (SVG, text)
+ *   write     report_export.c        summary.json and benchstat.txt
+ *   write     report_metrics_write.c the counters' section
+ *   write     report_probe_write.c   the probe's lines, section and JSON
+ *   write     report_layout_write.c  the layouts' lines, section and JSON
+ *   write     report_sequential_write.c  the looks' section and JSON
+ *   write     profile_report_write.c the profiles' tables, sections, JSON, flame graphs
+ *   all       report_render.c        the three stages, in one call
  *
- * The report_*.c files declare what they offer here, as one family
- * (test/t/003_no_cycles.pl); profile_report.c, the profiles' part, has
- * profile_report.h.
+ * cmd_report.c is "pgbench_ext report", and the options compare shares
+ * (commands.h).  The report_*.c files declare what they offer here, as one
+ * family (test/t/003_no_cycles.pl); profile_report.c has profile_report.h,
+ * profile_report_write.c profile_report_write.h.
  *
  *-------------------------------------------------------------------------
  */
@@ -106,6 +123,34 @@ typedef struct ReportSample
 	int			outliers;
 } ReportSample;
 
+/*
+ * The kinds of answer a comparison has: the fixed-rounds verdicts and the
+ * decisions of rounds = auto, one colour and one marker each in every plot.
+ */
+typedef enum ReportClass
+{
+	REPORT_FASTER,
+	REPORT_SLOWER,
+	REPORT_NO_CHANGE,
+	REPORT_SAME,
+	REPORT_UNDECIDED,
+	REPORT_INSUFFICIENT
+} ReportClass;
+
+/* One server counter of one comparison, B against A (report_metrics.c). */
+typedef struct ReportMetricRow
+{
+	const char *label;
+	int			n_a;			/* counted runs with the counter */
+	int			n_b;
+	double		median_a;		/* the plain median of those runs, NAN when none */
+	double		median_b;
+	bool		has;
+	StatsComparison cmp;		/* lower is not "better": more or less */
+	double		q;				/* Benjamini-Hochberg across the comparison's counters */
+	bool		moved;
+} ReportMetricRow;
+
 /* One row of the verdict table: a variant against the baseline in a cell. */
 typedef struct ReportCell
 {
@@ -147,6 +192,23 @@ typedef struct ReportCell
 	int			look_block;
 	int			look_rounds;
 	double		look_spent_s;
+
+	/*
+	 * The cell's one answer (report_answer.c): the comparison the design
+	 * decided (NULL: none), its kind and its verdict as text; and under
+	 * rounds = auto the texts of its decision and looks.
+	 */
+	const StatsComparison *answer;
+	ReportClass klass;
+	char	   *verdict;
+	char	   *decision;
+	char	   *look_text;
+	char	   *look_stopped;
+
+	/* its server counters, what moved first (report_metrics.c) */
+	ReportMetricRow *metrics;
+	int			nmetrics;
+	int			nmetrics_moved;
 } ReportCell;
 
 typedef struct ReportNoise
@@ -209,6 +271,12 @@ typedef struct ReportData
 	/* the snapshot probe's comparisons (report_probe.c), none if no run was probed */
 	struct ReportProbeRow *probe_rows;
 	int			nprobe_rows;
+	/* and what its probes saw, per variant and cell */
+	struct ReportProbeContext *probe_context;
+	int			nprobe_context;
+
+	/* whether any run has counters of the extension (report_metrics.c) */
+	bool		any_counters;
 
 	/* struct-layout diffs against the baseline worth showing (report_layout.c) */
 	struct ReportLayoutDiff *layout_diffs;
@@ -234,6 +302,20 @@ typedef struct ReportProbeRow
 	StatsComparison cmp;		/* lower is better */
 } ReportProbeRow;
 
+/* What the snapshot probe saw in one variant and cell: medians over its counted runs. */
+typedef struct ReportProbeContext
+{
+	const char *script;
+	int			clients;
+	int			variant;
+	int			probed;			/* counted runs with probes */
+	int			runs;			/* counted runs */
+	double		xcnt;			/* NAN when none has the figure */
+	double		procs;
+	double		probes;			/* probes per run */
+	double		duty;			/* the share of the window a probe was in flight */
+} ReportProbeContext;
+
 /* The layouts of a variant and the baseline, as saved at setup. */
 typedef struct ReportLayoutDiff
 {
@@ -241,20 +323,6 @@ typedef struct ReportLayoutDiff
 	LayoutDiff *diff;			/* NULL when a layout is missing or unreadable */
 	char	   *problem;		/* then why */
 } ReportLayoutDiff;
-
-/*
- * The kinds of answer a comparison has: the fixed-rounds verdicts and the
- * decisions of rounds = auto, one colour and one marker each in every plot.
- */
-typedef enum ReportClass
-{
-	REPORT_FASTER,
-	REPORT_SLOWER,
-	REPORT_NO_CHANGE,
-	REPORT_SAME,
-	REPORT_UNDECIDED,
-	REPORT_INSUFFICIENT
-} ReportClass;
 
 /* One figure of a run, for report_compare_runs(); NAN (or <= 0) when absent. */
 typedef double (*ReportRunValue) (const ReportRun *run);
@@ -265,20 +333,13 @@ typedef double (*ReportRunValue) (const ReportRun *run);
  */
 typedef double (*ReportFigureValue) (const ReportData *r, int run, const void *arg);
 
-/* report_analysis.c: a results directory, every figure computed */
-extern ReportData *report_load(const char *dir, const char *baseline, char **error);
-extern ReportData *report_load_cells(const char *dir, const char *baseline, char **error);
+/* ---- load: a results directory read back (report_data.c) ---- */
+extern ReportData *report_read(const char *dir, const char *baseline, char **error);
 
 /*
- * report_plots.c: gnuplot, as $PGBENCH_EXT_GNUPLOT or on PATH (NULL and a
- * note why not); text as a gnuplot string; running a script with it.
+ * report_data.c: the accessors, which read what the load and the analysis
+ * left and compute nothing; the writers call these and report_format.c's.
  */
-extern char *report_find_gnuplot(char **note);
-extern char *report_gp_quote(const char *s);
-extern bool report_run_gnuplot(const char *gnuplot, const char *script_path, char **note);
-
-/* report_data.c */
-extern ReportData *report_read(const char *dir, const char *baseline, char **error);
 extern ReportSample *report_sample(const ReportData *r, int script, int clients, int variant);
 extern int	report_script_index(const ReportData *r, const char *script);
 extern int	report_variant_index(const ReportData *r, const char *name);
@@ -289,11 +350,17 @@ extern int	report_clients_index(const ReportData *r, int clients);
 extern const ReportCell *report_find_cell(const ReportData *r, const char *script,
 										  int clients, const char *variant);
 extern const char *report_variant_name(const ReportData *r, int v);
-extern void report_warn(ReportData *r, const char *fmt,...) pg_attribute_printf(2, 3);
-extern void report_declare(ReportData *r, const char *fmt,...) pg_attribute_printf(2, 3);
-extern void report_add_seed_line(ReportData *r, char *line);
 extern bool report_run_counted(const ReportRun *run);
-extern double report_median(double *x, int n);
+extern double report_run_tps(const ReportRun *run);
+extern const StatsComparison *report_cell_answer(const ReportData *r, const ReportCell *c);
+extern ReportClass report_cell_class(const ReportData *r, const ReportCell *c);
+extern char *report_cell_verdict(const ReportData *r, const ReportCell *c);
+extern StatsDecision report_look_decision(const ReportCell *c);
+extern char *report_decision_text(const ReportData *r, const ReportCell *c);
+extern char *report_look_text(const ReportData *r, const ReportCell *c);
+extern char *report_look_stopped(const ReportData *r, const ReportCell *c);
+
+/* report_format.c: figures as text and JSON, computing none */
 extern const char *report_json_str(json_t *obj, const char *key, const char *dflt);
 extern json_t *report_json_num(bool has, double v);
 extern json_t *report_comparison_json(const StatsComparison *cmp, bool ok, StatsUnit unit);
@@ -302,11 +369,25 @@ extern char *report_median_pm(const ReportSample *s);
 extern char *report_verdict_text(const StatsComparison *cmp);
 extern void report_comparison_cells(const StatsComparison *cmp, bool ok, const char **cells);
 extern char *report_comparison_n(const StatsComparison *cmp);
+
+/* ---- analysis: every figure computed once into the ReportData ---- */
+
+/* report_analysis.c: the analysis in order; the load and the analysis at once */
+extern void report_analyze(ReportData *r);
+extern ReportData *report_load(const char *dir, const char *baseline, char **error);
+extern ReportData *report_load_cells(const char *dir, const char *baseline, char **error);
+
+/* report_lines.c: the warnings, declarations and seeds' lines the analysis adds */
+extern void report_warn(ReportData *r, const char *fmt,...) pg_attribute_printf(2, 3);
+extern void report_declare(ReportData *r, const char *fmt,...) pg_attribute_printf(2, 3);
+extern void report_add_seed_line(ReportData *r, char *line);
+
+/* report_compare.c: B against A in a cell, tps or any figure of its runs */
+extern double report_median(double *x, int n);
 extern void report_figure_sample(const ReportData *r, const ReportSample *side,
 								 ReportFigureValue value, const void *arg, ReportSample *out);
 extern double report_run_figure(const ReportData *r, int run, const void *arg);
 extern void report_free_figure_sample(ReportSample *s);
-extern double report_run_tps(const ReportRun *run);
 extern bool report_compare_runs(const ReportData *r, const ReportCell *c,
 								ReportRunValue value, bool higher_is_better,
 								StatsComparison *out);
@@ -322,51 +403,58 @@ extern void report_cell_rounds(const ReportData *r, const ReportCell *c, int fir
 extern bool report_compare_rounds(const ReportData *r, const ReportCell *c, int first, int last,
 								  StatsComparison *out);
 
-/* report_probe.c */
-extern void report_probe_load(ReportData *r);
-extern void report_probe_print(const ReportData *r, FILE *out);
-extern json_t *report_probe_json(const ReportData *r);
-
-/* report_layout.c */
-#define REPORT_LAYOUT_LINE_SIZE 64
-extern void report_layout_load(ReportData *r);
-extern void report_layout_print(const ReportData *r, FILE *out);
-extern json_t *report_layout_json(const ReportData *r);
-
-/* report_build_seeds.c */
-extern void build_seeds_verdicts(ReportData *r);
-
 /* report_levels.c: units of the verdicts, noise by level, designs */
 extern void report_compare_cell(ReportData *r, ReportCell *cell);
 extern bool report_started_once(const ReportData *r, const ReportCell *c);
 extern void report_pooled_seed_cells(ReportData *r);
 extern void report_measure_costs(ReportData *r);
 extern void report_cell_levels(ReportData *r, ReportCell *cell);
-extern char *report_components_text(const ReportData *r, const ReportCell *c);
 
 /* report_sequential.c */
 extern void report_sequential_load(ReportData *r);
-extern StatsDecision report_look_decision(const ReportCell *c);
-extern char *report_decision_text(const ReportData *r, const ReportCell *c);
-extern char *report_look_text(const ReportData *r, const ReportCell *c);
-extern char *report_look_stopped(const ReportData *r, const ReportCell *c);
-extern json_t *report_look_json(const ReportData *r, const ReportCell *c);
+extern void report_look_texts(const ReportData *r, ReportCell *c);
 
-/* report_forest.c: the one answer of each comparison, and the forest plot */
-extern const StatsComparison *report_cell_answer(const ReportData *r, const ReportCell *c);
-extern ReportClass report_cell_class(const ReportData *r, const ReportCell *c);
-extern char *report_cell_verdict(const ReportData *r, const ReportCell *c);
-extern char *report_answer_figures(const StatsComparison *cmp);
-extern const char *report_class_colour(ReportClass k);
+/* report_answer.c: the one answer of each comparison, and the geomeans */
 extern void report_answer_geomeans(ReportData *r);
-extern bool report_draw_forest(const ReportData *r, const char *path, char **error);
-extern void report_print_forest(const ReportData *r, FILE *out);
+extern void report_cell_answers(ReportData *r);
+
+/* report_build_seeds.c */
+extern void build_seeds_verdicts(ReportData *r);
 
 /* report_env.c */
 extern void report_environment_warnings(ReportData *r);
 
+/* report_metrics.c, report_probe.c, report_layout.c */
+extern void report_metrics_load(ReportData *r);
+extern void report_probe_load(ReportData *r);
+#define REPORT_LAYOUT_LINE_SIZE 64
+extern void report_layout_load(ReportData *r);
+
+/* ---- write: the outputs, from a const ReportData ---- */
+
 /* report_table.c */
 extern void report_print_table(const ReportData *r, FILE *out, bool verbose);
+
+/* report_forest.c: the forest plot of the answers */
+extern char *report_answer_figures(const StatsComparison *cmp);
+extern const char *report_class_colour(ReportClass k);
+extern bool report_draw_forest(const ReportData *r, const char *path, char **error);
+extern void report_print_forest(const ReportData *r, FILE *out);
+
+/* report_probe_write.c, report_layout_write.c, report_sequential_write.c */
+extern void report_probe_print(const ReportData *r, FILE *out);
+extern json_t *report_probe_json(const ReportData *r);
+extern void report_layout_print(const ReportData *r, FILE *out);
+extern json_t *report_layout_json(const ReportData *r);
+extern json_t *report_look_json(const ReportData *r, const ReportCell *c);
+
+/*
+ * report_plots.c: gnuplot, as $PGBENCH_EXT_GNUPLOT or on PATH (NULL and a
+ * note why not); text as a gnuplot string; running a script with it.
+ */
+extern char *report_find_gnuplot(char **note);
+extern char *report_gp_quote(const char *s);
+extern bool report_run_gnuplot(const char *gnuplot, const char *script_path, char **note);
 
 /* report_doc.c: headings, paragraphs and tables in Markdown or HTML */
 typedef enum DocFormat
@@ -403,7 +491,7 @@ extern void doc_collapse_sections(Doc *d);
 extern void doc_details_begin(Doc *d, const char *summary);
 extern void doc_details_end(Doc *d);
 
-/* report_sections.c, report_probe.c, report_layout.c, report_sequential.c, report_metrics.c */
+/* report_sections.c, and the sections of report_*_write.c */
 extern void report_metrics_section(const ReportData *r, Doc *d);
 extern void report_probe_section(const ReportData *r, Doc *d);
 extern void report_sequential_section(const ReportData *r, Doc *d);

@@ -8,11 +8,10 @@
  *		of each variant, the warnings, and the figures of the environment,
  *		the snapshot probe, the layouts and the profiles.
  *
- * report_load() is the one entry: loading, then analysis, then what each
- * module adds; the writers (report_table.c, report_sections.c,
- * report_export.c, report_plots.c) only format what it leaves.  Runs that
- * did not count, and runs with a checkpoint or autovacuum inside, become
- * warnings.
+ * report_analyze() is the analysis stage of report.h's map, in order: the
+ * cells and their verdicts, then what each module adds; the writers only
+ * format what it leaves.  Runs that did not count, and runs with a
+ * checkpoint or autovacuum inside, become warnings.
  *
  *-------------------------------------------------------------------------
  */
@@ -188,6 +187,30 @@ run_warnings(ReportData *r)
  * the look after a block needs.  Not the levels, noise, probe, layouts or
  * profiles, which a long budget would read again after every block.
  */
+static void
+analyze_cells(ReportData *r)
+{
+	int			nsamples = r->spec.nscripts * r->spec.nclients * r->spec.nvariants;
+
+	/* each sample's median, CI and outliers, first: the cells compare them */
+	for (int i = 0; i < nsamples; i++)
+	{
+		ReportSample *smp = &r->samples[i];
+
+		if (smp->n > 0)
+		{
+			smp->has_summary = stats_summarize(smp->tps, smp->n, 1.0 - r->opt.alpha,
+											   &smp->summary) == STATS_OK;
+			smp->outliers = Max(0, stats_outliers(smp->tps, smp->n, NULL, NULL));
+		}
+	}
+	compute_cells(r);
+	report_pooled_seed_cells(r);
+	report_sequential_load(r);
+	report_answer_geomeans(r);
+}
+
+/* The look after a block (runner.c): the cells and their answers alone. */
 ReportData *
 report_load_cells(const char *dir, const char *baseline, char **error)
 {
@@ -195,20 +218,20 @@ report_load_cells(const char *dir, const char *baseline, char **error)
 
 	if (r == NULL)
 		return NULL;
-	compute_cells(r);
-	report_pooled_seed_cells(r);
-	report_sequential_load(r);
-	report_answer_geomeans(r);
+	analyze_cells(r);
+	report_cell_answers(r);
 	return r;
 }
 
-ReportData *
-report_load(const char *dir, const char *baseline, char **error)
+/*
+ * Every figure of a report, in order, into r as report_read() left it; the
+ * cells' answers last, since a counted profile withdraws the tps
+ * comparisons its valgrind runs cannot make.
+ */
+void
+report_analyze(ReportData *r)
 {
-	ReportData *r = report_load_cells(dir, baseline, error);
-
-	if (r == NULL)
-		return NULL;
+	analyze_cells(r);
 	build_seeds_verdicts(r);
 	report_measure_costs(r);
 	for (int i = 0; i < r->ncells; i++)
@@ -216,8 +239,21 @@ report_load(const char *dir, const char *baseline, char **error)
 	compute_noise(r);
 	run_warnings(r);
 	report_environment_warnings(r);
+	report_metrics_load(r);
 	report_probe_load(r);
 	report_layout_load(r);
 	profile_report_load(r);
+	report_cell_answers(r);
+}
+
+/* A results directory loaded and analyzed, for compare and calibrate. */
+ReportData *
+report_load(const char *dir, const char *baseline, char **error)
+{
+	ReportData *r = report_read(dir, baseline, error);
+
+	if (r == NULL)
+		return NULL;
+	report_analyze(r);
 	return r;
 }

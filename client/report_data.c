@@ -1,16 +1,17 @@
 /*-------------------------------------------------------------------------
  *
  * report_data.c
- *		A results directory read back into a ReportData (report_read()),
- *		and what every part of the report shares: looking up variants,
- *		cells and samples, warnings, the one way B is compared with A
- *		(report_compare_samples()), and the formatting of figures.
+ *		The load stage of a report (report.h's map): a results directory
+ *		read back into a ReportData (report_read()), and the accessors
+ *		every stage reads it with: variants, cells and samples, and each
+ *		cell's answer as the analysis stored it.
  *
  * A run counts when its status is ok, it is not a warmup run and it has a
  * tps figure.  runs.csv is read by column name, so that columns added
  * later do not shift what is read.  The figures of the report are
- * computed in report_analysis.c, which calls this file and never the
- * other way round.
+ * computed in the analysis (report_analyze(), report_analysis.c), which
+ * calls this file and never the other way round; the accessors compute
+ * nothing, so the writers may call them.
  *
  *-------------------------------------------------------------------------
  */
@@ -221,49 +222,6 @@ report_sample(const ReportData *r, int script, int clients, int variant)
 	return &r->samples[(script * r->spec.nclients + clients) * r->spec.nvariants + variant];
 }
 
-static void add_line(char ***lines, int *n, const char *fmt, va_list ap) pg_attribute_printf(3, 0);
-
-static void
-add_line(char ***lines, int *n, const char *fmt, va_list ap)
-{
-	char		buf[2048];
-
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	/* values of experiment.json are quoted: no escape sequence reaches a terminal */
-	for (char *p = buf; *p; p++)
-		if ((unsigned char) *p < 0x20 || *p == 0x7f)
-			*p = ' ';
-	*lines = pg_realloc(*lines, sizeof(char *) * (*n + 1));
-	(*lines)[(*n)++] = pg_strdup(buf);
-}
-
-void
-report_warn(ReportData *r, const char *fmt,...)
-{
-	va_list		ap;
-
-	va_start(ap, fmt);
-	add_line(&r->warnings, &r->nwarnings, fmt, ap);
-	va_end(ap);
-}
-
-void
-report_declare(ReportData *r, const char *fmt,...)
-{
-	va_list		ap;
-
-	va_start(ap, fmt);
-	add_line(&r->declared, &r->ndeclared, fmt, ap);
-	va_end(ap);
-}
-
-void
-report_add_seed_line(ReportData *r, char *line)
-{
-	r->seed_lines = pg_realloc(r->seed_lines, sizeof(char *) * (r->nseed_lines + 1));
-	r->seed_lines[r->nseed_lines++] = line;
-}
-
 /* Distribute counted runs over the samples, in run order. */
 static void
 fill_samples(ReportData *r)
@@ -303,224 +261,6 @@ fill_samples(ReportData *r)
 		smp->run_index[smp->n] = i;
 		smp->n++;
 	}
-	for (int i = 0; i < nsamples; i++)
-	{
-		ReportSample *smp = &r->samples[i];
-
-		if (smp->n > 0)
-		{
-			smp->has_summary = stats_summarize(smp->tps, smp->n, 1.0 - r->opt.alpha,
-											   &smp->summary) == STATS_OK;
-			smp->outliers = Max(0, stats_outliers(smp->tps, smp->n, NULL, NULL));
-		}
-	}
-}
-
-/*
- * The plain median of n > 0 values (sorted in place), for figures that are
- * only shown, never tested: zeros allowed, unlike the statistics of common/.
- */
-double
-report_median(double *x, int n)
-{
-	stats_sort(x, n);
-	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-}
-
-/*
- * The runs of one side of a cell that have a figure (value(r, run, arg):
- * NAN or <= 0 when a run has none), as a sample of that figure: its
- * values in tps, with the runs' rounds and ids and their places in the
- * side (of_side), by which a comparison finds each run's unit.  Every
- * figure compared beside tps is sampled here: the probe's, the profiles'
- * metrics and functions.
- */
-void
-report_figure_sample(const ReportData *r, const ReportSample *side, ReportFigureValue value,
-					 const void *arg, ReportSample *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->tps = pg_malloc(sizeof(double) * (side->n + 1));
-	out->rounds = pg_malloc(sizeof(int) * (side->n + 1));
-	out->run_ids = pg_malloc(sizeof(int) * (side->n + 1));
-	out->of_side = pg_malloc(sizeof(int) * (side->n + 1));
-	for (int i = 0; i < side->n; i++)
-	{
-		double		v = value(r, side->run_index[i], arg);
-
-		if (!isfinite(v) || v <= 0)
-			continue;
-		out->tps[out->n] = v;
-		out->rounds[out->n] = side->rounds[i];
-		out->run_ids[out->n] = side->run_ids[i];
-		out->of_side[out->n] = i;
-		out->n++;
-	}
-}
-
-/* A ReportRunValue as a ReportFigureValue: arg points to the ReportRunValue. */
-double
-report_run_figure(const ReportData *r, int run, const void *arg)
-{
-	return (*(const ReportRunValue *) arg) (&r->runs[run]);
-}
-
-void
-report_free_figure_sample(ReportSample *s)
-{
-	pg_free(s->tps);
-	pg_free(s->rounds);
-	pg_free(s->run_ids);
-	pg_free(s->of_side);
-}
-
-/* Each run's unit in a figure's sample, from its cell side's; NULL: rounds. */
-static int *
-units_of(const int *side_units, const ReportSample *s)
-{
-	int		   *units;
-
-	if (side_units == NULL)
-		return NULL;
-	units = pg_malloc(sizeof(int) * (s->n + 1));
-	for (int i = 0; i < s->n; i++)
-		units[i] = side_units[s->of_side ? s->of_side[i] : i];
-	return units;
-}
-
-/*
- * The kind of unit a cell's comparisons pass to common/: round by round is
- * the instance-pair comparison with one pair.
- */
-static StatsUnit
-stats_unit_of(const ReportCell *c)
-{
-	return c->unit == STATS_UNIT_ROUND ? STATS_UNIT_INSTANCE_PAIR : c->unit;
-}
-
-/*
- * B against A in cell c, as every verdict of the report is made: tps, the
- * snapshot probe's figures and the profiles' metrics and functions, each
- * across the unit report_compare_cell() decided for the cell.  a and b are
- * the cell's samples or samples of one figure of their runs (of_side set,
- * report_figure_sample()).
- */
-bool
-report_compare_samples(const ReportData *r, const ReportCell *c,
-					   const ReportSample *a, const ReportSample *b,
-					   bool higher_is_better, StatsComparison *out)
-{
-	StatsOptions opt = r->opt;
-	int		   *ua = units_of(c->unit_a, a);
-	int		   *ub = units_of(c->unit_b, b);
-	int			rc;
-
-	opt.higher_is_better = higher_is_better;
-	rc = stats_compare_units(a->tps, a->rounds, ua, a->n, b->tps, b->rounds, ub, b->n,
-							 stats_unit_of(c), &opt, out);
-	if (ua)
-		pg_free(ua);
-	if (ub)
-		pg_free(ub);
-	return rc == STATS_OK;
-}
-
-/*
- * Under rounds = auto: cell c's decision after blocks_done blocks of the
- * plan, on the units of the cell's verdict (stats_sequential_decide(),
- * which the extension's experiment_report() calls too): its deciding (or
- * last) look into out and that look's block into *block (0: none).
- */
-bool
-report_look_cell(const ReportData *r, const ReportCell *c, const StatsBudgetPlan *plan,
-				 int blocks_done, const double *info, const double *z,
-				 StatsLook *out, int *block)
-{
-	ReportSample a,
-				b;
-	int		   *ua,
-			   *ub;
-	int			rc;
-
-	report_cell_rounds(r, c, 1, INT_MAX, &a, &b);
-	ua = units_of(c->unit_a, &a);
-	ub = units_of(c->unit_b, &b);
-	rc = stats_sequential_decide(a.tps, a.rounds, ua, a.n, b.tps, b.rounds, ub, b.n,
-								 stats_unit_of(c), plan, blocks_done, info, z, &r->opt,
-								 out, block);
-	if (ua)
-		pg_free(ua);
-	if (ub)
-		pg_free(ub);
-	report_free_figure_sample(&a);
-	report_free_figure_sample(&b);
-	return rc == STATS_OK && *block > 0;
-}
-
-/*
- * The tps of each side of cell c in rounds [first, last], as figure
- * samples: one block of a calibration, or the rounds a look has seen.
- */
-void
-report_cell_rounds(const ReportData *r, const ReportCell *c, int first, int last,
-				   ReportSample *a, ReportSample *b)
-{
-	ReportRunValue tps = report_run_tps;
-	ReportSample *side[2] = {a, b};
-
-	report_figure_sample(r, c->a, report_run_figure, &tps, a);
-	report_figure_sample(r, c->b, report_run_figure, &tps, b);
-	for (int s = 0; s < 2; s++)
-	{
-		ReportSample *x = side[s];
-		int			k = 0;
-
-		for (int i = 0; i < x->n; i++)
-		{
-			if (x->rounds[i] < first || x->rounds[i] > last)
-				continue;
-			x->tps[k] = x->tps[i];
-			x->rounds[k] = x->rounds[i];
-			x->run_ids[k] = x->run_ids[i];
-			x->of_side[k] = x->of_side[i];
-			k++;
-		}
-		x->n = k;
-	}
-}
-
-/* B against A in cell c over rounds [first, last], as the verdict table compares. */
-bool
-report_compare_rounds(const ReportData *r, const ReportCell *c, int first, int last,
-					  StatsComparison *out)
-{
-	ReportSample a,
-				b;
-	bool		ok;
-
-	report_cell_rounds(r, c, first, last, &a, &b);
-	ok = report_compare_samples(r, c, &a, &b, r->opt.higher_is_better, out);
-	report_free_figure_sample(&a);
-	report_free_figure_sample(&b);
-	return ok;
-}
-
-/* B against A in cell c for one figure of each counted run. */
-bool
-report_compare_runs(const ReportData *r, const ReportCell *c, ReportRunValue value,
-					bool higher_is_better, StatsComparison *out)
-{
-	ReportSample fa,
-				fb;
-
-	bool		ok;
-
-	report_figure_sample(r, c->a, report_run_figure, &value, &fa);
-	report_figure_sample(r, c->b, report_run_figure, &value, &fb);
-	ok = report_compare_samples(r, c, &fa, &fb, higher_is_better, out);
-	report_free_figure_sample(&fa);
-	report_free_figure_sample(&fb);
-	return ok;
 }
 
 /* The figure of the verdict, as a ReportRunValue. */
@@ -533,7 +273,7 @@ report_run_tps(const ReportRun *run)
 /*
  * A results directory read back: the experiment, every run of runs.csv
  * and the counted runs of each cell in samples.  The report's figures
- * come after (report_load(), report_analysis.c).
+ * come after (report_analyze(), report_analysis.c).
  */
 ReportData *
 report_read(const char *dir, const char *baseline, char **error)
@@ -560,103 +300,52 @@ report_read(const char *dir, const char *baseline, char **error)
 	return r;
 }
 
-/* ---- formatting shared by every writer ---- */
+/* ---- the answers of the analysis, as the writers read them ---- */
 
-/* A figure for JSON: null when there is none (json_real() takes no NaN). */
-json_t *
-report_json_num(bool has, double v)
+/* The cell's answer (report_answer.c), NULL when there is none. */
+const StatsComparison *
+report_cell_answer(const ReportData *r, const ReportCell *c)
 {
-	return has && isfinite(v) ? json_real(v) : json_null();
+	return c->answer;
 }
 
-/* A string member of a JSON object, or dflt when absent or not a string. */
-const char *
-report_json_str(json_t *obj, const char *key, const char *dflt)
+ReportClass
+report_cell_class(const ReportData *r, const ReportCell *c)
 {
-	const char *s = json_string_value(json_object_get(obj, key));
-
-	return s ? s : dflt;
+	return c->klass;
 }
 
+/* "faster", "~ no change (MDE 3.1%)", "same within ±1%", "undecided", "not compared", ... */
 char *
-report_pct(double ratio)
+report_cell_verdict(const ReportData *r, const ReportCell *c)
 {
-	return psprintf("%+.2f%%", 100.0 * (ratio - 1.0));
+	return c->verdict;
 }
 
-/* "1615 ±3.2%": the median and the larger distance to a CI bound */
+/* The cell's decision, undecided before its first look. */
+StatsDecision
+report_look_decision(const ReportCell *c)
+{
+	return c->has_look ? c->look.decision : STATS_UNDECIDED;
+}
+
+/* "faster", "slower", "same within ±1%" or "undecided" */
 char *
-report_median_pm(const ReportSample *s)
+report_decision_text(const ReportData *r, const ReportCell *c)
 {
-	const StatsSummary *m = &s->summary;
-
-	if (!s->has_summary)
-		return pg_strdup("-");
-	if (!m->has_median_ci)
-		return psprintf("%.1f ±∞", m->median);
-	return psprintf("%.1f ±%.1f%%", m->median,
-					100.0 * Max(m->median_ci_high - m->median, m->median - m->median_ci_low) / m->median);
+	return c->decision;
 }
 
-/* B/A, its CI and p as every table prints them ("-": none). */
-void
-report_comparison_cells(const StatsComparison *cmp, bool ok, const char **cells)
-{
-	cells[0] = ok && cmp->has_estimate ? report_pct(cmp->estimate) : "-";
-	cells[1] = ok && cmp->has_ci
-		? psprintf("[%s, %s]", report_pct(cmp->ci_low), report_pct(cmp->ci_high)) : "-";
-	cells[2] = ok && cmp->has_p ? psprintf("%.3g", cmp->p_value) : "-";
-	cells[3] = ok ? report_comparison_n(cmp) : "-";
-}
-
-/*
- * What a comparison's test counted: "6 instance pairs" or "3 layout seed
- * pairs" (across units), "15 rounds" (round by round), "8+8" (unpaired).
- */
+/* "slower -39.8% [-41.0%, -38.5%] at 99.93%", "same within ±1%: ...", "undecided: ..." */
 char *
-report_comparison_n(const StatsComparison *cmp)
+report_look_text(const ReportData *r, const ReportCell *c)
 {
-	if (cmp->unit != STATS_UNIT_RUN && cmp->unit != STATS_UNIT_ROUND)
-		return psprintf("%d %s", cmp->n_units, stats_unit_name(cmp->unit, cmp->n_units));
-	return cmp->n_pairs > 0 ? psprintf("%d rounds", cmp->n_pairs)
-		: psprintf("%d+%d", cmp->n_a, cmp->n_b);
+	return c->look_text;
 }
 
+/* "look 3 of 9, 15 rounds, 1m15s" and, when undecided, why it stopped */
 char *
-report_verdict_text(const StatsComparison *cmp)
+report_look_stopped(const ReportData *r, const ReportCell *c)
 {
-	if (cmp->verdict == STATS_NO_CHANGE && cmp->has_mde)
-		return psprintf("~ no change (MDE %.1f%%)", cmp->mde_pct);
-	return pg_strdup(stats_verdict_name(cmp->verdict));
-}
-
-/*
- * One comparison's figures; ok false: none could be made.  unit is the
- * one the design called for, shown when no comparison could be made.
- */
-json_t *
-report_comparison_json(const StatsComparison *x, bool ok, StatsUnit unit)
-{
-	static const StatsComparison none;
-
-	/* no comparison at all: its figures are read, and written as null */
-	if (x == NULL)
-		x = &none, ok = false;
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:i, s:s, s:i, s:o, s:s, s:s}",
-					 "estimate", report_json_num(ok && x->has_estimate, x->estimate),
-					 "change_pct", report_json_num(ok && x->has_estimate, x->change_pct),
-					 "ci_low", report_json_num(ok && x->has_ci, x->ci_low),
-					 "ci_high", report_json_num(ok && x->has_ci, x->ci_high),
-					 "ci_confidence", report_json_num(ok && x->has_estimate, x->ci_confidence),
-					 "p_value", report_json_num(ok && x->has_p, x->p_value),
-					 "u", report_json_num(ok && x->has_p, x->u),
-					 "min_p", report_json_num(ok && x->has_p, x->min_p),
-					 "mde_pct", report_json_num(ok && x->has_mde, x->mde_pct),
-					 "p_exact", ok && x->p_exact,
-					 "n_pairs", ok ? x->n_pairs : 0,
-					 "unit", stats_unit_name(ok ? x->unit : unit, 1),
-					 "n_units", ok ? x->n_units : 0,
-					 "df", report_json_num(ok && x->has_p && x->df > 0, x->df),
-					 "verdict", ok ? stats_verdict_name(x->verdict) : "insufficient",
-					 "reason", ok ? x->reason : "");
+	return c->look_stopped;
 }

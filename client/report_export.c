@@ -9,7 +9,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "profile_report.h"
+#include "profile_report_write.h"
 #include "report.h"
 #include "safe_file.h"
 

@@ -1,19 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * report_forest.c
- *		The one answer of each comparison, and the forest plot of them all:
- *		an SVG at the top of report.md and report.html, and a text plot
- *		under the terminal's verdict table.
- *
- * A comparison has one estimate, one CI and one verdict: the ones the
- * experiment's design decided.  With a fixed number of rounds that is the
- * comparison of all rounds; under rounds = auto it is the cell's deciding
- * look (or its last look when none decided), at that look's level.  Every
- * table, plot and export takes its figures from report_cell_answer() and
- * report_cell_verdict(), so that no two places of a report can give two
- * numbers for one question; the other view of the same data (all rounds
- * as if their number had been fixed) is shown only in the details, under
- * that name.
+ *		The forest plot of every comparison's answer: an SVG at the top of
+ *		report.md and report.html, and a text plot under the terminal's
+ *		verdict table.  A writer: it draws the answers report_answer.c
+ *		stored in the cells and computes none.
  *
  * The forest plot draws each comparison as a row: its estimate and CI on a
  * log-ratio axis, the ±noise band shaded, coloured and labelled by its
@@ -33,58 +24,6 @@
 
 #include <math.h>
 
-const StatsComparison *
-report_cell_answer(const ReportData *r, const ReportCell *c)
-{
-	if (r->sequential)
-		return c->has_look ? &c->look.cmp : NULL;
-	return c->has_comparison ? &c->cmp : NULL;
-}
-
-ReportClass
-report_cell_class(const ReportData *r, const ReportCell *c)
-{
-	if (r->sequential)
-	{
-		switch (report_look_decision(c))
-		{
-			case STATS_DECIDED_FASTER:
-				return REPORT_FASTER;
-			case STATS_DECIDED_SLOWER:
-				return REPORT_SLOWER;
-			case STATS_DECIDED_SAME:
-				return REPORT_SAME;
-			case STATS_UNDECIDED:
-				break;
-		}
-		return REPORT_UNDECIDED;
-	}
-	if (!c->has_comparison)
-		return REPORT_INSUFFICIENT;
-	switch (c->cmp.verdict)
-	{
-		case STATS_FASTER:
-			return REPORT_FASTER;
-		case STATS_SLOWER:
-			return REPORT_SLOWER;
-		case STATS_NO_CHANGE:
-			return REPORT_NO_CHANGE;
-		case STATS_INSUFFICIENT:
-			break;
-	}
-	return REPORT_INSUFFICIENT;
-}
-
-/* "faster", "~ no change (MDE 3.1%)", "same within ±1%", "undecided", "not compared", ... */
-char *
-report_cell_verdict(const ReportData *r, const ReportCell *c)
-{
-	if (r->sequential)
-		return report_decision_text(r, c);
-	/* none: no runs on a side, or tps under valgrind (a counted profile) */
-	return c->has_comparison ? report_verdict_text(&c->cmp) : pg_strdup("not compared");
-}
-
 /* Okabe-Ito: apart for every common colour-vision deficiency */
 const char *
 report_class_colour(ReportClass k)
@@ -99,35 +38,6 @@ report_class_colour(ReportClass k)
 	};
 
 	return colours[k];
-}
-
-/*
- * Per variant, the geometric mean over its cells of the answers' ratios;
- * after the looks, since under rounds = auto they are the answers.
- */
-void
-report_answer_geomeans(ReportData *r)
-{
-	for (int v = 0; v < r->spec.nvariants; v++)
-	{
-		double	   *ratios = pg_malloc(sizeof(double) * (r->ncells + 1));
-		int			n = 0;
-
-		for (int i = 0; i < r->ncells; i++)
-		{
-			const StatsComparison *cmp = report_cell_answer(r, &r->cells[i]);
-
-			if (r->cells[i].variant == v && cmp != NULL && cmp->has_estimate)
-				ratios[n++] = cmp->estimate;
-		}
-		if (v == r->baseline)
-			r->geomean_ratio[v] = 1.0;
-		else if (n == 0)
-			r->has_geomean[v] = false;
-		else
-			stats_geomean(ratios, n, &r->geomean_ratio[v]);
-		pfree(ratios);
-	}
 }
 
 /*

@@ -367,37 +367,6 @@ report_cell_levels(ReportData *r, ReportCell *c)
 }
 
 /* "1.23%" of a variance of log values; "-" when the level was not measured. */
-static char *
-sd_text(const StatsComponents *k, StatsLevel level)
-{
-	if (!k->has[level])
-		return "-";
-	return psprintf("%.2f%%%s", 100 * sqrt(k->variance[level]), k->truncated[level] ? "*" : "");
-}
-
-/*
- * The components of a cell in one line: the sd of log tps at each level,
- * each side's and on the ratio, "-" for a level the data do not vary.
- */
-char *
-report_components_text(const ReportData *r, const ReportCell *c)
-{
-	char	   *text = pg_strdup("");
-
-	for (int l = STATS_LEVEL_BUILD; l < STATS_N_LEVELS; l++)
-	{
-		const StatsComponents *k[3] = {&c->run_a, &c->run_b, &c->ratio};
-
-		if (!k[0]->has[l] && !k[1]->has[l] && (l == STATS_LEVEL_SECOND || !k[2]->has[l]))
-			continue;
-		text = psprintf("%s%s%s %s/%s", text, text[0] ? ", " : "", stats_level_name(l),
-						sd_text(k[0], l), sd_text(k[1], l));
-		if (l != STATS_LEVEL_SECOND)
-			text = psprintf("%s (ratio %s)", text, sd_text(k[2], l));
-	}
-	return text;
-}
-
 /* ---- what a build, a restart and a round cost here ---- */
 
 /* The wall time of a run: as recorded, or (older results) pgbench's and the reset's. */

@@ -11,8 +11,8 @@
  * any alpha: the verdict of a counter is Benjamini-Hochberg's across the
  * counters of its comparison (q < alpha and the whole CI beyond the noise
  * threshold, stats_fdr_discovery()), as the profiles' functions are.  The
- * table lists what moved first, largest change first; what did not is
- * collapsed under it.
+ * rows of each comparison are stored in its cell, what moved first,
+ * largest change first; report_metrics_write.c writes them.
  *
  *-------------------------------------------------------------------------
  */
@@ -179,27 +179,13 @@ collect_metrics(const ReportData *r, Metric *ms)
 	return n;
 }
 
-static char *
-fmt_value(double v)
-{
-	if (v >= 1000)
-		return psprintf("%.0f", v);
-	if (v >= 10)
-		return psprintf("%.1f", v);
-	return psprintf("%.3g", v);
-}
-
-
-/* One counter of one comparison, B against A. */
+/* One counter of one comparison while it is compared: its samples and the row kept. */
 typedef struct MetricRow
 {
 	const Metric *metric;
 	ReportSample a;				/* the counter of each side's counted runs */
 	ReportSample b;
-	bool		has;
-	StatsComparison cmp;		/* lower is not "better": more or less */
-	double		q;				/* Benjamini-Hochberg across the comparison's counters */
-	bool		moved;
+	ReportMetricRow row;
 } MetricRow;
 
 static double
@@ -214,8 +200,8 @@ row_order(const void *x, const void *y)
 {
 	const MetricRow *a = x;
 	const MetricRow *b = y;
-	double		da = a->moved ? fabs(log(a->cmp.estimate)) : -1;
-	double		db = b->moved ? fabs(log(b->cmp.estimate)) : -1;
+	double		da = a->row.moved ? fabs(log(a->row.cmp.estimate)) : -1;
+	double		db = b->row.moved ? fabs(log(b->row.cmp.estimate)) : -1;
 
 	if (da != db)
 		return da > db ? -1 : 1;
@@ -244,16 +230,17 @@ compare_metrics(const ReportData *r, const ReportCell *c, const Metric *ms, int 
 			report_free_figure_sample(&row->b);
 			continue;
 		}
-		row->has = row->a.n > 0 && row->b.n > 0 &&
-			report_compare_samples(r, c, &row->a, &row->b, false, &row->cmp);
-		p[n] = row->has && row->cmp.has_p ? row->cmp.p_value : 1.0;
+		row->row.has = row->a.n > 0 && row->b.n > 0 &&
+			report_compare_samples(r, c, &row->a, &row->b, false, &row->row.cmp);
+		p[n] = row->row.has && row->row.cmp.has_p ? row->row.cmp.p_value : 1.0;
 		n++;
 	}
 	if (n > 0 && stats_bh_adjust(p, n, p) == STATS_OK)
 		for (int i = 0; i < n; i++)
 		{
-			rows[i].q = p[i];
-			rows[i].moved = rows[i].has && stats_fdr_discovery(&rows[i].cmp, p[i], &r->opt);
+			rows[i].row.q = p[i];
+			rows[i].row.moved = rows[i].row.has &&
+				stats_fdr_discovery(&rows[i].row.cmp, p[i], &r->opt);
 		}
 	pfree(p);
 	qsort(rows, n, sizeof(MetricRow), row_order);
@@ -261,79 +248,43 @@ compare_metrics(const ReportData *r, const ReportCell *c, const Metric *ms, int 
 	return rows;
 }
 
-static void
-metric_row(Doc *d, const MetricRow *row)
-{
-	const char *cells[8];
-
-	cells[0] = row->metric->label;
-	cells[1] = row->a.n > 0 ? fmt_value(report_median(row->a.tps, row->a.n)) : "-";
-	cells[2] = row->b.n > 0 ? fmt_value(report_median(row->b.tps, row->b.n)) : "-";
-	report_comparison_cells(&row->cmp, row->has, &cells[3]);
-	/* q in the place of p: the verdict is Benjamini-Hochberg's */
-	cells[5] = row->has && row->cmp.has_p ? psprintf("%.3g", row->q) : "-";
-	cells[7] = !row->has ? "insufficient" : row->moved ? (row->cmp.estimate > 1 ? "more" : "less") : "~";
-	doc_table_row_marked(d, cells, 7, row->moved ? "#222" : NULL);
-}
-
+/*
+ * Every counter of every comparison (but the pooled rows of build seeds),
+ * compared once into its cell for the section report_metrics_write.c
+ * writes; whether any run has counters of the extension at all.
+ */
 void
-report_metrics_section(const ReportData *r, Doc *d)
+report_metrics_load(ReportData *r)
 {
-	Metric		ms[MAX_METRICS];
+	Metric	   *ms = pg_malloc(sizeof(Metric) * MAX_METRICS);
 	int			nm = collect_metrics(r, ms);
-	bool		any_counters = false;
 
-	doc_heading(d, 2, "Server counters per transaction");
-	doc_para(d, "Each counter per transaction of the counted runs, B against A on the unit of the "
-			 "comparison's verdict (n) with its statistics; q: p adjusted by Benjamini-Hochberg "
-			 "across the counters of the comparison. more or less: q < %g and the whole CI beyond "
-			 "±%g%%; ~: not so. What moved comes first; the rest is folded under it.",
-			 r->opt.alpha, 100 * r->opt.noise);
-	for (int v = 0; v < r->spec.nvariants; v++)
-		if (!r->spec.variants[v].extension)
-			doc_para(d, "Variant %s ran without the extension: it has no server counters.",
-					 report_variant_name(r, v));
 	for (int i = 0; i < nm; i++)
 		if (ms[i].kind == METRIC_COUNTER || ms[i].kind == METRIC_WAIT)
-			any_counters = true;
-	if (!any_counters)
-		doc_para(d, "No run has counters from pgbench_ext.counters() (runs/NNNN.json); "
-				 "shown are the figures from runs.csv.");
+			r->any_counters = true;
 	for (int i = 0; i < r->ncells; i++)
 	{
-		const ReportCell *c = &r->cells[i];
-		const char *hdr[] = {"metric (median of runs)", c->base_name, c->name, "B/A", "CI", "q",
-		"n", "verdict"};
-		int			nrows,
-					moved = 0;
+		ReportCell *c = &r->cells[i];
+		int			nrows;
 		MetricRow  *rows;
 
 		if (c->variant < 0)
 			continue;
 		rows = compare_metrics(r, c, ms, nm, &nrows);
-		while (moved < nrows && rows[moved].moved)
-			moved++;
-		doc_heading(d, 3, psprintf("%s: %d of %d counters moved", report_cell_title(c), moved, nrows));
-		if (moved == 0)
-			doc_para(d, "No counter moved.");
-		else
-		{
-			doc_table_begin(d, lengthof(hdr), hdr);
-			for (int k = 0; k < moved; k++)
-				metric_row(d, &rows[k]);
-			doc_table_end(d);
-		}
-		if (moved < nrows)
-		{
-			doc_details_begin(d, psprintf("%d counters that did not move", nrows - moved));
-			doc_table_begin(d, lengthof(hdr), hdr);
-			for (int k = moved; k < nrows; k++)
-				metric_row(d, &rows[k]);
-			doc_table_end(d);
-			doc_details_end(d);
-		}
+		c->metrics = pg_malloc0(sizeof(ReportMetricRow) * (nrows + 1));
+		c->nmetrics = nrows;
 		for (int k = 0; k < nrows; k++)
 		{
+			ReportMetricRow *m = &c->metrics[k];
+
+			*m = rows[k].row;
+			m->label = rows[k].metric->label;
+			m->n_a = rows[k].a.n;
+			m->n_b = rows[k].b.n;
+			m->median_a = m->n_a > 0 ? report_median(rows[k].a.tps, m->n_a) : NAN;
+			m->median_b = m->n_b > 0 ? report_median(rows[k].b.tps, m->n_b) : NAN;
+			if (m->moved)
+				c->nmetrics_moved++;
 			report_free_figure_sample(&rows[k].a);
 			report_free_figure_sample(&rows[k].b);
 		}

@@ -7,13 +7,16 @@
  *		files, report.md and report.html.  The "report" command
  *		and the end of "run" and "ab" both call report_render().
  *
- * Files are written into the results directory without following a link
- * planted there (safe_file.c).
+ * It reads as the three stages of report.h's map: report_read() loads the
+ * directory once, report_analyze() computes every figure into the
+ * ReportData, and the writers, which take it const, format it.  Files are
+ * written into the results directory without following a link planted
+ * there (safe_file.c).
  *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "profile_report.h"
+#include "profile_report_write.h"
 #include "report.h"
 #include "results.h"
 #include "safe_file.h"
@@ -44,11 +47,15 @@ write_doc(const ReportData *r, DocFormat format, const char *name, const char *f
 	return true;
 }
 
-int
-report_render(const char *dir, const char *baseline, FILE *out)
+/*
+ * Every output, from r as the analysis left it: the terminal table,
+ * summary.json, benchstat.txt, the forest plot, the other plots, the
+ * profiles' files, report.md and report.html.  Returns the exit status.
+ */
+static int
+write_outputs(const ReportData *r, FILE *out)
 {
 	char	   *error = NULL;
-	ReportData *r = report_load(dir, baseline, &error);
 	char	   *note = NULL;
 	char	  **plots;
 	char	  **titles = NULL;
@@ -56,25 +63,19 @@ report_render(const char *dir, const char *baseline, FILE *out)
 	json_t	   *summary;
 	char	   *forest;
 
-	if (r == NULL)
-	{
-		log_error_text(error);
-		return EXIT_USAGE;
-	}
 	report_print_table(r, out, report_verbose);
-
 	summary = report_summary_json(r);
 	/* a link or FIFO planted where the report writes is refused input */
-	if (!results_write_json(dir, "summary.json", summary, &error) ||
-		!report_write_benchstat(r, psprintf("%s/benchstat.txt", dir), &error))
+	if (!results_write_json(r->dir, "summary.json", summary, &error) ||
+		!report_write_benchstat(r, psprintf("%s/benchstat.txt", r->dir), &error))
 	{
 		log_error_text(error);
 		return safe_file_refused() ? EXIT_USAGE : EXIT_RUNTIME_ERROR;
 	}
 	json_decref(summary);
 	/* the forest plot needs no gnuplot: it is the answer, drawn always */
-	forest = psprintf("%s/plots/forest.svg", dir);
-	if (!safe_mkdir(psprintf("%s/plots", dir), 0755, 0, &error) ||
+	forest = psprintf("%s/plots/forest.svg", r->dir);
+	if (!safe_mkdir(psprintf("%s/plots", r->dir), 0755, 0, &error) ||
 		!report_draw_forest(r, forest, &error))
 	{
 		log_error_text(error);
@@ -91,6 +92,22 @@ report_render(const char *dir, const char *baseline, FILE *out)
 		return safe_file_refused() ? EXIT_USAGE : EXIT_RUNTIME_ERROR;
 	if (nplots == 0)
 		fprintf(out, "no plots: %s\n", note);
-	fprintf(out, "report: %s/report.html (and report.md, summary.json, benchstat.txt)\n", dir);
+	fprintf(out, "report: %s/report.html (and report.md, summary.json, benchstat.txt)\n", r->dir);
 	return 0;
+}
+
+/* The three stages, top to bottom: load, analyze, write. */
+int
+report_render(const char *dir, const char *baseline, FILE *out)
+{
+	char	   *error = NULL;
+	ReportData *r = report_read(dir, baseline, &error);
+
+	if (r == NULL)
+	{
+		log_error_text(error);
+		return EXIT_USAGE;
+	}
+	report_analyze(r);
+	return write_outputs(r, out);
 }

@@ -12,7 +12,7 @@
  */
 #include "client.h"
 #include "layout.h"
-#include "profile_report.h"
+#include "profile_report_write.h"
 #include "farm.h"
 #include "report.h"
 

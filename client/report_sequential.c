@@ -14,6 +14,8 @@
  * verdict, and later rounds (which it still runs: every round runs every
  * cell) do not change it.  The runner calls this after each block
  * to choose whether to go on; "report" calls it for the same figures.
+ * The texts of each cell's decision and looks are made here too, once,
+ * for report_sequential_write.c and the other writers.
  *
  *-------------------------------------------------------------------------
  */
@@ -145,16 +147,9 @@ report_sequential_load(ReportData *r)
 	pfree(z);
 }
 
-/* The cell's decision, undecided before its first look. */
-StatsDecision
-report_look_decision(const ReportCell *c)
-{
-	return c->has_look ? c->look.decision : STATS_UNDECIDED;
-}
-
 /* "faster", "slower", "same within ±1%" or "undecided" */
-char *
-report_decision_text(const ReportData *r, const ReportCell *c)
+static char *
+decision_text(const ReportData *r, const ReportCell *c)
 {
 	if (report_look_decision(c) == STATS_DECIDED_SAME)
 		return psprintf("same within ±%g%%", 100 * r->opt.noise);
@@ -164,8 +159,8 @@ report_decision_text(const ReportData *r, const ReportCell *c)
 }
 
 /* "slower -39.8% [-41.0%, -38.5%] at 99.93%", "same within ±1%: ...", "undecided: ..." */
-char *
-report_look_text(const ReportData *r, const ReportCell *c)
+static char *
+look_text(const ReportData *r, const ReportCell *c)
 {
 	const StatsComparison *cmp = &c->look.cmp;
 	char	   *figures;
@@ -177,7 +172,7 @@ report_look_text(const ReportData *r, const ReportCell *c)
 				   report_pct(cmp->ci_high), 100 * (1 - c->look.alpha_look))
 		: cmp->has_estimate ? psprintf("%s, no CI yet", report_pct(cmp->estimate)) : "no estimate";
 	return psprintf(c->look.decision == STATS_DECIDED_FASTER || c->look.decision == STATS_DECIDED_SLOWER
-					? "%s %s" : "%s: %s", report_decision_text(r, c), figures);
+					? "%s %s" : "%s: %s", decision_text(r, c), figures);
 }
 
 static char *
@@ -187,8 +182,8 @@ minutes(double s)
 }
 
 /* "look 3 of 9, 15 rounds, 1m15s" and, when undecided, why it stopped */
-char *
-report_look_stopped(const ReportData *r, const ReportCell *c)
+static char *
+look_stopped(const ReportData *r, const ReportCell *c)
 {
 	char	   *where;
 
@@ -202,61 +197,12 @@ report_look_stopped(const ReportData *r, const ReportCell *c)
 	return psprintf("%s: %s", r->stop_why, where);
 }
 
-json_t *
-report_look_json(const ReportData *r, const ReportCell *c)
-{
-	if (!r->sequential)
-		return json_null();
-	return json_pack("{s:s, s:b, s:i, s:i, s:i, s:i, s:o, s:o, s:o, s:s, s:o, s:s}",
-					 "decision", stats_decision_name(report_look_decision(c)),
-					 "decided", report_look_decision(c) != STATS_UNDECIDED,
-					 "look", c->has_look ? c->look.look : 0,
-					 "max_looks", r->budget.max_looks,
-					 "block", c->has_look ? c->look_block : 0,
-					 "rounds", c->has_look ? c->look_rounds : 0,
-					 "alpha_look", report_json_num(c->has_look, c->look.alpha_look),
-					 "alpha_spent", report_json_num(c->has_look, c->look.alpha_spent),
-					 "spent_s", report_json_num(c->has_look && !isnan(c->look_spent_s), c->look_spent_s),
-					 "stopped", report_look_stopped(r, c),
-					 "comparison", report_comparison_json(&c->look.cmp, c->has_look, c->unit),
-					 "reason", c->has_look ? c->look.reason : "");
-}
-
-/* report.md and report.html: how each cell's looks went. */
+/* The texts of cell c's decision and looks, kept in the cell for every writer. */
 void
-report_sequential_section(const ReportData *r, Doc *d)
+report_look_texts(const ReportData *r, ReportCell *c)
 {
-	static const char *const hdr[] = {"script", "clients", "variant", "decision",
-	"B/A and CI of the deciding (or last) look", "stopped", "to decide"};
-
-	if (!r->sequential)
-		return;
-	doc_heading(d, 2, "Decisions (rounds = auto)");
-	doc_para(d, "Looks after each block of %d rounds, on the unit of each cell's verdict, each at the "
-			 "nominal level of its group-sequential boundary, alpha spent over the looks of the plan "
-			 "(%s); a cell is decided at its first look whose CI lies "
-			 "wholly beyond ±%g%% (faster, slower) or wholly inside it (same). %s after %d block%s%s. "
-			 "These decisions are the experiment's verdict, in the table at the top; all rounds "
-			 "compared at alpha %g as if their number had been fixed are the next section's, not a verdict.",
-			 r->budget.block_rounds, r->budget.why, 100 * r->opt.noise,
-			 r->stop_why, r->blocks_done, r->blocks_done == 1 ? "" : "s",
-			 isnan(r->spent_s) ? "" : psprintf(", %.0f s of a budget of %d s", r->spent_s, r->budget.budget_s),
-			 r->opt.alpha);
-	doc_table_begin(d, lengthof(hdr), hdr);
-	for (int i = 0; i < r->ncells; i++)
-	{
-		const ReportCell *c = &r->cells[i];
-		bool		decided = report_look_decision(c) != STATS_UNDECIDED;
-		const char *cells[lengthof(hdr)];
-
-		cells[0] = c->script;
-		cells[1] = psprintf("%d", c->clients);
-		cells[2] = c->name;
-		cells[3] = report_decision_text(r, c);
-		cells[4] = report_look_text(r, c);
-		cells[5] = report_look_stopped(r, c);
-		cells[6] = decided ? "" : c->has_design ? c->design.reason : "no design could be planned from these runs";
-		doc_table_row(d, cells);
-	}
-	doc_table_end(d);
+	c->decision = decision_text(r, c);
+	c->look_text = look_text(r, c);
+	c->look_stopped = look_stopped(r, c);
 }
+

@@ -17,10 +17,41 @@
  */
 #include "client.h"
 #include "table.h"
-#include "profile_report.h"
+#include "profile_report_write.h"
 #include "report.h"
 
 #include <math.h>
+
+static char *
+sd_text(const StatsComponents *k, StatsLevel level)
+{
+	if (!k->has[level])
+		return "-";
+	return psprintf("%.2f%%%s", 100 * sqrt(k->variance[level]), k->truncated[level] ? "*" : "");
+}
+
+/*
+ * The components of a cell in one line: the sd of log tps at each level,
+ * each side's and on the ratio, "-" for a level the data do not vary.
+ */
+static char *
+components_text(const ReportData *r, const ReportCell *c)
+{
+	char	   *text = pg_strdup("");
+
+	for (int l = STATS_LEVEL_BUILD; l < STATS_N_LEVELS; l++)
+	{
+		const StatsComponents *k[3] = {&c->run_a, &c->run_b, &c->ratio};
+
+		if (!k[0]->has[l] && !k[1]->has[l] && (l == STATS_LEVEL_SECOND || !k[2]->has[l]))
+			continue;
+		text = psprintf("%s%s%s %s/%s", text, text[0] ? ", " : "", stats_level_name(l),
+						sd_text(k[0], l), sd_text(k[1], l));
+		if (l != STATS_LEVEL_SECOND)
+			text = psprintf("%s (ratio %s)", text, sd_text(k[2], l));
+	}
+	return text;
+}
 
 /*
  * Under the table, for every cell: where its noise lives (sd of log tps
@@ -44,7 +75,7 @@ print_levels(const ReportData *r, FILE *out)
 
 		if (c->has_components)
 			fprintf(out, "levels: %s: sd of log tps %s/%s: %s\n", where, c->base_name, c->name,
-					report_components_text(r, c));
+					components_text(r, c));
 		if (c->has_design)
 			fprintf(out, "design: %s: %s\n", where, c->design.reason);
 	}

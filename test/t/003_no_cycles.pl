@@ -10,6 +10,14 @@
 # (a global symbol of its object) is declared in the .h of the same base
 # name, but for the families below, which share one header; the #include
 # graph of the client's .h and .c files has no loop.
+#
+# And the report's stages point one way (report.h's map names each file's
+# stage): a writer calls no statistics of common/ (but the names of their
+# enums) and no function of the load or the analysis other than the
+# accessors report.h lists; the analysis calls no writer; the load calls
+# neither.  Calls are read from the sources by a small parser: comments,
+# strings and characters removed, every "name(" a call, every name at the
+# start of a line followed by "(" and not after "static" a definition.
 use strict;
 use warnings;
 
@@ -162,5 +170,102 @@ foreach my $dir ('client', 'extension')
 	is(scalar(@missing), 0, "$dir: every file's functions and variables declared in its own header (or its family's)")
 	  or diag join("\n", @missing);
 }
+
+# ---- the report's stages: write -> format, accessors; analysis -> load ----
+
+# The C source without comments, strings and character constants.
+sub code_of
+{
+	my ($text) = @_;
+	$text =~ s{/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'}{
+		my $m = $&; $m =~ tr/\n//cd; $m eq '' ? ' ' : $m }gse;
+	return $text;
+}
+
+# name => file of every function defined, not static, in the given files
+# (file => source); and file => { name => 1 } of every name called.
+sub defined_and_called
+{
+	my ($sources) = @_;
+	my (%defined, %called);
+	foreach my $file (sort keys %$sources)
+	{
+		my $code = code_of($sources->{$file});
+		my @lines = split /\n/, $code;
+		for my $i (0 .. $#lines)
+		{
+			next unless $lines[$i] =~ /^([A-Za-z_]\w*)\(/;
+			next if $i > 0 && $lines[ $i - 1 ] =~ /^static\b/;
+			$defined{$1} = $file;
+		}
+		# a call: a name and "(", but not a definition at a line's start
+		$code =~ s/^[A-Za-z_]\w*\(//mg;
+		$called{$file}{$1} = 1 while $code =~ /\b([A-Za-z_]\w*)\s*\(/g;
+	}
+	return (\%defined, \%called);
+}
+
+# "file: callee (stage)" for each call against the rules, given the stage
+# of each file, the accessors the writers may call, and the sources.
+sub stage_violations
+{
+	my ($stage, $accessors, $sources) = @_;
+	my ($defined, $called) = defined_and_called($sources);
+	my %may = (
+		write => { write => 1, format => 1 },
+		format => { format => 1 },
+		analysis => { analysis => 1, load => 1, format => 1 },
+		load => { load => 1 });
+	my @bad;
+	foreach my $file (sort keys %$called)
+	{
+		my $from = $stage->{$file} // next;
+		next unless $may{$from};
+		foreach my $callee (sort keys %{ $called->{$file} })
+		{
+			if ($from eq 'write' && $callee =~ /^stats_/ && $callee !~ /_name$/)
+			{
+				push @bad, "$file: $callee (statistics of common/)";
+				next;
+			}
+			my $owner = $defined->{$callee} // next;
+			my $to = $stage->{$owner} // next;
+			next if $owner eq $file || $may{$from}{$to};
+			next if $to eq 'load' && $accessors->{$callee};
+			push @bad, "$file: $callee ($to, $owner)";
+		}
+	}
+	return @bad;
+}
+
+# the rule catches a writer that computes, and allows what it should
+is( join('; ',
+		stage_violations(
+			{ 'w.c' => 'write', 'a.c' => 'analysis', 'l.c' => 'load', 'f.c' => 'format' },
+			{ get_it => 1 },
+			{
+				'w.c' => "void\nwrite_it(void)\n{\n\tget_it(); fmt_it(); stats_verdict_name(0);\n"
+				  . "\t/* analyze_it() */ puts(\"load_it()\"); stats_summarize(x);\n\tanalyze_it();\n}\n",
+				'a.c' => "void\nanalyze_it(void)\n{\n\tload_it(); fmt_it();\n}\n",
+				'l.c' => "void\nload_it(void)\n{\n}\nint\nget_it(void)\n{\n\treturn 0;\n}\n",
+				'f.c' => "void\nfmt_it(void)\n{\n\twrite_it();\n}\n",
+			})),
+	'f.c: write_it (write, w.c); w.c: analyze_it (analysis, a.c); w.c: stats_summarize (statistics of common/)',
+	'the stage rule: writers call no analysis and no statistics, format calls no writer');
+
+my $map = slurp_file("$top/client/report.h");
+my %stage;
+$stage{$2} = $1 while $map =~ /^ \*   (load|analysis|format|write|all) +(\w+\.c)\b/mg;
+cmp_ok(scalar(keys %stage), '>', 20, scalar(keys %stage) . ' files in report.h\'s map of stages');
+my @unmapped = grep { !$stage{$_} } map { basename($_) } glob("$top/client/report_*.c"), glob("$top/client/profile_report*.c");
+is(scalar(@unmapped), 0, 'every report_*.c and profile_report*.c has its stage in report.h\'s map')
+  or diag "not in the map: @unmapped";
+my ($block) = $map =~ m{report_data\.c: the accessors.*?\*/\n(.*?)\n\n}s;
+my %accessors = map { $_ => 1 } ($block // '') =~ /(\w+)\(/g;
+cmp_ok(scalar(keys %accessors), '>', 5, scalar(keys %accessors) . ' accessors the writers may call');
+my %sources = map { basename($_) => slurp_file($_) } glob("$top/client/*.c");
+my @bad = stage_violations(\%stage, \%accessors, \%sources);
+is(scalar(@bad), 0, 'the report\'s stages point one way: writers call no statistics and no analysis, the analysis no writer')
+  or diag join("\n", @bad);
 
 done_testing();

@@ -1,0 +1,60 @@
+/*-------------------------------------------------------------------------
+ *
+ * report_lines.c
+ *		The lines the analysis adds to a report: warnings, the differences
+ *		declared though no key names them, and the verdicts of build seeds.
+ *
+ * Of the analysis stage (report.h's map): every module of the analysis
+ * adds its lines here, and the writers print them as they are.  Values of
+ * experiment.json are quoted in them: no escape sequence reaches a
+ * terminal.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "report.h"
+
+#include <stdarg.h>
+
+static void add_line(char ***lines, int *n, const char *fmt, va_list ap) pg_attribute_printf(3, 0);
+
+static void
+add_line(char ***lines, int *n, const char *fmt, va_list ap)
+{
+	char		buf[2048];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	/* values of experiment.json are quoted: no escape sequence reaches a terminal */
+	for (char *p = buf; *p; p++)
+		if ((unsigned char) *p < 0x20 || *p == 0x7f)
+			*p = ' ';
+	*lines = pg_realloc(*lines, sizeof(char *) * (*n + 1));
+	(*lines)[(*n)++] = pg_strdup(buf);
+}
+
+void
+report_warn(ReportData *r, const char *fmt,...)
+{
+	va_list		ap;
+
+	va_start(ap, fmt);
+	add_line(&r->warnings, &r->nwarnings, fmt, ap);
+	va_end(ap);
+}
+
+void
+report_declare(ReportData *r, const char *fmt,...)
+{
+	va_list		ap;
+
+	va_start(ap, fmt);
+	add_line(&r->declared, &r->ndeclared, fmt, ap);
+	va_end(ap);
+}
+
+void
+report_add_seed_line(ReportData *r, char *line)
+{
+	r->seed_lines = pg_realloc(r->seed_lines, sizeof(char *) * (r->nseed_lines + 1));
+	r->seed_lines[r->nseed_lines++] = line;
+}
