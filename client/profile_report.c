@@ -624,6 +624,16 @@ cost_verdict_name(StatsVerdict v)
 }
 
 /*
+ * A metric's decision at its threshold (stats_comparison_decision()):
+ * summary.json's "decision" and the verdict's words both come from it.
+ */
+static StatsDecision
+metric_decision(const MetricRow *row)
+{
+	return row->has ? stats_comparison_decision(&row->cmp, row->noise) : STATS_UNDECIDED;
+}
+
+/*
  * "more", "less", "same within ±0.05%" (the whole CI inside the metric's
  * threshold), or "~ no change (MDE x%)".
  */
@@ -634,8 +644,7 @@ verdict_text(const MetricRow *row)
 
 	if (!row->has)
 		return "-";
-	if (cmp->verdict == STATS_NO_CHANGE && cmp->has_ci &&
-		cmp->ci_low >= 1 - row->noise && cmp->ci_high <= 1 + row->noise)
+	if (metric_decision(row) == STATS_DECIDED_SAME)
 		return psprintf("same within ±%g%%", 100 * row->noise);
 	if (cmp->verdict == STATS_NO_CHANGE && cmp->has_mde)
 		return psprintf("~ no change (MDE %.2f%%)", cmp->mde_pct);
@@ -907,6 +916,7 @@ profile_summary_json(const ReportData *r)
 			json_object_set_new(j, "metric", json_string(row->label));
 			json_object_set_new(j, "noise", json_real(row->noise));
 			json_object_set_new(j, "verdict_text", json_string(verdict_text(row)));
+			json_object_set_new(j, "decision", json_string(report_decision_word(metric_decision(row))));
 			if (row->has_spread)
 			{
 				json_object_set_new(j, "aa_spread_pct", json_real(row->spread_pct));

@@ -356,6 +356,8 @@ extern json_t *report_look_json(const ReportData *r, const ReportCell *c);
 extern const StatsComparison *report_cell_answer(const ReportData *r, const ReportCell *c);
 extern ReportClass report_cell_class(const ReportData *r, const ReportCell *c);
 extern char *report_cell_verdict(const ReportData *r, const ReportCell *c);
+extern StatsDecision report_cell_decision(const ReportData *r, const ReportCell *c);
+extern const char *report_decision_word(StatsDecision d);
 extern char *report_answer_figures(const StatsComparison *cmp);
 extern const char *report_class_colour(ReportClass k);
 extern void report_answer_geomeans(ReportData *r);

@@ -85,6 +85,29 @@ report_cell_verdict(const ReportData *r, const ReportCell *c)
 	return c->has_comparison ? report_verdict_text(&c->cmp) : pg_strdup("not compared");
 }
 
+/*
+ * The cell's decision as summary.json gives it: under rounds = auto its
+ * deciding look's (none for a cell started once), else its comparison's
+ * at the noise threshold (stats_comparison_decision()).
+ */
+StatsDecision
+report_cell_decision(const ReportData *r, const ReportCell *c)
+{
+	if (r->sequential)
+		return report_started_once(r, c) ? STATS_UNDECIDED : report_look_decision(c);
+	return c->has_comparison ? stats_comparison_decision(&c->cmp, r->opt.noise) : STATS_UNDECIDED;
+}
+
+/*
+ * A decision as summary.json's "decision" names it: "differs" (faster,
+ * slower, or a side of the reference), "same", "undecided".
+ */
+const char *
+report_decision_word(StatsDecision d)
+{
+	return d == STATS_DECIDED_SAME ? "same" : d == STATS_UNDECIDED ? "undecided" : "differs";
+}
+
 /* Okabe-Ito: apart for every common colour-vision deficiency */
 const char *
 report_class_colour(ReportClass k)

@@ -152,14 +152,22 @@ report_look_decision(const ReportCell *c)
 	return c->has_look ? c->look.decision : STATS_UNDECIDED;
 }
 
-/* "faster", "slower", "same within ±1%" or "undecided" */
+/*
+ * "faster", "slower", "same within ±1%" or "undecided"; against a
+ * reference ratio "above the reference -6.00%" or "below ...".
+ */
 char *
 report_decision_text(const ReportData *r, const ReportCell *c)
 {
-	if (report_look_decision(c) == STATS_DECIDED_SAME)
+	StatsDecision d = report_look_decision(c);
+
+	if (d == STATS_DECIDED_SAME)
 		return psprintf("same within ±%g%%", 100 * r->opt.noise);
 	if (report_started_once(r, c))
 		return pg_strdup("insufficient");
+	if (r->spec.reference > 0 && (d == STATS_DECIDED_FASTER || d == STATS_DECIDED_SLOWER))
+		return psprintf("%s the reference %s", c->look.cmp.ci_low > r->spec.reference ? "above" : "below",
+						report_pct(r->spec.reference));
 	return pg_strdup(stats_decision_name(report_look_decision(c)));
 }
 
@@ -234,11 +242,14 @@ report_sequential_section(const ReportData *r, Doc *d)
 	doc_heading(d, 2, "Decisions (rounds = auto)");
 	doc_para(d, "Looks after each block of %d rounds, on the unit of each cell's verdict, each at the "
 			 "nominal level of its group-sequential boundary, alpha spent over the looks of the plan "
-			 "(%s); a cell is decided at its first look whose CI lies "
-			 "wholly beyond ±%g%% (faster, slower) or wholly inside it (same). %s after %d block%s%s. "
+			 "(%s); a cell is decided at its first look whose CI lies %s. %s after %d block%s%s. "
 			 "These decisions are the experiment's verdict, in the table at the top; all rounds "
 			 "compared at alpha %g as if their number had been fixed are the next section's, not a verdict.",
-			 r->budget.block_rounds, r->budget.why, 100 * r->opt.noise,
+			 r->budget.block_rounds, r->budget.why,
+			 r->spec.reference > 0
+			 ? psprintf("wholly above or wholly below the experiment's reference ratio %s (no noise band)",
+						report_pct(r->spec.reference))
+			 : psprintf("wholly beyond ±%g%% (faster, slower) or wholly inside it (same)", 100 * r->opt.noise),
 			 r->stop_why, r->blocks_done, r->blocks_done == 1 ? "" : "s",
 			 isnan(r->spent_s) ? "" : psprintf(", %.0f s of a budget of %d s", r->spent_s, r->budget.budget_s),
 			 r->opt.alpha);
