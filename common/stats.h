@@ -565,8 +565,9 @@ extern const char *stats_decision_name(StatsDecision d);
 
 /*
  * What a comparison made at noise threshold "noise" decides: faster or
- * slower when its verdict is, same when its whole CI lies inside (1 -
- * noise, 1 + noise), otherwise undecided.  The one rule of every decision:
+ * slower when its verdict is, same when its verdict is no change and its
+ * whole CI lies inside (1 - noise, 1 + noise), otherwise undecided (an
+ * "insufficient" comparison, whose test could never reject, too).  The one rule of every decision:
  * each look's (stats_sequential_look) and the client's for a comparison of
  * fixed rounds and for its counted metrics.
  */

@@ -71,7 +71,9 @@ stats_comparison_decision(const StatsComparison *c, double noise)
 		return STATS_DECIDED_FASTER;
 	if (c->verdict == STATS_SLOWER)
 		return STATS_DECIDED_SLOWER;
-	if (c->has_ci && c->ci_low > 1.0 - noise && c->ci_high < 1.0 + noise)
+	/* not "insufficient": a test that could never reject decides nothing */
+	if (c->verdict == STATS_NO_CHANGE && c->has_ci && c->ci_low > 1.0 - noise &&
+		c->ci_high < 1.0 + noise)
 		return STATS_DECIDED_SAME;
 	return STATS_UNDECIDED;
 }

@@ -732,6 +732,9 @@ test_decide_against(void)
 	   stats_comparison_decision(&c, 0.004) == STATS_UNDECIDED &&
 	   stats_comparison_decision(&c, 0) == STATS_UNDECIDED,
 	   "a decision: same with the whole CI inside the noise band, else undecided");
+	c.verdict = STATS_INSUFFICIENT;
+	ok(stats_comparison_decision(&c, 0.01) == STATS_UNDECIDED,
+	   "a decision: insufficient (a test that could never reject) is undecided, whatever its CI");
 	c.verdict = STATS_SLOWER;
 	ok(stats_comparison_decision(&c, 0.01) == STATS_DECIDED_SLOWER, "a decision: a verdict of slower is slower");
 }
