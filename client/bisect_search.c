@@ -11,12 +11,15 @@
  * past the good end take at most ceil(log2 N) steps besides the bad end's.
  * The search assumes one change: a state after a differing one is not
  * measured.  An undecided step stops the search where it is, with the
- * states between last_same and first_differs still open.
+ * states between last_same and first_differs still open.  By tps a middle
+ * step is answered by the side of the halfway point between the ends its
+ * CI lies on (bisect_side_answer()).
  *
  *-------------------------------------------------------------------------
  */
 #include "bisect_search.h"
 
+#include <math.h>
 #include <string.h>
 
 static const char *const answer_names[] = {
@@ -111,4 +114,19 @@ bisect_max_middle_steps(int good, int bad)
 	while ((1 << n) < bad - good)
 		n++;
 	return n;
+}
+
+double
+bisect_halfway(double bad_ratio)
+{
+	return sqrt(bad_ratio);
+}
+
+BisectAnswer
+bisect_side_answer(bool decided, double estimate, double halfway, double bad_ratio)
+{
+	if (!decided || isnan(estimate) || isnan(halfway) || isnan(bad_ratio) || bad_ratio == 1)
+		return BISECT_UNDECIDED;
+	/* a CI wholly on one side has its estimate on that side too */
+	return (estimate < halfway) == (bad_ratio < 1) ? BISECT_DIFFERS : BISECT_SAME;
 }

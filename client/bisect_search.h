@@ -52,4 +52,20 @@ extern int	bisect_next(const BisectSearch *s);
 extern bool bisect_record(BisectSearch *s, int state, BisectAnswer a);
 extern int	bisect_max_middle_steps(int good, int bad);
 
+/*
+ * By tps, the halfway point between the ends, in log: the square root of
+ * the bad end's ratio to the good end, the reference a middle step's
+ * looks test against.
+ */
+extern double bisect_halfway(double bad_ratio);
+
+/*
+ * A middle step's answer by tps from its decision against the halfway
+ * point: undecided unless its CI lay wholly on one side (decided), then
+ * same on the good end's side and differs on the bad end's.  estimate is
+ * the state's ratio to the good end, bad_ratio the bad end's.
+ */
+extern BisectAnswer bisect_side_answer(bool decided, double estimate, double halfway,
+									   double bad_ratio);
+
 #endif							/* PGBENCH_EXT_BISECT_SEARCH_H */

@@ -8,13 +8,17 @@
  * baseline and the state the search names, built by build.c as any
  * variant built from source is (cached by the build key; a patched state
  * starts from a copy of the unpatched tree).  Its summary.json gives the
- * answer: by counted instructions per transaction "more" or "less" is
- * differs and "same within" is same, anything else undecided; by tps
- * under rounds = auto the bad end by its verdict likewise ("faster" or
- * "slower" differs), a middle state by the side of the halfway point
- * between the ends its CI lies on (side_of_halfway()).  An undecided step is measured again, as a new step with
- * twice the rounds (counted) or twice the budget (tps), up to the
- * bisect's retries; then the search stops where it is.
+ * answer by the machine-readable "decision" set where the verdict is made
+ * (differs, same, undecided), never by the verdict's words: by counted
+ * instructions per transaction, the metric's at its noise threshold; by
+ * tps under rounds = auto, the bad end's against its threshold, and a
+ * middle state's against the halfway point between the ends, which its
+ * step's looks test as the experiment's reference ratio (so that they
+ * stop when the CI lies wholly on one side of it, with the sequential
+ * error control of any look), the side answering same or differs
+ * (bisect_side_answer()).  An undecided step is measured again, as a new
+ * step with twice the rounds (counted) or twice the budget (tps), up to
+ * the bisect's retries; then the search stops where it is.
  *
  * DIR/bisect.json (through safe_file.c) holds the series, the experiment
  * and every step begun; it is written before a step starts and after it
@@ -304,10 +308,22 @@ state_variant(const Bisect *b, json_t *template, int state)
 	return v;
 }
 
+/* The bad end's answered step of differs, or NULL. */
+static const BisectStep *
+bad_end_step(const Bisect *b)
+{
+	for (int i = 0; i < b->nsteps; i++)
+		if (b->steps[i].done && b->steps[i].state == b->bad && b->steps[i].answer == BISECT_DIFFERS)
+			return &b->steps[i];
+	return NULL;
+}
+
 /*
  * The specification of the step of state against the good end, as
  * experiment_from_json() reads it; attempt k has 2^k times the rounds (or
- * the budget under rounds = auto).
+ * the budget under rounds = auto).  By tps a middle state's step has the
+ * halfway point between the ends as its reference, so that its looks stop
+ * on the question the bisect asks: which side of it the state lies on.
  */
 bool
 bisect_step_spec(const Bisect *b, int state, int attempt, json_t **out, char **error)
@@ -326,6 +342,9 @@ bisect_step_spec(const Bisect *b, int state, int attempt, json_t **out, char **e
 		return false;
 	}
 	json_object_set_new(exp, key, json_integer(json_integer_value(units) << attempt));
+	/* by tps a middle state: which side of the halfway point between the ends */
+	if (!b->counted && state != b->bad && bad_end_step(b) != NULL)
+		json_object_set_new(exp, "reference", json_real(bisect_halfway(bad_end_step(b)->estimate)));
 	json_array_append_new(variants, state_variant(b, template, b->good));
 	json_array_append_new(variants, state_variant(b, template, state));
 	json_object_set_new(spec, "variants", variants);
@@ -335,10 +354,23 @@ bisect_step_spec(const Bisect *b, int state, int attempt, json_t **out, char **e
 
 /* ---- its answer ---- */
 
+/*
+ * A step's answer from the "decision" summary.json gives beside a verdict
+ * (report_decision_word(): "differs", "same" or "undecided"), never from
+ * the verdict's words.
+ */
 static bool
-starts_with(const char *s, const char *prefix)
+decision_of(json_t *o, const BisectStep *s, const char *what, BisectAnswer *a, char **error)
 {
-	return s != NULL && strncmp(s, prefix, strlen(prefix)) == 0;
+	const char *d = json_string_value(json_object_get(o, "decision"));
+
+	if (!bisect_answer_parse(d, a))
+	{
+		*error = psprintf("%s/summary.json has no decision of %s (made by an older pgbench_ext? run \"%s report %s\" to write it again)",
+						  s->dir, what, progname, s->dir);
+		return false;
+	}
+	return true;
 }
 
 /* Counted: the instructions per transaction row of the one cell. */
@@ -349,14 +381,13 @@ counted_answer(json_t *summary, BisectStep *s, char **error)
 	json_t	   *m = json_array_get(json_object_get(cell, "metrics"), 0);
 	const char *v = json_string_value(json_object_get(m, "verdict_text"));
 
-	if (v == NULL)
+	if (v == NULL || !decision_of(m, s, "counted instructions per transaction", &s->answer, error))
 	{
-		*error = psprintf("%s/summary.json has no counted instructions per transaction", s->dir);
+		if (v == NULL)
+			*error = psprintf("%s/summary.json has no counted instructions per transaction", s->dir);
 		return false;
 	}
 	s->verdict = pg_strdup(v);
-	s->answer = strcmp(v, "more") == 0 || strcmp(v, "less") == 0 ? BISECT_DIFFERS
-		: starts_with(v, "same within") ? BISECT_SAME : BISECT_UNDECIDED;
 	s->estimate = num_of(m, "estimate");
 	s->ci_low = num_of(m, "ci_low");
 	s->ci_high = num_of(m, "ci_high");
@@ -367,44 +398,13 @@ counted_answer(json_t *summary, BisectStep *s, char **error)
 	return true;
 }
 
-/* The bad end's answered step of differs, or NULL. */
-static const BisectStep *
-bad_end_step(const Bisect *b)
-{
-	for (int i = 0; i < b->nsteps; i++)
-		if (b->steps[i].done && b->steps[i].state == b->bad && b->steps[i].answer == BISECT_DIFFERS)
-			return &b->steps[i];
-	return NULL;
-}
-
 /*
- * A middle state by tps: which end its CI lies beside.  Halfway (in log)
- * between the good end and the bad end's estimate: the whole CI on the good
- * end's side is same, on the bad end's side differs, across it undecided.
- * A build's code layout alone moves tps by a few percent (one binary is one
- * sample), so "same within" the noise threshold would take long or be
- * wrong for a state that differs from the good end only in where its code
- * lies; the change the bisect looks for is the one between the ends.
- */
-static BisectAnswer
-side_of_halfway(const BisectStep *bad, const BisectStep *s)
-{
-	double		half = sqrt(bad->estimate);
-	bool		up = bad->estimate > 1;
-
-	if (isnan(s->ci_low) || isnan(s->ci_high) || isnan(half))
-		return BISECT_UNDECIDED;
-	if (up ? s->ci_high < half : s->ci_low > half)
-		return BISECT_SAME;
-	if (up ? s->ci_low > half : s->ci_high < half)
-		return BISECT_DIFFERS;
-	return BISECT_UNDECIDED;
-}
-
-/*
- * tps under rounds = auto: the bad end by the experiment's own verdict
- * (faster or slower: differs; same within the threshold: same), a middle
- * state by side_of_halfway() on the CI of the last look.
+ * tps under rounds = auto: the bad end by the experiment's own decision
+ * (differs from the good end, or the same within the threshold); a middle
+ * state by its decision against the halfway point, the reference its
+ * step's looks tested (bisect_side_answer()).  A middle step without that
+ * reference (made by an older pgbench_ext) is undecided, so that the next
+ * attempt measures it with one.
  */
 static bool
 tps_answer(const Bisect *b, json_t *summary, BisectStep *s, char **error)
@@ -413,29 +413,32 @@ tps_answer(const Bisect *b, json_t *summary, BisectStep *s, char **error)
 	json_t	   *cmp = json_object_get(cell, "comparison");
 	const char *v = json_string_value(json_object_get(cell, "verdict"));
 	const BisectStep *bad = bad_end_step(b);
+	double		reference = num_of(cell, "reference");
+	BisectAnswer decision;
 
 	if (v == NULL || !json_is_object(cmp))
 	{
 		*error = psprintf("%s/summary.json has no verdict of tps", s->dir);
 		return false;
 	}
+	if (!decision_of(cell, s, "tps", &decision, error))
+		return false;
 	s->estimate = num_of(cmp, "estimate");
 	s->ci_low = num_of(cmp, "ci_low");
 	s->ci_high = num_of(cmp, "ci_high");
 	s->good_value = num_of(json_object_get(cell, "a"), "median");
 	s->state_value = num_of(json_object_get(cell, "b"), "median");
 	s->units = (int) json_integer_value(json_object_get(cmp, "n_units"));
+	s->verdict = pg_strdup(v);
 	if (s->state == b->bad || bad == NULL)
 	{
-		s->verdict = pg_strdup(v);
-		s->answer = strcmp(v, "faster") == 0 || strcmp(v, "slower") == 0 ? BISECT_DIFFERS
-			: starts_with(v, "same within") ? BISECT_SAME : BISECT_UNDECIDED;
+		s->answer = decision;
 		return true;
 	}
-	s->answer = side_of_halfway(bad, s);
-	s->verdict = psprintf("%s; %s halfway to the bad end (%+.2f%%)", v,
-						  s->answer == BISECT_SAME ? "CI before" : s->answer == BISECT_DIFFERS ? "CI past" : "CI across",
-						  100 * (sqrt(bad->estimate) - 1));
+	if (isnan(reference))
+		s->verdict = psprintf("%s; measured without the halfway point as its reference", v);
+	s->answer = bisect_side_answer(decision == BISECT_DIFFERS && !isnan(reference), s->estimate,
+								   reference, bad->estimate);
 	return true;
 }
 

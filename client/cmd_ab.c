@@ -35,6 +35,8 @@ ab_usage(void)
 		   "                           auto: blocks of rounds until decided or the budget is spent\n");
 	printf("      --budget=DURATION    with --rounds auto: the most time the runs take (30m, 2h, 900s)\n");
 	printf("      --min-rounds=N       with --rounds auto: rounds before the first look (default 0)\n");
+	printf("      --reference=RATIO    with --rounds auto: the looks decide which side of B/A = RATIO\n"
+		   "                           B lies on, with no noise band (default: against 1, with it)\n");
 	printf("      --warmup=N           leading rounds recorded but not counted (default 0)\n");
 	printf("  -b, --script=LIST        tpcb-like, simple-update, select-only or files\n");
 	printf("  -M, --protocol=MODE      simple, extended or prepared\n");
@@ -107,7 +109,7 @@ static const struct
 	{14, "seed", false}, {15, "snapshot_probe", false}, {16, "snapshot_probe_interval", false},
 	{17, "restart", false}, {35, "profile", false}, {36, "cache_sim", false},
 	{37, "sample_event", false}, {38, "sample_rate", false},
-	{39, "budget", false}, {40, "min_rounds", false},
+	{39, "budget", false}, {40, "min_rounds", false}, {47, "reference", false},
 	{41, "pin", false}, {42, "aslr", false}, {43, "pgbench_seed", false},
 	{44, "prewarm", false}, {45, "schedule", false},
 	{21, "bindir", true}, {22, "conninfo", true}, {23, "set", true},
@@ -127,6 +129,7 @@ static struct option ab_options[] = {
 	{"warmup", required_argument, NULL, 10},
 	{"budget", required_argument, NULL, 39},
 	{"min-rounds", required_argument, NULL, 40},
+	{"reference", required_argument, NULL, 47},
 	{"script", required_argument, NULL, 'b'},
 	{"protocol", required_argument, NULL, 'M'},
 	{"unlogged", no_argument, NULL, 11},

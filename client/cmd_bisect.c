@@ -175,6 +175,9 @@ check_template(const ExperimentSpec *spec, const BisectArgs *a)
 					"or by tps with rounds = auto and a budget: set one of them in %s", a->file);
 	if (spec->profile.mode == PROFILE_COUNTED && spec->rounds_auto)
 		usage_error("bisect", "profile = counted takes a number of rounds, not rounds = auto");
+	if (spec->reference > 0)
+		usage_error("bisect", "%s sets reference: a bisect sets it itself, the halfway point between the ends for each middle step; drop it",
+					a->file);
 	/* two builds are two servers: by tps, their starts are a level of their own */
 	if (spec->profile.mode != PROFILE_COUNTED && !spec->restart_auto && spec->restart_every == 0)
 		usage_error("bisect", "by tps a step compares two builds, each on a server of its own: with restart = never "

@@ -336,6 +336,23 @@ set_min_rounds(ExperimentSpec *spec, const char *key, const char *value, char **
 }
 
 static bool
+set_reference(ExperimentSpec *spec, const char *key, const char *value, char **error)
+{
+	char	   *end;
+	double		v;
+
+	errno = 0;
+	v = strtod(value, &end);
+	if (errno != 0 || end == value || *end != '\0' || !(v >= 0.01 && v <= 100))
+	{
+		*error = psprintf("reference must be a ratio B/A from 0.01 to 100 (0.94: B 6%% below A), got \"%s\"", value);
+		return false;
+	}
+	spec->reference = v;
+	return true;
+}
+
+static bool
 set_warmup(ExperimentSpec *spec, const char *key, const char *value, char **error)
 {
 	return parse_int(value, 0, 1000, &spec->warmup) || bad_int(key, value, error);
@@ -460,6 +477,7 @@ static const struct
 	{"scale", set_scale}, {"clients", set_clients}, {"jobs", set_jobs},
 	{"duration", set_duration}, {"transactions", set_transactions},
 	{"rounds", set_rounds}, {"budget", set_budget}, {"min_rounds", set_min_rounds},
+	{"reference", set_reference},
 	{"warmup", set_warmup}, {"script", set_script}, {"protocol", set_protocol},
 	{"unlogged", set_unlogged}, {"seed", set_seed}, {"pgbench_args", set_pgbench_args},
 	{"reset", set_reset}, {"snapshot_probe", set_snapshot_probe},
@@ -824,6 +842,11 @@ experiment_check(const ExperimentSpec *spec, char **error)
 		*error = psprintf("min_rounds applies only to rounds = auto; with rounds = %d every round runs", spec->rounds);
 		return false;
 	}
+	if (spec->reference > 0 && !spec->rounds_auto)
+	{
+		*error = psprintf("reference applies only to rounds = auto (the looks test against it); with rounds = %d give rounds = auto and a budget, or drop reference", spec->rounds);
+		return false;
+	}
 	if (spec->rounds_auto && spec->duration_s == 0)
 	{
 		*error = pg_strdup("rounds = auto needs runs of a fixed duration (duration = N, -T N): the length of a block of rounds is planned from it before any run");
@@ -890,6 +913,8 @@ experiment_to_json(const ExperimentSpec *spec)
 		json_object_set_new(exp, "budget", json_integer(spec->budget_s));
 		if (spec->min_rounds > 0)
 			json_object_set_new(exp, "min_rounds", json_integer(spec->min_rounds));
+		if (spec->reference > 0)
+			json_object_set_new(exp, "reference", json_real(spec->reference));
 	}
 	else
 		json_object_set_new(exp, "rounds", json_integer(spec->rounds));
@@ -966,6 +991,8 @@ json_value_text(json_t *value)
 		return pg_strdup(json_string_value(value));
 	if (json_is_integer(value))
 		return psprintf("%lld", (long long) json_integer_value(value));
+	if (json_is_real(value))
+		return psprintf("%.17g", json_real_value(value));
 	if (json_is_boolean(value))
 		return pg_strdup(json_is_true(value) ? "on" : "off");
 	if (json_is_array(value))

@@ -102,6 +102,14 @@ typedef struct ExperimentSpec
 	int			budget_s;
 	int			min_rounds;
 
+	/*
+	 * rounds = auto: the ratio B/A the looks test against, or 0 for the
+	 * ordinary decision (against 1, with the noise threshold).  A look
+	 * then decides which side of it B/A lies on
+	 * (stats_sequential_decide_against()).
+	 */
+	double		reference;
+
 	ProfileSpec profile;		/* profile, cache_sim, sample_event, sample_rate */
 	QuietSpec	quiet;			/* pin, aslr, pgbench_seed, prewarm, schedule */
 	VariantSpec variants[MAX_VARIANTS];

@@ -463,20 +463,24 @@ verdict_text(const ProfileMetricRow *row)
 
 	if (!row->has)
 		return "-";
-	if (cmp->verdict == STATS_NO_CHANGE && cmp->has_ci &&
-		cmp->ci_low >= 1 - row->noise && cmp->ci_high <= 1 + row->noise)
+	if (row->decision == STATS_DECIDED_SAME)
 		return psprintf("same within ±%g%%", 100 * row->noise);
 	if (cmp->verdict == STATS_NO_CHANGE && cmp->has_mde)
 		return psprintf("~ no change (MDE %.2f%%)", cmp->mde_pct);
 	return pstrdup(profile_cost_verdict_name(cmp->verdict));
 }
 
-/* What the writers print of a metric: each side's median and the verdict. */
+/*
+ * What the writers print of a metric: each side's median, its decision at
+ * its threshold (stats_comparison_decision(): summary.json's "decision"),
+ * and the verdict's words, which come from that decision.
+ */
 static void
 metric_shown(const ReportData *r, ProfileMetricRow *row)
 {
 	row->has_median_a = sample_median(r, &row->a, &row->median_a);
 	row->has_median_b = sample_median(r, &row->b, &row->median_b);
+	row->decision = row->has ? stats_comparison_decision(&row->cmp, row->noise) : STATS_UNDECIDED;
 	row->verdict = verdict_text(row);
 }
 

@@ -45,6 +45,7 @@ typedef struct ProfileMetricRow
 	double		median_a;
 	double		median_b;
 	char	   *verdict;		/* "more", "less", "same within ±x%", ... */
+	StatsDecision decision;		/* at its threshold: summary.json's "decision" */
 } ProfileMetricRow;
 
 typedef struct ProfileFunctionRow

@@ -289,6 +289,7 @@ profile_summary_json(const ReportData *r)
 			json_object_set_new(j, "metric", json_string(row->label));
 			json_object_set_new(j, "noise", json_real(row->noise));
 			json_object_set_new(j, "verdict_text", json_string(row->verdict));
+			json_object_set_new(j, "decision", json_string(report_decision_word(row->decision)));
 			if (row->has_spread)
 			{
 				json_object_set_new(j, "aa_spread_pct", json_real(row->spread_pct));

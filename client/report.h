@@ -200,6 +200,7 @@ typedef struct ReportCell
 	 */
 	const StatsComparison *answer;
 	ReportClass klass;
+	StatsDecision outcome;		/* summary.json's "decision" */
 	char	   *verdict;
 	char	   *decision;
 	char	   *look_text;
@@ -367,6 +368,7 @@ extern json_t *report_comparison_json(const StatsComparison *cmp, bool ok, Stats
 extern char *report_pct(double ratio);
 extern char *report_median_pm(const ReportSample *s);
 extern char *report_verdict_text(const StatsComparison *cmp);
+extern const char *report_decision_word(StatsDecision d);
 extern void report_comparison_cells(const StatsComparison *cmp, bool ok, const char **cells);
 extern char *report_comparison_n(const StatsComparison *cmp);
 

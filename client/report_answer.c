@@ -62,6 +62,19 @@ cell_class(const ReportData *r, const ReportCell *c)
 	return REPORT_INSUFFICIENT;
 }
 
+/*
+ * The cell's decision: under rounds = auto its deciding look's (none for a
+ * cell started once), else its comparison's at the noise threshold
+ * (stats_comparison_decision()).
+ */
+static StatsDecision
+cell_outcome(const ReportData *r, const ReportCell *c)
+{
+	if (r->sequential)
+		return report_started_once(r, c) ? STATS_UNDECIDED : report_look_decision(c);
+	return c->has_comparison ? stats_comparison_decision(&c->cmp, r->opt.noise) : STATS_UNDECIDED;
+}
+
 /* "faster", "~ no change (MDE 3.1%)", "same within ±1%", "undecided", "not compared", ... */
 static char *
 cell_verdict(const ReportData *r, const ReportCell *c)
@@ -87,6 +100,7 @@ report_cell_answers(ReportData *r)
 		report_look_texts(r, c);
 		c->answer = cell_answer(r, c);
 		c->klass = cell_class(r, c);
+		c->outcome = cell_outcome(r, c);
 		c->verdict = cell_verdict(r, c);
 	}
 }

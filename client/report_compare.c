@@ -132,8 +132,10 @@ report_compare_samples(const ReportData *r, const ReportCell *c,
 /*
  * Under rounds = auto: cell c's decision after blocks_done blocks of the
  * plan, on the units of the cell's verdict (stats_sequential_decide(),
- * which the extension's experiment_report() calls too): its deciding (or
- * last) look into out and that look's block into *block (0: none).
+ * which the extension's experiment_report() calls too; against the
+ * experiment's reference ratio when it has one,
+ * stats_sequential_decide_against()): its deciding (or last) look into
+ * out and that look's block into *block (0: none).
  */
 bool
 report_look_cell(const ReportData *r, const ReportCell *c, const StatsBudgetPlan *plan,
@@ -149,9 +151,14 @@ report_look_cell(const ReportData *r, const ReportCell *c, const StatsBudgetPlan
 	report_cell_rounds(r, c, 1, INT_MAX, &a, &b);
 	ua = units_of(c->unit_a, &a);
 	ub = units_of(c->unit_b, &b);
-	rc = stats_sequential_decide(a.tps, a.rounds, ua, a.n, b.tps, b.rounds, ub, b.n,
-								 stats_unit_of(c), plan, blocks_done, info, z, &r->opt,
-								 out, block);
+	if (r->spec.reference > 0)
+		rc = stats_sequential_decide_against(a.tps, a.rounds, ua, a.n, b.tps, b.rounds, ub, b.n,
+											 stats_unit_of(c), plan, blocks_done, info, z,
+											 r->spec.reference, &r->opt, out, block);
+	else
+		rc = stats_sequential_decide(a.tps, a.rounds, ua, a.n, b.tps, b.rounds, ub, b.n,
+									 stats_unit_of(c), plan, blocks_done, info, z, &r->opt,
+									 out, block);
 	if (ua)
 		pg_free(ua);
 	if (ub)

@@ -112,7 +112,7 @@ report_summary_json(const ReportData *r)
 		const ReportCell *c = &r->cells[i];
 
 		json_array_append_new(cells,
-							  json_pack("{s:s, s:i, s:s, s:s, s:b, s:o, s:o, s:o, s:s, s:o, s:o, s:o}",
+							  json_pack("{s:s, s:i, s:s, s:s, s:b, s:o, s:o, s:o, s:s, s:s, s:o, s:o, s:o, s:o}",
 										"script", c->script, "clients", c->clients,
 										"baseline", c->base_name,
 										"variant", c->name,
@@ -122,6 +122,9 @@ report_summary_json(const ReportData *r)
 										"comparison", report_comparison_json(report_cell_answer(r, c),
 																			 report_cell_answer(r, c) != NULL, c->unit),
 										"verdict", report_cell_verdict(r, c),
+										/* the verdict's decision, to be read by programs */
+										"decision", report_decision_word(c->outcome),
+										"reference", report_json_num(r->spec.reference > 0, r->spec.reference),
 										/* the other view, named so: all rounds as if fixed */
 										"all_rounds_as_if_fixed", r->sequential
 										? report_comparison_json(&c->cmp, c->has_comparison, c->unit) : json_null(),

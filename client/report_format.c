@@ -86,6 +86,16 @@ report_verdict_text(const StatsComparison *cmp)
 }
 
 /*
+ * A decision as summary.json's "decision" names it: "differs" (faster,
+ * slower, or a side of the reference), "same", "undecided".
+ */
+const char *
+report_decision_word(StatsDecision d)
+{
+	return d == STATS_DECIDED_SAME ? "same" : d == STATS_UNDECIDED ? "undecided" : "differs";
+}
+
+/*
  * One comparison's figures; ok false: none could be made.  unit is the
  * one the design called for, shown when no comparison could be made.
  */

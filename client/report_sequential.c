@@ -147,15 +147,23 @@ report_sequential_load(ReportData *r)
 	pfree(z);
 }
 
-/* "faster", "slower", "same within ±1%" or "undecided" */
+/*
+ * "faster", "slower", "same within ±1%" or "undecided"; against a
+ * reference ratio "above the reference -6.00%" or "below ...".
+ */
 static char *
 decision_text(const ReportData *r, const ReportCell *c)
 {
-	if (report_look_decision(c) == STATS_DECIDED_SAME)
+	StatsDecision d = report_look_decision(c);
+
+	if (d == STATS_DECIDED_SAME)
 		return psprintf("same within ±%g%%", 100 * r->opt.noise);
 	if (report_started_once(r, c))
 		return pg_strdup("insufficient");
-	return pg_strdup(stats_decision_name(report_look_decision(c)));
+	if (r->spec.reference > 0 && (d == STATS_DECIDED_FASTER || d == STATS_DECIDED_SLOWER))
+		return psprintf("%s the reference %s", c->look.cmp.ci_low > r->spec.reference ? "above" : "below",
+						report_pct(r->spec.reference));
+	return pg_strdup(stats_decision_name(d));
 }
 
 /* "slower -39.8% [-41.0%, -38.5%] at 99.93%", "same within ±1%: ...", "undecided: ..." */

@@ -563,6 +563,16 @@ typedef enum StatsDecision
 /* "undecided", "faster", "slower", "same" */
 extern const char *stats_decision_name(StatsDecision d);
 
+/*
+ * What a comparison made at noise threshold "noise" decides: faster or
+ * slower when its verdict is, same when its verdict is no change and its
+ * whole CI lies inside (1 - noise, 1 + noise), otherwise undecided (an
+ * "insufficient" comparison, whose test could never reject, too).  The one rule of every decision:
+ * each look's (stats_sequential_look) and the client's for a comparison of
+ * fixed rounds and for its counted metrics.
+ */
+extern StatsDecision stats_comparison_decision(const StatsComparison *c, double noise);
+
 typedef struct StatsLook
 {
 	int			look;
@@ -693,6 +703,28 @@ extern int	stats_sequential_decide(const double *a, const int *round_a,
 									int blocks_done, const double *info,
 									const double *z, const StatsOptions *opt,
 									StatsLook *out, int *block);
+
+/*
+ * stats_sequential_decide() of the question "which side of reference does
+ * B/A lie on?" (reference > 0 and finite, else STATS_ERR_OPTION): the
+ * looks test the null log(B/A) = log(reference), which is the test of 0
+ * on the shifted data B / reference, so the boundaries and their error
+ * control are the same.  There is no noise band (opt->noise is not used):
+ * a look decides faster (above the reference, for higher_is_better) or
+ * slower (below) when its CI lies wholly on one side, else it is
+ * undecided; each wrong side needs a repeated CI to miss, at most alpha/2
+ * a side.  out's estimate and CI are of B/A itself (not shifted back to
+ * 1), and its reason says where the CI lies against the reference.
+ */
+extern int	stats_sequential_decide_against(const double *a, const int *round_a,
+											const int *unit_a, int n_a,
+											const double *b, const int *round_b,
+											const int *unit_b, int n_b,
+											StatsUnit unit, const StatsBudgetPlan *plan,
+											int blocks_done, const double *info,
+											const double *z, double reference,
+											const StatsOptions *opt,
+											StatsLook *out, int *block);
 
 /* ---- Many comparisons at once (stats_fdr.c) ---- */
 

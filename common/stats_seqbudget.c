@@ -15,11 +15,16 @@
  * from a results directory, by "report" or in SQL after "import", are the
  * ones the runner made.
  *
+ * A cell may also be decided against a reference ratio other than 1
+ * (stats_sequential_decide_against(), the experiment's "reference" key):
+ * the same looks on B shifted by it, which side of the reference B/A lies.
+ *
  *-------------------------------------------------------------------------
  */
 #include "stats_int.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,4 +203,48 @@ stats_sequential_decide(const double *a, const int *round_a, const int *unit_a, 
 	side_free(&sa);
 	side_free(&sb);
 	return rc;
+}
+
+int
+stats_sequential_decide_against(const double *a, const int *round_a, const int *unit_a, int n_a,
+								const double *b, const int *round_b, const int *unit_b, int n_b,
+								StatsUnit unit, const StatsBudgetPlan *plan, int blocks_done,
+								const double *info, const double *z, double reference,
+								const StatsOptions *opt, StatsLook *out, int *block)
+{
+	StatsOptions shifted_opt = *opt;
+	StatsComparison *c = &out->cmp;
+	double	   *shifted;
+	int			rc;
+
+	memset(out, 0, sizeof(*out));
+	*block = 0;
+	if (!(reference > 0) || !isfinite(reference))
+		return STATS_ERR_OPTION;
+	if (n_b < 0)
+		return STATS_ERR_SIZE;
+	if ((shifted = malloc(sizeof(double) * (n_b + 1))) == NULL)
+		return STATS_ERR_NOMEM;
+	/* the null log(B/A) = log(reference) is the null 0 of B / reference */
+	for (int i = 0; i < n_b; i++)
+		shifted[i] = b[i] / reference;
+	shifted_opt.noise = 0.0;
+	rc = stats_sequential_decide(a, round_a, unit_a, n_a, shifted, round_b, unit_b, n_b, unit,
+								 plan, blocks_done, info, z, &shifted_opt, out, block);
+	free(shifted);
+	if (rc != STATS_OK || *block == 0)
+		return rc;
+	c->estimate *= reference;
+	c->change_pct = 100.0 * (c->estimate - 1.0);
+	c->ci_low *= reference;
+	c->ci_high *= reference;
+	if (c->has_ci)
+		snprintf(out->reason, STATS_REASON_LEN,
+				 "look %d at level %.3g: the CI [%+.2f%%, %+.2f%%] lies %s the reference %+.2f%%",
+				 out->look, out->alpha_look, 100.0 * (c->ci_low - 1.0), 100.0 * (c->ci_high - 1.0),
+				 c->ci_low > reference ? "above" : c->ci_high < reference ? "below" : "across",
+				 100.0 * (reference - 1.0));
+	/* the comparison's own reason spoke of the shifted data */
+	memcpy(c->reason, out->reason, STATS_REASON_LEN);
+	return STATS_OK;
 }

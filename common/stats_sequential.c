@@ -64,6 +64,20 @@ stats_decision_name(StatsDecision d)
 	return "unknown";
 }
 
+StatsDecision
+stats_comparison_decision(const StatsComparison *c, double noise)
+{
+	if (c->verdict == STATS_FASTER)
+		return STATS_DECIDED_FASTER;
+	if (c->verdict == STATS_SLOWER)
+		return STATS_DECIDED_SLOWER;
+	/* not "insufficient": a test that could never reject decides nothing */
+	if (c->verdict == STATS_NO_CHANGE && c->has_ci && c->ci_low > 1.0 - noise &&
+		c->ci_high < 1.0 + noise)
+		return STATS_DECIDED_SAME;
+	return STATS_UNDECIDED;
+}
+
 /* The information fraction of look k (1-based) of the plan. */
 static double
 info_at(const StatsSequentialPlan *plan, int k)
@@ -222,12 +236,7 @@ stats_sequential_look(const double *a, const int *round_a, const int *unit_a, in
 	if ((rc = stats_compare_units(a, round_a, unit_a, n_a, b, round_b, unit_b, n_b,
 								  unit, &look_opt, &out->cmp)) != STATS_OK)
 		return rc;
-	if (c->verdict == STATS_FASTER)
-		out->decision = STATS_DECIDED_FASTER;
-	else if (c->verdict == STATS_SLOWER)
-		out->decision = STATS_DECIDED_SLOWER;
-	else if (c->has_ci && c->ci_low > 1.0 - opt->noise && c->ci_high < 1.0 + opt->noise)
-		out->decision = STATS_DECIDED_SAME;
+	out->decision = stats_comparison_decision(c, opt->noise);
 
 	if (!c->has_ci)
 		snprintf(out->reason, STATS_REASON_LEN,

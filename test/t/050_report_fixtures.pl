@@ -68,6 +68,10 @@ like($rows[0], qr/\| 0\.00781 +\| 8 rounds /, 'exact signed-rank p over 8 tied r
 my $summary = ReportFixture::read_json_exact("$dir/summary.json");
 my ($c1) = grep { $_->{clients} == 1 } @{ $summary->{cells} };
 is($c1->{comparison}{verdict}, 'faster', 'summary.json: verdict');
+my ($c2) = grep { $_->{clients} == 2 } @{ $summary->{cells} };
+is("$c1->{decision} $c2->{decision}", 'differs undecided',
+	'summary.json: the decision for programs (faster: differs; insufficient, though every round is the same: undecided)');
+ok(exists $c1->{reference} && !defined $c1->{reference}, 'summary.json: no reference ratio');
 is(scalar @{ $c1->{a}{tps} }, 8, 'summary.json: the counted runs of A');
 my $node = PostgreSQL::Test::Cluster->new('parity');
 $node->init;

@@ -17,18 +17,17 @@
 # run again.  Wrong answers: the bad end's verdict is the sequential one
 # (a false decision at most alpha = 0.05 under no change; the loop costs
 # about a quarter of the tps, measured -23% [-37%, -7%] on a loaded
-# machine); a middle state is placed by the side of the halfway point
-# (about -12%) its CI lies on, so a good-side state is called "differs"
-# only when its CI, at its look's level (95% or more), misses the state's
-# own ratio by twelve percent on one side, at most 2.5% of such CIs and in
-# practice far fewer, since that is several half-widths.  That bound is
-# not the 1-in-1,000 this project asks of a test: the tps half is a
-# demonstration under PGBENCH_EXT_TEST_LONG=1, not a gate, and the counted
-# half is the proof.  An undecided state (a CI across the halfway point
-# after twice the budget) fails it too, and on a loaded machine it can:
-# the sequential verdict stops at its own decision ("slower") with the CI
-# still wide (docs/farm.md#bisect has such a run).  So the tps half runs
-# only with PGBENCH_EXT_TEST_BISECT_TPS=1.
+# machine); a middle state's looks test against the halfway point (about
+# -12%) as its step's reference and stop when its CI lies wholly on one
+# side, so a good-side state is called "differs" only when a repeated CI
+# misses the state's own ratio by twelve percent on one side, at most
+# alpha/2 = 2.5% (test/unit/test_bisect.c) and in practice far fewer,
+# since that is several half-widths.  That bound is not the 1-in-1,000
+# this project asks of a test: the tps half is a demonstration under
+# PGBENCH_EXT_TEST_LONG=1, not a gate, and the counted half is the proof.
+# An undecided state (a CI still across the halfway point when twice the
+# budget is spent) fails it too, and on a loaded machine it can.  So the
+# tps half runs only with PGBENCH_EXT_TEST_BISECT_TPS=1.
 #
 # It builds PostgreSQL (the good end and four patched states) and counts
 # four steps under valgrind, which together take longer than CI's long leg

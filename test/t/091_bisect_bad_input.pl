@@ -6,7 +6,9 @@
 # --resume: a bisect whose steps are all answered is not run again, its
 # report (terminal and bisect.md) names the first differing state, the last
 # same one and every step; a search stopped undecided says which states
-# remain and how to go on.  The search itself is proven in
+# remain and how to go on.  The experiment key a middle step's looks test
+# against (reference) is refused with bad values, without rounds = auto,
+# and in a bisect's own file.  The search itself is proven in
 # test/unit/test_bisect.c; builds and measurements in test/t/090_bisect.pl.
 use strict;
 use warnings;
@@ -75,6 +77,9 @@ my @cases = (
 	[ 'resume with a file', [ '--resume', $base, $good_file ], qr/--resume takes only the bisect's directory/ ],
 	[ 'resume of no bisect', [ '--resume', "$base/src" ], qr/bisect.json/ ],
 	[ 'retries out of range', [ $good_file, '--retries', '9' ], qr/--retries must be in range 0\.\.4/ ],
+	[ 'a file that sets reference', [ experiment_file($head =~ s/profile = counted\n/reference = 0.9\n/r
+			=~ s/transactions = 60\nrounds = 4/duration = 1\nrounds = auto\nbudget = 1m/r . $variant) ],
+		qr/sets reference: a bisect sets it itself, the halfway point between the ends for each middle step; drop it/ ],
 	[ 'valgrind missing: run\'s own checks of the first step', [ $good_file, '-o', "$base/novalgrind" ],
 		qr/profile = counted needs valgrind/, { PGBENCH_EXT_VALGRIND => '/nonexistent/valgrind' } ],
 );
@@ -87,6 +92,29 @@ foreach my $case (@cases)
 	is($rc, 2, "$name: exit status 2");
 	like($err, $pattern, "$name: the message");
 	unlike($out . $err, qr/building in/, "$name: nothing built");
+}
+
+# the experiment key "reference" (a middle step's, set by bisect): bad values
+# and its use without rounds = auto are usage errors, for check and for ab
+my $auto = "[experiment]\nduration = 1\nrounds = auto\nbudget = 5m\n";
+my $two = "[variant a]\nbindir = /x\n[variant b]\nbindir = /x\n";
+foreach my $value ('abc', '0', '-0.9', '101', 'inf', 'nan', '0.9x', '')
+{
+	my ($rc, $out, $err) = run_client('check', experiment_file($auto . "reference = $value\n" . $two));
+	is($rc, 2, "reference = \"$value\": exit status 2");
+	like($err, qr/reference must be a ratio B\/A from 0\.01 to 100 \(0\.94: B 6% below A\), got "\Q$value\E"/,
+		"reference = \"$value\": the message");
+}
+{
+	my ($rc, $out, $err) = run_client('check', experiment_file("[experiment]\nrounds = 6\nreference = 0.9\n" . $two));
+	is($rc, 2, 'reference with fixed rounds: exit status 2');
+	like($err, qr/reference applies only to rounds = auto \(the looks test against it\); with rounds = 6 give rounds = auto/,
+		'reference with fixed rounds: the message');
+	($rc, $out, $err) = run_client('ab', '--reference', '0', '--variant', 'a', '--bindir', '/x',
+		'--variant', 'b', '--bindir', '/x', '-o', "$base/ab-reference");
+	is($rc, 2, 'ab --reference 0: exit status 2');
+	like($err, qr/reference must be a ratio B\/A/, 'ab --reference 0: the message');
+	ok(!-e "$base/ab-reference", 'ab --reference 0: no results directory');
 }
 
 # a patch that does not apply: the hint, and the bad end before it is accepted

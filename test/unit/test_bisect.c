@@ -9,14 +9,34 @@
  *	  end's; a bad end the same as the good end ends with no difference;
  *	  an undecided step stops the search with the states still open;
  *	  an answer for a state the search did not ask for is refused.
+ *	  By tps, a middle step's looks test against the halfway point between
+ *	  the ends (stats_sequential_decide_against() with it as the reference,
+ *	  what bisect sets for a middle step): by simulation, a state on the
+ *	  halfway point is decided at most alpha of the time and on each wrong
+ *	  side at most alpha/2, a state like either end is decided for its side,
+ *	  and every stop has its CI wholly on one side of the halfway point,
+ *	  where the ordinary looks (against 1, with a noise band) stop with it
+ *	  across; and bisect_side_answer() maps the side to same or differs.
+ *
+ *	  Tolerances (the project's rule: a check of simulated data fails by
+ *	  chance at most once in 1,000 runs, whatever the seed): a rate's bound
+ *	  is its nominal value plus mc_tolerance() (3.09 standard errors,
+ *	  one-sided 0.001), printed with each check.
  *
  * test/unit/test_bisect.c
  *
  *-------------------------------------------------------------------------
  */
 #include "bisect_search.h"
+#include "stats.h"
 
 #include "test_stats_util.h"
+
+#define SIM_BLOCKS 10			/* the plan's blocks, a look after each */
+#define SIM_BLOCK_ROUNDS 4
+#define SIM_ROUNDS (SIM_BLOCKS * SIM_BLOCK_ROUNDS)
+#define SIM_NOISE 0.10			/* sd of a round's log ratio */
+#define SIM_BAD 0.88			/* the bad end's ratio to the good end */
 
 /*
  * Search good..bad where the states from first on differ (first > bad: none
@@ -126,6 +146,165 @@ test_names(void)
 	ok(!bisect_answer_parse("faster", &a) && !bisect_answer_parse(NULL, &a), "other words are not answers");
 }
 
+/* One middle step's sequential experiment: its runs, its plan, its looks. */
+typedef struct MiddleSim
+{
+	StatsBudgetPlan plan;
+	double		info[SIM_BLOCKS];
+	double		z[SIM_BLOCKS];
+	StatsOptions opt;
+} MiddleSim;
+
+static void
+middle_sim_init(MiddleSim *m)
+{
+	StatsBudgetPlan plan = {.budget_s = 600, .block_rounds = SIM_BLOCK_ROUNDS, .first_look = 1,
+	.max_blocks = SIM_BLOCKS, .max_looks = SIM_BLOCKS, .spending = STATS_SPEND_OBRIEN_FLEMING,
+	.time_information = false};
+
+	m->plan = plan;
+	stats_budget_info(&m->plan, SIM_BLOCKS, NULL, m->info);
+	stats_sequential_bounds(m->plan.spending, 0.05, m->info, SIM_BLOCKS, m->z);
+	stats_default_options(&m->opt);
+}
+
+/*
+ * A state whose true ratio to the good end is "ratio", measured round by
+ * round (a drift shared by both sides of a round) until its first look
+ * that decides: against "reference" (> 0), or the ordinary look (0).
+ */
+static void
+middle_step(const MiddleSim *m, double ratio, double reference, StatsLook *look)
+{
+	double		a[SIM_ROUNDS],
+				b[SIM_ROUNDS];
+	int			round[SIM_ROUNDS],
+				block;
+
+	for (int i = 0; i < SIM_ROUNDS; i++)
+	{
+		double		drift = 0.05 * rng_normal();
+
+		a[i] = 1000.0 * exp(drift + SIM_NOISE / sqrt(2.0) * rng_normal());
+		b[i] = 1000.0 * ratio * exp(drift + SIM_NOISE / sqrt(2.0) * rng_normal());
+		round[i] = i + 1;
+	}
+	/* the first look that decides, as the runner stops after each block */
+	if (reference > 0)
+		stats_sequential_decide_against(a, round, NULL, SIM_ROUNDS, b, round, NULL, SIM_ROUNDS,
+										STATS_UNIT_ROUND, &m->plan, SIM_BLOCKS, m->info, m->z,
+										reference, &m->opt, look, &block);
+	else
+		stats_sequential_decide(a, round, NULL, SIM_ROUNDS, b, round, NULL, SIM_ROUNDS,
+								STATS_UNIT_ROUND, &m->plan, SIM_BLOCKS, m->info, m->z, &m->opt,
+								look, &block);
+}
+
+/* The bisect's answer of a middle step decided against the halfway point */
+static BisectAnswer
+middle_answer(const StatsLook *look, double half)
+{
+	return bisect_side_answer(look->decision != STATS_UNDECIDED, look->cmp.estimate, half, SIM_BAD);
+}
+
+/* A state on the halfway point: decided at most alpha, a side at most alpha/2. */
+static void
+test_middle_on_halfway(const MiddleSim *m, int n)
+{
+	double		half = bisect_halfway(SIM_BAD);
+	int			decided = 0,
+				same = 0,
+				differs = 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		StatsLook	look;
+
+		middle_step(m, half, half, &look);
+		decided += look.decision != STATS_UNDECIDED;
+		same += middle_answer(&look, half) == BISECT_SAME;
+		differs += middle_answer(&look, half) == BISECT_DIFFERS;
+	}
+	ok((double) decided / n <= 0.05 + mc_tolerance(0.05, n),
+	   "a state on the halfway point: decided in %.2f%% of %d steps (at most alpha 5%% + %.2f%%)",
+	   100.0 * decided / n, n, 100 * mc_tolerance(0.05, n));
+	ok((double) same / n <= 0.025 + mc_tolerance(0.025, n) &&
+	   (double) differs / n <= 0.025 + mc_tolerance(0.025, n),
+	   "  each side at most alpha/2: same %.2f%%, differs %.2f%% (bound %.2f%%)",
+	   100.0 * same / n, 100.0 * differs / n, 100 * (0.025 + mc_tolerance(0.025, n)));
+}
+
+/*
+ * States like the good end (ratio 1) and like the bad end (SIM_BAD): the
+ * wrong answer at most alpha/2, and decided; every stop with its CI
+ * wholly on its side of the halfway point.  Beside it the ordinary looks
+ * (against 1, noise band 1%) on the same kind of data: how often they stop
+ * with the CI across the halfway point, the undecided answer this
+ * replaces.
+ */
+static void
+test_middle_ends(const MiddleSim *m, int n)
+{
+	double		half = bisect_halfway(SIM_BAD);
+	double		truth[2] = {1.0, SIM_BAD};
+	const char *name[2] = {"like the good end (ratio 1)", "like the bad end (ratio 0.88)"};
+	BisectAnswer right[2] = {BISECT_SAME, BISECT_DIFFERS};
+
+	for (int t = 0; t < 2; t++)
+	{
+		int			wrong = 0,
+					undecided = 0,
+					across = 0,
+					old_across = 0;
+
+		for (int i = 0; i < n; i++)
+		{
+			StatsLook	look;
+			BisectAnswer a;
+
+			middle_step(m, truth[t], half, &look);
+			a = middle_answer(&look, half);
+			wrong += a != right[t] && a != BISECT_UNDECIDED;
+			undecided += a == BISECT_UNDECIDED;
+			across += look.decision != STATS_UNDECIDED &&
+				!(look.cmp.ci_low > half || look.cmp.ci_high < half);
+			middle_step(m, truth[t], 0, &look);
+			old_across += look.decision != STATS_UNDECIDED &&
+				!(look.cmp.ci_low > half || look.cmp.ci_high < half);
+		}
+		ok((double) wrong / n <= 0.025 + mc_tolerance(0.025, n),
+		   "a state %s: the wrong answer in %.2f%% of %d steps (at most alpha/2 2.5%% + %.2f%%)",
+		   name[t], 100.0 * wrong / n, n, 100 * mc_tolerance(0.025, n));
+
+		/*
+		 * The halfway point is 6.2% from each end, 0.6 sd of a round's log
+		 * ratio: after the plan's 40 rounds a step stays undecided in 3.6%
+		 * (both ends, 10,000 steps each under PGBENCH_EXT_TEST_LONG=1), so
+		 * 5% + 3.09 sd bounds it with room (6 sd of 1,000 steps above it).
+		 */
+		ok((double) undecided / n <= 0.05 + mc_tolerance(0.05, n),
+		   "  decided: undecided in %.2f%% (at most %.2f%%)", 100.0 * undecided / n,
+		   100 * (0.05 + mc_tolerance(0.05, n)));
+		ok(across == 0, "  every stop has its CI wholly on one side of the halfway point (%d across; "
+		   "the ordinary looks stopped with it across in %d of %d)", across, old_across, n);
+	}
+}
+
+static void
+test_side_answer(void)
+{
+	is_close(bisect_halfway(0.81), 0.9, 1e-15, "the halfway point of a bad end at 0.81: 0.9");
+	ok(bisect_side_answer(true, 0.85, 0.9, 0.81) == BISECT_DIFFERS &&
+	   bisect_side_answer(true, 0.97, 0.9, 0.81) == BISECT_SAME &&
+	   bisect_side_answer(true, 1.15, 1.1, 1.21) == BISECT_DIFFERS &&
+	   bisect_side_answer(true, 1.02, 1.1, 1.21) == BISECT_SAME,
+	   "a decided middle step: differs on the bad end's side, same on the good end's, either way");
+	ok(bisect_side_answer(false, 0.85, 0.9, 0.81) == BISECT_UNDECIDED &&
+	   bisect_side_answer(true, NAN, 0.9, 0.81) == BISECT_UNDECIDED &&
+	   bisect_side_answer(true, 0.85, NAN, 0.81) == BISECT_UNDECIDED,
+	   "undecided, or without figures: undecided");
+}
+
 int
 main(void)
 {
@@ -133,5 +312,15 @@ main(void)
 	test_patch_five();
 	test_ends_and_stops();
 	test_names();
+	test_side_answer();
+	{
+		MiddleSim	m;
+		int			n = sim_reps(1000, 10000);
+
+		middle_sim_init(&m);
+		rng_seed(2026);
+		test_middle_on_halfway(&m, n);
+		test_middle_ends(&m, n);
+	}
 	return done_testing();
 }

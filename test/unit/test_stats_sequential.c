@@ -7,7 +7,8 @@
  *		boundaries against a simulated Brownian motion, and by simulation
  *		of small samples the error rates when the runner looks after every
  *		block of rounds and stops at the first decision, the final CI's
- *		coverage, and how soon real effects stop.
+ *		coverage, and how soon real effects stop; a cell decided against a
+ *		reference ratio (the shifted looks), and the rule of a decision.
  *
  * Tolerances (the project's rule: a check of simulated data fails by
  * chance at most once in 1,000 runs, whatever the seed): a rate p
@@ -663,6 +664,81 @@ test_budget_decide(void)
 	   block, look.look);
 }
 
+/*
+ * A cell decided against a reference ratio (stats_sequential_decide_against):
+ * the looks of B / reference against 1 with no noise band, its figures
+ * those of B/A; the reference checked.  And stats_comparison_decision(),
+ * the one rule of a decision.
+ */
+static void
+test_decide_against(void)
+{
+	StatsBudgetPlan plan = {.budget_s = 600, .block_rounds = 5, .first_look = 1,
+	.max_blocks = 6, .max_looks = 6, .spending = STATS_SPEND_OBRIEN_FLEMING};
+	double		info[6],
+				z[6],
+				a[30],
+				b[30],
+				shifted[30];
+	int			round[30],
+				block,
+				block2;
+	StatsOptions opt,
+				flat;
+	StatsLook	look,
+				plain;
+	StatsComparison c = {0};
+	double		bad[] = {0.0, -0.9, NAN, INFINITY};
+	bool		refused = true;
+
+	/* B 40% slower, as test_budget_decide's, against a reference of 0.7 */
+	for (int i = 0; i < 30; i++)
+	{
+		round[i] = i + 1;
+		a[i] = 1000 * (1 + 0.01 * ((i * 7) % 5 - 2));
+		b[i] = 600 * (1 + 0.01 * ((i * 3) % 5 - 2));
+		shifted[i] = b[i] / 0.7;
+	}
+	stats_default_options(&opt);
+	flat = opt;
+	flat.noise = 0;
+	stats_budget_info(&plan, 6, NULL, info);
+	stats_sequential_bounds(plan.spending, opt.alpha, info, 6, z);
+	stats_sequential_decide_against(a, round, NULL, 30, b, round, NULL, 30, STATS_UNIT_ROUND,
+									&plan, 6, info, z, 0.7, &opt, &look, &block);
+	stats_sequential_decide(a, round, NULL, 30, shifted, round, NULL, 30, STATS_UNIT_ROUND,
+							&plan, 6, info, z, &flat, &plain, &block2);
+	ok(block == block2 && look.decision == plain.decision && look.decision == STATS_DECIDED_SLOWER &&
+	   fabs(look.cmp.ci_high - 0.7 * plain.cmp.ci_high) < 1e-12 &&
+	   fabs(look.cmp.estimate - 0.7 * plain.cmp.estimate) < 1e-12 && look.cmp.ci_high < 0.7,
+	   "against 0.7: the looks of B / 0.7 against 1 without a noise band, below it at block %d, "
+	   "its CI that of B/A (%.4f, %.4f) (%s)", block, look.cmp.ci_low, look.cmp.ci_high, look.reason);
+	stats_sequential_decide_against(a, round, NULL, 30, b, round, NULL, 30, STATS_UNIT_ROUND,
+									&plan, 6, info, z, 0.6, &opt, &look, &block);
+	ok(look.decision == STATS_UNDECIDED && look.cmp.ci_low < 0.6 && look.cmp.ci_high > 0.6 &&
+	   strstr(look.reason, "across the reference") != NULL,
+	   "against 0.6, inside the CI of B/A: undecided (%s)", look.reason);
+	for (int i = 0; i < (int) (sizeof(bad) / sizeof(bad[0])); i++)
+		refused &= stats_sequential_decide_against(a, round, NULL, 30, b, round, NULL, 30,
+												   STATS_UNIT_ROUND, &plan, 6, info, z, bad[i],
+												   &opt, &look, &block) == STATS_ERR_OPTION;
+	ok(refused, "a reference of 0, -0.9, NaN or infinity is refused");
+
+	c.verdict = STATS_NO_CHANGE;
+	c.has_ci = true;
+	c.ci_low = 0.995;
+	c.ci_high = 1.004;
+	ok(stats_comparison_decision(&c, 0.01) == STATS_DECIDED_SAME &&
+	   stats_comparison_decision(&c, 0.004) == STATS_UNDECIDED &&
+	   stats_comparison_decision(&c, 0) == STATS_UNDECIDED,
+	   "a decision: same with the whole CI inside the noise band, else undecided");
+	c.verdict = STATS_INSUFFICIENT;
+	ok(stats_comparison_decision(&c, 0.01) == STATS_UNDECIDED,
+	   "a decision: insufficient (a test that could never reject) is undecided, whatever its CI");
+	c.verdict = STATS_SLOWER;
+	ok(stats_comparison_decision(&c, 0.01) == STATS_DECIDED_SLOWER, "a decision: a verdict of slower is slower");
+}
+
 int
 main(void)
 {
@@ -670,6 +746,7 @@ main(void)
 	test_bounds();
 	test_aa();
 	test_budget_decide();
+	test_decide_against();
 	rng_seed(1984);
 	test_stopping(STATS_SPEND_OBRIEN_FLEMING, "O'Brien-Fleming type", test_long() ? 1000 : 100);
 	test_stopping(STATS_SPEND_POCOCK, "Pocock type", test_long() ? 1000 : 100);
