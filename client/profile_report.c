@@ -555,7 +555,9 @@ profile_report_load(ReportData *r)
 		if (pr->mode == PROFILE_COUNTED)
 		{
 			c->has_comparison = false;
-			r->has_geomean[c->variant] = false;
+			/* a row of build seeds pooled has no variant of its own */
+			if (c->variant >= 0)
+				r->has_geomean[c->variant] = false;
 		}
 	}
 
