@@ -46,11 +46,14 @@ report_sequential_section(const ReportData *r, Doc *d)
 	doc_heading(d, 2, "Decisions (rounds = auto)");
 	doc_para(d, "Looks after each block of %d rounds, on the unit of each cell's verdict, each at the "
 			 "nominal level of its group-sequential boundary, alpha spent over the looks of the plan "
-			 "(%s); a cell is decided at its first look whose CI lies "
-			 "wholly beyond ±%g%% (faster, slower) or wholly inside it (same). %s after %d block%s%s. "
+			 "(%s); a cell is decided at its first look whose CI lies %s. %s after %d block%s%s. "
 			 "These decisions are the experiment's verdict, in the table at the top; all rounds "
 			 "compared at alpha %g as if their number had been fixed are the next section's, not a verdict.",
-			 r->budget.block_rounds, r->budget.why, 100 * r->opt.noise,
+			 r->budget.block_rounds, r->budget.why,
+			 r->spec.reference > 0
+			 ? psprintf("wholly above or wholly below the experiment's reference ratio %s (no noise band)",
+						report_pct(r->spec.reference))
+			 : psprintf("wholly beyond ±%g%% (faster, slower) or wholly inside it (same)", 100 * r->opt.noise),
 			 r->stop_why, r->blocks_done, r->blocks_done == 1 ? "" : "s",
 			 isnan(r->spent_s) ? "" : psprintf(", %.0f s of a budget of %d s", r->spent_s, r->budget.budget_s),
 			 r->opt.alpha);
