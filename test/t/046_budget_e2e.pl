@@ -121,7 +121,7 @@ like($rout, qr/^warning: budget\.csv records 0 of the \d+ blocks done: the looks
 
 # --- an A/A: no difference claimed ------------------------------------------
 $dir = "$base/aa";
-($rc, $out, $err) = run_client(@one_server, '--budget', '75s', '--seed', '22',
+($rc, $out, $err) = run_client(@one_server, '--budget', '45s', '--seed', '22',
 	'--variant', 'A2', '--cluster', 'A', '--session-set', 'work_mem=8MB', '-o', $dir);
 is($rc, 0, 'budgeted A/A completes') or diag "$out\n$err";
 $summary = read_json("$dir/summary.json");

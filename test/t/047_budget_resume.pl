@@ -15,7 +15,7 @@ use PgbenchExtTest;
 my $bindir = pg_bindir();
 my $base = shared_tempdir();
 my $dir = "$base/aa";
-my $budget = 80;
+my $budget = 50;
 
 # budget.csv as a list of [block, rounds, spent_s]
 sub blocks_spent

@@ -22,7 +22,7 @@ my $bindir = pg_bindir();
 my $base = shared_tempdir();
 my $dir = "$base/seq";
 my ($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-T', '1', '-b', 'select-only',
-	'--reset', 'never', '--rounds', 'auto', '--budget', '90s', '--seed', '31',
+	'--reset', 'never', '--rounds', 'auto', '--budget', '60s', '--seed', '31',
 	'--variant', 'A', '--bindir', $bindir,
 	'--variant', 'B', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_slowdown_pct=40',
 	'--variant', 'C', '--cluster', 'A', '--session-set', 'work_mem=8MB',

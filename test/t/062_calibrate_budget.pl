@@ -28,9 +28,9 @@ foreach my $case (
 
 my $dir = "$base/cal";
 my ($rc, $out, $err) = run_client('calibrate', '--bindir', $bindir, '-s', '1', '-c', '1', '-T', '1',
-	'--rounds', 'auto', '--budget', '40s', '--blocks', '1', '-o', $dir);
+	'--rounds', 'auto', '--budget', '30s', '--blocks', '1', '-o', $dir);
 is($rc, 0, 'a tiny budgeted calibration completes') or diag "$out\n$err";
-like($err, qr/calibrate: rounds = auto, A against an identical A 1 of 1 \(a budget of 40 s\)/, 'the A/A runs');
+like($err, qr/calibrate: rounds = auto, A against an identical A 1 of 1 \(a budget of 30 s\)/, 'the A/A runs');
 like($err, qr/calibrate: rounds = auto, A against A slowed down by 5% 1 of 1/, 'and the 5% slowdown');
 like($out, qr/A\/A false-positive rate \(rounds = auto\): \d of 1 comparisons/, 'false positives reported');
 like($out, qr/detection at 2%: \d of 1 comparisons .* CI coverage of the pooled effect [-+][\d.]+%: \d of 1/,
