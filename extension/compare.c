@@ -398,6 +398,7 @@ pgbench_ext_sequential_decide(PG_FUNCTION_ARGS)
 				looks,
 				block = 0,
 				rc;
+	double		reference = 0;
 
 	/* no plan (a fixed design, or no look allowed): no row */
 	if (PG_ARGISNULL(18))
@@ -427,6 +428,16 @@ pgbench_ext_sequential_decide(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("\"blocks_done\" must be from 0 to the plan's %d blocks, not %d",
 						plan.max_blocks, blocks_done)));
+	/* an experiment's reference key: which side of it B/A lies */
+	if (PG_NARGS() > 19 && !PG_ARGISNULL(19))
+	{
+		reference = PG_GETARG_FLOAT8(19);
+		if (!(reference >= 0.01 && reference <= 100))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("\"reference\" must be a ratio B/A from 0.01 to 100, not %g", reference),
+					 errhint("Give the experiment's reference key as experiment.json records it, or NULL to test against no change.")));
+	}
 
 	/* the looks' information and boundaries, as the client's report_sequential_load() */
 	looks = blocks_done >= plan.first_look ? blocks_done - plan.first_look + 1 : 0;
@@ -436,8 +447,13 @@ pgbench_ext_sequential_decide(PG_FUNCTION_ARGS)
 	CHECK_FOR_INTERRUPTS();
 	if (looks > 0 && stats_sequential_bounds(plan.spending, opt.alpha, info, looks, z) != STATS_OK)
 		looks = 0;
-	rc = stats_sequential_decide(a, round_a, unit_a, n_a, b, round_b, unit_b, n_b, unit, &plan,
-								 looks > 0 ? blocks_done : 0, info, z, &opt, &look, &block);
+	if (reference > 0)
+		rc = stats_sequential_decide_against(a, round_a, unit_a, n_a, b, round_b, unit_b, n_b, unit,
+											 &plan, looks > 0 ? blocks_done : 0, info, z, reference,
+											 &opt, &look, &block);
+	else
+		rc = stats_sequential_decide(a, round_a, unit_a, n_a, b, round_b, unit_b, n_b, unit, &plan,
+									 looks > 0 ? blocks_done : 0, info, z, &opt, &look, &block);
 	if (rc != STATS_OK)
 		report_stats_error("sequential_decide()", rc);
 

@@ -52,6 +52,37 @@ SELECT * FROM pgbench_ext.sequential_decide('{1}', '{1}', true, 0.05, 0.01, '{1}
 SELECT * FROM pgbench_ext.sequential_decide('{1}', '{1}', true, 0.05, 0.01, NULL, '{1}', NULL, NULL,
     'instance pair', 600, 5, 1, 2, 2, 'obrien-fleming', 'blocks', NULL, 1);
 
+-- Against a reference ratio (an experiment's reference key, as bisect gives
+-- a middle step the halfway point between its ends): which side of it B/A
+-- lies.  B is about 40% slower: below a reference of -30% (slower), above
+-- one of -50% (faster); the estimate is still B/A's.
+CREATE TEMP VIEW against AS
+SELECT v.ref, s.look, s.decision, round(s.estimate::numeric, 4) AS estimate, s.p_value
+FROM (VALUES (0.7::float8), (0.5)) v(ref)
+CROSS JOIN LATERAL pgbench_ext.sequential_decide(
+    (SELECT array_agg(a ORDER BY round) FROM r), (SELECT array_agg(b ORDER BY round) FROM r),
+    true, 0.05, 0.01,
+    (SELECT array_agg(round ORDER BY round) FROM r), (SELECT array_agg(round ORDER BY round) FROM r),
+    NULL, NULL, 'instance pair', 600, 5, 1, 6, 6, 'obrien-fleming', 'blocks', NULL, 6,
+    reference => v.ref) s;
+SELECT ref, look, decision, estimate FROM against ORDER BY ref;
+
+-- It is the test of B / reference against no change: the same look,
+-- decision and p.
+SELECT a.ref, (a.look, a.decision, round(a.p_value::numeric, 10)) =
+       (s.look, s.decision, round(s.p_value::numeric, 10)) AS same_as_shifted
+FROM against a
+CROSS JOIN LATERAL pgbench_ext.sequential_decide(
+    (SELECT array_agg(a ORDER BY round) FROM r), (SELECT array_agg(b / a.ref ORDER BY round) FROM r),
+    true, 0.05, 0.01,
+    (SELECT array_agg(round ORDER BY round) FROM r), (SELECT array_agg(round ORDER BY round) FROM r),
+    NULL, NULL, 'instance pair', 600, 5, 1, 6, 6, 'obrien-fleming', 'blocks', NULL, 6) s
+ORDER BY a.ref;
+
+-- A reference that is no ratio is refused.
+SELECT * FROM pgbench_ext.sequential_decide('{1}', '{1}', true, 0.05, 0.01, '{1}', '{1}', NULL, NULL,
+    'instance pair', 600, 5, 1, 2, 2, 'obrien-fleming', 'blocks', NULL, 1, reference => 0);
+
 -- experiment_report() says which design its figures are of, which look, and
 -- names all rounds as such (test/t/051 and 055 compare it with summary.json).
 SELECT proname, pg_get_function_result(oid) LIKE '%design text, look integer, max_looks integer, look_rounds integer, look_alpha double precision, all_rounds_estimate%' AS has_look_columns

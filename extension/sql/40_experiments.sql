@@ -148,7 +148,8 @@ CREATE FUNCTION sequential_decide(
     spending text,
     information text,
     block_spent_s float8[],
-    blocks_done int)
+    blocks_done int,
+    reference float8 DEFAULT NULL)
 RETURNS TABLE (
     look int,
     max_looks int,
@@ -172,8 +173,8 @@ RETURNS TABLE (
 AS 'MODULE_PATHNAME', 'pgbench_ext_sequential_decide'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-COMMENT ON FUNCTION sequential_decide(float8[], float8[], boolean, float8, float8, int[], int[], int[], int[], text, int, int, int, int, int, text, text, float8[], int) IS
-'rounds = auto: the first look that decides (faster, slower, same), else the last (undecided), after each block of the plan up to blocks_done, each on the rounds seen by then at its group-sequential level (look_alpha, its CI at 1 - look_alpha); one row, with NULL figures when no look could be made; no row when blocks_done is NULL';
+COMMENT ON FUNCTION sequential_decide(float8[], float8[], boolean, float8, float8, int[], int[], int[], int[], text, int, int, int, int, int, text, text, float8[], int, float8) IS
+'rounds = auto: the first look that decides (faster, slower, same), else the last (undecided), after each block of the plan up to blocks_done, each on the rounds seen by then at its group-sequential level (look_alpha, its CI at 1 - look_alpha); one row, with NULL figures when no look could be made; no row when blocks_done is NULL. With a reference ratio (an experiment''s reference key) each look tests which side of it B/A lies: faster above it, slower below, no same';
 
 -- The verdict table of one experiment: each variant against the baseline
 -- in each (script, clients) cell, counting runs with status ok outside
@@ -361,14 +362,15 @@ WITH base AS (
                           (e.sequential ->> 'max_blocks')::int)) AS blocks,
            coalesce((SELECT max(bb.block) FROM budget_blocks bb
                      WHERE bb.experiment_id = e.experiment_id), 0) AS recorded,
-           coalesce(e.sequential ->> 'information' = 'budget spent', false) AS by_time
+           coalesce(e.sequential ->> 'information' = 'budget spent', false) AS by_time,
+           (e.spec -> 'experiment' ->> 'reference')::float8 AS reference
     FROM experiments e
     WHERE e.experiment_id = experiment_report.experiment
       AND e.spec -> 'experiment' ->> 'rounds' = 'auto' AND e.sequential IS NOT NULL
 ), seq AS (
     -- the looks spend alpha by the budget's clock, which only budget.csv
     -- records: none past its last block, and none at all without it
-    SELECT d.p,
+    SELECT d.p, d.reference,
            CASE WHEN d.by_time THEN least(d.blocks, d.recorded) ELSE d.blocks END AS blocks_done,
            (SELECT array_agg(coalesce(bb.spent_s, 'NaN') ORDER BY g)
             FROM generate_series(1, least(d.recorded, (d.p ->> 'max_blocks')::int)) g
@@ -390,7 +392,12 @@ SELECT sd.script, sd.clients, sd.a_name, sd.b_name,
        CASE WHEN q.p IS NULL THEN c.n_pairs ELSE coalesce(l.n_pairs, 0) END,
        CASE WHEN q.p IS NULL THEN c.mde_pct ELSE l.mde_pct END,
        -- different servers started once: no unit to judge across (as the client)
-       CASE WHEN sd.started_once THEN 'insufficient' WHEN q.p IS NULL THEN c.verdict ELSE l.decision END,
+       CASE WHEN sd.started_once THEN 'insufficient' WHEN q.p IS NULL THEN c.verdict
+            -- against the experiment's reference ratio: which side of it, as the client says
+            WHEN q.reference IS NOT NULL AND l.decision IN ('faster', 'slower')
+            THEN format('%s the reference %s%%', CASE l.decision WHEN 'faster' THEN 'above' ELSE 'below' END,
+                        to_char(100 * (q.reference - 1), 'FMSG990.00'))
+            ELSE l.decision END,
        CASE WHEN sd.started_once
             THEN 'different servers, each started once: one pair of starts, whose offset no CI of rounds holds; set restart = auto (or N rounds)'
             WHEN q.p IS NULL THEN c.reason ELSE l.reason END,
@@ -423,7 +430,7 @@ LEFT JOIN LATERAL sequential_decide(sd.a_tps, sd.b_tps, true, experiment_report.
                            (q.p ->> 'first_look_block')::int, (q.p ->> 'max_blocks')::int,
                            (q.p ->> 'max_looks')::int, q.p ->> 'spending',
                            coalesce(q.p ->> 'information', 'blocks'), q.block_spent_s,
-                           CASE WHEN NOT sd.started_once THEN q.blocks_done END) l ON true
+                           CASE WHEN NOT sd.started_once THEN q.blocks_done END, q.reference) l ON true
 ORDER BY sd.every_seed, so.ord, sd.clients, sd.ord;
 END
 $$;

@@ -243,7 +243,8 @@ sub append_runs
 # The verdict and the design: a fixed design's verdict is its comparison's,
 # with no look and no other view; under rounds = auto (summary.json's
 # "sequential" of the cell) the deciding look's decision, which look it was,
-# and all rounds as if fixed under their own name.
+# and all rounds as if fixed under their own name.  Against a reference
+# ratio a decision is the side of it, in the words of the cell's verdict.
 sub design_checks
 {
 	my ($cell, $lit) = @_;
@@ -253,8 +254,12 @@ sub design_checks
 	  unless defined $seq;
 	my %all = %{ $cell->{all_rounds_as_if_fixed} };
 	my $has_look = $seq->{look} > 0;
+	my $verdict =
+		$cell->{verdict} eq 'insufficient' ? 'insufficient'
+	  : defined $cell->{reference} && $seq->{decision} =~ /^(faster|slower)$/ ? $cell->{verdict}
+	  : $seq->{decision};
 	return (
-		"verdict = '" . ($cell->{verdict} eq 'insufficient' ? 'insufficient' : $seq->{decision}) . "'",
+		"verdict = '$verdict'",
 		"design = 'rounds = auto'",
 		'look IS NOT DISTINCT FROM ' . ($has_look ? $seq->{look} : 'NULL'),
 		'look_rounds IS NOT DISTINCT FROM ' . ($has_look ? $seq->{rounds} : 'NULL'),

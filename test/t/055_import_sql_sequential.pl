@@ -10,6 +10,7 @@ use strict;
 use warnings;
 
 use File::Copy;
+use JSON::PP;
 use AsServerAccount;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
@@ -102,5 +103,34 @@ is($node->safe_psql($db, "SELECT string_agg(DISTINCT design, ',') FROM pgbench_e
 ($rc, $out, $err) = run_client_on($node, 'import', $dir, "dbname=$db");
 is($rc, 0, 'importing the directory again') or diag $err;
 parity($summary, 'blocks imported again');
+
+# Against a reference ratio (the reference key, which bisect gives a middle
+# step): the same runs with reference = 0.8 in experiment.json, rendered by
+# the client and imported; SQL replays the looks against it, to the last
+# bit, and says which side of it as the client says.  B, 40% slower, lies
+# below it; C, the A/A, above it (each decided, or undecided at the budget).
+my $ref_dir = "$base/seq-reference";
+mkdir $ref_dir;
+copy("$dir/$_", "$ref_dir/$_") or die "copy $_: $!" for qw(runs.csv budget.csv);
+{
+	my $json = JSON::PP->new->canonical;
+	my $exp = $json->decode(slurp_file("$dir/experiment.json"));
+	$exp->{spec}{experiment}{reference} = 0.8;
+	open my $fh, '>', "$ref_dir/experiment.json" or die "could not write $ref_dir/experiment.json: $!";
+	print $fh $json->encode($exp);
+	close $fh;
+}
+($rc, $out, $err) = run_client('report', $ref_dir);
+is($rc, 0, 'report of the runs against a reference') or diag $err;
+my $against = ReportFixture::read_json_exact("$ref_dir/summary.json");
+my %against_cell = map { $_->{variant} => $_ } @{ $against->{cells} };
+cmp_ok(abs(($against_cell{B}{reference} // 0) - 0.8), '<', 1e-12, 'summary.json: the cell has its reference');
+like($against_cell{B}{verdict}, qr/^(below the reference -20\.00%|undecided)$/, "the client: B $against_cell{B}{verdict}");
+($rc, $out, $err) = run_client_on($node, 'import', $ref_dir, "dbname=$db");
+is($rc, 0, 'import of the runs against a reference') or diag $err;
+($id) = $out =~ /^imported experiment (\d+): 3 variants, /m;
+parity($against, 'against a reference');
+is($node->safe_psql($db, "SELECT verdict FROM pgbench_ext.experiment_report($id) WHERE variant = 'B'"),
+	$against_cell{B}{verdict}, 'SQL: B\'s verdict in the client\'s words');
 
 done_testing();
