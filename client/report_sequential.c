@@ -161,7 +161,7 @@ decision_text(const ReportData *r, const ReportCell *c)
 	if (report_started_once(r, c))
 		return pg_strdup("insufficient");
 	if (r->spec.reference > 0 && (d == STATS_DECIDED_FASTER || d == STATS_DECIDED_SLOWER))
-		return psprintf("%s the reference %s", c->look.cmp.ci_low > r->spec.reference ? "above" : "below",
+		return psprintf("%s the reference %s", d == STATS_DECIDED_FASTER ? "above" : "below",
 						report_pct(r->spec.reference));
 	return pg_strdup(stats_decision_name(d));
 }
