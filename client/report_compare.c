@@ -151,14 +151,9 @@ report_look_cell(const ReportData *r, const ReportCell *c, const StatsBudgetPlan
 	report_cell_rounds(r, c, 1, INT_MAX, &a, &b);
 	ua = units_of(c->unit_a, &a);
 	ub = units_of(c->unit_b, &b);
-	if (r->spec.reference > 0)
-		rc = stats_sequential_decide_against(a.tps, a.rounds, ua, a.n, b.tps, b.rounds, ub, b.n,
-											 stats_unit_of(c), plan, blocks_done, info, z,
-											 r->spec.reference, &r->opt, out, block);
-	else
-		rc = stats_sequential_decide(a.tps, a.rounds, ua, a.n, b.tps, b.rounds, ub, b.n,
-									 stats_unit_of(c), plan, blocks_done, info, z, &r->opt,
-									 out, block);
+	rc = stats_sequential_decide_against(a.tps, a.rounds, ua, a.n, b.tps, b.rounds, ub, b.n,
+										 stats_unit_of(c), plan, blocks_done, info, z,
+										 r->spec.reference, &r->opt, out, block);
 	if (ua)
 		pg_free(ua);
 	if (ub)

@@ -706,7 +706,8 @@ extern int	stats_sequential_decide(const double *a, const int *round_a,
 
 /*
  * stats_sequential_decide() of the question "which side of reference does
- * B/A lie on?" (reference > 0 and finite, else STATS_ERR_OPTION): the
+ * B/A lie on?" (reference > 0 and finite; 0, no reference, is
+ * stats_sequential_decide() itself; else STATS_ERR_OPTION): the
  * looks test the null log(B/A) = log(reference), which is the test of 0
  * on the shifted data B / reference, so the boundaries and their error
  * control are the same.  There is no noise band (opt->noise is not used):

@@ -217,6 +217,10 @@ stats_sequential_decide_against(const double *a, const int *round_a, const int *
 	double	   *shifted;
 	int			rc;
 
+	/* no reference: the ordinary looks, against no change within the noise */
+	if (reference == 0)
+		return stats_sequential_decide(a, round_a, unit_a, n_a, b, round_b, unit_b, n_b, unit,
+									   plan, blocks_done, info, z, opt, out, block);
 	memset(out, 0, sizeof(*out));
 	*block = 0;
 	if (!(reference > 0) || !isfinite(reference))

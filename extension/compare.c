@@ -447,13 +447,9 @@ pgbench_ext_sequential_decide(PG_FUNCTION_ARGS)
 	CHECK_FOR_INTERRUPTS();
 	if (looks > 0 && stats_sequential_bounds(plan.spending, opt.alpha, info, looks, z) != STATS_OK)
 		looks = 0;
-	if (reference > 0)
-		rc = stats_sequential_decide_against(a, round_a, unit_a, n_a, b, round_b, unit_b, n_b, unit,
-											 &plan, looks > 0 ? blocks_done : 0, info, z, reference,
-											 &opt, &look, &block);
-	else
-		rc = stats_sequential_decide(a, round_a, unit_a, n_a, b, round_b, unit_b, n_b, unit, &plan,
-									 looks > 0 ? blocks_done : 0, info, z, &opt, &look, &block);
+	rc = stats_sequential_decide_against(a, round_a, unit_a, n_a, b, round_b, unit_b, n_b, unit,
+										 &plan, looks > 0 ? blocks_done : 0, info, z, reference,
+										 &opt, &look, &block);
 	if (rc != STATS_OK)
 		report_stats_error("sequential_decide()", rc);
 

@@ -688,7 +688,7 @@ test_decide_against(void)
 	StatsLook	look,
 				plain;
 	StatsComparison c = {0};
-	double		bad[] = {0.0, -0.9, NAN, INFINITY};
+	double		bad[] = {-0.9, NAN, INFINITY};
 	bool		refused = true;
 
 	/* B 40% slower, as test_budget_decide's, against a reference of 0.7 */
@@ -722,7 +722,14 @@ test_decide_against(void)
 		refused &= stats_sequential_decide_against(a, round, NULL, 30, b, round, NULL, 30,
 												   STATS_UNIT_ROUND, &plan, 6, info, z, bad[i],
 												   &opt, &look, &block) == STATS_ERR_OPTION;
-	ok(refused, "a reference of 0, -0.9, NaN or infinity is refused");
+	ok(refused, "a reference of -0.9, NaN or infinity is refused");
+	stats_sequential_decide(a, round, NULL, 30, b, round, NULL, 30, STATS_UNIT_ROUND,
+							&plan, 6, info, z, &opt, &plain, &block2);
+	stats_sequential_decide_against(a, round, NULL, 30, b, round, NULL, 30, STATS_UNIT_ROUND,
+									&plan, 6, info, z, 0.0, &opt, &look, &block);
+	ok(block == block2 && look.decision == plain.decision && look.cmp.estimate == plain.cmp.estimate &&
+	   look.cmp.ci_low == plain.cmp.ci_low && strcmp(look.reason, plain.reason) == 0,
+	   "a reference of 0 is none: the ordinary looks, noise band and all");
 
 	c.verdict = STATS_NO_CHANGE;
 	c.has_ci = true;
