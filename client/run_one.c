@@ -81,6 +81,79 @@ reset_data(Experiment *x, VariantState *vs, RunRecord *rec, char **error)
 	return true;
 }
 
+/*
+ * The runner's session for a run, on the run database.  With reset = never
+ * that database lives as long as its server, and so may the session: one
+ * per server (its variants' runs take turns on it; a session of another
+ * would be a client backend the run waits for), kept until the server
+ * starts again, it spares each run a new connection and a backend's cold
+ * caches (under valgrind, a second of CPU).  It is the server's own
+ * variant's session: the runner's statements need none of the running
+ * variant's session settings.  A kept session is tried first; if it no
+ * longer answers (a server the client does not manage went away), a new
+ * one is made.  Otherwise the database is dropped and made again at every
+ * run, and the session with it.
+ */
+static VariantState *
+server_variant(Experiment *x, VariantState *vs)
+{
+	const Cluster *server = cluster_server(&vs->cluster);
+
+	for (int i = 0; i < x->spec->nvariants; i++)
+		if (&x->variants[i].cluster == server)
+			return &x->variants[i];
+	return vs;
+}
+
+static PGconn *
+run_session_take(Experiment *x, VariantState *vs, char **error)
+{
+	VariantState *owner = server_variant(x, vs);
+	PGconn	   *conn = owner->run_session;
+
+	if (x->spec->reset != RESET_NEVER)
+		return connect_variant(vs, RUN_DB, error);
+	owner->run_session = NULL;
+	if (conn != NULL && owner->run_session_instance == owner->cluster.instance)
+	{
+		PGresult   *res = PQexec(conn, "SELECT 1");
+		bool		answers = PQresultStatus(res) == PGRES_TUPLES_OK;
+
+		PQclear(res);
+		if (answers)
+			return conn;
+	}
+	PQfinish(conn);
+	return connect_variant(owner, RUN_DB, error);
+}
+
+/* After a run: the session kept for the next (reset = never), else closed. */
+static void
+run_session_give_back(Experiment *x, VariantState *vs, PGconn *conn)
+{
+	VariantState *owner = server_variant(x, vs);
+
+	if (x->spec->reset == RESET_NEVER && owner->run_session == NULL &&
+		PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) == PQTRANS_IDLE)
+	{
+		owner->run_session = conn;
+		owner->run_session_instance = owner->cluster.instance;
+	}
+	else
+		PQfinish(conn);
+}
+
+/* The sessions kept between runs, closed (before the servers stop). */
+void
+run_sessions_close(Experiment *x)
+{
+	for (int i = 0; i < x->spec->nvariants; i++)
+	{
+		PQfinish(x->variants[i].run_session);
+		x->variants[i].run_session = NULL;
+	}
+}
+
 static char **
 pgbench_argv(Experiment *x, VariantState *vs, const PlannedRun *pr, int jobs)
 {
@@ -358,7 +431,7 @@ run_begin(RunInFlight *f, Experiment *x, const PlannedRun *pr, RunRecord *rec, c
 
 	if (!reset_data(x, f->vs, rec, error))
 		return false;
-	if ((f->conn = connect_variant(f->vs, RUN_DB, error)) == NULL)
+	if ((f->conn = run_session_take(x, f->vs, error)) == NULL)
 		return false;
 	wait_for_backends_to_exit(f->conn);
 	server_stats_take(f->conn, &before_checkpoint);
@@ -452,7 +525,7 @@ run_end(RunInFlight *f, int rc, json_t *probe_json, char **error)
 	rec->buffers_written_bgwriter = delta.buffers_written_bgwriter;
 	rec->buffers_written_backends = delta.buffers_written_backends;
 	detail = vs->has_counters ? pull_counters(f->conn, rec) : json_object();
-	PQfinish(f->conn);
+	run_session_give_back(f->x, vs, f->conn);
 
 	if (probe_json)
 		json_object_set_new(detail, "snapshot_probe", probe_json);

@@ -566,6 +566,7 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 	progress_init(&progress, x.plan->nruns, ndone, spec->duration_s);
 	progress.verbose = report_verbose;
 	status = run_plan(&x, opts, budget, done, &clock, &progress);
+	run_sessions_close(&x);
 	cluster_stop_all();
 
 	if (run_interrupted)

@@ -25,6 +25,10 @@ typedef struct VariantState
 	char	   *build_id;		/* the build key of a source variant, else the bindir */
 	json_t	   *environment;	/* rows of environment() */
 	json_t	   *pg_config;
+	PGconn	   *run_session;	/* reset = never: the runner's session on
+								 * this variant's server, kept between runs
+								 * (run_one.c) */
+	int			run_session_instance;	/* the server's start it belongs to */
 } VariantState;
 
 typedef struct Experiment
