@@ -236,7 +236,12 @@ build_check(const ExperimentSpec *spec, char **error)
 	return !any || compiler_words(error) != NULL;
 }
 
-/* The key text of v, optionally without its patches or its seed. */
+/*
+ * The key text of v, optionally without its patches or its seed.  The
+ * seed's line keeps its first name (layout_seed), the build seed's old
+ * name: the text is hashed into every cached build's key, and a new word
+ * would orphan the builds already cached.
+ */
 static char *
 key_text(Build *b, bool with_patches, int seed)
 {

@@ -165,7 +165,7 @@ typedef struct ReportCell
 
 	/*
 	 * The unit of the verdict (report_levels.c): rounds on one server,
-	 * instance pairs across servers with restarts, layout seed pairs over
+	 * instance pairs across servers with restarts, build seed pairs over
 	 * every seed; unit_a and unit_b the unit of each run (NULL: rounds).
 	 */
 	StatsUnit	unit;

@@ -81,7 +81,7 @@ build_seeds_verdicts(ReportData *r)
 						down += change[v] < 0;
 					}
 				if (up > 0 && down > 0)
-					report_warn(r, "layout seeds disagree in sign for %s vs %s (%s, %d clients): %d faster, %d slower; the change is within code-layout noise",
+					report_warn(r, "build seeds disagree in sign for %s vs %s (%s, %d clients): %d faster, %d slower; the change is within code-layout noise",
 								pooled[k], pooled[0], r->spec.scripts[s], r->spec.clients[c], up, down);
 			}
 		}

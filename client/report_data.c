@@ -79,7 +79,7 @@ read_runs_csv(ReportData *r, char **error)
 	for (int i = 0; i < lengthof(snap_columns); i++)
 		c_snap[i] = runs_csv_column(t, snap_columns[i]);
 	c_build = runs_csv_column(t, "build");
-	c_seed = runs_csv_column(t, "layout_seed");
+	c_seed = runs_csv_column(t, "build_seed");
 	c_instance = runs_csv_column(t, "instance");
 	c_duration = runs_csv_column(t, "duration_s");
 	c_wall = runs_csv_column(t, "wall_s");

@@ -48,7 +48,7 @@ sample_json(const ReportSample *s)
 					 "tps", tps,
 					 "rounds", rounds,
 					 "instances", instances,
-					 "layout_seeds", seeds);
+					 "build_seeds", seeds);
 }
 
 /* A cell's variance components: per level its sd, variance, df, or null. */

@@ -65,7 +65,7 @@ report_comparison_cells(const StatsComparison *cmp, bool ok, const char **cells)
 }
 
 /*
- * What a comparison's test counted: "6 instance pairs" or "3 layout seed
+ * What a comparison's test counted: "6 instance pairs" or "3 build seed
  * pairs" (across units), "15 rounds" (round by round), "8+8" (unpaired).
  */
 char *

@@ -11,7 +11,7 @@
  *	 sides on one server (cluster = A)	 the round: round by round
  *	 different servers, restarted		 the instance pair: the rounds between
  *										 two starts of both servers
- *	 every build seed of B against		 the layout seed pair: B@seedK with
+ *	 every build seed of B against		 the build seed pair: B@seedK with
  *	 every seed of A ("B@seed*")		 A@seedK
  *
  * Different servers started once (restart = never, and every results

@@ -138,8 +138,8 @@ section_verdicts(const ReportData *r, Doc *d)
 	doc_para(d, "Each variant against the baseline %s%s. tps: median ±half-width of its "
 			 "distribution-free CI; B/A: the ratio with its CI, and p, two-sided, across the unit "
 			 "n names: the highest level that varies between the two sides. "
-			 "Across servers restarted during the experiment (n: instance pairs) and across layout "
-			 "seeds (n: layout seed pairs), each pair is one sample, summarized by the mean of its "
+			 "Across servers restarted during the experiment (n: instance pairs) and across build "
+			 "seeds (n: build seed pairs), each pair is one sample, summarized by the mean of its "
 			 "paired rounds' log ratios, and Student's t test and interval run across the pairs. "
 			 "On one server (n: rounds), rounds holding one run of each side are compared round by "
 			 "round, which cancels the machine's drift between rounds: the Hodges-Lehmann estimate "
@@ -147,7 +147,7 @@ section_verdicts(const ReportData *r, Doc *d)
 			 "(n: runs of each side), all runs, with the Mann-Whitney U test. "
 			 "alpha %g, noise threshold ±%g%%; restarts: %s.",
 			 report_variant_name(r, r->baseline),
-			 report_has_seed_baselines(r) ? " (each layout seed B@seedK against A@seedK)" : "",
+			 report_has_seed_baselines(r) ? " (each build seed B@seedK against A@seedK)" : "",
 			 r->opt.alpha, 100 * r->opt.noise,
 			 r->restart_rounds > 0 ? psprintf("every %d round%s", r->restart_rounds,
 											  r->restart_rounds == 1 ? "" : "s") : "never");
@@ -186,7 +186,7 @@ section_levels(const ReportData *r, Doc *d)
 		return;
 	doc_heading(d, 2, "Where the noise lives");
 	doc_para(d, "Variance components of log tps by level (nested ANOVA, method of moments): between "
-			 "builds (layout seeds), between instances (server starts), between rounds, and within a "
+			 "builds (build seeds), between instances (server starts), between rounds, and within a "
 			 "run (its -P 1 seconds), for each side, and on the comparison's scale (the log ratios "
 			 "of paired rounds), which is the noise a verdict sees. A level the data do not vary has "
 			 "no estimate (-) and is inside the level above; * marks an estimate below 0, shown as 0. "
@@ -237,7 +237,7 @@ section_noise(const ReportData *r, Doc *d)
 
 	if (r->nseed_lines > 0)
 	{
-		doc_heading(d, 2, "Layout seeds");
+		doc_heading(d, 2, "Build seeds");
 		doc_para(d, "Each build is one sample of code layout; the verdicts per seed and over all seeds:");
 		for (int i = 0; i < r->nseed_lines; i++)
 			doc_para(d, "%s", r->seed_lines[i]);

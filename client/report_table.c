@@ -66,7 +66,7 @@ print_levels(const ReportData *r, FILE *out)
 	for (int i = 0; i < r->ncells; i++)
 		any |= r->cells[i].has_components;
 	if (any)
-		fprintf(out, "levels: the sd of log tps between builds (layout seeds), instances (server starts), rounds and a run's seconds; "
+		fprintf(out, "levels: the sd of log tps between builds (build seeds), instances (server starts), rounds and a run's seconds; "
 				"ratio: of the paired rounds' log ratios; *: estimated below 0, shown as 0\n");
 	for (int i = 0; i < r->ncells; i++)
 	{
@@ -231,7 +231,7 @@ report_print_table(const ReportData *r, FILE *out, bool verbose)
 		fprintf(out, "insufficient: %s\n", r->cells[0].cmp.verdict == STATS_INSUFFICIENT
 				? r->cells[0].cmp.reason : "too few runs in some cells (report.md says why)");
 	for (int i = 0; i < r->nseed_lines; i++)
-		fprintf(out, "layout seeds: %s\n", r->seed_lines[i]);
+		fprintf(out, "build seeds: %s\n", r->seed_lines[i]);
 	for (int i = 0; i < r->ndeclared; i++)
 		fprintf(out, "declared: %s\n", r->declared[i]);
 	for (int i = 0; i < r->nwarnings; i++)

@@ -10,7 +10,6 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "digest.h"
 #include "results.h"
 #include "safe_file.h"
 #include "safe_read.h"
@@ -24,7 +23,7 @@
 #include <unistd.h>
 
 static const char *const csv_columns =
-"run_id,round,variant,script,clients,jobs,warmup,build,layout_seed,instance,started_at,duration_s,wall_s,reset_s,"
+"run_id,round,variant,script,clients,jobs,warmup,build,build_seed,instance,started_at,duration_s,wall_s,reset_s,"
 "tps,latency_avg_ms,latency_stddev_ms,transactions,failed_tx,status,"
 "checkpoints_during,autovacuum_during,cpu_user_us_per_tx,cpu_sys_us_per_tx,"
 "voluntary_switches_per_tx,involuntary_switches_per_tx,blks_hit,blks_read,wal_bytes,"
@@ -189,7 +188,7 @@ static const char *const number_columns[] = {
 };
 
 /* Whole numbers of the levels: round, build seed, instance (when present). */
-static const char *const level_columns[] = {"round", "layout_seed", "instance"};
+static const char *const level_columns[] = {"round", "build_seed", "instance"};
 
 static const char damaged_hint[] =
 "The results directory is damaged or not one of pgbench_ext's; a line cut short by a crash can be deleted, and --resume redoes that run.";
@@ -321,14 +320,15 @@ is_warmup_after_start(const RunsCsv *t, int i)
  * recorded as interrupted are moved to interrupted.csv, so that after the
  * resumed experiment runs.csv holds each planned run exactly once.  A
  * runs.csv of another version's columns is refused: the lines appended
- * would not match its header.
+ * would not match its header.  One whose columns were since renamed
+ * (layout_seed) is the same columns: it is written again with the new
+ * header.
  */
 bool *
 results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
 					   int *ncompleted, char **error)
 {
 	char	   *path = psprintf("%s/runs.csv", dir);
-	char	   *header = first_line_of_file(path);	/* as written, before parsing */
 	RunsCsv    *t;
 	char	   *ipath = psprintf("%s/interrupted.csv", dir);
 	FILE	   *out;
@@ -341,20 +341,10 @@ results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
 	if ((t = results_read_runs(dir, spec, error)) == NULL)
 		return NULL;
 	/* lines of other columns appended below this header would be misread */
-	header[strcspn(header, "\r")] = '\0';
-	if (strcmp(header, csv_columns) != 0)
+	if (strcmp(results_csv_header(t), csv_columns) != 0)
 	{
 		*error = psprintf("\"%s\" has the columns of another version of pgbench_ext: resume it with that version, or run the experiment again",
 						  path);
-		return NULL;
-	}
-	if (strncmp(t->header, csv_columns, strlen(csv_columns)) != 0 ||
-		strspn(t->header + strlen(csv_columns), "\r\n") != strlen(t->header + strlen(csv_columns)))
-	{
-		*error = psprintf("\"%s\" has the columns of another version of %s, which cannot be continued",
-						  t->path, progname);
-		*error = psprintf("%s\nhint: Repeat the experiment into a new directory: %s run --rerun %s -o NEWDIR",
-						  *error, progname, dir);
 		return NULL;
 	}
 	c_id = runs_csv_column(t, "run_id");
@@ -362,7 +352,7 @@ results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
 	/* written as runs.csv.tmp, renamed over runs.csv by safe_fclose() */
 	if ((out = safe_fopen_write(path, false, error)) == NULL)
 		return NULL;
-	fputs(t->header, out);
+	fprintf(out, "%s\n", csv_columns);
 	for (int i = 0; i < t->nrows; i++)
 	{
 		int			run_id = atoi(t->rows[i][c_id]);
@@ -386,7 +376,7 @@ results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
 					return NULL;
 				}
 				if (fstat(fileno(interrupted), &st) == 0 && st.st_size == 0)
-					fputs(t->header, interrupted);
+					fprintf(interrupted, "%s\n", csv_columns);
 			}
 			fputs(t->lines[i], interrupted);
 			continue;

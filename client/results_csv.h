@@ -16,8 +16,8 @@ typedef struct RunsCsv
 {
 	char	   *path;
 	int			ncols;
-	char	   *header;			/* the first line, line end included */
-	char	  **columns;		/* its names */
+	char	   *header;			/* the first line as written, line end included */
+	char	  **columns;		/* its names, a renamed column's the new one */
 	int			nrows;
 	char	 ***rows;			/* nrows rows of ncols fields each */
 	char	  **lines;			/* each row as written, line end included */
@@ -36,5 +36,6 @@ extern bool results_check_numbers(const RunsCsv *t, char **f, const char *const 
 extern bool results_parse_int(const char *s, long min, long *result);
 extern char *results_printable(const char *s);
 extern int	runs_csv_column(const RunsCsv *t, const char *name);
+extern char *results_csv_header(const RunsCsv *t);
 
 #endif							/* PGBENCH_EXT_RESULTS_CSV_H */

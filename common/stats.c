@@ -65,7 +65,7 @@ static const char *const unit_names[][2] = {
 	[STATS_UNIT_RUN] = {"run", "runs"},
 	[STATS_UNIT_ROUND] = {"round", "rounds"},
 	[STATS_UNIT_INSTANCE_PAIR] = {"instance pair", "instance pairs"},
-	[STATS_UNIT_SEED_PAIR] = {"layout seed pair", "layout seed pairs"},
+	[STATS_UNIT_SEED_PAIR] = {"build seed pair", "build seed pairs"},
 	[STATS_UNIT_BUILD_PAIR] = {"build pair", "build pairs"},
 	[STATS_UNIT_MACHINE_PAIR] = {"machine pair", "machine pairs"},
 };
@@ -84,6 +84,9 @@ stats_unit_from_name(const char *name)
 	for (int u = STATS_UNIT_INSTANCE_PAIR; u <= STATS_UNIT_MACHINE_PAIR; u++)
 		if (strcmp(name, unit_names[u][0]) == 0)
 			return u;
+	/* the old name of build seeds, still accepted (docs/experiments.md#old-names) */
+	if (strcmp(name, "layout seed pair") == 0)
+		return STATS_UNIT_SEED_PAIR;
 	return -1;
 }
 

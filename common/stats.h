@@ -126,20 +126,20 @@ typedef enum StatsUnit
 	STATS_UNIT_RUN,				/* unpaired: all runs of A against all runs of B */
 	STATS_UNIT_ROUND,			/* paired rounds on one pair of servers */
 	STATS_UNIT_INSTANCE_PAIR,	/* the rounds between two restarts of both sides' servers */
-	STATS_UNIT_SEED_PAIR,		/* the builds of both sides with one layout seed */
+	STATS_UNIT_SEED_PAIR,		/* the builds of both sides with one build seed */
 	STATS_UNIT_BUILD_PAIR,		/* one build of each side */
 	STATS_UNIT_MACHINE_PAIR		/* both sides on one machine (the farm's top level) */
 } StatsUnit;
 
 /*
- * "run", "round", "instance pair", "layout seed pair", "build pair",
+ * "run", "round", "instance pair", "build seed pair", "build pair",
  * "machine pair", with an "s" when count != 1.
  */
 extern const char *stats_unit_name(StatsUnit unit, int count);
 
 /*
  * The unit above the round that a name (singular, as stats_unit_name
- * gives it) means, or -1 for any other name.
+ * gives it, or the old "layout seed pair") means, or -1 for any other name.
  */
 extern int	stats_unit_from_name(const char *name);
 
@@ -261,7 +261,7 @@ extern int	stats_compare_rounds(const double *a, const int *round_a, int n_a,
  * The nested verdict (stats_nested.c), for sides on different servers or
  * builds: each run also carries a unit id, the same for both sides' runs
  * of one unit (e.g. the number of the instance pair: rounds between two
- * restarts share one pair of server starts; or the layout seed).  Per
+ * restarts share one pair of server starts; or the build seed).  Per
  * unit one summary: the mean of its paired rounds' log ratios, a pair
  * being a round of that unit with exactly one run of each side; without
  * rounds (round_a or round_b NULL) the unit's mean log b minus mean log
@@ -354,7 +354,7 @@ extern int	stats_pooled_log_sd(const double *a, int n_a, const double *b,
  */
 typedef enum StatsLevel
 {
-	STATS_LEVEL_BUILD,			/* between builds (layout seeds) */
+	STATS_LEVEL_BUILD,			/* between builds (build seeds) */
 	STATS_LEVEL_INSTANCE,		/* between server starts of one build */
 	STATS_LEVEL_ROUND,			/* between runs (rounds) on one server */
 	STATS_LEVEL_SECOND,			/* between seconds of one run */
@@ -436,7 +436,7 @@ typedef struct StatsDesign
 {
 	bool		found;
 	StatsUnit	unit;			/* instance pairs, or seed pairs when builds vary */
-	int			builds;			/* builds (layout seeds) per side; 1 when builds do not vary */
+	int			builds;			/* builds (build seeds) per side; 1 when builds do not vary */
 	int			instances;		/* instance pairs per build */
 	int			rounds;			/* rounds per instance pair */
 	int			n_units;		/* units of the verdict: builds or instances */

@@ -2,7 +2,7 @@
  *
  * stats_design.c
  *		The cheapest design for the next experiment that would see a given
- *		effect: how many builds (layout seeds), instance pairs per build
+ *		effect: how many builds (build seeds), instance pairs per build
  *		and rounds per instance pair, from the variance components of the
  *		comparison and the measured cost of a build, a restart and a round.
  *
@@ -160,7 +160,7 @@ explain_missing(StatsDesign *out, StatsLevel level)
 			 "the variance between %s was not measured: %s",
 			 level == STATS_LEVEL_BUILD ? "builds" :
 			 level == STATS_LEVEL_INSTANCE ? "server starts" : "rounds",
-			 level == STATS_LEVEL_BUILD ? "build more than one layout seed per variant" :
+			 level == STATS_LEVEL_BUILD ? "give each variant more than one build seed" :
 			 level == STATS_LEVEL_INSTANCE ? "restart the servers during the experiment" :
 			 "make more than one round per instance pair");
 }
@@ -234,7 +234,7 @@ stats_plan_design(const StatsComponents *ratio, const StatsComponents *run_a,
 		snprintf(out->reason, STATS_REASON_LEN,
 				 "no design of up to %d %s and %d rounds each sees %g%% beyond "
 				 "the %g%% noise threshold",
-				 max_units, vary_builds ? "layout seeds" : "instance pairs",
+				 max_units, vary_builds ? "build seeds" : "instance pairs",
 				 STATS_DESIGN_MAX_ROUNDS, 100.0 * effect, 100.0 * opt->noise);
 		return STATS_OK;
 	}
@@ -255,7 +255,7 @@ stats_plan_design(const StatsComponents *ratio, const StatsComponents *run_a,
 	}
 	if (vary_builds)
 		snprintf(out->reason, STATS_REASON_LEN,
-				 "to see %g%%: %d layout seeds x %d instance pair%s x %d round%s, about %.0f %s",
+				 "to see %g%%: %d build seeds x %d instance pair%s x %d round%s, about %.0f %s",
 				 100.0 * effect, out->builds, out->instances,
 				 out->instances == 1 ? "" : "s", out->rounds, out->rounds == 1 ? "" : "s",
 				 out->seconds >= 120.0 ? out->seconds / 60.0 : out->seconds,

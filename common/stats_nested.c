@@ -2,7 +2,7 @@
  *
  * stats_nested.c
  *		B against A when the sides run on different servers or builds: the
- *		test and the CI across units (instance pairs, layout seed pairs),
+ *		test and the CI across units (instance pairs, build seed pairs),
  *		one summary per unit, never across the rounds inside them.
  *
  * Why: two servers of one binary differ by an offset that lasts as long as

@@ -5,7 +5,7 @@
  *		incomplete beta function, and the power of a one-sided t criterion
  *		under a shift (the noncentral t distribution).
  *
- * The verdict across units (instance pairs, layout seed pairs) is a t
+ * The verdict across units (instance pairs, build seed pairs) is a t
  * interval on a handful of unit summaries, so the t quantiles with 1 to
  * 20 degrees of freedom must be right to many digits: they are computed,
  * not taken from an approximation of the normal.  The incomplete beta

@@ -175,7 +175,7 @@ require_both(const void *x, const void *y, const char *name_x, const char *name_
 				 errhint("%s", hint)));
 }
 
-/* The unit named by argument argno: a name stats_unit_from_name() knows. */
+/* The unit named by argument argno: a name stats_unit_from_name() knows (an old one too). */
 static StatsUnit
 unit_kind(FunctionCallInfo fcinfo, int argno)
 {
@@ -188,9 +188,9 @@ unit_kind(FunctionCallInfo fcinfo, int argno)
 	if (unit < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("\"unit_kind\" must be \"instance pair\", \"layout seed pair\", \"build pair\" or \"machine pair\", not \"%s\"",
+				 errmsg("\"unit_kind\" must be \"instance pair\", \"build seed pair\", \"build pair\" or \"machine pair\", not \"%s\"",
 						name),
-				 errhint("unit_kind names what unit_a and unit_b count: the rounds between two restarts of both servers, the builds with one layout seed, or the machines both sides ran on.")));
+				 errhint("unit_kind names what unit_a and unit_b count: the rounds between two restarts of both servers, the builds with one build seed, or the machines both sides ran on.")));
 	return (StatsUnit) unit;
 }
 

@@ -66,12 +66,12 @@ AS 'MODULE_PATHNAME', 'pgbench_ext_compare'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 COMMENT ON FUNCTION compare(float8[], float8[], boolean, float8, float8, int[], int[], int[], int[], text) IS
-'B against A from per-run measurements: ratio b/a with its CI, p, the smallest change the verdict would see (mde_pct) and the verdict (faster, slower, no change, insufficient). Unpaired: Hodges-Lehmann and Mann-Whitney. Given each run''s round, rounds with one run of each side are compared pair by pair (signed-rank test) once there are enough of them. Given each run''s unit (unit_a, unit_b: an instance pair or layout seed pair, named by unit_kind), one summary per unit and a t test across units. n_pairs counts the paired rounds, n_units the units of the test, unit says what they were';
+'B against A from per-run measurements: ratio b/a with its CI, p, the smallest change the verdict would see (mde_pct) and the verdict (faster, slower, no change, insufficient). Unpaired: Hodges-Lehmann and Mann-Whitney. Given each run''s round, rounds with one run of each side are compared pair by pair (signed-rank test) once there are enough of them. Given each run''s unit (unit_a, unit_b: an instance pair or build seed pair, named by unit_kind), one summary per unit and a t test across units. n_pairs counts the paired rounds, n_units the units of the test, unit says what they were';
 -- END compare() 0.2.0
 
--- The levels of each run (build, layout seed, server start) and its wall
+-- The levels of each run (build, build seed, server start) and its wall
 -- time; the experiment's rounds per start of the servers.
-ALTER TABLE runs ADD COLUMN build text, ADD COLUMN layout_seed int,
+ALTER TABLE runs ADD COLUMN build text, ADD COLUMN build_seed int,
     ADD COLUMN instance int, ADD COLUMN wall_s float8;
 ALTER TABLE experiments ADD COLUMN restart_rounds int NOT NULL DEFAULT 0;
 
@@ -147,12 +147,12 @@ COMMENT ON FUNCTION sequential_decide(float8[], float8[], boolean, float8, float
 
 -- The verdict table of one experiment: each variant against the baseline
 -- in each (script, clients) cell, counting runs with status ok outside
--- warmups, as the client does; then, with layout seeds, every seed of
+-- warmups, as the client does; then, with build seeds, every seed of
 -- each variant against every seed of the first ("B@seed*" vs "A@seed*").
 -- Each comparison is made across the unit the client uses: rounds on one
 -- server, instance pairs across servers restarted during the experiment
 -- (a run's unit: instance of A * 32768 + instance of B in its round),
--- layout seed pairs over every seed.
+-- build seed pairs over every seed.
 CREATE FUNCTION experiment_report(
     experiment int,
     baseline text DEFAULT NULL,
@@ -223,7 +223,7 @@ WITH base AS (
                      ORDER BY v.position LIMIT 1)) AS name
 ), vars AS (
     -- each variant's server (its own, or that of cluster = OTHER) and, for
-    -- "B@seed2", its base name and layout seed
+    -- "B@seed2", its base name and build seed
     SELECT v.variant, v.position, coalesce(v.spec ->> 'cluster', v.variant) AS server,
            CASE WHEN s.digits THEN left(v.variant, s.p - 1) END AS seed_base,
            CASE WHEN s.digits THEN substr(v.variant, s.p + 5)::int ELSE 0 END AS seed
@@ -237,7 +237,7 @@ WITH base AS (
     SELECT r.run_id, r.script, r.clients, r.variant, r.tps, r.round, vs.position,
            vs.seed_base, vs.seed AS name_seed,
            coalesce(r.instance, 1) AS instance,
-           coalesce(nullif(r.layout_seed, 0), vs.seed) AS seed
+           coalesce(nullif(r.build_seed, 0), vs.seed) AS seed
     FROM runs r JOIN vars vs ON vs.variant = r.variant
     WHERE r.experiment_id = experiment_report.experiment
       AND r.status = 'ok' AND NOT r.warmup AND r.tps > 0
@@ -272,7 +272,7 @@ WITH base AS (
     JOIN experiments e ON e.experiment_id = experiment_report.experiment
     UNION ALL
     SELECT c.script, c.clients, pb.name || '@seed*', po.seed_base || '@seed*',
-           pb.name, po.seed_base, po.position, true, 'layout seed pair', false
+           pb.name, po.seed_base, po.position, true, 'build seed pair', false
     FROM pooled_base pb
     JOIN vars po ON po.seed = 2 AND po.seed_base IS NOT NULL AND po.seed_base <> pb.name
     CROSS JOIN (SELECT DISTINCT present.script, present.clients FROM present) c
@@ -405,7 +405,7 @@ END
 $$;
 
 COMMENT ON FUNCTION experiment_report(int, text, float8, float8) IS
-'the verdict table of an imported experiment: per (script, clients), each variant against the baseline (the first variant, or the one named), and with layout seeds every seed against every seed of the first variant (B@seed*), across the unit the client uses (rounds on one server, instance pairs across restarted servers, layout seed pairs), from the same C code as the client; under rounds = auto (design) the estimate, CI, p and verdict (faster, slower, same, undecided) are the deciding look''s (look of max_looks, after look_rounds rounds, at level look_alpha), and all rounds compared as if their number had been fixed are the all_rounds_* columns, not the verdict';
+'the verdict table of an imported experiment: per (script, clients), each variant against the baseline (the first variant, or the one named), and with build seeds every seed against every seed of the first variant (B@seed*), across the unit the client uses (rounds on one server, instance pairs across restarted servers, build seed pairs), from the same C code as the client; under rounds = auto (design) the estimate, CI, p and verdict (faster, slower, same, undecided) are the deciding look''s (look of max_looks, after look_rounds rounds, at level look_alpha), and all rounds compared as if their number had been fixed are the all_rounds_* columns, not the verdict';
 
 CREATE FUNCTION experiment_geomean(
     experiment int,

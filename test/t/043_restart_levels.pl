@@ -1,7 +1,7 @@
 # Instances as a level: an A/A of two managed clusters of one bindir with
 # restart = 2 — every server restarted before each block of two rounds, a
 # warm-up run after each start recorded and not counted, each run's build,
-# layout seed, instance and round in runs.csv, every start in instances.csv,
+# build seed, instance and round in runs.csv, every start in instances.csv,
 # and the verdict across instance pairs with the noise by level and the
 # design.  Then an interruption mid-block: the resumed block is a new
 # instance, with warm-ups of its own; --rerun keeps the levels; and
@@ -74,8 +74,8 @@ foreach my $r (@warm)
 	my ($first) = grep { $_->{variant} eq $r->{variant} && $_->{instance} == $r->{instance} } @runs;
 	is($first->{run_id}, $r->{run_id}, "the warm-up of $r->{variant} comes first on instance $r->{instance}");
 }
-ok(!grep({ $_->{build} ne $bindir || $_->{layout_seed} ne '0' } @runs),
-	'every run records its build (the bindir) and layout seed 0');
+ok(!grep({ $_->{build} ne $bindir || $_->{build_seed} ne '0' } @runs),
+	'every run records its build (the bindir) and build seed 0');
 
 my @starts = read_instances($dir);
 is(scalar @starts, 6, 'instances.csv: three starts of each server');

@@ -92,7 +92,7 @@ is($node->safe_psql($db, "SELECT (detail -> 'counters' -> 'xact' ->> 'cycles')::
 like($node->safe_psql($db, "SELECT spec -> 'experiment' ->> 'rounds' FROM pgbench_ext.experiments WHERE experiment_id = $id"),
 	qr/^10$/, 'the specification is kept');
 
-# layout seeds: each B@seedK is compared with A@seedK, the first variant's
+# build seeds: each B@seedK is compared with A@seedK, the first variant's
 # build of its own seed (not with A@seed1, whose layout's luck is not B@seedK's),
 # by the client and by experiment_report() alike
 my $seeded = "$base/seeded";
@@ -108,7 +108,7 @@ ReportFixture::write_dir(
 	});
 my ($rc, $out, $err) = run_client('report', $seeded);
 is($rc, 0, 'report of a seeded experiment') or diag $err;
-like($out, qr/^layout seeds: default, 1 client: B\@seed2 vs A\@seed2: \+1\.\d\d%/m,
+like($out, qr/^build seeds: default, 1 client: B\@seed2 vs A\@seed2: \+1\.\d\d%/m,
 	'B@seed2 against A@seed2: the change within one seed (+1.9%, not +6% against A@seed1)');
 my $seeded_summary = ReportFixture::read_json_exact("$seeded/summary.json");
 is(join(',', map { "$_->{variant}:$_->{baseline}" } @{ $seeded_summary->{cells} }),

@@ -132,16 +132,16 @@ isnt(slurp_file("$bin{'A@seed1'}/postgres"), slurp_file("$bin{'A@seed2'}/postgre
 is(length($bin{'A@seed1'}), length($bin{'B@seed2'}), 'seeded prefixes of equal length too');
 foreach my $k (1, 2)
 {
-	like($out, qr/^layout seeds: select-only, 1 client: B\@seed$k vs A\@seed$k: /m,
+	like($out, qr/^build seeds: select-only, 1 client: B\@seed$k vs A\@seed$k: /m,
 		"seed $k: B\@seed$k compared with A\@seed$k");
 }
-like($out, qr/^ select-only \| 1 +\| B\@seed\* +\|.*\| 2 layout seed pairs \|/m,
+like($out, qr/^ select-only \| 1 +\| B\@seed\* +\|.*\| 2 build seed pairs \|/m,
 	'every seed against every seed: B@seed* vs A@seed*, across seed pairs');
 unlike($out, qr/all seeds pooled/, 'no pooling of all runs of all seeds');
-my %seed_of = map { ("$_->{variant}" => $_->{layout_seed}) } runs_of($dir3);
+my %seed_of = map { ("$_->{variant}" => $_->{build_seed}) } runs_of($dir3);
 is_deeply(\%seed_of, { 'A@seed1' => 1, 'A@seed2' => 2, 'B@seed1' => 1, 'B@seed2' => 2 },
-	'runs.csv: each run\'s layout seed');
-unlike($out, qr/^layout seeds: .*(?:B\@seed2 vs A\@seed1|B\@seed1 vs A\@seed2)/m,
+	'runs.csv: each run\'s build seed');
+unlike($out, qr/^build seeds: .*(?:B\@seed2 vs A\@seed1|B\@seed1 vs A\@seed2)/m,
 	'no cross-seed comparison among the per-seed verdicts');
 like(slurp_file("$dir3/clusters/B\@seed2/pg_ctl.log"), qr/^environment padding: \d+ bytes$/m,
 	'a seeded postmaster starts with a random environment size');

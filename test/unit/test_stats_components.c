@@ -388,7 +388,7 @@ test_design(void)
 		   "restarts of 10 minutes: %s", d2.reason);
 	}
 
-	/* layout seeds: build pairs differ by sd 1.5% (each side's build 1.06%) */
+	/* build seeds: build pairs differ by sd 1.5% (each side's build 1.06%) */
 	{
 		StatsDesignCost built = {.build_s = 150.0, .restart_s = 20.0, .round_s = 6.0};
 		double		bsd = 0.015 / sqrt(2.0);

@@ -134,7 +134,7 @@ test_worked_example(void)
 		   "unit ids -7, 42, 5 and an extra unit of A alone: the same 3 units");
 	}
 
-	/* layout seeds: the same round numbers in every seed pair */
+	/* build seeds: the same round numbers in every seed pair */
 	{
 		int			seed_round[6] = {1, 2, 1, 2, 1, 2};
 
@@ -198,13 +198,14 @@ test_insufficient_and_errors(void)
 	   "no unit ids: the round-by-round comparison");
 
 	ok(strcmp(stats_unit_name(STATS_UNIT_INSTANCE_PAIR, 6), "instance pairs") == 0 &&
-	   strcmp(stats_unit_name(STATS_UNIT_SEED_PAIR, 1), "layout seed pair") == 0 &&
+	   strcmp(stats_unit_name(STATS_UNIT_SEED_PAIR, 1), "build seed pair") == 0 &&
+	   stats_unit_from_name("build seed pair") == STATS_UNIT_SEED_PAIR &&
 	   stats_unit_from_name("layout seed pair") == STATS_UNIT_SEED_PAIR &&
 	   stats_unit_from_name("build pair") == STATS_UNIT_BUILD_PAIR &&
 	   stats_unit_from_name("machine pair") == STATS_UNIT_MACHINE_PAIR &&
 	   strcmp(stats_unit_name(STATS_UNIT_MACHINE_PAIR, 2), "machine pairs") == 0 &&
 	   stats_unit_from_name("round") == -1 && stats_unit_from_name("instance") == -1,
-	   "unit names, and the names above the round read back");
+	   "unit names, and the names above the round read back (the old \"layout seed pair\" too)");
 	ok(strcmp(stats_strerror(STATS_ERR_UNIT), "unknown statistics error") != 0,
 	   "STATS_ERR_UNIT has a message: %s", stats_strerror(STATS_ERR_UNIT));
 }
@@ -321,7 +322,7 @@ test_rounds_fooled(void)
 }
 
 /*
- * Layout seeds: 3 seeds x 10 rounds, each build of each side with its own
+ * Build seeds: 3 seeds x 10 rounds, each build of each side with its own
  * layout offset (sd 2%), runs with 2% noise.  All runs of all seeds pooled
  * (what the seed report did) against the nested verdict with the seed pair
  * as the unit.
@@ -354,7 +355,7 @@ test_seeds_pooled(void)
 	}
 	ok((double) pooled / sims > 2 * opt.alpha &&
 	   (double) nested / sims <= opt.alpha + mc_tolerance(opt.alpha, sims),
-	   "A/A, 3 layout seeds x 10 runs, build effect sd 2%%: all seeds pooled %.1f%% "
+	   "A/A, 3 build seeds x 10 runs, build effect sd 2%%: all seeds pooled %.1f%% "
 	   "false faster/slower, nested by seed pair %.1f%%",
 	   100.0 * pooled / sims, 100.0 * nested / sims);
 }
