@@ -160,7 +160,7 @@ void
 report_compare_cell(ReportData *r, ReportCell *c)
 {
 	decide_unit(r, c);
-	c->has_comparison = report_compare_runs(r, c, report_run_tps, r->opt.higher_is_better, &c->cmp);
+	c->has_comparison = report_compare_figure(r, c, NULL, NULL, r->opt.higher_is_better, &c->cmp);
 	if (c->has_comparison && report_started_once(r, c))
 	{
 		c->cmp.verdict = STATS_INSUFFICIENT;

@@ -111,3 +111,28 @@ report_render(const char *dir, const char *baseline, FILE *out)
 	report_analyze(r);
 	return write_outputs(r, out);
 }
+
+/* The look after a block (runner.c): the cells and their answers alone. */
+ReportData *
+report_load_cells(const char *dir, const char *baseline, char **error)
+{
+	ReportData *r = report_read(dir, baseline, error);
+
+	if (r == NULL)
+		return NULL;
+	report_analyze_cells(r);
+	report_cell_answers(r);
+	return r;
+}
+
+/* A results directory loaded and analyzed, for compare and calibrate. */
+ReportData *
+report_load(const char *dir, const char *baseline, char **error)
+{
+	ReportData *r = report_read(dir, baseline, error);
+
+	if (r == NULL)
+		return NULL;
+	report_analyze(r);
+	return r;
+}
