@@ -11,7 +11,10 @@
  * directory once, report_analyze() computes every figure into the
  * ReportData, and the writers, which take it const, format it.  Files are
  * written into the results directory without following a link planted
- * there (safe_file.c).
+ * there (safe_file.c).  report_load() runs the load and the analysis alone
+ * (compare, calibrate), report_load_cells() the load and the cells' answers
+ * (the look after a block, farm).  The first file of the map: every other
+ * is below it, and it is called from outside the map alone.
  *
  *-------------------------------------------------------------------------
  */
