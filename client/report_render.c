@@ -99,19 +99,39 @@ write_outputs(const ReportData *r, FILE *out)
 	return 0;
 }
 
+/*
+ * A results directory read back (report_read()) and analyzed: every figure
+ * (report_analyze()), or the cells and their answers alone.
+ */
+static ReportData *
+read_and_analyze(const char *dir, const char *baseline, bool cells_only, char **error)
+{
+	ReportData *r = report_read(dir, baseline, error);
+
+	if (r == NULL)
+		return NULL;
+	if (cells_only)
+	{
+		report_analyze_cells(r);
+		report_cell_answers(r);
+	}
+	else
+		report_analyze(r);
+	return r;
+}
+
 /* The three stages, top to bottom: load, analyze, write. */
 int
 report_render(const char *dir, const char *baseline, FILE *out)
 {
 	char	   *error = NULL;
-	ReportData *r = report_read(dir, baseline, &error);
+	ReportData *r = read_and_analyze(dir, baseline, false, &error);
 
 	if (r == NULL)
 	{
 		log_error_text(error);
 		return EXIT_USAGE;
 	}
-	report_analyze(r);
 	return write_outputs(r, out);
 }
 
@@ -119,23 +139,12 @@ report_render(const char *dir, const char *baseline, FILE *out)
 ReportData *
 report_load_cells(const char *dir, const char *baseline, char **error)
 {
-	ReportData *r = report_read(dir, baseline, error);
-
-	if (r == NULL)
-		return NULL;
-	report_analyze_cells(r);
-	report_cell_answers(r);
-	return r;
+	return read_and_analyze(dir, baseline, true, error);
 }
 
 /* A results directory loaded and analyzed, for compare and calibrate. */
 ReportData *
 report_load(const char *dir, const char *baseline, char **error)
 {
-	ReportData *r = report_read(dir, baseline, error);
-
-	if (r == NULL)
-		return NULL;
-	report_analyze(r);
-	return r;
+	return read_and_analyze(dir, baseline, false, error);
 }
