@@ -382,4 +382,22 @@ my @up = order_violations(\@order, $edges);
 is(scalar(@up), 0, 'every call between the report\'s files goes down report.h\'s map, and none comes back into it from outside')
   or diag join("\n", @up);
 
+# A function pointer the parser cannot follow (kept in a variable, then
+# passed) never crosses files of the map: no function their headers
+# declare takes one, as "(*" or as a typedef of one.
+my %headers = map { $_ => slurp_file("$top/client/$_") }
+  grep { -f "$top/client/$_" } 'report.h', map { s/\.c$/.h/r } @order;
+my %pointer_types = map { $_ => 1 } map { code_of($_) =~ /\btypedef\b[^;]*?\(\s*\*\s*(\w+)\s*\)/g } values %headers;
+my @takes;
+foreach my $h (sort keys %headers)
+{
+	foreach my $decl (code_of($headers{$h}) =~ /^extern\b([^;]*\([^;]*\))[^;]*;/mg)
+	{
+		my ($name, $params) = $decl =~ /(\w+)\s*\((.*)\)/s or next;
+		push @takes, "$h: $name" if $params =~ /\(\s*\*/ || grep { $params =~ /\b\Q$_\E\b/ } keys %pointer_types;
+	}
+}
+is(scalar(@takes), 0, 'no function the map\'s headers declare takes a function pointer')
+  or diag join("\n", @takes);
+
 done_testing();
