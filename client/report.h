@@ -11,8 +11,10 @@
  * environment differences, counters, probe, layouts, looks, profiles);
  * the writers only format it, from a const ReportData, so the terminal,
  * the Markdown, the HTML, summary.json and benchstat.txt can never
- * disagree.  No writer calls the statistics of common/ (but the names of
- * their enums) or a function of the load or the analysis.  Nothing here
+ * disagree.  A writer calls only writers, the format, the accessors and
+ * the base (the stages below) and no statistics of common/ (but the names
+ * of their enums); the analysis only the analysis, the format, the
+ * accessors and the base; the load only the accessors.  Nothing here
  * talks to a server: a results directory alone is enough to re-render a
  * report anywhere.
  *
