@@ -18,6 +18,9 @@
  *
  * client/profile_flame.c
  *
+ * In report.h's map: a writer, called by profile_report_write.c; it calls
+ * profile_data.c, below it.
+ *
  *-------------------------------------------------------------------------
  */
 #include "profile_flame.h"

@@ -29,6 +29,10 @@
  * inside; beside it the report gives how exact this experiment's design
  * is, from its own rounds: the spread an A/A would show and the MDE.
  *
+ * In report.h's map: the analysis stage, called by report_analysis.c; it
+ * calls profile_data.c, report_access.c, report_compare.c, report_format.c
+ * and report_lines.c, below it.
+ *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
@@ -136,14 +140,18 @@ event_index(const RunProfile *rp, const char *name)
 	return -1;
 }
 
+/* A figure of a run's profile, with what it is of; sampled by profile_sample() */
+typedef double (*ProfileFigure) (const RunProfile *rp, const void *arg);
+
 /*
  * A metric of a run: the sum of its events' totals, never below the floor
  * of the first (ratios are of logs, and a differenced count can be 0 or
  * less: profile_run_usable()), or NAN.
  */
 static double
-metric_value(const RunProfile *rp, const MetricDef *m)
+metric_value(const RunProfile *rp, const void *metric)
 {
+	const MetricDef *m = metric;
 	double		v = 0;
 	double		at_least = 0;
 
@@ -180,7 +188,7 @@ profile_name_ok(const char *name, bool stack)
 
 /* A function's self cost in a run, never below the run's floor. */
 static double
-function_value(const RunProfile *rp, const char *name)
+function_value(const RunProfile *rp, const void *name)
 {
 	json_t	   *self = json_object_get(json_object_get(rp->functions, name), "self");
 	double		v = num_at(self, 0);
@@ -195,37 +203,38 @@ profile_at(const ReportData *r, int run)
 	return r->profile->runs[run].present ? &r->profile->runs[run] : NULL;
 }
 
-/* ReportFigureValues of a run's profile, for report_figure_sample() */
+/* More figures of a run's profile (ProfileFigures) */
 static double
-metric_of(const ReportData *r, int run, const void *metric)
+total_of(const RunProfile *rp, const void *arg)
 {
-	const RunProfile *rp = profile_at(r, run);
-
-	return rp ? metric_value(rp, metric) : NAN;
+	return rp->totals[0];
 }
 
 static double
-function_of(const ReportData *r, int run, const void *name)
+incl_of(const RunProfile *rp, const void *name)
 {
-	const RunProfile *rp = profile_at(r, run);
-
-	return rp ? function_value(rp, name) : NAN;
+	return num_at(json_object_get(json_object_get(rp->functions, name), "incl"), 0);
 }
 
-static double
-total_of(const ReportData *r, int run, const void *arg)
+/*
+ * One figure of the profiles of a cell's side as a sample of it
+ * (report_figure_sample()): figure(rp, arg) of each run's profile, none
+ * for a run without one.
+ */
+static void
+profile_sample(const ReportData *r, const ReportSample *side, ProfileFigure figure,
+			   const void *arg, ReportSample *out)
 {
-	const RunProfile *rp = profile_at(r, run);
+	double	   *x = pg_malloc(sizeof(double) * (side->n + 1));
 
-	return rp ? rp->totals[0] : NAN;
-}
+	for (int i = 0; i < side->n; i++)
+	{
+		const RunProfile *rp = profile_at(r, side->run_index[i]);
 
-static double
-incl_of(const ReportData *r, int run, const void *name)
-{
-	const RunProfile *rp = profile_at(r, run);
-
-	return rp ? num_at(json_object_get(json_object_get(rp->functions, name), "incl"), 0) : NAN;
+		x[i] = rp ? figure(rp, arg) : NAN;
+	}
+	report_figure_sample(side, x, out);
+	pg_free(x);
 }
 
 /* The median of a sample, as stats_summarize() computes it (and SQL summarize()). */
@@ -241,12 +250,12 @@ sample_median(const ReportData *r, const ReportSample *s, double *median)
 }
 
 static double
-shown_median(const ReportData *r, const ReportSample *side, ReportFigureValue value, const void *arg)
+shown_median(const ReportData *r, const ReportSample *side, ProfileFigure figure, const void *arg)
 {
 	ReportSample s;
 	double		m = NAN;
 
-	report_figure_sample(r, side, value, arg, &s);
+	profile_sample(r, side, figure, arg, &s);
 	if (s.n > 0)
 		m = report_median(s.tps, s.n);
 	report_free_figure_sample(&s);
@@ -302,8 +311,8 @@ compare_functions(const ReportData *r, const ReportCell *c, CellProfile *cp)
 				tb;
 	int			k = 0;
 
-	report_figure_sample(r, c->a, total_of, NULL, &ta);
-	report_figure_sample(r, c->b, total_of, NULL, &tb);
+	profile_sample(r, c->a, total_of, NULL, &ta);
+	profile_sample(r, c->b, total_of, NULL, &tb);
 	cp->has_total = sample_median(r, &ta, &cp->a_total) && sample_median(r, &tb, &cp->b_total);
 	report_free_figure_sample(&ta);
 	report_free_figure_sample(&tb);
@@ -331,8 +340,8 @@ compare_functions(const ReportData *r, const ReportCell *c, CellProfile *cp)
 				if (prof_index_get(&seen, name) >= 0 || !profile_name_ok(name, false))
 					continue;
 				prof_index_put(&seen, name, 1);
-				report_figure_sample(r, c->a, function_of, name, &fa);
-				report_figure_sample(r, c->b, function_of, name, &fb);
+				profile_sample(r, c->a, function_value, name, &fa);
+				profile_sample(r, c->b, function_value, name, &fb);
 				if (!sample_median(r, &fa, &ma) || !sample_median(r, &fb, &mb) ||
 					(ma < PROFILE_MIN_SHARE * cp->a_total && mb < PROFILE_MIN_SHARE * cp->b_total))
 				{
@@ -535,8 +544,8 @@ profile_report_load(ReportData *r)
 		{
 			ProfileMetricRow  *row = &cp->metrics[cp->nmetrics];
 
-			report_figure_sample(r, c->a, metric_of, &defs[m], &row->a);
-			report_figure_sample(r, c->b, metric_of, &defs[m], &row->b);
+			profile_sample(r, c->a, metric_value, &defs[m], &row->a);
+			profile_sample(r, c->b, metric_value, &defs[m], &row->b);
 			if (row->a.n == 0 && row->b.n == 0)
 				continue;
 			row->label = defs[m].label;

@@ -11,46 +11,60 @@
  * environment differences, counters, probe, layouts, looks, profiles);
  * the writers only format it, from a const ReportData, so the terminal,
  * the Markdown, the HTML, summary.json and benchstat.txt can never
- * disagree.  Calls point one way: write -> format and the accessors of
- * report_data.c; analysis -> load and format; load -> results.c and
- * experiment.c.  No writer calls the statistics of common/ (but the names
- * of their enums) or a function of the load or the analysis other than an
- * accessor (test/t/003_no_cycles.pl reads the stages from this map).
- * Nothing here talks to a server: a results directory alone is enough to
- * re-render a report anywhere.
+ * disagree.  A writer calls only writers, the format, the accessors and
+ * the base (the stages below) and no statistics of common/ (but the names
+ * of their enums); the analysis only the analysis, the format, the
+ * accessors and the base; the load only the accessors.  Nothing here
+ * talks to a server: a results directory alone is enough to re-render a
+ * report anywhere.
+ *
+ * The map below lists the report's files in an order where every call
+ * from one of them into another goes down, to a file listed later, never
+ * up; a function passed as an argument counts as a call of the file that
+ * calls it.  A reader who starts at report_render.c and reads the files
+ * in this order reads each once, and finds what a file calls below it.
+ * Calls out of the map (results.c, experiment.c, common/, ...) call no
+ * file of it back.  test/t/003_no_cycles.pl reads the stages and the
+ * order from this map and checks both.
  *
  *   stage     file
- *   load      report_data.c          results directory read back; the accessors
+ *   all       report_render.c        the three stages, in one call; load and analyze
+ *   load      report_data.c          results directory read back (report_read)
  *   analysis  report_analysis.c      the analysis in order (report_analyze)
- *   analysis  report_compare.c       B against A in a cell: tps or any figure
- *   analysis  report_lines.c         the warnings and other lines it adds
- *   analysis  report_levels.c        the unit of a verdict, noise by level, designs
- *   analysis  report_sequential.c    rounds = auto: each cell's looks, block by block
  *   analysis  report_answer.c        each cell's one answer and verdict; geomeans
+ *   analysis  report_sequential.c    rounds = auto: each cell's looks, block by block
+ *   analysis  report_levels.c        the unit of a verdict, noise by level, designs
  *   analysis  report_build_seeds.c   with build seeds: B@seedK against A@seedK
  *   analysis  report_env.c           differences between variants' environment()
  *   analysis  report_metrics.c       counters per transaction, judged like tps
  *   analysis  report_probe.c         the snapshot probe's figures, B against A
  *   analysis  report_layout.c        what the patch moved: the struct-layout diffs
  *   analysis  profile_report.c       the profiles' metrics and functions compared
- *   format    report_format.c        figures as text and JSON, computing none
+ *   analysis  report_compare.c       B against A in a cell: tps or any figure
+ *   analysis  report_lines.c         the warnings and other lines it adds
  *   write     report_table.c         the terminal table
- *   write     report_doc.c           a small Markdown/HTML document writer
  *   write     report_sections.c      the sections of report.md and report.html
+ *   write     report_export.c        summary.json and benchstat.txt
  *   write     report_plots.c         gnuplot SVG plots
  *   write     report_forest.c        the forest plot of the answers (SVG, text)
- *   write     report_export.c        summary.json and benchstat.txt
  *   write     report_metrics_write.c the counters' section
  *   write     report_probe_write.c   the probe's lines, section and JSON
  *   write     report_layout_write.c  the layouts' lines, section and JSON
  *   write     report_sequential_write.c  the looks' section and JSON
  *   write     profile_report_write.c the profiles' tables, sections, JSON, flame graphs
- *   all       report_render.c        the three stages, in one call
+ *   write     profile_flame.c        a flame graph as SVG
+ *   write     report_doc.c           a small Markdown/HTML document writer
+ *   format    report_format.c        figures as text and JSON, computing none
+ *   access    report_access.c        the accessors every stage reads the data with
+ *   base      profile_data.c         the profiles' stacks and indexes
  *
  * cmd_report.c is "pgbench_ext report", and the options compare shares
  * (commands.h).  The report_*.c files declare what they offer here, as one
- * family (test/t/003_no_cycles.pl); profile_report.c has profile_report.h,
- * profile_report_write.c profile_report_write.h.
+ * family (test/t/003_no_cycles.pl), in the map's order; profile_report.c
+ * has profile_report.h, profile_report_write.c profile_report_write.h,
+ * profile_flame.c profile_flame.h and profile_data.c profile_data.h.
+ * profile_spec.c (the experiment's "profile" key) is outside the map, as
+ * experiment.c is, which calls it too.
  *
  *-------------------------------------------------------------------------
  */
@@ -325,140 +339,10 @@ typedef struct ReportLayoutDiff
 	char	   *problem;		/* then why */
 } ReportLayoutDiff;
 
-/* One figure of a run, for report_compare_runs(); NAN (or <= 0) when absent. */
+/* One figure of a run, in a file's own table of figures; NAN (or <= 0) when absent. */
 typedef double (*ReportRunValue) (const ReportRun *run);
 
-/*
- * One figure of the run r->runs[run], for report_figure_sample(), with the
- * caller's arg (which function, which metric); NAN (or <= 0) when absent.
- */
-typedef double (*ReportFigureValue) (const ReportData *r, int run, const void *arg);
-
-/* ---- load: a results directory read back (report_data.c) ---- */
-extern ReportData *report_read(const char *dir, const char *baseline, char **error);
-
-/*
- * report_data.c: the accessors, which read what the load and the analysis
- * left and compute nothing; the writers call these and report_format.c's.
- */
-extern ReportSample *report_sample(const ReportData *r, int script, int clients, int variant);
-extern int	report_script_index(const ReportData *r, const char *script);
-extern int	report_variant_index(const ReportData *r, const char *name);
-extern int	report_baseline_of(const ReportData *r, int v);
-extern char *report_cell_title(const ReportCell *c);
-extern bool report_has_seed_baselines(const ReportData *r);
-extern int	report_clients_index(const ReportData *r, int clients);
-extern const ReportCell *report_find_cell(const ReportData *r, const char *script,
-										  int clients, const char *variant);
-extern const char *report_variant_name(const ReportData *r, int v);
-extern bool report_run_counted(const ReportRun *run);
-extern double report_run_tps(const ReportRun *run);
-extern const StatsComparison *report_cell_answer(const ReportData *r, const ReportCell *c);
-extern ReportClass report_cell_class(const ReportData *r, const ReportCell *c);
-extern char *report_cell_verdict(const ReportData *r, const ReportCell *c);
-extern StatsDecision report_look_decision(const ReportCell *c);
-extern char *report_decision_text(const ReportData *r, const ReportCell *c);
-extern char *report_look_text(const ReportData *r, const ReportCell *c);
-extern char *report_look_stopped(const ReportData *r, const ReportCell *c);
-
-/* report_format.c: figures as text and JSON, computing none */
-extern const char *report_json_str(json_t *obj, const char *key, const char *dflt);
-extern json_t *report_json_num(bool has, double v);
-extern json_t *report_comparison_json(const StatsComparison *cmp, bool ok, StatsUnit unit);
-extern char *report_pct(double ratio);
-extern char *report_median_pm(const ReportSample *s);
-extern char *report_verdict_text(const StatsComparison *cmp);
-extern const char *report_decision_word(StatsDecision d);
-extern void report_comparison_cells(const StatsComparison *cmp, bool ok, const char **cells);
-extern char *report_comparison_n(const StatsComparison *cmp);
-
-/* ---- analysis: every figure computed once into the ReportData ---- */
-
-/* report_analysis.c: the analysis in order; the load and the analysis at once */
-extern void report_analyze(ReportData *r);
-extern ReportData *report_load(const char *dir, const char *baseline, char **error);
-extern ReportData *report_load_cells(const char *dir, const char *baseline, char **error);
-
-/* report_lines.c: the warnings, declarations and seeds' lines the analysis adds */
-extern void report_warn(ReportData *r, const char *fmt,...) pg_attribute_printf(2, 3);
-extern void report_declare(ReportData *r, const char *fmt,...) pg_attribute_printf(2, 3);
-extern void report_add_seed_line(ReportData *r, char *line);
-
-/* report_compare.c: B against A in a cell, tps or any figure of its runs */
-extern double report_median(double *x, int n);
-extern void report_figure_sample(const ReportData *r, const ReportSample *side,
-								 ReportFigureValue value, const void *arg, ReportSample *out);
-extern double report_run_figure(const ReportData *r, int run, const void *arg);
-extern void report_free_figure_sample(ReportSample *s);
-extern bool report_compare_runs(const ReportData *r, const ReportCell *c,
-								ReportRunValue value, bool higher_is_better,
-								StatsComparison *out);
-extern bool report_compare_samples(const ReportData *r, const ReportCell *c,
-								   const ReportSample *a, const ReportSample *b,
-								   bool higher_is_better, StatsComparison *out);
-extern bool report_look_cell(const ReportData *r, const ReportCell *c,
-							 const StatsBudgetPlan *plan, int blocks_done,
-							 const double *info, const double *z,
-							 StatsLook *out, int *block);
-extern void report_cell_rounds(const ReportData *r, const ReportCell *c, int first, int last,
-							   ReportSample *a, ReportSample *b);
-extern bool report_compare_rounds(const ReportData *r, const ReportCell *c, int first, int last,
-								  StatsComparison *out);
-
-/* report_levels.c: units of the verdicts, noise by level, designs */
-extern void report_compare_cell(ReportData *r, ReportCell *cell);
-extern bool report_started_once(const ReportData *r, const ReportCell *c);
-extern void report_pooled_seed_cells(ReportData *r);
-extern void report_measure_costs(ReportData *r);
-extern void report_cell_levels(ReportData *r, ReportCell *cell);
-
-/* report_sequential.c */
-extern void report_sequential_load(ReportData *r);
-extern void report_look_texts(const ReportData *r, ReportCell *c);
-
-/* report_answer.c: the one answer of each comparison, and the geomeans */
-extern void report_answer_geomeans(ReportData *r);
-extern void report_cell_answers(ReportData *r);
-
-/* report_build_seeds.c */
-extern void build_seeds_verdicts(ReportData *r);
-
-/* report_env.c */
-extern void report_environment_warnings(ReportData *r);
-
-/* report_metrics.c, report_probe.c, report_layout.c */
-extern void report_metrics_load(ReportData *r);
-extern void report_probe_load(ReportData *r);
-#define REPORT_LAYOUT_LINE_SIZE 64
-extern void report_layout_load(ReportData *r);
-
-/* ---- write: the outputs, from a const ReportData ---- */
-
-/* report_table.c */
-extern void report_print_table(const ReportData *r, FILE *out, bool verbose);
-
-/* report_forest.c: the forest plot of the answers */
-extern char *report_answer_figures(const StatsComparison *cmp);
-extern const char *report_class_colour(ReportClass k);
-extern bool report_draw_forest(const ReportData *r, const char *path, char **error);
-extern void report_print_forest(const ReportData *r, FILE *out);
-
-/* report_probe_write.c, report_layout_write.c, report_sequential_write.c */
-extern void report_probe_print(const ReportData *r, FILE *out);
-extern json_t *report_probe_json(const ReportData *r);
-extern void report_layout_print(const ReportData *r, FILE *out);
-extern json_t *report_layout_json(const ReportData *r);
-extern json_t *report_look_json(const ReportData *r, const ReportCell *c);
-
-/*
- * report_plots.c: gnuplot, as $PGBENCH_EXT_GNUPLOT or on PATH (NULL and a
- * note why not); text as a gnuplot string; running a script with it.
- */
-extern char *report_find_gnuplot(char **note);
-extern char *report_gp_quote(const char *s);
-extern bool report_run_gnuplot(const char *gnuplot, const char *script_path, char **note);
-
-/* report_doc.c: headings, paragraphs and tables in Markdown or HTML */
+/* report_doc.c's document, which the writers pass each other */
 typedef enum DocFormat
 {
 	DOC_MARKDOWN,
@@ -479,6 +363,124 @@ typedef struct Doc
 	bool		in_details;
 } Doc;
 
+/* ---- all: report_render.c ---- */
+
+/* everything at once, the terminal table to out, files into the directory */
+extern int	report_render(const char *dir, const char *baseline, FILE *out);
+
+/* the load and the analysis at once (compare, calibrate); the cells alone (a look) */
+extern ReportData *report_load(const char *dir, const char *baseline, char **error);
+extern ReportData *report_load_cells(const char *dir, const char *baseline, char **error);
+
+/*
+ * Whether the terminal gets everything (levels, designs, noise, the
+ * profiles' tables) or one screen: the verdicts, their forest plot, the
+ * warnings and the report's path.  Set by --verbose of run, ab and report.
+ */
+extern bool report_verbose;
+
+/* ---- load: a results directory read back (report_data.c) ---- */
+extern ReportData *report_read(const char *dir, const char *baseline, char **error);
+
+/* ---- analysis: every figure computed once into the ReportData ---- */
+
+/* report_analysis.c: the analysis in order; the cells alone, for a look */
+extern void report_analyze(ReportData *r);
+extern void report_analyze_cells(ReportData *r);
+
+/* report_answer.c: the one answer of each comparison, and the geomeans */
+extern void report_answer_geomeans(ReportData *r);
+extern void report_cell_answers(ReportData *r);
+
+/* report_sequential.c */
+extern void report_sequential_load(ReportData *r);
+extern void report_look_texts(const ReportData *r, ReportCell *c);
+
+/* report_levels.c: units of the verdicts, noise by level, designs */
+extern void report_compare_cell(ReportData *r, ReportCell *cell);
+extern bool report_started_once(const ReportData *r, const ReportCell *c);
+extern void report_pooled_seed_cells(ReportData *r);
+extern void report_measure_costs(ReportData *r);
+extern void report_cell_levels(ReportData *r, ReportCell *cell);
+
+/* report_build_seeds.c */
+extern void build_seeds_verdicts(ReportData *r);
+
+/* report_env.c */
+extern void report_environment_warnings(ReportData *r);
+
+/* report_metrics.c, report_probe.c, report_layout.c; profile_report.c has profile_report.h */
+extern void report_metrics_load(ReportData *r);
+extern void report_probe_load(ReportData *r);
+#define REPORT_LAYOUT_LINE_SIZE 64
+extern void report_layout_load(ReportData *r);
+
+/* report_compare.c: B against A in a cell, tps or any figure of its runs */
+extern double report_median(double *x, int n);
+extern void report_figure_sample(const ReportSample *side, const double *values,
+								 ReportSample *out);
+extern void report_free_figure_sample(ReportSample *s);
+extern bool report_compare_figure(const ReportData *r, const ReportCell *c,
+								  const double *values_a, const double *values_b,
+								  bool higher_is_better, StatsComparison *out);
+extern bool report_compare_samples(const ReportData *r, const ReportCell *c,
+								   const ReportSample *a, const ReportSample *b,
+								   bool higher_is_better, StatsComparison *out);
+extern bool report_look_cell(const ReportData *r, const ReportCell *c,
+							 const StatsBudgetPlan *plan, int blocks_done,
+							 const double *info, const double *z,
+							 StatsLook *out, int *block);
+extern void report_cell_rounds(const ReportData *r, const ReportCell *c, int first, int last,
+							   ReportSample *a, ReportSample *b);
+extern bool report_compare_rounds(const ReportData *r, const ReportCell *c, int first, int last,
+								  StatsComparison *out);
+
+/* report_lines.c: the warnings, declarations and seeds' lines the analysis adds */
+extern void report_warn(ReportData *r, const char *fmt,...) pg_attribute_printf(2, 3);
+extern void report_declare(ReportData *r, const char *fmt,...) pg_attribute_printf(2, 3);
+extern void report_add_seed_line(ReportData *r, char *line);
+
+/* ---- write: the outputs, from a const ReportData ---- */
+
+/* report_table.c */
+extern void report_print_table(const ReportData *r, FILE *out, bool verbose);
+
+/* report_sections.c, and the sections of report_*_write.c */
+extern void report_write_doc(const ReportData *r, Doc *d, const char *forest,
+							 const char *plots_note, char **plots, char **titles, int nplots);
+extern void report_metrics_section(const ReportData *r, Doc *d);
+extern void report_probe_section(const ReportData *r, Doc *d);
+extern void report_layout_section(const ReportData *r, Doc *d);
+extern void report_sequential_section(const ReportData *r, Doc *d);
+
+/* report_export.c */
+extern json_t *report_summary_json(const ReportData *r);
+extern bool report_write_benchstat(const ReportData *r, const char *path, char **error);
+
+/*
+ * report_plots.c: the SVG files drawn (*note says why none were); gnuplot,
+ * as $PGBENCH_EXT_GNUPLOT or on PATH (NULL and a note why not); text as a
+ * gnuplot string; running a script with it.
+ */
+extern char **report_draw_plots(const ReportData *r, int *nplots, char ***titles, char **note);
+extern char *report_find_gnuplot(char **note);
+extern char *report_gp_quote(const char *s);
+extern bool report_run_gnuplot(const char *gnuplot, const char *script_path, char **note);
+
+/* report_forest.c: the forest plot of the answers */
+extern char *report_answer_figures(const StatsComparison *cmp);
+extern const char *report_class_colour(ReportClass k);
+extern bool report_draw_forest(const ReportData *r, const char *path, char **error);
+extern void report_print_forest(const ReportData *r, FILE *out);
+
+/* report_probe_write.c, report_layout_write.c, report_sequential_write.c */
+extern void report_probe_print(const ReportData *r, FILE *out);
+extern json_t *report_probe_json(const ReportData *r);
+extern void report_layout_print(const ReportData *r, FILE *out);
+extern json_t *report_layout_json(const ReportData *r);
+extern json_t *report_look_json(const ReportData *r, const ReportCell *c);
+
+/* report_doc.c: headings, paragraphs and tables in Markdown or HTML */
 extern void doc_begin(Doc *d, const char *title);
 extern void doc_end(Doc *d);
 extern void doc_heading(Doc *d, int level, const char *text);
@@ -493,29 +495,39 @@ extern void doc_collapse_sections(Doc *d);
 extern void doc_details_begin(Doc *d, const char *summary);
 extern void doc_details_end(Doc *d);
 
-/* report_sections.c, and the sections of report_*_write.c */
-extern void report_metrics_section(const ReportData *r, Doc *d);
-extern void report_probe_section(const ReportData *r, Doc *d);
-extern void report_sequential_section(const ReportData *r, Doc *d);
-extern void report_layout_section(const ReportData *r, Doc *d);
-extern void report_write_doc(const ReportData *r, Doc *d, const char *forest,
-							 const char *plots_note, char **plots, char **titles, int nplots);
-
-/* report_plots.c: returns the SVG files drawn; *note says why none were */
-extern char **report_draw_plots(const ReportData *r, int *nplots, char ***titles, char **note);
-
-/* report_export.c */
-extern json_t *report_summary_json(const ReportData *r);
-extern bool report_write_benchstat(const ReportData *r, const char *path, char **error);
-
-/* report_render.c: everything at once, the terminal table to out, files into the directory */
-extern int	report_render(const char *dir, const char *baseline, FILE *out);
+/* ---- format: report_format.c, figures as text and JSON, computing none ---- */
+extern const char *report_json_str(json_t *obj, const char *key, const char *dflt);
+extern json_t *report_json_num(bool has, double v);
+extern json_t *report_comparison_json(const StatsComparison *cmp, bool ok, StatsUnit unit);
+extern char *report_pct(double ratio);
+extern char *report_median_pm(const ReportSample *s);
+extern char *report_verdict_text(const StatsComparison *cmp);
+extern const char *report_decision_word(StatsDecision d);
+extern void report_comparison_cells(const StatsComparison *cmp, bool ok, const char **cells);
+extern char *report_comparison_n(const StatsComparison *cmp);
 
 /*
- * Whether the terminal gets everything (levels, designs, noise, the
- * profiles' tables) or one screen: the verdicts, their forest plot, the
- * warnings and the report's path.  Set by --verbose of run, ab and report.
+ * ---- access: report_access.c, which reads what the load and the analysis
+ * left and computes nothing; every stage calls these ----
  */
-extern bool report_verbose;
+extern ReportSample *report_sample(const ReportData *r, int script, int clients, int variant);
+extern int	report_script_index(const ReportData *r, const char *script);
+extern int	report_variant_index(const ReportData *r, const char *name);
+extern int	report_baseline_of(const ReportData *r, int v);
+extern char *report_cell_title(const ReportCell *c);
+extern bool report_has_seed_baselines(const ReportData *r);
+extern int	report_clients_index(const ReportData *r, int clients);
+extern const ReportCell *report_find_cell(const ReportData *r, const char *script,
+										  int clients, const char *variant);
+extern const char *report_variant_name(const ReportData *r, int v);
+extern bool report_run_counted(const ReportRun *run);
+extern double report_run_tps(const ReportRun *run);
+extern const StatsComparison *report_cell_answer(const ReportData *r, const ReportCell *c);
+extern ReportClass report_cell_class(const ReportData *r, const ReportCell *c);
+extern char *report_cell_verdict(const ReportData *r, const ReportCell *c);
+extern StatsDecision report_look_decision(const ReportCell *c);
+extern char *report_decision_text(const ReportData *r, const ReportCell *c);
+extern char *report_look_text(const ReportData *r, const ReportCell *c);
+extern char *report_look_stopped(const ReportData *r, const ReportCell *c);
 
 #endif							/* PGBENCH_EXT_REPORT_H */

@@ -13,6 +13,10 @@
  * format what it leaves.  Runs that did not count, and runs with a
  * checkpoint or autovacuum inside, become warnings.
  *
+ * In report.h's map: the first file of the analysis stage, called by
+ * report_render.c; it calls every other file of the analysis
+ * (profile_report.c among them) and report_access.c, all below it.
+ *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
@@ -187,8 +191,8 @@ run_warnings(ReportData *r)
  * the look after a block needs.  Not the levels, noise, probe, layouts or
  * profiles, which a long budget would read again after every block.
  */
-static void
-analyze_cells(ReportData *r)
+void
+report_analyze_cells(ReportData *r)
 {
 	int			nsamples = r->spec.nscripts * r->spec.nclients * r->spec.nvariants;
 
@@ -210,19 +214,6 @@ analyze_cells(ReportData *r)
 	report_answer_geomeans(r);
 }
 
-/* The look after a block (runner.c): the cells and their answers alone. */
-ReportData *
-report_load_cells(const char *dir, const char *baseline, char **error)
-{
-	ReportData *r = report_read(dir, baseline, error);
-
-	if (r == NULL)
-		return NULL;
-	analyze_cells(r);
-	report_cell_answers(r);
-	return r;
-}
-
 /*
  * Every figure of a report, in order, into r as report_read() left it; the
  * cells' answers last, since a counted profile withdraws the tps
@@ -231,7 +222,7 @@ report_load_cells(const char *dir, const char *baseline, char **error)
 void
 report_analyze(ReportData *r)
 {
-	analyze_cells(r);
+	report_analyze_cells(r);
 	build_seeds_verdicts(r);
 	report_measure_costs(r);
 	for (int i = 0; i < r->ncells; i++)
@@ -244,16 +235,4 @@ report_analyze(ReportData *r)
 	report_layout_load(r);
 	profile_report_load(r);
 	report_cell_answers(r);
-}
-
-/* A results directory loaded and analyzed, for compare and calibrate. */
-ReportData *
-report_load(const char *dir, const char *baseline, char **error)
-{
-	ReportData *r = report_read(dir, baseline, error);
-
-	if (r == NULL)
-		return NULL;
-	report_analyze(r);
-	return r;
 }

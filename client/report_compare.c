@@ -11,6 +11,12 @@
  * Part of the analysis stage (report.h's map): it reads what report_data.c
  * loaded and calls the statistics of common/; no writer calls it.
  *
+ * In report.h's map: the analysis stage, below every file of the analysis
+ * that compares (report_levels.c, report_sequential.c, report_metrics.c,
+ * report_probe.c, profile_report.c, report_analysis.c); it calls no file
+ * of the report, and takes the figures it compares as values, not as
+ * functions to call back.
+ *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
@@ -32,16 +38,17 @@ report_median(double *x, int n)
 }
 
 /*
- * The runs of one side of a cell that have a figure (value(r, run, arg):
- * NAN or <= 0 when a run has none), as a sample of that figure: its
- * values in tps, with the runs' rounds and ids and their places in the
- * side (of_side), by which a comparison finds each run's unit.  Every
- * figure compared beside tps is sampled here: the probe's, the profiles'
- * metrics and functions.
+ * The runs of one side of a cell that have a figure, as a sample of that
+ * figure: values[k] is the figure of the side's k-th run (NAN or <= 0 when
+ * it has none; NULL: the side's tps), and the sample holds the values in
+ * tps, with the runs' rounds and ids and their places in the side
+ * (of_side), by which a comparison finds each run's unit.  Every figure
+ * compared beside tps is sampled here, from the values its own file of
+ * the analysis computed: the probe's, the counters, the profiles' metrics
+ * and functions.
  */
 void
-report_figure_sample(const ReportData *r, const ReportSample *side, ReportFigureValue value,
-					 const void *arg, ReportSample *out)
+report_figure_sample(const ReportSample *side, const double *values, ReportSample *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->tps = pg_malloc(sizeof(double) * (side->n + 1));
@@ -50,7 +57,7 @@ report_figure_sample(const ReportData *r, const ReportSample *side, ReportFigure
 	out->of_side = pg_malloc(sizeof(int) * (side->n + 1));
 	for (int i = 0; i < side->n; i++)
 	{
-		double		v = value(r, side->run_index[i], arg);
+		double		v = values ? values[i] : side->tps[i];
 
 		if (!isfinite(v) || v <= 0)
 			continue;
@@ -60,13 +67,6 @@ report_figure_sample(const ReportData *r, const ReportSample *side, ReportFigure
 		out->of_side[out->n] = i;
 		out->n++;
 	}
-}
-
-/* A ReportRunValue as a ReportFigureValue: arg points to the ReportRunValue. */
-double
-report_run_figure(const ReportData *r, int run, const void *arg)
-{
-	return (*(const ReportRunValue *) arg) (&r->runs[run]);
 }
 
 void
@@ -171,11 +171,10 @@ void
 report_cell_rounds(const ReportData *r, const ReportCell *c, int first, int last,
 				   ReportSample *a, ReportSample *b)
 {
-	ReportRunValue tps = report_run_tps;
 	ReportSample *side[2] = {a, b};
 
-	report_figure_sample(r, c->a, report_run_figure, &tps, a);
-	report_figure_sample(r, c->b, report_run_figure, &tps, b);
+	report_figure_sample(c->a, NULL, a);
+	report_figure_sample(c->b, NULL, b);
 	for (int s = 0; s < 2; s++)
 	{
 		ReportSample *x = side[s];
@@ -211,18 +210,21 @@ report_compare_rounds(const ReportData *r, const ReportCell *c, int first, int l
 	return ok;
 }
 
-/* B against A in cell c for one figure of each counted run. */
+/*
+ * B against A in cell c for one figure of each counted run: values_a[k]
+ * of the k-th run of the cell's A side, values_b of its B side (NAN or
+ * <= 0: none; NULL: tps).
+ */
 bool
-report_compare_runs(const ReportData *r, const ReportCell *c, ReportRunValue value,
-					bool higher_is_better, StatsComparison *out)
+report_compare_figure(const ReportData *r, const ReportCell *c, const double *values_a,
+					  const double *values_b, bool higher_is_better, StatsComparison *out)
 {
 	ReportSample fa,
 				fb;
-
 	bool		ok;
 
-	report_figure_sample(r, c->a, report_run_figure, &value, &fa);
-	report_figure_sample(r, c->b, report_run_figure, &value, &fb);
+	report_figure_sample(c->a, values_a, &fa);
+	report_figure_sample(c->b, values_b, &fb);
 	ok = report_compare_samples(r, c, &fa, &fb, higher_is_better, out);
 	report_free_figure_sample(&fa);
 	report_free_figure_sample(&fb);

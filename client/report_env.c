@@ -38,6 +38,9 @@
  * the words only one side has, less those its "cflags" or "configure"
  * declares.
  *
+ * In report.h's map: the analysis stage, called by report_analysis.c; it
+ * calls report_access.c, report_format.c and report_lines.c, below it.
+ *
  *-------------------------------------------------------------------------
  */
 #include "client.h"

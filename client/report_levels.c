@@ -26,6 +26,10 @@
  * round, a seed pair the seed.  The extension's experiment_report()
  * numbers them the same way, so psql gives the same digits.
  *
+ * In report.h's map: the analysis stage, called by report_analysis.c,
+ * report_answer.c and report_sequential.c; it calls report_access.c and
+ * report_compare.c, below it.
+ *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
@@ -160,7 +164,7 @@ void
 report_compare_cell(ReportData *r, ReportCell *c)
 {
 	decide_unit(r, c);
-	c->has_comparison = report_compare_runs(r, c, report_run_tps, r->opt.higher_is_better, &c->cmp);
+	c->has_comparison = report_compare_figure(r, c, NULL, NULL, r->opt.higher_is_better, &c->cmp);
 	if (c->has_comparison && report_started_once(r, c))
 	{
 		c->cmp.verdict = STATS_INSUFFICIENT;

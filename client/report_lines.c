@@ -9,6 +9,9 @@
  * experiment.json are quoted in them: no escape sequence reaches a
  * terminal.
  *
+ * In report.h's map: the last file of the analysis stage, called by the
+ * others; it calls no file of the report.
+ *
  *-------------------------------------------------------------------------
  */
 #include "client.h"

@@ -14,6 +14,9 @@
  * rows of each comparison are stored in its cell, what moved first,
  * largest change first; report_metrics_write.c writes them.
  *
+ * In report.h's map: the analysis stage, called by report_analysis.c; it
+ * calls report_access.c, report_compare.c and report_format.c, below it.
+ *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
@@ -188,10 +191,16 @@ typedef struct MetricRow
 	ReportMetricRow row;
 } MetricRow;
 
-static double
-metric_figure(const ReportData *r, int run, const void *arg)
+/* The counter of each run of a cell's side, in the side's order, and its sample. */
+static void
+metric_sample(const ReportData *r, const ReportSample *side, const Metric *m, ReportSample *out)
 {
-	return counter_of_run((const Metric *) arg, &r->runs[run]);
+	double	   *x = pg_malloc(sizeof(double) * (side->n + 1));
+
+	for (int i = 0; i < side->n; i++)
+		x[i] = counter_of_run(m, &r->runs[side->run_index[i]]);
+	report_figure_sample(side, x, out);
+	pg_free(x);
 }
 
 /* Moved first, larger changes first; then the rest in the metrics' order. */
@@ -221,8 +230,8 @@ compare_metrics(const ReportData *r, const ReportCell *c, const Metric *ms, int 
 		MetricRow  *row = &rows[n];
 
 		row->metric = &ms[m];
-		report_figure_sample(r, c->a, metric_figure, &ms[m], &row->a);
-		report_figure_sample(r, c->b, metric_figure, &ms[m], &row->b);
+		metric_sample(r, c->a, &ms[m], &row->a);
+		metric_sample(r, c->b, &ms[m], &row->b);
 		/* a command type the load never ran is noise in the table */
 		if (row->a.n == 0 && row->b.n == 0)
 		{

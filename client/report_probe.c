@@ -3,7 +3,7 @@
  * report_probe.c
  *		The snapshot probe in the report: each figure of B against A, ns
  *		per GetSnapshotData() call under the run's own load, judged with
- *		the statistics and units of the tps verdict (report_compare_runs),
+ *		the statistics and units of the tps verdict (report_compare_figure()),
  *		lower being better.
  *
  * A run contributes one value per figure: the median (or p90) of its
@@ -11,6 +11,9 @@
  * saw in each cell, are computed once here; report_probe_write.c prints
  * them under the verdict table, in report.md and report.html and in
  * summary.json.
+ *
+ * In report.h's map: the analysis stage, called by report_analysis.c; it
+ * calls report_access.c, report_compare.c and report_lines.c, below it.
  *
  *-------------------------------------------------------------------------
  */
@@ -78,14 +81,28 @@ static const struct
 	{"reuse", "p90", reuse_p90},
 };
 
-/* Median over a sample's counted runs of one figure; NAN when none has it. */
+/* The figure of each run of a cell's side, in the side's order. */
+static double *
+side_values(const ReportData *r, const ReportSample *s, ReportRunValue value)
+{
+	double	   *x = pg_malloc(sizeof(double) * (s->n + 1));
+
+	for (int i = 0; i < s->n; i++)
+		x[i] = value(&r->runs[s->run_index[i]]);
+	return x;
+}
+
+/*
+ * Median over a side's counted runs of one figure (values[k]: its k-th
+ * run's, side_values()); NAN when none has it.
+ */
 static double
-probe_figure_median(const ReportData *r, const ReportSample *s, ReportRunValue value, int *n)
+probe_figure_median(const ReportSample *s, const double *values, int *n)
 {
 	ReportSample f;
 	double		median;
 
-	report_figure_sample(r, s, report_run_figure, &value, &f);
+	report_figure_sample(s, values, &f);
 	*n = f.n;
 	median = f.n > 0 ? report_median(f.tps, f.n) : NAN;
 	report_free_figure_sample(&f);
@@ -99,17 +116,13 @@ probe_figure_median(const ReportData *r, const ReportSample *s, ReportRunValue v
 static double
 context_median(const ReportData *r, const ReportSample *s, ReportRunValue value)
 {
-	double	   *x = pg_malloc(sizeof(double) * (s->n + 1));
+	double	   *x = side_values(r, s, value);
 	int			n = 0;
 	double		median;
 
 	for (int i = 0; i < s->n; i++)
-	{
-		double		v = value(&r->runs[s->run_index[i]]);
-
-		if (isfinite(v))
-			x[n++] = v;
-	}
+		if (isfinite(x[i]))
+			x[n++] = x[i];
 	median = n > 0 ? report_median(x, n) : NAN;
 	pg_free(x);
 	return median;
@@ -209,17 +222,22 @@ report_probe_load(ReportData *r)
 		for (int f = 0; f < lengthof(figures); f++)
 		{
 			ReportProbeRow *row = &r->probe_rows[r->nprobe_rows];
+			double	   *va = side_values(r, c->a, figures[f].value);
+			double	   *vb = side_values(r, c->b, figures[f].value);
 
 			row->cell = c;
 			row->mode = figures[f].mode;
 			row->statistic = figures[f].statistic;
-			row->median_a = probe_figure_median(r, c->a, figures[f].value, &row->n_a);
-			row->median_b = probe_figure_median(r, c->b, figures[f].value, &row->n_b);
+			row->median_a = probe_figure_median(c->a, va, &row->n_a);
+			row->median_b = probe_figure_median(c->b, vb, &row->n_b);
 			/* a side that was not probed has nothing to compare */
-			if (row->n_a == 0 || row->n_b == 0)
-				continue;
-			row->has_comparison = report_compare_runs(r, c, figures[f].value, false, &row->cmp);
-			r->nprobe_rows++;
+			if (row->n_a > 0 && row->n_b > 0)
+			{
+				row->has_comparison = report_compare_figure(r, c, va, vb, false, &row->cmp);
+				r->nprobe_rows++;
+			}
+			pg_free(va);
+			pg_free(vb);
 		}
 	}
 	probe_context(r);

@@ -11,7 +11,10 @@
  * directory once, report_analyze() computes every figure into the
  * ReportData, and the writers, which take it const, format it.  Files are
  * written into the results directory without following a link planted
- * there (safe_file.c).
+ * there (safe_file.c).  report_load() runs the load and the analysis alone
+ * (compare, calibrate), report_load_cells() the load and the cells' answers
+ * (the look after a block, farm).  The first file of the map: every other
+ * is below it, and it is called from outside the map alone.
  *
  *-------------------------------------------------------------------------
  */
@@ -96,18 +99,52 @@ write_outputs(const ReportData *r, FILE *out)
 	return 0;
 }
 
+/*
+ * A results directory read back (report_read()) and analyzed: every figure
+ * (report_analyze()), or the cells and their answers alone.
+ */
+static ReportData *
+read_and_analyze(const char *dir, const char *baseline, bool cells_only, char **error)
+{
+	ReportData *r = report_read(dir, baseline, error);
+
+	if (r == NULL)
+		return NULL;
+	if (cells_only)
+	{
+		report_analyze_cells(r);
+		report_cell_answers(r);
+	}
+	else
+		report_analyze(r);
+	return r;
+}
+
 /* The three stages, top to bottom: load, analyze, write. */
 int
 report_render(const char *dir, const char *baseline, FILE *out)
 {
 	char	   *error = NULL;
-	ReportData *r = report_read(dir, baseline, &error);
+	ReportData *r = read_and_analyze(dir, baseline, false, &error);
 
 	if (r == NULL)
 	{
 		log_error_text(error);
 		return EXIT_USAGE;
 	}
-	report_analyze(r);
 	return write_outputs(r, out);
+}
+
+/* The look after a block (runner.c): the cells and their answers alone. */
+ReportData *
+report_load_cells(const char *dir, const char *baseline, char **error)
+{
+	return read_and_analyze(dir, baseline, true, error);
+}
+
+/* A results directory loaded and analyzed, for compare and calibrate. */
+ReportData *
+report_load(const char *dir, const char *baseline, char **error)
+{
+	return read_and_analyze(dir, baseline, false, error);
 }

@@ -13,11 +13,17 @@
 #
 # And the report's stages point one way (report.h's map names each file's
 # stage): a writer calls no statistics of common/ (but the names of their
-# enums) and no function of the load or the analysis other than the
-# accessors report.h lists; the analysis calls no writer; the load calls
-# neither.  Calls are read from the sources by a small parser: comments,
-# strings and characters removed, every "name(" a call, every name at the
-# start of a line followed by "(" and not after "static" a definition.
+# enums) and no function of the load or the analysis, only the writers
+# below it, the format, the accessors and the profiles' data; the analysis
+# calls no writer and not the load; the load neither.  And every call from
+# one file of the map into another goes down the map (to a file listed
+# later), a function passed as an argument counting as a call of the file
+# that calls it; the client files outside the map that its files reach call
+# none of them back.  Calls are read from the sources by a small parser:
+# comments, strings and characters removed, every "name(" a call, every
+# other name of a function a value passed to the call around it, every
+# name at the start of a line followed by "(" a definition (static after
+# "static").
 use strict;
 use warnings;
 
@@ -171,7 +177,7 @@ foreach my $dir ('client', 'extension')
 	  or diag join("\n", @missing);
 }
 
-# ---- the report's stages: write -> format, accessors; analysis -> load ----
+# ---- the report's stages: write -> format, access; analysis -> format, access ----
 
 # The C source without comments, strings and character constants.
 sub code_of
@@ -182,90 +188,216 @@ sub code_of
 	return $text;
 }
 
-# name => file of every function defined, not static, in the given files
-# (file => source); and file => { name => 1 } of every name called.
-sub defined_and_called
+# [name, receiver] of each name in C code without comments and strings: a
+# name and "(" is a call (receiver undef); a name not followed by "(" nor
+# after "->" or "." is a value, which may be a function passed to the
+# nearest enclosing call, its receiver (undef outside any call).
+sub calls_of
+{
+	my ($code) = @_;
+	my (@found, @open);
+	while ($code =~ /(?:->|\.)\s*[A-Za-z_]\w*|([A-Za-z_]\w*)(\s*\()?|(\()|(\))/g)
+	{
+		if (defined $1)
+		{
+			my ($name, $call) = ($1, defined $2);
+			my ($receiver) = grep { defined } reverse @open;
+			push @found, [ $name, $call ? undef : $receiver ];
+			push @open, $name if $call;
+		}
+		elsif (defined $3) { push @open, undef; }
+		elsif (defined $4) { pop @open; }
+	}
+	return @found;
+}
+
+# The calls between the given files (file => source): from => { to =>
+# { "callee" => 1 } }.  A name's owner is the caller's own function of
+# that name (static or not), else the file that defines it for all; a
+# function passed as an argument is called by the receiver's file, or by
+# the caller's when the receiver is none of the files' (qsort, json_*, a
+# variable's initializer).
+sub calls_between
 {
 	my ($sources) = @_;
-	my (%defined, %called);
+	my (%global, %local, %edges);
 	foreach my $file (sort keys %$sources)
 	{
-		my $code = code_of($sources->{$file});
-		my @lines = split /\n/, $code;
+		my @lines = split /\n/, code_of($sources->{$file});
 		for my $i (0 .. $#lines)
 		{
 			next unless $lines[$i] =~ /^([A-Za-z_]\w*)\(/;
-			next if $i > 0 && $lines[ $i - 1 ] =~ /^static\b/;
-			$defined{$1} = $file;
+			$local{$file}{$1} = 1;
+			$global{$1} = $file unless $i > 0 && $lines[ $i - 1 ] =~ /^static\b/;
 		}
-		# a call: a name and "(", but not a definition at a line's start
-		$code =~ s/^[A-Za-z_]\w*\(//mg;
-		$called{$file}{$1} = 1 while $code =~ /\b([A-Za-z_]\w*)\s*\(/g;
 	}
-	return (\%defined, \%called);
+	my $owner = sub { my ($file, $name) = @_; $local{$file}{$name} ? $file : $global{$name} };
+	foreach my $file (sort keys %$sources)
+	{
+		foreach my $c (calls_of(code_of($sources->{$file})))
+		{
+			my ($name, $receiver) = @$c;
+			my $to = $owner->($file, $name) // next;
+			my $from = $file;
+			if (defined $receiver)
+			{
+				$from = $owner->($file, $receiver) // $file;
+				$name = "$name (passed by $file to $receiver)" if $from ne $file;
+			}
+			$edges{$from}{$to}{$name} = 1 if $from ne $to;
+		}
+	}
+	return \%edges;
 }
 
-# "file: callee (stage)" for each call against the rules, given the stage
-# of each file, the accessors the writers may call, and the sources.
+# "file: callee (stage, owner)" for each call against the rules, given the
+# stage of each file and the calls between files (calls_between()); and
+# every writer's call of the statistics of common/ (file => { name => 1 }
+# of the names each calls).
 sub stage_violations
 {
-	my ($stage, $accessors, $sources) = @_;
-	my ($defined, $called) = defined_and_called($sources);
+	my ($stage, $edges) = @_;
 	my %may = (
-		write => { write => 1, format => 1 },
-		format => { format => 1 },
-		analysis => { analysis => 1, load => 1, format => 1 },
-		load => { load => 1 });
+		write => { write => 1, format => 1, access => 1, base => 1 },
+		format => { format => 1, access => 1 },
+		analysis => { analysis => 1, format => 1, access => 1, base => 1 },
+		load => { load => 1, access => 1, base => 1 },
+		access => { access => 1 },
+		base => { base => 1 });
 	my @bad;
-	foreach my $file (sort keys %$called)
+	foreach my $file (sort keys %$edges)
 	{
 		my $from = $stage->{$file} // next;
 		next unless $may{$from};
-		foreach my $callee (sort keys %{ $called->{$file} })
+		foreach my $owner (sort keys %{ $edges->{$file} })
 		{
-			if ($from eq 'write' && $callee =~ /^stats_/ && $callee !~ /_name$/)
-			{
-				push @bad, "$file: $callee (statistics of common/)";
-				next;
-			}
-			my $owner = $defined->{$callee} // next;
 			my $to = $stage->{$owner} // next;
-			next if $owner eq $file || $may{$from}{$to};
-			next if $to eq 'load' && $accessors->{$callee};
-			push @bad, "$file: $callee ($to, $owner)";
+			next if $may{$from}{$to};
+			push @bad, "$file: $_ ($to, $owner)" foreach sort keys %{ $edges->{$file}{$owner} };
 		}
 	}
 	return @bad;
 }
 
-# the rule catches a writer that computes, and allows what it should
-is( join('; ',
-		stage_violations(
-			{ 'w.c' => 'write', 'a.c' => 'analysis', 'l.c' => 'load', 'f.c' => 'format' },
-			{ get_it => 1 },
+# The writers' calls of the statistics of common/ (but their enums' names).
+sub writer_statistics
+{
+	my ($stage, $sources) = @_;
+	my @bad;
+	foreach my $file (sort grep { ($stage->{$_} // '') eq 'write' } keys %$sources)
+	{
+		my %called = map { $_->[0] => 1 } grep { !defined $_->[1] } calls_of(code_of($sources->{$file}));
+		push @bad, map { "$file: $_ (statistics of common/)" } grep { /^stats_/ && !/_name$/ } sort keys %called;
+	}
+	return @bad;
+}
+
+# "from calls callee of to, above it in the map" for each call up the map
+# (the files in order, a list), and for each call back into the map from
+# a client file outside it that the map's files reach, given the calls
+# between every client file (calls_between()).
+sub order_violations
+{
+	my ($order, $edges) = @_;
+	my %pos;
+	@pos{@$order} = (0 .. $#$order);
+	my @bad;
+	foreach my $from (grep { exists $pos{$_} } sort keys %$edges)
+	{
+		foreach my $to (grep { exists $pos{$_} && $pos{$_} <= $pos{$from} } sort keys %{ $edges->{$from} })
+		{
+			push @bad, "$from calls $_ of $to, above it in the map" foreach sort keys %{ $edges->{$from}{$to} };
+		}
+	}
+	my @todo = grep { exists $pos{$_} } sort keys %$edges;
+	my %seen = map { $_ => 1 } @todo;
+	while (defined(my $from = shift @todo))
+	{
+		foreach my $to (sort keys %{ $edges->{$from} // {} })
+		{
+			if (!exists $pos{$to})
 			{
-				'w.c' => "void\nwrite_it(void)\n{\n\tget_it(); fmt_it(); stats_verdict_name(0);\n"
-				  . "\t/* analyze_it() */ puts(\"load_it()\"); stats_summarize(x);\n\tanalyze_it();\n}\n",
-				'a.c' => "void\nanalyze_it(void)\n{\n\tload_it(); fmt_it();\n}\n",
-				'l.c' => "void\nload_it(void)\n{\n}\nint\nget_it(void)\n{\n\treturn 0;\n}\n",
-				'f.c' => "void\nfmt_it(void)\n{\n\twrite_it();\n}\n",
-			})),
+				push @todo, $to unless $seen{$to}++;
+			}
+			elsif (!exists $pos{$from})
+			{
+				push @bad, "$from (outside the map, which calls it) calls $_ of $to"
+				  foreach sort keys %{ $edges->{$from}{$to} };
+			}
+		}
+	}
+	return @bad;
+}
+
+# the rules catch what they should and allow the rest: a writer that
+# computes, a format that writes; a call up the map, a callback handed
+# down that the lower file calls, a file outside the map calling back in,
+# and a comparator handed to qsort (not a call of the report's)
+my %fixture = (
+	'w.c' => "void\nwrite_it(void)\n{\n\tget_it(); fmt_it(); stats_verdict_name(0);\n"
+	  . "\t/* analyze_it() */ puts(\"load_it()\"); stats_summarize(x);\n\tanalyze_it();\n}\n",
+	'a.c' => "static int\nby_x(const void *p, const void *q)\n{\n\treturn 0;\n}\n"
+	  . "static double\nfig(int i)\n{\n\treturn i;\n}\nvoid\nanalyze_it(void)\n{\n"
+	  . "\tqsort(v, n, sizeof(v[0]), by_x);\n\tsample_it(s->x, fig, c->a);\n}\n",
+	'c.c' => "void\nsample_it(int n, double (*f) (int), int k)\n{\n\tf(n); help_it();\n}\n",
+	'l.c' => "void\nload_it(void)\n{\n}\n",
+	'x.c' => "int\nget_it(void)\n{\n\treturn 0;\n}\n",
+	'f.c' => "void\nfmt_it(void)\n{\n\twrite_it();\n}\n",
+	'o.c' => "void\nhelp_it(void)\n{\n\tget_it();\n}\n");
+my %fixture_stage = ('w.c' => 'write', 'a.c' => 'analysis', 'c.c' => 'analysis', 'l.c' => 'load',
+	'f.c' => 'format', 'x.c' => 'access');
+my $fixture_edges = calls_between(\%fixture);
+is( join('; ',
+		stage_violations(\%fixture_stage, $fixture_edges),
+		writer_statistics(\%fixture_stage, \%fixture)),
 	'f.c: write_it (write, w.c); w.c: analyze_it (analysis, a.c); w.c: stats_summarize (statistics of common/)',
 	'the stage rule: writers call no analysis and no statistics, format calls no writer');
+is( join('; ', order_violations([ 'w.c', 'a.c', 'c.c', 'l.c', 'f.c', 'x.c' ], $fixture_edges)),
+	'c.c calls fig (passed by a.c to sample_it) of a.c, above it in the map; '
+	  . 'f.c calls write_it of w.c, above it in the map; '
+	  . 'o.c (outside the map, which calls it) calls get_it of x.c',
+	'the order rule: a call up, a callback called up, a call back in from outside; not qsort\'s');
 
 my $map = slurp_file("$top/client/report.h");
-my %stage;
-$stage{$2} = $1 while $map =~ /^ \*   (load|analysis|format|write|all) +(\w+\.c)\b/mg;
-cmp_ok(scalar(keys %stage), '>', 20, scalar(keys %stage) . ' files in report.h\'s map of stages');
+my (%stage, @order);
+while ($map =~ /^ \*   (all|load|analysis|write|format|access|base) +(\w+\.c)\b/mg)
+{
+	$stage{$2} = $1;
+	push @order, $2;
+}
+cmp_ok(scalar(@order), '>', 20, scalar(@order) . ' files in report.h\'s map of stages, in order');
+is(scalar(keys %stage), scalar(@order), 'each file once in the map');
 my @unmapped = grep { !$stage{$_} } map { basename($_) } glob("$top/client/report_*.c"), glob("$top/client/profile_report*.c");
 is(scalar(@unmapped), 0, 'every report_*.c and profile_report*.c has its stage in report.h\'s map')
   or diag "not in the map: @unmapped";
-my ($block) = $map =~ m{report_data\.c: the accessors.*?\*/\n(.*?)\n\n}s;
-my %accessors = map { $_ => 1 } ($block // '') =~ /(\w+)\(/g;
-cmp_ok(scalar(keys %accessors), '>', 5, scalar(keys %accessors) . ' accessors the writers may call');
+my @unplaced = grep { !-f "$top/client/$_" || slurp_file("$top/client/$_") !~ m{\A/\*.*?report\.h's map.*?\*/}s } @order;
+is(scalar(@unplaced), 0, 'every file of the map says in its header comment what it is for and its place in report.h\'s map')
+  or diag "no place in the map in the header of: @unplaced";
 my %sources = map { basename($_) => slurp_file($_) } glob("$top/client/*.c");
-my @bad = stage_violations(\%stage, \%accessors, \%sources);
+my $edges = calls_between(\%sources);
+my @bad = (stage_violations(\%stage, $edges), writer_statistics(\%stage, \%sources));
 is(scalar(@bad), 0, 'the report\'s stages point one way: writers call no statistics and no analysis, the analysis no writer')
   or diag join("\n", @bad);
+my @up = order_violations(\@order, $edges);
+is(scalar(@up), 0, 'every call between the report\'s files goes down report.h\'s map, and none comes back into it from outside')
+  or diag join("\n", @up);
+
+# A function pointer the parser cannot follow (kept in a variable, then
+# passed) never crosses files of the map: no function their headers
+# declare takes one, as "(*" or as a typedef of one.
+my %headers = map { $_ => slurp_file("$top/client/$_") }
+  grep { -f "$top/client/$_" } 'report.h', map { s/\.c$/.h/r } @order;
+my %pointer_types = map { $_ => 1 } map { code_of($_) =~ /\btypedef\b[^;]*?\(\s*\*\s*(\w+)\s*\)/g } values %headers;
+my @takes;
+foreach my $h (sort keys %headers)
+{
+	foreach my $decl (code_of($headers{$h}) =~ /^extern\b([^;]*\([^;]*\))[^;]*;/mg)
+	{
+		my ($name, $params) = $decl =~ /(\w+)\s*\((.*)\)/s or next;
+		push @takes, "$h: $name" if $params =~ /\(\s*\*/ || grep { $params =~ /\b\Q$_\E\b/ } keys %pointer_types;
+	}
+}
+is(scalar(@takes), 0, 'no function the map\'s headers declare takes a function pointer')
+  or diag join("\n", @takes);
 
 done_testing();
