@@ -36,7 +36,11 @@ sub no_server_left
 	return 1;
 }
 
+# Throttled (pgbench -R): the path of an experiment from set-up to report is
+# the point, not the server's speed, and a throttled load leaves the CPUs
+# to the tests beside this one.
 my @ab = ('ab', '-s', '1', '-T', '2', '-c', '2', '-b', 'tpcb-like', '--seed', '42', '--restart', 'never',
+	'--pgbench-args', '-R 400',
 	'--variant', 'sync', '--bindir', $bindir, '--set', 'synchronous_commit=on',
 	'--variant', 'async', '--bindir', $bindir, '--set', 'synchronous_commit=off');
 
