@@ -92,10 +92,12 @@ stats_default_change_options(StatsChangeOptions *opt)
  * against the rest of the segment), with the arc into *from and *to.  An
  * arc and what is left of the segment on either side of it must hold at
  * least min_segment points each, or none: an arc that touches an end is a
- * single change.  Prefix sums make each D O(1), the search O(m^2).
+ * single change.  Prefix sums make each D O(1), the search O(m^2).  A
+ * permutation only asks whether some arc reaches "enough": the search
+ * stops at the first that does (HUGE_VAL: the largest, wherever it is).
  */
 static double
-best_arc(const double *y, int m, int min_segment, double *prefix,
+best_arc(const double *y, int m, int min_segment, double enough, double *prefix,
 		 int *from, int *to)
 {
 	double		best = -1.0,
@@ -126,6 +128,8 @@ best_arc(const double *y, int m, int min_segment, double *prefix,
 				best = d;
 				*from = i;
 				*to = j;
+				if (best >= enough)
+					return best;
 			}
 		}
 	}
@@ -161,8 +165,8 @@ permutation_p(const double *y, int m, double observed,
 		 * Equal within rounding: a shuffle that reproduces the observed
 		 * arc exactly must count, or ties would make p too small.
 		 */
-		if (best_arc(work, m, opt->min_segment, work + m, &from, &to) >=
-			observed * (1.0 - 1e-12))
+		if (best_arc(work, m, opt->min_segment, observed * (1.0 - 1e-12), work + m,
+					 &from, &to) >= observed * (1.0 - 1e-12))
 			reached++;
 	}
 	return (1.0 + reached) / (1.0 + opt->permutations);
@@ -206,7 +210,7 @@ segment(Search *s, int lo, int hi)
 
 	if (m < 2 * s->opt->min_segment || s->n_found >= s->max_found)
 		return;
-	observed = best_arc(s->y + lo, m, s->opt->min_segment, s->work + m,
+	observed = best_arc(s->y + lo, m, s->opt->min_segment, HUGE_VAL, s->work + m,
 						&from, &to);
 
 	/* a segment of equal values has no change, and no shuffle can say so */

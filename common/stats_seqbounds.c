@@ -156,7 +156,9 @@ propagate(const Grid *old, double step, Grid *g)
  * The boundary z at information t whose crossing probability, from the
  * paths inside at the grid's look across a step of sd "step", is target.
  * The crossing probability falls as z rises: bisection, to the double's
- * precision in 80 halvings of [0, 40].
+ * precision in at most 80 halvings of [0, 40] (once lo and hi are
+ * neighbours, every further halving would land on one of them and change
+ * nothing).
  */
 static double
 solve_boundary(const Grid *g, double step, double t, double target)
@@ -168,6 +170,8 @@ solve_boundary(const Grid *g, double step, double t, double target)
 	{
 		double		mid = 0.5 * (lo + hi);
 
+		if (mid <= lo || mid >= hi)
+			break;
 		if (exit_probability(g, mid * sqrt(t), step) > target)
 			lo = mid;
 		else

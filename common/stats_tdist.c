@@ -18,6 +18,8 @@
 #include "stats_int.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 #define PI 3.14159265358979323846
 #define SQRT_2PI 2.50662827463100050242
@@ -134,12 +136,72 @@ t_density(double t, double df)
 }
 
 /*
+ * The last answers of a pure function of three numbers.  The t quantiles
+ * and the power search below are asked the same few questions again and
+ * again -- every look of a sequential verdict asks for its MDE, and a
+ * simulation of thousands of experiments (or a report of many cells)
+ * repeats the looks -- and each answer costs a search over numerical
+ * integrals.  A process's own (a backend's, the client's), with nothing
+ * to share between threads.
+ */
+#define TDIST_MEMO_SIZE 32
+
+typedef struct TdistMemo
+{
+	double		key[3];
+	bool		used;
+	double		value;
+} TdistMemo;
+
+static TdistMemo *
+memo_find(TdistMemo *memo, double a, double b, double c)
+{
+	for (int i = 0; i < TDIST_MEMO_SIZE; i++)
+		if (memo[i].used && memo[i].key[0] == a && memo[i].key[1] == b && memo[i].key[2] == c)
+			return &memo[i];
+	return NULL;
+}
+
+/* The slot for a new answer: the oldest, round the ring. */
+static TdistMemo *
+memo_slot(TdistMemo *memo, int *next, double a, double b, double c)
+{
+	TdistMemo  *m = &memo[*next];
+
+	*next = (*next + 1) % TDIST_MEMO_SIZE;
+	m->key[0] = a;
+	m->key[1] = b;
+	m->key[2] = c;
+	m->used = true;
+	return m;
+}
+
+static double t_quantile(double p, double df);
+static double t_ncp_for_power(double df, double crit, double power);
+
+/*
  * Quantile: closed forms for 1 and 2 degrees of freedom; otherwise Newton
  * steps on the upper tail from the Cornish–Fisher start, kept inside a
  * bracket by bisection, to a relative 1e-13.
  */
 double
 stats_t_quantile(double p, double df)
+{
+	static TdistMemo memo[TDIST_MEMO_SIZE];
+	static int	next;
+	TdistMemo  *m;
+
+	if ((m = memo_find(memo, p, df, 0.0)) == NULL)
+	{
+		m = memo_slot(memo, &next, p, df, 0.0);
+		m->value = t_quantile(p, df);
+	}
+	return m->value;
+}
+
+/* The quantile itself, for stats_t_quantile(). */
+static double
+t_quantile(double p, double df)
 {
 	double		q,
 				z,
@@ -299,14 +361,30 @@ stats_t_power(double ncp, double df, double crit)
 double
 stats_t_ncp_for_power(double df, double crit, double power)
 {
+	static TdistMemo memo[TDIST_MEMO_SIZE];
+	static int	next;
+	TdistMemo  *m;
+
+	if (!(df >= 1.0) || !isfinite(crit) || !(power > 0.0 && power < 1.0))
+		return NAN;
+	if ((m = memo_find(memo, df, crit, power)) == NULL)
+	{
+		m = memo_slot(memo, &next, df, crit, power);
+		m->value = t_ncp_for_power(df, crit, power);
+	}
+	return m->value;
+}
+
+/* The search itself, for stats_t_ncp_for_power(). */
+static double
+t_ncp_for_power(double df, double crit, double power)
+{
 	double		lo = crit - 40.0,
 				hi = crit + 40.0,
 				ncp,
 				p,
 				slope;
 
-	if (!(df >= 1.0) || !isfinite(crit) || !(power > 0.0 && power < 1.0))
-		return NAN;
 	for (t_power_and_slope(hi, df, crit, &p, &slope); p < power;
 		 t_power_and_slope(hi, df, crit, &p, &slope))
 		hi += 2.0 * (hi - lo);
