@@ -573,9 +573,9 @@ cluster_stop(Cluster *c)
 }
 
 /*
- * The state letter of a process in /proc/PID/stat ('Z' for a zombie), or
- * '\0' when it has no entry: 'X' when the pid is gone, '?' when there is
- * no /proc to ask.
+ * The state letter of a process in /proc/PID/stat ('Z' for a zombie, 'X'
+ * for dead); 'X' too when the pid has no entry, '?' when there is no /proc
+ * to ask, '\0' when its line cannot be read.
  */
 static char
 process_state(long pid)
@@ -617,7 +617,6 @@ cluster_alive(const Cluster *c)
 			break;
 		case 'X':
 		case 'Z':
-		case 'x':
 			return false;
 		default:
 			return true;
