@@ -37,6 +37,7 @@
 #include "settings.h"
 #include "subprocess.h"
 #include "pqexpbuffer.h"
+#include "procfs.h"
 #include "progress.h"
 #include "safe_read.h"
 
@@ -573,54 +574,28 @@ cluster_stop(Cluster *c)
 }
 
 /*
- * The state letter of a process in /proc/PID/stat ('Z' for a zombie, 'X'
- * for dead); 'X' too when the pid has no entry, '?' when there is no /proc
- * to ask, '\0' when its line cannot be read.
- */
-static char
-process_state(long pid)
-{
-	char		buf[512];
-	char	   *paren;
-	char		state = '\0';
-	FILE	   *f = fopen(psprintf("/proc/%ld/stat", pid), "re");
-
-	if (f == NULL)
-		return access("/proc/self/stat", R_OK) == 0 ? 'X' : '?';
-	if (fgets(buf, sizeof(buf), f) && (paren = strrchr(buf, ')')) != NULL)
-		(void) sscanf(paren + 1, " %c", &state);
-	fclose(f);
-	return state;
-}
-
-/*
  * Whether the postmaster is still there to serve, asked of the kernel and
  * not of the server: a connection would start a backend at every check,
  * and under valgrind that costs a second of CPU before and after every
  * run.  A postmaster killed outright leaves its pid file, and its pid as a
- * zombie until reaped: /proc tells the zombie apart.  Without /proc, the
- * socket is asked.
+ * zombie until reaped: /proc tells the zombie apart.  Where /proc cannot
+ * tell (no entry: gone, or hidden; no /proc at all), the socket is asked,
+ * which starts no backend when nothing listens.
  */
 bool
 cluster_alive(const Cluster *c)
 {
 	const Cluster *server = c->host ? c->host : c;
 	long		pid = read_postmaster_pid(server, NULL);
+	char		state;
+	pid_t		parent;
 	char	   *conninfo;
 	PGPing		ping;
 
 	if (pid <= 0)
 		return false;
-	switch (process_state(pid))
-	{
-		case '?':
-			break;
-		case 'X':
-		case 'Z':
-			return false;
-		default:
-			return true;
-	}
+	if (procfs_stat((pid_t) pid, &state, &parent))
+		return state != 'Z' && state != 'X';
 	conninfo = cluster_conninfo(c, "postgres");
 	ping = PQping(conninfo);
 	pg_free(conninfo);

@@ -65,6 +65,7 @@
 #include "client.h"
 #include "profile_counted.h"
 #include "profile_spec.h"
+#include "procfs.h"
 #include "profile_parse.h"
 #include "safe_file.h"
 #include "subprocess.h"
@@ -135,41 +136,6 @@ valgrind_server(const Cluster *c)
 
 /* ---- processes ---- */
 
-/* The children of pid, from /proc/N/stat (ppid is the 4th field). */
-static int
-children_of(pid_t pid, pid_t *out, int max)
-{
-	DIR		   *proc = opendir("/proc");
-	struct dirent *de;
-	int			n = 0;
-
-	if (proc == NULL)
-		return -1;
-	while ((de = readdir(proc)) != NULL)
-	{
-		char		buf[512];
-		FILE	   *f;
-		char	   *paren;
-		long		ppid;
-
-		if (de->d_name[0] < '1' || de->d_name[0] > '9')
-			continue;
-		if ((f = fopen(psprintf("/proc/%s/stat", de->d_name), "re")) == NULL)
-			continue;
-		buf[0] = '\0';
-		if (fgets(buf, sizeof(buf), f) == NULL)
-			buf[0] = '\0';
-		fclose(f);
-		/* "PID (COMM) STATE PPID ...": COMM may hold anything, even ')' */
-		if ((paren = strrchr(buf, ')')) == NULL || sscanf(paren + 1, " %*c %ld", &ppid) != 1)
-			continue;
-		if (ppid == pid && n < max)
-			out[n++] = (pid_t) atol(de->d_name);
-	}
-	closedir(proc);
-	return n;
-}
-
 /* Server processes pg_stat_activity knows; -1 if the query fails. */
 static int
 listed_pids(PGconn *conn, pid_t *out, int max)
@@ -206,7 +172,7 @@ wait_settled(ValgrindServer *vg, PGconn *conn, char **problem)
 	{
 		pid_t		children[1024];
 		pid_t		listed[1024];
-		int			nc = children_of(vg->postmaster, children, lengthof(children));
+		int			nc = procfs_children(vg->postmaster, children, lengthof(children));
 		int			nl = listed_pids(conn, listed, lengthof(listed));
 		bool		settled = nc >= 0 && nl >= 0;
 
@@ -337,12 +303,12 @@ profile_counted_start_server(Cluster *c, char **error)
 		/* background processes start over the first seconds */
 		while (stable < 10 && now_seconds() < deadline)
 		{
-			nc = children_of(pid, children, lengthof(children));
+			nc = procfs_children(pid, children, lengthof(children));
 			stable = nc == last ? stable + 1 : 0;
 			last = nc;
 			pg_usleep(200000);
 		}
-		nc = children_of(pid, children, lengthof(children));
+		nc = procfs_children(pid, children, lengthof(children));
 		nl = listed_pids(conn, listed, lengthof(listed));
 		for (int i = 0; i < nc && nl >= 0; i++)
 			if (!pid_in(children[i], listed, nl) && vg->nresident < MAX_RESIDENT)

@@ -22,12 +22,15 @@
  */
 #include "client.h"
 #include "experiment.h"
+#include "procfs.h"
 #include "quiet.h"
 #include "common/string.h"
 #include "pqexpbuffer.h"
 
-#include <dirent.h>
 #include <sys/personality.h>
+
+/* The most processes of one server that pinning expects */
+#define QUIET_MAX_SERVER_PROCESSES 4096
 
 const char *const quiet_keys[] = {"schedule", "pin", "aslr", "pgbench_seed", "prewarm", NULL};
 
@@ -184,31 +187,11 @@ quiet_cpu_list(const cpu_set_t *set)
 	return buf.data;
 }
 
-/* The parent of pid as /proc/PID/stat gives it, or -1. */
-static pid_t
-parent_of(pid_t pid)
-{
-	char	   *path = psprintf("/proc/%d/stat", (int) pid);
-	FILE	   *f = fopen(path, "re");
-	char		line[1024];
-	char	   *close_paren;
-	int			ppid = -1;
-
-	pfree(path);
-	if (f == NULL)
-		return -1;
-	/* "pid (comm) state ppid ...": comm may hold spaces and parentheses */
-	if (fgets(line, sizeof(line), f) && (close_paren = strrchr(line, ')')) != NULL)
-		sscanf(close_paren + 1, " %*c %d", &ppid);
-	fclose(f);
-	return (pid_t) ppid;
-}
-
 bool
 quiet_pin_server(pid_t postmaster, const cpu_set_t *set, char **error)
 {
-	DIR		   *proc;
-	struct dirent *de;
+	pid_t		children[QUIET_MAX_SERVER_PROCESSES];
+	int			n;
 
 	if (sched_setaffinity(postmaster, sizeof(*set), set) != 0)
 	{
@@ -216,26 +199,21 @@ quiet_pin_server(pid_t postmaster, const cpu_set_t *set, char **error)
 						  (int) postmaster, quiet_cpu_list(set));
 		return false;
 	}
-	if ((proc = opendir("/proc")) == NULL)
+	if ((n = procfs_children(postmaster, children, lengthof(children))) < 0)
 	{
 		*error = psprintf("could not read /proc to pin the server's processes: %m");
 		return false;
 	}
-	while ((de = readdir(proc)) != NULL)
+	for (int i = 0; i < n; i++)
 	{
-		pid_t		pid = (pid_t) atoi(de->d_name);
-
 		/* a process that ended meanwhile is no longer ours to pin */
-		if (pid > 0 && parent_of(pid) == postmaster &&
-			sched_setaffinity(pid, sizeof(*set), set) != 0 && errno != ESRCH)
+		if (sched_setaffinity(children[i], sizeof(*set), set) != 0 && errno != ESRCH)
 		{
 			*error = psprintf("could not pin the server's process %d to CPUs %s: %m",
-							  (int) pid, quiet_cpu_list(set));
-			closedir(proc);
+							  (int) children[i], quiet_cpu_list(set));
 			return false;
 		}
 	}
-	closedir(proc);
 	return true;
 }
 
