@@ -53,6 +53,7 @@ budget_plan(ExperimentSpec *spec, BudgetPlan *out, char **error)
 	char	   *restart_why;
 	int			restart_rounds = plan_restart_rounds(spec, &restart_why);
 	int			per_round = spec->nvariants * spec->nscripts * spec->nclients;
+	int			slots = plan_round_slots(spec);
 	int			floor_rounds = Max(spec->min_rounds, spec->warmup + 1);
 	int			servers = restart_rounds > 0 ? managed_servers(spec) : 0;
 
@@ -62,16 +63,17 @@ budget_plan(ExperimentSpec *spec, BudgetPlan *out, char **error)
 	out->block_rounds = plan_block_rounds(spec, restart_rounds);
 	out->run_s = spec->duration_s + BUDGET_RUN_OVERHEAD_S +
 		(spec->reset == RESET_EVERY_RUN ? BUDGET_RESET_OVERHEAD_S : 0);
-	out->block_s = per_round * (out->block_rounds + (restart_rounds > 0 ? 1 : 0)) * out->run_s +
+	out->block_s = slots * (out->block_rounds + (restart_rounds > 0 ? 1 : 0)) * out->run_s +
 		servers * BUDGET_RESTART_S;
 	out->first_look = (floor_rounds + out->block_rounds - 1) / out->block_rounds;
 	out->time_information = true;
 	out->max_blocks = Min(BUDGET_MAX_BLOCKS, (int) floor(spec->budget_s / out->block_s));
 	if (out->max_blocks < out->first_look)
 	{
-		char	   *block = psprintf("a block of %d round%s of %d run%s, about %.0f s (each run %d s plus an estimated %.1f s%s)",
+		char	   *block = psprintf("a block of %d round%s of %d run%s%s, about %.0f s (each run %d s plus an estimated %.1f s%s)",
 									 out->block_rounds, out->block_rounds == 1 ? "" : "s",
-									 per_round, per_round == 1 ? "" : "s", out->block_s,
+									 per_round, per_round == 1 ? "" : "s",
+									 slots < per_round ? " in pairs at once" : "", out->block_s,
 									 spec->duration_s, out->run_s - spec->duration_s,
 									 restart_rounds > 0 ? ", with a warm-up round and the restarts" : "");
 
@@ -88,9 +90,10 @@ budget_plan(ExperimentSpec *spec, BudgetPlan *out, char **error)
 						  (int) floor(spec->budget_s / (BUDGET_PLAN_SHARE * out->block_s)));
 	out->max_looks = out->max_blocks - out->first_look + 1;
 	spec->rounds = out->max_blocks * out->block_rounds;
-	out->why = psprintf("%d s of budget / about %.0f s a block (%d round%s of %d runs of %d s + %.1f s%s), planned at %.0f%% of that = %d blocks, %d rounds at most; a look after each block from block %d on (%d rounds), until the budget has no room for another block; alpha spent O'Brien-Fleming by the share of the budget spent",
+	out->why = psprintf("%d s of budget / about %.0f s a block (%d round%s of %d runs%s of %d s + %.1f s%s), planned at %.0f%% of that = %d blocks, %d rounds at most; a look after each block from block %d on (%d rounds), until the budget has no room for another block; alpha spent O'Brien-Fleming by the share of the budget spent",
 						spec->budget_s, out->block_s, out->block_rounds,
-						out->block_rounds == 1 ? "" : "s", per_round, spec->duration_s,
+						out->block_rounds == 1 ? "" : "s", per_round,
+						slots < per_round ? " in pairs at once" : "", spec->duration_s,
 						out->run_s - spec->duration_s,
 						restart_rounds > 0 ? psprintf(", a warm-up round and %d restart%s", servers, servers == 1 ? "" : "s") : "",
 						100 * BUDGET_PLAN_SHARE, out->max_blocks, spec->rounds, out->first_look,

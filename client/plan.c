@@ -57,6 +57,20 @@ plan_two_servers(const ExperimentSpec *spec)
 }
 
 /*
+ * The runs of a round whose times add up: every run, or under schedule =
+ * duet one a pair (with an odd number of variants, the last of a cell runs
+ * alone), in every cell.
+ */
+int
+plan_round_slots(const ExperimentSpec *spec)
+{
+	int			per_cell = spec->quiet.schedule == SCHEDULE_DUET
+		? (spec->nvariants + 1) / 2 : spec->nvariants;
+
+	return spec->nscripts * spec->nclients * per_cell;
+}
+
+/*
  * Rounds per start of the servers, 0 for none.  restart = auto restarts
  * only when variants run on different servers, one at least a managed
  * one: a comparison on one server is made round by round, and restarts

@@ -12,8 +12,8 @@
  * directory): every finished experiment adds each comparison's measured
  * sd of the paired log ratio between rounds and between instance pairs,
  * and what a run cost beyond its pgbench time.  The latest record of the
- * same script, clients and server arrangement is used, else the latest of
- * the arrangement; with none, the first looks measure it and nothing is
+ * same server arrangement, schedule and load is used, else the closest
+ * (find_noise()); with none, the first looks measure it and nothing is
  * promised.  The expected time is stats_plan_design()'s cheapest design
  * for the effect, the design the report's "design" line gives afterwards.
  *
@@ -60,6 +60,7 @@ typedef struct NoiseRecord
 	char		script[128];
 	int			clients;
 	bool		two_servers;
+	char		schedule[16];
 	double		round_sd;
 	int			round_df;
 	double		instance_sd;	/* NAN: not measured */
@@ -143,14 +144,19 @@ host_load(HostLoad *h)
 	}
 }
 
-/* Processes that want a CPU at once during a run: backends and pgbench threads */
+/*
+ * Processes that want a CPU at once during a run: backends and pgbench
+ * threads, but one client's backend and its pgbench take turns (each waits
+ * for the other's answer), so they want one.
+ */
 static int
 demand_of(const ExperimentSpec *spec)
 {
 	int			most = 0;
 
 	for (int c = 0; c < spec->nclients; c++)
-		most = Max(most, spec->clients[c] + experiment_jobs_for(spec, spec->clients[c]));
+		most = Max(most, spec->clients[c] == 1 ? 1 :
+				   spec->clients[c] + experiment_jobs_for(spec, spec->clients[c]));
 	return most * (spec->quiet.schedule == SCHEDULE_DUET ? 2 : 1);
 }
 
@@ -205,6 +211,7 @@ parse_record(char *line, NoiseRecord *r)
 	strlcpy(r->script, f[1], sizeof(r->script));
 	r->clients = atoi(f[2]);
 	r->two_servers = strcmp(f[3], "two") == 0;
+	strlcpy(r->schedule, f[4], sizeof(r->schedule));
 	r->round_sd = csv_double(f[5]);
 	r->round_df = atoi(f[6]);
 	r->instance_sd = csv_double(f[7]);
@@ -215,35 +222,44 @@ parse_record(char *line, NoiseRecord *r)
 }
 
 /*
- * The latest record of this load (script and clients of the first cell)
- * and arrangement, else the latest of the arrangement (with an instance
- * sd when two servers are compared).
+ * The record that best describes this experiment's noise, the latest of
+ * the closest kind: of its arrangement (one server or two) always, with an
+ * instance sd for two; then of its schedule, which changes the noise most
+ * (the two sides of a duet share the host's interference); then of its
+ * load (script and clients of the first cell).
  */
 static NoiseRecord
 find_noise(const ExperimentSpec *spec)
 {
 	FILE	   *f = safe_fopen_read_optional(noise_path(), 16 * 1024 * 1024);
 	bool		two = plan_two_servers(spec);
+	const char *schedule = quiet_schedule_name(spec->quiet.schedule);
 	NoiseRecord best = {0},
-				any = {0},
 				r;
+	int			best_score = -1;
 	char		line[1024];
 
 	if (f == NULL)
 		return best;
 	while (fgets(line, sizeof(line), f))
 	{
+		int			score;
+
 		memset(&r, 0, sizeof(r));
 		if (!parse_record(line, &r) || r.two_servers != two ||
 			(two && !isfinite(r.instance_sd)))
 			continue;
-		r.found = true;
-		any = r;
-		if (strcmp(r.script, spec->scripts[0]) == 0 && r.clients == spec->clients[0])
+		score = 2 * (strcmp(r.schedule, schedule) == 0) +
+			(strcmp(r.script, spec->scripts[0]) == 0 && r.clients == spec->clients[0]);
+		if (score >= best_score)
+		{
 			best = r;
+			best.found = true;
+			best_score = score;
+		}
 	}
 	fclose(f);
-	return best.found ? best : any;
+	return best;
 }
 
 void
@@ -255,7 +271,7 @@ preflight_record_noise(const ExperimentSpec *spec, const char *results_dir)
 	json_t	   *cost = summary ? json_object_get(summary, "cost_s") : NULL;
 	double		round_s = json_number_value(json_object_get(cost, "round"));
 	double		restart_s = json_number_value(json_object_get(cost, "restart"));
-	int			runs_per_round = spec->nvariants * spec->nscripts * spec->nclients;
+	int			slots = plan_round_slots(spec);
 	double		overhead = NAN;
 	char	   *path = noise_path();
 	char		when[32];
@@ -267,8 +283,7 @@ preflight_record_noise(const ExperimentSpec *spec, const char *results_dir)
 	if (cells == NULL)
 		return;
 	if (spec->duration_s > 0 && round_s > 0)
-		overhead = Max(0, round_s * (spec->quiet.schedule == SCHEDULE_DUET ? 2 : 1) / runs_per_round -
-					   spec->duration_s);
+		overhead = Max(0, round_s / slots - spec->duration_s);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	initPQExpBuffer(&buf);
 	json_array_foreach(cells, i, cell)
@@ -335,7 +350,6 @@ static bool
 design_inputs(const ExperimentSpec *spec, const NoiseRecord *r, bool two,
 			  StatsComponents *ratio, StatsDesignCost *cost)
 {
-	int			concurrency = spec->quiet.schedule == SCHEDULE_DUET ? 2 : 1;
 	double		per_run;
 
 	memset(ratio, 0, sizeof(*ratio));
@@ -348,7 +362,7 @@ design_inputs(const ExperimentSpec *spec, const NoiseRecord *r, bool two,
 	ratio->variance[STATS_LEVEL_INSTANCE] = two ? r->instance_sd * r->instance_sd : 0;
 	ratio->df[STATS_LEVEL_INSTANCE] = two ? r->instance_df : 0;
 	per_run = spec->duration_s + (isfinite(r->run_overhead_s) ? r->run_overhead_s : DEFAULT_RUN_OVERHEAD_S);
-	cost->round_s = per_run * spec->nvariants * spec->nscripts * spec->nclients / concurrency;
+	cost->round_s = per_run * plan_round_slots(spec);
 	cost->restart_s = two ? (isfinite(r->restart_s) ? r->restart_s : DEFAULT_RESTART_S) : 0;
 	return spec->duration_s > 0;
 }
@@ -374,8 +388,9 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
 				two ? "two servers" : "one server");
 		return false;
 	}
-	fprintf(out, "pre-flight: noise here (%s, %s, %d client%s): sd between rounds %.2f%%",
-			r.recorded_at, r.script, r.clients, r.clients == 1 ? "" : "s", 100 * r.round_sd);
+	fprintf(out, "pre-flight: noise here (%s, %s, %d client%s, %s): sd between rounds %.2f%%",
+			r.recorded_at, r.script, r.clients, r.clients == 1 ? "" : "s", r.schedule,
+			100 * r.round_sd);
 	if (two)
 		fprintf(out, ", between instance pairs %.2f%%", 100 * r.instance_sd);
 	fprintf(out, "\n");

@@ -370,7 +370,6 @@ report_cell_levels(ReportData *r, ReportCell *c)
 							  r->design_effect, &r->opt, &c->design) == STATS_OK;
 }
 
-/* "1.23%" of a variance of log values; "-" when the level was not measured. */
 /* ---- what a build, a restart and a round cost here ---- */
 
 /* The wall time of a run: as recorded, or (older results) pgbench's and the reset's. */
@@ -419,7 +418,10 @@ report_measure_costs(ReportData *r)
 			max_round = Max(max_round, run->round);
 		}
 	}
-	r->cost.round_s = max_round > 0 ? rounds_s / max_round : 0;
+	/* a duet's two runs at once cost the round one run's time */
+	r->cost.round_s = max_round > 0
+		? rounds_s / max_round * plan_round_slots(&r->spec) /
+		(r->spec.nvariants * r->spec.nscripts * r->spec.nclients) : 0;
 	for (int i = 0; t != NULL && i < t->nrows; i++)
 	{
 		char	  **f = t->rows[i];
@@ -444,6 +446,6 @@ report_measure_costs(ReportData *r)
 		r->cost.restart_s = 2 * start_s / nstarts * servers;
 	/* and the warm-up of every variant in every cell: without any, a round */
 	r->cost.restart_s += nwarm > 0
-		? warm_s / nwarm * r->spec.nvariants * r->spec.nscripts * r->spec.nclients
+		? warm_s / nwarm * plan_round_slots(&r->spec)
 		: r->cost.round_s;
 }
