@@ -46,8 +46,9 @@ ab_usage(void)
 		   "                           warm-up run after each start (default auto: see the manual)\n");
 	printf("      --pgbench-args=ARGS  further pgbench options, passed through\n");
 	printf("      --seed=N             plan seed\n");
-	printf("      --schedule=interleaved|duet  one run at a time, or both sides of a pair at\n"
-		   "                           once, each on half of the CPUs (default interleaved)\n");
+	printf("      --schedule=auto|interleaved|duet  one run at a time, or both sides of a\n"
+		   "                           pair at once, each on half of the CPUs (default auto:\n"
+		   "                           a duet where every variant has a server of its own)\n");
 	printf("      --pin=on|off         each server and its pgbench on half of the CPUs,\n"
 		   "                           swapped every round (default off)\n");
 	printf("      --aslr=on|off        address-space randomization of managed servers (default on)\n");

@@ -429,6 +429,7 @@ check_first_step(Bisect *b)
 		return false;
 	}
 	profile_resolve(&spec);
+	quiet_resolve(&spec);
 	return validate_experiment(&spec, psprintf("%s/step-1", b->dir), false);
 }
 

@@ -44,7 +44,7 @@ cmd_check(int argc, char **argv)
 		usage_error("check", "give one experiment file, as for \"%s run FILE\"", progname);
 	experiment_init(&spec);
 	if (!experiment_read_ini(&spec, argv[1], &error) ||
-		(!experiment_check(&spec, &error) && (error = psprintf("%s: %s", argv[1], error))))
+		(quiet_resolve(&spec), !experiment_check(&spec, &error) && (error = psprintf("%s: %s", argv[1], error))))
 	{
 		log_error_text(error);
 		pg_log_error_hint("Nothing was checked. docs/experiments.md has the keys, \"%s ab --help\" their flags.", progname);
@@ -52,5 +52,7 @@ cmd_check(int argc, char **argv)
 	}
 	stats_default_options(&opt);
 	(void) preflight_print(&spec, opt.noise, stdout);
+	if (spec.quiet.schedule_why)
+		printf("schedule = auto: %s\n", spec.quiet.schedule_why);
 	return 0;
 }

@@ -91,6 +91,7 @@ run_execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 		return EXIT_USAGE;
 	}
 	profile_resolve(spec);
+	quiet_resolve(spec);
 	if (!validate_experiment(spec, ropts->results_dir, ropts->resume))
 	{
 		pg_log_error_hint("Nothing was run. Try \"%s %s --help\" for the options.", progname, command);
@@ -99,6 +100,8 @@ run_execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 	/* what the host allows, before our servers load it; then the design it suggests */
 	stats_default_options(&opt);
 	(void) preflight_print(spec, opt.noise, stdout);
+	if (spec->quiet.schedule_why)
+		printf("schedule = auto: %s\n", spec->quiet.schedule_why);
 	if (!ropts->resume)
 		preflight_choose_restart(spec);
 	fflush(stdout);

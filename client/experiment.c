@@ -1051,6 +1051,9 @@ experiment_from_json(ExperimentSpec *spec, json_t *obj, char **error)
 	/* recorded before servers were restarted during an experiment: never */
 	if (json_object_get(exp, "restart") == NULL)
 		spec->restart_auto = false;
+	/* recorded before duets: interleaved, whatever auto would choose now */
+	if (json_object_get(exp, "schedule") == NULL)
+		spec->quiet.schedule_given = true;
 	json_object_foreach(exp, key, value)
 		if (!set_from_json(spec, "experiment", key, value, error))
 			return false;

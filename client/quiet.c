@@ -80,12 +80,15 @@ quiet_set_key(QuietSpec *q, const char *key, const char *value, char **error)
 	}
 	else if (strcmp(key, "schedule") == 0)
 	{
+		q->schedule_given = true;
 		if (strcmp(value, "interleaved") == 0)
 			q->schedule = SCHEDULE_INTERLEAVED;
 		else if (strcmp(value, "duet") == 0)
 			q->schedule = SCHEDULE_DUET;
+		else if (strcmp(value, "auto") == 0)
+			q->schedule_given = false;
 		else
-			*error = psprintf("schedule must be interleaved (one run at a time) or duet (both sides of a pair at once), got \"%s\"", value);
+			*error = psprintf("schedule must be auto (a duet where every variant has a server of its own, else interleaved), interleaved (one run at a time) or duet (both sides of a pair at once), got \"%s\"", value);
 	}
 	else
 		return false;
@@ -103,36 +106,83 @@ quiet_spec_to_json(const QuietSpec *q, json_t *experiment)
 }
 
 /*
- * What a duet needs: every variant on a server of its own that this tool
- * starts (two runs at once cannot share one run database), and nothing
- * that serves one run at a time (profiles, the snapshot probe).
+ * What keeps a duet from running, in words, or NULL: a duet needs every
+ * variant on a server of its own that this tool starts (two runs at once
+ * cannot share one run database), and nothing that serves one run at a
+ * time (profiles, the snapshot probe).
  */
-bool
-quiet_check(const ExperimentSpec *spec, char **error)
+static char *
+duet_obstacle(const ExperimentSpec *spec)
 {
-	if (spec->quiet.schedule != SCHEDULE_DUET)
-		return true;
 	if (spec->profile.mode != PROFILE_OFF || spec->snapshot_probe)
-	{
-		*error = psprintf("schedule = duet runs two variants at once, without %s; set schedule = interleaved",
-						  spec->snapshot_probe ? "the snapshot probe" : "profiles");
-		return false;
-	}
+		return psprintf("it runs two variants at once, without %s",
+						spec->snapshot_probe ? "the snapshot probe" : "profiles");
 	for (int i = 0; i < spec->nvariants; i++)
 	{
 		const VariantSpec *v = &spec->variants[i];
 
 		if (v->cluster || v->conninfo || v->snapshot_probe == PROBE_ON)
-		{
-			*error = psprintf("schedule = duet needs every variant on a server of its own that %s starts; variant \"%s\" %s",
-							  progname, v->name,
-							  v->cluster ? "shares another variant's server (cluster =)" :
-							  v->conninfo ? "names a running server (conninfo =)" :
-							  "has the snapshot probe on");
-			return false;
-		}
+			return psprintf("it needs every variant on a server of its own that %s starts; variant \"%s\" %s",
+							progname, v->name,
+							v->cluster ? "shares another variant's server (cluster =)" :
+							v->conninfo ? "names a running server (conninfo =)" :
+							"has the snapshot probe on");
 	}
-	return true;
+	return NULL;
+}
+
+/* The CPUs this process may use, or 0 when they cannot be read */
+static int
+usable_cpus(void)
+{
+	cpu_set_t	mine;
+
+	return sched_getaffinity(0, sizeof(mine), &mine) == 0 ? CPU_COUNT(&mine) : 0;
+}
+
+/*
+ * schedule = auto (the default): a duet wherever one can run — two or more
+ * variants, each on a server of its own, nothing that serves one run at a
+ * time, and a CPU set for each side — because both sides of a round then
+ * meet the host's interference together (docs/calibration.md measures
+ * what that does to the noise and the time to decide); else interleaved.
+ */
+void
+quiet_resolve(ExperimentSpec *spec)
+{
+	QuietSpec  *q = &spec->quiet;
+	char	   *obstacle;
+	int			cpus;
+
+	if (q->schedule_given)
+		return;
+	obstacle = duet_obstacle(spec);
+	cpus = usable_cpus();
+	q->schedule = SCHEDULE_INTERLEAVED;
+	if (spec->nvariants < 2)
+		q->schedule_why = pg_strdup("interleaved: one variant");
+	else if (obstacle != NULL)
+		q->schedule_why = psprintf("interleaved: a duet cannot run here (%s)", obstacle);
+	else if (cpus < QUIET_CPU_SLOTS)
+		q->schedule_why = psprintf("interleaved: a duet needs %d CPUs for this process, which may use %d",
+								   QUIET_CPU_SLOTS, cpus);
+	else
+	{
+		q->schedule = SCHEDULE_DUET;
+		q->schedule_why = psprintf("duet: both runs of a pair at once, each side on %d of the %d CPUs, swapped every round",
+								   cpus / QUIET_CPU_SLOTS, cpus);
+	}
+}
+
+bool
+quiet_check(const ExperimentSpec *spec, char **error)
+{
+	char	   *obstacle;
+
+	if (spec->quiet.schedule != SCHEDULE_DUET || (obstacle = duet_obstacle(spec)) == NULL)
+		return true;
+	*error = psprintf("schedule = duet cannot run: %s; set schedule = interleaved (or auto)", obstacle);
+	return false;
 }
 
 /* ---- CPU sets ---- */

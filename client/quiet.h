@@ -36,6 +36,8 @@ typedef struct QuietSpec
 								 * for every variant */
 	bool		prewarm;		/* pg_prewarm the run database before each run */
 	ScheduleMode schedule;
+	bool		schedule_given; /* else schedule = auto: quiet_resolve() chooses */
+	char	   *schedule_why;	/* what schedule = auto chose and why, or NULL */
 } QuietSpec;
 
 /* The number of CPU sets the pinned runs of a round use */
@@ -47,6 +49,7 @@ struct ExperimentSpec;
 extern const char *const quiet_keys[];
 
 extern void quiet_init(QuietSpec *q);
+extern void quiet_resolve(struct ExperimentSpec *spec);
 extern bool quiet_check(const struct ExperimentSpec *spec, char **error);
 
 /*

@@ -100,7 +100,7 @@ like($e, qr/pin must be on .* or off, got "maybe"/, 'naming the key and its valu
 ($rc, $o, $e) = run_client('ab', '-s', '1', '-T', '1', '--schedule', 'duet', '--variant', 'a', '--bindir', $bindir,
 	'--variant', 'b', '--cluster', 'a', '-o', "$base/bad2");
 is($rc, 2, 'a duet of two variants on one server: a usage error');
-like($e, qr/schedule = duet needs every variant on a server of its own.*variant "b" shares/, 'saying which variant');
+like($e, qr/schedule = duet cannot run: it needs every variant on a server of its own.*variant "b" shares/, 'saying which variant');
 ok(!-e "$base/bad2/runs.csv", 'nothing ran');
 
 done_testing();

@@ -26,7 +26,7 @@ sub write_ini
 	return $path;
 }
 
-my $short = write_ini('short', "duration = 1\nrounds = 2\nrestart = never\n");
+my $short = write_ini('short', "duration = 1\nrounds = 2\nrestart = never\nschedule = interleaved\n");
 my $long = write_ini('long', "duration = 1\nrounds = auto\nbudget = 7d\n");
 
 # --- no history -------------------------------------------------------------
@@ -43,10 +43,12 @@ ok(!-e "$base/state/noise.csv", 'check writes nothing');
 	'-o', "$base/run");
 is($rc, 0, 'an experiment across two restarted servers') or diag "$out\n$err";
 like($out, qr/\Apre-flight: /, 'a run begins with its pre-flight');
+like($out, qr/^schedule = auto: duet: both runs of a pair at once, each side on \d+ of the \d+ CPUs/m,
+	'two servers of their own: schedule = auto chose a duet, and said so');
 my @history = split /\n/, slurp_file("$base/state/noise.csv");
 is($history[0], 'recorded_at,script,clients,servers,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s',
 	'the history has a header');
-like($history[-1], qr/^\d{4}-\d\d-\d\dT[\d:]+Z,select-only,1,two,interleaved,[\d.]+,\d+,[\d.]+,\d+,[\d.]+,[\d.]+$/,
+like($history[-1], qr/^\d{4}-\d\d-\d\dT[\d:]+Z,select-only,1,two,duet,[\d.]+,\d+,[\d.]+,\d+,[\d.]+,[\d.]+$/,
 	'and the run\'s noise: sd between rounds and between instance pairs, with their costs');
 
 # --- check with history -------------------------------------------------------
@@ -55,15 +57,27 @@ like($history[-1], qr/^\d{4}-\d\d-\d\dT[\d:]+Z,select-only,1,two,interleaved,[\d
 # time, restarts 3 s.  The design for 2% is then fixed by these numbers.
 open my $hist, '>>', "$base/state/noise.csv" or die $!;
 print $hist "2099-01-01T00:00:00Z,select-only,1,two,interleaved,0.050000,10,0.020000,10,1.000,3.000\n";
+# then one of a duet (file order is what "latest" means), which a duet's
+# check prefers to any interleaved one
+print $hist "2098-01-01T00:00:00Z,select-only,1,two,duet,0.010000,10,0.005000,10,1.000,3.000\n";
 close $hist;
 ($rc, $out, $err) = run_client('check', $short);
 is($rc, 0, 'check with a history exits 0') or diag $err;
-like($out, qr/^pre-flight: noise here \(2099-01-01T00:00:00Z, select-only, 1 client\): sd between rounds 5\.00%, between instance pairs 2\.00%$/m,
-	'the noise this host showed for the load: its latest record');
+like($out, qr/^pre-flight: noise here \(2099-01-01T00:00:00Z, select-only, 1 client, interleaved\): sd between rounds 5\.00%, between instance pairs 2\.00%$/m,
+	'the noise this host showed for the load: its latest record of the schedule');
 like($out, qr/^pre-flight: to decide 2% \(twice the ±1% threshold\) at 80% power: \d+ instance pairs x \d+ rounds?, about \S+$/m,
 	'the time to decide 2%');
 like($out, qr/^pre-flight: warning: this experiment's rounds \(\S+\) cannot decide 2% here; give it \S+ or more/m,
 	'two rounds of 1 s and no restart cannot: warned');
+($rc, $out, $err) = run_client('check', write_ini('duet', "duration = 1\nrounds = 2\n"));
+like($out, qr/^pre-flight: noise here \(2098-01-01T00:00:00Z, select-only, 1 client, duet\): sd between rounds 1\.00%, between instance pairs 0\.50%$/m,
+	'a duet: the latest record of a duet');
+like($out, qr/^schedule = auto: duet: /m, 'check says what schedule = auto chose');
+($rc, $out, $err) = run_client('check', write_ini('probe', "duration = 1\nrounds = 2\nsnapshot_probe = on\n"));
+like($out, qr/^schedule = auto: interleaved: a duet cannot run here \(it runs two variants at once, without the snapshot probe\)$/m,
+	'where a duet cannot run, schedule = auto is interleaved, saying why');
+like($out, qr/^pre-flight: noise here \(2099-01-01T00:00:00Z, select-only, 1 client, interleaved\)/m,
+	'and the noise is that of interleaved rounds');
 ($rc, $out, $err) = run_client('check', $long);
 unlike($out, qr/cannot decide/, 'a budget of 7 days can: no warning');
 
