@@ -61,6 +61,8 @@ ab_usage(void)
 	printf("      --sample-event=auto|cpu-clock|cycles  sampled: the event perf samples\n");
 	printf("      --sample-rate=HZ     sampled: samples per CPU-second (default %d)\n", PROFILE_SAMPLE_RATE);
 	printf("  -o, --output=DIR         results directory\n");
+	printf("      --build-only         build the variants given --source, print where each\n"
+		   "                           is installed, run nothing\n");
 	printf("  -v, --verbose            at the end, the noise by level and the designs too\n");
 	printf("\nVariant options (the keys of [variant NAME]; apply to the last --variant):\n");
 	printf("      --variant=NAME       start a variant\n");
@@ -168,6 +170,7 @@ static struct option ab_options[] = {
 	{"cluster", required_argument, NULL, 33},
 	{"session-set", required_argument, NULL, 34},
 	{"output", required_argument, NULL, 'o'},
+	{"build-only", no_argument, NULL, 47},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, '?'},
 	{NULL, 0, NULL, 0}
@@ -201,6 +204,11 @@ cmd_ab(int argc, char **argv)
 		if (c == 'v')
 		{
 			report_verbose = true;
+			continue;
+		}
+		if (c == 47)
+		{
+			ropts.build_only = true;
 			continue;
 		}
 		if (c == 20)

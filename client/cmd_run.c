@@ -10,6 +10,7 @@
 #include "client.h"
 #include "cmd_run.h"
 #include "commands.h"
+#include "build.h"
 #include "build_seeds.h"
 #include "experiment.h"
 #include "profile_spec.h"
@@ -43,6 +44,8 @@ run_usage(void)
 	printf("      --rerun=DIR          repeat DIR's resolved experiment (same plan seed)\n");
 	printf("      --seed=N             plan seed (default: random, recorded)\n");
 	printf("      --max-restarts=N     postmaster deaths tolerated per variant (default 3)\n");
+	printf("      --build-only         build the variants that name a source tree, print\n"
+		   "                           where each is installed, run nothing\n");
 	printf("  -v, --verbose            at the end, the noise by level and the designs too\n");
 	printf("  -?, --help               show this help, then exit\n");
 	printf("\nThe experiment file format: docs/experiments.md of pgbench_ext's sources.\n");
@@ -79,6 +82,45 @@ run_choose_seed(ExperimentSpec *spec, const char *seed_arg)
 	}
 }
 
+/*
+ * --build-only: build every variant that names a source tree (or find it
+ * in the build cache), say where each is installed, and run nothing — the
+ * builds of a long experiment done beforehand, or an installation for
+ * other tools (CI builds its PostgreSQL 18 so, and the tests that build
+ * the same tree reuse it).
+ */
+static int
+build_only(ExperimentSpec *spec)
+{
+	char	   *error = NULL;
+	bool		any = false;
+
+	if (!experiment_check_variants(spec, &error) || !build_check(spec, &error))
+	{
+		log_error_text(error);
+		pg_log_error_hint("Nothing was built.");
+		return EXIT_USAGE;
+	}
+
+	for (int i = 0; i < spec->nvariants; i++)
+		any |= spec->variants[i].source != NULL;
+	if (!any)
+	{
+		log_errorf("--build-only: no variant names a source tree, so there is nothing to build");
+		pg_log_error_hint("Give a variant --source DIR (source = DIR in a file); see docs/building.md.");
+		return EXIT_USAGE;
+	}
+	if (!build_variants(spec, &error))
+	{
+		log_error_text(error);
+		return EXIT_USAGE;
+	}
+	for (int i = 0; i < spec->nvariants; i++)
+		if (spec->variants[i].source != NULL)
+			printf("variant %s: bindir %s\n", spec->variants[i].name, spec->variants[i].bindir);
+	return 0;
+}
+
 int
 run_execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 {
@@ -92,6 +134,8 @@ run_execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 	}
 	profile_resolve(spec);
 	quiet_resolve(spec);
+	if (ropts->build_only)
+		return build_only(spec);
 	if (!validate_experiment(spec, ropts->results_dir, ropts->resume))
 	{
 		pg_log_error_hint("Nothing was run. Try \"%s %s --help\" for the options.", progname, command);
@@ -135,6 +179,7 @@ cmd_run(int argc, char **argv)
 		{"rerun", required_argument, NULL, 2},
 		{"seed", required_argument, NULL, 3},
 		{"max-restarts", required_argument, NULL, 4},
+		{"build-only", no_argument, NULL, 5},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, '?'},
 		{NULL, 0, NULL, 0}
@@ -175,6 +220,9 @@ cmd_run(int argc, char **argv)
 				if (!option_parse_int(optarg, "--max-restarts", 0, 100, &ropts.max_restarts))
 					exit(EXIT_USAGE);
 				break;
+			case 5:
+				ropts.build_only = true;
+				break;
 			default:
 				pg_log_error_hint("Try \"%s run --help\" for more information.", progname);
 				exit(EXIT_USAGE);
@@ -184,7 +232,7 @@ cmd_run(int argc, char **argv)
 	experiment_init(&spec);
 	if (ropts.resume)
 	{
-		if (optind < argc || ropts.rerun_of || seed_arg)
+		if (optind < argc || ropts.rerun_of || seed_arg || ropts.build_only)
 			usage_error("run", "--resume takes only the results directory: the experiment is the one recorded there");
 		load_recorded_spec(&spec, ropts.results_dir);
 	}

@@ -782,17 +782,12 @@ check_shared_cluster(const ExperimentSpec *spec, const VariantSpec *v, char **er
 }
 
 /*
- * Checks that need the whole specification.  Checks that need the
- * machine (bindir contents, a trial start) are in validate.c.
+ * Checks of each variant against the others: what it runs on, and the
+ * keys that apply to that (also all "--build-only" needs).
  */
 bool
-experiment_check(const ExperimentSpec *spec, char **error)
+experiment_check_variants(const ExperimentSpec *spec, char **error)
 {
-	if (spec->nvariants < 2)
-	{
-		*error = psprintf("an experiment needs at least two variants, found %d", spec->nvariants);
-		return false;
-	}
 	for (int i = 0; i < spec->nvariants; i++)
 	{
 		const VariantSpec *v = &spec->variants[i];
@@ -830,6 +825,23 @@ experiment_check(const ExperimentSpec *spec, char **error)
 			return false;
 		}
 	}
+	return true;
+}
+
+/*
+ * Checks that need the whole specification.  Checks that need the
+ * machine (bindir contents, a trial start) are in validate.c.
+ */
+bool
+experiment_check(const ExperimentSpec *spec, char **error)
+{
+	if (spec->nvariants < 2)
+	{
+		*error = psprintf("an experiment needs at least two variants, found %d", spec->nvariants);
+		return false;
+	}
+	if (!experiment_check_variants(spec, error))
+		return false;
 	if (spec->rounds_auto != (spec->budget_s > 0))
 	{
 		*error = spec->rounds_auto

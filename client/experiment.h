@@ -121,6 +121,7 @@ extern bool experiment_set(ExperimentSpec *spec, const char *section,
 						   const char *key, const char *value, char **error);
 extern bool experiment_read_ini(ExperimentSpec *spec, const char *path, char **error);
 extern bool experiment_check(const ExperimentSpec *spec, char **error);
+extern bool experiment_check_variants(const ExperimentSpec *spec, char **error);
 extern char *experiment_key_names(void);
 extern int	experiment_variant_index(const ExperimentSpec *spec, const char *name);
 extern char *experiment_variant_names(const ExperimentSpec *spec);

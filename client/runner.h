@@ -18,6 +18,7 @@ typedef struct RunOptions
 	int			max_restarts;	/* postmaster deaths tolerated per variant */
 	bool		no_summary;		/* the caller analyses the results itself */
 	bool		quiet_looks;	/* rounds = auto: no line per cell after each look */
+	bool		build_only;		/* build the source variants, run nothing */
 } RunOptions;
 
 extern int	runner_execute(ExperimentSpec *spec, const RunOptions *opts);

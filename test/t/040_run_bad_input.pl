@@ -104,6 +104,12 @@ my @cases = (
 	[ 'ab: bad variant name', [ 'ab', '--variant', 'a b' ],
 		qr/variant name "a b" may contain only letters, digits/ ],
 	[ 'ab: unknown option', [ 'ab', '--frobnicate' ], qr/unrecognized option.*Try "pgbench_ext ab --help"/s ],
+	[ 'ab: --build-only of installations', [ 'ab', '--build-only', '--variant', 'A', '--bindir', $bindir ],
+		qr/--build-only: no variant names a source tree, so there is nothing to build.*hint: Give a variant --source DIR/s ],
+	[ 'ab: --build-only of no tree', [ 'ab', '--build-only', '--variant', 'A', '--source', '/nonexistent' ],
+		qr/variant "A": source "\/nonexistent" is not a PostgreSQL source tree.*hint: Nothing was built/s ],
+	[ 'run: --resume with --build-only', [ 'run', '--resume', "$base/nothing", '--build-only' ],
+		qr/--resume takes only the results directory/ ],
 );
 
 foreach my $case (@cases)

@@ -116,6 +116,16 @@ unlike($out, qr/building in/, 'nothing is built');
 is_deeply({ map { $_ => (stat("$_/build.json"))[9] } keys %stamp }, \%stamp, 'build.json untouched');
 ok((build_of($dir2, 'B') // {})->{reused}, 'experiment.json says reused');
 
+# --- --build-only: the builds alone, found in the cache, nothing run ---------
+my $dir_b = "$base/build-only";
+($rc, $out, $err) = run_client(@ab, '--build-only', '-o', $dir_b);
+is($rc, 0, '--build-only completes') or diag "$out\n$err";
+like($out, qr/^variant A: reusing build /m, '--build-only: A found in the cache');
+like($out, qr/^variant A: bindir \Q$pa\E$/m, 'and where A is installed is printed');
+like($out, qr/^variant B: bindir \Q$pb\E$/m, 'and B\'s');
+unlike($out, qr/pre-flight|round/, 'no pre-flight, no rounds');
+ok(!-e $dir_b, 'no results directory');
+
 # --- build seeds: relinks of the builds above, compared seed by seed -------
 my $dir3 = "$base/seeds";
 ($rc, $out, $err) = run_client(@tiny, '--variant', 'A', @src, '--build-seeds', '2',
