@@ -120,6 +120,24 @@ foreach my $case (@cases)
 	like($err, $pattern, "$name: specific message");
 }
 
+# A budget too small for one block: the block's price names its runs, and a
+# duet's two runs at once cost the time of one (the two restarts and the
+# warm-up round aside): 2 x (interleaved's block - restarts) = ...
+my %block_s;
+foreach my $schedule (qw(duet interleaved))
+{
+	my ($rc, $out, $err) = run_client('ab', '-T', '10', '--rounds', 'auto', '--budget', '10s',
+		'--restart', '1', '--schedule', $schedule, '--variant', 'A', '--bindir', $bindir,
+		'--variant', 'B', '--bindir', $bindir, '-o', "$base/small-$schedule");
+	is($rc, 2, "$schedule: a budget below one block: exit status 2");
+	like($err, qr/a budget of 10 s is less than one block of rounds \(a block of 1 round of 2 runs\Q@{[ $schedule eq 'duet' ? ' in pairs at once' : '' ]}\E, about (\d+) s/,
+		"$schedule: the block named, with its runs");
+	($block_s{$schedule}) = $err =~ /about (\d+) s/;
+}
+my $restarts_s = 2 * 2.0;    # BUDGET_RESTART_S for each of the two servers
+is($block_s{interleaved} - $restarts_s, 2 * ($block_s{duet} - $restarts_s),
+	'a duet block costs half the runs\' time of an interleaved one');
+
 # A setting the server rejects: the trial start fails with the server's own
 # words, before any run, and leaves nothing running.
 my $dir = "$base/badsetting";

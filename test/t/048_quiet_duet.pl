@@ -85,8 +85,17 @@ foreach my $round (sort keys %by_round)
 }
 is($cpus_of{2}{a}, $cpus_of{1}{b}, 'the CPU sets swap between rounds');
 
-# --- two servers started once: insufficient --------------------------------
+# --- what a duet's round costs: one run's time, not its two runs' ----------
 my $summary = read_json("$dir/summary.json");
+my @counted = grep { $_->{warmup} eq 'false' } read_runs($dir);
+my $wall = 0;
+$wall += $_->{wall_s} foreach @counted;
+my $rounds = scalar(@counted) / 2;
+cmp_ok(abs($summary->{cost_s}{round} - $wall / $rounds / 2), '<', 0.01,
+	'a round costs the mean wall time of one run: the pair runs at once')
+  or diag "cost_s.round $summary->{cost_s}{round}, runs' walls $wall over $rounds rounds";
+
+# --- two servers started once: insufficient --------------------------------
 my ($cell) = @{ $summary->{cells} };
 is($cell->{comparison}{verdict}, 'insufficient', 'different servers started once: insufficient');
 like($cell->{comparison}{reason}, qr/each started once.*restart = auto/, 'saying why and what to set');
