@@ -149,3 +149,33 @@ bench_restart_with() {
 		return 1
 	fi
 }
+
+# quiet_flags CONFIG: the [experiment] keys of a quieting configuration
+# (bench/quiet.sh, bench/decide.sh) as ab's flags.  Every one names its
+# schedule, so that a configuration means the same whatever the default
+# (base: interleaved rounds and nothing else, the defaults before
+# schedule = auto).
+quiet_flags() {
+	case $1 in
+		base | interleaved) echo "--schedule interleaved" ;;
+		pin) echo "--schedule interleaved --pin on" ;;
+		aslr-off) echo "--schedule interleaved --aslr off" ;;
+		prewarm) echo "--schedule interleaved --prewarm on" ;;
+		duet) echo "--schedule duet" ;;
+		quiet) echo "--schedule interleaved --pin on --aslr off --prewarm on" ;;
+		quiet-duet) echo "--schedule duet --aslr off --prewarm on" ;;
+		*) echo "bench: unknown configuration \"$1\"" >&2; return 2 ;;
+	esac
+}
+
+# bench_ab WHAT LOG CLIENT ARGS...: CLIENT ab ARGS, its output into LOG; if
+# it fails, the end of that output and exit 1, naming WHAT
+bench_ab() {
+	local what=$1 log=$2 client=$3
+	shift 3
+	"$client" ab "$@" >"$log" 2>&1 || {
+		echo "$0: $what failed; its output:" >&2
+		tail -20 "$log" >&2
+		exit 1
+	}
+}

@@ -34,19 +34,7 @@ REPEAT=${REPEAT:-2}
 CONFIGS=${CONFIGS:-base pin aslr-off prewarm duet quiet quiet-duet}
 CSV=${CSV:-docs/figures/quiet-$(date -u +%Y%m%dT%H%MZ).csv}
 
-# the keys of a configuration, as ab's flags
-flags_of() {
-	case $1 in
-		base) echo "" ;;
-		pin) echo "--pin on" ;;
-		aslr-off) echo "--aslr off" ;;
-		prewarm) echo "--prewarm on" ;;
-		duet) echo "--schedule duet" ;;
-		quiet) echo "--pin on --aslr off --prewarm on" ;;
-		quiet-duet) echo "--schedule duet --aslr off --prewarm on" ;;
-		*) echo "bench/quiet.sh: unknown configuration \"$1\"" >&2; exit 2 ;;
-	esac
-}
+for config in $CONFIGS; do quiet_flags "$config" >/dev/null || exit 2; done
 
 bench_begin quiet
 trap 'rm -rf "$work"' EXIT
@@ -62,14 +50,9 @@ for repeat in $(seq 1 "$REPEAT"); do
 			[ "$kind" = effect ] && slow="--set pgbench_ext.inject_slowdown_pct=$PCT"
 			start=$SECONDS
 			# shellcheck disable=SC2046,SC2086
-			"$client" ab -s 1 -c "$CLIENTS" -T "$DURATION" -r "$ROUNDS" -b "$SCRIPT" \
-				--restart "$RESTART" --seed "$repeat" $(flags_of "$config") \
-				--variant A --bindir "$bindir" --variant B --bindir "$bindir" $slow \
-				-o "$dir" >"$work/last.log" 2>&1 || {
-				echo "bench/quiet.sh: $config $kind failed; its output:" >&2
-				tail -20 "$work/last.log" >&2
-				exit 1
-			}
+			bench_ab "$config $kind" "$work/last.log" "$client" -s 1 -c "$CLIENTS" -T "$DURATION" \
+				-r "$ROUNDS" -b "$SCRIPT" --restart "$RESTART" --seed "$repeat" $(quiet_flags "$config") \
+				--variant A --bindir "$bindir" --variant B --bindir "$bindir" $slow -o "$dir"
 			python3 - "$dir" "$config" "$kind" "$repeat" "$(( (SECONDS - start) ))" >>"$CSV" <<'EOF'
 import csv, json, math, statistics, sys
 d, config, kind, repeat, secs = sys.argv[1:]

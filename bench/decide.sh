@@ -1,0 +1,74 @@
+#!/bin/bash
+# bench/decide.sh — how soon and how rightly the budgeted mode decides
+# across two servers, for quieting configurations side by side in one
+# sitting (docs/calibration.md, "Deciding across servers").
+#
+# Each comparison is one "pgbench_ext ab --rounds auto --budget B" of two
+# managed servers of one installation (restart = auto), as a user runs it:
+#
+#   aa      A against A2, identical: a "faster" or "slower" is a false
+#           positive; the CI should contain 0;
+#   slow    A against a server with pgbench_ext.inject_slowdown_pct =
+#           SETTING (busy-waits that share of each transaction cycle): the
+#           share of "slower", the time to decide, and whether the CI
+#           contains the phase's truth.
+#
+# The truth of a slowed phase is measured apart from each comparison's
+# verdict: the mean paired log ratio of every counted round of all its
+# comparisons (the tps truth), and the backends' user CPU per transaction
+# B/A from the extension's counters.  The comparisons run in turn, REPEAT
+# times over each configuration and phase, so that the host's drift falls on
+# all alike; every comparison is a line of the CSV.
+#
+#   PG_CONFIG=... bench/decide.sh    (CONFIGS="interleaved duet" PHASES="aa slow"
+#                                     REPEAT=8 BUDGET=30m AA_BUDGET=BUDGET
+#                                     SETTING=1.4 DURATION=2 CLIENTS=1
+#                                     SCRIPT=select-only CLIENT=client/pgbench_ext)
+set -eu
+cd "$(dirname "$0")/.."
+. bench/lib.sh
+CONFIGS=${CONFIGS:-interleaved duet}
+PHASES=${PHASES:-aa slow}
+REPEAT=${REPEAT:-8}
+BUDGET=${BUDGET:-30m}
+AA_BUDGET=${AA_BUDGET:-$BUDGET}
+SETTING=${SETTING:-1.4}
+DURATION=${DURATION:-2}
+CLIENTS=${CLIENTS:-1}
+SCRIPT=${SCRIPT:-select-only}
+CSV=${CSV:-docs/figures/decide-$(date -u +%Y%m%dT%H%MZ).csv}
+
+for config in $CONFIGS; do quiet_flags "$config" >/dev/null || exit 2; done
+for phase in $PHASES; do
+	case $phase in aa | slow) ;; *) echo "bench/decide.sh: unknown phase \"$phase\" (aa or slow)" >&2; exit 2 ;; esac
+done
+
+bench_begin decide
+trap 'rm -rf "$work"' EXIT
+bindir=$("$PG_CONFIG" --bindir)
+client=${CLIENT:-client/pgbench_ext}
+echo "config,phase,repeat,setting,budget,decision,estimate,ci_low,ci_high,spent_s,rounds,units,look,max_looks,sum_log_ratio,paired_rounds,cpu_ratio,started_at" >"$CSV"
+
+for repeat in $(seq 1 "$REPEAT"); do
+	for config in $CONFIGS; do
+		for phase in $PHASES; do
+			dir="$work/$config-$phase-$repeat"
+			slow="" budget=$AA_BUDGET setting=0
+			if [ "$phase" = slow ]; then
+				slow="--set pgbench_ext.inject_slowdown_pct=$SETTING" budget=$BUDGET setting=$SETTING
+			fi
+			started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+			# shellcheck disable=SC2046,SC2086
+			bench_ab "$config $phase" "$work/last.log" "$client" -s 1 -c "$CLIENTS" -T "$DURATION" \
+				-b "$SCRIPT" --rounds auto --budget "$budget" --seed "$repeat" $(quiet_flags "$config") \
+				--variant A --bindir "$bindir" --variant B --bindir "$bindir" $slow -o "$dir"
+			bench/decide.py row "$dir" "$config" "$phase" "$repeat" "$setting" "$budget" "$started" >>"$CSV"
+			tail -1 "$CSV"
+		done
+	done
+done
+
+echo
+echo "$REPEAT repeat(s); budgets: slow $BUDGET, aa $AA_BUDGET; -T $DURATION, -c $CLIENTS, $SCRIPT; slow: inject_slowdown_pct = $SETTING"
+bench/decide.py table "$CSV"
+echo "every comparison: $CSV"
