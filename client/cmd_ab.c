@@ -170,7 +170,7 @@ static struct option ab_options[] = {
 	{"cluster", required_argument, NULL, 33},
 	{"session-set", required_argument, NULL, 34},
 	{"output", required_argument, NULL, 'o'},
-	{"build-only", no_argument, NULL, 47},
+	{"build-only", no_argument, NULL, 48},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, '?'},
 	{NULL, 0, NULL, 0}
@@ -206,7 +206,7 @@ cmd_ab(int argc, char **argv)
 			report_verbose = true;
 			continue;
 		}
-		if (c == 47)
+		if (c == 48)
 		{
 			ropts.build_only = true;
 			continue;
