@@ -131,13 +131,26 @@ duet_obstacle(const ExperimentSpec *spec)
 	return NULL;
 }
 
-/* The CPUs this process may use, or 0 when they cannot be read */
+/*
+ * The CPUs this process may use, in order, into cpus (CPU_SETSIZE of them)
+ * unless NULL; how many, or -1 when they cannot be read.
+ */
 static int
-usable_cpus(void)
+usable_cpus(int *cpus)
 {
 	cpu_set_t	mine;
+	int			n = 0;
 
-	return sched_getaffinity(0, sizeof(mine), &mine) == 0 ? CPU_COUNT(&mine) : 0;
+	if (sched_getaffinity(0, sizeof(mine), &mine) != 0)
+		return -1;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &mine))
+		{
+			if (cpus)
+				cpus[n] = cpu;
+			n++;
+		}
+	return n;
 }
 
 /*
@@ -157,7 +170,7 @@ quiet_resolve(ExperimentSpec *spec)
 	if (q->schedule_given)
 		return;
 	obstacle = duet_obstacle(spec);
-	cpus = usable_cpus();
+	cpus = Max(usable_cpus(NULL), 0);
 	q->schedule = SCHEDULE_INTERLEAVED;
 	if (spec->nvariants < 2)
 		q->schedule_why = pg_strdup("interleaved: one variant");
@@ -190,18 +203,14 @@ quiet_check(const ExperimentSpec *spec, char **error)
 bool
 quiet_cpu_slot(int slot, cpu_set_t *set, char **error)
 {
-	cpu_set_t	mine;
 	int			cpus[CPU_SETSIZE];
-	int			n = 0;
+	int			n = usable_cpus(cpus);
 
-	if (sched_getaffinity(0, sizeof(mine), &mine) != 0)
+	if (n < 0)
 	{
 		*error = psprintf("could not read the CPUs this process may use: %m");
 		return false;
 	}
-	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &mine))
-			cpus[n++] = cpu;
 	if (n < QUIET_CPU_SLOTS)
 	{
 		*error = psprintf("pin = on needs at least %d CPUs for this process; it may use %d; set pin = off",
