@@ -525,17 +525,24 @@ cluster_start(Cluster *c, char **error)
 		return cluster_start(c->host, error);
 	if (!c->managed || c->running)
 		return true;
-	if ((c->sockdir == NULL && !make_socket_dir(c, error)) ||
-		!write_server_conf(c, error) ||
-		!randomize_environment_size(c, error))
+	if (c->sockdir == NULL && !make_socket_dir(c, error))
 		return false;
-	if (c->aslr_off && !quiet_aslr_off_begin(&persona, error))
-		return false;
-	started_ok = start_postmaster(c, error);
-	if (c->aslr_off)
-		quiet_aslr_off_end(persona);
+	started_ok = write_server_conf(c, error) &&
+		randomize_environment_size(c, error) &&
+		(!c->aslr_off || quiet_aslr_off_begin(&persona, error));
+	if (started_ok)
+	{
+		started_ok = start_postmaster(c, error);
+		if (c->aslr_off)
+			quiet_aslr_off_end(persona);
+	}
 	if (!started_ok)
+	{
+		/* a server refused at start (a bad setting) left no socket in it */
+		remove_socket_dir(c->sockdir);
+		c->sockdir = NULL;
 		return false;
+	}
 	c->running = true;
 	c->instance++;
 	c->start_s = now_seconds() - t0;

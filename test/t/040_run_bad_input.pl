@@ -148,6 +148,9 @@ like($err, qr/the server of variant "B" did not start; its log .* ends with:.*in
 	'bad setting: the server\'s complaint is quoted');
 my @pids = map { my $f = "$dir/clusters/$_/data/postmaster.pid"; -f $f ? (split /\n/, slurp_file($f))[0] : () } qw(A B);
 ok(!grep({ kill 0, $_ } @pids), 'bad setting: no server left running');
+# the socket directory made for the server that never started goes too
+my ($sockdir) = slurp_file("$dir/clusters/B/postgresql.pgbench_ext.conf") =~ /^unix_socket_directories = '([^']+)'$/m;
+ok(defined $sockdir && !-e $sockdir, 'bad setting: its socket directory is removed (' . ($sockdir // 'none') . ')');
 
 # A session setting the server rejects: the variant's first connection
 # fails with the server's words, and the cluster it shares is stopped.
