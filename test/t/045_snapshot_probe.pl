@@ -53,8 +53,12 @@ foreach my $case (
 
 # --- the probe on for both variants -------------------------------------------
 my $dir = "$base/probe";
+# Throttled (pgbench -R): the probes' path to the report is the point, not
+# the server's speed, and a throttled load leaves the CPUs to the tests
+# beside this one.
 my ($rc, $out, $err) = run_client('ab', '-s', '1', '-T', $duration, '-c', '2', '-j', '2',
 	'-b', 'select-only', '--seed', '11', '-r', '6', '--snapshot-probe', '--snapshot-probe-interval', '40',
+	'--pgbench-args', '-R 400',
 	'--variant', 'A', '--bindir', $bindir,
 	'--variant', 'B', '--cluster', 'A', '-o', $dir);
 is($rc, 0, 'an A/B with the snapshot probe completes') or diag "$out\n$err";

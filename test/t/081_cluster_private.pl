@@ -50,8 +50,9 @@ sub server_psql
 }
 
 my ($out, $err) = ('', '');
+# throttled (pgbench -R): the servers' privacy is the point, not their speed
 my $h = IPC::Run::start([ client(), 'ab', '-s', '1', '-T', '2', '-r', '3', '-b', 'select-only', '--seed', '3', '--restart', 'never',
-		'--variant', 'A', '--bindir', $bindir, '--set', "log_line_prefix=$prefix",
+		'--pgbench-args', '-R 400', '--variant', 'A', '--bindir', $bindir, '--set', "log_line_prefix=$prefix",
 		'--variant', 'B', '--bindir', $bindir, '-o', $dir ], '>', \$out, '2>', \$err);
 wait_until(180, sub { -f "$dir/runs/0001.err" || undef });
 my %pm = postmaster_of('A');

@@ -19,8 +19,9 @@ use PgbenchExtTest;
 my $bindir = pg_bindir();
 my $base = shared_tempdir();
 my $dir = "$base/piped";
+# throttled (pgbench -R): descriptors and signals are the point, not speed
 my @ab = ('ab', '-s', '1', '-T', '1', '-r', '2', '-b', 'select-only', '--seed', '3', '--restart', 'never',
-	'--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir, '-o', $dir);
+	'--pgbench-args', '-R 400', '--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir, '-o', $dir);
 
 sub postmasters_left
 {

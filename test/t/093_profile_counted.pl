@@ -28,7 +28,7 @@ my $dir = "$base/counted";
 # the totals still decides when one round goes the wrong way (a round whose
 # window took in a catalog invalidation counted A +36% in a parallel make
 # test, when a short run was subtracted from each run)
-my ($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-t', '40', '-r', '12', '-b', 'select-only',
+my ($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-t', '25', '-r', '12', '-b', 'select-only',
 	'--reset', 'never', '--profile', 'counted', '--seed', '11',
 	'--variant', 'A', '--bindir', $bindir,
 	'--variant', 'slow', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_delay_ns=200000',
@@ -50,7 +50,7 @@ foreach my $run (@runs)
 	if ($run->{run_id} == 1)
 	{
 		is_deeply($p->{events}, ['Ir'], 'one event, Ir, without cache simulation');
-		is($p->{transactions}, 35, '40 transactions less the connection\'s 5 of warm-up');
+		is($p->{transactions}, 20, '25 transactions less the connection\'s 5 of warm-up');
 		is($p->{mode}, 'counted', 'mode counted');
 		is($p->{processes}, 1, 'one backend counted: the client\'s, not pgbench\'s own connection');
 		ok(!-e "$dir/runs/$id.short.out", 'no short run');
@@ -65,8 +65,8 @@ foreach my $run (@runs)
 	my @x = sort { $a <=> $b } @{ $instr{A} };
 	cmp_ok($x[0], '>', 20000, "more than 20,000 instructions per select-only transaction ($x[0])");
 	cmp_ok($x[-1], '<', 1000000, "fewer than 1,000,000 ($x[-1])");
-	# 35 transactions per figure: a catalog invalidation that a run's
-	# window takes in weighs 1/35, and one run may have (above)
+	# 20 transactions per figure: a catalog invalidation that a run's
+	# window takes in weighs 1/20, and one run may have (above)
 	cmp_ok(($x[-2] - $x[0]) / $x[0], '<', 0.05,
 		'every run of A but at most one within 5% of the others: instructions do not move with the load');
 }
@@ -89,7 +89,7 @@ my ($spin) = grep { $_->{function} eq 'inject_delay_before_commit' } @{ $cells{s
 ok($spin && $spin->{changed} && $spin->{q_value} < 0.05,
 	'summary: inject_delay_before_commit changed, q ' . ($spin ? $spin->{q_value} : '-'));
 is($spin->{object}, 'pgbench_ext.so', 'it is pgbench_ext.so\'s');
-ok($spin->{a_median} <= 0.5 / 35 + 1e-9, "A never runs it: its floor (half an instruction in 35 transactions), $spin->{a_median} per transaction");
+ok($spin->{a_median} <= 0.5 / 20 + 1e-9, "A never runs it: its floor (half an instruction in 20 transactions), $spin->{a_median} per transaction");
 foreach my $f (grep { $_->{changed} } @{ $cells{slow}{functions} })
 {
 	ok($f->{change} > 0, "slow: $f->{function} changed by more, not less ($f->{change})");
