@@ -110,10 +110,11 @@ build_only(ExperimentSpec *spec)
 		pg_log_error_hint("Give a variant --source DIR (source = DIR in a file); see docs/building.md.");
 		return EXIT_USAGE;
 	}
+	runner_catch_interrupts();
 	if (!build_variants(spec, &error))
 	{
 		log_error_text(error);
-		return EXIT_USAGE;
+		return runner_failure_status();
 	}
 	for (int i = 0; i < spec->nvariants; i++)
 		if (spec->variants[i].source != NULL)

@@ -62,6 +62,27 @@ interrupted_status(void)
 	return 128 + (interrupting_signal ? interrupting_signal : SIGINT);
 }
 
+/*
+ * From the first child on: a Ctrl-C (or a hang-up, a TERM, a closed pipe)
+ * ends the children, then us, with what is done recorded.
+ */
+void
+runner_catch_interrupts(void)
+{
+	pqsignal(SIGINT, handle_interrupt);
+	pqsignal(SIGTERM, handle_interrupt);
+	pqsignal(SIGHUP, handle_interrupt);
+	/* without it, "run ... | head" would die at once and leave its servers running */
+	pqsignal(SIGPIPE, handle_interrupt);
+}
+
+/* The exit status of a set-up that failed: interrupted, or refused. */
+int
+runner_failure_status(void)
+{
+	return run_interrupted ? interrupted_status() : EXIT_USAGE;
+}
+
 static void
 stop_clusters_at_exit(void)
 {
@@ -375,7 +396,7 @@ fail_setup(const char *error)
 {
 	log_error_text(error);
 	cluster_stop_all();
-	return run_interrupted ? interrupted_status() : EXIT_USAGE;
+	return runner_failure_status();
 }
 /*
  * Everything before the first run: the builds, the pre-flight, the results
@@ -543,12 +564,7 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 	x.plan = plan_build(spec);
 	x.resume = opts->resume;
 
-	/* from the first child on: a Ctrl-C ends the children, then us */
-	pqsignal(SIGINT, handle_interrupt);
-	pqsignal(SIGTERM, handle_interrupt);
-	pqsignal(SIGHUP, handle_interrupt);
-	/* without it, "run ... | head" would die at once and leave its servers running */
-	pqsignal(SIGPIPE, handle_interrupt);
+	runner_catch_interrupts();
 
 	if ((status = set_up(&x, opts, budget, &done, &ndone)) >= 0)
 		return status;

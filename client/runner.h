@@ -22,5 +22,7 @@ typedef struct RunOptions
 } RunOptions;
 
 extern int	runner_execute(ExperimentSpec *spec, const RunOptions *opts);
+extern void runner_catch_interrupts(void);
+extern int	runner_failure_status(void);
 
 #endif							/* PGBENCH_EXT_RUNNER_H */

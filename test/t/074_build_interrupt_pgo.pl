@@ -1,6 +1,7 @@
 # Builds that take minutes (so under "make test-build" and CI only): Ctrl-C
-# during the make of a real PostgreSQL source build ends make and every
-# compiler at once (exit status 130 within seconds, no process of the
+# during the make of a real PostgreSQL source build, in an experiment or
+# in --build-only, ends make and every compiler at once (exit status 130
+# within seconds, as a shell reports an interrupted command; no process of the
 # build left), and what the build had compiled belongs to the build
 # account; and the PGO training cluster (of the linked source, whose
 # training load is real pgbench) is private: its socket directory 0700,
@@ -26,41 +27,48 @@ my $base = private_cache();
 my $builder = build_account_uid();
 
 # --- Ctrl-C during the make of a real build ------------------------------------
+# in an experiment, and in --build-only (the same build, started afresh:
+# what the interrupted one left goes)
 my $src = postgresql_source();
+my ($out, $err, $h, $entry) = ('', '');
 
-my ($out, $err) = ('', '');
-my $h = IPC::Run::start([ client(), 'ab', '-s', '1', '-r', '1', '-T', '1', '-c', '1',
-	'--variant', 'A', '--source', $src, '--cflags', '-O0',
-	'--variant', 'B', '--bindir', pg_bindir(), '-o', "$base/interrupted" ],
-	'<', \undef, '>', \$out, '2>', \$err);
-my $entry;
-my $compilers = wait_until(600, sub {
-	$entry //= entry_of($out);
-	return undef unless defined $entry && -s "$entry/logs/make.log";
-	my @cc = grep { m{\b(?:cc1|gcc|cc)\b} } processes_in($entry);
-	return @cc ? \@cc : undef;
-}, $h);
-ok(defined $compilers, 'make was compiling when Ctrl-C came') or diag "$out\n$err";
-# some of make's work on disk, its compilers still at work
-wait_until(120, sub { my $n = () = `find '$entry' -name '*.o' 2>/dev/null`; $n >= 20 ? $n : undef }, $h);
-my $sent = time;
-$h->signal('INT');
-$h->finish;
-is($h->result(0), 130, 'Ctrl-C during make: exit status 130');
-cmp_ok(time - $sent, '<', 8, 'the client exits within seconds');
-my @left = defined $entry ? processes_in($entry) : ('(no entry)');
-is(scalar(@left), 0, 'no make, gcc or cc1 of the build remains') or diag join("\n", @left);
+foreach my $case ([ 'ab', '-o', "$base/interrupted" ], [ 'ab --build-only', '--build-only' ])
+{
+	my ($name, @extra) = @$case;
+	($out, $err) = ('', '');
+	undef $entry;
+	$h = IPC::Run::start([ client(), 'ab', '-s', '1', '-r', '1', '-T', '1', '-c', '1',
+		'--variant', 'A', '--source', $src, '--cflags', '-O0',
+		'--variant', 'B', '--bindir', pg_bindir(), @extra ],
+		'<', \undef, '>', \$out, '2>', \$err);
+	my $compilers = wait_until(600, sub {
+		$entry //= entry_of($out);
+		return undef unless defined $entry && -s "$entry/logs/make.log";
+		my @cc = grep { m{\b(?:cc1|gcc|cc)\b} } processes_in($entry);
+		return @cc ? \@cc : undef;
+	}, $h);
+	ok(defined $compilers, "$name: make was compiling when Ctrl-C came") or diag "$out\n$err";
+	# some of make's work on disk, its compilers still at work
+	wait_until(120, sub { my $n = () = `find '$entry' -name '*.o' 2>/dev/null`; $n >= 20 ? $n : undef }, $h);
+	my $sent = time;
+	$h->signal('INT');
+	$h->finish;
+	is($h->result(0), 130, "$name: Ctrl-C during make: exit status 130");
+	cmp_ok(time - $sent, '<', 8, "$name: the client exits within seconds");
+	my @left = defined $entry ? processes_in($entry) : ('(no entry)');
+	is(scalar(@left), 0, "$name: no make, gcc or cc1 of the build remains") or diag join("\n", @left);
 
-my (@objects, @foreign);
-find({ no_chdir => 1, wanted => sub {
-	my @st = lstat $File::Find::name;
-	push @objects, $File::Find::name if /\.o$/;
-	push @foreign, "$File::Find::name (uid $st[4])" if $st[4] != $builder;
-} }, $entry) if defined $entry;
-ok(@objects > 0, 'the build had compiled objects: ' . scalar(@objects));
-is(scalar(grep { (lstat $_)[4] != $builder } @objects), 0, 'every object file belongs to the build account');
-is(scalar(@foreign), 0, 'nothing in the entry was written by another account (root)')
-  or diag join("\n", @foreign[ 0 .. ($#foreign > 9 ? 9 : $#foreign) ]);
+	my (@objects, @foreign);
+	find({ no_chdir => 1, wanted => sub {
+		my @st = lstat $File::Find::name;
+		push @objects, $File::Find::name if /\.o$/;
+		push @foreign, "$File::Find::name (uid $st[4])" if $st[4] != $builder;
+	} }, $entry) if defined $entry;
+	ok(@objects > 0, "$name: the build had compiled objects: " . scalar(@objects));
+	is(scalar(grep { (lstat $_)[4] != $builder } @objects), 0, "$name: every object file belongs to the build account");
+	is(scalar(@foreign), 0, "$name: nothing in the entry was written by another account (root)")
+	  or diag join("\n", @foreign[ 0 .. ($#foreign > 9 ? 9 : $#foreign) ]);
+}
 
 # --- the PGO training cluster -----------------------------------------------------
 ($out, $err) = ('', '');
