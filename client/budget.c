@@ -52,7 +52,7 @@ budget_plan(ExperimentSpec *spec, BudgetPlan *out, char **error)
 {
 	char	   *restart_why;
 	int			restart_rounds = plan_restart_rounds(spec, &restart_why);
-	int			per_round = spec->nvariants * spec->nscripts * spec->nclients;
+	int			per_round = plan_round_runs(spec);
 	int			slots = plan_round_slots(spec);
 	int			floor_rounds = Max(spec->min_rounds, spec->warmup + 1);
 	int			servers = restart_rounds > 0 ? managed_servers(spec) : 0;

@@ -56,6 +56,13 @@ plan_two_servers(const ExperimentSpec *spec)
 	return false;
 }
 
+/* The runs of a round: every variant in every cell (script and clients). */
+int
+plan_round_runs(const ExperimentSpec *spec)
+{
+	return spec->nscripts * spec->nclients * spec->nvariants;
+}
+
 /*
  * The runs of a round whose times add up: every run, or under schedule =
  * duet one a pair (with an odd number of variants, the last of a cell runs
@@ -216,7 +223,7 @@ arrange_round(const ExperimentSpec *spec, PlannedRun *r, int n, int parity)
 Plan *
 plan_build(const ExperimentSpec *spec)
 {
-	int			per_round = spec->nscripts * spec->nclients * spec->nvariants;
+	int			per_round = plan_round_runs(spec);
 	Plan	   *plan = pg_malloc0(sizeof(Plan));
 	pg_prng_state rng;
 	int			k = 0;

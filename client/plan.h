@@ -49,6 +49,7 @@ typedef struct Plan
 extern int	plan_server_of(const ExperimentSpec *spec, int variant);
 extern bool plan_server_managed(const ExperimentSpec *spec, int variant);
 extern bool plan_two_servers(const ExperimentSpec *spec);
+extern int	plan_round_runs(const ExperimentSpec *spec);
 extern int	plan_round_slots(const ExperimentSpec *spec);
 extern int	plan_restart_rounds(const ExperimentSpec *spec, char **why);
 extern int	plan_block_rounds(const ExperimentSpec *spec, int restart_rounds);

@@ -420,8 +420,7 @@ report_measure_costs(ReportData *r)
 	}
 	/* a duet's two runs at once cost the round one run's time */
 	r->cost.round_s = max_round > 0
-		? rounds_s / max_round * plan_round_slots(&r->spec) /
-		(r->spec.nvariants * r->spec.nscripts * r->spec.nclients) : 0;
+		? rounds_s / max_round * plan_round_slots(&r->spec) / plan_round_runs(&r->spec) : 0;
 	for (int i = 0; t != NULL && i < t->nrows; i++)
 	{
 		char	  **f = t->rows[i];
