@@ -177,15 +177,20 @@ recover_variant(Experiment *x, VariantState *vs, const RunOptions *opts, bool *r
 
 /*
  * Before a new block: every managed server stopped and started again, a
- * new instance with a new draw of memory layout.
+ * new instance with a new draw of memory layout.  The order alternates
+ * from block to block, so that whatever restarting first or last brings
+ * (the other server still running, memory the other took first) falls on
+ * each side alike, as the CPUs of a duet do.
  */
 static bool
 restart_servers(Experiment *x, int block, char **error)
 {
 	double		t0 = now_seconds();
+	int			n = x->spec->nvariants;
 
-	for (int i = 0; i < x->spec->nvariants && !run_interrupted; i++)
+	for (int k = 0; k < n && !run_interrupted; k++)
 	{
+		int			i = block % 2 == 0 ? k : n - 1 - k;
 		Cluster    *c = &x->variants[i].cluster;
 
 		if (c->host || !c->managed)

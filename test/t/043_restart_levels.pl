@@ -81,6 +81,9 @@ my @starts = read_instances($dir);
 is(scalar @starts, 6, 'instances.csv: three starts of each server');
 is(join(',', map { "$_->{server}$_->{instance}:$_->{cause}" } grep { $_->{server} eq 'A' } @starts),
 	'A1:setup,A2:restart,A3:restart', 'numbered and with their cause');
+# the order of a block's restarts alternates: starting first falls on each side
+is(join(',', map { $_->{server} } grep { $_->{cause} eq 'restart' } @starts), 'A,A2,A2,A',
+	'instances.csv: block 2 restarts A then A2, block 3 A2 then A');
 ok(!grep({ $_->{cause} eq 'restart' && !($_->{stop_s} > 0 && $_->{start_s} > 0) } @starts),
 	'every restart records how long its stop and start took');
 my %pads = map { ($_->{env_pad} => 1) } @starts;
