@@ -5,6 +5,8 @@
 # both build (B from a copy of A's tree), the layout diff shows curcid
 # moved, a tiny A/B ends with a verdict, a second run reuses both builds,
 # and a patch that does not apply or bad cflags stop before any cluster.
+# Build seeds, relinks of these two builds, are 079_build_seeds_source.pl's,
+# which runs beside the tests that start from this test's builds.
 # The builds have symbols and frame pointers (symbols = on), so that the
 # tests that profile source builds reuse the stock one.
 #
@@ -125,36 +127,6 @@ like($out, qr/^variant A: bindir \Q$pa\E$/m, 'and where A is installed is printe
 like($out, qr/^variant B: bindir \Q$pb\E$/m, 'and B\'s');
 unlike($out, qr/pre-flight|round/, 'no pre-flight, no rounds');
 ok(!-e $dir_b, 'no results directory');
-
-# --- build seeds: relinks of the builds above, compared seed by seed -------
-my $dir3 = "$base/seeds";
-($rc, $out, $err) = run_client(@tiny, '--variant', 'A', @src, '--build-seeds', '2',
-	'--variant', 'B', @src, '--patch', $patch, '--build-seeds', '2', '-o', $dir3);
-is($rc, 0, 'A/B with two build seeds each completes') or diag "$out\n$err";
-(my $da = $pa) =~ s{/dest/.*}{};
-(my $db = $pb) =~ s{/dest/.*}{};
-like($out, qr/^variant A\@seed1: building in .* \(starting from \Q$da\E\)$/m, 'A@seed1 is a relink of A');
-like($out, qr/^variant B\@seed1: building in .* \(starting from \Q$db\E\)$/m, 'B@seed1 is a relink of B');
-like($out, qr/^variant B\@seed2: building in /m, 'B@seed2 is built');
-my %bin = map { $_ => (build_of($dir3, $_) // {})->{bindir} } qw(A@seed1 A@seed2 B@seed1 B@seed2);
-isnt(slurp_file("$bin{'A@seed1'}/postgres"), slurp_file("$bin{'A@seed2'}/postgres"),
-	'the two seeds link different postgres binaries');
-is(length($bin{'A@seed1'}), length($bin{'B@seed2'}), 'seeded prefixes of equal length too');
-foreach my $k (1, 2)
-{
-	like($out, qr/^build seeds: select-only, 1 client: B\@seed$k vs A\@seed$k: /m,
-		"seed $k: B\@seed$k compared with A\@seed$k");
-}
-like($out, qr/^ select-only \| 1 +\| B\@seed\* +\|.*\| 2 build seed pairs \|/m,
-	'every seed against every seed: B@seed* vs A@seed*, across seed pairs');
-unlike($out, qr/all seeds pooled/, 'no pooling of all runs of all seeds');
-my %seed_of = map { ("$_->{variant}" => $_->{build_seed}) } runs_of($dir3);
-is_deeply(\%seed_of, { 'A@seed1' => 1, 'A@seed2' => 2, 'B@seed1' => 1, 'B@seed2' => 2 },
-	'runs.csv: each run\'s build seed');
-unlike($out, qr/^build seeds: .*(?:B\@seed2 vs A\@seed1|B\@seed1 vs A\@seed2)/m,
-	'no cross-seed comparison among the per-seed verdicts');
-like(slurp_file("$dir3/clusters/B\@seed2/pg_ctl.log"), qr/^environment padding: \d+ bytes$/m,
-	'a seeded postmaster starts with a random environment size');
 
 # --- failures stop before any cluster ----------------------------------------
 my @fails = (

@@ -1,0 +1,69 @@
+# Build seeds of variants built from PostgreSQL source (docs/building.md:
+# build seeds): two relinks each of 075_build_source.pl's A (PostgreSQL 15
+# from Debian's source package) and B (the same with
+# test/fixtures/snapshot-move-curcid.patch), each starting from its
+# variant's build tree, linked in other orders into different binaries,
+# compared seed by seed and across seed pairs.
+#
+# It starts from 075's builds, found in the build cache that make
+# test-build gives every test that builds (or builds them itself, run
+# alone), and runs beside 078, 097 and 098, which start from them too.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use PgbenchExtTest;
+
+my ($base, $src) = source_build_test('relinks PostgreSQL builds from source (minutes)');
+my $patch = source_tree() . '/test/fixtures/snapshot-move-curcid.patch';
+my @src = ('--source', $src, '--symbols', 'on');
+my @tiny = ('ab', '-s', '1', '-r', '2', '-T', '2', '-c', '1', '-b', 'select-only', '--seed', '7');
+
+# variants.NAME.build of experiment.json
+sub build_of
+{
+	my ($dir, $variant) = @_;
+	return read_json("$dir/experiment.json")->{variants}{$variant}{build};
+}
+
+# where A and B are installed: found in the cache (or built), nothing run
+my ($rc, $out, $err) = run_client(@tiny, '--variant', 'A', @src, '--variant', 'B', @src, '--patch', $patch,
+	'--build-only', '-o', "$base/build-only");
+is($rc, 0, 'A and B are built') or diag "$out\n$err";
+my ($pa) = $out =~ /^variant A: bindir (\S+)$/m;
+my ($pb) = $out =~ /^variant B: bindir (\S+)$/m;
+ok(defined $pa && defined $pb, 'and where each is installed is printed');
+($pa, $pb) = map { $_ // '' } ($pa, $pb);
+
+my $dir3 = "$base/seeds";
+($rc, $out, $err) = run_client(@tiny, '--variant', 'A', @src, '--build-seeds', '2',
+	'--variant', 'B', @src, '--patch', $patch, '--build-seeds', '2', '-o', $dir3);
+is($rc, 0, 'A/B with two build seeds each completes') or diag "$out\n$err";
+(my $da = $pa) =~ s{/dest/.*}{};
+(my $db = $pb) =~ s{/dest/.*}{};
+like($out, qr/^variant A\@seed1: building in .* \(starting from \Q$da\E\)$/m, 'A@seed1 is a relink of A');
+like($out, qr/^variant B\@seed1: building in .* \(starting from \Q$db\E\)$/m, 'B@seed1 is a relink of B');
+like($out, qr/^variant B\@seed2: building in /m, 'B@seed2 is built');
+my %bin = map { $_ => (build_of($dir3, $_) // {})->{bindir} } qw(A@seed1 A@seed2 B@seed1 B@seed2);
+isnt(slurp_file("$bin{'A@seed1'}/postgres"), slurp_file("$bin{'A@seed2'}/postgres"),
+	'the two seeds link different postgres binaries');
+is(length($bin{'A@seed1'}), length($bin{'B@seed2'}), 'seeded prefixes of equal length too');
+foreach my $k (1, 2)
+{
+	like($out, qr/^build seeds: select-only, 1 client: B\@seed$k vs A\@seed$k: /m,
+		"seed $k: B\@seed$k compared with A\@seed$k");
+}
+like($out, qr/^ select-only \| 1 +\| B\@seed\* +\|.*\| 2 build seed pairs \|/m,
+	'every seed against every seed: B@seed* vs A@seed*, across seed pairs');
+unlike($out, qr/all seeds pooled/, 'no pooling of all runs of all seeds');
+my %seed_of = map { ("$_->{variant}" => $_->{build_seed}) } read_runs($dir3);
+is_deeply(\%seed_of, { 'A@seed1' => 1, 'A@seed2' => 2, 'B@seed1' => 1, 'B@seed2' => 2 },
+	'runs.csv: each run\'s build seed');
+unlike($out, qr/^build seeds: .*(?:B\@seed2 vs A\@seed1|B\@seed1 vs A\@seed2)/m,
+	'no cross-seed comparison among the per-seed verdicts');
+like(slurp_file("$dir3/clusters/B\@seed2/pg_ctl.log"), qr/^environment padding: \d+ bytes$/m,
+	'a seeded postmaster starts with a random environment size');
+
+done_testing();
