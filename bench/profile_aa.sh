@@ -10,15 +10,9 @@
 # and per experiment: the functions compared, those changed, the verdict of
 # the total (instructions or CPU per transaction).
 #
-# With SERVERS=2, SCHEDULES="interleaved duet" runs each experiment once per
-# schedule, one after the other (counted profiles run in duets; sampled ones
-# are refused), and the wall time of each is a column: whether a duet counts
-# what interleaved runs count, in how much less time.
-#
 #   PG_CONFIG=... bench/profile_aa.sh   (N=3 COUNTED_ROUNDS=10 COUNTED_TX=60
 #                                        SAMPLED_ROUNDS=12 DURATION=3; MODES="counted sampled";
-#                                        SERVERS=1; ASLR=on; SCHEDULES=auto;
-#                                        OUT=DIR keeps the results)
+#                                        SERVERS=1; ASLR=on; OUT=DIR keeps the results)
 set -eu
 cd "$(dirname "$0")/.."
 : "${PG_CONFIG:=pg_config}"
@@ -42,8 +36,7 @@ else
 fi
 
 echo "A/A profiles, ${SERVERS:-1} server(s), aslr ${ASLR:-on}, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $(uname -r), $("$bindir/postgres" -V)"
-printf '%-8s %3s %-11s %10s %8s %10s %10s %9s %-22s %9s %-9s %s\n' mode run schedule compared changed \
-	"total A" "total B" "B/A" "CI" "half-width" "verdict" "wall"
+printf '%-8s %3s %10s %8s %10s %10s %9s %-22s %9s %s\n' mode run compared changed "total A" "total B" "B/A" "CI" "half-width" "verdict"
 for mode in ${MODES:-counted sampled}; do
 	for i in $(seq 1 "${N:-3}"); do
 		if [ "$mode" = counted ]; then
@@ -51,25 +44,18 @@ for mode in ${MODES:-counted sampled}; do
 		else
 			load=(-c 2 -T "${DURATION:-3}" -r "${SAMPLED_ROUNDS:-12}")
 		fi
-		for schedule in ${SCHEDULES:-auto}; do
-			dir="$work/$mode-$i-$schedule"
-			start=$SECONDS
-			"$client" ab -s 1 "${load[@]}" -b select-only --reset never --profile "$mode" --seed "$i" \
-				--aslr "${ASLR:-on}" --schedule "$schedule" \
-				--variant A --bindir "$bindir" "${second[@]}" -o "$dir" >"$work/log" 2>&1 ||
-				{ tail -20 "$work/log" >&2; exit 1; }
-			perl -MJSON::PP -e '
-				my $s = JSON::PP->new->decode(do { local $/; open my $f, "<", $ARGV[0] or die; <$f> });
-				my $x = JSON::PP->new->decode(do { local $/; open my $f, "<", $ARGV[1] or die; <$f> });
-				my $c = $s->{profiles}{cells}[0];
-				my $m = $c->{metrics}[0];
-				printf "%-8s %3d %-11s %10d %8d %10.1f %10.1f %+8.3f%% [%+.3f%%, %+.3f%%] %8.3f%% %-9s %ds\n",
-					$ARGV[2], $ARGV[3], $x->{spec}{experiment}{schedule},
-					scalar @{ $c->{functions} }, $c->{changed}, $m->{a_median}, $m->{b_median},
-					100 * ($m->{estimate} - 1), 100 * ($m->{ci_low} - 1), 100 * ($m->{ci_high} - 1),
-					50 * ($m->{ci_high} - $m->{ci_low}), $m->{verdict}, $ARGV[4];
-				printf "    changed: %s\n", join(", ", map { $_->{function} } grep { $_->{changed} } @{ $c->{functions} })
-					if $c->{changed};' "$dir/summary.json" "$dir/experiment.json" "$mode" "$i" $((SECONDS - start))
-		done
+		"$client" ab -s 1 "${load[@]}" -b select-only --reset never --profile "$mode" --seed "$i" --aslr "${ASLR:-on}" \
+			--variant A --bindir "$bindir" "${second[@]}" -o "$work/$mode-$i" >"$work/log" 2>&1 ||
+			{ tail -20 "$work/log" >&2; exit 1; }
+		perl -MJSON::PP -e '
+			my $s = JSON::PP->new->decode(do { local $/; open my $f, "<", $ARGV[0] or die; <$f> });
+			my $c = $s->{profiles}{cells}[0];
+			my $m = $c->{metrics}[0];
+			printf "%-8s %3d %10d %8d %10.1f %10.1f %+8.3f%% [%+.3f%%, %+.3f%%] %8.3f%% %s\n", $ARGV[1], $ARGV[2],
+				scalar @{ $c->{functions} }, $c->{changed}, $m->{a_median}, $m->{b_median},
+				100 * ($m->{estimate} - 1), 100 * ($m->{ci_low} - 1), 100 * ($m->{ci_high} - 1),
+				50 * ($m->{ci_high} - $m->{ci_low}), $m->{verdict};
+			printf "    changed: %s\n", join(", ", map { $_->{function} } grep { $_->{changed} } @{ $c->{functions} })
+				if $c->{changed};' "$work/$mode-$i/summary.json" "$mode" "$i"
 	done
 done

@@ -32,7 +32,6 @@
 #include "client.h"
 #include "calibrate.h"
 #include "experiment.h"
-#include "quiet.h"
 #include "report.h"
 #include "runner.h"
 #include "safe_file.h"
@@ -82,8 +81,6 @@ run_counted_phase(const CalibrateOptions *o, const char *second, const char *bin
 		usage_error("calibrate", "%s", error);
 	ropts.results_dir = dir;
 	ropts.max_restarts = 3;
-	/* as a counted experiment runs: a duet where it can, which counts alike */
-	quiet_resolve(&spec);
 	/* its report printed, summary.json written: read_phase() reads it */
 	if (!validate_experiment(&spec, dir, false))
 		return EXIT_USAGE;

@@ -109,17 +109,14 @@ quiet_spec_to_json(const QuietSpec *q, json_t *experiment)
  * What keeps a duet from running, in words, or NULL: a duet needs every
  * variant on a server of its own that this tool starts (two runs at once
  * cannot share one run database), and nothing that serves one run at a
- * time (the snapshot probe) or measures time that the other side's work
- * would disturb unseen (sampled profiles: perf itself is on no side's
- * CPUs).  Counted profiles can: each server counts in a directory of its
- * own, and an instruction count does not depend on what runs beside it.
+ * time (profiles, the snapshot probe).
  */
 static char *
 duet_obstacle(const ExperimentSpec *spec)
 {
-	if (spec->profile.mode == PROFILE_SAMPLED || spec->snapshot_probe)
+	if (spec->profile.mode != PROFILE_OFF || spec->snapshot_probe)
 		return psprintf("it runs two variants at once, without %s",
-						spec->snapshot_probe ? "the snapshot probe" : "sampled profiles");
+						spec->snapshot_probe ? "the snapshot probe" : "profiles");
 	for (int i = 0; i < spec->nvariants; i++)
 	{
 		const VariantSpec *v = &spec->variants[i];

@@ -578,12 +578,8 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
 /*
  * Two runs of a duet (schedule = duet): both set up, then both pgbench
  * started together and followed at once, each on its own CPU set when
- * pinned, then both recorded.  Counted profiles are served on each side's
- * own server: both listings before either pgbench starts, both read once
- * both have ended (nothing connects to a server in between, and a side's
- * duration is not made longer by reading the other's files).  Sampled
- * profiles and the snapshot probe are refused with duets
- * (experiment_check), so neither is served here.
+ * pinned, then both recorded.  Profiles and the snapshot probe are refused
+ * with duets (experiment_check), so neither is served here.
  */
 bool
 execute_duet(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord rec[2],
@@ -604,8 +600,6 @@ execute_duet(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord 
 	progress_start_run(progress, &pr[0], psprintf("%s + %s", rec[0].variant, rec[1].variant),
 					   rec[0].script);
 	for (int i = 0; i < 2; i++)
-		profile_run_start(f[i].profile);
-	for (int i = 0; i < 2; i++)
 	{
 		f[i].t0 = now_seconds();
 		iso_now(rec[i].started_at, sizeof(rec[i].started_at));
@@ -614,16 +608,13 @@ execute_duet(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord 
 		{
 			char	   *why = *error;
 
+			for (int j = 0; j < 2; j++)
+				PQfinish(f[j].conn);
 			if (i == 1)
 			{
 				/* one side alone is no duet: stopped, not waited for */
 				(void) kill(child[0].pid, SIGTERM);
 				pgbench_child_finish(&child[0], error);
-			}
-			for (int j = 0; j < 2; j++)
-			{
-				profile_run_stop(f[j].profile);
-				PQfinish(f[j].conn);
 			}
 			*error = why;
 			return false;
@@ -642,8 +633,6 @@ execute_duet(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord 
 				f[i].rec->duration_s = now_seconds() - f[i].t0;
 			}
 	}
-	for (int i = 0; i < 2; i++)
-		profile_run_stop(f[i].profile);
 	for (int i = 0; i < 2; i++)
 		ok = run_end(&f[i], rc[i], NULL, error) && ok;
 	return ok;

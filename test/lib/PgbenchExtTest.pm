@@ -19,12 +19,10 @@ use JSON::PP;
 use Time::HiRes ();
 use Test::More;
 use Text::CSV;
-use Time::Local qw(timegm);
 
 our @EXPORT =
   qw(client run_client run_client_on create_database shared_tempdir read_runs read_json unit_program
-  source_tree postgresql_source source_build_test pg_config pg_bindir wait_until lines_in c_code_of forbid_in_client write_file
-  runs_overlap);
+  source_tree postgresql_source source_build_test pg_config pg_bindir wait_until lines_in c_code_of forbid_in_client write_file);
 
 # test/lib/ is two levels below the top of the tree
 my $top = abs_path(dirname(__FILE__) . '/../..');
@@ -180,21 +178,6 @@ sub read_runs
 	}
 	close $fh;
 	return @runs;
-}
-
-# runs_overlap(RUN, RUN) -> whether two records of runs.csv ran at the same
-# time: started at most a second apart (started_at has whole seconds), and
-# each started before the other ended
-sub runs_overlap
-{
-	my @start = map {
-		my ($y, $mo, $d, $h, $mi, $s) = $_->{started_at} =~ /^(\d+)-(\d+)-(\d+)T(\d+):(\d+):(\d+)Z$/
-		  or die "bad started_at $_->{started_at}";
-		timegm($s, $mi, $h, $d, $mo - 1, $y);
-	} @_;
-	my ($x, $y) = @_;
-	return abs($start[0] - $start[1]) <= 1 && $start[0] < $start[1] + $y->{duration_s}
-	  && $start[1] < $start[0] + $x->{duration_s};
 }
 
 # c_code_of(PATH) -> a C source's text with its comments blanked, for the

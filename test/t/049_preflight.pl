@@ -78,12 +78,6 @@ like($out, qr/^schedule = auto: interleaved: a duet cannot run here \(it runs tw
 	'where a duet cannot run, schedule = auto is interleaved, saying why');
 like($out, qr/^pre-flight: noise here \(2099-01-01T00:00:00Z, select-only, 1 client, interleaved\)/m,
 	'and the noise is that of interleaved rounds');
-($rc, $out, $err) = run_client('check', write_ini('sampled', "duration = 1\nrounds = 2\nprofile = sampled\n"));
-like($out, qr/^schedule = auto: interleaved: a duet cannot run here \(it runs two variants at once, without sampled profiles\)$/m,
-	'sampled profiles are interleaved: their time would take in the other side\'s work');
-($rc, $out, $err) = run_client('check', write_ini('counted', "transactions = 20\nrounds = 2\nprofile = counted\n"));
-like($out, qr/^schedule = auto: duet: /m, 'counted profiles of two servers run in a duet')
-  or diag "$out\n$err";
 ($rc, $out, $err) = run_client('check', $long);
 unlike($out, qr/cannot decide/, 'a budget of 7 days can: no warning');
 

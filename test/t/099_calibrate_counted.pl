@@ -1,7 +1,6 @@
 # "pgbench_ext calibrate --counted" on the installed PostgreSQL: its usage
 # errors, then a short counted A/A of two servers of one installation,
-# run as a duet (both sides of a round at once), whose report gives the
-# verdict, the CI and the design's spread; and a
+# whose report gives the verdict, the CI and the design's spread; and a
 # known-cost phase against a build without the known cost, which must say
 # that it found none rather than report a size.  (The known cost found at
 # its size, from source builds, is test 098's.)  The calibration itself,
@@ -48,12 +47,6 @@ my ($rc, $out, $err) = run_client('calibrate', '--counted', '--bindir', $bindir,
 is($rc, 1, 'calibrate --counted ends in error: the second build has no known cost') or diag "$out\n$err";
 like($err, qr/no run of \S+counted-cost counted pgbench_ext_known_cost\(\): is --known-cost-bindir a build with/,
 	'and names the function it did not find, and the patch');
-# Two servers of their own, so both sides of each round run at once: each
-# counts apart, and what it counts does not depend on the other side.
-is(read_json("$dir/counted-aa/experiment.json")->{spec}{experiment}{schedule}, 'duet', 'the counted A/A runs as a duet');
-my %by_round;
-push @{ $by_round{ $_->{round} } }, $_ foreach grep { $_->{warmup} eq 'false' } read_runs("$dir/counted-aa");
-is(scalar(grep { runs_overlap(@{ $by_round{$_} }) } keys %by_round), 3, 'both sides of each of its 3 rounds overlap in time');
 my $summary = read_json("$dir/counted-aa/summary.json");
 my ($m) = @{ $summary->{profiles}{cells}[0]{metrics} };
 is($m->{metric}, 'instructions/tx', 'the A/A phase compared instructions per transaction');
