@@ -30,7 +30,9 @@ sub environment_rows
 	return grep { $_->{name} eq $name } map { @{ $_->{environment} // [] } } values %{ $exp->{variants} };
 }
 
-my @ab = ('ab', '-s', '1', '-T', '1', '-c', '2', '-b', 'select-only', '--seed', '7',
+# One client: the slowed variant busy-waits, so each client costs a CPU
+# for the whole run, and one shows the setting as well as two.
+my @ab = ('ab', '-s', '1', '-T', '1', '-c', '1', '-b', 'select-only', '--seed', '7',
 	'--variant', 'A', '--bindir', $bindir,
 	'--variant', 'slow', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_delay_ns=5000000');
 
@@ -45,13 +47,13 @@ is(scalar(grep { $_->{status} eq 'ok' && $_->{tps} > 0 } @runs), 12, 'all twelve
 foreach my $round (1 .. 6)
 {
 	my %tps = map { ($_->{variant} => $_->{tps}) } grep { $_->{round} == $round } @runs;
-	# A busy-wait of 5 ms before every commit bounds each client to 200
+	# A busy-wait of 5 ms before every commit bounds its client to 200
 	# transactions a second, whatever the load; A, on a machine loaded
 	# enough to halve its speed, still runs several times faster.
-	ok($tps{slow} <= 1.05 * 2 / 0.005 && $tps{slow} < $tps{A},
+	ok($tps{slow} <= 1.05 / 0.005 && $tps{slow} < $tps{A},
 		"round $round: the session setting slows its variant down ($tps{slow} vs $tps{A} tps)");
 }
-like($out, qr/ select-only \| 2 .*\| slower/, 'the verdict is slower');
+like($out, qr/ select-only \| 1 .*\| slower/, 'the verdict is slower');
 
 my $exp = read_json("$dir/experiment.json");
 my ($slow) = grep { $_->{name} eq 'slow' } @{ $exp->{spec}{variants} };

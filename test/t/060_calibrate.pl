@@ -37,7 +37,7 @@ foreach my $case (
 }
 
 my $dir = "$base/cal";
-($rc, $out, $err) = run_client('calibrate', '--bindir', $bindir, '-s', '1', '-T', '1',
+($rc, $out, $err) = run_client('calibrate', '--bindir', $bindir, '-s', '1', '-c', '1', '-T', '1',
 	'--blocks', '2', '--rounds', '4', '-o', $dir);
 is($rc, 0, 'a tiny calibration completes') or diag $err;
 like($err, qr/phase 1 of 2, A against an identical A \(2 comparisons of 4 rounds\)/, 'A/A phase runs');
@@ -147,7 +147,7 @@ else
 
 # Sizing, run: the second phase runs with the setting the first one gave.
 my $size_run = "$base/size_run";
-my ($rc6, $out6, $err6) = run_client('calibrate', '--bindir', $bindir, '-s', '1', '-T', '1',
+my ($rc6, $out6, $err6) = run_client('calibrate', '--bindir', $bindir, '-s', '1', '-c', '1', '-T', '1',
 	'--skip-aa', '--size-rounds', '4', '--blocks', '1', '--rounds', '4', '-o', $size_run);
 is($rc6, 0, 'a calibration with a sizing phase completes') or diag $err6;
 like($err6, qr/phase 1 of 2, sizing: A against A slowed down by 3\.0% .*\(4 rounds\)/,
