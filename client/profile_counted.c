@@ -52,8 +52,9 @@
  * that was there, unlisted, when the server started), so that no backend
  * that exited is still writing its file (watched in /proc while only the
  * run's backends are leaving: a statement of the runner's own connection
- * costs the server under valgrind tens of milliseconds of CPU); the parts of a process still
- * alive then (the runner's own connection) are no run's and are removed.
+ * costs the server under valgrind tens of milliseconds of CPU); the parts
+ * of a process still alive then (the runner's own connection) are no
+ * run's and are removed.
  * Files are opened and removed
  * relative to the directory, never through a symbolic link: the server
  * account owns that directory.
