@@ -49,7 +49,7 @@
  * Which files belong to a run: those that appear after it starts.  Before
  * listing the files and after the run, the server must be settled: every
  * process the postmaster has forked is one pg_stat_activity knows (or one
- * that was there, unlisted, when the server started), so that no backend
+ * that was there when the server started), so that no backend
  * that exited is still writing its file (watched in /proc while only the
  * run's backends are leaving: a statement of the runner's own connection
  * costs the server under valgrind tens of milliseconds of CPU); the parts
@@ -88,17 +88,15 @@
 #define SETTLE_TIMEOUT_S	300		/* backends exiting under valgrind */
 #define SETTLE_POLL_MS		20		/* /proc, while a run's backends exit */
 #define SETTLE_PROC_ONLY_S	2.0		/* then pg_stat_activity too */
-#define MAX_RESIDENT		32
+#define MAX_OWN				32
 
 /* What a server under valgrind runs beside its backends. */
 typedef struct ValgrindServer
 {
 	const Cluster *cluster;
 	pid_t		postmaster;
-	pid_t		resident[MAX_RESIDENT];	/* children pg_stat_activity does not list */
-	int			nresident;
-	pid_t		background[MAX_RESIDENT];	/* every child once started, listed or not */
-	int			nbackground;
+	pid_t		own[MAX_OWN];	/* its children once started, listed or not */
+	int			nown;
 	bool		cache_sim;		/* --cache-sim=yes */
 } ValgrindServer;
 
@@ -166,63 +164,49 @@ pid_in(pid_t pid, const pid_t *set, int n)
 	return false;
 }
 
-/*
- * Whether every child of the postmaster is one of its background
- * processes, there since it started, or the backend of conn, read from
- * /proc alone: the common case once a run's backends have exited, which
- * then costs the server no statement.  (A background process is listed by
- * pg_stat_activity or resident, and conn's backend is listed.)
- */
+/* Whether each of children is one of the server's own processes or in set. */
 static bool
-only_background_children(ValgrindServer *vg, PGconn *conn)
+children_known(const ValgrindServer *vg, const pid_t *children, int nc, const pid_t *set, int n)
 {
-	pid_t		children[1024];
-	pid_t		mine = (pid_t) PQbackendPID(conn);
-	int			nc = procfs_children(vg->postmaster, children, lengthof(children));
-
 	for (int i = 0; i < nc; i++)
-		if (children[i] != mine && !pid_in(children[i], vg->background, vg->nbackground))
+		if (!pid_in(children[i], vg->own, vg->nown) && !pid_in(children[i], set, n))
 			return false;
-	return nc >= 0 && mine != 0;
+	return nc >= 0;
 }
 
 /*
  * Wait until every child of the postmaster is a process the server lists,
- * or a resident one: no exited backend is left writing its file.  /proc
- * is watched first, every SETTLE_POLL_MS, for the run's backends to be
- * gone; only a child that stays (an autovacuum worker, another session)
- * is asked of pg_stat_activity, whose every statement a backend under
- * valgrind runs tens of times slower (and dumps a part for).
+ * or one of its own (there since it started): no exited backend is left
+ * writing its file.  /proc is watched first, every SETTLE_POLL_MS, for
+ * the run's backends to be gone, leaving the server's own processes and
+ * conn's backend (which the server lists); only a child that stays (an
+ * autovacuum worker, another session) is asked of pg_stat_activity, whose
+ * every statement a backend under valgrind runs tens of times slower (and
+ * dumps a part for).
  */
 static bool
 wait_settled(ValgrindServer *vg, PGconn *conn, char **problem)
 {
 	double		deadline = now_seconds() + SETTLE_TIMEOUT_S;
 	double		ask_after = now_seconds() + SETTLE_PROC_ONLY_S;
+	pid_t		mine = (pid_t) PQbackendPID(conn);
 
 	for (;;)
 	{
 		pid_t		children[1024];
 		pid_t		listed[1024];
-		int			nc,
-					nl;
-		bool		settled;
+		int			nc = procfs_children(vg->postmaster, children, lengthof(children));
+		int			nl;
 
-		if (only_background_children(vg, conn))
+		if (mine != 0 && children_known(vg, children, nc, &mine, 1))
 			return true;
 		if (now_seconds() < ask_after)
 		{
 			pg_usleep(SETTLE_POLL_MS * 1000L);
 			continue;
 		}
-		nc = procfs_children(vg->postmaster, children, lengthof(children));
 		nl = listed_pids(conn, listed, lengthof(listed));
-		settled = nc >= 0 && nl >= 0;
-
-		for (int i = 0; settled && i < nc; i++)
-			settled = pid_in(children[i], listed, nl) ||
-				pid_in(children[i], vg->resident, vg->nresident);
-		if (settled)
+		if (nl >= 0 && children_known(vg, children, nc, listed, nl))
 			return true;
 		if (nl < 0 || now_seconds() > deadline)
 		{
@@ -332,14 +316,15 @@ profile_counted_start_server(Cluster *c, char **error)
 	}
 	vg->postmaster = pid;
 
-	/* what runs beside backends and is not listed (13, 14: the stats collector) */
-	vg->nresident = vg->nbackground = 0;
+	/*
+	 * What runs beside backends: the background processes, listed or not
+	 * (13, 14: the stats collector is not), but not this connection's.
+	 */
+	vg->nown = 0;
 	if ((conn = PQconnectdb(conninfo)) != NULL && PQstatus(conn) == CONNECTION_OK)
 	{
 		pid_t		children[1024];
-		pid_t		listed[1024];
 		int			nc,
-					nl,
 					stable = 0,
 					last = -1;
 
@@ -352,14 +337,9 @@ profile_counted_start_server(Cluster *c, char **error)
 			pg_usleep(200000);
 		}
 		nc = procfs_children(pid, children, lengthof(children));
-		nl = listed_pids(conn, listed, lengthof(listed));
-		for (int i = 0; i < nc && nl >= 0; i++)
-		{
-			if (!pid_in(children[i], listed, nl) && vg->nresident < MAX_RESIDENT)
-				vg->resident[vg->nresident++] = children[i];
-			if (children[i] != (pid_t) PQbackendPID(conn) && vg->nbackground < MAX_RESIDENT)
-				vg->background[vg->nbackground++] = children[i];
-		}
+		for (int i = 0; i < nc && vg->nown < MAX_OWN; i++)
+			if (children[i] != (pid_t) PQbackendPID(conn))
+				vg->own[vg->nown++] = children[i];
 	}
 	PQfinish(conn);
 	return true;
