@@ -22,7 +22,8 @@ use Text::CSV;
 
 our @EXPORT =
   qw(client run_client run_client_on create_database shared_tempdir read_runs read_json unit_program
-  source_tree postgresql_source source_build_test pg_config pg_bindir wait_until lines_in c_code_of forbid_in_client write_file);
+  source_tree postgresql_source source_build_test pg_config pg_bindir wait_until lines_in c_code_of forbid_in_client write_file
+  variant_build);
 
 # test/lib/ is two levels below the top of the tree
 my $top = abs_path(dirname(__FILE__) . '/../..');
@@ -178,6 +179,14 @@ sub read_runs
 	}
 	close $fh;
 	return @runs;
+}
+
+# variant_build(DIR, VARIANT) -> variants.VARIANT.build of DIR/experiment.json:
+# a source variant's build (key, bindir, flags, whether reused)
+sub variant_build
+{
+	my ($dir, $variant) = @_;
+	return read_json("$dir/experiment.json")->{variants}{$variant}{build};
 }
 
 # c_code_of(PATH) -> a C source's text with its comments blanked, for the

@@ -44,21 +44,6 @@ my @tiny = ('ab', '-s', '1', '-r', '2', '-T', '2', '-c', '1', '-b', 'select-only
 my @ab = (@tiny, '--variant', 'A', @src,
 	'--variant', 'B', @src, '--patch', $patch);
 
-# variants.NAME.build of experiment.json
-sub build_of
-{
-	my ($dir, $variant) = @_;
-	return read_json("$dir/experiment.json")->{variants}{$variant}{build};
-}
-
-# runs.csv as a list of hashes
-sub runs_of
-{
-	my @lines = split /\n/, slurp_file("$_[0]/runs.csv");
-	my @cols = split /,/, shift @lines;
-	return map { my %r; @r{@cols} = split /,/, $_, -1; \%r } @lines;
-}
-
 # --- A and B build, run, and differ in SnapshotData's layout ---------------
 # Two builds are two servers: restarted before each of the two rounds.
 my $dir1 = "$base/first";
@@ -71,7 +56,7 @@ like($out, qr/^ select-only\s*\|\s*1\s*\|.*\|\s*2 instance pairs\s*\|\s*(faster|
 	'the report gives a verdict for B against A, across instance pairs');
 foreach my $v ('A', 'B')
 {
-	my @r = grep { $_->{variant} eq $v } runs_of($dir1);
+	my @r = grep { $_->{variant} eq $v } read_runs($dir1);
 	is(join(',', map { "$_->{round}:$_->{instance}" } @r), '0:1,1:1,0:2,2:2',
 		"$v: a warm-up after each start, round 1 on instance 1, round 2 on instance 2");
 	my %builds = map { ($_->{build} => 1) } @r;
@@ -81,7 +66,7 @@ foreach my $v ('A', 'B')
 like(slurp_file("$dir1/instances.csv"), qr/^B,2,[^,]+,[0-9.]+,[0-9.]+,\d+,restart$/m,
 	'instances.csv: B restarted');
 
-my ($ba, $bb) = map { build_of($dir1, $_) } qw(A B);
+my ($ba, $bb) = map { variant_build($dir1, $_) } qw(A B);
 ok(defined $ba && defined $bb, 'experiment.json records both builds');
 ($ba, $bb) = map { $_ // {} } ($ba, $bb);
 like($ba->{source}, qr/^PostgreSQL 15\.\d+, files [0-9a-f]{64}, tarball postgresql-15_.+ sha256 [0-9a-f]{64}$/,
@@ -116,7 +101,7 @@ like($out, qr/^variant A: reusing build /m, 'A is reused');
 like($out, qr/^variant B: reusing build /m, 'B is reused');
 unlike($out, qr/building in/, 'nothing is built');
 is_deeply({ map { $_ => (stat("$_/build.json"))[9] } keys %stamp }, \%stamp, 'build.json untouched');
-ok((build_of($dir2, 'B') // {})->{reused}, 'experiment.json says reused');
+ok((variant_build($dir2, 'B') // {})->{reused}, 'experiment.json says reused');
 
 # --- --build-only: the builds alone, found in the cache, nothing run ---------
 my $dir_b = "$base/build-only";

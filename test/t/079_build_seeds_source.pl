@@ -21,13 +21,6 @@ my $patch = source_tree() . '/test/fixtures/snapshot-move-curcid.patch';
 my @src = ('--source', $src, '--symbols', 'on');
 my @tiny = ('ab', '-s', '1', '-r', '2', '-T', '2', '-c', '1', '-b', 'select-only', '--seed', '7');
 
-# variants.NAME.build of experiment.json
-sub build_of
-{
-	my ($dir, $variant) = @_;
-	return read_json("$dir/experiment.json")->{variants}{$variant}{build};
-}
-
 # where A and B are installed: found in the cache (or built), nothing run
 my ($rc, $out, $err) = run_client(@tiny, '--variant', 'A', @src, '--variant', 'B', @src, '--patch', $patch,
 	'--build-only', '-o', "$base/build-only");
@@ -46,7 +39,7 @@ is($rc, 0, 'A/B with two build seeds each completes') or diag "$out\n$err";
 like($out, qr/^variant A\@seed1: building in .* \(starting from \Q$da\E\)$/m, 'A@seed1 is a relink of A');
 like($out, qr/^variant B\@seed1: building in .* \(starting from \Q$db\E\)$/m, 'B@seed1 is a relink of B');
 like($out, qr/^variant B\@seed2: building in /m, 'B@seed2 is built');
-my %bin = map { $_ => (build_of($dir3, $_) // {})->{bindir} } qw(A@seed1 A@seed2 B@seed1 B@seed2);
+my %bin = map { $_ => (variant_build($dir3, $_) // {})->{bindir} } qw(A@seed1 A@seed2 B@seed1 B@seed2);
 isnt(slurp_file("$bin{'A@seed1'}/postgres"), slurp_file("$bin{'A@seed2'}/postgres"),
 	'the two seeds link different postgres binaries');
 is(length($bin{'A@seed1'}), length($bin{'B@seed2'}), 'seeded prefixes of equal length too');
