@@ -12,6 +12,7 @@
 
 #include "experiment.h"
 #include "report.h"
+#include "runner.h"
 #include "stats.h"
 
 typedef struct CalibrateOptions
@@ -37,6 +38,7 @@ typedef struct CalibrateOptions
 	bool		counted;		/* --counted: calibrate_counted.c's phases only */
 	int			transactions;	/* --counted: per run (-t) */
 	const char *known_cost_bindir;	/* --counted: a build with the known cost */
+	const char *schedule;		/* --schedule: every phase's; NULL: auto */
 } CalibrateOptions;
 
 #define CAL_MAX_WINDOWS 8
@@ -152,5 +154,6 @@ extern bool calibrate_budget_report(const CalibrateOptions *o, FILE *out, char *
 
 /* calibrate_counted.c: --counted, an A/A and a known cost, counted */
 extern int	calibrate_counted(const CalibrateOptions *o);
+extern int	calibrate_execute(const CalibrateOptions *o, ExperimentSpec *spec, RunOptions *ropts);
 
 #endif							/* PGBENCH_EXT_CALIBRATE_H */

@@ -35,7 +35,6 @@
 #include "report.h"
 #include "runner.h"
 #include "safe_file.h"
-#include "validate.h"
 #include "safe_read.h"
 
 #include <dirent.h>
@@ -82,9 +81,7 @@ run_counted_phase(const CalibrateOptions *o, const char *second, const char *bin
 	ropts.results_dir = dir;
 	ropts.max_restarts = 3;
 	/* its report printed, summary.json written: read_phase() reads it */
-	if (!validate_experiment(&spec, dir, false))
-		return EXIT_USAGE;
-	return runner_execute(&spec, &ropts);
+	return calibrate_execute(o, &spec, &ropts);
 }
 
 static double

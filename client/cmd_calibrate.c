@@ -56,6 +56,7 @@
 #include "stats.h"
 #include "validate.h"
 #include "progress.h"
+#include "quiet.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -95,6 +96,8 @@ calibrate_usage(void)
 	printf("      --restart=N          across servers: the A/A and the slowdown on two clusters,\n"
 		   "                           started once and restarted every N rounds (--rounds / N\n"
 		   "                           instance pairs per comparison, at least 6)\n");
+	printf("      --schedule=auto|interleaved|duet  every phase's (default auto, as run: a duet\n"
+		   "                           where both variants have servers of their own)\n");
 	printf("      --counted            counted instructions instead (profile = counted, -c 1):\n"
 		   "                           an A/A of two servers of --bindir over --rounds rounds\n"
 		   "                           (default 10) of -t transactions (default 100)\n");
@@ -145,17 +148,37 @@ set_restart(ExperimentSpec *spec, int rounds)
 		usage_error("calibrate", "%s", error);
 }
 
+/*
+ * Run one phase's experiment as "run" would: its schedule --schedule's, or
+ * resolved as run resolves it (schedule = auto: a duet wherever every
+ * variant has a server of its own), so that a calibration measures the
+ * design an experiment of the same variants gets, and says which on
+ * stderr.
+ */
+int
+calibrate_execute(const CalibrateOptions *o, ExperimentSpec *spec, RunOptions *ropts)
+{
+	char	   *error;
+
+	if (o->schedule && !experiment_set(spec, "experiment", "schedule", o->schedule, &error))
+		usage_error("calibrate", "--schedule: %s", error);
+	quiet_resolve(spec);
+	if (spec->quiet.schedule_why)
+		fprintf(stderr, "calibrate: schedule = auto: %s\n", spec->quiet.schedule_why);
+	if (!validate_experiment(spec, ropts->results_dir, false))
+		return EXIT_USAGE;
+	return runner_execute(spec, ropts);
+}
+
 static int
-run_phase(ExperimentSpec *spec, const char *dir)
+run_phase(const CalibrateOptions *o, ExperimentSpec *spec, const char *dir)
 {
 	RunOptions	ropts = {0};
 
 	ropts.results_dir = dir;
 	ropts.max_restarts = 3;
 	ropts.no_summary = true;
-	if (!validate_experiment(spec, dir, false))
-		return EXIT_USAGE;
-	return runner_execute(spec, &ropts);
+	return calibrate_execute(o, spec, &ropts);
 }
 
 /* The slowdown the options say, in the slowed variant's connections. */
@@ -183,7 +206,7 @@ run_slowed_phase(const CalibrateOptions *o, int rounds, const char *dir)
 	if (!experiment_set(&spec, "variant delayed", "cluster", "A", &error))
 		usage_error("calibrate", "%s", error);
 	set_slowdown(&spec, o);
-	return run_phase(&spec, dir);
+	return run_phase(o, &spec, dir);
 }
 
 /*
@@ -204,7 +227,7 @@ run_servers_phase(const CalibrateOptions *o, bool slowed, int restart, const cha
 		usage_error("calibrate", "%s", error);
 	if (slowed)
 		set_slowdown(&spec, o);
-	return run_phase(&spec, dir);
+	return run_phase(o, &spec, dir);
 }
 
 /*
@@ -241,9 +264,7 @@ run_budgeted_calibration(const CalibrateOptions *o)
 			fprintf(stderr, "calibrate: rounds = auto, %s %d of %d (a budget of %d s)\n",
 					p == 0 ? "A against an identical A" : psprintf("A against A slowed down by %g%%", calibrate_budget_slowdown_pct[p]),
 					k, o->blocks, o->budget_s);
-			if (!validate_experiment(&spec, ropts.results_dir, false))
-				return EXIT_USAGE;
-			if ((rc = runner_execute(&spec, &ropts)) != 0)
+			if ((rc = calibrate_execute(o, &spec, &ropts)) != 0)
 				return rc;
 		}
 	if (!calibrate_budget_report(o, stdout, &error))
@@ -497,6 +518,7 @@ static struct option calibrate_options[] = {
 	{"counted", no_argument, NULL, 12},
 	{"transactions", required_argument, NULL, 't'},
 	{"known-cost-bindir", required_argument, NULL, 13},
+	{"schedule", required_argument, NULL, 14},
 	{"help", no_argument, NULL, '?'},
 	{NULL, 0, NULL, 0}
 };
@@ -587,6 +609,18 @@ parse_calibrate_options(int argc, char **argv, CalibrateOptions *o, CalibrateGiv
 				break;
 			case 13:
 				o->known_cost_bindir = optarg;
+				break;
+			case 14:
+				{
+					QuietSpec	check;
+					char	   *error;
+
+					/* refused before any phase runs, in the words of the key */
+					quiet_init(&check);
+					if (!quiet_set_key(&check, "schedule", optarg, &error))
+						usage_error("calibrate", "--schedule: %s", error);
+					o->schedule = optarg;
+				}
 				break;
 			default:
 				pg_log_error_hint("Try \"%s calibrate --help\" for more information.", progname);

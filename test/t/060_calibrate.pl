@@ -28,6 +28,7 @@ foreach my $case (
 	[ [ '--size-rounds', '1' ], qr/--size-rounds must be in range 2\.\.10000/ ],
 	[ [ '--setting', '2', '--size-rounds', '4' ], qr/--setting excludes --delay-ns and --size-rounds/ ],
 	[ [ '--setting', '0' ], qr/--setting must be a percentage above 0 and at most 50, got "0"/ ],
+	[ [ '--schedule', 'sometimes' ], qr/--schedule: schedule must be auto .* got "sometimes"/ ],
 	[ [ '--reanalyse', "$base/nothing" ], qr/is not a finished calibration/ ])
 {
 	my ($args, $pattern) = @$case;
@@ -54,6 +55,14 @@ ok((grep { $_ eq 'pgbench_ext.inject_slowdown_pct=3' } session_settings("$dir/de
 	'the slowdown is recorded as the variant\'s session setting');
 ok(-d "$dir/delay/clusters/A" && !-e "$dir/delay/clusters/delayed" && -d "$dir/aa/clusters/A2",
 	'the slowed variant runs on A\'s server; the A/A phase has two');
+# each phase's schedule as run resolves it: A and A2 have servers of their
+# own (a duet where this process may use two CPUs), the slowed variant
+# shares A's
+my $aa_schedule = read_json("$dir/aa/experiment.json")->{spec}{experiment}{schedule};
+like($err, qr/^calibrate: schedule = auto: \Q$aa_schedule\E: /m, "the A/A phase ran as run would run it: $aa_schedule");
+is(read_json("$dir/delay/experiment.json")->{spec}{experiment}{schedule}, 'interleaved', 'the slowed phase interleaved');
+like($err, qr/^calibrate: schedule = auto: interleaved: a duet cannot run here \(.*variant "delayed" shares another variant's server/m,
+	'saying why');
 # 4 rounds are too few for the signed-rank test: each block compares 4+4 runs
 like($out, qr/^\| A\/A 2 \| [-+][\d.]+% \| .* \| 4\+4 \| (no change|faster|slower) \| - \| - \|$/m,
 	'each comparison in a table');
