@@ -154,6 +154,8 @@ extern bool calibrate_budget_report(const CalibrateOptions *o, FILE *out, char *
 
 /* calibrate_counted.c: --counted, an A/A and a known cost, counted */
 extern int	calibrate_counted(const CalibrateOptions *o);
+
+/* calibrate_run.c: every phase run as "run" would */
 extern int	calibrate_execute(const CalibrateOptions *o, ExperimentSpec *spec, RunOptions *ropts);
 
 #endif							/* PGBENCH_EXT_CALIBRATE_H */

@@ -54,7 +54,6 @@
 #include "runner.h"
 #include "safe_file.h"
 #include "stats.h"
-#include "validate.h"
 #include "progress.h"
 #include "quiet.h"
 
@@ -146,28 +145,6 @@ set_restart(ExperimentSpec *spec, int rounds)
 	if (rounds > 0 &&
 		!experiment_set(spec, "experiment", "restart", psprintf("%d", rounds), &error))
 		usage_error("calibrate", "%s", error);
-}
-
-/*
- * Run one phase's experiment as "run" would: its schedule --schedule's, or
- * resolved as run resolves it (schedule = auto: a duet wherever every
- * variant has a server of its own), so that a calibration measures the
- * design an experiment of the same variants gets, and says which on
- * stderr.
- */
-int
-calibrate_execute(const CalibrateOptions *o, ExperimentSpec *spec, RunOptions *ropts)
-{
-	char	   *error;
-
-	if (o->schedule && !experiment_set(spec, "experiment", "schedule", o->schedule, &error))
-		usage_error("calibrate", "--schedule: %s", error);
-	quiet_resolve(spec);
-	if (spec->quiet.schedule_why)
-		fprintf(stderr, "calibrate: schedule = auto: %s\n", spec->quiet.schedule_why);
-	if (!validate_experiment(spec, ropts->results_dir, false))
-		return EXIT_USAGE;
-	return runner_execute(spec, ropts);
 }
 
 static int
