@@ -65,11 +65,10 @@ is($m->{verdict}, 'more', sprintf('known: more instructions per transaction, %+.
 # It is Student's t across the 6 instance pairs (5 degrees of freedom):
 # widened about its estimate by t(0.9995, 5) / t(0.975, 5) = 6.869 / 2.571
 # it is a 99.9% one, so that this check fails by chance at most once in
-# 1,000 runs.  The function's own
-# count leaves out its call site in StartTransaction (the call, and what
-# the compiler moved around it: a few instructions), which a CI a few
-# instructions wide can tell: 4 instructions per transaction are allowed
-# for it.
+# 1,000 runs.  The function's own count leaves out its call site in
+# StartTransaction (the call, and what the compiler moved around it: a few
+# instructions), which a CI a few instructions wide can tell: 4
+# instructions per transaction are allowed for it.
 my $half = ($m->{ci_high} - $m->{ci_low}) / 2 * 6.869 / 2.571 + 4 / $m->{a_median};
 cmp_ok(abs($m->{estimate} - $true), '<=', $half,
 	sprintf('its CI covers the cost counted directly, %+.3f%% (its call site aside)', 100 * ($true - 1)));
