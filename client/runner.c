@@ -305,9 +305,38 @@ typedef struct BudgetClock
 } BudgetClock;
 
 /*
+ * After the second block, while undecided: what the noise of its rounds so
+ * far says it takes to decide, against the budget, in a line per cell, so
+ * that a budget too small for this host is said while most of it is left,
+ * on a host with no noise history as on one with (the pre-flight's
+ * estimate comes from that history).  The design is the one the report
+ * prints at the end ("to decide: ..."), from the data seen so far.
+ */
+static void
+print_forecast(ReportData *r, const BudgetPlan *b, int rounds)
+{
+	report_measure_costs(r);
+	for (int i = 0; i < r->ncells; i++)
+	{
+		ReportCell *c = &r->cells[i];
+
+		if (report_look_decision(c) != STATS_UNDECIDED)
+			continue;
+		report_cell_levels(r, c);
+		if (!c->has_design)
+			continue;
+		fprintf(stderr, "rounds = auto: %s: at the noise of its first %d rounds, %s; %s\n",
+				report_cell_title(c), rounds, c->design.reason,
+				c->design.found && c->design.seconds <= b->budget_s
+				? psprintf("within the budget of %s", format_duration(b->budget_s))
+				: psprintf("expect it undecided in the budget of %s", format_duration(b->budget_s)));
+	}
+}
+
+/*
  * Every cell looked at after block "block", with a line per cell when
- * print; *stop when every cell is decided or the budget has no room for
- * another block.
+ * print (and after the second, print_forecast()'s); *stop when every cell
+ * is decided or the budget has no room for another block.
  */
 static bool
 look_after_block(const char *dir, const BudgetPlan *b, int block, double spent, bool print,
@@ -341,6 +370,8 @@ look_after_block(const char *dir, const BudgetPlan *b, int block, double spent, 
 				report_look_decision(c) != STATS_UNDECIDED
 				? psprintf(" (decided at look %d)", c->look.look) : "");
 	}
+	if (print && !*stop && block == 2)
+		print_forecast(r, b, block * b->block_rounds);
 	if (print && *stop)
 		fprintf(stderr, "rounds = auto: %s after %d block%s\n",
 				r->all_decided ? "every cell decided" : "budget spent", block,

@@ -37,6 +37,18 @@ is($cell{B}{sequential}{decision}, 'slower', 'the client: B is decided slower');
 diag("B decided at look $cell{B}{sequential}{look} (block $cell{B}{sequential}{block}); "
 	  . "C: $cell{C}{sequential}{decision} at look $cell{C}{sequential}{look}; "
 	  . "$blocks_done blocks done, $summary->{sequential}{stopped}");
+# after the second block, while a cell is undecided and the budget goes
+# on: what its noise so far takes to decide, against the budget
+my $forecast = qr/^rounds = auto: select-only, 1 client: C vs A: at the noise of its first 10 rounds, /m;
+if ($blocks_done > 2 && ($cell{C}{sequential}{decision} eq 'undecided' || $cell{C}{sequential}{block} > 2))
+{
+	like($err, qr/${forecast}(to see 2%: \d+ rounds on one server, about \d+ (seconds|minutes)|no experiment of up to \d+ rounds sees 2% .*); (within|expect it undecided in) the budget of 1m00s$/m,
+		'after block 2: the design C\'s noise needs, against the budget');
+}
+else
+{
+	unlike($err, $forecast, 'C decided by block 2, or no block after it: no forecast');
+}
 
 my $node = PostgreSQL::Test::Cluster->new('main');
 $node->init;
