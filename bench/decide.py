@@ -8,6 +8,9 @@
 #       what its truth is pooled from: the sum of its counted rounds' paired
 #       log ratios (B/A tps) and their number, and the backends' user CPU
 #       per transaction B/A (median over runs) from the extension's counters;
+#       and per unit (instance pair, in the order run) the mean paired log
+#       ratio: the lag-1 autocorrelation of those (do the units lean in
+#       streaks?) and their correlation with the units' CPU ratios;
 #   bench/decide.py table CSV
 #       per configuration and phase: the verdicts, the median time to
 #       decide, and whether each comparison's final CI contains the truth.
@@ -21,27 +24,66 @@ import statistics
 import sys
 
 
+def correlation(x, y):
+    """Pearson's r of two lists, nan when either has no spread."""
+    if len(x) < 3:
+        return float("nan")
+    mx, my = statistics.fmean(x), statistics.fmean(y)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y))
+    sxx = sum((a - mx) ** 2 for a in x)
+    syy = sum((b - my) ** 2 for b in y)
+    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float("nan")
+
+
+def unit_figures(runs):
+    """Lag-1 autocorrelation of the units' mean log tps ratio B/A, in the
+    order run, and its correlation with their mean log CPU ratio."""
+    by_round = {}
+    for run in runs:
+        by_round.setdefault(int(run["round"]), {})[run["variant"]] = run
+    units = {}
+    for rnd in sorted(by_round):
+        pair = by_round[rnd]
+        if "A" not in pair or "B" not in pair or not pair["A"]["cpu_user_us_per_tx"]:
+            continue
+        a, b = pair["A"], pair["B"]
+        units.setdefault(int(a["instance"]), []).append(
+            (math.log(float(b["tps"]) / float(a["tps"])),
+             math.log(float(b["cpu_user_us_per_tx"]) / float(a["cpu_user_us_per_tx"]))))
+    tps = [statistics.fmean(u[0] for u in units[k]) for k in sorted(units)]
+    cpu = [statistics.fmean(u[1] for u in units[k]) for k in sorted(units)]
+    if len(tps) < 3:
+        return float("nan"), float("nan")
+    m = statistics.fmean(tps)
+    c0 = sum((t - m) ** 2 for t in tps)
+    lag1 = sum((tps[i] - m) * (tps[i + 1] - m) for i in range(len(tps) - 1)) / c0 if c0 > 0 else float("nan")
+    return lag1, correlation(tps, cpu)
+
+
 def row(d, config, phase, repeat, setting, budget, started):
     seq = json.load(open(d + "/summary.json"))["cells"][0]["sequential"]
     cmp = seq["comparison"]
-    tps, cpu = {}, {}
+    tps, cpu, counted = {}, {}, []
     for run in csv.DictReader(open(d + "/runs.csv")):
         if run["status"] != "ok" or run["warmup"] != "false":
             continue
+        counted.append(run)
         tps.setdefault(run["round"], {})[run["variant"]] = float(run["tps"])
         if run["cpu_user_us_per_tx"]:
             cpu.setdefault(run["variant"], []).append(float(run["cpu_user_us_per_tx"]))
     logs = [math.log(r["B"] / r["A"]) for r in tps.values() if "A" in r and "B" in r]
     cpu_ratio = statistics.median(cpu["B"]) / statistics.median(cpu["A"]) if len(cpu) == 2 else float("nan")
+    lag1, unit_cpu_r = unit_figures(counted)
     f = lambda x: "%.6f" % x
     print(",".join([config, phase, repeat, setting, budget, seq["decision"], f(cmp["estimate"]),
                     f(cmp["ci_low"]), f(cmp["ci_high"]), "%.1f" % seq["spent_s"], str(seq["rounds"]),
                     str(cmp["n_units"]), str(seq["look"]), str(seq["max_looks"]), f(sum(logs)),
-                    str(len(logs)), f(cpu_ratio), started]))
+                    str(len(logs)), f(cpu_ratio), started, f(lag1), f(unit_cpu_r)]))
 
 
 def table(path):
     rows = list(csv.DictReader(open(path)))
+    notes = []
     print("| configuration | phase | comparisons | slower | faster | same | undecided | "
           "decided within budget | median time to decide | truth: tps, CPU µs/tx B/A | CI covers the truth |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -65,6 +107,18 @@ def table(path):
             print("| %s | %s | %d | %d | %d | %d | %d | %d of %d | %s | %s | %d of %d |" % (
                 config, phase, len(mine), count["slower"], count["faster"], count["same"],
                 count["undecided"], len(decided), len(mine), median, truth_text, covered, len(mine)))
+            # rows of CSVs written before these columns have none
+            lags = [(float(r["unit_lag1"]), int(r["units"])) for r in mine
+                    if r.get("unit_lag1") not in (None, "", "nan")]
+            if lags:
+                # each lag-1 autocorrelation of n independent units has sd about 1/sqrt(n)
+                z = sum(l * math.sqrt(n) for l, n in lags) / math.sqrt(len(lags))
+                notes.append("%s %s: the units' lag-1 autocorrelation, mean %+.2f over %d comparisons "
+                             "(z %+.2f against independent units)" % (
+                                 config, phase, statistics.fmean(l for l, _ in lags), len(lags), z))
+    for note in notes:
+        print()
+        print(note)
 
 
 if __name__ == "__main__":
