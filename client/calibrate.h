@@ -38,7 +38,8 @@ typedef struct CalibrateOptions
 	bool		counted;		/* --counted: calibrate_counted.c's phases only */
 	int			transactions;	/* --counted: per run (-t) */
 	const char *known_cost_bindir;	/* --counted: a build with the known cost */
-	const char *schedule;		/* --schedule: every phase's; NULL: auto */
+	QuietSpec	schedule;		/* --schedule: its schedule and schedule_given
+								 * (auto: not given), every phase's */
 } CalibrateOptions;
 
 #define CAL_MAX_WINDOWS 8

@@ -12,7 +12,6 @@
  */
 #include "client.h"
 #include "calibrate.h"
-#include "experiment.h"
 #include "quiet.h"
 #include "runner.h"
 #include "validate.h"
@@ -27,10 +26,11 @@
 int
 calibrate_execute(const CalibrateOptions *o, ExperimentSpec *spec, RunOptions *ropts)
 {
-	char	   *error;
-
-	if (o->schedule && !experiment_set(spec, "experiment", "schedule", o->schedule, &error))
-		usage_error("calibrate", "--schedule: %s", error);
+	if (o->schedule.schedule_given)
+	{
+		spec->quiet.schedule = o->schedule.schedule;
+		spec->quiet.schedule_given = true;
+	}
 	quiet_resolve(spec);
 	if (spec->quiet.schedule_why)
 		fprintf(stderr, "calibrate: schedule = auto: %s\n", spec->quiet.schedule_why);

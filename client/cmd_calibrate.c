@@ -589,14 +589,11 @@ parse_calibrate_options(int argc, char **argv, CalibrateOptions *o, CalibrateGiv
 				break;
 			case 14:
 				{
-					QuietSpec	check;
 					char	   *error;
 
-					/* refused before any phase runs, in the words of the key */
-					quiet_init(&check);
-					if (!quiet_set_key(&check, "schedule", optarg, &error))
+					/* parsed as the key is, and refused before any phase runs */
+					if (!quiet_set_key(&o->schedule, "schedule", optarg, &error))
 						usage_error("calibrate", "--schedule: %s", error);
-					o->schedule = optarg;
 				}
 				break;
 			default:

@@ -28,8 +28,13 @@ foreach my $case (
 
 my $dir = "$base/cal";
 my ($rc, $out, $err) = run_client('calibrate', '--bindir', $bindir, '-s', '1', '-c', '1', '-T', '1',
-	'--rounds', 'auto', '--budget', '30s', '--blocks', '1', '-o', $dir);
+	'--rounds', 'auto', '--budget', '30s', '--blocks', '1', '--schedule', 'interleaved', '-o', $dir);
 is($rc, 0, 'a tiny budgeted calibration completes') or diag "$out\n$err";
+# --schedule sets every phase's: the A/A of two servers, a duet under
+# schedule = auto (060), runs interleaved, and nothing is resolved
+is(read_json("$dir/auto-aa-1/experiment.json")->{spec}{experiment}{schedule}, 'interleaved',
+	'--schedule interleaved: the A/A across servers runs interleaved');
+unlike($err, qr/^calibrate: schedule = auto:/m, 'and no phase resolves its own');
 like($err, qr/calibrate: rounds = auto, A against an identical A 1 of 1 \(a budget of 30 s\)/, 'the A/A runs');
 like($err, qr/calibrate: rounds = auto, A against A slowed down by 5% 1 of 1/, 'and the 5% slowdown');
 like($out, qr/A\/A false-positive rate \(rounds = auto\): \d of 1 comparisons/, 'false positives reported');
