@@ -11,9 +11,13 @@
 #       and per unit (instance pair, in the order run) the mean paired log
 #       ratio: the lag-1 autocorrelation of those (do the units lean in
 #       streaks?) and their correlation with the units' CPU ratios;
-#   bench/decide.py table CSV
-#       per configuration and phase: the verdicts, the median time to
-#       decide, and whether each comparison's final CI contains the truth.
+#   bench/decide.py table CSV...
+#       per configuration and phase over the CSVs' rows: the verdicts, the
+#       median time to decide, and whether each comparison's final CI
+#       contains the truth; for A/As, how the estimates follow the CPU
+#       ratios, and the units' lag-1 autocorrelations summed;
+#   bench/decide.py units DIR
+#       one comparison's units, a line each, with the two figures above;
 #       The truth of an A/A is no change; of a slowed phase, the mean paired
 #       log ratio of all the phase's counted rounds (its tps truth), with
 #       the CPU counters' B/A beside it.
@@ -25,19 +29,17 @@ import sys
 
 
 def correlation(x, y):
-    """Pearson's r of two lists, nan when either has no spread."""
-    if len(x) < 3:
+    """Pearson's r, nan when there are fewer than 3 points or no spread."""
+    try:
+        return statistics.correlation(x, y) if len(x) >= 3 else float("nan")
+    except statistics.StatisticsError:
         return float("nan")
-    mx, my = statistics.fmean(x), statistics.fmean(y)
-    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y))
-    sxx = sum((a - mx) ** 2 for a in x)
-    syy = sum((b - my) ** 2 for b in y)
-    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float("nan")
 
 
-def unit_figures(runs):
-    """Lag-1 autocorrelation of the units' mean log tps ratio B/A, in the
-    order run, and its correlation with their mean log CPU ratio."""
+def units_of(runs):
+    """Per unit (instance pair), in the order run: the mean log tps ratio
+    B/A of its paired rounds and their mean log user-CPU-per-transaction
+    ratio."""
     by_round = {}
     for run in runs:
         by_round.setdefault(int(run["round"]), {})[run["variant"]] = run
@@ -50,8 +52,21 @@ def unit_figures(runs):
         units.setdefault(int(a["instance"]), []).append(
             (math.log(float(b["tps"]) / float(a["tps"])),
              math.log(float(b["cpu_user_us_per_tx"]) / float(a["cpu_user_us_per_tx"]))))
-    tps = [statistics.fmean(u[0] for u in units[k]) for k in sorted(units)]
-    cpu = [statistics.fmean(u[1] for u in units[k]) for k in sorted(units)]
+    return [(k, len(units[k]), statistics.fmean(u[0] for u in units[k]),
+             statistics.fmean(u[1] for u in units[k])) for k in sorted(units)]
+
+
+def counted_runs(d):
+    return [run for run in csv.DictReader(open(d + "/runs.csv"))
+            if run["status"] == "ok" and run["warmup"] == "false"]
+
+
+def unit_figures(runs):
+    """Lag-1 autocorrelation of the units' mean log tps ratio B/A, in the
+    order run, and its correlation with their mean log CPU ratio."""
+    units = units_of(runs)
+    tps = [u[2] for u in units]
+    cpu = [u[3] for u in units]
     if len(tps) < 3:
         return float("nan"), float("nan")
     m = statistics.fmean(tps)
@@ -63,11 +78,8 @@ def unit_figures(runs):
 def row(d, config, phase, repeat, setting, budget, started):
     seq = json.load(open(d + "/summary.json"))["cells"][0]["sequential"]
     cmp = seq["comparison"]
-    tps, cpu, counted = {}, {}, []
-    for run in csv.DictReader(open(d + "/runs.csv")):
-        if run["status"] != "ok" or run["warmup"] != "false":
-            continue
-        counted.append(run)
+    tps, cpu, counted = {}, {}, counted_runs(d)
+    for run in counted:
         tps.setdefault(run["round"], {})[run["variant"]] = float(run["tps"])
         if run["cpu_user_us_per_tx"]:
             cpu.setdefault(run["variant"], []).append(float(run["cpu_user_us_per_tx"]))
@@ -81,8 +93,20 @@ def row(d, config, phase, repeat, setting, budget, started):
                     str(len(logs)), f(cpu_ratio), started, f(lag1), f(unit_cpu_r)]))
 
 
-def table(path):
-    rows = list(csv.DictReader(open(path)))
+def units(d):
+    """One comparison's units, a line each, then unit_figures()'s two."""
+    rows = units_of(counted_runs(d))
+    for k, n, t, c in rows:
+        print("instance pair %3d: %d rounds, B/A tps %+6.2f%%, B/A user CPU per transaction %+6.2f%%"
+              % (k, n, 100 * math.expm1(t), 100 * math.expm1(c)))
+    lag1, r = unit_figures(counted_runs(d))
+    print("%d instance pairs: B's CPU per transaction higher in %d; lag-1 autocorrelation of the "
+          "tps ratios %+.2f; their correlation with the CPU ratios %+.2f"
+          % (len(rows), sum(c > 0 for _, _, _, c in rows), lag1, r))
+
+
+def table(*paths):
+    rows = [r for path in paths for r in csv.DictReader(open(path))]
     notes = []
     print("| configuration | phase | comparisons | slower | faster | same | undecided | "
           "decided within budget | median time to decide | truth: tps, CPU µs/tx B/A | CI covers the truth |")
@@ -110,6 +134,11 @@ def table(path):
             # rows of CSVs written before these columns have none
             lags = [(float(r["unit_lag1"]), int(r["units"])) for r in mine
                     if r.get("unit_lag1") not in (None, "", "nan")]
+            if phase == "aa":
+                both = [(math.log(float(r["estimate"])), math.log(float(r["cpu_ratio"])))
+                        for r in mine if r["cpu_ratio"] != "nan"]
+                notes.append("%s %s: the estimates' correlation with the CPU ratios B/A, %+.2f over %d comparisons"
+                             % (config, phase, correlation([e for e, _ in both], [c for _, c in both]), len(both)))
             if lags:
                 # each lag-1 autocorrelation of n independent units has sd about 1/sqrt(n)
                 z = sum(l * math.sqrt(n) for l, n in lags) / math.sqrt(len(lags))
@@ -124,7 +153,9 @@ def table(path):
 if __name__ == "__main__":
     if len(sys.argv) == 9 and sys.argv[1] == "row":
         row(*sys.argv[2:])
-    elif len(sys.argv) == 3 and sys.argv[1] == "table":
-        table(sys.argv[2])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "table":
+        table(*sys.argv[2:])
+    elif len(sys.argv) == 3 and sys.argv[1] == "units":
+        units(sys.argv[2])
     else:
-        sys.exit("usage: bench/decide.py row DIR CONFIG PHASE REPEAT SETTING BUDGET STARTED | table CSV")
+        sys.exit("usage: bench/decide.py row DIR CONFIG PHASE REPEAT SETTING BUDGET STARTED | table CSV... | units DIR")
