@@ -59,6 +59,7 @@ static int	nstarted;
 static int	nprepared;
 
 static void unregister(Cluster *c);
+static long read_postmaster_pid(const Cluster *c, char **sockdir);
 
 /* A log of the cluster's directory, opened to append, or -1 with error. */
 static int
@@ -88,13 +89,54 @@ run_server_program(const Cluster *c, char *const argv[], const char *log, char *
 	return rc;
 }
 
+/*
+ * Wait (bounded) until process pid has ended, reaping it if it is ours (a
+ * postmaster whose pg_ctl has exited is the client's, a subreaper's).  A
+ * zombie has ended: it holds no memory, no directory, no shared memory.
+ * False if it still runs after the given seconds.
+ */
+static bool
+wait_for_process_end(pid_t pid, double seconds)
+{
+	double		start = now_seconds();
+
+	for (;;)
+	{
+		char		state;
+		pid_t		parent;
+
+		reap_exited_children();
+		if (procfs_stat(pid, &state, &parent) ? (state == 'Z' || state == 'X')
+			: kill(pid, 0) != 0)
+			return true;
+		if (now_seconds() - start >= seconds)
+			return false;
+		pg_usleep(20000);
+	}
+}
+
+/*
+ * pg_ctl stop, and then the postmaster's end.  pg_ctl returns once
+ * postmaster.pid is gone, but the postmaster unlinks it on its way out,
+ * still running for a moment after; on a busy host that moment is long
+ * enough for whoever comes next (a new start's shared memory check, a
+ * look for what a stopped experiment left) to find it.
+ */
 static int
 pg_ctl_stop(const Cluster *c, char **error)
 {
 	char	   *pg_ctl = psprintf("%s/pg_ctl", c->bindir);
 	char	   *argv[] = {pg_ctl, "-D", c->datadir, "-m", "fast", "-w", "-t", "60", "stop", NULL};
+	long		pid = read_postmaster_pid(c, NULL);
+	int			rc = run_server_program(c, argv, "pg_ctl.log", error);
 
-	return run_server_program(c, argv, "pg_ctl.log", error);
+	if (rc == 0 && pid > 0 && !wait_for_process_end((pid_t) pid, 10.0))
+	{
+		*error = psprintf("the server of variant \"%s\" (pid %ld) removed its postmaster.pid but was still running 10 s later",
+						  c->variant->name, pid);
+		return -1;
+	}
+	return rc;
 }
 
 /*
@@ -617,24 +659,9 @@ cluster_alive(const Cluster *c)
 bool
 cluster_wait_for_exit(const Cluster *c)
 {
-	char	   *pidfile = psprintf("%s/postmaster.pid", c->datadir);
+	long		pid = read_postmaster_pid(c, NULL);
 
-	for (int i = 0; i < 200; i++)
-	{
-		FILE	   *f;
-		long		pid = 0;
-
-		reap_exited_children();
-		if ((f = fopen(pidfile, "re")) == NULL)
-			return true;
-		if (fscanf(f, "%ld", &pid) != 1)
-			pid = 0;
-		fclose(f);
-		if (pid <= 0 || kill((pid_t) pid, 0) != 0)
-			return true;
-		pg_usleep(50000);
-	}
-	return false;
+	return pid <= 0 || wait_for_process_end((pid_t) pid, 10.0);
 }
 
 /* For atexit() and signal paths: stop whatever is still running. */
