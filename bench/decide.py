@@ -10,7 +10,9 @@
 #       per transaction B/A (median over runs) from the extension's counters;
 #       and per unit (instance pair, in the order run) the mean paired log
 #       ratio: the lag-1 autocorrelation of those (do the units lean in
-#       streaks?) and their correlation with the units' CPU ratios;
+#       streaks?), their correlation with the units' CPU ratios, and the sd
+#       of the units' tps and CPU ratios (how far each start's draw moves
+#       a unit);
 #   bench/decide.py table CSV...
 #       per configuration and phase over the CSVs' rows: the verdicts, the
 #       median time to decide, and whether each comparison's final CI
@@ -63,16 +65,17 @@ def counted_runs(d):
 
 def unit_figures(runs):
     """Lag-1 autocorrelation of the units' mean log tps ratio B/A, in the
-    order run, and its correlation with their mean log CPU ratio."""
+    order run, its correlation with their mean log CPU ratio, and the sd of
+    each across units (how far a start's draw moves a unit)."""
     units = units_of(runs)
     tps = [u[2] for u in units]
     cpu = [u[3] for u in units]
     if len(tps) < 3:
-        return float("nan"), float("nan")
+        return [float("nan")] * 4
     m = statistics.fmean(tps)
     c0 = sum((t - m) ** 2 for t in tps)
     lag1 = sum((tps[i] - m) * (tps[i + 1] - m) for i in range(len(tps) - 1)) / c0 if c0 > 0 else float("nan")
-    return lag1, correlation(tps, cpu)
+    return lag1, correlation(tps, cpu), statistics.stdev(tps), statistics.stdev(cpu)
 
 
 def row(d, config, phase, repeat, setting, budget, started):
@@ -85,12 +88,13 @@ def row(d, config, phase, repeat, setting, budget, started):
             cpu.setdefault(run["variant"], []).append(float(run["cpu_user_us_per_tx"]))
     logs = [math.log(r["B"] / r["A"]) for r in tps.values() if "A" in r and "B" in r]
     cpu_ratio = statistics.median(cpu["B"]) / statistics.median(cpu["A"]) if len(cpu) == 2 else float("nan")
-    lag1, unit_cpu_r = unit_figures(counted)
+    lag1, unit_cpu_r, unit_sd, unit_cpu_sd = unit_figures(counted)
     f = lambda x: "%.6f" % x
     print(",".join([config, phase, repeat, setting, budget, seq["decision"], f(cmp["estimate"]),
                     f(cmp["ci_low"]), f(cmp["ci_high"]), "%.1f" % seq["spent_s"], str(seq["rounds"]),
                     str(cmp["n_units"]), str(seq["look"]), str(seq["max_looks"]), f(sum(logs)),
-                    str(len(logs)), f(cpu_ratio), started, f(lag1), f(unit_cpu_r)]))
+                    str(len(logs)), f(cpu_ratio), started, f(lag1), f(unit_cpu_r), f(unit_sd),
+                    f(unit_cpu_sd)]))
 
 
 def units(d):
@@ -99,10 +103,11 @@ def units(d):
     for k, n, t, c in rows:
         print("instance pair %3d: %d rounds, B/A tps %+6.2f%%, B/A user CPU per transaction %+6.2f%%"
               % (k, n, 100 * math.expm1(t), 100 * math.expm1(c)))
-    lag1, r = unit_figures(counted_runs(d))
+    lag1, r, sd, cpu_sd = unit_figures(counted_runs(d))
     print("%d instance pairs: B's CPU per transaction higher in %d; lag-1 autocorrelation of the "
-          "tps ratios %+.2f; their correlation with the CPU ratios %+.2f"
-          % (len(rows), sum(c > 0 for _, _, _, c in rows), lag1, r))
+          "tps ratios %+.2f; their correlation with the CPU ratios %+.2f; sd across units %.2f%% "
+          "(tps), %.2f%% (CPU)" % (len(rows), sum(c > 0 for _, _, _, c in rows), lag1, r,
+                                   100 * sd, 100 * cpu_sd))
 
 
 def table(*paths):
@@ -139,6 +144,13 @@ def table(*paths):
                         for r in mine if r["cpu_ratio"] != "nan"]
                 notes.append("%s %s: the estimates' correlation with the CPU ratios B/A, %+.2f over %d comparisons"
                              % (config, phase, correlation([e for e, _ in both], [c for _, c in both]), len(both)))
+            sds = [(float(r["unit_sd"]), float(r["unit_cpu_sd"])) for r in mine
+                   if r.get("unit_sd") not in (None, "", "nan")]
+            if sds:
+                notes.append("%s %s: the sd of the units' log ratio B/A, median %.2f%% (tps), %.2f%% "
+                             "(user CPU per transaction) over %d comparisons" % (
+                                 config, phase, 100 * statistics.median(s for s, _ in sds),
+                                 100 * statistics.median(c for _, c in sds), len(sds)))
             if lags:
                 # each lag-1 autocorrelation of n independent units has sd about 1/sqrt(n)
                 z = sum(l * math.sqrt(n) for l, n in lags) / math.sqrt(len(lags))

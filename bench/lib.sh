@@ -164,6 +164,8 @@ quiet_flags() {
 		duet) echo "--schedule duet" ;;
 		quiet) echo "--schedule interleaved --pin on --aslr off --prewarm on" ;;
 		quiet-duet) echo "--schedule duet --aslr off --prewarm on" ;;
+		huge) echo "--schedule interleaved --huge-pages on" ;;
+		huge-duet) echo "--schedule duet --huge-pages on" ;;
 		*) echo "bench: unknown configuration \"$1\"" >&2; return 2 ;;
 	esac
 }

@@ -30,6 +30,7 @@
  */
 #include "client.h"
 #include "cluster.h"
+#include "hugepages.h"
 #include "safe_file.h"
 #include "initdb_args.h"
 #include "initdb_cache.h"
@@ -277,10 +278,12 @@ write_server_conf(const Cluster *c, char **error)
 					"port = %d\n"
 					"unix_socket_directories = %s\n"
 					"hba_file = %s\n"
-					"%s",
+					"%s%s",
 					progname, c->variant->name, c->port, setting_quote(c->sockdir),
 					setting_quote(psprintf("%s/%s", absdir, SERVER_HBA)),
-					settings_conf_lines(c->variant));
+					settings_conf_lines(c->variant),
+					c->huge_pages == HUGE_PAGES_SERVER ? "" :
+					psprintf("huge_pages = %s\n", quiet_huge_pages_name(c->huge_pages)));
 	ok = safe_write_file(psprintf("%s/%s", c->dir, SERVER_HBA),
 						 "# written by pgbench_ext: the server's private socket only, nothing over TCP\n"
 						 "local all all trust\n", c->dir_how, error) &&
@@ -435,6 +438,7 @@ cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir, char 
 		return true;
 
 	c->stop_s = NAN;
+	c->huge_pages_need = -1;
 	c->dir = psprintf("%s/clusters/%s", results_dir, v->name);
 	/*
 	 * A cluster below a directory of the server account (the PGO training
@@ -539,6 +543,22 @@ make_socket_dir(Cluster *c, char **error)
 	return safe_give_to_server_account(c->sockdir, error);
 }
 
+/*
+ * huge_pages = on: the pages its shared memory needs, free for it to map.
+ * Asked of its postgres once, before its first start (the server must be
+ * stopped to say): the settings that size it do not change in between.
+ */
+static bool
+provide_huge_pages(Cluster *c, char **error)
+{
+	if (c->huge_pages != HUGE_PAGES_ON)
+		return true;
+	if (c->huge_pages_need < 0 &&
+		(c->huge_pages_need = hugepages_needed(c->bindir, c->datadir, c->variant->name, error)) < 0)
+		return false;
+	return hugepages_provide(c->huge_pages_need, c->variant->name, error);
+}
+
 /* pg_ctl start, or the start_server of whoever runs it otherwise */
 static bool
 start_postmaster(Cluster *c, char **error)
@@ -570,6 +590,7 @@ cluster_start(Cluster *c, char **error)
 	if (c->sockdir == NULL && !make_socket_dir(c, error))
 		return false;
 	started_ok = write_server_conf(c, error) &&
+		provide_huge_pages(c, error) &&
 		randomize_environment_size(c, error) &&
 		(!c->aslr_off || quiet_aslr_off_begin(&persona, error));
 	if (started_ok)
@@ -670,6 +691,7 @@ cluster_stop_all(void)
 {
 	while (nstarted > 0)
 		cluster_stop(started[nstarted - 1]);
+	hugepages_give_back();
 }
 
 /*

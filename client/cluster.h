@@ -28,6 +28,9 @@ typedef struct Cluster
 	bool		run_db_ready;	/* reset = never: the run database exists */
 	bool		pad_environment;	/* a fresh environment size at every start */
 	bool		aslr_off;		/* started without address-space randomization */
+	HugePagesMode huge_pages;	/* its huge_pages, when the experiment sets it */
+	long		huge_pages_need;	/* huge_pages = on: pages its shared memory
+									 * needs (0: it cannot say), -1 not asked yet */
 	int			instance;		/* starts so far: 1, 2, ... (managed servers) */
 	int			env_pad;		/* bytes of padding of the last start */
 	double		initdb_s;

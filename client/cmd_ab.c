@@ -54,6 +54,8 @@ ab_usage(void)
 	printf("      --aslr=on|off        address-space randomization of managed servers (default on)\n");
 	printf("      --pgbench-seed=shared|own  one --random-seed per round for every variant (default shared)\n");
 	printf("      --prewarm=on|off     pg_prewarm the run database before each run (default off)\n");
+	printf("      --huge-pages=on|off|server  shared memory of managed servers in huge pages\n"
+		   "                           (on: reserved for them as root; default server: their own setting)\n");
 	printf("      --snapshot-probe[=on|off]  time GetSnapshotData() under every run's load\n");
 	printf("      --snapshot-probe-interval=MS  pause between two probes (default 100)\n");
 	printf("      --profile=off|counted|sampled  profiles of the servers (docs/profiles.md)\n");
@@ -114,7 +116,7 @@ static const struct
 	{37, "sample_event", false}, {38, "sample_rate", false},
 	{39, "budget", false}, {40, "min_rounds", false}, {47, "reference", false},
 	{41, "pin", false}, {42, "aslr", false}, {43, "pgbench_seed", false},
-	{44, "prewarm", false}, {45, "schedule", false},
+	{44, "prewarm", false}, {45, "schedule", false}, {49, "huge_pages", false},
 	{21, "bindir", true}, {22, "conninfo", true}, {23, "set", true},
 	{24, "extension", true}, {25, "initdb_args", true},
 	{26, "source", true}, {27, "patch", true}, {28, "cflags", true},
@@ -151,6 +153,7 @@ static struct option ab_options[] = {
 	{"pgbench-seed", required_argument, NULL, 43},
 	{"prewarm", required_argument, NULL, 44},
 	{"schedule", required_argument, NULL, 45},
+	{"huge-pages", required_argument, NULL, 49},
 	{"variant", required_argument, NULL, 20},
 	{"bindir", required_argument, NULL, 21},
 	{"conninfo", required_argument, NULL, 22},

@@ -23,45 +23,10 @@
 #include "client.h"
 #include "digest.h"
 #include "farm.h"
+#include "procfs.h"
 
 #include <sys/utsname.h>
 #include <unistd.h>
-
-/*
- * The value of the first line of a /proc file of the form "key<blanks>:
- * value" whose key is the one given, or NULL.
- */
-static char *
-proc_value(const char *path, const char *key)
-{
-	FILE	   *f = fopen(path, "re");
-	char	   *line = NULL;
-	size_t		cap = 0;
-	char	   *found = NULL;
-	size_t		klen = strlen(key);
-
-	if (f == NULL)
-		return NULL;
-	while (found == NULL && getline(&line, &cap, f) > 0)
-	{
-		char	   *colon = strchr(line, ':');
-		char	   *end = colon;
-
-		if (colon == NULL || strncmp(line, key, klen) != 0)
-			continue;
-		while (end > line && (end[-1] == ' ' || end[-1] == '\t'))
-			end--;
-		if (end - line != (ptrdiff_t) klen)
-			continue;
-		for (colon++; *colon == ' ' || *colon == '\t'; colon++)
-			;
-		colon[strcspn(colon, "\n")] = '\0';
-		found = pg_strdup(colon);
-	}
-	free(line);
-	fclose(f);
-	return found;
-}
 
 /* The first line of a sysfs file, or NULL. */
 static char *
@@ -100,10 +65,10 @@ farm_machine_json(void)
 {
 	struct utsname u;
 	char		host[256] = "";
-	char	   *flags = proc_value("/proc/cpuinfo", "flags");
-	char	   *model = proc_value("/proc/cpuinfo", "model name");
-	char	   *microcode = proc_value("/proc/cpuinfo", "microcode");
-	char	   *memory = proc_value("/proc/meminfo", "MemTotal");
+	char	   *flags = procfs_value("/proc/cpuinfo", "flags");
+	char	   *model = procfs_value("/proc/cpuinfo", "model name");
+	char	   *microcode = procfs_value("/proc/cpuinfo", "microcode");
+	char	   *memory = procfs_value("/proc/meminfo", "MemTotal");
 	json_t	   *m;
 
 	uname(&u);

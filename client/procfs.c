@@ -4,7 +4,8 @@
  *		The one reader of /proc/PID/stat: whether a server is still alive
  *		(cluster.c), which processes a postmaster started, to pin them
  *		(quiet.c) or to wait for them to settle under valgrind
- *		(profile_counted.c).
+ *		(profile_counted.c); and of the "key: value" lines of /proc files
+ *		(a process's status, meminfo, cpuinfo).
  *
  * The line is "PID (COMM) STATE PPID ...", and COMM may hold anything,
  * spaces and ')' included, so the fields are read after the last ')'.
@@ -61,4 +62,40 @@ procfs_children(pid_t pid, pid_t *out, int max)
 	}
 	closedir(proc);
 	return n;
+}
+
+/*
+ * The value of the first line of a /proc file of the form "key<blanks>:
+ * value" whose key is the one given, or NULL.
+ */
+char *
+procfs_value(const char *path, const char *key)
+{
+	FILE	   *f = fopen(path, "re");
+	char	   *line = NULL;
+	size_t		cap = 0;
+	char	   *found = NULL;
+	size_t		klen = strlen(key);
+
+	if (f == NULL)
+		return NULL;
+	while (found == NULL && getline(&line, &cap, f) > 0)
+	{
+		char	   *colon = strchr(line, ':');
+		char	   *end = colon;
+
+		if (colon == NULL || strncmp(line, key, klen) != 0)
+			continue;
+		while (end > line && (end[-1] == ' ' || end[-1] == '\t'))
+			end--;
+		if (end - line != (ptrdiff_t) klen)
+			continue;
+		for (colon++; *colon == ' ' || *colon == '\t'; colon++)
+			;
+		colon[strcspn(colon, "\n")] = '\0';
+		found = pg_strdup(colon);
+	}
+	free(line);
+	fclose(f);
+	return found;
 }

@@ -2,7 +2,8 @@
  *
  * procfs.h
  *		What the kernel's /proc says of a process: its state letter and
- *		its parent, and the children of a process (procfs.c).
+ *		its parent, the children of a process, and a "key: value" line of
+ *		a /proc file (procfs.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -20,5 +21,12 @@ extern bool procfs_stat(pid_t pid, char *state, pid_t *parent);
 
 /* The children of pid, at most max of them into out; -1 without /proc */
 extern int	procfs_children(pid_t pid, pid_t *out, int max);
+
+/*
+ * The value of the first "key: value" line of a /proc file whose key is
+ * the one given (allocated; the blanks before it and the newline removed),
+ * or NULL.
+ */
+extern char *procfs_value(const char *path, const char *key);
 
 #endif							/* PGBENCH_EXT_PROCFS_H */

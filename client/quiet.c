@@ -32,7 +32,7 @@
 /* The most processes of one server that pinning expects */
 #define QUIET_MAX_SERVER_PROCESSES 4096
 
-const char *const quiet_keys[] = {"schedule", "pin", "aslr", "pgbench_seed", "prewarm", NULL};
+const char *const quiet_keys[] = {"schedule", "pin", "aslr", "pgbench_seed", "prewarm", "huge_pages", NULL};
 
 void
 quiet_init(QuietSpec *q)
@@ -47,6 +47,12 @@ const char *
 quiet_schedule_name(ScheduleMode mode)
 {
 	return mode == SCHEDULE_DUET ? "duet" : "interleaved";
+}
+
+const char *
+quiet_huge_pages_name(HugePagesMode mode)
+{
+	return mode == HUGE_PAGES_ON ? "on" : mode == HUGE_PAGES_OFF ? "off" : "server";
 }
 
 bool
@@ -78,6 +84,17 @@ quiet_set_key(QuietSpec *q, const char *key, const char *value, char **error)
 		if (!parse_bool_word(value, &q->prewarm))
 			*error = psprintf("prewarm must be on (pg_prewarm the benchmark's relations before each run) or off, got \"%s\"", value);
 	}
+	else if (strcmp(key, "huge_pages") == 0)
+	{
+		bool		on;
+
+		if (strcmp(value, "server") == 0)
+			q->huge_pages = HUGE_PAGES_SERVER;
+		else if (parse_bool_word(value, &on))
+			q->huge_pages = on ? HUGE_PAGES_ON : HUGE_PAGES_OFF;
+		else
+			*error = psprintf("huge_pages must be on (the managed servers' shared memory in huge pages, reserved for them as root), off, or server (the servers' own setting), got \"%s\"", value);
+	}
 	else if (strcmp(key, "schedule") == 0)
 	{
 		q->schedule_given = true;
@@ -102,6 +119,7 @@ quiet_spec_to_json(const QuietSpec *q, json_t *experiment)
 	json_object_set_new(experiment, "aslr", json_boolean(q->aslr));
 	json_object_set_new(experiment, "pgbench_seed", json_string(q->shared_seed ? "shared" : "own"));
 	json_object_set_new(experiment, "prewarm", json_boolean(q->prewarm));
+	json_object_set_new(experiment, "huge_pages", json_string(quiet_huge_pages_name(q->huge_pages)));
 	json_object_set_new(experiment, "schedule", json_string(quiet_schedule_name(q->schedule)));
 }
 
@@ -192,6 +210,16 @@ quiet_check(const ExperimentSpec *spec, char **error)
 {
 	char	   *obstacle;
 
+	/* the experiment's huge_pages is written after the variant's settings */
+	for (int i = 0; i < spec->nvariants && spec->quiet.huge_pages != HUGE_PAGES_SERVER; i++)
+		for (int j = 0; j < spec->variants[i].nsettings; j++)
+			if (pg_strncasecmp(spec->variants[i].settings[j], "huge_pages=", 11) == 0)
+			{
+				*error = psprintf("variant \"%s\" sets huge_pages itself, and the experiment's huge_pages = %s would override it; "
+								  "set the experiment's huge_pages = server to compare huge page settings",
+								  spec->variants[i].name, quiet_huge_pages_name(spec->quiet.huge_pages));
+				return false;
+			}
 	if (spec->quiet.schedule != SCHEDULE_DUET || (obstacle = duet_obstacle(spec)) == NULL)
 		return true;
 	*error = psprintf("schedule = duet cannot run: %s; set schedule = interleaved (or auto)", obstacle);
@@ -303,22 +331,18 @@ json_t *
 quiet_process_facts(pid_t pid)
 {
 	json_t	   *facts = json_object();
-	char	   *path = psprintf("/proc/%d/status", (int) pid);
-	FILE	   *f = fopen(path, "re");
-	char		line[512];
+	char	   *status = psprintf("/proc/%d/status", (int) pid);
+	char	   *cpus = procfs_value(status, "Cpus_allowed_list");
+	char	   *huge = procfs_value(status, "HugetlbPages");
+	char	   *path = psprintf("/proc/%d/personality", (int) pid);
+	FILE	   *f;
 	unsigned int persona;
 
-	if (f)
-	{
-		while (fgets(line, sizeof(line), f))
-			if (strncmp(line, "Cpus_allowed_list:", 18) == 0)
-			{
-				(void) pg_strip_crlf(line);
-				json_object_set_new(facts, "cpus", json_string(line + 18 + strspn(line + 18, " \t")));
-			}
-		fclose(f);
-	}
-	path = psprintf("/proc/%d/personality", (int) pid);
+	if (cpus)
+		json_object_set_new(facts, "cpus", json_string(cpus));
+	/* "HugetlbPages:   147456 kB", since Linux 4.4 */
+	if (huge)
+		json_object_set_new(facts, "huge_pages_kb", json_integer(atol(huge)));
 	if ((f = fopen(path, "re")) != NULL)
 	{
 		if (fscanf(f, "%x", &persona) == 1)

@@ -3,8 +3,9 @@
  * quiet.h
  *		The [experiment] keys that quiet the servers of a run, and what
  *		carries them out (quiet.c): CPU sets, address-space randomization,
- *		one pgbench seed per round, prewarmed relations, and the schedule
- *		(interleaved, or both sides at once: duet).
+ *		one pgbench seed per round, prewarmed relations, huge pages
+ *		(hugepages.c), and the schedule (interleaved, or both sides at
+ *		once: duet).
  *
  * Included by experiment.h, whose ExperimentSpec holds one QuietSpec.
  *
@@ -26,6 +27,15 @@ typedef enum ScheduleMode
 	SCHEDULE_DUET				/* the variants of a pair run at the same time */
 } ScheduleMode;
 
+/* huge_pages: the servers' own setting, or one the experiment imposes */
+typedef enum HugePagesMode
+{
+	HUGE_PAGES_SERVER = 0,		/* nothing written: PostgreSQL's own "try", or
+								 * the variant's huge_pages */
+	HUGE_PAGES_ON,				/* pages reserved (as root), and required */
+	HUGE_PAGES_OFF				/* never, even where the pool has free pages */
+} HugePagesMode;
+
 typedef struct QuietSpec
 {
 	bool		pin;			/* each server and its pgbench on a CPU set of
@@ -35,6 +45,7 @@ typedef struct QuietSpec
 	bool		shared_seed;	/* one pgbench --random-seed per round, the same
 								 * for every variant */
 	bool		prewarm;		/* pg_prewarm the run database before each run */
+	HugePagesMode huge_pages;	/* shared memory of the managed servers */
 	ScheduleMode schedule;
 	bool		schedule_given; /* else schedule = auto: quiet_resolve() chooses */
 	char	   *schedule_why;	/* what schedule = auto chose and why, or NULL */
@@ -60,6 +71,7 @@ extern bool quiet_check(const struct ExperimentSpec *spec, char **error);
 extern bool quiet_set_key(QuietSpec *q, const char *key, const char *value, char **error);
 extern void quiet_spec_to_json(const QuietSpec *q, json_t *experiment);
 extern const char *quiet_schedule_name(ScheduleMode mode);
+extern const char *quiet_huge_pages_name(HugePagesMode mode);
 
 /* The CPU set of slot 0 or 1: each half of the CPUs this process may use. */
 extern bool quiet_cpu_slot(int slot, cpu_set_t *set, char **error);
@@ -75,7 +87,10 @@ extern bool quiet_pin_server(pid_t postmaster, const cpu_set_t *set, char **erro
 extern bool quiet_aslr_off_begin(int *saved, char **error);
 extern void quiet_aslr_off_end(int saved);
 
-/* What /proc says of a process: its CPUs and whether ASLR is off. */
+/*
+ * What /proc says of a process: its CPUs, whether ASLR is off, and how much
+ * of its memory is in huge pages.
+ */
 extern json_t *quiet_process_facts(pid_t pid);
 
 extern bool quiet_prewarm(PGconn *conn, char **error);

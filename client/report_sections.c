@@ -48,12 +48,14 @@ section_experiment(const ReportData *r, Doc *d)
 			 report_json_str(machine, "kernel", "?"),
 			 farm_machine_of(r->experiment).fingerprint, farm_signature(r->experiment));
 	doc_para(d, "In force for the managed servers: schedule %s; pin %s; address-space randomization %s; "
-			 "pgbench seed %s; prewarm %s (each run's runs/NNNN.json has what /proc showed of its server).",
+			 "pgbench seed %s; prewarm %s; huge pages %s (each run's runs/NNNN.json has what /proc showed of its server).",
 			 quiet_schedule_name(sp->quiet.schedule),
 			 sp->quiet.pin || sp->quiet.schedule == SCHEDULE_DUET ? "on" : "off",
 			 sp->quiet.aslr ? "on" : "off",
 			 sp->quiet.shared_seed ? "shared by the variants of each round" : "pgbench's own",
-			 sp->quiet.prewarm ? "on" : "off");
+			 sp->quiet.prewarm ? "on" : "off",
+			 sp->quiet.huge_pages == HUGE_PAGES_SERVER ? "the servers' own setting" :
+			 quiet_huge_pages_name(sp->quiet.huge_pages));
 	doc_table_begin(d, lengthof(hdr), hdr);
 	for (int v = 0; v < sp->nvariants; v++)
 	{

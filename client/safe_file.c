@@ -28,6 +28,8 @@
  * - A directory is made with mkdirat() and then opened (O_NOFOLLOW) and
  *   checked with fstat() on that descriptor, never stat() then use; its
  *   mode and owner are set with fchmod()/fchown() on the same descriptor.
+ * - A kernel setting (/proc/sys) is written in place, never created and
+ *   never through a link.
  *
  * Directories above the one written into are the user's own path and are
  * followed; every directory the client makes or enters below a results
@@ -483,6 +485,34 @@ safe_write_file(const char *path, const char *text, int how, char **error)
 		return false;
 	}
 	return safe_close(fd, error);
+}
+
+/*
+ * Set a kernel setting: write value to an existing file under /proc/sys/
+ * (vm.nr_hugepages), never creating one and never through a link.
+ */
+bool
+safe_write_sysctl(const char *path, const char *value, char **error)
+{
+	int			fd;
+	size_t		len = strlen(value);
+	bool		ok;
+
+	if (strncmp(path, "/proc/sys/", 10) != 0 || strstr(path, "..") != NULL)
+	{
+		*error = psprintf("\"%s\" is not a kernel setting under /proc/sys", path);
+		return false;
+	}
+	if ((fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+	{
+		*error = psprintf("could not open \"%s\": %m", path);
+		return false;
+	}
+	ok = write(fd, value, len) == (ssize_t) len;
+	if (!ok)
+		*error = psprintf("could not write \"%s\" to \"%s\": %m", value, path);
+	close(fd);
+	return ok;
 }
 
 /* Remove a file of ours (a link is removed, never what it points to). */

@@ -34,6 +34,7 @@ extern void safe_abandon_stream(FILE *f);
 extern bool safe_write_file(const char *path, const char *text, int how, char **error);
 extern bool safe_file_refused(void);
 extern bool safe_remove_file(const char *path, char **error);
+extern bool safe_write_sysctl(const char *path, const char *value, char **error);
 
 /* directories */
 extern bool safe_mkdir(const char *path, mode_t mode, int how, char **error);

@@ -300,6 +300,7 @@ setup_variants(Experiment *x, char **error)
 				vs->cluster.instance = x->last_instance[i];
 				vs->cluster.pad_environment = x->plan->restart_rounds > 0;
 				vs->cluster.aslr_off = !x->spec->quiet.aslr;
+				vs->cluster.huge_pages = x->spec->quiet.huge_pages;
 			}
 			fflush(stdout);
 			if (!cluster_start(&vs->cluster, error) ||
