@@ -576,11 +576,26 @@ start_postmaster(Cluster *c, char **error)
 	return rc == 0;
 }
 
+/* The start itself, with the huge pages and the ASLR it is to have */
+static bool
+start_quieted(Cluster *c, char **error)
+{
+	int			persona = 0;
+	bool		started_ok;
+
+	if (!provide_huge_pages(c, error) ||
+		(c->aslr_off && !quiet_aslr_off_begin(&persona, error)))
+		return false;
+	started_ok = start_postmaster(c, error);
+	if (c->aslr_off)
+		quiet_aslr_off_end(persona);
+	return started_ok;
+}
+
 bool
 cluster_start(Cluster *c, char **error)
 {
 	double		t0 = now_seconds();
-	int			persona = 0;
 	bool		started_ok;
 
 	if (c->host)
@@ -589,16 +604,16 @@ cluster_start(Cluster *c, char **error)
 		return true;
 	if (c->sockdir == NULL && !make_socket_dir(c, error))
 		return false;
+	/*
+	 * Huge pages made free for it can be taken by another server of the
+	 * host (huge_pages = try, PostgreSQL's default) before it maps them:
+	 * then once more.
+	 */
 	started_ok = write_server_conf(c, error) &&
-		provide_huge_pages(c, error) &&
 		randomize_environment_size(c, error) &&
-		(!c->aslr_off || quiet_aslr_off_begin(&persona, error));
-	if (started_ok)
-	{
-		started_ok = start_postmaster(c, error);
-		if (c->aslr_off)
-			quiet_aslr_off_end(persona);
-	}
+		(start_quieted(c, error) ||
+		 (c->huge_pages == HUGE_PAGES_ON && c->huge_pages_need > 0 &&
+		  hugepages_taken(c->huge_pages_need) && start_quieted(c, error)));
 	if (!started_ok)
 	{
 		/* a server refused at start (a bad setting) left no socket in it */

@@ -19,8 +19,9 @@
  * running server mapped but has not touched yet are counted free and
  * reserved (HugePages_Rsvd), so what the next start can have is the free
  * less the reserved.  Only root may raise the pool (vm.nr_hugepages); the
- * client raises it by what is missing, says so, and puts back the size it
- * found, so a host's own reservation is never lowered.
+ * client raises it by what is missing, says so, and takes off what it added
+ * when its servers have stopped, so that a host's own reservation, or
+ * another client's, is left as it is.
  *
  *-------------------------------------------------------------------------
  */
@@ -34,8 +35,9 @@
 
 #define NR_HUGEPAGES_PATH "/proc/sys/vm/nr_hugepages"
 
-/* vm.nr_hugepages before we raised it, or -1: not raised */
+/* vm.nr_hugepages as we first found it, and how much we have raised it */
 static long pool_found = -1;
+static long pool_added = 0;
 
 /* The pool as /proc/meminfo says: its size, free, reserved and page size. */
 typedef struct HugePagePool
@@ -132,6 +134,7 @@ hugepages_provide(long need, const char *variant, char **error)
 		pool_found = pool.total;
 	if (!safe_write_sysctl(NR_HUGEPAGES_PATH, psprintf("%ld", pool.total + missing), error))
 		return false;
+	pool_added += missing;
 	if (!read_pool(&pool) || pool.free - pool.reserved < need)
 	{
 		*error = psprintf("huge_pages = on: the kernel gave %ld of the %ld huge pages of %ld kB the server of variant \"%s\" needs (memory too fragmented for more); "
@@ -145,13 +148,28 @@ hugepages_provide(long need, const char *variant, char **error)
 	return true;
 }
 
+bool
+hugepages_taken(long need)
+{
+	HugePagePool pool;
+
+	return read_pool(&pool) && pool.free - pool.reserved < need;
+}
+
+/*
+ * What we added is taken off the pool as it is now, not the size we found
+ * written back: another client that raised it meanwhile keeps its pages.
+ */
 void
 hugepages_give_back(void)
 {
+	HugePagePool pool;
 	char	   *ignored;
 
-	if (pool_found < 0)
+	if (pool_added == 0 || !read_pool(&pool))
 		return;
-	(void) safe_write_sysctl(NR_HUGEPAGES_PATH, psprintf("%ld", pool_found), &ignored);
+	(void) safe_write_sysctl(NR_HUGEPAGES_PATH, psprintf("%ld", Max(pool.total - pool_added, 0)),
+							 &ignored);
+	pool_added = 0;
 	pool_found = -1;
 }

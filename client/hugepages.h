@@ -27,7 +27,10 @@ extern long hugepages_needed(const char *bindir, const char *datadir, const char
  */
 extern bool hugepages_provide(long need, const char *variant, char **error);
 
-/* Put vm.nr_hugepages back as it was before we raised it (when servers stop). */
+/* Whether fewer than need pages are free for the next start now */
+extern bool hugepages_taken(long need);
+
+/* Take off vm.nr_hugepages what we added to it (when the servers have stopped). */
 extern void hugepages_give_back(void);
 
 #endif							/* PGBENCH_EXT_HUGEPAGES_H */

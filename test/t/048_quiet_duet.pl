@@ -3,7 +3,10 @@
 # address-space randomization and on the CPUs the plan gave them; the two
 # runs of each pair overlap in time on disjoint CPU sets that swap every
 # round; both get the round's pgbench seed.  Then two servers started once
-# give "insufficient", and bad values of the keys are refused.
+# give "insufficient"; a duet with huge_pages = on has every run's server
+# in huge pages, as root reserving them and putting the pool back, and
+# without root and free pages refuses, saying what to do; bad values of the
+# keys are refused.
 use strict;
 use warnings;
 
@@ -101,6 +104,56 @@ is($cell->{comparison}{verdict}, 'insufficient', 'different servers started once
 like($cell->{comparison}{reason}, qr/each started once.*restart = auto/, 'saying why and what to set');
 like($out, qr/^insufficient: different servers, each started once/m, 'the terminal says why');
 
+# --- huge_pages = on ----------------------------------------------------------
+# The pool as /proc/meminfo has it: total, and what a start can have.
+sub huge_pool
+{
+	my %m = slurp_file('/proc/meminfo') =~ /^(HugePages_\w+):\s+(\d+)/mg;
+	return ($m{HugePages_Total}, $m{HugePages_Free} - $m{HugePages_Rsvd});
+}
+my @huge = ('ab', '-s', '1', '-c', '1', '-T', '1', '-r', '2', '-b', 'select-only', '--seed', '5',
+	'--restart', '1', '--schedule', 'duet', '--huge-pages', 'on');
+my @two = ('--variant', 'a', '--bindir', $bindir, '--variant', 'b', '--bindir', $bindir);
+my ($pool_before, $free_before) = huge_pool();
+SKIP:
+{
+	skip 'huge pages: not root, and no free huge page to use', 7 if $> != 0 && $free_before == 0;
+	my ($rc, $o, $e) = run_client(@huge, @two, '-o', "$base/huge");
+	is($rc, 0, 'huge_pages = on: a duet completes') or diag "$o\n$e";
+	my @counted = grep { $_->{status} eq 'ok' } read_runs("$base/huge");
+	is(scalar(@counted), 8, 'every run recorded (a warm-up after each start and a counted run, both rounds)');
+	my @kb = map { read_json(sprintf("%s/huge/runs/%04d.json", $base, $_->{run_id}))->{quiet}{huge_pages_kb} // 0 } @counted;
+	is(scalar(grep { $_ > 0 } @kb), scalar(@counted), "each run's server had its shared memory in huge pages (HugetlbPages kB: @kb)");
+	like(slurp_file("$base/huge/clusters/a/postgresql.pgbench_ext.conf"), qr/^huge_pages = on$/m, 'the server is told huge_pages = on');
+	like(read_json("$base/huge/experiment.json")->{spec}{experiment}{huge_pages}, qr/^on$/, 'experiment.json records it');
+  SKIP:
+	{
+		skip 'huge pages: the pool had free pages before, nothing to reserve', 2 if $> != 0 || $free_before > 0;
+		like($o, qr/^huge_pages = on: reserved \d+ huge pages of \d+ kB for the server of variant a .*put back when it ends\)$/m,
+			'as root the pool is raised, saying so');
+		is((huge_pool())[0], $pool_before, "vm.nr_hugepages put back as it was ($pool_before)");
+	}
+}
+
+# not root, the pool empty: refused before any run, saying what to do
+SKIP:
+{
+	my $nobody = getpwnam('nobody');
+	skip 'huge pages: a user other than root is needed, with the pool empty', 3
+	  unless $> == 0 && defined $nobody && (huge_pool())[1] == 0 &&
+	  IPC::Run::run([ 'runuser', '-u', 'nobody', '--', 'test', '-x', client() ]);
+	my $home = shared_tempdir();
+	chown $nobody, -1, $home;
+	my ($o, $e) = ('', '');
+	IPC::Run::run([ 'runuser', '-u', 'nobody', '--', 'env', "HOME=$home", "PGBENCH_EXT_STATE_DIR=$home/state",
+		"PGBENCH_EXT_INITDB_CACHE=$home/initdb-cache", client(), @huge, @two, '-o', "$home/r" ],
+		'<', \undef, '>', \$o, '2>', \$e);
+	is($? >> 8, 2, 'huge_pages = on without root and without free huge pages: status 2');
+	like($e, qr/needs \d+ huge pages of \d+ kB and 0 are free, and only root may reserve more; run as root .* \(sysctl -w vm\.nr_hugepages=\d+\) or set huge_pages = off/,
+		'naming the need and the three ways out');
+	ok(!-e "$home/r/runs.csv" || lines_in("$home/r/runs.csv") <= 1, 'no run recorded');
+}
+
 # --- bad values --------------------------------------------------------------
 my ($rc, $o, $e) = run_client(@duet[ 0 .. 10 ], '--pin', 'maybe', '--variant', 'a', '--bindir', $bindir,
 	'--variant', 'b', '--bindir', $bindir, '-o', "$base/bad");
@@ -111,5 +164,12 @@ like($e, qr/pin must be on .* or off, got "maybe"/, 'naming the key and its valu
 is($rc, 2, 'a duet of two variants on one server: a usage error');
 like($e, qr/schedule = duet cannot run: it needs every variant on a server of its own.*variant "b" shares/, 'saying which variant');
 ok(!-e "$base/bad2/runs.csv", 'nothing ran');
+($rc, $o, $e) = run_client(@huge[ 0 .. 16 ], '--huge-pages', 'sometimes', @two, '-o', "$base/bad3");
+is($rc, 2, 'huge_pages = sometimes: a usage error');
+like($e, qr/huge_pages must be on .*, off, or server .*, got "sometimes"/, 'naming the values');
+($rc, $o, $e) = run_client(@huge, '--variant', 'a', '--bindir', $bindir, '--set', 'huge_pages=off',
+	'--variant', 'b', '--bindir', $bindir, '-o', "$base/bad4");
+is($rc, 2, 'huge_pages = on beside a variant that sets huge_pages: a usage error');
+like($e, qr/variant "a" sets huge_pages itself.*huge_pages = server/, 'saying which variant and what to set');
 
 done_testing();
