@@ -12,7 +12,8 @@
 #       ratio: the lag-1 autocorrelation of those (do the units lean in
 #       streaks?), their correlation with the units' CPU ratios, and the sd
 #       of the units' tps and CPU ratios (how far each start's draw moves
-#       a unit);
+#       a unit); and the sd of the tps ratio between instance pairs and
+#       between rounds from summary.json's levels;
 #   bench/decide.py table CSV...
 #       per configuration and phase over the CSVs' rows: the verdicts, the
 #       median time to decide, and whether each comparison's final CI
@@ -78,8 +79,16 @@ def unit_figures(runs):
     return lag1, correlation(tps, cpu), statistics.stdev(tps), statistics.stdev(cpu)
 
 
+def level_sds(cell):
+    """The sd between instance pairs and between rounds of the paired log
+    ratio, as the report's levels line gives them (nan where absent)."""
+    ratio = ((cell.get("levels") or {}).get("components") or {}).get("ratio") or {}
+    return [float((ratio.get(k) or {}).get("sd", float("nan"))) for k in ("instance", "round")]
+
+
 def row(d, config, phase, repeat, setting, budget, started):
-    seq = json.load(open(d + "/summary.json"))["cells"][0]["sequential"]
+    cell = json.load(open(d + "/summary.json"))["cells"][0]
+    seq = cell["sequential"]
     cmp = seq["comparison"]
     tps, cpu, counted = {}, {}, counted_runs(d)
     for run in counted:
@@ -94,7 +103,7 @@ def row(d, config, phase, repeat, setting, budget, started):
                     f(cmp["ci_low"]), f(cmp["ci_high"]), "%.1f" % seq["spent_s"], str(seq["rounds"]),
                     str(cmp["n_units"]), str(seq["look"]), str(seq["max_looks"]), f(sum(logs)),
                     str(len(logs)), f(cpu_ratio), started, f(lag1), f(unit_cpu_r), f(unit_sd),
-                    f(unit_cpu_sd)]))
+                    f(unit_cpu_sd)] + [f(x) for x in level_sds(cell)]))
 
 
 def units(d):
@@ -144,13 +153,16 @@ def table(*paths):
                         for r in mine if r["cpu_ratio"] != "nan"]
                 notes.append("%s %s: the estimates' correlation with the CPU ratios B/A, %+.2f over %d comparisons"
                              % (config, phase, correlation([e for e, _ in both], [c for _, c in both]), len(both)))
-            sds = [(float(r["unit_sd"]), float(r["unit_cpu_sd"])) for r in mine
-                   if r.get("unit_sd") not in (None, "", "nan")]
+            sds = [(float(r["unit_sd"]), float(r["unit_cpu_sd"]), float(r["instance_sd"]),
+                    float(r["round_sd"])) for r in mine if r.get("instance_sd") not in (None, "", "nan")]
             if sds:
-                notes.append("%s %s: the sd of the units' log ratio B/A, median %.2f%% (tps), %.2f%% "
-                             "(user CPU per transaction) over %d comparisons" % (
-                                 config, phase, 100 * statistics.median(s for s, _ in sds),
-                                 100 * statistics.median(c for _, c in sds), len(sds)))
+                med = lambda i: 100 * statistics.median(x[i] for x in sds)
+                notes.append("%s %s: medians over %d comparisons: the sd of the units' log ratio B/A "
+                             "%.2f%% (tps), %.2f%% (user CPU per transaction); the levels' sd of the "
+                             "tps ratio between instance pairs %.2f%%, between rounds %.2f%%; the "
+                             "instance sd was 0 in %d" % (
+                                 config, phase, len(sds), med(0), med(1), med(2), med(3),
+                                 sum(x[2] == 0 for x in sds)))
             if lags:
                 # each lag-1 autocorrelation of n independent units has sd about 1/sqrt(n)
                 z = sum(l * math.sqrt(n) for l, n in lags) / math.sqrt(len(lags))
