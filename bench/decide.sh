@@ -23,7 +23,9 @@
 #   PG_CONFIG=... bench/decide.sh    (CONFIGS="interleaved duet" PHASES="aa slow"
 #                                     REPEAT=8 BUDGET=30m AA_BUDGET=BUDGET
 #                                     SETTING=1.4 DURATION=2 CLIENTS=1
-#                                     SCRIPT=select-only CLIENT=client/pgbench_ext)
+#                                     SCRIPT=select-only CLIENT=client/pgbench_ext
+#                                     KEEP=DIR: each comparison's results, without
+#                                     its clusters, kept in DIR for a later look)
 set -eu
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -64,6 +66,10 @@ for repeat in $(seq 1 "$REPEAT"); do
 				--variant A --bindir "$bindir" --variant B --bindir "$bindir" $slow -o "$dir"
 			bench/decide.py row "$dir" "$config" "$phase" "$repeat" "$setting" "$budget" "$started" >>"$CSV"
 			tail -1 "$CSV"
+			if [ -n "${KEEP:-}" ]; then
+				mkdir -p "$KEEP"
+				tar -C "$work" --exclude=clusters -cf - "$config-$phase-$repeat" | tar -C "$KEEP" -xf -
+			fi
 		done
 	done
 done
