@@ -103,6 +103,7 @@ hugepages_provide(long need, const char *variant, char **error)
 	HugePagePool pool;
 	long		available;
 	long		missing;
+	long		before;
 
 	if (!read_pool(&pool))
 	{
@@ -134,8 +135,16 @@ hugepages_provide(long need, const char *variant, char **error)
 		pool_found = pool.total;
 	if (!safe_write_sysctl(NR_HUGEPAGES_PATH, psprintf("%ld", pool.total + missing), error))
 		return false;
-	pool_added += missing;
-	if (!read_pool(&pool) || pool.free - pool.reserved < need)
+	before = pool.total;
+	if (!read_pool(&pool))
+	{
+		pool_added += missing;
+		*error = pg_strdup("huge_pages = on: /proc/meminfo could not be read after vm.nr_hugepages was raised");
+		return false;
+	}
+	/* the kernel may have found fewer: what it gave is what goes back */
+	pool_added += pool.total - before;
+	if (pool.free - pool.reserved < need)
 	{
 		*error = psprintf("huge_pages = on: the kernel gave %ld of the %ld huge pages of %ld kB the server of variant \"%s\" needs (memory too fragmented for more); "
 						  "reserve them soon after a boot (vm.nr_hugepages) or set huge_pages = off",

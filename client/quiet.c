@@ -24,6 +24,7 @@
 #include "experiment.h"
 #include "procfs.h"
 #include "quiet.h"
+#include "settings.h"
 #include "common/string.h"
 #include "pqexpbuffer.h"
 
@@ -212,14 +213,13 @@ quiet_check(const ExperimentSpec *spec, char **error)
 
 	/* the experiment's huge_pages is written after the variant's settings */
 	for (int i = 0; i < spec->nvariants && spec->quiet.huge_pages != HUGE_PAGES_SERVER; i++)
-		for (int j = 0; j < spec->variants[i].nsettings; j++)
-			if (pg_strncasecmp(spec->variants[i].settings[j], "huge_pages=", 11) == 0)
-			{
-				*error = psprintf("variant \"%s\" sets huge_pages itself, and the experiment's huge_pages = %s would override it; "
-								  "set the experiment's huge_pages = server to compare huge page settings",
-								  spec->variants[i].name, quiet_huge_pages_name(spec->quiet.huge_pages));
-				return false;
-			}
+		if (settings_have(spec->variants[i].settings, spec->variants[i].nsettings, "huge_pages"))
+		{
+			*error = psprintf("variant \"%s\" sets huge_pages itself, and the experiment's huge_pages = %s would override it; "
+							  "set the experiment's huge_pages = server to compare huge page settings",
+							  spec->variants[i].name, quiet_huge_pages_name(spec->quiet.huge_pages));
+			return false;
+		}
 	if (spec->quiet.schedule != SCHEDULE_DUET || (obstacle = duet_obstacle(spec)) == NULL)
 		return true;
 	*error = psprintf("schedule = duet cannot run: %s; set schedule = interleaved (or auto)", obstacle);

@@ -45,6 +45,7 @@
  */
 #include "client.h"
 #include "report.h"
+#include "settings.h"
 #include "words.h"
 
 #include "pqexpbuffer.h"
@@ -87,17 +88,6 @@ in_list(const char *name, const char *const *list, int n)
 	return false;
 }
 
-static bool
-in_settings(char *const *settings, int n, const char *name)
-{
-	size_t		len = strlen(name);
-
-	for (int i = 0; i < n; i++)
-		if (pg_strncasecmp(settings[i], name, len) == 0 && settings[i][len] == '=')
-			return true;
-	return false;
-}
-
 /* The variant whose server v runs on: itself, or its "cluster = OTHER". */
 static const VariantSpec *
 server_of(const ReportData *r, const VariantSpec *v)
@@ -117,8 +107,8 @@ declared_setting(const ReportData *r, const VariantSpec *v, const char *name)
 {
 	const VariantSpec *server = server_of(r, v);
 
-	return in_settings(server->settings, server->nsettings, name) ||
-		in_settings(v->session_settings, v->nsession_settings, name);
+	return settings_have(server->settings, server->nsettings, name) ||
+		settings_have(v->session_settings, v->nsession_settings, name);
 }
 
 static json_t *

@@ -303,6 +303,18 @@ settings_check_libraries(const VariantSpec *v, const char *bindir, char **error)
 	return true;
 }
 
+/* Whether one of settings ("name=value", as setting_check() normalized them) sets name. */
+bool
+settings_have(char *const *settings, int n, const char *name)
+{
+	size_t		len = strlen(name);
+
+	for (int i = 0; i < n; i++)
+		if (pg_strncasecmp(settings[i], name, len) == 0 && settings[i][len] == '=')
+			return true;
+	return false;
+}
+
 /* A value as a quoted string of a configuration file, as ALTER SYSTEM writes it. */
 char *
 setting_quote(const char *value)
