@@ -35,8 +35,7 @@
 
 #define NR_HUGEPAGES_PATH "/proc/sys/vm/nr_hugepages"
 
-/* vm.nr_hugepages as we first found it, and how much we have raised it */
-static long pool_found = -1;
+/* How much we have raised vm.nr_hugepages (what was there before: the rest) */
 static long pool_added = 0;
 
 /* The pool as /proc/meminfo says: its size, free, reserved and page size. */
@@ -131,8 +130,6 @@ hugepages_provide(long need, const char *variant, char **error)
 						  variant, need, pool.page_kb, available, pool.total + missing);
 		return false;
 	}
-	if (pool_found < 0)
-		pool_found = pool.total;
 	if (!safe_write_sysctl(NR_HUGEPAGES_PATH, psprintf("%ld", pool.total + missing), error))
 		return false;
 	before = pool.total;
@@ -152,7 +149,7 @@ hugepages_provide(long need, const char *variant, char **error)
 		return false;
 	}
 	printf("huge_pages = on: reserved %ld huge pages of %ld kB for the server of variant %s (vm.nr_hugepages %ld, %ld before this experiment; put back when it ends)\n",
-		   missing, pool.page_kb, variant, pool.total, pool_found);
+		   missing, pool.page_kb, variant, pool.total, pool.total - pool_added);
 	fflush(stdout);
 	return true;
 }
@@ -180,5 +177,4 @@ hugepages_give_back(void)
 	(void) safe_write_sysctl(NR_HUGEPAGES_PATH, psprintf("%ld", Max(pool.total - pool_added, 0)),
 							 &ignored);
 	pool_added = 0;
-	pool_found = -1;
 }
