@@ -20,9 +20,17 @@
  * resumed block, a server restarted after a crash) are numbered past the
  * plan's runs (plan_extra_warmup()).
  *
+ * Under schedule = duet two runs go at once.  With two variants they are
+ * the round's two; with more, every variant runs beside its baseline (the
+ * first variant, or the first variant's build of its seed): the baseline
+ * once per variant compared with it, so that each comparison of the report
+ * pairs runs that shared the host's interference.  The pairs of a round
+ * come in a shuffled order.
+ *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "build_seeds.h"
 #include "plan.h"
 
 #include "common/pg_prng.h"
@@ -56,24 +64,79 @@ plan_two_servers(const ExperimentSpec *spec)
 	return false;
 }
 
-/* The runs of a round: every variant in every cell (script and clients). */
+/*
+ * Under schedule = duet with three variants or more, the pairs of a cell's
+ * round: first[k] beside second[k] (-1: first[k] runs alone, a baseline
+ * no variant is compared with).  Returns how many; 0 when the round's runs
+ * are not base-paired.
+ */
+static int
+duet_base_pairs(const ExperimentSpec *spec, int *first, int *second)
+{
+	int			n = 0;
+
+	if (spec->quiet.schedule != SCHEDULE_DUET || spec->nvariants < 3)
+		return 0;
+	for (int v = 0; v < spec->nvariants; v++)
+	{
+		int			base = build_seeds_baseline(spec, v);
+		bool		partnered = false;
+
+		if (base >= 0)
+		{
+			first[n] = base;
+			second[n++] = v;
+			continue;
+		}
+		for (int w = 0; w < spec->nvariants; w++)
+			partnered |= build_seeds_baseline(spec, w) == v;
+		if (!partnered)
+		{
+			first[n] = v;
+			second[n++] = -1;
+		}
+	}
+	return n;
+}
+
+/*
+ * The runs of a round: every variant in every cell (script and clients),
+ * base-paired duets counting the baseline's run beside each variant.
+ */
 int
 plan_round_runs(const ExperimentSpec *spec)
 {
-	return spec->nscripts * spec->nclients * spec->nvariants;
+	int			first[MAX_VARIANTS],
+				second[MAX_VARIANTS];
+	int			npairs = duet_base_pairs(spec, first, second),
+				per_cell = spec->nvariants;
+
+	if (npairs > 0)
+	{
+		per_cell = 0;
+		for (int k = 0; k < npairs; k++)
+			per_cell += second[k] >= 0 ? 2 : 1;
+	}
+	return spec->nscripts * spec->nclients * per_cell;
 }
 
 /*
  * The runs of a round whose times add up: every run, or under schedule =
- * duet one a pair (with an odd number of variants, the last of a cell runs
- * alone), in every cell.
+ * duet one a pair (with two variants; with one, it runs alone), in every
+ * cell.
  */
 int
 plan_round_slots(const ExperimentSpec *spec)
 {
-	int			per_cell = spec->quiet.schedule == SCHEDULE_DUET
-		? (spec->nvariants + 1) / 2 : spec->nvariants;
+	int			first[MAX_VARIANTS],
+				second[MAX_VARIANTS];
+	int			npairs = duet_base_pairs(spec, first, second),
+				per_cell = spec->nvariants;
 
+	if (npairs > 0)
+		per_cell = npairs;
+	else if (spec->quiet.schedule == SCHEDULE_DUET)
+		per_cell = (spec->nvariants + 1) / 2;
 	return spec->nscripts * spec->nclients * per_cell;
 }
 
@@ -142,27 +205,97 @@ shuffle(PlannedRun *r, int n, pg_prng_state *rng)
 	}
 }
 
-/* One run of every variant in every cell, into r; returns how many. */
+/* A run of the plan as add_round() makes it. */
+static PlannedRun
+round_run(const ExperimentSpec *spec, int round, int block, bool warmup, bool after_start,
+		  int script, int clients, int variant, int partner)
+{
+	PlannedRun	r = {0};
+
+	r.round = round;
+	r.block = block;
+	r.variant = variant;
+	r.script = script;
+	r.clients = spec->clients[clients];
+	r.warmup = warmup;
+	r.after_start = after_start;
+	r.partner = partner;
+	return r;
+}
+
+/*
+ * One run of every variant in every cell, into r; returns how many.  Base-
+ * paired (duet_base_pairs()), a cell's pairs instead, each pair's two runs
+ * side by side in r.
+ */
 static int
 add_round(const ExperimentSpec *spec, PlannedRun *r, int round, int block, bool warmup,
 		  bool after_start)
 {
+	int			first[MAX_VARIANTS],
+				second[MAX_VARIANTS];
+	int			npairs = duet_base_pairs(spec, first, second);
 	int			k = 0;
 
 	for (int s = 0; s < spec->nscripts; s++)
 		for (int c = 0; c < spec->nclients; c++)
-			for (int v = 0; v < spec->nvariants; v++)
+		{
+			if (npairs == 0)
+				for (int v = 0; v < spec->nvariants; v++)
+					r[k++] = round_run(spec, round, block, warmup, after_start, s, c, v, -1);
+			for (int p = 0; p < npairs; p++)
 			{
-				r[k].round = round;
-				r[k].block = block;
-				r[k].variant = v;
-				r[k].script = s;
-				r[k].clients = spec->clients[c];
-				r[k].warmup = warmup;
-				r[k].after_start = after_start;
-				k++;
+				r[k++] = round_run(spec, round, block, warmup, after_start, s, c,
+								   first[p], second[p]);
+				if (second[p] >= 0)
+					r[k++] = round_run(spec, round, block, warmup, after_start, s, c,
+									   second[p], first[p]);
 			}
+		}
 	return k;
+}
+
+/*
+ * Fisher–Yates over the base-paired round's pairs (a baseline alone is a
+ * pair of one), then a coin for which of a pair is started first.
+ */
+static void
+shuffle_pairs(PlannedRun *r, int n, pg_prng_state *rng)
+{
+	int		   *start = pg_malloc(sizeof(int) * n);
+	int			npairs = 0;
+	PlannedRun *copy = pg_malloc(sizeof(PlannedRun) * n);
+	int			k = 0;
+
+	for (int i = 0; i < n; i += r[i].partner >= 0 ? 2 : 1)
+		start[npairs++] = i;
+	for (int i = npairs - 1; i > 0; i--)
+	{
+		int			j = (int) pg_prng_uint64_range(rng, 0, i);
+		int			tmp = start[i];
+
+		start[i] = start[j];
+		start[j] = tmp;
+	}
+	memcpy(copy, r, sizeof(PlannedRun) * n);
+	for (int p = 0; p < npairs; p++)
+	{
+		const PlannedRun *pair = &copy[start[p]];
+
+		if (pair->partner >= 0 && pg_prng_bool(rng))
+		{
+			r[k++] = pair[1];
+			r[k++] = pair[0];
+		}
+		else
+		{
+			r[k++] = pair[0];
+			if (pair->partner >= 0)
+				r[k++] = pair[1];
+		}
+	}
+	pfree(copy);
+	pfree(start);
 }
 
 /* The cell of a run: its script and client count */
@@ -174,18 +307,20 @@ same_cell(const PlannedRun *a, const PlannedRun *b)
 
 /*
  * After a round is shuffled: its CPU sets, and under schedule = duet its
- * pairs.  A duet pairs two runs of one cell, so the round's runs are
+ * pairs.  Base-paired rounds come in pairs already (shuffle_pairs()).
+ * Otherwise a duet pairs two runs of one cell, so the round's runs are
  * regrouped by cell (the cells in the order of their first run, each
- * cell's runs in shuffled order) and paired in turn; with an odd number of
- * variants the last of a cell runs alone.  The two of a pair get the two
- * CPU sets, the lower-numbered variant the set of the round's parity, so
- * that each variant alternates between them; interleaved runs take the
- * round's set.
+ * cell's runs in shuffled order) and paired in turn; with one variant, it
+ * runs alone.  The two of a pair get the two CPU sets, the lower-numbered
+ * variant the set of the round's parity, so that each variant alternates
+ * between them; interleaved runs take the round's set.
  */
 static void
-arrange_round(const ExperimentSpec *spec, PlannedRun *r, int n, int parity)
+arrange_round(const ExperimentSpec *spec, PlannedRun *r, int n, int parity, bool base_paired)
 {
-	if (spec->quiet.schedule == SCHEDULE_DUET)
+	bool		duet = spec->quiet.schedule == SCHEDULE_DUET;
+
+	if (duet && !base_paired)
 	{
 		PlannedRun *grouped = pg_malloc(sizeof(PlannedRun) * n);
 		bool	   *taken = pg_malloc0(sizeof(bool) * n);
@@ -207,17 +342,36 @@ arrange_round(const ExperimentSpec *spec, PlannedRun *r, int n, int parity)
 		r[i].cpu_slot = parity;
 		r[i].duet_first = false;
 	}
-	if (spec->quiet.schedule != SCHEDULE_DUET)
+	if (!duet)
 		return;
 	for (int i = 0; i + 1 < n; i++)
 	{
-		if (!same_cell(&r[i], &r[i + 1]))
+		if (base_paired ? r[i].partner < 0 : !same_cell(&r[i], &r[i + 1]))
 			continue;
 		r[i].duet_first = true;
+		r[i].partner = r[i + 1].variant;
+		r[i + 1].partner = r[i].variant;
 		r[i].cpu_slot = (r[i].variant < r[i + 1].variant) ? parity : 1 - parity;
 		r[i + 1].cpu_slot = 1 - r[i].cpu_slot;
 		i++;
 	}
+}
+
+/* A round's runs into r: made, shuffled and arranged. */
+static void
+plan_round(const ExperimentSpec *spec, PlannedRun *r, int n, int round, int block,
+		   bool warmup, bool after_start, int parity, pg_prng_state *rng)
+{
+	int			first[MAX_VARIANTS],
+				second[MAX_VARIANTS];
+	bool		base_paired = duet_base_pairs(spec, first, second) > 0;
+
+	add_round(spec, r, round, block, warmup, after_start);
+	if (base_paired)
+		shuffle_pairs(r, n, rng);
+	else
+		shuffle(r, n, rng);
+	arrange_round(spec, r, n, parity, base_paired);
 }
 
 Plan *
@@ -242,14 +396,11 @@ plan_build(const ExperimentSpec *spec)
 		/* a block's first round: after the start, its warm-up runs */
 		if (plan->restart_rounds > 0 && (round - 1) % plan->restart_rounds == 0)
 		{
-			add_round(spec, &plan->runs[k], 0, block, true, true);
-			shuffle(&plan->runs[k], per_round, &rng);
-			arrange_round(spec, &plan->runs[k], per_round, block % 2);
+			plan_round(spec, &plan->runs[k], per_round, 0, block, true, true, block % 2, &rng);
 			k += per_round;
 		}
-		add_round(spec, &plan->runs[k], round, block, round <= spec->warmup, false);
-		shuffle(&plan->runs[k], per_round, &rng);
-		arrange_round(spec, &plan->runs[k], per_round, round % 2);
+		plan_round(spec, &plan->runs[k], per_round, round, block, round <= spec->warmup, false,
+				   round % 2, &rng);
 		k += per_round;
 	}
 	Assert(k == plan->nruns);
@@ -272,6 +423,7 @@ plan_extra_warmup(const ExperimentSpec *spec, int run_id, int block, int variant
 	r.clients = clients;
 	r.warmup = r.after_start = true;
 	r.cpu_slot = block % 2;
+	r.partner = -1;
 	return r;
 }
 
@@ -285,14 +437,15 @@ plan_to_json(const Plan *plan, const ExperimentSpec *spec)
 		const PlannedRun *r = &plan->runs[i];
 
 		json_array_append_new(arr,
-							  json_pack("{s:i, s:i, s:i, s:s, s:s, s:i, s:b, s:b, s:i, s:b}",
+							  json_pack("{s:i, s:i, s:i, s:s, s:s, s:i, s:b, s:b, s:i, s:b, s:s?}",
 										"run_id", r->run_id, "round", r->round,
 										"block", r->block,
 										"variant", spec->variants[r->variant].name,
 										"script", spec->scripts[r->script],
 										"clients", r->clients, "warmup", r->warmup,
 										"warmup_after_start", r->after_start,
-										"cpu_slot", r->cpu_slot, "duet_first", r->duet_first));
+										"cpu_slot", r->cpu_slot, "duet_first", r->duet_first,
+										"partner", r->partner >= 0 ? spec->variants[r->partner].name : NULL));
 	}
 	return arr;
 }

@@ -22,6 +22,7 @@ typedef struct PlannedRun
 	bool		after_start;	/* the warm-up run of its variant and cell after a start */
 	int			cpu_slot;		/* pin = on: the CPU set of its server and pgbench (quiet.c) */
 	bool		duet_first;		/* schedule = duet: runs at once with the next run */
+	int			partner;		/* schedule = duet: the variant it runs beside, -1 for none */
 } PlannedRun;
 
 typedef struct Plan

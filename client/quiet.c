@@ -201,8 +201,9 @@ quiet_resolve(ExperimentSpec *spec)
 	else
 	{
 		q->schedule = SCHEDULE_DUET;
-		q->schedule_why = psprintf("duet: both runs of a pair at once, each side on %d of the %d CPUs, swapped every round",
-								   cpus / QUIET_CPU_SLOTS, cpus);
+		q->schedule_why = psprintf("duet: both runs of a pair at once, each side on %d of the %d CPUs, swapped every round%s",
+								   cpus / QUIET_CPU_SLOTS, cpus,
+								   spec->nvariants > 2 ? "; every variant beside its baseline, the baseline once for each" : "");
 	}
 }
 

@@ -92,6 +92,7 @@ typedef struct ReportRun
 	int			clients;
 	bool		warmup;
 	bool		after_start;	/* the warm-up run after a start (round 0) */
+	int			partner;		/* schedule = duet: the variant planned beside it, -1 for none */
 	char	   *build;			/* the levels: "" and 0 in results of older versions */
 	int			build_seed;
 	int			instance;
@@ -264,6 +265,8 @@ typedef struct ReportData
 
 	/* samples[(s * nclients + c) * nvariants + v] */
 	ReportSample *samples;
+	/* base-paired duets: as samples, each variant's runs per partner (one more index) */
+	ReportSample *partner_samples;
 	ReportCell *cells;			/* script-major, then clients, then variant */
 	int			ncells;
 
@@ -511,6 +514,10 @@ extern char *report_comparison_n(const StatsComparison *cmp);
  * left and computes nothing; every stage calls these ----
  */
 extern ReportSample *report_sample(const ReportData *r, int script, int clients, int variant);
+extern void report_sample_alloc(ReportSample *smp, int nruns);
+extern void report_summarize_sample(const ReportData *r, ReportSample *smp);
+extern ReportSample *report_side_sample(const ReportData *r, int script, int clients, int variant,
+										int other);
 extern int	report_script_index(const ReportData *r, const char *script);
 extern int	report_variant_index(const ReportData *r, const char *name);
 extern int	report_baseline_of(const ReportData *r, int v);

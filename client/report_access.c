@@ -104,6 +104,46 @@ report_sample(const ReportData *r, int script, int clients, int variant)
 	return &r->samples[(script * r->spec.nclients + clients) * r->spec.nvariants + variant];
 }
 
+/* Room in smp for every run of the results. */
+void
+report_sample_alloc(ReportSample *smp, int nruns)
+{
+	smp->tps = pg_malloc(sizeof(double) * (nruns + 1));
+	smp->rounds = pg_malloc(sizeof(int) * (nruns + 1));
+	smp->run_ids = pg_malloc(sizeof(int) * (nruns + 1));
+	smp->instances = pg_malloc(sizeof(int) * (nruns + 1));
+	smp->seeds = pg_malloc(sizeof(int) * (nruns + 1));
+	smp->run_index = pg_malloc(sizeof(int) * (nruns + 1));
+}
+
+/* A sample's median, CI and outliers. */
+void
+report_summarize_sample(const ReportData *r, ReportSample *smp)
+{
+	if (smp->n > 0)
+	{
+		smp->has_summary = stats_summarize(smp->tps, smp->n, 1.0 - r->opt.alpha,
+										   &smp->summary) == STATS_OK;
+		smp->outliers = Max(0, stats_outliers(smp->tps, smp->n, NULL, NULL));
+	}
+}
+
+/*
+ * The runs of variant in a cell to compare with other: under a base-paired
+ * duet those that ran beside other, when there are any; else all of them.
+ */
+ReportSample *
+report_side_sample(const ReportData *r, int script, int clients, int variant, int other)
+{
+	int			nv = r->spec.nvariants;
+	ReportSample *smp;
+
+	if (r->partner_samples == NULL || other < 0)
+		return report_sample(r, script, clients, variant);
+	smp = &r->partner_samples[((script * r->spec.nclients + clients) * nv + variant) * nv + other];
+	return smp->n > 0 ? smp : report_sample(r, script, clients, variant);
+}
+
 /* The figure of the verdict, as a ReportRunValue. */
 double
 report_run_tps(const ReportRun *run)

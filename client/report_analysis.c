@@ -109,8 +109,8 @@ compute_cells(ReportData *r)
 				cell->base = report_baseline_of(r, v);
 				cell->name = report_variant_name(r, v);
 				cell->base_name = report_variant_name(r, cell->base);
-				cell->a = report_sample(r, s, c, cell->base);
-				cell->b = smp;
+				cell->a = report_side_sample(r, s, c, cell->base, v);
+				cell->b = report_side_sample(r, s, c, v, cell->base);
 				report_compare_cell(r, cell);
 			}
 		}
@@ -198,16 +198,9 @@ report_analyze_cells(ReportData *r)
 
 	/* each sample's median, CI and outliers, first: the cells compare them */
 	for (int i = 0; i < nsamples; i++)
-	{
-		ReportSample *smp = &r->samples[i];
-
-		if (smp->n > 0)
-		{
-			smp->has_summary = stats_summarize(smp->tps, smp->n, 1.0 - r->opt.alpha,
-											   &smp->summary) == STATS_OK;
-			smp->outliers = Max(0, stats_outliers(smp->tps, smp->n, NULL, NULL));
-		}
-	}
+		report_summarize_sample(r, &r->samples[i]);
+	for (int i = 0; r->partner_samples && i < nsamples * r->spec.nvariants; i++)
+		report_summarize_sample(r, &r->partner_samples[i]);
 	compute_cells(r);
 	report_pooled_seed_cells(r);
 	report_sequential_load(r);

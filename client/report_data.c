@@ -135,22 +135,81 @@ read_runs_csv(ReportData *r, char **error)
 	return true;
 }
 
-/* Distribute counted runs over the samples, in run order. */
+/* Run i, counted, appended to smp. */
+static void
+sample_add(const ReportData *r, ReportSample *smp, int i)
+{
+	const ReportRun *run = &r->runs[i];
+
+	smp->tps[smp->n] = run->tps;
+	smp->rounds[smp->n] = run->round;
+	smp->run_ids[smp->n] = run->run_id;
+	smp->instances[smp->n] = run->instance;
+	/* older results have no seed column: the name tells */
+	if (run->build_seed > 0)
+		smp->seeds[smp->n] = run->build_seed;
+	else
+		(void) build_seeds_base(run->variant, &smp->seeds[smp->n]);
+	smp->run_index[smp->n] = i;
+	smp->n++;
+}
+
+/*
+ * Each run's partner, the variant the plan in experiment.json ran beside
+ * it (results of older versions, and interleaved ones, have none).
+ */
+static bool
+read_partners(ReportData *r)
+{
+	json_t	   *plan = json_object_get(r->experiment, "plan");
+	int			max_id = 0;
+	int		   *partner_of;
+	bool		any = false;
+	size_t		k;
+	json_t	   *pr;
+
+	for (int i = 0; i < r->nruns; i++)
+	{
+		r->runs[i].partner = -1;
+		max_id = Max(max_id, r->runs[i].run_id);
+	}
+	partner_of = pg_malloc(sizeof(int) * (max_id + 1));
+	for (int id = 0; id <= max_id; id++)
+		partner_of[id] = -1;
+	json_array_foreach(plan, k, pr)
+	{
+		json_int_t	id = json_integer_value(json_object_get(pr, "run_id"));
+		const char *partner = json_string_value(json_object_get(pr, "partner"));
+
+		if (partner != NULL && id > 0 && id <= max_id)
+			partner_of[id] = report_variant_index(r, partner);
+	}
+	for (int i = 0; i < r->nruns; i++)
+	{
+		if (r->runs[i].run_id >= 0)
+			r->runs[i].partner = partner_of[r->runs[i].run_id];
+		any |= r->runs[i].partner >= 0;
+	}
+	pfree(partner_of);
+	return any;
+}
+
+/*
+ * Distribute counted runs over the samples, in run order; with partners,
+ * also over the samples of each variant's runs beside each other one.
+ */
 static void
 fill_samples(ReportData *r)
 {
-	int			nsamples = r->spec.nscripts * r->spec.nclients * r->spec.nvariants;
+	int			nv = r->spec.nvariants;
+	int			nsamples = r->spec.nscripts * r->spec.nclients * nv;
+	bool		partners = read_partners(r);
 
 	r->samples = pg_malloc0(sizeof(ReportSample) * nsamples);
 	for (int i = 0; i < nsamples; i++)
-	{
-		r->samples[i].tps = pg_malloc(sizeof(double) * (r->nruns + 1));
-		r->samples[i].rounds = pg_malloc(sizeof(int) * (r->nruns + 1));
-		r->samples[i].run_ids = pg_malloc(sizeof(int) * (r->nruns + 1));
-		r->samples[i].instances = pg_malloc(sizeof(int) * (r->nruns + 1));
-		r->samples[i].seeds = pg_malloc(sizeof(int) * (r->nruns + 1));
-		r->samples[i].run_index = pg_malloc(sizeof(int) * (r->nruns + 1));
-	}
+		report_sample_alloc(&r->samples[i], r->nruns);
+	if (partners)
+		r->partner_samples = pg_malloc0(sizeof(ReportSample) * nsamples * nv);
 	for (int i = 0; i < r->nruns; i++)
 	{
 		const ReportRun *run = &r->runs[i];
@@ -161,18 +220,13 @@ fill_samples(ReportData *r)
 
 		if (s < 0 || c < 0 || v < 0 || !report_run_counted(run))
 			continue;
-		smp = report_sample(r, s, c, v);
-		smp->tps[smp->n] = run->tps;
-		smp->rounds[smp->n] = run->round;
-		smp->run_ids[smp->n] = run->run_id;
-		smp->instances[smp->n] = run->instance;
-		/* older results have no seed column: the name tells */
-		if (run->build_seed > 0)
-			smp->seeds[smp->n] = run->build_seed;
-		else
-			(void) build_seeds_base(run->variant, &smp->seeds[smp->n]);
-		smp->run_index[smp->n] = i;
-		smp->n++;
+		sample_add(r, report_sample(r, s, c, v), i);
+		if (run->partner < 0 || r->partner_samples == NULL)
+			continue;
+		smp = &r->partner_samples[((s * r->spec.nclients + c) * nv + v) * nv + run->partner];
+		if (smp->tps == NULL)
+			report_sample_alloc(smp, r->nruns);
+		sample_add(r, smp, i);
 	}
 }
 

@@ -174,25 +174,43 @@ report_compare_cell(ReportData *r, ReportCell *c)
 	}
 }
 
-/* The runs of every seed of the variant named by pattern, in one sample. */
+/* The variant named by pattern whose build seed is that of variant v, or -1. */
+static int
+same_seed_variant(const ReportData *r, const char *pattern, int v)
+{
+	int			seed,
+				other_seed;
+
+	(void) build_seeds_base(r->spec.variants[v].name, &seed);
+	for (int w = 0; w < r->spec.nvariants; w++)
+	{
+		if (!build_seeds_matches(pattern, r->spec.variants[w].name))
+			continue;
+		(void) build_seeds_base(r->spec.variants[w].name, &other_seed);
+		if (other_seed == seed)
+			return w;
+	}
+	return -1;
+}
+
+/*
+ * The runs of every seed of the variant named by pattern, in one sample:
+ * of each seed those to compare with the same seed of the variant named by
+ * other (report_side_sample()).
+ */
 static ReportSample *
-pooled_sample(const ReportData *r, int s, int c, const char *pattern)
+pooled_sample(const ReportData *r, int s, int c, const char *pattern, const char *other)
 {
 	ReportSample *out = pg_malloc0(sizeof(ReportSample));
-	int			max = r->nruns + 1;
 
-	out->tps = pg_malloc(sizeof(double) * max);
-	out->rounds = pg_malloc(sizeof(int) * max);
-	out->run_ids = pg_malloc(sizeof(int) * max);
-	out->instances = pg_malloc(sizeof(int) * max);
-	out->seeds = pg_malloc(sizeof(int) * max);
-	out->run_index = pg_malloc(sizeof(int) * max);
+	report_sample_alloc(out, r->nruns);
 	for (int v = 0; v < r->spec.nvariants; v++)
 	{
-		const ReportSample *smp = report_sample(r, s, c, v);
+		const ReportSample *smp;
 
 		if (!build_seeds_matches(pattern, r->spec.variants[v].name))
 			continue;
+		smp = report_side_sample(r, s, c, v, same_seed_variant(r, other, v));
 		memcpy(out->tps + out->n, smp->tps, sizeof(double) * smp->n);
 		memcpy(out->rounds + out->n, smp->rounds, sizeof(int) * smp->n);
 		memcpy(out->run_ids + out->n, smp->run_ids, sizeof(int) * smp->n);
@@ -201,12 +219,7 @@ pooled_sample(const ReportData *r, int s, int c, const char *pattern)
 		memcpy(out->run_index + out->n, smp->run_index, sizeof(int) * smp->n);
 		out->n += smp->n;
 	}
-	if (out->n > 0)
-	{
-		out->has_summary = stats_summarize(out->tps, out->n, 1.0 - r->opt.alpha,
-										   &out->summary) == STATS_OK;
-		out->outliers = Max(0, stats_outliers(out->tps, out->n, NULL, NULL));
-	}
+	report_summarize_sample(r, out);
 	return out;
 }
 
@@ -233,8 +246,8 @@ report_pooled_seed_cells(ReportData *r)
 				cell->base = -1;
 				cell->name = pooled[k];
 				cell->base_name = pooled[0];
-				cell->a = pooled_sample(r, s, c, pooled[0]);
-				cell->b = pooled_sample(r, s, c, pooled[k]);
+				cell->a = pooled_sample(r, s, c, pooled[0], pooled[k]);
+				cell->b = pooled_sample(r, s, c, pooled[k], pooled[0]);
 				report_compare_cell(r, cell);
 			}
 }

@@ -427,6 +427,49 @@ plan_of_budget(ExperimentSpec *spec, const RunOptions *opts, BudgetPlan *b, char
 	return true;
 }
 
+/*
+ * Resumed: whether this version plans the experiment's runs as the one
+ * that started it did (experiment.json's plan, where it has one), run by
+ * run, before anything of the results is touched.  A plan made otherwise
+ * would put the runs still to do in other places.
+ */
+static bool
+plan_as_recorded(const Experiment *x, char **error)
+{
+	json_t	   *doc = results_read_json(x->dir, "experiment.json", error);
+	json_t	   *recorded = doc ? json_object_get(doc, "plan") : NULL;
+	json_t	   *now;
+	size_t		i;
+	json_t	   *was;
+	bool		same;
+
+	if (doc == NULL)
+		return false;
+	if (json_array_size(recorded) == 0)
+	{
+		json_decref(doc);
+		return true;
+	}
+	now = plan_to_json(x->plan, x->spec);
+	same = json_array_size(recorded) == json_array_size(now);
+	json_array_foreach(recorded, i, was)
+	{
+		json_t	   *is = json_array_get(now, i);
+		static const char *const keys[] = {"run_id", "round", "variant", "duet_first"};
+
+		/* keys an older version did not record are not compared */
+		for (int k = 0; same && k < lengthof(keys); k++)
+			same = json_object_get(was, keys[k]) == NULL ||
+				json_equal(json_object_get(was, keys[k]), json_object_get(is, keys[k]));
+	}
+	json_decref(now);
+	json_decref(doc);
+	if (!same)
+		*error = psprintf("\"%s/experiment.json\" was planned by another version of pgbench_ext, whose runs come in another order: resume it with that version, or run the experiment again",
+						  x->dir);
+	return same;
+}
+
 static int
 fail_setup(const char *error)
 {
@@ -452,7 +495,8 @@ set_up(Experiment *x, const RunOptions *opts, const BudgetPlan *budget, bool **d
 
 	if (opts->resume)
 	{
-		if ((*done = results_completed_runs(x->dir, spec, x->plan->nruns, ndone, &error)) == NULL)
+		if (!plan_as_recorded(x, &error) ||
+			(*done = results_completed_runs(x->dir, spec, x->plan->nruns, ndone, &error)) == NULL)
 			return fail_setup(error);
 		printf("resuming %s: %d of %d runs already done\n", x->dir, *ndone, x->plan->nruns);
 		if (!read_last_instances(x, &error))

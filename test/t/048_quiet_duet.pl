@@ -3,7 +3,8 @@
 # address-space randomization and on the CPUs the plan gave them; the two
 # runs of each pair overlap in time on disjoint CPU sets that swap every
 # round; both get the round's pgbench seed.  Then two servers started once
-# give "insufficient"; a duet with huge_pages = on has every run's server
+# give "insufficient"; with three variants each runs beside the baseline
+# and is compared with the baseline's runs beside it; a duet with huge_pages = on has every run's server
 # in huge pages, as root reserving them and putting the pool back, and
 # without root and free pages refuses, saying what to do; bad values of the
 # keys are refused.
@@ -11,6 +12,7 @@ use strict;
 use warnings;
 
 use IPC::Run;
+use JSON::PP;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::Local qw(timegm);
@@ -104,12 +106,67 @@ is($cell->{comparison}{verdict}, 'insufficient', 'different servers started once
 like($cell->{comparison}{reason}, qr/each started once.*restart = auto/, 'saying why and what to set');
 like($out, qr/^insufficient: different servers, each started once/m, 'the terminal says why');
 
+# --- three variants: every variant beside the baseline ---------------------
+# Each round runs a beside b and a beside c, in a shuffled order; b's
+# comparison with a takes a's runs beside b, c's those beside c.
+my $tri = "$base/three";
+my ($trc, $tout, $terr) = run_client('ab', '-s', '1', '-c', '1', '-T', '1', '-r', '2', '-b', 'select-only',
+	'--seed', '5', '--restart', 'never', '--schedule', 'duet',
+	'--variant', 'a', '--bindir', $bindir, '--variant', 'b', '--bindir', $bindir,
+	'--variant', 'c', '--bindir', $bindir, '-o', $tri);
+is($trc, 0, 'a duet of three variants completes') or diag "$tout\n$terr";
+my %partner_of = map { ($_->{run_id} => $_->{partner} // '') } @{ read_json("$tri/experiment.json")->{plan} };
+my @tri_runs = grep { $_->{status} eq 'ok' } read_runs($tri);
+is(scalar @tri_runs, 8, 'two rounds of two pairs: eight runs, all ok');
+my %pairs;
+foreach my $run (@tri_runs)
+{
+	push @{ $pairs{ $run->{round} }{ join('+', sort($run->{variant}, $partner_of{ $run->{run_id} })) } }, $run;
+}
+foreach my $round (1, 2)
+{
+	is(join(' ', sort keys %{ $pairs{$round} }), 'a+b a+c', "round $round: a beside b, and a beside c");
+	foreach my $pair (values %{ $pairs{$round} })
+	{
+		my ($x, $y) = @$pair;
+		my ($sx, $sy) = (epoch_of($x->{started_at}), epoch_of($y->{started_at}));
+		ok(abs($sx - $sy) <= 1 && $sx < $sy + $y->{duration_s} && $sy < $sx + $x->{duration_s},
+			"round $round: $x->{variant} and $y->{variant} run at once");
+	}
+}
+my %tri_cells = map { ($_->{variant} => $_) } @{ read_json("$tri/summary.json")->{cells} };
+foreach my $v ('b', 'c')
+{
+	my @beside = sort { $a <=> $b } map { $_->{tps} + 0 }
+	  grep { $_->{variant} eq 'a' && $partner_of{ $_->{run_id} } eq $v } @tri_runs;
+	is(join(' ', sort { $a <=> $b } map { $_ + 0 } @{ $tri_cells{$v}{a}{tps} }), join(' ', @beside),
+		"$v vs a: a's runs beside $v, not all of a's");
+}
+
+# resumed by a version that plans the runs otherwise (a pair's two runs
+# swapped): refused, nothing touched
+my $exp_json = slurp_file("$tri/experiment.json");
+my $doc = JSON::PP->new->decode($exp_json);
+my ($first, $second) = @{ $doc->{plan} }[ 0, 1 ];
+($first->{variant}, $second->{variant}) = ($second->{variant}, $first->{variant});
+open my $w, '>', "$tri/experiment.json" or die $!;
+print $w JSON::PP->new->encode($doc);
+close $w;
+my $runs_before = slurp_file("$tri/runs.csv");
+($trc, $tout, $terr) = run_client('run', '--resume', $tri);
+isnt($trc, 0, '--resume of an experiment planned in another order stops');
+like($terr, qr/experiment\.json" was planned by another version of pgbench_ext, whose runs come in another order: resume it with that version/,
+	'and says why');
+is(slurp_file("$tri/runs.csv"), $runs_before, 'runs.csv untouched');
+
 # --- huge_pages = on ----------------------------------------------------------
-# The pool as /proc/meminfo has it: total, and what a start can have.
+# The pool as /proc/meminfo has it: its persistent pages (vm.nr_hugepages;
+# pages another server of the host still holds when the pool is lowered
+# stay as surplus until it lets them go), and what a start can have.
 sub huge_pool
 {
 	my %m = slurp_file('/proc/meminfo') =~ /^(HugePages_\w+):\s+(\d+)/mg;
-	return ($m{HugePages_Total}, $m{HugePages_Free} - $m{HugePages_Rsvd});
+	return ($m{HugePages_Total} - $m{HugePages_Surp}, $m{HugePages_Free} - $m{HugePages_Rsvd});
 }
 my @huge = ('ab', '-s', '1', '-c', '1', '-T', '1', '-r', '2', '-b', 'select-only', '--seed', '5',
 	'--restart', '1', '--schedule', 'duet', '--huge-pages', 'on');
