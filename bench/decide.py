@@ -60,8 +60,13 @@ def units_of(runs):
 
 
 def counted_runs(d):
+    """The counted runs of A and B; of a duet of three (duet3) A's those
+    beside B, as B's comparison takes them (experiment.json's partners)."""
+    plan = json.load(open(d + "/experiment.json")).get("plan") or []
+    partner = {str(p["run_id"]): p.get("partner") for p in plan}
     return [run for run in csv.DictReader(open(d + "/runs.csv"))
-            if run["status"] == "ok" and run["warmup"] == "false"]
+            if run["status"] == "ok" and run["warmup"] == "false" and run["variant"] in ("A", "B")
+            and partner.get(run["run_id"]) in (None, "A", "B")]
 
 
 def unit_figures(runs):

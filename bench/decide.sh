@@ -13,6 +13,10 @@
 #           share of "slower", the time to decide, and whether the CI
 #           contains the phase's truth.
 #
+# Configuration duet3 adds a third variant C, a server like A's, to a
+# duet: every round runs A beside B and A beside C, and the figures are
+# B's comparison with A's runs beside it.
+#
 # The truth of a slowed phase is measured apart from each comparison's
 # verdict: the mean paired log ratio of every counted round of all its
 # comparisons (the tps truth), and the backends' user CPU per transaction
@@ -55,7 +59,8 @@ for repeat in $(seq 1 "$REPEAT"); do
 	for config in $CONFIGS; do
 		for phase in $PHASES; do
 			dir="$work/$config-$phase-$repeat"
-			slow="" budget=$AA_BUDGET setting=0
+			slow="" budget=$AA_BUDGET setting=0 third=""
+			[ "$config" = duet3 ] && third="--variant C --bindir $bindir"
 			if [ "$phase" = slow ]; then
 				slow="--set pgbench_ext.inject_slowdown_pct=$SETTING" budget=$BUDGET setting=$SETTING
 			fi
@@ -63,7 +68,7 @@ for repeat in $(seq 1 "$REPEAT"); do
 			# shellcheck disable=SC2046,SC2086
 			bench_ab "$config $phase" "$work/last.log" "$client" -s 1 -c "$CLIENTS" -T "$DURATION" \
 				-b "$SCRIPT" --rounds auto --budget "$budget" --seed "$repeat" $(quiet_flags "$config") \
-				--variant A --bindir "$bindir" --variant B --bindir "$bindir" $slow -o "$dir"
+				--variant A --bindir "$bindir" --variant B --bindir "$bindir" $slow $third -o "$dir"
 			bench/decide.py row "$dir" "$config" "$phase" "$repeat" "$setting" "$budget" "$started" >>"$CSV"
 			tail -1 "$CSV"
 			if [ -n "${KEEP:-}" ]; then

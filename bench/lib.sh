@@ -161,7 +161,7 @@ quiet_flags() {
 		pin) echo "--schedule interleaved --pin on" ;;
 		aslr-off) echo "--schedule interleaved --aslr off" ;;
 		prewarm) echo "--schedule interleaved --prewarm on" ;;
-		duet) echo "--schedule duet" ;;
+		duet | duet3) echo "--schedule duet" ;;
 		quiet) echo "--schedule interleaved --pin on --aslr off --prewarm on" ;;
 		quiet-duet) echo "--schedule duet --aslr off --prewarm on" ;;
 		huge) echo "--schedule interleaved --huge-pages on" ;;
