@@ -208,7 +208,7 @@ shuffle(PlannedRun *r, int n, pg_prng_state *rng)
 /* A run of the plan as add_round() makes it. */
 static PlannedRun
 round_run(const ExperimentSpec *spec, int round, int block, bool warmup, bool after_start,
-		  int script, int clients, int variant, int partner)
+		  int script, int client_index, int variant, int partner)
 {
 	PlannedRun	r = {0};
 
@@ -216,7 +216,7 @@ round_run(const ExperimentSpec *spec, int round, int block, bool warmup, bool af
 	r.block = block;
 	r.variant = variant;
 	r.script = script;
-	r.clients = spec->clients[clients];
+	r.clients = spec->clients[client_index];
 	r.warmup = warmup;
 	r.after_start = after_start;
 	r.partner = partner;
