@@ -4,10 +4,11 @@
 # runs of each pair overlap in time on disjoint CPU sets that swap every
 # round; both get the round's pgbench seed.  Then two servers started once
 # give "insufficient"; with three variants each runs beside the baseline
-# and is compared with the baseline's runs beside it; a duet with huge_pages = on has every run's server
-# in huge pages, as root reserving them and putting the pool back, and
-# without root and free pages refuses, saying what to do; bad values of the
-# keys are refused.
+# and is compared with the baseline's runs beside it, and a resume by a
+# plan of another order is refused; a duet with huge_pages = on has every
+# run's server in huge pages, as root reserving them and putting the pool
+# back, and without root and free pages refuses, saying what to do; bad
+# values of the keys are refused.
 use strict;
 use warnings;
 
