@@ -67,14 +67,24 @@ plan_two_servers(const ExperimentSpec *spec)
 /*
  * Under schedule = duet with three variants or more, the pairs of a cell's
  * round: first[k] beside second[k] (-1: first[k] runs alone, a baseline
- * no variant is compared with).  Returns how many; 0 when the round's runs
- * are not base-paired.
+ * no variant is compared with); n is 0 when the round's runs are not
+ * base-paired.
  */
+typedef struct DuetPairs
+{
+	int			n;
+	int			first[MAX_VARIANTS];
+	int			second[MAX_VARIANTS];
+} DuetPairs;
+
 static int
-duet_base_pairs(const ExperimentSpec *spec, int *first, int *second)
+duet_base_pairs(const ExperimentSpec *spec, DuetPairs *pairs)
 {
 	int			n = 0;
+	int		   *first = pairs->first,
+			   *second = pairs->second;
 
+	pairs->n = 0;
 	if (spec->quiet.schedule != SCHEDULE_DUET || spec->nvariants < 3)
 		return 0;
 	for (int v = 0; v < spec->nvariants; v++)
@@ -96,6 +106,7 @@ duet_base_pairs(const ExperimentSpec *spec, int *first, int *second)
 			second[n++] = -1;
 		}
 	}
+	pairs->n = n;
 	return n;
 }
 
@@ -106,16 +117,14 @@ duet_base_pairs(const ExperimentSpec *spec, int *first, int *second)
 int
 plan_round_runs(const ExperimentSpec *spec)
 {
-	int			first[MAX_VARIANTS],
-				second[MAX_VARIANTS];
-	int			npairs = duet_base_pairs(spec, first, second),
-				per_cell = spec->nvariants;
+	DuetPairs	pairs;
+	int			per_cell = spec->nvariants;
 
-	if (npairs > 0)
+	if (duet_base_pairs(spec, &pairs) > 0)
 	{
 		per_cell = 0;
-		for (int k = 0; k < npairs; k++)
-			per_cell += second[k] >= 0 ? 2 : 1;
+		for (int k = 0; k < pairs.n; k++)
+			per_cell += pairs.second[k] >= 0 ? 2 : 1;
 	}
 	return spec->nscripts * spec->nclients * per_cell;
 }
@@ -128,13 +137,11 @@ plan_round_runs(const ExperimentSpec *spec)
 int
 plan_round_slots(const ExperimentSpec *spec)
 {
-	int			first[MAX_VARIANTS],
-				second[MAX_VARIANTS];
-	int			npairs = duet_base_pairs(spec, first, second),
-				per_cell = spec->nvariants;
+	DuetPairs	pairs;
+	int			per_cell = spec->nvariants;
 
-	if (npairs > 0)
-		per_cell = npairs;
+	if (duet_base_pairs(spec, &pairs) > 0)
+		per_cell = pairs.n;
 	else if (spec->quiet.schedule == SCHEDULE_DUET)
 		per_cell = (spec->nvariants + 1) / 2;
 	return spec->nscripts * spec->nclients * per_cell;
@@ -229,27 +236,24 @@ round_run(const ExperimentSpec *spec, int round, int block, bool warmup, bool af
  * side by side in r.
  */
 static int
-add_round(const ExperimentSpec *spec, PlannedRun *r, int round, int block, bool warmup,
-		  bool after_start)
+add_round(const ExperimentSpec *spec, const DuetPairs *pairs, PlannedRun *r, int round,
+		  int block, bool warmup, bool after_start)
 {
-	int			first[MAX_VARIANTS],
-				second[MAX_VARIANTS];
-	int			npairs = duet_base_pairs(spec, first, second);
 	int			k = 0;
 
 	for (int s = 0; s < spec->nscripts; s++)
 		for (int c = 0; c < spec->nclients; c++)
 		{
-			if (npairs == 0)
+			if (pairs->n == 0)
 				for (int v = 0; v < spec->nvariants; v++)
 					r[k++] = round_run(spec, round, block, warmup, after_start, s, c, v, -1);
-			for (int p = 0; p < npairs; p++)
+			for (int p = 0; p < pairs->n; p++)
 			{
 				r[k++] = round_run(spec, round, block, warmup, after_start, s, c,
-								   first[p], second[p]);
-				if (second[p] >= 0)
+								   pairs->first[p], pairs->second[p]);
+				if (pairs->second[p] >= 0)
 					r[k++] = round_run(spec, round, block, warmup, after_start, s, c,
-									   second[p], first[p]);
+									   pairs->second[p], pairs->first[p]);
 			}
 		}
 	return k;
@@ -359,14 +363,12 @@ arrange_round(const ExperimentSpec *spec, PlannedRun *r, int n, int parity, bool
 
 /* A round's runs into r: made, shuffled and arranged. */
 static void
-plan_round(const ExperimentSpec *spec, PlannedRun *r, int n, int round, int block,
-		   bool warmup, bool after_start, int parity, pg_prng_state *rng)
+plan_round(const ExperimentSpec *spec, const DuetPairs *pairs, PlannedRun *r, int n,
+		   int round, int block, bool warmup, bool after_start, int parity, pg_prng_state *rng)
 {
-	int			first[MAX_VARIANTS],
-				second[MAX_VARIANTS];
-	bool		base_paired = duet_base_pairs(spec, first, second) > 0;
+	bool		base_paired = pairs->n > 0;
 
-	add_round(spec, r, round, block, warmup, after_start);
+	add_round(spec, pairs, r, round, block, warmup, after_start);
 	if (base_paired)
 		shuffle_pairs(r, n, rng);
 	else
@@ -379,8 +381,11 @@ plan_build(const ExperimentSpec *spec)
 {
 	int			per_round = plan_round_runs(spec);
 	Plan	   *plan = pg_malloc0(sizeof(Plan));
+	DuetPairs	pairs;
 	pg_prng_state rng;
 	int			k = 0;
+
+	(void) duet_base_pairs(spec, &pairs);
 
 	plan->restart_rounds = plan_restart_rounds(spec, &plan->restart_why);
 	plan->block_rounds = plan_block_rounds(spec, plan->restart_rounds);
@@ -396,11 +401,12 @@ plan_build(const ExperimentSpec *spec)
 		/* a block's first round: after the start, its warm-up runs */
 		if (plan->restart_rounds > 0 && (round - 1) % plan->restart_rounds == 0)
 		{
-			plan_round(spec, &plan->runs[k], per_round, 0, block, true, true, block % 2, &rng);
+			plan_round(spec, &pairs, &plan->runs[k], per_round, 0, block, true, true,
+					   block % 2, &rng);
 			k += per_round;
 		}
-		plan_round(spec, &plan->runs[k], per_round, round, block, round <= spec->warmup, false,
-				   round % 2, &rng);
+		plan_round(spec, &pairs, &plan->runs[k], per_round, round, block,
+				   round <= spec->warmup, false, round % 2, &rng);
 		k += per_round;
 	}
 	Assert(k == plan->nruns);

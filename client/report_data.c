@@ -169,10 +169,7 @@ read_partners(ReportData *r)
 	json_t	   *pr;
 
 	for (int i = 0; i < r->nruns; i++)
-	{
-		r->runs[i].partner = -1;
 		max_id = Max(max_id, r->runs[i].run_id);
-	}
 	partner_of = pg_malloc(sizeof(int) * (max_id + 1));
 	for (int id = 0; id <= max_id; id++)
 		partner_of[id] = -1;
@@ -186,8 +183,7 @@ read_partners(ReportData *r)
 	}
 	for (int i = 0; i < r->nruns; i++)
 	{
-		if (r->runs[i].run_id >= 0)
-			r->runs[i].partner = partner_of[r->runs[i].run_id];
+		r->runs[i].partner = partner_of[r->runs[i].run_id];
 		any |= r->runs[i].partner >= 0;
 	}
 	pfree(partner_of);
