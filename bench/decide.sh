@@ -29,7 +29,9 @@
 #                                     SETTING=1.4 DURATION=2 CLIENTS=1
 #                                     SCRIPT=select-only CLIENT=client/pgbench_ext
 #                                     KEEP=DIR: each comparison's results, without
-#                                     its clusters, kept in DIR for a later look)
+#                                     its clusters, kept in DIR for a later look;
+#                                     ONLY="duet:aa duet-swap:slow": of the
+#                                     configurations and phases, only these pairs)
 set -eu
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -58,6 +60,7 @@ echo "config,phase,repeat,setting,budget,decision,estimate,ci_low,ci_high,spent_
 for repeat in $(seq 1 "$REPEAT"); do
 	for config in $CONFIGS; do
 		for phase in $PHASES; do
+			case " ${ONLY:-$config:$phase} " in *" $config:$phase "*) ;; *) continue ;; esac
 			dir="$work/$config-$phase-$repeat"
 			slow="" budget=$AA_BUDGET setting=0 third=""
 			[ "$config" = duet3 ] && third="--variant C --bindir $bindir"

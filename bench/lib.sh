@@ -154,18 +154,20 @@ bench_restart_with() {
 # (bench/quiet.sh, bench/decide.sh) as ab's flags.  Every one names its
 # schedule, so that a configuration means the same whatever the default
 # (base: interleaved rounds and nothing else, the defaults before
-# schedule = auto).
+# schedule = auto; a duet's CPUs traded between rounds only, as before
+# swap_interval: duet-swap trades them every 100 ms within a run).
 quiet_flags() {
 	case $1 in
 		base | interleaved) echo "--schedule interleaved" ;;
 		pin) echo "--schedule interleaved --pin on" ;;
 		aslr-off) echo "--schedule interleaved --aslr off" ;;
 		prewarm) echo "--schedule interleaved --prewarm on" ;;
-		duet | duet3) echo "--schedule duet" ;;
+		duet | duet3) echo "--schedule duet --swap-interval off" ;;
+		duet-swap) echo "--schedule duet --swap-interval 100ms" ;;
 		quiet) echo "--schedule interleaved --pin on --aslr off --prewarm on" ;;
-		quiet-duet) echo "--schedule duet --aslr off --prewarm on" ;;
+		quiet-duet) echo "--schedule duet --swap-interval off --aslr off --prewarm on" ;;
 		huge) echo "--schedule interleaved --huge-pages on" ;;
-		huge-duet) echo "--schedule duet --huge-pages on" ;;
+		huge-duet) echo "--schedule duet --swap-interval off --huge-pages on" ;;
 		*) echo "bench: unknown configuration \"$1\"" >&2; return 2 ;;
 	esac
 }

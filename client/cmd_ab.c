@@ -49,6 +49,8 @@ ab_usage(void)
 	printf("      --schedule=auto|interleaved|duet  one run at a time, or both sides of a\n"
 		   "                           pair at once, each on half of the CPUs (default auto:\n"
 		   "                           a duet where every variant has a server of its own)\n");
+	printf("      --swap-interval=MS|off  a duet's sides trade their CPUs this often within\n"
+		   "                           a run (default %dms; off: between rounds only)\n", QUIET_SWAP_DEFAULT_MS);
 	printf("      --pin=on|off         each server and its pgbench on half of the CPUs,\n"
 		   "                           swapped every round (default off)\n");
 	printf("      --aslr=on|off        address-space randomization of managed servers (default on)\n");
@@ -117,6 +119,7 @@ static const struct
 	{39, "budget", false}, {40, "min_rounds", false}, {47, "reference", false},
 	{41, "pin", false}, {42, "aslr", false}, {43, "pgbench_seed", false},
 	{44, "prewarm", false}, {45, "schedule", false}, {49, "huge_pages", false},
+	{50, "swap_interval", false},
 	{21, "bindir", true}, {22, "conninfo", true}, {23, "set", true},
 	{24, "extension", true}, {25, "initdb_args", true},
 	{26, "source", true}, {27, "patch", true}, {28, "cflags", true},
@@ -154,6 +157,7 @@ static struct option ab_options[] = {
 	{"prewarm", required_argument, NULL, 44},
 	{"schedule", required_argument, NULL, 45},
 	{"huge-pages", required_argument, NULL, 49},
+	{"swap-interval", required_argument, NULL, 50},
 	{"variant", required_argument, NULL, 20},
 	{"bindir", required_argument, NULL, 21},
 	{"conninfo", required_argument, NULL, 22},

@@ -1066,6 +1066,9 @@ experiment_from_json(ExperimentSpec *spec, json_t *obj, char **error)
 	/* recorded before duets: interleaved, whatever auto would choose now */
 	if (json_object_get(exp, "schedule") == NULL)
 		spec->quiet.schedule_given = true;
+	/* recorded before a duet's CPUs were traded within its runs: off */
+	if (json_object_get(exp, "swap_interval") == NULL)
+		spec->quiet.swap_ms = 0;
 	json_object_foreach(exp, key, value)
 		if (!set_from_json(spec, "experiment", key, value, error))
 			return false;

@@ -42,15 +42,70 @@ procfs_stat(pid_t pid, char *state, pid_t *parent)
 	return found;
 }
 
+/*
+ * The threads of pid (its task directory), at most max of them into out;
+ * -1 when it cannot be read (the process is gone).
+ */
 int
-procfs_children(pid_t pid, pid_t *out, int max)
+procfs_threads(pid_t pid, pid_t *out, int max)
 {
-	DIR		   *proc = opendir("/proc");
+	char		path[64];
+	DIR		   *task;
 	struct dirent *de;
 	int			n = 0;
 
-	if (proc == NULL)
+	snprintf(path, sizeof(path), "/proc/%ld/task", (long) pid);
+	if ((task = opendir(path)) == NULL)
 		return -1;
+	while ((de = readdir(task)) != NULL && n < max)
+		if (atol(de->d_name) > 0)
+			out[n++] = (pid_t) atol(de->d_name);
+	closedir(task);
+	return n;
+}
+
+/*
+ * The kernel's own list of a thread's children (CONFIG_PROC_CHILDREN),
+ * appended to out: false when the kernel keeps none.  It reads one small
+ * file per thread, where the walk of /proc below reads one per process of
+ * the machine: what lets a duet move its servers many times a second.
+ */
+static bool
+children_from_task_lists(pid_t pid, pid_t *out, int max, int *n)
+{
+	pid_t		tasks[64];
+	int			ntasks = procfs_threads(pid, tasks, lengthof(tasks));
+
+	if (ntasks <= 0)
+		return false;
+	for (int t = 0; t < ntasks; t++)
+	{
+		char		path[96];
+		FILE	   *f;
+		long		child;
+
+		snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children", (long) pid, (long) tasks[t]);
+		if ((f = fopen(path, "re")) == NULL)
+			return t > 0;
+		while (*n < max && fscanf(f, "%ld", &child) == 1)
+			out[(*n)++] = (pid_t) child;
+		fclose(f);
+	}
+	return true;
+}
+
+int
+procfs_children(pid_t pid, pid_t *out, int max)
+{
+	DIR		   *proc;
+	struct dirent *de;
+	int			n = 0;
+
+	if (children_from_task_lists(pid, out, max, &n))
+		return n;
+	if ((proc = opendir("/proc")) == NULL)
+		return -1;
+	n = 0;
 	while ((de = readdir(proc)) != NULL && n < max)
 	{
 		pid_t		child = (pid_t) atol(de->d_name);

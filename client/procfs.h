@@ -22,6 +22,9 @@ extern bool procfs_stat(pid_t pid, char *state, pid_t *parent);
 /* The children of pid, at most max of them into out; -1 without /proc */
 extern int	procfs_children(pid_t pid, pid_t *out, int max);
 
+/* The threads of pid, at most max of them into out; -1 if it is gone */
+extern int	procfs_threads(pid_t pid, pid_t *out, int max);
+
 /*
  * The value of the first "key: value" line of a /proc file whose key is
  * the one given (allocated; the blanks before it and the newline removed),

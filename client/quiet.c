@@ -33,7 +33,7 @@
 /* The most processes of one server that pinning expects */
 #define QUIET_MAX_SERVER_PROCESSES 4096
 
-const char *const quiet_keys[] = {"schedule", "pin", "aslr", "pgbench_seed", "prewarm", "huge_pages", NULL};
+const char *const quiet_keys[] = {"schedule", "pin", "aslr", "pgbench_seed", "prewarm", "huge_pages", "swap_interval", NULL};
 
 void
 quiet_init(QuietSpec *q)
@@ -42,12 +42,20 @@ quiet_init(QuietSpec *q)
 	q->aslr = true;
 	q->shared_seed = true;
 	q->schedule = SCHEDULE_INTERLEAVED;
+	q->swap_ms = QUIET_SWAP_DEFAULT_MS;
 }
 
 const char *
 quiet_schedule_name(ScheduleMode mode)
 {
 	return mode == SCHEDULE_DUET ? "duet" : "interleaved";
+}
+
+/* swap_interval as the key takes it: "off" or "100ms" */
+char *
+quiet_swap_name(int swap_ms)
+{
+	return swap_ms > 0 ? psprintf("%dms", swap_ms) : pg_strdup("off");
 }
 
 const char *
@@ -96,6 +104,21 @@ quiet_set_key(QuietSpec *q, const char *key, const char *value, char **error)
 		else
 			*error = psprintf("huge_pages must be on (the managed servers' shared memory in huge pages, reserved for them as root), off, or server (the servers' own setting), got \"%s\"", value);
 	}
+	else if (strcmp(key, "swap_interval") == 0)
+	{
+		char	   *end;
+		long		ms = strtol(value, &end, 10);
+
+		if (strcmp(value, "off") == 0 || strcmp(value, "0") == 0)
+			q->swap_ms = 0;
+		else if (end != value && (*end == '\0' || strcmp(end, "ms") == 0) &&
+				 ms >= QUIET_SWAP_MIN_MS && ms <= QUIET_SWAP_MAX_MS)
+			q->swap_ms = (int) ms;
+		else
+			*error = psprintf("swap_interval must be off (a duet's sides trade CPUs between rounds only) or %d to %d milliseconds "
+							  "(how often they trade them within a run; default %dms), got \"%s\"",
+							  QUIET_SWAP_MIN_MS, QUIET_SWAP_MAX_MS, QUIET_SWAP_DEFAULT_MS, value);
+	}
 	else if (strcmp(key, "schedule") == 0)
 	{
 		q->schedule_given = true;
@@ -122,6 +145,7 @@ quiet_spec_to_json(const QuietSpec *q, json_t *experiment)
 	json_object_set_new(experiment, "prewarm", json_boolean(q->prewarm));
 	json_object_set_new(experiment, "huge_pages", json_string(quiet_huge_pages_name(q->huge_pages)));
 	json_object_set_new(experiment, "schedule", json_string(quiet_schedule_name(q->schedule)));
+	json_object_set_new(experiment, "swap_interval", json_string(quiet_swap_name(q->swap_ms)));
 }
 
 /*
@@ -201,8 +225,9 @@ quiet_resolve(ExperimentSpec *spec)
 	else
 	{
 		q->schedule = SCHEDULE_DUET;
-		q->schedule_why = psprintf("duet: both runs of a pair at once, each side on %d of the %d CPUs, swapped every round%s",
+		q->schedule_why = psprintf("duet: both runs of a pair at once, each side on %d of the %d CPUs, traded %s%s",
 								   cpus / QUIET_CPU_SLOTS, cpus,
+								   q->swap_ms > 0 ? psprintf("every %dms within a run", q->swap_ms) : "every round",
 								   spec->nvariants > 2 ? "; every variant beside its baseline, the baseline once for each" : "");
 	}
 }

@@ -5,7 +5,7 @@
  *		carries them out (quiet.c): CPU sets, address-space randomization,
  *		one pgbench seed per round, prewarmed relations, huge pages
  *		(hugepages.c), and the schedule (interleaved, or both sides at
- *		once: duet).
+ *		once: duet, their CPU sets traded within the run: duet_swap.c).
  *
  * Included by experiment.h, whose ExperimentSpec holds one QuietSpec.
  *
@@ -47,12 +47,23 @@ typedef struct QuietSpec
 	bool		prewarm;		/* pg_prewarm the run database before each run */
 	HugePagesMode huge_pages;	/* shared memory of the managed servers */
 	ScheduleMode schedule;
+	int			swap_ms;		/* a duet's sides trade CPU sets this often
+								 * within a run (duet_swap.c); 0: every round */
 	bool		schedule_given; /* else schedule = auto: quiet_resolve() chooses */
 	char	   *schedule_why;	/* what schedule = auto chose and why, or NULL */
 } QuietSpec;
 
 /* The number of CPU sets the pinned runs of a round use */
 #define QUIET_CPU_SLOTS 2
+
+/*
+ * swap_interval's default and its bounds, in milliseconds: a swap moves each
+ * side's processes, whose caches then refill on the other CPU, so it is not
+ * done more often than the shortest bound
+ */
+#define QUIET_SWAP_DEFAULT_MS 100
+#define QUIET_SWAP_MIN_MS 10
+#define QUIET_SWAP_MAX_MS 60000
 
 struct ExperimentSpec;
 
@@ -72,6 +83,7 @@ extern bool quiet_set_key(QuietSpec *q, const char *key, const char *value, char
 extern void quiet_spec_to_json(const QuietSpec *q, json_t *experiment);
 extern const char *quiet_schedule_name(ScheduleMode mode);
 extern const char *quiet_huge_pages_name(HugePagesMode mode);
+extern char *quiet_swap_name(int swap_ms);
 
 /* The CPU set of slot 0 or 1: each half of the CPUs this process may use. */
 extern bool quiet_cpu_slot(int slot, cpu_set_t *set, char **error);

@@ -47,9 +47,12 @@ section_experiment(const ReportData *r, Doc *d)
 			 (int) json_integer_value(json_object_get(machine, "cpus")),
 			 report_json_str(machine, "kernel", "?"),
 			 farm_machine_of(r->experiment).fingerprint, farm_signature(r->experiment));
-	doc_para(d, "In force for the managed servers: schedule %s; pin %s; address-space randomization %s; "
+	doc_para(d, "In force for the managed servers: schedule %s%s; pin %s; address-space randomization %s; "
 			 "pgbench seed %s; prewarm %s; huge pages %s (each run's runs/NNNN.json has what /proc showed of its server).",
 			 quiet_schedule_name(sp->quiet.schedule),
+			 sp->quiet.schedule != SCHEDULE_DUET ? "" :
+			 sp->quiet.swap_ms > 0 ? psprintf(", the sides' CPUs traded every %dms within a run", sp->quiet.swap_ms) :
+			 ", the sides' CPUs traded between rounds only",
 			 sp->quiet.pin || sp->quiet.schedule == SCHEDULE_DUET ? "on" : "off",
 			 sp->quiet.aslr ? "on" : "off",
 			 sp->quiet.shared_seed ? "shared by the variants of each round" : "pgbench's own",

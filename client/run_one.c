@@ -13,6 +13,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "duet_swap.h"
 #include "pgbench_output.h"
 #include "profile_run.h"
 #include "pgbench_child.h"
@@ -587,6 +588,8 @@ execute_duet(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord 
 {
 	RunInFlight f[2];
 	PgbenchChild child[2];
+	pid_t		postmaster[2];
+	DuetSwap	swap;
 	int			rc[2] = {-1, -1};
 	bool		ok = true;
 
@@ -599,6 +602,8 @@ execute_duet(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord 
 		}
 	progress_start_run(progress, &pr[0], psprintf("%s + %s", rec[0].variant, rec[1].variant),
 					   rec[0].script);
+	for (int i = 0; i < 2; i++)
+		postmaster[i] = cluster_postmaster_pid(&f[i].vs->cluster);
 	for (int i = 0; i < 2; i++)
 	{
 		f[i].t0 = now_seconds();
@@ -620,10 +625,19 @@ execute_duet(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord 
 			return false;
 		}
 	}
+	duet_swap_begin(&swap, f[0].pinned && f[1].pinned ? x->spec->quiet.swap_ms : 0,
+					postmaster, (pid_t[2]) {child[0].pid, child[1].pid},
+					(cpu_set_t[2]) {f[0].cpus, f[1].cpus});
 	while (child[0].pipe_fd >= 0 || child[1].pipe_fd >= 0)
 	{
 		struct pollfd pfd[2] = {{child[0].pipe_fd, POLLIN, 0}, {child[1].pipe_fd, POLLIN, 0}};
-		int			ready = poll(pfd, 2, 250);
+		int			ready = poll(pfd, 2, duet_swap_wait_ms(&swap, 250));
+		char	   *swap_error = NULL;
+
+		/* the trades go on while both sides run: one alone has no partner */
+		if (child[0].pipe_fd >= 0 && child[1].pipe_fd >= 0 && !duet_swap_if_due(&swap, &swap_error))
+			log_warning_text(psprintf("%s; the CPUs of runs %d and %d are no longer traded within the run",
+									  swap_error, pr[0].run_id, pr[1].run_id));
 
 		for (int i = 0; i < 2; i++)
 			if (child[i].pipe_fd >= 0 && ((ready > 0 && pfd[i].revents != 0) || run_interrupted) &&
@@ -634,6 +648,10 @@ execute_duet(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord 
 			}
 	}
 	for (int i = 0; i < 2; i++)
+	{
+		json_object_set_new(f[i].quiet, "swap_interval", json_string(quiet_swap_name(swap.interval_ms)));
+		json_object_set_new(f[i].quiet, "cpu_swaps", json_integer(swap.swaps));
 		ok = run_end(&f[i], rc[i], NULL, error) && ok;
+	}
 	return ok;
 }

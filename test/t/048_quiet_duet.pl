@@ -2,7 +2,8 @@
 # PostgreSQL: while a duet runs, its servers are seen in /proc without
 # address-space randomization and on the CPUs the plan gave them; the two
 # runs of each pair overlap in time on disjoint CPU sets that swap every
-# round; both get the round's pgbench seed.  Then two servers started once
+# round and, with swap_interval, many times within each run (none with
+# swap_interval = off); both get the round's pgbench seed.  Then two servers started once
 # give "insufficient"; with three variants each runs beside the baseline
 # and is compared with the baseline's runs beside it, and a resume by a
 # plan of another order is refused; a duet with huge_pages = on has every
@@ -16,6 +17,7 @@ use IPC::Run;
 use JSON::PP;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Time::HiRes ();
 use Time::Local qw(timegm);
 
 use PgbenchExtTest;
@@ -54,11 +56,28 @@ my $seen = wait_until(
 		{
 			my ($pid) = split /\n/, slurp_file($pidfile);
 			my $persona = eval { slurp_file("/proc/$pid/personality") } // return undef;
-			push @seen, { personality => hex($persona), cpus => cpus_of_process($pid) };
+			push @seen, { pid => $pid, personality => hex($persona), cpus => cpus_of_process($pid) };
 		}
 		return @seen == 2 ? \@seen : undef;
 	},
 	$h);
+# swap_interval = 100ms (the default): each server is moved between the two
+# CPU sets about twenty times in a run of 2 s, so sampled for 2.5 s from its
+# first run on, it is seen on both
+my %sets_of;
+if ($seen)
+{
+	my $until = Time::HiRes::time() + 2.5;
+	while (Time::HiRes::time() < $until)
+	{
+		foreach my $i (0, 1)
+		{
+			my $cpus = eval { cpus_of_process($seen->[$i]{pid}) } // '';
+			$sets_of{$i}{$cpus} = 1 if $cpus ne '';
+		}
+		Time::HiRes::sleep(0.02);
+	}
+}
 ok($h->finish, 'a duet completes') or diag "$out\n$err";
 ok($seen, 'both servers were seen in /proc during the first run');
 foreach my $server (@{ $seen // [] })
@@ -67,6 +86,12 @@ foreach my $server (@{ $seen // [] })
 }
 isnt($seen->[0]{cpus}, $seen->[1]{cpus}, "during a duet the two servers are on different CPUs: $seen->[0]{cpus} and $seen->[1]{cpus}")
   if $seen;
+foreach my $i (0, 1)
+{
+	is(scalar(keys %{ $sets_of{$i} }), 2,
+		"server $i is moved between the two CPU sets within a run: " . join(' and ', sort keys %{ $sets_of{$i} }));
+}
+is(read_json("$dir/experiment.json")->{spec}{experiment}{swap_interval}, '100ms', 'experiment.json records swap_interval');
 
 my @runs = read_runs($dir);
 is(scalar(grep { $_->{status} eq 'ok' } @runs), 4, 'four runs recorded, all ok');
@@ -84,6 +109,10 @@ foreach my $round (sort keys %by_round)
 	ok(!$facts[0]{aslr} && !$facts[1]{aslr}, "round $round: each run records its server without ASLR");
 	isnt($facts[0]{cpus}, $facts[1]{cpus}, "round $round: the two runs' servers on disjoint CPU sets");
 	is($facts[$_]{pgbench_cpus}, $facts[$_]{cpus}, "round $round: pgbench on its server's CPUs") for 0 .. 1;
+	# a run of 2 s has about twenty trades; a client kept from the CPU by a
+	# loaded host makes fewer, never none
+	cmp_ok($facts[$_]{cpu_swaps}, '>=', 5, "round $round: run $_ of the pair traded CPUs within it ($facts[$_]{cpu_swaps} times)")
+	  for 0 .. 1;
 	$cpus_of{$round}{ $_->[0]{variant} } = $_->[1]{cpus} for ([ $x, $facts[0] ], [ $y, $facts[1] ]);
 	my @seeds = map { slurp_file(sprintf("%s/runs/%04d.err", $dir, $_->{run_id})) =~ /setting random seed to (\d+)/ ? $1 : '' }
 	  ($x, $y);
@@ -112,10 +141,15 @@ like($out, qr/^insufficient: different servers, each started once/m, 'the termin
 # comparison with a takes a's runs beside b, c's those beside c.
 my $tri = "$base/three";
 my ($trc, $tout, $terr) = run_client('ab', '-s', '1', '-c', '1', '-T', '1', '-r', '2', '-b', 'select-only',
-	'--seed', '5', '--restart', 'never', '--schedule', 'duet',
+	'--seed', '5', '--restart', 'never', '--schedule', 'duet', '--swap-interval', 'off',
 	'--variant', 'a', '--bindir', $bindir, '--variant', 'b', '--bindir', $bindir,
 	'--variant', 'c', '--bindir', $bindir, '-o', $tri);
 is($trc, 0, 'a duet of three variants completes') or diag "$tout\n$terr";
+my @swaps = map { read_json(sprintf("%s/runs/%04d.json", $tri, $_->{run_id}))->{quiet}{cpu_swaps} } read_runs($tri);
+is(join(' ', sort { $a <=> $b } keys %{ { map { ($_ => 1) } @swaps } }), '0',
+	'swap_interval = off: no run traded CPUs within it');
+like(slurp_file("$tri/report.md"), qr/schedule duet, the sides' CPUs traded between rounds only;/,
+	'and the report says so');
 my %partner_of = map { ($_->{run_id} => $_->{partner} // '') } @{ read_json("$tri/experiment.json")->{plan} };
 my @tri_runs = grep { $_->{status} eq 'ok' } read_runs($tri);
 is(scalar @tri_runs, 8, 'two rounds of two pairs: eight runs, all ok');
@@ -217,6 +251,10 @@ my ($rc, $o, $e) = run_client(@duet[ 0 .. 10 ], '--pin', 'maybe', '--variant', '
 	'--variant', 'b', '--bindir', $bindir, '-o', "$base/bad");
 is($rc, 2, 'pin = maybe: a usage error');
 like($e, qr/pin must be on .* or off, got "maybe"/, 'naming the key and its values');
+($rc, $o, $e) = run_client(@duet[ 0 .. 10 ], '--swap-interval', '5ms', '--variant', 'a', '--bindir', $bindir,
+	'--variant', 'b', '--bindir', $bindir, '-o', "$base/bad5");
+is($rc, 2, 'swap_interval = 5ms: a usage error');
+like($e, qr/swap_interval must be off .* or 10 to 60000 milliseconds .*got "5ms"/, 'naming the bounds');
 ($rc, $o, $e) = run_client('ab', '-s', '1', '-T', '1', '--schedule', 'duet', '--variant', 'a', '--bindir', $bindir,
 	'--variant', 'b', '--cluster', 'a', '-o', "$base/bad2");
 is($rc, 2, 'a duet of two variants on one server: a usage error');
