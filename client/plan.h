@@ -43,6 +43,8 @@ typedef struct Plan
  */
 #define RESTART_AUTO_MAX_ROUNDS 5
 #define RESTART_AUTO_MIN_INSTANCES 6
+/* the degrees of freedom of each sd a history record needs to choose */
+#define RESTART_AUTO_MIN_DF 10
 
 /* Under rounds = auto without restarts: a look after every this many rounds. */
 #define PLAN_LOOK_ROUNDS 5

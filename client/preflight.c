@@ -222,18 +222,40 @@ parse_record(char *line, NoiseRecord *r)
 }
 
 /*
+ * The schedule as the history names it: a duet whose sides trade CPUs
+ * within the run ("duet-swap") has a third of the round noise of one whose
+ * sides stay put for a round ("duet"), so the two are told apart.
+ */
+static const char *
+schedule_label(const ExperimentSpec *spec)
+{
+	if (spec->quiet.schedule == SCHEDULE_DUET && spec->quiet.swap_ms > 0)
+		return "duet-swap";
+	return quiet_schedule_name(spec->quiet.schedule);
+}
+
+/* "duet-swap" and "duet" are both duets */
+static bool
+same_schedule_kind(const char *a, const char *b)
+{
+	return strncmp(a, "duet", 4) == 0 ? strncmp(b, "duet", 4) == 0 : strcmp(a, b) == 0;
+}
+
+/*
  * The record that best describes this experiment's noise, the latest of
  * the closest kind: of its arrangement (one server or two) always, with an
  * instance sd for two; then of its schedule, which changes the noise most
- * (the two sides of a duet share the host's interference); then of its
- * load (script and clients of the first cell).
+ * (the two sides of a duet share the host's interference; a duet that
+ * trades CPUs within its runs is closer to one that does not than to
+ * interleaved rounds); then of its load (script and clients of the first
+ * cell).
  */
 static NoiseRecord
 find_noise(const ExperimentSpec *spec)
 {
 	FILE	   *f = safe_fopen_read_optional(noise_path(), 16 * 1024 * 1024);
 	bool		two = plan_two_servers(spec);
-	const char *schedule = quiet_schedule_name(spec->quiet.schedule);
+	const char *schedule = schedule_label(spec);
 	NoiseRecord best = {0},
 				r;
 	int			best_score = -1;
@@ -249,7 +271,8 @@ find_noise(const ExperimentSpec *spec)
 		if (!parse_record(line, &r) || r.two_servers != two ||
 			(two && !isfinite(r.instance_sd)))
 			continue;
-		score = 2 * (strcmp(r.schedule, schedule) == 0) +
+		score = 4 * (strcmp(r.schedule, schedule) == 0) +
+			2 * same_schedule_kind(r.schedule, schedule) +
 			(strcmp(r.script, spec->scripts[0]) == 0 && r.clients == spec->clients[0]);
 		if (score >= best_score)
 		{
@@ -299,7 +322,7 @@ preflight_record_noise(const ExperimentSpec *spec, const char *results_dir)
 		appendPQExpBuffer(&buf, "%s,%s,%d,%s,%s,%.6f,%d,", when, script,
 						  (int) json_integer_value(json_object_get(cell, "clients")),
 						  plan_two_servers(spec) ? "two" : "one",
-						  quiet_schedule_name(spec->quiet.schedule),
+						  schedule_label(spec),
 						  json_number_value(json_object_get(round, "sd")),
 						  (int) json_integer_value(json_object_get(round, "df")));
 		if (json_is_object(instance))
@@ -433,8 +456,12 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
  * every round when the instance offset dominates and restarts are
  * cheap.  Within 1 and
  * RESTART_AUTO_MAX_ROUNDS, and with fixed rounds at least
- * RESTART_AUTO_MIN_INSTANCES instance pairs; with no history the default
- * of plan_restart_rounds() stays.
+ * RESTART_AUTO_MIN_INSTANCES instance pairs; with no history, or one
+ * whose components rest on fewer than RESTART_AUTO_MIN_DF degrees of
+ * freedom each, the default of plan_restart_rounds() stays.  A record
+ * of 3 instance pairs once put a restart before every round for a
+ * sitting: a design of one round per unit cannot tell the two sds apart,
+ * so it writes no record that could have corrected it.
  */
 void
 preflight_choose_restart(ExperimentSpec *spec)
@@ -448,7 +475,8 @@ preflight_choose_restart(ExperimentSpec *spec)
 	if (!spec->restart_auto || plan_restart_rounds(spec, &why) == 0)
 		return;
 	r = find_noise(spec);
-	if (!r.found || !design_inputs(spec, &r, true, &ratio, &cost) || r.instance_df == 0)
+	if (!r.found || !design_inputs(spec, &r, true, &ratio, &cost) ||
+		r.instance_df < RESTART_AUTO_MIN_DF || r.round_df < RESTART_AUTO_MIN_DF)
 		return;
 	rounds = stats_rounds_per_unit(ratio.variance[STATS_LEVEL_INSTANCE],
 								   ratio.variance[STATS_LEVEL_ROUND], cost.restart_s,
