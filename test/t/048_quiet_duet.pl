@@ -3,13 +3,13 @@
 # address-space randomization and on the CPUs the plan gave them; the two
 # runs of each pair overlap in time on disjoint CPU sets that swap every
 # round and, with swap_interval, many times within each run (none with
-# swap_interval = off); both get the round's pgbench seed.  Then two servers started once
-# give "insufficient"; with three variants each runs beside the baseline
-# and is compared with the baseline's runs beside it, and a resume by a
-# plan of another order is refused; a duet with huge_pages = on has every
-# run's server in huge pages, as root reserving them and putting the pool
-# back, and without root and free pages refuses, saying what to do; bad
-# values of the keys are refused.
+# swap_interval = off); both get the round's pgbench seed.  Then two
+# servers started once give "insufficient"; with three variants each runs
+# beside the baseline and is compared with the baseline's runs beside it,
+# and a resume by a plan of another order is refused; a duet with
+# huge_pages = on has every run's server in huge pages, as root reserving
+# them and putting the pool back, and without root and free pages refuses,
+# saying what to do; bad values of the keys are refused.
 use strict;
 use warnings;
 
@@ -62,12 +62,13 @@ my $seen = wait_until(
 	},
 	$h);
 # swap_interval = 100ms (the default): each server is moved between the two
-# CPU sets about twenty times in a run of 2 s, so sampled for 2.5 s from its
-# first run on, it is seen on both
+# CPU sets about ten times a second, so sampled for 1 s from the start of
+# its first run (of 2 s; found within 0.1 s of it), it is seen on both —
+# where sets traded only between rounds would show it on one
 my %sets_of;
 if ($seen)
 {
-	my $until = Time::HiRes::time() + 2.5;
+	my $until = Time::HiRes::time() + 1;
 	while (Time::HiRes::time() < $until)
 	{
 		foreach my $i (0, 1)
