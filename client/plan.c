@@ -77,7 +77,7 @@ typedef struct DuetPairs
 	int			second[MAX_VARIANTS];
 } DuetPairs;
 
-static int
+static void
 duet_base_pairs(const ExperimentSpec *spec, DuetPairs *pairs)
 {
 	int			n = 0;
@@ -86,7 +86,7 @@ duet_base_pairs(const ExperimentSpec *spec, DuetPairs *pairs)
 
 	pairs->n = 0;
 	if (spec->quiet.schedule != SCHEDULE_DUET || spec->nvariants < 3)
-		return 0;
+		return;
 	for (int v = 0; v < spec->nvariants; v++)
 	{
 		int			base = build_seeds_baseline(spec, v);
@@ -107,7 +107,6 @@ duet_base_pairs(const ExperimentSpec *spec, DuetPairs *pairs)
 		}
 	}
 	pairs->n = n;
-	return n;
 }
 
 /*
@@ -120,7 +119,8 @@ plan_round_runs(const ExperimentSpec *spec)
 	DuetPairs	pairs;
 	int			per_cell = spec->nvariants;
 
-	if (duet_base_pairs(spec, &pairs) > 0)
+	duet_base_pairs(spec, &pairs);
+	if (pairs.n > 0)
 	{
 		per_cell = 0;
 		for (int k = 0; k < pairs.n; k++)
@@ -140,7 +140,8 @@ plan_round_slots(const ExperimentSpec *spec)
 	DuetPairs	pairs;
 	int			per_cell = spec->nvariants;
 
-	if (duet_base_pairs(spec, &pairs) > 0)
+	duet_base_pairs(spec, &pairs);
+	if (pairs.n > 0)
 		per_cell = pairs.n;
 	else if (spec->quiet.schedule == SCHEDULE_DUET)
 		per_cell = (spec->nvariants + 1) / 2;
@@ -366,14 +367,12 @@ static void
 plan_round(const ExperimentSpec *spec, const DuetPairs *pairs, PlannedRun *r, int n,
 		   int round, int block, bool warmup, bool after_start, int parity, pg_prng_state *rng)
 {
-	bool		base_paired = pairs->n > 0;
-
 	add_round(spec, pairs, r, round, block, warmup, after_start);
-	if (base_paired)
+	if (pairs->n > 0)
 		shuffle_pairs(r, n, rng);
 	else
 		shuffle(r, n, rng);
-	arrange_round(spec, r, n, parity, base_paired);
+	arrange_round(spec, r, n, parity, pairs->n > 0);
 }
 
 Plan *
@@ -385,7 +384,7 @@ plan_build(const ExperimentSpec *spec)
 	pg_prng_state rng;
 	int			k = 0;
 
-	(void) duet_base_pairs(spec, &pairs);
+	duet_base_pairs(spec, &pairs);
 
 	plan->restart_rounds = plan_restart_rounds(spec, &plan->restart_why);
 	plan->block_rounds = plan_block_rounds(spec, plan->restart_rounds);

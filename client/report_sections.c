@@ -51,7 +51,7 @@ section_experiment(const ReportData *r, Doc *d)
 			 "pgbench seed %s; prewarm %s; huge pages %s (each run's runs/NNNN.json has what /proc showed of its server).",
 			 quiet_schedule_name(sp->quiet.schedule),
 			 sp->quiet.schedule != SCHEDULE_DUET ? "" :
-			 sp->quiet.swap_ms > 0 ? psprintf(", the sides' CPUs traded every %dms within a run", sp->quiet.swap_ms) :
+			 sp->quiet.swap_ms > 0 ? psprintf(", the sides' CPUs traded every %s within a run", quiet_swap_name(sp->quiet.swap_ms)) :
 			 ", the sides' CPUs traded between rounds only",
 			 sp->quiet.pin || sp->quiet.schedule == SCHEDULE_DUET ? "on" : "off",
 			 sp->quiet.aslr ? "on" : "off",
