@@ -31,7 +31,12 @@
 #                                     KEEP=DIR: each comparison's results, without
 #                                     its clusters, kept in DIR for a later look;
 #                                     ONLY="duet:aa duet-swap:slow": of the
-#                                     configurations and phases, only these pairs)
+#                                     configurations and phases, only these pairs;
+#                                     RESTART=N: a restart every N rounds in every
+#                                     comparison instead of restart = auto, so
+#                                     that each has its rounds and instances
+#                                     apart and no comparison's noise record
+#                                     chooses the next one's design)
 set -eu
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -67,10 +72,12 @@ for repeat in $(seq 1 "$REPEAT"); do
 			if [ "$phase" = slow ]; then
 				slow="--set pgbench_ext.inject_slowdown_pct=$SETTING" budget=$BUDGET setting=$SETTING
 			fi
+			restart=""
+			[ -n "${RESTART:-}" ] && restart="--restart $RESTART"
 			started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 			# shellcheck disable=SC2046,SC2086
 			bench_ab "$config $phase" "$work/last.log" "$client" -s 1 -c "$CLIENTS" -T "$DURATION" \
-				-b "$SCRIPT" --rounds auto --budget "$budget" --seed "$repeat" $(quiet_flags "$config") \
+				-b "$SCRIPT" --rounds auto --budget "$budget" --seed "$repeat" $restart $(quiet_flags "$config") \
 				--variant A --bindir "$bindir" --variant B --bindir "$bindir" $slow $third -o "$dir"
 			bench/decide.py row "$dir" "$config" "$phase" "$repeat" "$setting" "$budget" "$started" >>"$CSV"
 			tail -1 "$CSV"

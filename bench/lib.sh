@@ -155,7 +155,8 @@ bench_restart_with() {
 # schedule, so that a configuration means the same whatever the default
 # (base: interleaved rounds and nothing else, the defaults before
 # schedule = auto; a duet's CPUs traded between rounds only, as before
-# swap_interval: duet-swap trades them every 100 ms within a run).
+# swap_interval: duet-swap trades them every 100 ms within a run,
+# duet-swap25 every 25 ms).
 quiet_flags() {
 	case $1 in
 		base | interleaved) echo "--schedule interleaved" ;;
@@ -164,6 +165,8 @@ quiet_flags() {
 		prewarm) echo "--schedule interleaved --prewarm on" ;;
 		duet | duet3) echo "--schedule duet --swap-interval off" ;;
 		duet-swap) echo "--schedule duet --swap-interval 100ms" ;;
+		duet-swap25) echo "--schedule duet --swap-interval 25ms" ;;
+		duet-swap-aslr) echo "--schedule duet --swap-interval 100ms --aslr off" ;;
 		quiet) echo "--schedule interleaved --pin on --aslr off --prewarm on" ;;
 		quiet-duet) echo "--schedule duet --swap-interval off --aslr off --prewarm on" ;;
 		huge) echo "--schedule interleaved --huge-pages on" ;;
