@@ -21,6 +21,11 @@
 #       ratios, and the units' lag-1 autocorrelations summed;
 #   bench/decide.py units DIR
 #       one comparison's units, a line each, with the two figures above;
+#   bench/decide.py pooled DIR...
+#       per configuration, kept comparisons (KEEP=DIR) pooled: the sds
+#       between rounds and between instance pairs from all their rounds at
+#       once, the F test of an instance offset, and the comparisons' mean
+#       B/A across them (an offset every start shares shows there);
 #       The truth of an A/A is no change; of a slowed phase, the mean paired
 #       log ratio of all the phase's counted rounds (its tps truth), with
 #       the CPU counters' B/A beside it.
@@ -39,10 +44,9 @@ def correlation(x, y):
         return float("nan")
 
 
-def units_of(runs):
-    """Per unit (instance pair), in the order run: the mean log tps ratio
-    B/A of its paired rounds and their mean log user-CPU-per-transaction
-    ratio."""
+def round_ratios(runs):
+    """Per unit (instance pair), in the order run: its paired rounds' log
+    ratios B/A of tps and of user CPU per transaction."""
     by_round = {}
     for run in runs:
         by_round.setdefault(int(run["round"]), {})[run["variant"]] = run
@@ -55,6 +59,13 @@ def units_of(runs):
         units.setdefault(int(a["instance"]), []).append(
             (math.log(float(b["tps"]) / float(a["tps"])),
              math.log(float(b["cpu_user_us_per_tx"]) / float(a["cpu_user_us_per_tx"]))))
+    return units
+
+
+def units_of(runs):
+    """Per unit, in the order run: its number of paired rounds, their mean
+    log tps ratio B/A and their mean log user-CPU-per-transaction ratio."""
+    units = round_ratios(runs)
     return [(k, len(units[k]), statistics.fmean(u[0] for u in units[k]),
              statistics.fmean(u[1] for u in units[k])) for k in sorted(units)]
 
@@ -124,6 +135,105 @@ def units(d):
                                    100 * sd, 100 * cpu_sd))
 
 
+def incomplete_beta(x, a, b):
+    """The regularized incomplete beta function I_x(a, b), by its continued
+    fraction (modified Lentz), for the F and t distributions below."""
+    if x <= 0 or x >= 1:
+        return 0.0 if x <= 0 else 1.0
+    if x > (a + 1) / (a + b + 2):
+        return 1 - incomplete_beta(1 - x, b, a)
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                     + a * math.log(x) + b * math.log(1 - x)) / a
+    tiny = 1e-300
+    f, c, d = 1.0, 1.0, 0.0
+    for i in range(400):
+        m = i // 2
+        if i == 0:
+            num = 1.0
+        elif i % 2 == 0:
+            num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m))
+        else:
+            num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
+        d = 1 + num * d
+        d = 1 / (d if abs(d) > tiny else tiny)
+        c = 1 + num / c
+        c = c if abs(c) > tiny else tiny
+        f *= c * d
+        if abs(c * d - 1) < 1e-12:
+            break
+    return front * (f - 1)
+
+
+def f_upper(F, df1, df2):
+    """P(F(df1, df2) > F)."""
+    return incomplete_beta(df2 / (df2 + df1 * F), df2 / 2, df1 / 2) if F > 0 else 1.0
+
+
+def t_quantile(p, df):
+    """The p quantile (p > 0.5) of Student's t on df degrees of freedom."""
+    lo, hi = 0.0, 1000.0
+    for _ in range(200):
+        t = (lo + hi) / 2
+        if 1 - incomplete_beta(df / (df + t * t), df / 2, 0.5) / 2 < p:
+            lo = t
+        else:
+            hi = t
+    return (lo + hi) / 2
+
+
+def pooled(*dirs):
+    """Per configuration (a directory's name without -PHASE-REPEAT), the
+    comparisons' paired rounds pooled in one nested analysis of variance
+    (comparison, instance pair within it, round within that): the sd
+    between rounds, the sd between instance pairs (method of moments) with
+    the F test of "no instance offset", and the comparisons' mean B/A with
+    its t interval across comparisons — an offset every comparison shares
+    (a layout frozen the same way at every start, say) shows there and
+    not between instance pairs."""
+    groups = {}
+    for d in dirs:
+        name = d.rstrip("/").rsplit("/", 1)[-1].rsplit("-", 2)[0]
+        groups.setdefault(name, []).append(d)
+    print("| configuration | comparisons | instance pairs | rounds | sd between rounds | "
+          "sd between instance pairs | F (df) | p, no instance offset | "
+          "mean B/A of the comparisons [95% CI] |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, ds in groups.items():
+        ssw = ssb = 0.0
+        dfw = dfb = units_n = rounds_n = 0
+        sum_n2 = 0.0
+        means = []
+        for d in ds:
+            units = [[t for t, _ in u] for u in round_ratios(counted_runs(d)).values()]
+            units = [u for u in units if u]
+            if len(units) < 2:
+                continue
+            ys = [y for u in units for y in u]
+            grand = statistics.fmean(ys)
+            means.append(grand)
+            n = len(ys)
+            ssw += sum((y - statistics.fmean(u)) ** 2 for u in units for y in u)
+            ssb += sum(len(u) * (statistics.fmean(u) - grand) ** 2 for u in units)
+            dfw += n - len(units)
+            dfb += len(units) - 1
+            # the effective rounds per unit of an unbalanced one-way layout
+            sum_n2 += (n - sum(len(u) ** 2 for u in units) / n)
+            units_n += len(units)
+            rounds_n += n
+        if dfw == 0 or dfb == 0 or len(means) < 2:
+            continue
+        msw, msb = ssw / dfw, ssb / dfb
+        k = sum_n2 / dfb
+        var_i = max(0.0, (msb - msw) / k)
+        F = msb / msw
+        m = statistics.fmean(means)
+        half = t_quantile(0.975, len(means) - 1) * statistics.stdev(means) / math.sqrt(len(means))
+        pct = lambda x: "%+.2f%%" % (100 * math.expm1(x))
+        print("| %s | %d | %d | %d | %.2f%% | %.2f%% | %.2f (%d, %d) | %.3g | %s [%s, %s] |" % (
+            name, len(means), units_n, rounds_n, 100 * math.sqrt(msw), 100 * math.sqrt(var_i),
+            F, dfb, dfw, f_upper(F, dfb, dfw), pct(m), pct(m - half), pct(m + half)))
+
+
 def table(*paths):
     rows = [r for path in paths for r in csv.DictReader(open(path))]
     notes = []
@@ -186,5 +296,8 @@ if __name__ == "__main__":
         table(*sys.argv[2:])
     elif len(sys.argv) == 3 and sys.argv[1] == "units":
         units(sys.argv[2])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "pooled":
+        pooled(*sys.argv[2:])
     else:
-        sys.exit("usage: bench/decide.py row DIR CONFIG PHASE REPEAT SETTING BUDGET STARTED | table CSV... | units DIR")
+        sys.exit("usage: bench/decide.py row DIR CONFIG PHASE REPEAT SETTING BUDGET STARTED | table CSV... "
+                 "| units DIR | pooled DIR...")
