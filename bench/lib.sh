@@ -152,25 +152,28 @@ bench_restart_with() {
 
 # quiet_flags CONFIG: the [experiment] keys of a quieting configuration
 # (bench/quiet.sh, bench/decide.sh) as ab's flags.  Every one names its
-# schedule, so that a configuration means the same whatever the default
+# schedule and aslr, so that a configuration means the same whatever the default
 # (base: interleaved rounds and nothing else, the defaults before
 # schedule = auto; a duet's CPUs traded between rounds only, as before
 # swap_interval: duet-swap trades them every 100 ms within a run,
-# duet-swap25 every 25 ms).
+# duet-swap25 every 25 ms; randomization on, as before aslr = auto) — but
+# defaults, which passes no key and so measures the client's defaults of
+# the day.
 quiet_flags() {
 	case $1 in
-		base | interleaved) echo "--schedule interleaved" ;;
-		pin) echo "--schedule interleaved --pin on" ;;
+		defaults) echo "" ;;
+		base | interleaved) echo "--schedule interleaved --aslr on" ;;
+		pin) echo "--schedule interleaved --pin on --aslr on" ;;
 		aslr-off) echo "--schedule interleaved --aslr off" ;;
-		prewarm) echo "--schedule interleaved --prewarm on" ;;
-		duet | duet3) echo "--schedule duet --swap-interval off" ;;
-		duet-swap) echo "--schedule duet --swap-interval 100ms" ;;
-		duet-swap25) echo "--schedule duet --swap-interval 25ms" ;;
+		prewarm) echo "--schedule interleaved --prewarm on --aslr on" ;;
+		duet | duet3) echo "--schedule duet --swap-interval off --aslr on" ;;
+		duet-swap) echo "--schedule duet --swap-interval 100ms --aslr on" ;;
+		duet-swap25) echo "--schedule duet --swap-interval 25ms --aslr on" ;;
 		duet-swap-aslr) echo "--schedule duet --swap-interval 100ms --aslr off" ;;
 		quiet) echo "--schedule interleaved --pin on --aslr off --prewarm on" ;;
 		quiet-duet) echo "--schedule duet --swap-interval off --aslr off --prewarm on" ;;
-		huge) echo "--schedule interleaved --huge-pages on" ;;
-		huge-duet) echo "--schedule duet --swap-interval off --huge-pages on" ;;
+		huge) echo "--schedule interleaved --huge-pages on --aslr on" ;;
+		huge-duet) echo "--schedule duet --swap-interval off --huge-pages on --aslr on" ;;
 		*) echo "bench: unknown configuration \"$1\"" >&2; return 2 ;;
 	esac
 }

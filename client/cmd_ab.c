@@ -53,7 +53,8 @@ ab_usage(void)
 		   "                           a run (default %dms; off: between rounds only)\n", QUIET_SWAP_DEFAULT_MS);
 	printf("      --pin=on|off         each server and its pgbench on half of the CPUs,\n"
 		   "                           swapped every round (default off)\n");
-	printf("      --aslr=on|off        address-space randomization of managed servers (default on)\n");
+	printf("      --aslr=auto|on|off   address-space randomization of managed servers (default\n"
+		   "                           auto: off where every server runs one binary, else on)\n");
 	printf("      --pgbench-seed=shared|own  one --random-seed per round for every variant (default shared)\n");
 	printf("      --prewarm=on|off     pg_prewarm the run database before each run (default off)\n");
 	printf("      --huge-pages=on|off|server  shared memory of managed servers in huge pages\n"

@@ -3,8 +3,9 @@
  * cmd_check.c
  *		"pgbench_ext check FILE": the pre-flight of an experiment without
  *		running it — what the host allows, the noise it showed for such a
- *		load, and whether the experiment's budget (or rounds) can decide
- *		an effect of twice the noise threshold (preflight.c).
+ *		load, whether the experiment's budget (or rounds) can decide
+ *		an effect of twice the noise threshold, and the rounds between
+ *		restarts that restart = auto would choose (preflight.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -24,8 +25,9 @@ check_usage(void)
 	printf("It prints the CPUs against what a run keeps busy at once, the load of other\n"
 		   "processes and steal time, the frequency governor, the noise this host showed\n"
 		   "for such a load (from earlier experiments: its history is in %s or the\n"
-		   "client's state directory), and the time to decide twice the noise threshold,\n"
-		   "with a warning when the experiment's budget or rounds cannot.\n", PREFLIGHT_STATE_ENV);
+		   "client's state directory), the time to decide twice the noise threshold,\n"
+		   "with a warning when the experiment's budget or rounds cannot, and the\n"
+		   "rounds between restarts that restart = auto would choose from that noise.\n", PREFLIGHT_STATE_ENV);
 }
 
 int
@@ -54,5 +56,8 @@ cmd_check(int argc, char **argv)
 	(void) preflight_print(&spec, opt.noise, stdout);
 	if (spec.quiet.schedule_why)
 		printf("schedule = auto: %s\n", spec.quiet.schedule_why);
+	if (spec.quiet.aslr_why)
+		printf("aslr = auto: %s\n", spec.quiet.aslr_why);
+	preflight_choose_restart(&spec);
 	return 0;
 }

@@ -147,6 +147,8 @@ run_execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 	(void) preflight_print(spec, opt.noise, stdout);
 	if (spec->quiet.schedule_why)
 		printf("schedule = auto: %s\n", spec->quiet.schedule_why);
+	if (spec->quiet.aslr_why)
+		printf("aslr = auto: %s\n", spec->quiet.aslr_why);
 	if (!ropts->resume)
 		preflight_choose_restart(spec);
 	fflush(stdout);

@@ -1066,6 +1066,9 @@ experiment_from_json(ExperimentSpec *spec, json_t *obj, char **error)
 	/* recorded before duets: interleaved, whatever auto would choose now */
 	if (json_object_get(exp, "schedule") == NULL)
 		spec->quiet.schedule_given = true;
+	/* recorded before aslr = auto: on, as it was then unless set */
+	if (json_object_get(exp, "aslr") == NULL)
+		spec->quiet.aslr_given = true;
 	/* recorded before a duet's CPUs were traded within its runs: off */
 	if (json_object_get(exp, "swap_interval") == NULL)
 		spec->quiet.swap_ms = 0;

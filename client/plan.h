@@ -43,6 +43,12 @@ typedef struct Plan
  */
 #define RESTART_AUTO_MAX_ROUNDS 5
 #define RESTART_AUTO_MIN_INSTANCES 6
+/*
+ * ... and, chosen from the host's noise history, at least this many rounds
+ * per start when the rounds allow, so that every experiment measures the
+ * sd between rounds apart from that between instance pairs
+ */
+#define RESTART_AUTO_MIN_ROUNDS 2
 /* the degrees of freedom of each sd a history record needs to choose */
 #define RESTART_AUTO_MIN_DF 10
 

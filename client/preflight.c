@@ -60,7 +60,7 @@ typedef struct NoiseRecord
 	char		script[128];
 	int			clients;
 	bool		two_servers;
-	char		schedule[16];
+	char		schedule[32];
 	double		round_sd;
 	int			round_df;
 	double		instance_sd;	/* NAN: not measured */
@@ -224,21 +224,33 @@ parse_record(char *line, NoiseRecord *r)
 /*
  * The schedule as the history names it: a duet whose sides trade CPUs
  * within the run ("duet-swap") has a third of the round noise of one whose
- * sides stay put for a round ("duet"), so the two are told apart.
+ * sides stay put for a round ("duet"), so the two are told apart; and
+ * servers started without address-space randomization ("/aslr-off") have
+ * a seventh of the offset between two servers' starts.
  */
 static const char *
 schedule_label(const ExperimentSpec *spec)
 {
-	if (spec->quiet.schedule == SCHEDULE_DUET && spec->quiet.swap_ms > 0)
-		return "duet-swap";
-	return quiet_schedule_name(spec->quiet.schedule);
+	const char *schedule = spec->quiet.schedule == SCHEDULE_DUET && spec->quiet.swap_ms > 0 ?
+		"duet-swap" : quiet_schedule_name(spec->quiet.schedule);
+
+	return spec->quiet.aslr ? schedule : psprintf("%s/aslr-off", schedule);
 }
 
-/* "duet-swap" and "duet" are both duets */
-static bool
-same_schedule_kind(const char *a, const char *b)
+/*
+ * How close two labels are: the same schedule ("duet-swap", whatever the
+ * randomization) counts most, then the same kind ("duet-swap" and "duet"
+ * are both duets), then the same randomization.
+ */
+static int
+schedule_closeness(const char *a, const char *b)
 {
-	return strncmp(a, "duet", 4) == 0 ? strncmp(b, "duet", 4) == 0 : strcmp(a, b) == 0;
+	size_t		len = strcspn(a, "/");
+	bool		same_schedule = strcspn(b, "/") == len && strncmp(a, b, len) == 0;
+	bool		same_kind = same_schedule || (strncmp(a, "duet", 4) == 0 && strncmp(b, "duet", 4) == 0);
+	bool		same_aslr = (strchr(a, '/') == NULL) == (strchr(b, '/') == NULL);
+
+	return 8 * same_schedule + 4 * same_kind + 2 * same_aslr;
 }
 
 /*
@@ -247,11 +259,12 @@ same_schedule_kind(const char *a, const char *b)
  * instance sd for two; then of its schedule, which changes the noise most
  * (the two sides of a duet share the host's interference; a duet that
  * trades CPUs within its runs is closer to one that does not than to
- * interleaved rounds); then of its load (script and clients of the first
- * cell).
+ * interleaved rounds), then of its randomization (schedule_closeness());
+ * then of its load (script and clients of the first cell).  Records whose sds rest on fewer than min_df degrees of freedom
+ * (each of them, for two servers) are passed over.
  */
 static NoiseRecord
-find_noise(const ExperimentSpec *spec)
+find_noise(const ExperimentSpec *spec, int min_df)
 {
 	FILE	   *f = safe_fopen_read_optional(noise_path(), 16 * 1024 * 1024);
 	bool		two = plan_two_servers(spec);
@@ -269,10 +282,10 @@ find_noise(const ExperimentSpec *spec)
 
 		memset(&r, 0, sizeof(r));
 		if (!parse_record(line, &r) || r.two_servers != two ||
-			(two && !isfinite(r.instance_sd)))
+			(two && !isfinite(r.instance_sd)) ||
+			r.round_df < min_df || (two && r.instance_df < min_df))
 			continue;
-		score = 4 * (strcmp(r.schedule, schedule) == 0) +
-			2 * same_schedule_kind(r.schedule, schedule) +
+		score = schedule_closeness(r.schedule, schedule) +
 			(strcmp(r.script, spec->scripts[0]) == 0 && r.clients == spec->clients[0]);
 		if (score >= best_score)
 		{
@@ -394,7 +407,7 @@ bool
 preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
 {
 	HostLoad	h;
-	NoiseRecord r = find_noise(spec);
+	NoiseRecord r = find_noise(spec, 0);
 	StatsComponents ratio;
 	StatsDesignCost cost;
 	StatsDesign design;
@@ -453,15 +466,15 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
  * the verdict's unit cheapest for its variance, from this host's history —
  * fixed before any run, so the data it judges never chose it: the optimal
  * allocation of a two-stage design (stats_rounds_per_unit()), a restart
- * every round when the instance offset dominates and restarts are
- * cheap.  Within 1 and
- * RESTART_AUTO_MAX_ROUNDS, and with fixed rounds at least
- * RESTART_AUTO_MIN_INSTANCES instance pairs; with no history, or one
- * whose components rest on fewer than RESTART_AUTO_MIN_DF degrees of
- * freedom each, the default of plan_restart_rounds() stays.  A record
- * of 3 instance pairs once put a restart before every round for a
- * sitting: a design of one round per unit cannot tell the two sds apart,
- * so it writes no record that could have corrected it.
+ * every RESTART_AUTO_MIN_ROUNDS rounds when the instance offset dominates
+ * and restarts are cheap, up to RESTART_AUTO_MAX_ROUNDS; with fixed rounds,
+ * fewer when that leaves RESTART_AUTO_MIN_INSTANCES instance pairs.  Only
+ * the latest fitting record whose sds rest on RESTART_AUTO_MIN_DF degrees
+ * of freedom each chooses; with none, the default of plan_restart_rounds()
+ * stays.  A record of 3 instance pairs once put a restart before every
+ * round for a sitting, and a design of one round per unit cannot tell the
+ * two sds apart, so it writes no record that could correct it: the floor
+ * keeps every experiment's record informative.
  */
 void
 preflight_choose_restart(ExperimentSpec *spec)
@@ -474,15 +487,15 @@ preflight_choose_restart(ExperimentSpec *spec)
 
 	if (!spec->restart_auto || plan_restart_rounds(spec, &why) == 0)
 		return;
-	r = find_noise(spec);
-	if (!r.found || !design_inputs(spec, &r, true, &ratio, &cost) ||
-		r.instance_df < RESTART_AUTO_MIN_DF || r.round_df < RESTART_AUTO_MIN_DF)
+	r = find_noise(spec, RESTART_AUTO_MIN_DF);
+	if (!r.found || !design_inputs(spec, &r, true, &ratio, &cost))
 		return;
 	rounds = stats_rounds_per_unit(ratio.variance[STATS_LEVEL_INSTANCE],
 								   ratio.variance[STATS_LEVEL_ROUND], cost.restart_s,
 								   cost.round_s, RESTART_AUTO_MAX_ROUNDS);
 	if (rounds < 1)
 		return;
+	rounds = Max(rounds, RESTART_AUTO_MIN_ROUNDS);
 	if (!spec->rounds_auto)
 		rounds = Max(1, Min(rounds, spec->rounds / RESTART_AUTO_MIN_INSTANCES));
 	spec->restart_auto = false;

@@ -75,9 +75,11 @@ quiet_set_key(QuietSpec *q, const char *key, const char *value, char **error)
 	}
 	else if (strcmp(key, "aslr") == 0)
 	{
-		q->aslr_given = true;
-		if (!parse_bool_word(value, &q->aslr))
-			*error = psprintf("aslr must be on (each server start draws its address-space layout) or off, got \"%s\"", value);
+		q->aslr_given = strcmp(value, "auto") != 0;
+		q->aslr = true;
+		if (q->aslr_given && !parse_bool_word(value, &q->aslr))
+			*error = psprintf("aslr must be auto (off where every server runs one binary, else on), "
+							  "on (each server start draws its address-space layout) or off, got \"%s\"", value);
 	}
 	else if (strcmp(key, "pgbench_seed") == 0)
 	{
@@ -203,8 +205,8 @@ usable_cpus(int *cpus)
  * meet the host's interference together (docs/calibration.md measures
  * what that does to the noise and the time to decide); else interleaved.
  */
-void
-quiet_resolve(ExperimentSpec *spec)
+static void
+resolve_schedule(ExperimentSpec *spec)
 {
 	QuietSpec  *q = &spec->quiet;
 	char	   *obstacle;
@@ -230,6 +232,80 @@ quiet_resolve(ExperimentSpec *spec)
 								   q->swap_ms > 0 ? psprintf("every %dms within a run", q->swap_ms) : "every round",
 								   spec->nvariants > 2 ? "; every variant beside its baseline, the baseline once for each" : "");
 	}
+}
+
+/* a bindir as a path that names its directory alone (symbolic links resolved) */
+static char *
+canonical_bindir(const char *bindir)
+{
+	char	   *real = realpath(bindir, NULL);
+
+	return real ? real : pg_strdup(bindir);
+}
+
+/*
+ * aslr = auto (the default): off where two or more servers of their own all
+ * run one binary, on otherwise.  A start's address-space layout was most of
+ * the offset between two servers' starts (docs/calibration.md): with one
+ * binary and randomization off, both sides have the same layout at every
+ * start, so no draw differs between them.  Two binaries would each keep one
+ * layout at every start, and the difference of those two draws would read
+ * as the change, where restarts could not show it: there, randomization
+ * stays on and restarts average the draws.
+ */
+static void
+resolve_aslr(ExperimentSpec *spec)
+{
+	QuietSpec  *q = &spec->quiet;
+	const VariantSpec *first = NULL;
+	char	   *first_bindir = NULL;
+	int			servers = 0;
+
+	/* given, or turned off by profile = counted */
+	if (q->aslr_given || !q->aslr)
+		return;
+	for (int i = 0; i < spec->nvariants; i++)
+	{
+		const VariantSpec *v = &spec->variants[i];
+		char	   *bindir;
+
+		if (v->cluster || v->conninfo)
+			continue;
+		servers++;
+		if (v->bindir == NULL && v->source == NULL)
+			return;
+		if (v->source)
+		{
+			q->aslr_why = psprintf("on: variant \"%s\" is built from source, so the servers run binaries of their own "
+								   "(each start draws its layout; restarts average the draws)", v->name);
+			return;
+		}
+		bindir = canonical_bindir(v->bindir);
+		if (first == NULL)
+		{
+			first = v;
+			first_bindir = bindir;
+		}
+		else if (strcmp(bindir, first_bindir) != 0)
+		{
+			q->aslr_why = psprintf("on: variants \"%s\" and \"%s\" run different binaries "
+								   "(each start draws its layout; restarts average the draws)", first->name, v->name);
+			return;
+		}
+	}
+	if (servers < 2)
+		return;
+	q->aslr = false;
+	q->aslr_why = psprintf("off: every server runs %s/postgres, so both sides start with the same address-space layout",
+						   first_bindir);
+}
+
+/* the keys left to auto, chosen for this experiment and this host */
+void
+quiet_resolve(ExperimentSpec *spec)
+{
+	resolve_schedule(spec);
+	resolve_aslr(spec);
 }
 
 bool

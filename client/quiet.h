@@ -41,7 +41,9 @@ typedef struct QuietSpec
 	bool		pin;			/* each server and its pgbench on a CPU set of
 								 * their own, the sets swapped every round */
 	bool		aslr;			/* address-space randomization of managed servers */
-	bool		aslr_given;		/* the key was set (else profile = counted turns it off) */
+	bool		aslr_given;		/* the key was on or off, else aslr = auto:
+								 * quiet_resolve() (or profile = counted) chooses */
+	char	   *aslr_why;		/* what aslr = auto chose and why, or NULL */
 	bool		shared_seed;	/* one pgbench --random-seed per round, the same
 								 * for every variant */
 	bool		prewarm;		/* pg_prewarm the run database before each run */
@@ -59,9 +61,10 @@ typedef struct QuietSpec
 /*
  * swap_interval's default and its bounds, in milliseconds: a swap moves each
  * side's processes, whose caches then refill on the other CPU, so it is not
- * done more often than the shortest bound
+ * done more often than the shortest bound.  25 ms left a round's noise at
+ * 1.5% where 100 ms left 2.4% (docs/calibration.md), for about 2% of tps.
  */
-#define QUIET_SWAP_DEFAULT_MS 100
+#define QUIET_SWAP_DEFAULT_MS 25
 #define QUIET_SWAP_MIN_MS 10
 #define QUIET_SWAP_MAX_MS 60000
 

@@ -61,8 +61,8 @@ my $seen = wait_until(
 		return @seen == 2 ? \@seen : undef;
 	},
 	$h);
-# swap_interval = 100ms (the default): each server is moved between the two
-# CPU sets about ten times a second, so sampled for 1 s from the start of
+# swap_interval = 25ms (the default): each server is moved between the two
+# CPU sets about forty times a second, so sampled for 1 s from the start of
 # its first run (of 2 s; found within 0.1 s of it), it is seen on both —
 # where sets traded only between rounds would show it on one
 my %sets_of;
@@ -92,7 +92,7 @@ foreach my $i (0, 1)
 	is(scalar(keys %{ $sets_of{$i} }), 2,
 		"server $i is moved between the two CPU sets within a run: " . join(' and ', sort keys %{ $sets_of{$i} }));
 }
-is(read_json("$dir/experiment.json")->{spec}{experiment}{swap_interval}, '100ms', 'experiment.json records swap_interval');
+is(read_json("$dir/experiment.json")->{spec}{experiment}{swap_interval}, '25ms', 'experiment.json records swap_interval');
 
 my @runs = read_runs($dir);
 is(scalar(grep { $_->{status} eq 'ok' } @runs), 4, 'four runs recorded, all ok');
@@ -110,7 +110,7 @@ foreach my $round (sort keys %by_round)
 	ok(!$facts[0]{aslr} && !$facts[1]{aslr}, "round $round: each run records its server without ASLR");
 	isnt($facts[0]{cpus}, $facts[1]{cpus}, "round $round: the two runs' servers on disjoint CPU sets");
 	is($facts[$_]{pgbench_cpus}, $facts[$_]{cpus}, "round $round: pgbench on its server's CPUs") for 0 .. 1;
-	# a run of 2 s has about twenty trades; a client kept from the CPU by a
+	# a run of 2 s has about eighty trades; a client kept from the CPU by a
 	# loaded host makes fewer, never none
 	cmp_ok($facts[$_]{cpu_swaps}, '>=', 5, "round $round: run $_ of the pair traded CPUs within it ($facts[$_]{cpu_swaps} times)")
 	  for 0 .. 1;

@@ -4,8 +4,10 @@
 # host's history (PGBENCH_EXT_STATE_DIR here), from which check gives the
 # time to decide 2% and warns when an experiment's rounds cannot; a duet
 # that trades CPUs within its runs takes the noise of its own kind of duet
-# first; restart = auto takes its design from a record only when the
-# record's sds rest on enough degrees of freedom.
+# first; restart = auto takes its design from the latest record whose sds
+# rest on enough degrees of freedom, at least 2 rounds per restart where the
+# rounds allow, and check prints that choice; aslr = auto turns randomization
+# off where every server runs one binary.
 use strict;
 use warnings;
 
@@ -48,10 +50,13 @@ is($rc, 0, 'an experiment across two restarted servers') or diag "$out\n$err";
 like($out, qr/\Apre-flight: /, 'a run begins with its pre-flight');
 like($out, qr/^schedule = auto: duet: both runs of a pair at once, each side on \d+ of the \d+ CPUs/m,
 	'two servers of their own: schedule = auto chose a duet, and said so');
+like($out, qr/^aslr = auto: off: every server runs \S+\/postgres, so both sides start with the same address-space layout$/m,
+	'two servers of one binary: aslr = auto turned randomization off, and said so');
+ok(!read_json("$base/run/runs/0001.json")->{quiet}{aslr}, 'and the first run\'s server ran without it (/proc)');
 my @history = split /\n/, slurp_file("$base/state/noise.csv");
 is($history[0], 'recorded_at,script,clients,servers,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s',
 	'the history has a header');
-like($history[-1], qr/^\d{4}-\d\d-\d\dT[\d:]+Z,select-only,1,two,duet-swap,[\d.]+,\d+,[\d.]+,\d+,[\d.]+,[\d.]+$/,
+like($history[-1], qr/^\d{4}-\d\d-\d\dT[\d:]+Z,select-only,1,two,duet-swap\/aslr-off,[\d.]+,\d+,[\d.]+,\d+,[\d.]+,[\d.]+$/,
 	'and the run\'s noise: sd between rounds and between instance pairs, with their costs');
 
 # --- check with history -------------------------------------------------------
@@ -60,11 +65,15 @@ like($history[-1], qr/^\d{4}-\d\d-\d\dT[\d:]+Z,select-only,1,two,duet-swap,[\d.]
 # time, restarts 3 s.  The design for 2% is then fixed by these numbers.
 open my $hist, '>>', "$base/state/noise.csv" or die $!;
 print $hist "2099-01-01T00:00:00Z,select-only,1,two,interleaved,0.050000,10,0.020000,10,1.000,3.000\n";
-# then one of a duet whose sides stay put for a round, and one of a duet
-# that trades CPUs within its runs (file order is what "latest" means): a
-# duet's check prefers its own kind of duet, and either to interleaved rounds
-print $hist "2098-01-01T00:00:00Z,select-only,1,two,duet,0.010000,10,0.005000,10,1.000,3.000\n";
-print $hist "2097-01-01T00:00:00Z,select-only,1,two,duet-swap,0.008000,10,0.004000,10,1.000,3.000\n";
+# then one of a duet whose sides stay put for a round, one of a duet that
+# trades CPUs within its runs, both without address-space randomization
+# (as aslr = auto has two servers of one binary), and one of a trading duet
+# with it (file order is what "latest" means): a duet's check prefers its
+# own kind of duet, and either to interleaved rounds; then its own
+# randomization
+print $hist "2098-01-01T00:00:00Z,select-only,1,two,duet/aslr-off,0.010000,10,0.005000,10,1.000,3.000\n";
+print $hist "2093-01-01T00:00:00Z,select-only,1,two,duet-swap,0.009000,10,0.006000,10,1.000,3.000\n";
+print $hist "2097-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.008000,10,0.004000,10,1.000,3.000\n";
 close $hist;
 ($rc, $out, $err) = run_client('check', $short);
 is($rc, 0, 'check with a history exits 0') or diag $err;
@@ -75,10 +84,13 @@ like($out, qr/^pre-flight: to decide 2% \(twice the ±1% threshold\) at 80% powe
 like($out, qr/^pre-flight: warning: this experiment's rounds \(\S+\) cannot decide 2% here; give it \S+ or more/m,
 	'two rounds of 1 s and no restart cannot: warned');
 ($rc, $out, $err) = run_client('check', write_ini('duet', "duration = 1\nrounds = 2\n"));
-like($out, qr/^pre-flight: noise here \(2097-01-01T00:00:00Z, select-only, 1 client, duet-swap\): sd between rounds 0\.80%, between instance pairs 0\.40%$/m,
+like($out, qr/^pre-flight: noise here \(2097-01-01T00:00:00Z, select-only, 1 client, duet-swap\/aslr-off\): sd between rounds 0\.80%, between instance pairs 0\.40%$/m,
 	'a duet (trading CPUs within its runs, the default): the latest record of such a duet');
+($rc, $out, $err) = run_client('check', write_ini('duet-aslr', "duration = 1\nrounds = 2\naslr = on\n"));
+like($out, qr/^pre-flight: noise here \(2093-01-01T00:00:00Z, select-only, 1 client, duet-swap\): sd between rounds 0\.90%, between instance pairs 0\.60%$/m,
+	'the same with randomization on: the latest record of a trading duet with it');
 ($rc, $out, $err) = run_client('check', write_ini('duet-off', "duration = 1\nrounds = 2\nswap_interval = off\n"));
-like($out, qr/^pre-flight: noise here \(2098-01-01T00:00:00Z, select-only, 1 client, duet\): sd between rounds 1\.00%, between instance pairs 0\.50%$/m,
+like($out, qr/^pre-flight: noise here \(2098-01-01T00:00:00Z, select-only, 1 client, duet\/aslr-off\): sd between rounds 1\.00%, between instance pairs 0\.50%$/m,
 	'a duet with swap_interval = off: the latest record of a duet that did not trade');
 like($out, qr/^schedule = auto: duet: /m, 'check says what schedule = auto chose');
 ($rc, $out, $err) = run_client('check', write_ini('probe', "duration = 1\nrounds = 2\nsnapshot_probe = on\n"));
@@ -90,25 +102,58 @@ like($out, qr/^pre-flight: noise here \(2099-01-01T00:00:00Z, select-only, 1 cli
 unlike($out, qr/cannot decide/, 'a budget of 7 days can: no warning');
 
 # --- restart = auto from the history ------------------------------------------
-# The latest record chooses the rounds between restarts only when both of its
-# sds rest on 10 degrees of freedom or more; an sd of 3 instance pairs leaves
-# the default rule (which says nothing).
-sub two_round_run
+# The latest record with 10 degrees of freedom or more in both sds chooses the
+# rounds between restarts (an sd of 3 instance pairs is passed over); under
+# rounds = auto at least 2 rounds per restart, so that every experiment
+# measures both sds; with fixed rounds fewer where 2 would leave less than 6
+# instance pairs.  check prints the choice a run would make.
+sub add_record
 {
-	my ($name, $record) = @_;
 	open my $h, '>>', "$base/state/noise.csv" or die $!;
-	print $h $record;
+	print $h $_[0];
 	close $h;
-	return run_client('ab', '-s', '1', '-c', '1', '-T', '1', '-r', '2', '-b', 'select-only',
-		'--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir, '-o', "$base/$name");
 }
-($rc, $out, $err) = two_round_run('few-df', "2096-01-01T00:00:00Z,select-only,1,two,duet-swap,0.008000,3,0.040000,3,1.000,3.000\n");
-is($rc, 0, 'a run after a record of 3 instance pairs completes') or diag "$out\n$err";
-unlike($out, qr/^restart = auto: every/m, 'that record chooses no restart design');
-($rc, $out, $err) = two_round_run('enough-df', "2095-01-01T00:00:00Z,select-only,1,two,duet-swap,0.008000,12,0.040000,12,1.000,3.000\n");
-is($rc, 0, 'a run after a record of 12 instance pairs completes') or diag "$out\n$err";
+my $auto = write_ini('auto', "duration = 1\nrounds = auto\nbudget = 10m\n");
+add_record("2096-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.008000,3,0.040000,3,1.000,3.000\n");
+($rc, $out, $err) = run_client('check', $auto);
+is($rc, 0, 'check after a record of 3 instance pairs exits 0') or diag $err;
+like($out, qr/^restart = auto: every [2-5] rounds, the cheapest unit for this host's noise \(2097-01-01T00:00:00Z: /m,
+	'that record is passed over: the latest with enough degrees of freedom chooses');
+add_record("2095-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.008000,12,0.040000,12,1.000,3.000\n");
+($rc, $out, $err) = run_client('check', $auto);
+like($out, qr/^restart = auto: every 2 rounds, the cheapest unit for this host's noise \(2095-01-01T00:00:00Z: sd between instance pairs 4\.00%, between rounds 0\.80%/m,
+	'an instance offset five times the rounds\' sd: a restart every 2 rounds under rounds = auto, not every round');
+($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-T', '1', '-r', '2', '-b', 'select-only',
+	'--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir, '-o', "$base/enough-df");
+is($rc, 0, 'a run of 2 rounds after that record completes') or diag "$out\n$err";
 like($out, qr/^restart = auto: every 1 round, the cheapest unit for this host's noise \(2095-01-01T00:00:00Z: sd between instance pairs 4\.00%, between rounds 0\.80%/m,
-	'that one does, naming it');
+	'with 2 fixed rounds, every round, naming the record');
+
+# --- aslr = auto -----------------------------------------------------------------
+# Off where every server runs one binary (the same directory, symbolic links
+# resolved), on where two directories could hold two builds; a value given
+# is kept and nothing is said.
+sub two_bindirs
+{
+	my ($name, $b_bindir, $extra) = @_;
+	my $path = "$base/$name.ini";
+	open my $f, '>', $path or die "could not write $path: $!";
+	print $f "[experiment]\nscale = 1\nclients = 1\nscript = select-only\nduration = 1\nrounds = 2\n$extra\n"
+	  . "[variant A]\nbindir = $bindir\n\n[variant B]\nbindir = $b_bindir\n";
+	close $f;
+	return $path;
+}
+symlink($bindir, "$base/bin-link") or die "symlink: $!";
+mkdir "$base/bin-copy" or die "mkdir: $!";
+symlink("$bindir/$_", "$base/bin-copy/$_") or die "symlink: $!" foreach qw(postgres pg_ctl initdb pgbench psql);
+($rc, $out, $err) = run_client('check', two_bindirs('linked', "$base/bin-link", ''));
+is($rc, 0, 'check of a bindir reached through a symbolic link exits 0') or diag $err;
+like($out, qr/^aslr = auto: off: every server runs \Q$bindir\E\/postgres/m, 'the same directory through a link: off');
+($rc, $out, $err) = run_client('check', two_bindirs('copied', "$base/bin-copy", ''));
+is($rc, 0, 'check of two bindirs exits 0') or diag $err;
+like($out, qr/^aslr = auto: on: variants "A" and "B" run different binaries/m, 'two directories: randomization stays on');
+($rc, $out, $err) = run_client('check', two_bindirs('given', "$base/bin-link", 'aslr = on'));
+unlike($out, qr/^aslr = auto/m, 'aslr = on given: kept, nothing said');
 
 # --- bad input ----------------------------------------------------------------
 ($rc, $out, $err) = run_client('check');
