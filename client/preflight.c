@@ -260,8 +260,9 @@ schedule_closeness(const char *a, const char *b)
  * (the two sides of a duet share the host's interference; a duet that
  * trades CPUs within its runs is closer to one that does not than to
  * interleaved rounds), then of its randomization (schedule_closeness());
- * then of its load (script and clients of the first cell).  Records whose sds rest on fewer than min_df degrees of freedom
- * (each of them, for two servers) are passed over.
+ * then of its load (script and clients of the first cell).  Records whose
+ * sds rest on fewer than min_df degrees of freedom (each of them, for two
+ * servers) are passed over.
  */
 static NoiseRecord
 find_noise(const ExperimentSpec *spec, int min_df)

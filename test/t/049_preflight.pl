@@ -20,13 +20,14 @@ my $bindir = pg_bindir();
 my $base = shared_tempdir();
 $ENV{PGBENCH_EXT_STATE_DIR} = "$base/state";
 
+# an experiment file of variants A and B, B of $b_bindir if given
 sub write_ini
 {
-	my ($name, $experiment) = @_;
+	my ($name, $experiment, $b_bindir) = @_;
 	my $path = "$base/$name.ini";
 	open my $f, '>', $path or die "could not write $path: $!";
 	print $f "[experiment]\nscale = 1\nclients = 1\nscript = select-only\n$experiment\n"
-	  . "[variant A]\nbindir = $bindir\n\n[variant B]\nbindir = $bindir\n";
+	  . "[variant A]\nbindir = $bindir\n\n[variant B]\nbindir = " . ($b_bindir // $bindir) . "\n";
 	close $f;
 	return $path;
 }
@@ -133,26 +134,16 @@ like($out, qr/^restart = auto: every 1 round, the cheapest unit for this host's 
 # Off where every server runs one binary (the same directory, symbolic links
 # resolved), on where two directories could hold two builds; a value given
 # is kept and nothing is said.
-sub two_bindirs
-{
-	my ($name, $b_bindir, $extra) = @_;
-	my $path = "$base/$name.ini";
-	open my $f, '>', $path or die "could not write $path: $!";
-	print $f "[experiment]\nscale = 1\nclients = 1\nscript = select-only\nduration = 1\nrounds = 2\n$extra\n"
-	  . "[variant A]\nbindir = $bindir\n\n[variant B]\nbindir = $b_bindir\n";
-	close $f;
-	return $path;
-}
 symlink($bindir, "$base/bin-link") or die "symlink: $!";
 mkdir "$base/bin-copy" or die "mkdir: $!";
 symlink("$bindir/$_", "$base/bin-copy/$_") or die "symlink: $!" foreach qw(postgres pg_ctl initdb pgbench psql);
-($rc, $out, $err) = run_client('check', two_bindirs('linked', "$base/bin-link", ''));
+($rc, $out, $err) = run_client('check', write_ini('linked', "duration = 1\nrounds = 2\n", "$base/bin-link"));
 is($rc, 0, 'check of a bindir reached through a symbolic link exits 0') or diag $err;
 like($out, qr/^aslr = auto: off: every server runs \Q$bindir\E\/postgres/m, 'the same directory through a link: off');
-($rc, $out, $err) = run_client('check', two_bindirs('copied', "$base/bin-copy", ''));
+($rc, $out, $err) = run_client('check', write_ini('copied', "duration = 1\nrounds = 2\n", "$base/bin-copy"));
 is($rc, 0, 'check of two bindirs exits 0') or diag $err;
 like($out, qr/^aslr = auto: on: variants "A" and "B" run different binaries/m, 'two directories: randomization stays on');
-($rc, $out, $err) = run_client('check', two_bindirs('given', "$base/bin-link", 'aslr = on'));
+($rc, $out, $err) = run_client('check', write_ini('given', "duration = 1\nrounds = 2\naslr = on\n", "$base/bin-link"));
 unlike($out, qr/^aslr = auto/m, 'aslr = on given: kept, nothing said');
 
 # --- bad input ----------------------------------------------------------------
