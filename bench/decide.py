@@ -24,8 +24,9 @@
 #   bench/decide.py pooled DIR...
 #       per configuration, kept comparisons (KEEP=DIR) pooled: the sds
 #       between rounds and between instance pairs from all their rounds at
-#       once, the F test of an instance offset, and the comparisons' mean
-#       B/A across them (an offset every start shares shows there);
+#       once, the F test of an instance offset, the comparisons' mean B/A
+#       across them (an offset every start shares shows there), and the
+#       mean tps of their counted runs;
 #       The truth of an A/A is no change; of a slowed phase, the mean paired
 #       log ratio of all the phase's counted rounds (its tps truth), with
 #       the CPU counters' B/A beside it.
@@ -189,22 +190,24 @@ def pooled(*dirs):
     the F test of "no instance offset", and the comparisons' mean B/A with
     its t interval across comparisons — an offset every comparison shares
     (a layout frozen the same way at every start, say) shows there and
-    not between instance pairs."""
+    not between instance pairs; and the mean tps of the counted runs."""
     groups = {}
     for d in dirs:
         name = d.rstrip("/").rsplit("/", 1)[-1].rsplit("-", 2)[0]
         groups.setdefault(name, []).append(d)
     print("| configuration | comparisons | instance pairs | rounds | sd between rounds | "
           "sd between instance pairs | F (df) | p, no instance offset | "
-          "mean B/A of the comparisons [95% CI] |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "mean B/A of the comparisons [95% CI] | mean tps |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name, ds in groups.items():
         ssw = ssb = 0.0
         dfw = dfb = units_n = rounds_n = 0
         sum_n2 = 0.0
-        means = []
+        means, tps = [], []
         for d in ds:
-            units = [[t for t, _ in u] for u in round_ratios(counted_runs(d)).values()]
+            runs = counted_runs(d)
+            tps += [float(run["tps"]) for run in runs]
+            units = [[t for t, _ in u] for u in round_ratios(runs).values()]
             units = [u for u in units if u]
             if len(units) < 2:
                 continue
@@ -229,9 +232,10 @@ def pooled(*dirs):
         m = statistics.fmean(means)
         half = t_quantile(0.975, len(means) - 1) * statistics.stdev(means) / math.sqrt(len(means))
         pct = lambda x: "%+.2f%%" % (100 * math.expm1(x))
-        print("| %s | %d | %d | %d | %.2f%% | %.2f%% | %.2f (%d, %d) | %.3g | %s [%s, %s] |" % (
+        print("| %s | %d | %d | %d | %.2f%% | %.2f%% | %.2f (%d, %d) | %.3g | %s [%s, %s] | %.0f |" % (
             name, len(means), units_n, rounds_n, 100 * math.sqrt(msw), 100 * math.sqrt(var_i),
-            F, dfb, dfw, f_upper(F, dfb, dfw), pct(m), pct(m - half), pct(m + half)))
+            F, dfb, dfw, f_upper(F, dfb, dfw), pct(m), pct(m - half), pct(m + half),
+            statistics.fmean(tps)))
 
 
 def table(*paths):

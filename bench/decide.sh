@@ -36,7 +36,10 @@
 #                                     comparison instead of restart = auto, so
 #                                     that each has its rounds and instances
 #                                     apart and no comparison's noise record
-#                                     chooses the next one's design)
+#                                     chooses the next one's design;
+#                                     FIRST_SEED=S: the repeats' --seed from S
+#                                     on (default 1), so that a later sitting's
+#                                     comparisons do not repeat an earlier's)
 set -eu
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -77,7 +80,7 @@ for repeat in $(seq 1 "$REPEAT"); do
 			started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 			# shellcheck disable=SC2046,SC2086
 			bench_ab "$config $phase" "$work/last.log" "$client" -s 1 -c "$CLIENTS" -T "$DURATION" \
-				-b "$SCRIPT" --rounds auto --budget "$budget" --seed "$repeat" $restart $(quiet_flags "$config") \
+				-b "$SCRIPT" --rounds auto --budget "$budget" --seed $((${FIRST_SEED:-1} + repeat - 1)) $restart $(quiet_flags "$config") \
 				--variant A --bindir "$bindir" --variant B --bindir "$bindir" $slow $third -o "$dir"
 			bench/decide.py row "$dir" "$config" "$phase" "$repeat" "$setting" "$budget" "$started" >>"$CSV"
 			tail -1 "$CSV"
