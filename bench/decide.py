@@ -18,7 +18,9 @@
 #       per configuration and phase over the CSVs' rows: the verdicts, the
 #       median time to decide, and whether each comparison's final CI
 #       contains the truth; for A/As, how the estimates follow the CPU
-#       ratios, and the units' lag-1 autocorrelations summed;
+#       ratios, and the units' lag-1 autocorrelations summed; and every A/A
+#       counted at once, its false positives and coverage with their exact
+#       95% intervals;
 #   bench/decide.py units DIR
 #       one comparison's units, a line each, with the two figures above;
 #   bench/decide.py pooled DIR...
@@ -238,6 +240,22 @@ def pooled(*dirs):
             statistics.fmean(tps)))
 
 
+def clopper_pearson(k, n):
+    """The exact (Clopper-Pearson) 95% interval of a proportion k of n."""
+    def cdf(j, p):
+        return sum(math.comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(j + 1))
+
+    def solve(below):
+        lo, hi = 0.0, 1.0
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if below(mid) else (lo, mid)
+        return lo
+    low = solve(lambda p: 1 - cdf(k - 1, p) < 0.025) if k > 0 else 0.0
+    high = solve(lambda p: cdf(k, p) > 0.025) if k < n else 1.0
+    return low, high
+
+
 def table(*paths):
     rows = [r for path in paths for r in csv.DictReader(open(path))]
     notes = []
@@ -288,6 +306,17 @@ def table(*paths):
                 notes.append("%s %s: the units' lag-1 autocorrelation, mean %+.2f over %d comparisons "
                              "(z %+.2f against independent units)" % (
                                  config, phase, statistics.fmean(l for l, _ in lags), len(lags), z))
+    # every A/A of the CSVs counted at once: the goal's rates with their intervals
+    aas = [r for r in rows if r["phase"] == "aa"]
+    if aas:
+        false = sum(r["decision"] in ("faster", "slower") for r in aas)
+        covered = sum(float(r["ci_low"]) <= 1.0 <= float(r["ci_high"]) for r in aas)
+        notes.append("all A/As: %d; false faster/slower %d (%.1f%%, 95%% interval %.1f-%.1f%%); "
+                     "CI contains 0 in %d (%.1f%%, %.1f-%.1f%%)" % (
+                         len(aas), false, 100 * false / len(aas),
+                         *[100 * x for x in clopper_pearson(false, len(aas))],
+                         covered, 100 * covered / len(aas),
+                         *[100 * x for x in clopper_pearson(covered, len(aas))]))
     for note in notes:
         print()
         print(note)
