@@ -272,6 +272,7 @@ resolve_aslr(ExperimentSpec *spec)
 		if (v->cluster || v->conninfo)
 			continue;
 		servers++;
+		/* resolved before experiment_check(), which names the missing key */
 		if (v->bindir == NULL && v->source == NULL)
 			return;
 		if (v->source)
