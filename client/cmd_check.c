@@ -35,7 +35,7 @@ cmd_check(int argc, char **argv)
 {
 	ExperimentSpec spec;
 	StatsOptions opt;
-	char	   *error;
+	char	   *error = NULL;
 
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
 	{
@@ -45,8 +45,15 @@ cmd_check(int argc, char **argv)
 	if (argc != 2)
 		usage_error("check", "give one experiment file, as for \"%s run FILE\"", progname);
 	experiment_init(&spec);
-	if (!experiment_read_ini(&spec, argv[1], &error) ||
-		(quiet_resolve(&spec), !experiment_check(&spec, &error) && (error = psprintf("%s: %s", argv[1], error))))
+	if (experiment_read_ini(&spec, argv[1], &error))
+	{
+		/* the keys left to auto, as cmd_run.c resolves them */
+		profile_resolve_aslr(&spec);
+		quiet_resolve(&spec);
+		if (!experiment_check(&spec, &error))
+			error = psprintf("%s: %s", argv[1], error);
+	}
+	if (error)
 	{
 		log_error_text(error);
 		pg_log_error_hint("Nothing was checked. docs/experiments.md has the keys, \"%s ab --help\" their flags.", progname);

@@ -219,6 +219,22 @@ recording_account(void)
 
 /* ---- before anything runs ---- */
 
+/*
+ * A start's addresses move instruction counts (docs/profiles.md): a counted
+ * profile's servers start without randomization unless aslr is given.
+ * Before quiet_resolve(), which then leaves aslr = auto alone; check calls
+ * it alone, so that it says what a run will do without probing perf.
+ */
+void
+profile_resolve_aslr(ExperimentSpec *spec)
+{
+	if (spec->profile.mode == PROFILE_COUNTED && !spec->quiet.aslr_given && spec->quiet.aslr)
+	{
+		spec->quiet.aslr = false;
+		printf("profile = counted: servers start without address-space randomization (aslr = off; set aslr = on to keep it)\n");
+	}
+}
+
 void
 profile_resolve(ExperimentSpec *spec)
 {
@@ -235,12 +251,7 @@ profile_resolve(ExperimentSpec *spec)
 	for (int i = 0; i < spec->nvariants; i++)
 		if (spec->variants[i].source)
 			spec->variants[i].symbols = true;
-	/* a start's addresses move instruction counts (docs/profiles.md): fixed unless asked */
-	if (p->mode == PROFILE_COUNTED && !spec->quiet.aslr_given && spec->quiet.aslr)
-	{
-		spec->quiet.aslr = false;
-		printf("profile = counted: servers start without address-space randomization (aslr = off; set aslr = on to keep it)\n");
-	}
+	profile_resolve_aslr(spec);
 	if (p->mode == PROFILE_COUNTED && spec->transactions == 0)
 	{
 		spec->transactions = PROFILE_COUNTED_TRANSACTIONS;

@@ -145,6 +145,13 @@ is($rc, 0, 'check of two bindirs exits 0') or diag $err;
 like($out, qr/^aslr = auto: on: variants "A" and "B" run different binaries/m, 'two directories: randomization stays on');
 ($rc, $out, $err) = run_client('check', write_ini('given', "duration = 1\nrounds = 2\naslr = on\n", "$base/bin-link"));
 unlike($out, qr/^aslr = auto/m, 'aslr = on given: kept, nothing said');
+# profile = counted turns randomization off before aslr = auto chooses, in
+# check as in a run: two directories would otherwise keep it on
+($rc, $out, $err) = run_client('check', write_ini('counted', "duration = 1\nrounds = 2\nprofile = counted\n", "$base/bin-copy"));
+is($rc, 0, 'check of a counted profile exits 0') or diag $err;
+like($out, qr/^profile = counted: servers start without address-space randomization/m,
+	'check says a counted profile turns randomization off');
+unlike($out, qr/^aslr = auto/m, 'and aslr = auto has nothing left to choose');
 
 # --- bad input ----------------------------------------------------------------
 ($rc, $out, $err) = run_client('check');
