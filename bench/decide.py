@@ -208,11 +208,12 @@ def pooled(*dirs):
         means, tps = [], []
         for d in ds:
             runs = counted_runs(d)
-            tps += [float(run["tps"]) for run in runs]
             units = [[t for t, _ in u] for u in round_ratios(runs).values()]
             units = [u for u in units if u]
             if len(units) < 2:
                 continue
+            # of the comparisons pooled, as every other column
+            tps += [float(run["tps"]) for run in runs]
             ys = [y for u in units for y in u]
             grand = statistics.fmean(ys)
             means.append(grand)
