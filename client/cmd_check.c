@@ -35,6 +35,7 @@ cmd_check(int argc, char **argv)
 {
 	ExperimentSpec spec;
 	StatsOptions opt;
+	double		busy_pct;
 	char	   *error = NULL;
 
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
@@ -60,11 +61,11 @@ cmd_check(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	stats_default_options(&opt);
-	(void) preflight_print(&spec, opt.noise, stdout);
+	(void) preflight_print(&spec, opt.noise, stdout, &busy_pct);
 	if (spec.quiet.schedule_why)
 		printf("schedule = auto: %s\n", spec.quiet.schedule_why);
 	if (spec.quiet.aslr_why)
 		printf("aslr = auto: %s\n", spec.quiet.aslr_why);
-	preflight_choose_restart(&spec);
+	preflight_choose_restart(&spec, busy_pct);
 	return 0;
 }

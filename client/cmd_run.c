@@ -144,13 +144,14 @@ run_execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 	}
 	/* what the host allows, before our servers load it; then the design it suggests */
 	stats_default_options(&opt);
-	(void) preflight_print(spec, opt.noise, stdout);
+	(void) preflight_print(spec, opt.noise, stdout, &ropts->host_busy_pct);
+	ropts->host_busy_known = true;
 	if (spec->quiet.schedule_why)
 		printf("schedule = auto: %s\n", spec->quiet.schedule_why);
 	if (spec->quiet.aslr_why)
 		printf("aslr = auto: %s\n", spec->quiet.aslr_why);
 	if (!ropts->resume)
-		preflight_choose_restart(spec);
+		preflight_choose_restart(spec, ropts->host_busy_pct);
 	fflush(stdout);
 	return runner_execute(spec, ropts);
 }

@@ -37,8 +37,18 @@
 #include <unistd.h>
 
 #define NOISE_FILE "noise.csv"
-#define NOISE_HEADER "recorded_at,script,clients,servers,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s\n"
+#define NOISE_COLUMNS 12
+#define NOISE_HEADER "recorded_at,script,clients,servers,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s,busy_pct\n"
+/* the header before busy_pct: its records are kept, their load unknown */
+#define NOISE_HEADER_11 "recorded_at,script,clients,servers,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s\n"
 #define STATE_ROOT_AS_ROOT "/var/lib/pgbench_ext"
+
+/*
+ * Other processes' share of the CPUs above which the host is loaded: its
+ * noise is another host's (a loaded demo's round sd was 1.5 times a quiet
+ * one's, docs/calibration.md), so a record is of this load or not.
+ */
+#define LOADED_BUSY_PCT 25
 
 /* A run's cost beyond its pgbench time, and a restart's, with no history */
 #define DEFAULT_RUN_OVERHEAD_S 1.5
@@ -67,6 +77,8 @@ typedef struct NoiseRecord
 	int			instance_df;
 	double		run_overhead_s; /* NAN: not known */
 	double		restart_s;
+	double		busy_pct;		/* other processes' share of the CPUs as the
+								 * experiment began; NAN: not recorded */
 } NoiseRecord;
 
 static char *
@@ -171,7 +183,7 @@ print_host(const ExperimentSpec *spec, const HostLoad *h, FILE *out)
 	if (demand > h->cpus)
 		fprintf(out, "pre-flight: warning: a run has %d processes that want a CPU at once (backends and pgbench threads%s) on %d CPUs: they queue, and the queue is noise\n",
 				demand, spec->quiet.schedule == SCHEDULE_DUET ? ", both sides of a duet" : "", h->cpus);
-	if (h->busy_pct > 25)
+	if (h->busy_pct > LOADED_BUSY_PCT)
 		fprintf(out, "pre-flight: warning: other processes keep %.0f%% of the CPUs busy: expect more noise than on a quiet host\n",
 				h->busy_pct);
 	if (h->steal_pct > 2)
@@ -189,23 +201,26 @@ csv_double(const char *field)
 	return *field ? strtod(field, NULL) : NAN;
 }
 
-/* One line of noise.csv into r; false when it is not one */
+/*
+ * One line of noise.csv into r; false when it is not one.  A record written
+ * before the load was (11 fields) has it unknown.
+ */
 static bool
 parse_record(char *line, NoiseRecord *r)
 {
-	char	   *f[11];
+	char	   *f[NOISE_COLUMNS];
 	int			n = 0;
 	char	   *p = line;
 
 	line[strcspn(line, "\n")] = '\0';
-	while (n < 11)
+	while (n < NOISE_COLUMNS)
 	{
 		f[n++] = p;
 		if ((p = strchr(p, ',')) == NULL)
 			break;
 		*p++ = '\0';
 	}
-	if (n != 11 || strcmp(f[0], "recorded_at") == 0)
+	if (n < NOISE_COLUMNS - 1 || strcmp(f[0], "recorded_at") == 0)
 		return false;
 	strlcpy(r->recorded_at, f[0], sizeof(r->recorded_at));
 	strlcpy(r->script, f[1], sizeof(r->script));
@@ -218,6 +233,7 @@ parse_record(char *line, NoiseRecord *r)
 	r->instance_df = atoi(f[8]);
 	r->run_overhead_s = csv_double(f[9]);
 	r->restart_s = csv_double(f[10]);
+	r->busy_pct = n == NOISE_COLUMNS ? csv_double(f[11]) : NAN;
 	return isfinite(r->round_sd);
 }
 
@@ -240,7 +256,8 @@ schedule_label(const ExperimentSpec *spec)
 /*
  * How close two labels are: the same schedule ("duet-swap", whatever the
  * randomization) counts most, then the same kind ("duet-swap" and "duet"
- * are both duets), then the same randomization.
+ * are both duets), then (load_closeness()) the host's load, then the same
+ * randomization.
  */
 static int
 schedule_closeness(const char *a, const char *b)
@@ -250,7 +267,29 @@ schedule_closeness(const char *a, const char *b)
 	bool		same_kind = same_schedule || (strncmp(a, "duet", 4) == 0 && strncmp(b, "duet", 4) == 0);
 	bool		same_aslr = (strchr(a, '/') == NULL) == (strchr(b, '/') == NULL);
 
-	return 8 * same_schedule + 4 * same_kind + 2 * same_aslr;
+	return 32 * same_schedule + 16 * same_kind + 2 * same_aslr;
+}
+
+/* Both loaded, or both quiet; a load not recorded is neither */
+static bool
+like_load(double busy_pct, double record_busy_pct)
+{
+	return isfinite(busy_pct) && isfinite(record_busy_pct) &&
+		(busy_pct > LOADED_BUSY_PCT) == (record_busy_pct > LOADED_BUSY_PCT);
+}
+
+/*
+ * How close a record's load is to now's (find_noise()'s part of the score,
+ * between the kind of schedule and its randomization): of a like load, or
+ * not recorded (most of the history before it was, on a quiet host), or
+ * unlike.
+ */
+static int
+load_closeness(double busy_pct, double record_busy_pct)
+{
+	if (like_load(busy_pct, record_busy_pct))
+		return 8;
+	return isfinite(record_busy_pct) ? 0 : 4;
 }
 
 /*
@@ -259,13 +298,16 @@ schedule_closeness(const char *a, const char *b)
  * instance sd for two; then of its schedule, which changes the noise most
  * (the two sides of a duet share the host's interference; a duet that
  * trades CPUs within its runs is closer to one that does not than to
- * interleaved rounds), then of its randomization (schedule_closeness());
- * then of its load (script and clients of the first cell).  Records whose
- * sds rest on fewer than min_df degrees of freedom (each of them, for two
- * servers) are passed over.
+ * interleaved rounds), then of the host's load now (busy_pct, other
+ * processes' share of the CPUs: loaded or quiet, load_closeness()), which moves
+ * a schedule's round sd less than the schedule does, then of its
+ * randomization (schedule_closeness()); then of its pgbench load (script
+ * and clients of the first cell).  Records whose sds rest on fewer than
+ * min_df degrees of freedom (each of them, for two servers) are passed
+ * over.
  */
 static NoiseRecord
-find_noise(const ExperimentSpec *spec, int min_df)
+find_noise(const ExperimentSpec *spec, int min_df, double busy_pct)
 {
 	FILE	   *f = safe_fopen_read_optional(noise_path(), 16 * 1024 * 1024);
 	bool		two = plan_two_servers(spec);
@@ -287,6 +329,7 @@ find_noise(const ExperimentSpec *spec, int min_df)
 			r.round_df < min_df || (two && r.instance_df < min_df))
 			continue;
 		score = schedule_closeness(r.schedule, schedule) +
+			load_closeness(busy_pct, r.busy_pct) +
 			(strcmp(r.script, spec->scripts[0]) == 0 && r.clients == spec->clients[0]);
 		if (score >= best_score)
 		{
@@ -299,8 +342,42 @@ find_noise(const ExperimentSpec *spec, int min_df)
 	return best;
 }
 
+/*
+ * A history whose header is of 11 columns, from before the load was
+ * recorded, rewritten with the 12th, its records' load empty; true when
+ * the file is of 12 (or absent: its header is written with the first
+ * record).
+ */
+static bool
+upgrade_history(const char *path, char **error)
+{
+	FILE	   *f = safe_fopen_read_optional(path, 16 * 1024 * 1024);
+	PQExpBufferData text;
+	char		line[1024];
+	bool		ok;
+
+	if (f == NULL)
+		return true;
+	if (fgets(line, sizeof(line), f) == NULL || strcmp(line, NOISE_HEADER_11) != 0)
+	{
+		fclose(f);
+		return true;
+	}
+	initPQExpBuffer(&text);
+	appendPQExpBufferStr(&text, NOISE_HEADER);
+	while (fgets(line, sizeof(line), f))
+	{
+		line[strcspn(line, "\n")] = '\0';
+		appendPQExpBuffer(&text, "%s,\n", line);
+	}
+	fclose(f);
+	ok = safe_write_file(path, text.data, 0, error);
+	termPQExpBuffer(&text);
+	return ok;
+}
+
 void
-preflight_record_noise(const ExperimentSpec *spec, const char *results_dir)
+preflight_record_noise(const ExperimentSpec *spec, const char *results_dir, double busy_pct)
 {
 	char	   *error = NULL;
 	json_t	   *summary = results_read_json(results_dir, "summary.json", &error);
@@ -345,7 +422,8 @@ preflight_record_noise(const ExperimentSpec *spec, const char *results_dir)
 		else
 			appendPQExpBufferStr(&buf, ",,");
 		appendPQExpBuffer(&buf, isfinite(overhead) ? "%.3f," : ",", overhead);
-		appendPQExpBuffer(&buf, restart_s > 0 ? "%.3f\n" : "\n", restart_s);
+		appendPQExpBuffer(&buf, restart_s > 0 ? "%.3f," : ",", restart_s);
+		appendPQExpBuffer(&buf, isfinite(busy_pct) ? "%.1f\n" : "\n", busy_pct);
 	}
 	if (buf.len > 0)
 	{
@@ -354,6 +432,7 @@ preflight_record_noise(const ExperimentSpec *spec, const char *results_dir)
 
 		*strrchr(dir, '/') = '\0';
 		if (!safe_mkdir_p(dir, 0700, &error) ||
+			!upgrade_history(path, &error) ||
 			((stat(path, &st) != 0 &&
 			  !safe_write_file(path, NOISE_HEADER, SAFE_APPEND, &error))) ||
 			!safe_write_file(path, buf.data, SAFE_APPEND, &error))
@@ -405,10 +484,10 @@ design_inputs(const ExperimentSpec *spec, const NoiseRecord *r, bool two,
 }
 
 bool
-preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
+preflight_print(const ExperimentSpec *spec, double noise, FILE *out, double *busy_pct)
 {
 	HostLoad	h;
-	NoiseRecord r = find_noise(spec, 0);
+	NoiseRecord r;
 	StatsComponents ratio;
 	StatsDesignCost cost;
 	StatsDesign design;
@@ -416,9 +495,13 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
 	double		effect = 2 * noise;
 	bool		two = plan_two_servers(spec);
 	bool		timed;
+	bool		quieter;
+	bool		busier;
 
 	host_load(&h);
+	*busy_pct = h.busy_pct;
 	print_host(spec, &h, out);
+	r = find_noise(spec, 0, h.busy_pct);
 	if (!r.found)
 	{
 		fprintf(out, "pre-flight: no noise measured on this host yet for %s: the first looks measure it (pgbench_ext calibrate measures it beforehand)\n",
@@ -430,7 +513,23 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
 			100 * r.round_sd);
 	if (two)
 		fprintf(out, ", between instance pairs %.2f%%", 100 * r.instance_sd);
+	if (isfinite(r.busy_pct))
+		fprintf(out, "; other processes were busy %.0f%%", r.busy_pct);
 	fprintf(out, "\n");
+
+	/*
+	 * A record of a quieter host promises too little time here, one of a
+	 * busier host too much; only the first can make a budget fall short.
+	 */
+	quieter = h.busy_pct > LOADED_BUSY_PCT && !like_load(h.busy_pct, r.busy_pct);
+	busier = h.busy_pct <= LOADED_BUSY_PCT && r.busy_pct > LOADED_BUSY_PCT;
+	if (quieter)
+		fprintf(out, "pre-flight: warning: that noise was measured %s than now (%.0f%% busy): the time below is the least it takes\n",
+				isfinite(r.busy_pct) ? psprintf("on a quieter host (%.0f%% busy)", r.busy_pct) :
+				"at a load not recorded, perhaps quieter", h.busy_pct);
+	else if (busier)
+		fprintf(out, "pre-flight: that noise was measured on a busier host (%.0f%% busy) than now: the time below may be more than it takes\n",
+				r.busy_pct);
 
 	timed = design_inputs(spec, &r, two, &ratio, &cost);
 	stats_default_options(&opt);
@@ -451,12 +550,23 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
 			100 * effect, 100 * noise, 100 * opt.power, design.instances,
 			two ? "instance pairs" : "blocks", design.rounds, design.rounds == 1 ? "" : "s",
 			format_duration(design.seconds));
-	if (design.seconds > available_s(spec, &cost))
+	if (design.seconds > available_s(spec, &cost) && busier)
+		fprintf(out, "pre-flight: this experiment's %s (%s) would not decide %.0f%% at that host's noise; at this load it may\n",
+				spec->rounds_auto ? "budget" : "rounds", format_duration(available_s(spec, &cost)),
+				100 * effect);
+	else if (design.seconds > available_s(spec, &cost))
 	{
 		fprintf(out, "pre-flight: warning: this experiment's %s (%s) cannot decide %.0f%% here; give it %s or more%s\n",
 				spec->rounds_auto ? "budget" : "rounds", format_duration(available_s(spec, &cost)),
 				100 * effect, format_duration(design.seconds),
 				spec->rounds_auto ? " (budget =)" : " (rounds =, or rounds = auto with a budget)");
+		return true;
+	}
+	if (quieter)
+	{
+		fprintf(out, "pre-flight: warning: at this load the %s (%s) may not decide %.0f%%: no noise was measured on this host at such a load yet, and the first looks measure it\n",
+				spec->rounds_auto ? "budget" : "rounds", format_duration(available_s(spec, &cost)),
+				100 * effect);
 		return true;
 	}
 	return false;
@@ -478,7 +588,7 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
  * keeps every experiment's record informative.
  */
 void
-preflight_choose_restart(ExperimentSpec *spec)
+preflight_choose_restart(ExperimentSpec *spec, double busy_pct)
 {
 	NoiseRecord r;
 	StatsComponents ratio;
@@ -488,7 +598,7 @@ preflight_choose_restart(ExperimentSpec *spec)
 
 	if (!spec->restart_auto || plan_restart_rounds(spec, &why) == 0)
 		return;
-	r = find_noise(spec, RESTART_AUTO_MIN_DF);
+	r = find_noise(spec, RESTART_AUTO_MIN_DF, busy_pct);
 	if (!r.found || !design_inputs(spec, &r, true, &ratio, &cost))
 		return;
 	rounds = stats_rounds_per_unit(ratio.variance[STATS_LEVEL_INSTANCE],

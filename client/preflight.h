@@ -21,14 +21,18 @@
 /*
  * Print what the host allows and the expected time to decide an effect of
  * twice the noise threshold; true when the experiment's budget (or its
- * fixed rounds) cannot decide it.
+ * fixed rounds) cannot decide it, or may not at a load the history has not
+ * seen.  *busy_pct: other processes' share of the CPUs (NAN where not
+ * measured), for the two below.
  */
-extern bool preflight_print(const ExperimentSpec *spec, double noise, FILE *out);
+extern bool preflight_print(const ExperimentSpec *spec, double noise, FILE *out,
+							double *busy_pct);
 
 /* restart = auto across servers: its rounds from the host's noise history */
-extern void preflight_choose_restart(ExperimentSpec *spec);
+extern void preflight_choose_restart(ExperimentSpec *spec, double busy_pct);
 
 /* After an experiment: its measured noise, per cell, into the history. */
-extern void preflight_record_noise(const ExperimentSpec *spec, const char *results_dir);
+extern void preflight_record_noise(const ExperimentSpec *spec, const char *results_dir,
+								   double busy_pct);
 
 #endif							/* PGBENCH_EXT_PREFLIGHT_H */

@@ -37,6 +37,7 @@
 #include "report.h"
 #include "progress.h"
 
+#include <math.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -678,7 +679,7 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 		status = report_render(x.dir, NULL, stdout);
 	/* the noise it measured, for the next pre-flight on this host */
 	if (status == 0 && !opts->no_summary)
-		preflight_record_noise(spec, x.dir);
+		preflight_record_noise(spec, x.dir, opts->host_busy_known ? opts->host_busy_pct : NAN);
 	printf("\nresults: %s\n", x.dir);
 	return status;
 }

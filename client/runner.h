@@ -19,6 +19,8 @@ typedef struct RunOptions
 	bool		no_summary;		/* the caller analyses the results itself */
 	bool		quiet_looks;	/* rounds = auto: no line per cell after each look */
 	bool		build_only;		/* build the source variants, run nothing */
+	bool		host_busy_known;	/* the pre-flight measured host_busy_pct: */
+	double		host_busy_pct;	/* other processes' share of the CPUs */
 } RunOptions;
 
 extern int	runner_execute(ExperimentSpec *spec, const RunOptions *opts);

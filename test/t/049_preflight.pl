@@ -7,12 +7,17 @@
 # first; restart = auto takes its design from the latest record whose sds
 # rest on enough degrees of freedom, at least 2 rounds per restart where the
 # rounds allow, and check prints that choice; aslr = auto turns randomization
-# off where every server runs one binary.
+# off where every server runs one binary.  Every record holds the share of
+# the CPUs other processes kept busy as its experiment began; on a loaded
+# host (spinning processes here) check takes a loaded host's record first,
+# and with only a quieter one's warns that the budget may not decide; a
+# history from before the load was recorded is rewritten with its column.
 use strict;
 use warnings;
 
 use PostgreSQL::Test::Utils;
 use Test::More;
+use POSIX ();
 
 use PgbenchExtTest;
 
@@ -55,10 +60,16 @@ like($out, qr/^aslr = auto: off: every server runs \S+\/postgres, so both sides 
 	'two servers of one binary: aslr = auto turned randomization off, and said so');
 ok(!read_json("$base/run/runs/0001.json")->{quiet}{aslr}, 'and the first run\'s server ran without it (/proc)');
 my @history = split /\n/, slurp_file("$base/state/noise.csv");
-is($history[0], 'recorded_at,script,clients,servers,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s',
+is($history[0], 'recorded_at,script,clients,servers,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s,busy_pct',
 	'the history has a header');
-like($history[-1], qr/^\d{4}-\d\d-\d\dT[\d:]+Z,select-only,1,two,duet-swap\/aslr-off,[\d.]+,\d+,[\d.]+,\d+,[\d.]+,[\d.]+$/,
-	'and the run\'s noise: sd between rounds and between instance pairs, with their costs');
+like($history[-1], qr/^\d{4}-\d\d-\d\dT[\d:]+Z,select-only,1,two,duet-swap\/aslr-off,[\d.]+,\d+,[\d.]+,\d+,[\d.]+,[\d.]+,[\d.]+$/,
+	'and the run\'s noise: sd between rounds and between instance pairs, with their costs and the load');
+# The records below are of a load not recorded (11 fields, as before it
+# was): the run's own record, of whatever load this host had, would outrank
+# them on a like load, so the history starts afresh from its header.
+open my $fresh, '>', "$base/state/noise.csv" or die $!;
+print $fresh "$history[0]\n";
+close $fresh;
 
 # --- check with history -------------------------------------------------------
 # A record of known figures, the latest: sd 5% between rounds and 2% between
@@ -129,6 +140,82 @@ like($out, qr/^restart = auto: every 2 rounds, the cheapest unit for this host's
 is($rc, 0, 'a run of 2 rounds after that record completes') or diag "$out\n$err";
 like($out, qr/^restart = auto: every 1 round, the cheapest unit for this host's noise \(2095-01-01T00:00:00Z: sd between instance pairs 4\.00%, between rounds 0\.80%/m,
 	'with 2 fixed rounds, every round, naming the record');
+
+# --- the host's load ------------------------------------------------------------
+# A process spinning on every CPU loads the host (other processes busy far
+# above 25%).  Of two records of one schedule, the loaded host's is taken
+# though the quiet host's is the latest, and its noise says that a budget
+# of 2m30s cannot decide 2%; with only the quiet host's record, the time it
+# gives is a lower bound, and check warns that the budget may not decide.
+sub spin_every_cpu
+{
+	my @pids;
+	for my $cpu (0 .. `nproc --all` - 1)
+	{
+		my $pid = fork() // die "fork: $!";
+		if ($pid == 0)
+		{
+			exec('taskset', '-c', $cpu, $^X, '-e', '1 while 1') or POSIX::_exit(127);
+		}
+		push @pids, $pid;
+	}
+	return @pids;
+}
+my $loaded_dir = "$base/state-loaded";
+mkdir $loaded_dir or die "mkdir: $!";
+my $header = $history[0];
+open my $lh, '>', "$loaded_dir/noise.csv" or die $!;
+print $lh "$header\n",
+  "2090-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.030000,40,0.010000,12,0.300,3.000,97.0\n",
+  "2091-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.010000,40,0.003000,12,0.300,3.000,2.0\n";
+close $lh;
+my $demo_like = write_ini('demo-like', "duration = 2\nrounds = auto\nbudget = 2m30s\n");
+my @spinners = spin_every_cpu();
+{
+	local $ENV{PGBENCH_EXT_STATE_DIR} = $loaded_dir;
+	($rc, $out, $err) = run_client('check', $demo_like);
+	is($rc, 0, 'check on a loaded host exits 0') or diag $err;
+	my ($busy) = $out =~ /other processes busy (\d+)% of them/;
+	cmp_ok($busy // 0, '>', 25, 'the spinning processes load the host');
+	like($out, qr/^pre-flight: noise here \(2090-01-01T00:00:00Z, select-only, 1 client, duet-swap\/aslr-off\): sd between rounds 3\.00%, between instance pairs 1\.00%; other processes were busy 97%$/m,
+		'the loaded host\'s record, though the quiet host\'s is the latest');
+	like($out, qr/^pre-flight: warning: this experiment's budget \(2m30s\) cannot decide 2% here; give it \S+ or more/m,
+		'at its noise the budget of 2m30s cannot decide 2%: said before any run');
+
+	open $lh, '>', "$loaded_dir/noise.csv" or die $!;
+	print $lh "$header\n",
+	  "2091-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.010000,40,0.003000,12,0.300,3.000,2.0\n";
+	close $lh;
+	($rc, $out, $err) = run_client('check', $demo_like);
+	like($out, qr/^pre-flight: warning: that noise was measured on a quieter host \(2% busy\) than now \(\d+% busy\): the time below is the least it takes$/m,
+		'only a quiet host\'s record: its time is a lower bound');
+	like($out, qr/^pre-flight: warning: at this load the budget \(2m30s\) may not decide 2%: no noise was measured on this host at such a load yet/m,
+		'and the budget may not decide');
+}
+kill 'KILL', @spinners;
+waitpid($_, 0) foreach @spinners;
+
+# A history written before the load was: the next record rewrites it with
+# the column, its own records' load empty, and adds its own with the load.
+my $old_dir = "$base/state-old";
+mkdir $old_dir or die "mkdir: $!";
+my $old_header = 'recorded_at,script,clients,servers,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s';
+my $old_record = '2089-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.010000,40,0.003000,12,0.300,3.000';
+open my $oh, '>', "$old_dir/noise.csv" or die $!;
+print $oh "$old_header\n$old_record\n";
+close $oh;
+{
+	local $ENV{PGBENCH_EXT_STATE_DIR} = $old_dir;
+	($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-T', '1', '-r', '4', '-b', 'select-only',
+		'--restart', '2', '--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir,
+		'-o', "$base/old-history");
+	is($rc, 0, 'a run onto a history of 11 columns') or diag "$out\n$err";
+}
+my @old = split /\n/, slurp_file("$old_dir/noise.csv");
+is($old[0], $header, 'the history is rewritten with the load\'s column');
+is($old[1], "$old_record,", 'its record kept, its load empty');
+is(scalar(@old), 3, 'and the run\'s record follows');
+like($old[-1], qr/^(?:[^,]*,){11}[\d.]+$/, 'holding the load');
 
 # --- aslr = auto -----------------------------------------------------------------
 # Off where every server runs one binary (the same directory, symbolic links
