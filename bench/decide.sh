@@ -17,6 +17,11 @@
 # duet: every round runs A beside B and A beside C, and the figures are
 # B's comparison with A's runs beside it.
 #
+# CONFIGS=defaults PHASES=aa AA_BUDGET=2m30s SCALE=10 repeats "make demo"'s
+# first experiment as a user meets it: an A/A of two servers of one
+# installation (the demo's second server sets synchronous_commit = off,
+# which a read-only load cannot feel), the client's defaults, 2m30s each.
+#
 # The truth of a slowed phase is measured apart from each comparison's
 # verdict: the mean paired log ratio of every counted round of all its
 # comparisons (the tps truth), and the backends' user CPU per transaction
@@ -26,7 +31,7 @@
 #
 #   PG_CONFIG=... bench/decide.sh    (CONFIGS="interleaved duet" PHASES="aa slow"
 #                                     REPEAT=8 BUDGET=30m AA_BUDGET=BUDGET
-#                                     SETTING=1.4 DURATION=2 CLIENTS=1
+#                                     SETTING=1.4 DURATION=2 CLIENTS=1 SCALE=1
 #                                     SCRIPT=select-only CLIENT=client/pgbench_ext
 #                                     KEEP=DIR: each comparison's results, without
 #                                     its clusters, kept in DIR for a later look;
@@ -51,6 +56,7 @@ AA_BUDGET=${AA_BUDGET:-$BUDGET}
 SETTING=${SETTING:-1.4}
 DURATION=${DURATION:-2}
 CLIENTS=${CLIENTS:-1}
+SCALE=${SCALE:-1}
 SCRIPT=${SCRIPT:-select-only}
 CSV=${CSV:-docs/figures/decide-$(date -u +%Y%m%dT%H%MZ).csv}
 
@@ -79,7 +85,7 @@ for repeat in $(seq 1 "$REPEAT"); do
 			[ -n "${RESTART:-}" ] && restart="--restart $RESTART"
 			started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 			# shellcheck disable=SC2046,SC2086
-			bench_ab "$config $phase" "$work/last.log" "$client" -s 1 -c "$CLIENTS" -T "$DURATION" \
+			bench_ab "$config $phase" "$work/last.log" "$client" -s "$SCALE" -c "$CLIENTS" -T "$DURATION" \
 				-b "$SCRIPT" --rounds auto --budget "$budget" --seed $((${FIRST_SEED:-1} + repeat - 1)) $restart $(quiet_flags "$config") \
 				--variant A --bindir "$bindir" --variant B --bindir "$bindir" $slow $third -o "$dir"
 			bench/decide.py row "$dir" "$config" "$phase" "$repeat" "$setting" "$budget" "$started" >>"$CSV"
@@ -93,6 +99,6 @@ for repeat in $(seq 1 "$REPEAT"); do
 done
 
 echo
-echo "$REPEAT repeat(s); budgets: slow $BUDGET, aa $AA_BUDGET; -T $DURATION, -c $CLIENTS, $SCRIPT; slow: inject_slowdown_pct = $SETTING"
+echo "$REPEAT repeat(s); budgets: slow $BUDGET, aa $AA_BUDGET; -s $SCALE, -T $DURATION, -c $CLIENTS, $SCRIPT; slow: inject_slowdown_pct = $SETTING"
 bench/decide.py table "$CSV"
 echo "every comparison: $CSV"
