@@ -17,10 +17,11 @@
 # duet: every round runs A beside B and A beside C, and the figures are
 # B's comparison with A's runs beside it.
 #
-# CONFIGS=defaults PHASES=aa AA_BUDGET=2m30s SCALE=10 repeats "make demo"'s
-# first experiment as a user meets it: an A/A of two servers of one
-# installation (the demo's second server sets synchronous_commit = off,
-# which a read-only load cannot feel), the client's defaults, 2m30s each.
+# CONFIGS=defaults PHASES=aa AA_BUDGET=2m30s SCALE=10 RESET=never repeats
+# "make demo"'s first experiment as a user meets it: an A/A of two servers
+# of one installation (the demo's second server sets synchronous_commit =
+# off, which a read-only load cannot feel), the client's defaults, 2m30s
+# each.
 #
 # The truth of a slowed phase is measured apart from each comparison's
 # verdict: the mean paired log ratio of every counted round of all its
@@ -32,6 +33,8 @@
 #   PG_CONFIG=... bench/decide.sh    (CONFIGS="interleaved duet" PHASES="aa slow"
 #                                     REPEAT=8 BUDGET=30m AA_BUDGET=BUDGET
 #                                     SETTING=1.4 DURATION=2 CLIENTS=1 SCALE=1
+#                                     RESET=never: ab's --reset (the default
+#                                     resets between runs),
 #                                     SCRIPT=select-only CLIENT=client/pgbench_ext
 #                                     KEEP=DIR: each comparison's results, without
 #                                     its clusters, kept in DIR for a later look;
@@ -83,6 +86,7 @@ for repeat in $(seq 1 "$REPEAT"); do
 			fi
 			restart=""
 			[ -n "${RESTART:-}" ] && restart="--restart $RESTART"
+			[ -n "${RESET:-}" ] && restart="$restart --reset $RESET"
 			started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 			# shellcheck disable=SC2046,SC2086
 			bench_ab "$config $phase" "$work/last.log" "$client" -s "$SCALE" -c "$CLIENTS" -T "$DURATION" \

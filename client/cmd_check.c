@@ -66,6 +66,6 @@ cmd_check(int argc, char **argv)
 		printf("schedule = auto: %s\n", spec.quiet.schedule_why);
 	if (spec.quiet.aslr_why)
 		printf("aslr = auto: %s\n", spec.quiet.aslr_why);
-	preflight_choose_restart(&spec, busy_pct);
+	preflight_choose_restart(&spec, opt.noise, busy_pct);
 	return 0;
 }

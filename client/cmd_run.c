@@ -151,7 +151,7 @@ run_execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 	if (spec->quiet.aslr_why)
 		printf("aslr = auto: %s\n", spec->quiet.aslr_why);
 	if (!ropts->resume)
-		preflight_choose_restart(spec, ropts->host_busy_pct);
+		preflight_choose_restart(spec, opt.noise, ropts->host_busy_pct);
 	fflush(stdout);
 	return runner_execute(spec, ropts);
 }

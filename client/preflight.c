@@ -45,8 +45,8 @@
 
 /*
  * Other processes' share of the CPUs above which the host is loaded: its
- * noise is another host's (a loaded demo's round sd was 1.5 times a quiet
- * one's, docs/calibration.md), so a record is of this load or not.
+ * noise is another host's (a loaded demo's round sd was 1.5 to 2 times a
+ * quiet one's, docs/calibration.md), so a record is of this load or not.
  */
 #define LOADED_BUSY_PCT 25
 
@@ -299,8 +299,8 @@ load_closeness(double busy_pct, double record_busy_pct)
  * (the two sides of a duet share the host's interference; a duet that
  * trades CPUs within its runs is closer to one that does not than to
  * interleaved rounds), then of the host's load now (busy_pct, other
- * processes' share of the CPUs: loaded or quiet, load_closeness()), which moves
- * a schedule's round sd less than the schedule does, then of its
+ * processes' share of the CPUs: loaded or quiet, load_closeness()), which
+ * moves a schedule's round sd less than the schedule does, then of its
  * randomization (schedule_closeness()); then of its pgbench load (script
  * and clients of the first cell).  Records whose sds rest on fewer than
  * min_df degrees of freedom (each of them, for two servers) are passed
@@ -573,12 +573,19 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out, double *bus
 }
 
 /*
- * restart = auto across two servers: the rounds between restarts that make
- * the verdict's unit cheapest for its variance, from this host's history —
- * fixed before any run, so the data it judges never chose it: the optimal
- * allocation of a two-stage design (stats_rounds_per_unit()), a restart
- * every RESTART_AUTO_MIN_ROUNDS rounds when the instance offset dominates
- * and restarts are cheap, up to RESTART_AUTO_MAX_ROUNDS; with fixed rounds,
+ * restart = auto across two servers: the rounds between restarts from this
+ * host's history — fixed before any run, so the data it judges never chose
+ * it: those of the cheapest design that decides twice the noise threshold
+ * (stats_plan_design(), the pre-flight's promise), else, where no design
+ * of its limits does, the optimal allocation of a two-stage design
+ * (stats_rounds_per_unit()).  The allocation alone takes the recorded sds
+ * as the truth and counts no degrees of freedom: an instance sd recorded
+ * as 0 from 7 instance pairs gave blocks of 5 rounds, 7 instance pairs in
+ * the demo's 2m30s and a t criterion on 6 degrees of freedom, where the
+ * design, which bounds each sd from above by its degrees of freedom and
+ * pays for few units with the t quantile, gave 3.  A restart every
+ * RESTART_AUTO_MIN_ROUNDS rounds when the instance offset dominates and
+ * restarts are cheap, up to RESTART_AUTO_MAX_ROUNDS; with fixed rounds,
  * fewer when that leaves RESTART_AUTO_MIN_INSTANCES instance pairs.  Only
  * the latest fitting record whose sds rest on RESTART_AUTO_MIN_DF degrees
  * of freedom each chooses; with none, the default of plan_restart_rounds()
@@ -588,11 +595,13 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out, double *bus
  * keeps every experiment's record informative.
  */
 void
-preflight_choose_restart(ExperimentSpec *spec, double busy_pct)
+preflight_choose_restart(ExperimentSpec *spec, double noise, double busy_pct)
 {
 	NoiseRecord r;
 	StatsComponents ratio;
 	StatsDesignCost cost;
+	StatsDesign design;
+	StatsOptions opt;
 	char	   *why;
 	int			rounds;
 
@@ -601,12 +610,18 @@ preflight_choose_restart(ExperimentSpec *spec, double busy_pct)
 	r = find_noise(spec, RESTART_AUTO_MIN_DF, busy_pct);
 	if (!r.found || !design_inputs(spec, &r, true, &ratio, &cost))
 		return;
-	rounds = stats_rounds_per_unit(ratio.variance[STATS_LEVEL_INSTANCE],
-								   ratio.variance[STATS_LEVEL_ROUND], cost.restart_s,
-								   cost.round_s, RESTART_AUTO_MAX_ROUNDS);
+	stats_default_options(&opt);
+	opt.noise = noise;
+	if (stats_plan_design(&ratio, NULL, NULL, &cost, false, 2 * noise, &opt, &design) == STATS_OK &&
+		design.found)
+		rounds = design.rounds;
+	else
+		rounds = stats_rounds_per_unit(ratio.variance[STATS_LEVEL_INSTANCE],
+									   ratio.variance[STATS_LEVEL_ROUND], cost.restart_s,
+									   cost.round_s, RESTART_AUTO_MAX_ROUNDS);
 	if (rounds < 1)
 		return;
-	rounds = Max(rounds, RESTART_AUTO_MIN_ROUNDS);
+	rounds = Min(Max(rounds, RESTART_AUTO_MIN_ROUNDS), RESTART_AUTO_MAX_ROUNDS);
 	if (!spec->rounds_auto)
 		rounds = Max(1, Min(rounds, spec->rounds / RESTART_AUTO_MIN_INSTANCES));
 	spec->restart_auto = false;

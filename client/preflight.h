@@ -29,7 +29,7 @@ extern bool preflight_print(const ExperimentSpec *spec, double noise, FILE *out,
 							double *busy_pct);
 
 /* restart = auto across servers: its rounds from the host's noise history */
-extern void preflight_choose_restart(ExperimentSpec *spec, double busy_pct);
+extern void preflight_choose_restart(ExperimentSpec *spec, double noise, double busy_pct);
 
 /* After an experiment: its measured noise, per cell, into the history. */
 extern void preflight_record_noise(const ExperimentSpec *spec, const char *results_dir,
