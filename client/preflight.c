@@ -580,10 +580,10 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out, double *bus
  * of its limits does, the optimal allocation of a two-stage design
  * (stats_rounds_per_unit()).  The allocation alone takes the recorded sds
  * as the truth and counts no degrees of freedom: an instance sd recorded
- * as 0 from 7 instance pairs gave blocks of 5 rounds, 7 instance pairs in
- * the demo's 2m30s and a t criterion on 6 degrees of freedom, where the
- * design, which bounds each sd from above by its degrees of freedom and
- * pays for few units with the t quantile, gave 3.  A restart every
+ * as 0 from 8 instance pairs gave blocks of 5 rounds, 7 to 10 instance
+ * pairs in the demo's 2m30s and a t criterion on 6 to 9 degrees of
+ * freedom, where the design, which bounds each sd from above by its
+ * degrees of freedom and pays for few units with the t quantile, gave 3.  A restart every
  * RESTART_AUTO_MIN_ROUNDS rounds when the instance offset dominates and
  * restarts are cheap, up to RESTART_AUTO_MAX_ROUNDS; with fixed rounds,
  * fewer when that leaves RESTART_AUTO_MIN_INSTANCES instance pairs.  Only
