@@ -506,7 +506,12 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out, double *bus
 	{
 		fprintf(out, "pre-flight: no noise measured on this host yet for %s: the first looks measure it (pgbench_ext calibrate measures it beforehand)\n",
 				two ? "two servers" : "one server");
-		return false;
+		if (!(h.busy_pct > LOADED_BUSY_PCT))
+			return false;
+		fprintf(out, "pre-flight: warning: on a loaded host, with no noise measured here, the %s may not decide %.0f%%\n",
+				spec->rounds_auto ? psprintf("budget (%s)", format_duration(spec->budget_s)) :
+				psprintf("%d rounds", spec->rounds), 100 * effect);
+		return true;
 	}
 	fprintf(out, "pre-flight: noise here (%s, %s, %d client%s, %s): sd between rounds %.2f%%",
 			r.recorded_at, r.script, r.clients, r.clients == 1 ? "" : "s", r.schedule,

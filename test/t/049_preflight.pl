@@ -146,7 +146,8 @@ like($out, qr/^restart = auto: every 1 round, the cheapest unit for this host's 
 # above 25%).  Of two records of one schedule, the loaded host's is taken
 # though the quiet host's is the latest, and its noise says that a budget
 # of 2m30s cannot decide 2%; with only the quiet host's record, the time it
-# gives is a lower bound, and check warns that the budget may not decide.
+# gives is a lower bound, and check warns that the budget may not decide;
+# with no history at all, it warns the same.
 sub spin_every_cpu
 {
 	my @pids;
@@ -191,6 +192,12 @@ my @spinners = spin_every_cpu();
 		'only a quiet host\'s record: its time is a lower bound');
 	like($out, qr/^pre-flight: warning: at this load the budget \(2m30s\) may not decide 2%: no noise was measured on this host at such a load yet/m,
 		'and the budget may not decide');
+
+	local $ENV{PGBENCH_EXT_STATE_DIR} = "$base/state-none";
+	($rc, $out, $err) = run_client('check', $demo_like);
+	like($out, qr/^pre-flight: no noise measured on this host yet for two servers/m, 'no history on a loaded host: nothing promised');
+	like($out, qr/^pre-flight: warning: on a loaded host, with no noise measured here, the budget \(2m30s\) may not decide 2%$/m,
+		'but the budget may not decide');
 }
 kill 'KILL', @spinners;
 waitpid($_, 0) foreach @spinners;
