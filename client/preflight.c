@@ -588,16 +588,17 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out, double *bus
  * as 0 from 8 instance pairs gave blocks of 5 rounds, 7 to 10 instance
  * pairs in the demo's 2m30s and a t criterion on 6 to 9 degrees of
  * freedom, where the design, which bounds each sd from above by its
- * degrees of freedom and pays for few units with the t quantile, gave 3.  A restart every
- * RESTART_AUTO_MIN_ROUNDS rounds when the instance offset dominates and
- * restarts are cheap, up to RESTART_AUTO_MAX_ROUNDS; with fixed rounds,
- * fewer when that leaves RESTART_AUTO_MIN_INSTANCES instance pairs.  Only
- * the latest fitting record whose sds rest on RESTART_AUTO_MIN_DF degrees
- * of freedom each chooses; with none, the default of plan_restart_rounds()
- * stays.  A record of 3 instance pairs once put a restart before every
- * round for a sitting, and a design of one round per unit cannot tell the
- * two sds apart, so it writes no record that could correct it: the floor
- * keeps every experiment's record informative.
+ * degrees of freedom and pays for few units with the t quantile, gave 3.
+ * A restart every RESTART_AUTO_MIN_ROUNDS rounds when the instance offset
+ * dominates and restarts are cheap, up to RESTART_AUTO_MAX_ROUNDS; with
+ * fixed rounds, fewer when that leaves RESTART_AUTO_MIN_INSTANCES instance
+ * pairs.  Only the latest fitting record whose sds rest on
+ * RESTART_AUTO_MIN_DF degrees of freedom each chooses; with none, the
+ * default of plan_restart_rounds() stays.  A record of 3 instance pairs
+ * once put a restart before every round for a sitting, and a design of one
+ * round per unit cannot tell the two sds apart, so it writes no record
+ * that could correct it: the floor keeps every experiment's record
+ * informative.
  */
 void
 preflight_choose_restart(ExperimentSpec *spec, double noise, double busy_pct)
