@@ -61,7 +61,7 @@ cmd_check(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	stats_default_options(&opt);
-	(void) preflight_print(&spec, opt.noise, stdout, &busy_pct);
+	busy_pct = preflight_print(&spec, opt.noise, stdout);
 	if (spec.quiet.schedule_why)
 		printf("schedule = auto: %s\n", spec.quiet.schedule_why);
 	if (spec.quiet.aslr_why)

@@ -144,7 +144,7 @@ run_execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 	}
 	/* what the host allows, before our servers load it; then the design it suggests */
 	stats_default_options(&opt);
-	(void) preflight_print(spec, opt.noise, stdout, &ropts->host_busy_pct);
+	ropts->host_busy_pct = preflight_print(spec, opt.noise, stdout);
 	ropts->host_busy_known = true;
 	if (spec->quiet.schedule_why)
 		printf("schedule = auto: %s\n", spec->quiet.schedule_why);

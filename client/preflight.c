@@ -483,8 +483,20 @@ design_inputs(const ExperimentSpec *spec, const NoiseRecord *r, bool two,
 	return spec->duration_s > 0;
 }
 
-bool
-preflight_print(const ExperimentSpec *spec, double noise, FILE *out, double *busy_pct)
+/*
+ * On a loaded host whose history has no record of such a load: whatever
+ * time a quieter record gives, the experiment's may not be enough.
+ */
+static void
+warn_unmeasured_load(const ExperimentSpec *spec, double effect, FILE *out)
+{
+	fprintf(out, "pre-flight: warning: other processes load the host, and no noise was measured here at such a load: the %s may not decide %.0f%%\n",
+			spec->rounds_auto ? psprintf("budget (%s)", format_duration(spec->budget_s)) :
+			psprintf("%d rounds", spec->rounds), 100 * effect);
+}
+
+double
+preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
 {
 	HostLoad	h;
 	NoiseRecord r;
@@ -499,19 +511,15 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out, double *bus
 	bool		busier;
 
 	host_load(&h);
-	*busy_pct = h.busy_pct;
 	print_host(spec, &h, out);
 	r = find_noise(spec, 0, h.busy_pct);
 	if (!r.found)
 	{
 		fprintf(out, "pre-flight: no noise measured on this host yet for %s: the first looks measure it (pgbench_ext calibrate measures it beforehand)\n",
 				two ? "two servers" : "one server");
-		if (!(h.busy_pct > LOADED_BUSY_PCT))
-			return false;
-		fprintf(out, "pre-flight: warning: on a loaded host, with no noise measured here, the %s may not decide %.0f%%\n",
-				spec->rounds_auto ? psprintf("budget (%s)", format_duration(spec->budget_s)) :
-				psprintf("%d rounds", spec->rounds), 100 * effect);
-		return true;
+		if (h.busy_pct > LOADED_BUSY_PCT)
+			warn_unmeasured_load(spec, effect, out);
+		return h.busy_pct;
 	}
 	fprintf(out, "pre-flight: noise here (%s, %s, %d client%s, %s): sd between rounds %.2f%%",
 			r.recorded_at, r.script, r.clients, r.clients == 1 ? "" : "s", r.schedule,
@@ -549,7 +557,7 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out, double *bus
 		else
 			fprintf(out, "pre-flight: the time to decide %.0f%% is not known: runs of a fixed transaction count\n",
 					100 * effect);
-		return timed;
+		return h.busy_pct;
 	}
 	fprintf(out, "pre-flight: to decide %.0f%% (twice the ±%g%% threshold) at %.0f%% power: %d %s x %d round%s, about %s\n",
 			100 * effect, 100 * noise, 100 * opt.power, design.instances,
@@ -560,21 +568,13 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out, double *bus
 				spec->rounds_auto ? "budget" : "rounds", format_duration(available_s(spec, &cost)),
 				100 * effect);
 	else if (design.seconds > available_s(spec, &cost))
-	{
 		fprintf(out, "pre-flight: warning: this experiment's %s (%s) cannot decide %.0f%% here; give it %s or more%s\n",
 				spec->rounds_auto ? "budget" : "rounds", format_duration(available_s(spec, &cost)),
 				100 * effect, format_duration(design.seconds),
 				spec->rounds_auto ? " (budget =)" : " (rounds =, or rounds = auto with a budget)");
-		return true;
-	}
-	if (quieter)
-	{
-		fprintf(out, "pre-flight: warning: at this load the %s (%s) may not decide %.0f%%: no noise was measured on this host at such a load yet, and the first looks measure it\n",
-				spec->rounds_auto ? "budget" : "rounds", format_duration(available_s(spec, &cost)),
-				100 * effect);
-		return true;
-	}
-	return false;
+	else if (quieter)
+		warn_unmeasured_load(spec, effect, out);
+	return h.busy_pct;
 }
 
 /*

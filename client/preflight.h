@@ -20,13 +20,12 @@
 
 /*
  * Print what the host allows and the expected time to decide an effect of
- * twice the noise threshold; true when the experiment's budget (or its
- * fixed rounds) cannot decide it, or may not at a load the history has not
- * seen.  *busy_pct: other processes' share of the CPUs (NAN where not
+ * twice the noise threshold, with a warning where the experiment's budget
+ * (or its fixed rounds) cannot decide it, or may not at a load the history
+ * has not seen.  Returns other processes' share of the CPUs (NAN where not
  * measured), for the two below.
  */
-extern bool preflight_print(const ExperimentSpec *spec, double noise, FILE *out,
-							double *busy_pct);
+extern double preflight_print(const ExperimentSpec *spec, double noise, FILE *out);
 
 /* restart = auto across servers: its rounds from the host's noise history */
 extern void preflight_choose_restart(ExperimentSpec *spec, double noise, double busy_pct);

@@ -190,13 +190,13 @@ my @spinners = spin_every_cpu();
 	($rc, $out, $err) = run_client('check', $demo_like);
 	like($out, qr/^pre-flight: warning: that noise was measured on a quieter host \(2% busy\) than now \(\d+% busy\): the time below is the least it takes$/m,
 		'only a quiet host\'s record: its time is a lower bound');
-	like($out, qr/^pre-flight: warning: at this load the budget \(2m30s\) may not decide 2%: no noise was measured on this host at such a load yet/m,
+	like($out, qr/^pre-flight: warning: other processes load the host, and no noise was measured here at such a load: the budget \(2m30s\) may not decide 2%$/m,
 		'and the budget may not decide');
 
 	local $ENV{PGBENCH_EXT_STATE_DIR} = "$base/state-none";
 	($rc, $out, $err) = run_client('check', $demo_like);
 	like($out, qr/^pre-flight: no noise measured on this host yet for two servers/m, 'no history on a loaded host: nothing promised');
-	like($out, qr/^pre-flight: warning: on a loaded host, with no noise measured here, the budget \(2m30s\) may not decide 2%$/m,
+	like($out, qr/^pre-flight: warning: other processes load the host, and no noise was measured here at such a load: the budget \(2m30s\) may not decide 2%$/m,
 		'but the budget may not decide');
 }
 kill 'KILL', @spinners;
