@@ -122,7 +122,17 @@ def row(d, config, phase, repeat, setting, budget, started):
                     f(cmp["ci_low"]), f(cmp["ci_high"]), "%.1f" % seq["spent_s"], str(seq["rounds"]),
                     str(cmp["n_units"]), str(seq["look"]), str(seq["max_looks"]), f(sum(logs)),
                     str(len(logs)), f(cpu_ratio), started, f(lag1), f(unit_cpu_r), f(unit_sd),
-                    f(unit_cpu_sd)] + [f(x) for x in level_sds(cell)]))
+                    f(unit_cpu_sd)] + [f(x) for x in level_sds(cell)] + pilot_figures(d)))
+
+
+def pilot_figures(d):
+    """What the comparison's pilot measured and said, empty without one."""
+    try:
+        p = json.load(open(d + "/pilot.json"))
+    except FileNotFoundError:
+        return ["", "", "", ""]
+    g = lambda k: "" if p.get(k) is None else "%.6f" % p[k]
+    return [p.get("decides", ""), g("round_sd"), g("expected_s"), g("least_s")]
 
 
 def units(d):
@@ -318,6 +328,13 @@ def table(*paths):
                          *[100 * x for x in clopper_pearson(false, len(aas))],
                          covered, 100 * covered / len(aas),
                          *[100 * x for x in clopper_pearson(covered, len(aas))]))
+    piloted = [r for r in rows if r.get("pilot_decides")]
+    for said in dict.fromkeys(r["pilot_decides"] for r in piloted):
+        mine = [r for r in piloted if r["pilot_decides"] == said]
+        ends = {d: sum(r["decision"] == d for r in mine) for d in ("same", "slower", "faster", "undecided")}
+        notes.append("the pilot said \"%s decide\" in %d of %d comparisons with a pilot; they ended %s"
+                     % (said, len(mine), len(piloted),
+                        ", ".join("%s %d" % (d, n) for d, n in ends.items() if n)))
     for note in notes:
         print()
         print(note)

@@ -47,7 +47,17 @@
 #                                     chooses the next one's design;
 #                                     FIRST_SEED=S: the repeats' --seed from S
 #                                     on (default 1), so that a later sitting's
-#                                     comparisons do not repeat an earlier's)
+#                                     comparisons do not repeat an earlier's;
+#                                     LOAD=1: a process spinning on every CPU
+#                                     through the sitting, a loaded host;
+#                                     FRESH_STATE=1: every comparison with an
+#                                     empty noise history, as on a fresh
+#                                     machine, so that pilot = auto measures
+#                                     a loaded host's noise first every time)
+#
+# LOAD=1 FRESH_STATE=1 CONFIGS=defaults PHASES=aa AA_BUDGET=2m30s SCALE=10
+# RESET=never is "make demo"'s first experiment on a fresh, loaded machine:
+# the columns pilot_* hold what its pilot measured and said (pilot.json).
 set -eu
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -69,10 +79,17 @@ for phase in $PHASES; do
 done
 
 bench_begin decide
-trap 'rm -rf "$work"' EXIT
+spinners=""
+trap 'rm -rf "$work"; [ -z "$spinners" ] || kill $spinners 2>/dev/null' EXIT
+if [ -n "${LOAD:-}" ]; then
+	for cpu in $(seq 0 $(($(nproc --all) - 1))); do
+		taskset -c "$cpu" sh -c 'while :; do :; done' &
+		spinners="$spinners $!"
+	done
+fi
 bindir=$("$PG_CONFIG" --bindir)
 client=${CLIENT:-client/pgbench_ext}
-echo "config,phase,repeat,setting,budget,decision,estimate,ci_low,ci_high,spent_s,rounds,units,look,max_looks,sum_log_ratio,paired_rounds,cpu_ratio,started_at,unit_lag1,unit_cpu_r,unit_sd,unit_cpu_sd,instance_sd,round_sd" >"$CSV"
+echo "config,phase,repeat,setting,budget,decision,estimate,ci_low,ci_high,spent_s,rounds,units,look,max_looks,sum_log_ratio,paired_rounds,cpu_ratio,started_at,unit_lag1,unit_cpu_r,unit_sd,unit_cpu_sd,instance_sd,round_sd,pilot_decides,pilot_round_sd,pilot_expected_s,pilot_least_s" >"$CSV"
 
 for repeat in $(seq 1 "$REPEAT"); do
 	for config in $CONFIGS; do
@@ -88,6 +105,10 @@ for repeat in $(seq 1 "$REPEAT"); do
 			[ -n "${RESTART:-}" ] && restart="--restart $RESTART"
 			[ -n "${RESET:-}" ] && restart="$restart --reset $RESET"
 			started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+			if [ -n "${FRESH_STATE:-}" ]; then
+				rm -rf "$work/state"
+				export PGBENCH_EXT_STATE_DIR="$work/state"
+			fi
 			# shellcheck disable=SC2046,SC2086
 			bench_ab "$config $phase" "$work/last.log" "$client" -s "$SCALE" -c "$CLIENTS" -T "$DURATION" \
 				-b "$SCRIPT" --rounds auto --budget "$budget" --seed $((${FIRST_SEED:-1} + repeat - 1)) $restart $(quiet_flags "$config") \

@@ -44,6 +44,9 @@ ab_usage(void)
 	printf("      --reset=every-run|never  fresh copy of the data before each run or not\n");
 	printf("      --restart=N|never|auto  restart every managed server every N rounds, a\n"
 		   "                           warm-up run after each start (default auto: see the manual)\n");
+	printf("      --pilot=auto|off|N   N paired rounds before the first counted one that forecast\n"
+		   "                           the time to decide (default auto: %d, on a loaded host\n"
+		   "                           whose noise at such a load was never measured)\n", PILOT_DEFAULT_ROUNDS);
 	printf("      --pgbench-args=ARGS  further pgbench options, passed through\n");
 	printf("      --seed=N             plan seed\n");
 	printf("      --schedule=auto|interleaved|duet  one run at a time, or both sides of a\n"
@@ -120,7 +123,7 @@ static const struct
 	{39, "budget", false}, {40, "min_rounds", false}, {47, "reference", false},
 	{41, "pin", false}, {42, "aslr", false}, {43, "pgbench_seed", false},
 	{44, "prewarm", false}, {45, "schedule", false}, {49, "huge_pages", false},
-	{50, "swap_interval", false},
+	{50, "swap_interval", false}, {51, "pilot", false},
 	{21, "bindir", true}, {22, "conninfo", true}, {23, "set", true},
 	{24, "extension", true}, {25, "initdb_args", true},
 	{26, "source", true}, {27, "patch", true}, {28, "cflags", true},
@@ -159,6 +162,7 @@ static struct option ab_options[] = {
 	{"schedule", required_argument, NULL, 45},
 	{"huge-pages", required_argument, NULL, 49},
 	{"swap-interval", required_argument, NULL, 50},
+	{"pilot", required_argument, NULL, 51},
 	{"variant", required_argument, NULL, 20},
 	{"bindir", required_argument, NULL, 21},
 	{"conninfo", required_argument, NULL, 22},

@@ -127,6 +127,7 @@ run_execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 {
 	char	   *error;
 	StatsOptions opt;
+	PreflightResult preflight;
 
 	if (!build_seeds_expand(spec, &error))
 	{
@@ -144,8 +145,10 @@ run_execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 	}
 	/* what the host allows, before our servers load it; then the design it suggests */
 	stats_default_options(&opt);
-	ropts->host_busy_pct = preflight_print(spec, opt.noise, stdout);
+	preflight = preflight_print(spec, opt.noise, stdout);
+	ropts->host_busy_pct = preflight.busy_pct;
 	ropts->host_busy_known = true;
+	ropts->pilot_rounds = preflight.pilot_rounds;
 	if (spec->quiet.schedule_why)
 		printf("schedule = auto: %s\n", spec->quiet.schedule_why);
 	if (spec->quiet.aslr_why)

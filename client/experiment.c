@@ -63,6 +63,8 @@ experiment_init(ExperimentSpec *spec)
 	spec->reset = RESET_EVERY_RUN;
 	spec->snapshot_probe_interval_ms = 100;
 	spec->restart_auto = true;
+	spec->pilot_auto = true;
+	spec->pilot_rounds = PILOT_DEFAULT_ROUNDS;
 	quiet_init(&spec->quiet);
 }
 
@@ -469,6 +471,24 @@ set_restart(ExperimentSpec *spec, const char *key, const char *value, char **err
 	return true;
 }
 
+static bool
+set_pilot(ExperimentSpec *spec, const char *key, const char *value, char **error)
+{
+	spec->pilot_auto = strcmp(value, "auto") == 0;
+	if (spec->pilot_auto)
+		spec->pilot_rounds = PILOT_DEFAULT_ROUNDS;
+	else if (strcmp(value, "off") == 0)
+		spec->pilot_rounds = 0;
+	else if (!parse_int(value, PILOT_MIN_ROUNDS, PILOT_MAX_ROUNDS, &spec->pilot_rounds))
+	{
+		*error = psprintf("pilot must be auto (%d paired rounds before the first counted run where the host is loaded and its noise at such a load was never measured), "
+						  "off, or a number of rounds from %d to %d (always), got \"%s\"",
+						  PILOT_DEFAULT_ROUNDS, PILOT_MIN_ROUNDS, PILOT_MAX_ROUNDS, value);
+		return false;
+	}
+	return true;
+}
+
 static const struct
 {
 	const char *key;
@@ -482,6 +502,7 @@ static const struct
 	{"unlogged", set_unlogged}, {"seed", set_seed}, {"pgbench_args", set_pgbench_args},
 	{"reset", set_reset}, {"snapshot_probe", set_snapshot_probe},
 	{"snapshot_probe_interval", set_snapshot_probe_interval}, {"restart", set_restart},
+	{"pilot", set_pilot},
 };
 
 /* Every [experiment] key, comma-separated: this module's, quiet.c's, profile_spec.c's */
@@ -859,6 +880,11 @@ experiment_check(const ExperimentSpec *spec, char **error)
 		*error = psprintf("reference applies only to rounds = auto (the looks test against it); with rounds = %d give rounds = auto and a budget, or drop reference", spec->rounds);
 		return false;
 	}
+	if (!spec->pilot_auto && spec->pilot_rounds > 0 && spec->duration_s == 0)
+	{
+		*error = pg_strdup("pilot needs runs of a fixed duration (duration = N, -T N): it forecasts the time to decide from the time its rounds took (give pilot = off, or a duration)");
+		return false;
+	}
 	if (spec->rounds_auto && spec->duration_s == 0)
 	{
 		*error = pg_strdup("rounds = auto needs runs of a fixed duration (duration = N, -T N): the length of a block of rounds is planned from it before any run");
@@ -947,6 +973,12 @@ experiment_to_json(const ExperimentSpec *spec)
 		json_object_set_new(exp, "restart", json_string("never"));
 	else
 		json_object_set_new(exp, "restart", json_integer(spec->restart_every));
+	if (spec->pilot_auto)
+		json_object_set_new(exp, "pilot", json_string("auto"));
+	else if (spec->pilot_rounds == 0)
+		json_object_set_new(exp, "pilot", json_string("off"));
+	else
+		json_object_set_new(exp, "pilot", json_integer(spec->pilot_rounds));
 	quiet_spec_to_json(&spec->quiet, exp);
 	profile_spec_to_json(&spec->profile, exp);
 

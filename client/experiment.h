@@ -65,6 +65,11 @@ typedef struct VariantSpec
 	json_t	   *build;			/* what build_variants() did: recorded, not a key */
 } VariantSpec;
 
+/* pilot = auto's rounds, and the bounds of pilot = N */
+#define PILOT_DEFAULT_ROUNDS 6
+#define PILOT_MIN_ROUNDS 3
+#define PILOT_MAX_ROUNDS 30
+
 typedef struct ExperimentSpec
 {
 	int			scale;
@@ -109,6 +114,15 @@ typedef struct ExperimentSpec
 	 * (stats_sequential_decide_against()).
 	 */
 	double		reference;
+
+	/*
+	 * pilot: before the first counted run, pilot_rounds paired rounds that
+	 * measure the noise at the host's load now and forecast the time to
+	 * decide (pilot.c); 0: none.  pilot_auto: only on a loaded host whose
+	 * history holds no noise of such a load (preflight.c).
+	 */
+	int			pilot_rounds;
+	bool		pilot_auto;
 
 	ProfileSpec profile;		/* profile, cache_sim, sample_event, sample_rate */
 	QuietSpec	quiet;			/* pin, aslr, pgbench_seed, prewarm, schedule */

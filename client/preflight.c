@@ -484,18 +484,54 @@ design_inputs(const ExperimentSpec *spec, const NoiseRecord *r, bool two,
 }
 
 /*
- * On a loaded host whose history has no record of such a load: whatever
- * time a quieter record gives, the experiment's may not be enough.
+ * On a loaded host whose history has no record of such a load, with no
+ * pilot to measure it: whatever time a quieter record gives, the
+ * experiment's may not be enough.
  */
 static void
 warn_unmeasured_load(const ExperimentSpec *spec, double effect, FILE *out)
 {
-	fprintf(out, "pre-flight: warning: other processes load the host, and no noise was measured here at such a load: the %s may not decide %.0f%%\n",
+	fprintf(out, "pre-flight: warning: other processes load the host, and no noise was measured here at such a load: the %s may not decide %.0f%% (pilot = auto measures it first)\n",
 			spec->rounds_auto ? psprintf("budget (%s)", format_duration(spec->budget_s)) :
 			psprintf("%d rounds", spec->rounds), 100 * effect);
 }
 
-double
+/*
+ * The rounds of the pilot this experiment measures first: pilot = N's, or
+ * pilot = auto's on a loaded host whose history has no record of such a
+ * load (record r), where they cost at most PILOT_MAX_SHARE of the
+ * experiment's time; 0 for none.
+ */
+#define PILOT_MAX_SHARE 0.2
+
+static int
+pilot_rounds_of(const ExperimentSpec *spec, const HostLoad *h, const NoiseRecord *r)
+{
+	NoiseRecord guess = {0};
+	StatsComponents ratio;
+	StatsDesignCost cost;
+
+	if (spec->pilot_rounds == 0 || spec->duration_s == 0)
+		return 0;
+	if (!spec->pilot_auto)
+		return spec->pilot_rounds;
+	if (!(h->busy_pct > LOADED_BUSY_PCT) || (r->found && like_load(h->busy_pct, r->busy_pct)))
+		return 0;
+	guess.run_overhead_s = r->found ? r->run_overhead_s : NAN;
+	guess.restart_s = r->found ? r->restart_s : NAN;
+	design_inputs(spec, &guess, plan_two_servers(spec), &ratio, &cost);
+	return spec->pilot_rounds * cost.round_s <= PILOT_MAX_SHARE * available_s(spec, &cost)
+		? spec->pilot_rounds : 0;
+}
+
+static void
+announce_pilot(const ExperimentSpec *spec, int rounds, double effect, FILE *out)
+{
+	fprintf(out, "pre-flight: a pilot of %d paired rounds measures the noise at this load after the set-up, before the first counted run, and says whether the %s can decide %.0f%% (pilot =)\n",
+			rounds, spec->rounds_auto ? "budget" : "rounds", 100 * effect);
+}
+
+PreflightResult
 preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
 {
 	HostLoad	h;
@@ -504,6 +540,7 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
 	StatsDesignCost cost;
 	StatsDesign design;
 	StatsOptions opt;
+	PreflightResult result;
 	double		effect = 2 * noise;
 	bool		two = plan_two_servers(spec);
 	bool		timed;
@@ -513,13 +550,17 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
 	host_load(&h);
 	print_host(spec, &h, out);
 	r = find_noise(spec, 0, h.busy_pct);
+	result.busy_pct = h.busy_pct;
+	result.pilot_rounds = pilot_rounds_of(spec, &h, &r);
 	if (!r.found)
 	{
 		fprintf(out, "pre-flight: no noise measured on this host yet for %s: the first looks measure it (pgbench_ext calibrate measures it beforehand)\n",
 				two ? "two servers" : "one server");
-		if (h.busy_pct > LOADED_BUSY_PCT)
+		if (result.pilot_rounds > 0)
+			announce_pilot(spec, result.pilot_rounds, effect, out);
+		else if (h.busy_pct > LOADED_BUSY_PCT)
 			warn_unmeasured_load(spec, effect, out);
-		return h.busy_pct;
+		return result;
 	}
 	fprintf(out, "pre-flight: noise here (%s, %s, %d client%s, %s): sd between rounds %.2f%%",
 			r.recorded_at, r.script, r.clients, r.clients == 1 ? "" : "s", r.schedule,
@@ -557,24 +598,118 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
 		else
 			fprintf(out, "pre-flight: the time to decide %.0f%% is not known: runs of a fixed transaction count\n",
 					100 * effect);
-		return h.busy_pct;
 	}
-	fprintf(out, "pre-flight: to decide %.0f%% (twice the ±%g%% threshold) at %.0f%% power: %d %s x %d round%s, about %s\n",
-			100 * effect, 100 * noise, 100 * opt.power, design.instances,
-			two ? "instance pairs" : "blocks", design.rounds, design.rounds == 1 ? "" : "s",
-			format_duration(design.seconds));
-	if (design.seconds > available_s(spec, &cost) && busier)
-		fprintf(out, "pre-flight: this experiment's %s (%s) would not decide %.0f%% at that host's noise; at this load it may\n",
-				spec->rounds_auto ? "budget" : "rounds", format_duration(available_s(spec, &cost)),
-				100 * effect);
-	else if (design.seconds > available_s(spec, &cost))
-		fprintf(out, "pre-flight: warning: this experiment's %s (%s) cannot decide %.0f%% here; give it %s or more%s\n",
-				spec->rounds_auto ? "budget" : "rounds", format_duration(available_s(spec, &cost)),
-				100 * effect, format_duration(design.seconds),
-				spec->rounds_auto ? " (budget =)" : " (rounds =, or rounds = auto with a budget)");
-	else if (quieter)
-		warn_unmeasured_load(spec, effect, out);
-	return h.busy_pct;
+	else
+	{
+		fprintf(out, "pre-flight: to decide %.0f%% (twice the ±%g%% threshold) at %.0f%% power: %d %s x %d round%s, about %s\n",
+				100 * effect, 100 * noise, 100 * opt.power, design.instances,
+				two ? "instance pairs" : "blocks", design.rounds, design.rounds == 1 ? "" : "s",
+				format_duration(design.seconds));
+		if (design.seconds > available_s(spec, &cost) && busier)
+			fprintf(out, "pre-flight: this experiment's %s (%s) would not decide %.0f%% at that host's noise; at this load it may\n",
+					spec->rounds_auto ? "budget" : "rounds", format_duration(available_s(spec, &cost)),
+					100 * effect);
+		else if (design.seconds > available_s(spec, &cost))
+			fprintf(out, "pre-flight: warning: this experiment's %s (%s) cannot decide %.0f%% here; give it %s or more%s\n",
+					spec->rounds_auto ? "budget" : "rounds", format_duration(available_s(spec, &cost)),
+					100 * effect, format_duration(design.seconds),
+					spec->rounds_auto ? " (budget =)" : " (rounds =, or rounds = auto with a budget)");
+		else if (quieter && result.pilot_rounds == 0)
+			warn_unmeasured_load(spec, effect, out);
+	}
+	if (result.pilot_rounds > 0)
+		announce_pilot(spec, result.pilot_rounds, effect, out);
+	return result;
+}
+
+/* The time the cheapest design takes to decide effect, NAN with none */
+static double
+design_seconds(const StatsComponents *ratio, const StatsDesignCost *cost, double effect,
+			   const StatsOptions *opt, StatsDesign *design)
+{
+	if (stats_plan_design(ratio, NULL, NULL, cost, false, effect, opt, design) != STATS_OK ||
+		!design->found)
+		return NAN;
+	return design->seconds;
+}
+
+/*
+ * The pilot's rounds are one instance pair's: the sd between rounds is
+ * theirs, the run's cost beyond its pgbench time what they took, and the
+ * sd between instance pairs (two servers) the history's latest of any
+ * load, where the load moves it little (docs/calibration.md), or 0 where
+ * the history has none: the time is then the least it takes.  "cannot"
+ * where the time at the pilot's lower 70% bound on its sd
+ * (stats_sd_lower_bound_factor()) is more than what is left, "may not"
+ * where only the time at the estimate is.
+ */
+void
+preflight_judge_pilot(const ExperimentSpec *spec, double noise, double busy_pct,
+					  PilotNoise *pilot, double spent_s, FILE *out)
+{
+	NoiseRecord hist = find_noise(spec, 0, busy_pct);
+	NoiseRecord r = {0};
+	StatsComponents ratio;
+	StatsDesignCost cost;
+	StatsDesign design;
+	StatsOptions opt;
+	double		effect = 2 * noise;
+	bool		two = plan_two_servers(spec);
+	int			df = pilot->rounds - 1;
+	double		low = stats_sd_lower_bound_factor(df);
+	const char *what = spec->rounds_auto ? "budget" : "rounds";
+
+	r.round_sd = pilot->round_sd;
+	r.round_df = df;
+	r.instance_sd = two && hist.found ? hist.instance_sd : 0;
+	r.instance_df = two && hist.found ? hist.instance_df : 0;
+	r.run_overhead_s = Max(0, pilot->seconds / pilot->rounds / plan_round_slots(spec) - spec->duration_s);
+	r.restart_s = hist.found ? hist.restart_s : NAN;
+	design_inputs(spec, &r, two, &ratio, &cost);
+	stats_default_options(&opt);
+	opt.noise = noise;
+	pilot->instance_sd = r.instance_sd;
+	pilot->left_s = available_s(spec, &cost) - (spec->rounds_auto ? spent_s : 0);
+	pilot->expected_s = design_seconds(&ratio, &cost, effect, &opt, &design);
+	ratio.variance[STATS_LEVEL_ROUND] *= low * low;
+	pilot->least_s = design_seconds(&ratio, &cost, effect, &opt, &design);
+
+	fprintf(out, "pre-flight: pilot: %d rounds in %s: sd between rounds %.2f%% (%d df)",
+			pilot->rounds, format_duration(pilot->seconds), 100 * pilot->round_sd, df);
+	if (two)
+		fprintf(out, hist.found ? "; between instance pairs %.2f%% (%s)" :
+				"; between instance pairs not measured here yet, taken as 0", 100 * r.instance_sd,
+				hist.recorded_at);
+	fprintf(out, "\n");
+	if (!isfinite(pilot->least_s) || pilot->least_s > pilot->left_s)
+	{
+		pilot->outcome = "cannot";
+		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) cannot decide %.0f%% at this load: ",
+				what, format_duration(Max(0, pilot->left_s)), 100 * effect);
+		if (!isfinite(pilot->least_s))
+			fprintf(out, "%s\n", design.reason);
+		else
+			fprintf(out, "at the pilot's noise it takes %s%s (at least %s); give it that or more%s\n",
+					isfinite(pilot->expected_s) ? "about " : "more than the largest design, ",
+					format_duration(isfinite(pilot->expected_s) ? pilot->expected_s : pilot->least_s),
+					format_duration(pilot->least_s),
+					spec->rounds_auto ? " (budget =)" : " (rounds =, or rounds = auto with a budget)");
+	}
+	else if (!isfinite(pilot->expected_s) || pilot->expected_s > pilot->left_s)
+	{
+		pilot->outcome = "may not";
+		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) may not decide %.0f%% at this load: at the pilot's noise it takes %s, at the least its rounds allow %s\n",
+				what, format_duration(pilot->left_s), 100 * effect,
+				isfinite(pilot->expected_s) ? psprintf("about %s", format_duration(pilot->expected_s)) :
+				"more than the largest design", format_duration(pilot->least_s));
+	}
+	else
+	{
+		pilot->outcome = "can";
+		fprintf(out, "pre-flight: at the pilot's noise, to decide %.0f%% takes about %s: within the %s (%s left)\n",
+				100 * effect, format_duration(pilot->expected_s), what,
+				format_duration(pilot->left_s));
+	}
 }
 
 /*

@@ -18,14 +18,44 @@
 /* Where the noise history lives, overriding the default (docs/experiments.md) */
 #define PREFLIGHT_STATE_ENV "PGBENCH_EXT_STATE_DIR"
 
+/* What the pre-flight found, for the run that follows it */
+typedef struct PreflightResult
+{
+	double		busy_pct;		/* other processes' share of the CPUs; NAN: not
+								 * measured */
+	int			pilot_rounds;	/* the pilot the run measures first; 0: none */
+} PreflightResult;
+
 /*
  * Print what the host allows and the expected time to decide an effect of
  * twice the noise threshold, with a warning where the experiment's budget
- * (or its fixed rounds) cannot decide it, or may not at a load the history
- * has not seen.  Returns other processes' share of the CPUs (NAN where not
- * measured), for the two below.
+ * (or its fixed rounds) cannot decide it; where the history holds no noise
+ * of the host's load now, the pilot that will measure it (pilot.c).
  */
-extern double preflight_print(const ExperimentSpec *spec, double noise, FILE *out);
+extern PreflightResult preflight_print(const ExperimentSpec *spec, double noise, FILE *out);
+
+/* What a pilot measured, and what was said of it */
+typedef struct PilotNoise
+{
+	int			rounds;			/* counted: both runs ok */
+	double		round_sd;		/* of their paired log ratio */
+	double		seconds;		/* the wall time of those rounds */
+	/* filled by preflight_judge_pilot() */
+	double		instance_sd;	/* from the history; 0: none there */
+	double		expected_s;		/* to decide twice the threshold; NAN: no design */
+	double		least_s;		/* the same at the sd's lower 70% bound */
+	double		left_s;			/* of the experiment's time */
+	const char *outcome;		/* "cannot", "may not" or "can" */
+} PilotNoise;
+
+/*
+ * After a pilot: the expected time to decide twice the noise threshold at
+ * its noise, against the time left (spent_s of a budget already gone), and
+ * "cannot decide" where even the pilot's lower bound on the noise needs
+ * more.
+ */
+extern void preflight_judge_pilot(const ExperimentSpec *spec, double noise, double busy_pct,
+								  PilotNoise *pilot, double spent_s, FILE *out);
 
 /* restart = auto across servers: its rounds from the host's noise history */
 extern void preflight_choose_restart(ExperimentSpec *spec, double noise, double busy_pct);

@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * run_one.c
- *		One run of the plan: reset the data, checkpoint, reset the
- *		counters, run pgbench, collect what it and the server report.
+ *		One run of the plan (or a duet's two at once): reset the data,
+ *		checkpoint, reset the counters, run pgbench, collect what it and
+ *		the server report, and record it in runs.csv.
  *
  * pgbench runs as a child process (the variant's own binary, never a
  * reimplementation) with -P 1, as the server account when we are root (a
@@ -654,4 +655,51 @@ execute_duet(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord 
 		ok = run_end(&f[i], rc[i], NULL, error) && ok;
 	}
 	return ok;
+}
+
+/*
+ * One run, recorded (into *rec too); false (with error) when the
+ * experiment cannot go on.
+ */
+bool
+execute_and_record_run(Experiment *x, const PlannedRun *pr, Progress *progress,
+					   RunRecord *rec, char **error)
+{
+	if (!execute_run(x, pr, progress, rec, error) ||
+		!results_append_run(x->dir, rec, error))
+	{
+		*error = psprintf("run %d (variant %s): %s", pr->run_id, rec->variant, *error);
+		return false;
+	}
+	progress_end_run(progress, rec->reason ? psprintf("%s: %s", rec->status, rec->reason) : rec->status,
+					 rec->tps);
+	return true;
+}
+
+/*
+ * The two runs of a duet, recorded (into rec too); false (with error) when
+ * the experiment cannot go on.  The display shows the pair as one run and
+ * then each.
+ */
+bool
+execute_and_record_duet(Experiment *x, const PlannedRun *pr, Progress *progress,
+						RunRecord rec[2], char **error)
+{
+	if (!execute_duet(x, pr, progress, rec, error) ||
+		!results_append_run(x->dir, &rec[0], error) ||
+		!results_append_run(x->dir, &rec[1], error))
+	{
+		*error = psprintf("runs %d and %d (a duet of %s and %s): %s", pr[0].run_id, pr[1].run_id,
+						  x->spec->variants[pr[0].variant].name,
+						  x->spec->variants[pr[1].variant].name, *error);
+		return false;
+	}
+	for (int i = 0; i < 2; i++)
+	{
+		if (i == 1)
+			progress_start_run(progress, &pr[1], rec[1].variant, rec[1].script);
+		progress_end_run(progress, rec[i].reason ? psprintf("%s: %s", rec[i].status, rec[i].reason) : rec[i].status,
+						 rec[i].tps);
+	}
+	return true;
 }

@@ -17,6 +17,10 @@ extern bool execute_run(Experiment *x, const PlannedRun *pr, Progress *progress,
 						RunRecord *rec, char **error);
 extern bool execute_duet(Experiment *x, const PlannedRun *pr, Progress *progress,
 						 RunRecord rec[2], char **error);
+extern bool execute_and_record_run(Experiment *x, const PlannedRun *pr, Progress *progress,
+								   RunRecord *rec, char **error);
+extern bool execute_and_record_duet(Experiment *x, const PlannedRun *pr, Progress *progress,
+									RunRecord rec[2], char **error);
 extern void run_sessions_close(Experiment *x);
 
 #endif							/* PGBENCH_EXT_RUN_ONE_H */

@@ -27,6 +27,7 @@
 #include "client.h"
 #include "build.h"
 #include "farm.h"
+#include "pilot.h"
 #include "profile_counted.h"
 #include "profile_spec.h"
 #include "run_one.h"
@@ -206,51 +207,6 @@ restart_servers(Experiment *x, int block, char **error)
 	return true;
 }
 
-/* One run, recorded; false (with error) when the experiment cannot go on. */
-static bool
-run_and_record(Experiment *x, const PlannedRun *pr, Progress *progress, char **error)
-{
-	RunRecord	rec;
-
-	if (!execute_run(x, pr, progress, &rec, error) ||
-		!results_append_run(x->dir, &rec, error))
-	{
-		*error = psprintf("run %d (variant %s): %s", pr->run_id, rec.variant, *error);
-		return false;
-	}
-	progress_end_run(progress, rec.reason ? psprintf("%s: %s", rec.status, rec.reason) : rec.status,
-					 rec.tps);
-	return true;
-}
-
-/*
- * The two runs of a duet, recorded; false (with error) when the experiment
- * cannot go on.  The display shows the pair as one run and then each.
- */
-static bool
-run_and_record_duet(Experiment *x, const PlannedRun *pr, Progress *progress, char **error)
-{
-	RunRecord	rec[2];
-
-	if (!execute_duet(x, pr, progress, rec, error) ||
-		!results_append_run(x->dir, &rec[0], error) ||
-		!results_append_run(x->dir, &rec[1], error))
-	{
-		*error = psprintf("runs %d and %d (a duet of %s and %s): %s", pr[0].run_id, pr[1].run_id,
-						  x->spec->variants[pr[0].variant].name,
-						  x->spec->variants[pr[1].variant].name, *error);
-		return false;
-	}
-	for (int i = 0; i < 2; i++)
-	{
-		if (i == 1)
-			progress_start_run(progress, &pr[1], rec[1].variant, rec[1].script);
-		progress_end_run(progress, rec[i].reason ? psprintf("%s: %s", rec[i].status, rec[i].reason) : rec[i].status,
-						 rec[i].tps);
-	}
-	return true;
-}
-
 /*
  * The warm-up runs a start outside the plan needs (a resumed block, a
  * server restarted after a crash): one per variant and cell on the server
@@ -268,12 +224,13 @@ run_extra_warmups(Experiment *x, int block, int server, Progress *progress, int 
 			for (int v = 0; v < spec->nvariants && !run_interrupted; v++)
 			{
 				PlannedRun	pr;
+				RunRecord	rec;
 
 				if (server >= 0 && plan_server_of(spec, v) != server)
 					continue;
 				pr = plan_extra_warmup(spec, ++*last_id, block, v, s, spec->clients[c]);
 				progress->total_runs++;
-				if (!run_and_record(x, &pr, progress, error))
+				if (!execute_and_record_run(x, &pr, progress, &rec, error))
 					return false;
 			}
 	return true;
@@ -548,6 +505,7 @@ run_step(Experiment *x, const RunOptions *opts, const bool *done, int *i,
 	int			nruns = pr->duet_first && *i + 1 < x->plan->nruns &&
 		!(done && done[pr[1].run_id]) ? 2 : 1;
 	bool		ok = true;
+	RunRecord	rec[2];
 
 	if (x->plan->restart_rounds > 0 && pr->block != *current_block)
 	{
@@ -564,8 +522,8 @@ run_step(Experiment *x, const RunOptions *opts, const bool *done, int *i,
 		*current_block = pr->block;
 	}
 	if (!ok || run_interrupted ||
-		!(nruns == 2 ? run_and_record_duet(x, pr, progress, error)
-		  : run_and_record(x, pr, progress, error)))
+		!(nruns == 2 ? execute_and_record_duet(x, pr, progress, rec, error)
+		  : execute_and_record_run(x, pr, progress, rec, error)))
 		return false;
 	*i += nruns - 1;
 	/* each server of the step still there, or restarted and warmed up */
@@ -592,6 +550,7 @@ run_plan(Experiment *x, const RunOptions *opts, const BudgetPlan *budget, const 
 	int			current_block = 0;	/* the block the servers' current start serves */
 	int			last_id = Max(x->plan->nruns, results_last_run_file(x->dir));
 	bool		stopped = false;
+	bool		pilot_done = false;
 	int			i;
 
 	for (i = 0; i < x->plan->nruns && !run_interrupted; i++)
@@ -607,6 +566,18 @@ run_plan(Experiment *x, const RunOptions *opts, const BudgetPlan *budget, const 
 		}
 		if (done && done[pr->run_id])
 			continue;
+		/* the pilot: after the first start's warm-ups, before the first counted run */
+		if (!pilot_done && !pr->warmup && done == NULL && opts->pilot_rounds > 0)
+		{
+			pilot_done = true;
+			if (!pilot_measure(x, opts->pilot_rounds, i == 0, pr->block,
+							   opts->host_busy_known ? opts->host_busy_pct : NAN,
+							   clock->session_start - clock->spent_before, progress, &last_id,
+							   &error))
+				break;
+			if (run_interrupted)
+				break;
+		}
 		if (!run_step(x, opts, done, &i, &current_block, &last_id, progress, &error))
 			break;
 	}

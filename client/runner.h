@@ -21,6 +21,8 @@ typedef struct RunOptions
 	bool		build_only;		/* build the source variants, run nothing */
 	bool		host_busy_known;	/* the pre-flight measured host_busy_pct: */
 	double		host_busy_pct;	/* other processes' share of the CPUs */
+	int			pilot_rounds;	/* the pre-flight's pilot, before the first
+								 * counted run (pilot.c); 0: none */
 } RunOptions;
 
 extern int	runner_execute(ExperimentSpec *spec, const RunOptions *opts);

@@ -333,6 +333,13 @@ extern double stats_sd_bound_factor(double df);
 extern double stats_robust_sd_bound_factor(int n_a, int n_b);
 
 /*
+ * Its mirror: the lower 70% confidence bound of a sample sd on df degrees
+ * of freedom over the estimate, sqrt(df / chi2(0.7, df)); what a claim that
+ * the noise is too large for a budget rests on (the pilot, preflight.c).
+ */
+extern double stats_sd_lower_bound_factor(double df);
+
+/*
  * Robust sd of y: 1.4826 times its median absolute deviation, or the sample
  * sd when that is 0.
  */

@@ -112,6 +112,14 @@ stats_sd_bound_factor(double df)
 }
 
 double
+stats_sd_lower_bound_factor(double df)
+{
+	if (!(df > 0.0))
+		return NAN;
+	return sqrt(df / stats_chisq_quantile(SD_BOUND_CONFIDENCE, df));
+}
+
+double
 stats_robust_sd_bound_factor(int n_a, int n_b)
 {
 	double		nu_a = 0.0,

@@ -182,6 +182,7 @@ my @spinners = spin_every_cpu();
 		'the loaded host\'s record, though the quiet host\'s is the latest');
 	like($out, qr/^pre-flight: warning: this experiment's budget \(2m30s\) cannot decide 2% here; give it \S+ or more/m,
 		'at its noise the budget of 2m30s cannot decide 2%: said before any run');
+	unlike($out, qr/pilot/, 'the load\'s noise on record: no pilot');
 
 	open $lh, '>', "$loaded_dir/noise.csv" or die $!;
 	print $lh "$header\n",
@@ -190,14 +191,20 @@ my @spinners = spin_every_cpu();
 	($rc, $out, $err) = run_client('check', $demo_like);
 	like($out, qr/^pre-flight: warning: that noise was measured on a quieter host \(2% busy\) than now \(\d+% busy\): the time below is the least it takes$/m,
 		'only a quiet host\'s record: its time is a lower bound');
-	like($out, qr/^pre-flight: warning: other processes load the host, and no noise was measured here at such a load: the budget \(2m30s\) may not decide 2%$/m,
-		'and the budget may not decide');
+	like($out, qr/^pre-flight: a pilot of 6 paired rounds measures the noise at this load after the set-up, before the first counted run, and says whether the budget can decide 2% \(pilot =\)$/m,
+		'and a pilot will measure the noise at this load');
 
 	local $ENV{PGBENCH_EXT_STATE_DIR} = "$base/state-none";
 	($rc, $out, $err) = run_client('check', $demo_like);
 	like($out, qr/^pre-flight: no noise measured on this host yet for two servers/m, 'no history on a loaded host: nothing promised');
-	like($out, qr/^pre-flight: warning: other processes load the host, and no noise was measured here at such a load: the budget \(2m30s\) may not decide 2%$/m,
-		'but the budget may not decide');
+	like($out, qr/^pre-flight: a pilot of 6 paired rounds measures the noise at this load/m,
+		'but a pilot will measure it');
+	($rc, $out, $err) = run_client('check', write_ini('no-pilot', "duration = 2\nrounds = auto\nbudget = 2m30s\npilot = off\n"));
+	like($out, qr/^pre-flight: warning: other processes load the host, and no noise was measured here at such a load: the budget \(2m30s\) may not decide 2% \(pilot = auto measures it first\)$/m,
+		'pilot = off: the budget may not decide');
+	unlike($out, qr/a pilot of/, 'and no pilot');
+	($rc, $out, $err) = run_client('check', write_ini('short-budget', "duration = 2\nrounds = auto\nbudget = 1m\n"));
+	unlike($out, qr/a pilot of/, 'a pilot that would take more than a fifth of the budget: none');
 }
 kill 'KILL', @spinners;
 waitpid($_, 0) foreach @spinners;
@@ -223,6 +230,41 @@ is($old[0], $header, 'the history is rewritten with the load\'s column');
 is($old[1], "$old_record,", 'its record kept, its load empty');
 is(scalar(@old), 3, 'and the run\'s record follows');
 like($old[-1], qr/^(?:[^,]*,){11}[\d.]+$/, 'holding the load');
+
+# --- the pilot in a run ------------------------------------------------------------
+# pilot = 3 on this host: after the servers' first start and its warm-ups,
+# three paired rounds recorded as warm-ups (round 0, numbered past the
+# plan's 8 runs), before the first counted run; 2 fixed rounds of 1 s are
+# far too few for any design (two instance pairs cost more than they
+# take), so it says "cannot" whatever the noise.  Duet (the default for
+# two servers) and interleaved.
+for my $schedule ('duet', 'interleaved')
+{
+	local $ENV{PGBENCH_EXT_STATE_DIR} = "$base/state-pilot-$schedule";
+	($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-T', '1', '-r', '2', '-b', 'select-only',
+		'--pilot', '3', '--schedule', $schedule, '--variant', 'A', '--bindir', $bindir,
+		'--variant', 'B', '--bindir', $bindir, '-o', "$base/pilot-$schedule");
+	is($rc, 0, "$schedule: a run with a pilot of 3 rounds") or diag "$out\n$err";
+	like($out, qr/^pre-flight: a pilot of 3 paired rounds measures the noise/m, "$schedule: announced");
+	like($out, qr/^pre-flight: pilot: 3 rounds in \S+: sd between rounds [\d.]+% \(2 df\); between instance pairs not measured here yet, taken as 0$/m,
+		"$schedule: its noise, and the instance offset it cannot measure");
+	like($out, qr/^pre-flight: warning: this experiment's rounds \(\S+ left\) cannot decide 2% at this load: /m,
+		"$schedule: two rounds cannot decide 2%: said before the first counted run");
+	my $runs = [ read_runs("$base/pilot-$schedule") ];
+	my @pilot = grep { $_->{run_id} > 8 } @$runs;
+	my ($first_counted) = grep { $runs->[$_]{round} > 0 } 0 .. $#$runs;
+	is(scalar(@pilot), 6, "$schedule: its 6 runs recorded past the plan's");
+	ok(!grep({ $_->{round} ne '0' || $_->{warmup} ne 'true' } @pilot), "$schedule: as warm-ups (round 0)");
+	ok(!grep({ $runs->[$_]{run_id} > 8 } $first_counted .. $#$runs), "$schedule: all before the first counted run");
+	is_deeply([map { $_->{variant} } @pilot],
+		$schedule eq 'duet' ? [qw(A B A B A B)] : [qw(A B B A A B)],
+		"$schedule: each round pairs A and B" . ($schedule eq 'duet' ? '' : ', the order turned every round'));
+	my $pj = read_json("$base/pilot-$schedule/pilot.json");
+	is($pj->{rounds}, 3, "$schedule: pilot.json: its rounds");
+	is(scalar(@{ $pj->{log_ratios} }), 3, "$schedule: each round's log ratio");
+	is($pj->{decides}, 'cannot', "$schedule: and what it said");
+	like(slurp_file("$base/pilot-$schedule/report.md"), qr/2 instance pairs/, "$schedule: the verdict counts only the plan's rounds");
+}
 
 # --- aslr = auto -----------------------------------------------------------------
 # Off where every server runs one binary (the same directory, symbolic links
@@ -253,5 +295,11 @@ is($rc, 2, 'check without a file: usage error');
 ($rc, $out, $err) = run_client('check', write_ini('bad', "pin = sometimes\n"));
 is($rc, 2, 'a bad key value: exit 2');
 like($err, qr/pin must be on .* got "sometimes"/, 'naming it');
+($rc, $out, $err) = run_client('check', write_ini('bad-pilot', "pilot = 2\n"));
+is($rc, 2, 'a pilot of 2 rounds: exit 2');
+like($err, qr/pilot must be auto .*, off, or a number of rounds from 3 to 30 \(always\), got "2"/, 'naming the choices');
+($rc, $out, $err) = run_client('check', write_ini('pilot-tx', "transactions = 100\npilot = 4\n"));
+is($rc, 2, 'a pilot with runs of a transaction count: exit 2');
+like($err, qr/pilot needs runs of a fixed duration/, 'saying why');
 
 done_testing();
