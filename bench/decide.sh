@@ -53,7 +53,8 @@
 #                                     FRESH_STATE=1: every comparison with an
 #                                     empty noise history, as on a fresh
 #                                     machine, so that pilot = auto measures
-#                                     a loaded host's noise first every time)
+#                                     a loaded host's noise first every time;
+#                                     PILOT=N|off: ab's --pilot)
 #
 # LOAD=1 FRESH_STATE=1 CONFIGS=defaults PHASES=aa AA_BUDGET=2m30s SCALE=10
 # RESET=never is "make demo"'s first experiment on a fresh, loaded machine:
@@ -104,6 +105,7 @@ for repeat in $(seq 1 "$REPEAT"); do
 			restart=""
 			[ -n "${RESTART:-}" ] && restart="--restart $RESTART"
 			[ -n "${RESET:-}" ] && restart="$restart --reset $RESET"
+			[ -n "${PILOT:-}" ] && restart="$restart --pilot $PILOT"
 			started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 			if [ -n "${FRESH_STATE:-}" ]; then
 				rm -rf "$work/state"

@@ -49,9 +49,11 @@ like($out, qr/^pre-flight: no noise measured on this host yet for two servers/m,
 ok(!-e "$base/state/noise.csv", 'check writes nothing');
 
 # --- a run: its pre-flight, then its noise into the history ----------------
+# (with a pilot of 3 rounds, looked at below)
 ($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-T', '1', '-r', '4', '-b', 'select-only',
-	'--restart', '2', '--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir,
-	'-o', "$base/run");
+	'--restart', '2', '--pilot', '3', '--variant', 'A', '--bindir', $bindir, '--variant', 'B',
+	'--bindir', $bindir, '-o', "$base/run");
+my $run_out = $out;
 is($rc, 0, 'an experiment across two restarted servers') or diag "$out\n$err";
 like($out, qr/\Apre-flight: /, 'a run begins with its pre-flight');
 like($out, qr/^schedule = auto: duet: both runs of a pair at once, each side on \d+ of the \d+ CPUs/m,
@@ -232,38 +234,44 @@ is(scalar(@old), 3, 'and the run\'s record follows');
 like($old[-1], qr/^(?:[^,]*,){11}[\d.]+$/, 'holding the load');
 
 # --- the pilot in a run ------------------------------------------------------------
-# pilot = 3 on this host: after the servers' first start and its warm-ups,
-# three paired rounds recorded as warm-ups (round 0, numbered past the
-# plan's 8 runs), before the first counted run; 2 fixed rounds of 1 s are
-# far too few for any design (two instance pairs cost more than they
-# take), so it says "cannot" whatever the noise.  Duet (the default for
-# two servers) and interleaved.
-for my $schedule ('duet', 'interleaved')
+# pilot = 3: after the servers' first start and its warm-ups, three paired
+# rounds recorded as warm-ups (round 0, numbered past the plan's runs),
+# before the first counted run.  The first run above was a duet of 4 rounds
+# (12 runs with the warm-ups after its 2 starts); this one is interleaved,
+# of 2 fixed rounds of 1 s (8 runs), far too few for any design (two
+# instance pairs cost more than they take), so it says "cannot" whatever
+# the noise.
+sub pilot_ok
 {
-	local $ENV{PGBENCH_EXT_STATE_DIR} = "$base/state-pilot-$schedule";
-	($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-T', '1', '-r', '2', '-b', 'select-only',
-		'--pilot', '3', '--schedule', $schedule, '--variant', 'A', '--bindir', $bindir,
-		'--variant', 'B', '--bindir', $bindir, '-o', "$base/pilot-$schedule");
-	is($rc, 0, "$schedule: a run with a pilot of 3 rounds") or diag "$out\n$err";
-	like($out, qr/^pre-flight: a pilot of 3 paired rounds measures the noise/m, "$schedule: announced");
-	like($out, qr/^pre-flight: pilot: 3 rounds in \S+: sd between rounds [\d.]+% \(2 df\); between instance pairs not measured here yet, taken as 0$/m,
-		"$schedule: its noise, and the instance offset it cannot measure");
-	like($out, qr/^pre-flight: warning: this experiment's rounds \(\S+ left\) cannot decide 2% at this load: /m,
-		"$schedule: two rounds cannot decide 2%: said before the first counted run");
-	my $runs = [ read_runs("$base/pilot-$schedule") ];
-	my @pilot = grep { $_->{run_id} > 8 } @$runs;
+	my ($what, $dir, $output, $plan_runs, @order) = @_;
+	like($output, qr/^pre-flight: a pilot of 3 paired rounds measures the noise/m, "$what: announced");
+	like($output, qr/^pre-flight: pilot: 3 rounds in \S+: sd between rounds [\d.]+% \(2 df\); between instance pairs not measured here yet, taken as 0$/m,
+		"$what: its noise, and the instance offset it cannot measure");
+	my $runs = [ read_runs($dir) ];
+	my @pilot = grep { $_->{run_id} > $plan_runs } @$runs;
 	my ($first_counted) = grep { $runs->[$_]{round} > 0 } 0 .. $#$runs;
-	is(scalar(@pilot), 6, "$schedule: its 6 runs recorded past the plan's");
-	ok(!grep({ $_->{round} ne '0' || $_->{warmup} ne 'true' } @pilot), "$schedule: as warm-ups (round 0)");
-	ok(!grep({ $runs->[$_]{run_id} > 8 } $first_counted .. $#$runs), "$schedule: all before the first counted run");
-	is_deeply([map { $_->{variant} } @pilot],
-		$schedule eq 'duet' ? [qw(A B A B A B)] : [qw(A B B A A B)],
-		"$schedule: each round pairs A and B" . ($schedule eq 'duet' ? '' : ', the order turned every round'));
-	my $pj = read_json("$base/pilot-$schedule/pilot.json");
-	is($pj->{rounds}, 3, "$schedule: pilot.json: its rounds");
-	is(scalar(@{ $pj->{log_ratios} }), 3, "$schedule: each round's log ratio");
-	is($pj->{decides}, 'cannot', "$schedule: and what it said");
-	like(slurp_file("$base/pilot-$schedule/report.md"), qr/2 instance pairs/, "$schedule: the verdict counts only the plan's rounds");
+	is(scalar(@pilot), 6, "$what: its 6 runs recorded past the plan's");
+	ok(!grep({ $_->{round} ne '0' || $_->{warmup} ne 'true' } @pilot), "$what: as warm-ups (round 0)");
+	ok(!grep({ $runs->[$_]{run_id} > $plan_runs } $first_counted .. $#$runs), "$what: all before the first counted run");
+	is_deeply([ map { $_->{variant} } @pilot ], \@order, "$what: each round pairs A and B");
+	my $pj = read_json("$dir/pilot.json");
+	is($pj->{rounds}, 3, "$what: pilot.json: its rounds");
+	is(scalar(@{ $pj->{log_ratios} }), 3, "$what: each round's log ratio");
+	like($pj->{decides}, qr/^(cannot|may not|can)$/, "$what: and what it said");
+	return $pj;
+}
+pilot_ok('duet', "$base/run", $run_out, 12, qw(A B A B A B));
+like(slurp_file("$base/run/report.md"), qr/2 instance pairs/, 'the verdict counts only the plan\'s rounds');
+{
+	local $ENV{PGBENCH_EXT_STATE_DIR} = "$base/state-pilot";
+	($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-T', '1', '-r', '2', '-b', 'select-only',
+		'--pilot', '3', '--schedule', 'interleaved', '--variant', 'A', '--bindir', $bindir,
+		'--variant', 'B', '--bindir', $bindir, '-o', "$base/pilot-interleaved");
+	is($rc, 0, 'interleaved: a run with a pilot of 3 rounds') or diag "$out\n$err";
+	my $pj = pilot_ok('interleaved', "$base/pilot-interleaved", $out, 8, qw(A B B A A B));
+	like($out, qr/^pre-flight: warning: this experiment's rounds \(\S+ left\) cannot decide 2% at this load: /m,
+		'two rounds cannot decide 2%: said before the first counted run');
+	is($pj->{decides}, 'cannot', 'pilot.json says so too');
 }
 
 # --- aslr = auto -----------------------------------------------------------------
