@@ -130,9 +130,9 @@ def pilot_figures(d):
     try:
         p = json.load(open(d + "/pilot.json"))
     except FileNotFoundError:
-        return ["", "", "", ""]
+        return ["", "", "", "", ""]
     g = lambda k: "" if p.get(k) is None else "%.6f" % p[k]
-    return [p.get("decides", ""), g("round_sd"), g("expected_s"), g("least_s")]
+    return [p.get("decides", ""), g("round_sd"), g("expected_s"), g("least_s"), g("most_s")]
 
 
 def units(d):

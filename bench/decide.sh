@@ -90,7 +90,7 @@ if [ -n "${LOAD:-}" ]; then
 fi
 bindir=$("$PG_CONFIG" --bindir)
 client=${CLIENT:-client/pgbench_ext}
-echo "config,phase,repeat,setting,budget,decision,estimate,ci_low,ci_high,spent_s,rounds,units,look,max_looks,sum_log_ratio,paired_rounds,cpu_ratio,started_at,unit_lag1,unit_cpu_r,unit_sd,unit_cpu_sd,instance_sd,round_sd,pilot_decides,pilot_round_sd,pilot_expected_s,pilot_least_s" >"$CSV"
+echo "config,phase,repeat,setting,budget,decision,estimate,ci_low,ci_high,spent_s,rounds,units,look,max_looks,sum_log_ratio,paired_rounds,cpu_ratio,started_at,unit_lag1,unit_cpu_r,unit_sd,unit_cpu_sd,instance_sd,round_sd,pilot_decides,pilot_round_sd,pilot_expected_s,pilot_least_s,pilot_most_s" >"$CSV"
 
 for repeat in $(seq 1 "$REPEAT"); do
 	for config in $CONFIGS; do

@@ -96,6 +96,7 @@ write_pilot_json(const Experiment *x, const PilotNoise *p, const double *ratios,
 		json_object_set_new(doc, "instance_sd", json_real(p->instance_sd));
 		json_object_set_new(doc, "expected_s", isfinite(p->expected_s) ? json_real(p->expected_s) : json_null());
 		json_object_set_new(doc, "least_s", isfinite(p->least_s) ? json_real(p->least_s) : json_null());
+		json_object_set_new(doc, "most_s", isfinite(p->most_s) ? json_real(p->most_s) : json_null());
 		json_object_set_new(doc, "left_s", json_real(p->left_s));
 		json_object_set_new(doc, "decides", json_string(p->outcome));
 	}

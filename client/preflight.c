@@ -16,6 +16,9 @@
  * (find_noise()); with none, the first looks measure it and nothing is
  * promised.  The expected time is stats_plan_design()'s cheapest design
  * for the effect, the design the report's "design" line gives afterwards.
+ * A loaded host whose history has no record of such a load has its noise
+ * measured by a pilot of paired rounds before the first counted run
+ * (pilot.c); preflight_judge_pilot() says what that noise allows.
  *
  *-------------------------------------------------------------------------
  */
@@ -638,10 +641,12 @@ design_seconds(const StatsComponents *ratio, const StatsDesignCost *cost, double
  * theirs, the run's cost beyond its pgbench time what they took, and the
  * sd between instance pairs (two servers) the history's latest of any
  * load, where the load moves it little (docs/calibration.md), or 0 where
- * the history has none: the time is then the least it takes.  "cannot"
- * where the time at the pilot's lower 70% bound on its sd
- * (stats_sd_lower_bound_factor()) is more than what is left, "may not"
- * where only the time at the estimate is.
+ * the history has none: the time is then the least it takes.  Its sd rests
+ * on a few degrees of freedom, so the time is given at the estimate and at
+ * its lower and upper 70% bounds (the upper is what the design planner
+ * plans with from its own data, stats_design.c): "cannot" where even the
+ * lower bound needs more time than is left, "can" where even the upper
+ * one fits, "may not" between.
  */
 void
 preflight_judge_pilot(const ExperimentSpec *spec, double noise, double busy_pct,
@@ -656,8 +661,10 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, double busy_pct,
 	double		effect = 2 * noise;
 	bool		two = plan_two_servers(spec);
 	int			df = pilot->rounds - 1;
-	double		low = stats_sd_lower_bound_factor(df);
+	double		variance;
 	const char *what = spec->rounds_auto ? "budget" : "rounds";
+	char	   *expected;
+	char	   *range;
 
 	r.round_sd = pilot->round_sd;
 	r.round_df = df;
@@ -670,45 +677,53 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, double busy_pct,
 	opt.noise = noise;
 	pilot->instance_sd = r.instance_sd;
 	pilot->left_s = available_s(spec, &cost) - (spec->rounds_auto ? spent_s : 0);
+	variance = ratio.variance[STATS_LEVEL_ROUND];
+	ratio.variance[STATS_LEVEL_ROUND] = variance * pow(stats_sd_bound_factor(df), 2);
+	pilot->most_s = design_seconds(&ratio, &cost, effect, &opt, &design);
+	ratio.variance[STATS_LEVEL_ROUND] = variance;
 	pilot->expected_s = design_seconds(&ratio, &cost, effect, &opt, &design);
-	ratio.variance[STATS_LEVEL_ROUND] *= low * low;
+	ratio.variance[STATS_LEVEL_ROUND] = variance * pow(stats_sd_lower_bound_factor(df), 2);
 	pilot->least_s = design_seconds(&ratio, &cost, effect, &opt, &design);
 
 	fprintf(out, "pre-flight: pilot: %d rounds in %s: sd between rounds %.2f%% (%d df)",
 			pilot->rounds, format_duration(pilot->seconds), 100 * pilot->round_sd, df);
-	if (two)
-		fprintf(out, hist.found ? "; between instance pairs %.2f%% (%s)" :
-				"; between instance pairs not measured here yet, taken as 0", 100 * r.instance_sd,
-				hist.recorded_at);
+	if (two && hist.found)
+		fprintf(out, "; between instance pairs %.2f%% (%s)", 100 * r.instance_sd, hist.recorded_at);
+	else if (two)
+		fprintf(out, "; between instance pairs not measured here yet, taken as 0");
 	fprintf(out, "\n");
-	if (!isfinite(pilot->least_s) || pilot->least_s > pilot->left_s)
+	expected = isfinite(pilot->expected_s)
+		? psprintf("about %s", format_duration(pilot->expected_s))
+		: pg_strdup("more than any design the planner weighs");
+	range = psprintf("%s to %s within what its %d rounds allow",
+					 isfinite(pilot->least_s) ? format_duration(pilot->least_s) : "beyond any design",
+					 isfinite(pilot->most_s) ? format_duration(pilot->most_s) : "beyond any design",
+					 pilot->rounds);
+	if (!isfinite(pilot->least_s))
 	{
 		pilot->outcome = "cannot";
-		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) cannot decide %.0f%% at this load: ",
-				what, format_duration(Max(0, pilot->left_s)), 100 * effect);
-		if (!isfinite(pilot->least_s))
-			fprintf(out, "%s\n", design.reason);
-		else
-			fprintf(out, "at the pilot's noise it takes %s%s (at least %s); give it that or more%s\n",
-					isfinite(pilot->expected_s) ? "about " : "more than the largest design, ",
-					format_duration(isfinite(pilot->expected_s) ? pilot->expected_s : pilot->least_s),
-					format_duration(pilot->least_s),
-					spec->rounds_auto ? " (budget =)" : " (rounds =, or rounds = auto with a budget)");
+		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) cannot decide %.0f%% at this load: %s\n",
+				what, format_duration(Max(0, pilot->left_s)), 100 * effect, design.reason);
 	}
-	else if (!isfinite(pilot->expected_s) || pilot->expected_s > pilot->left_s)
+	else if (pilot->least_s > pilot->left_s)
+	{
+		pilot->outcome = "cannot";
+		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) cannot decide %.0f%% at this load: at the pilot's noise it takes %s (%s); give it %s or more%s\n",
+				what, format_duration(Max(0, pilot->left_s)), 100 * effect, expected, range,
+				format_duration(isfinite(pilot->expected_s) ? pilot->expected_s : pilot->least_s),
+				spec->rounds_auto ? " (budget =)" : " (rounds =, or rounds = auto with a budget)");
+	}
+	else if (!isfinite(pilot->most_s) || pilot->most_s > pilot->left_s)
 	{
 		pilot->outcome = "may not";
-		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) may not decide %.0f%% at this load: at the pilot's noise it takes %s, at the least its rounds allow %s\n",
-				what, format_duration(pilot->left_s), 100 * effect,
-				isfinite(pilot->expected_s) ? psprintf("about %s", format_duration(pilot->expected_s)) :
-				"more than the largest design", format_duration(pilot->least_s));
+		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) may not decide %.0f%% at this load: at the pilot's noise it takes %s (%s)\n",
+				what, format_duration(pilot->left_s), 100 * effect, expected, range);
 	}
 	else
 	{
 		pilot->outcome = "can";
-		fprintf(out, "pre-flight: at the pilot's noise, to decide %.0f%% takes about %s: within the %s (%s left)\n",
-				100 * effect, format_duration(pilot->expected_s), what,
-				format_duration(pilot->left_s));
+		fprintf(out, "pre-flight: at the pilot's noise, to decide %.0f%% takes %s (%s): within the %s (%s left)\n",
+				100 * effect, expected, range, what, format_duration(pilot->left_s));
 	}
 }
 

@@ -44,15 +44,16 @@ typedef struct PilotNoise
 	double		instance_sd;	/* from the history; 0: none there */
 	double		expected_s;		/* to decide twice the threshold; NAN: no design */
 	double		least_s;		/* the same at the sd's lower 70% bound */
+	double		most_s;			/* and at its upper 70% bound */
 	double		left_s;			/* of the experiment's time */
 	const char *outcome;		/* "cannot", "may not" or "can" */
 } PilotNoise;
 
 /*
  * After a pilot: the expected time to decide twice the noise threshold at
- * its noise, against the time left (spent_s of a budget already gone), and
+ * its noise, against the time left (spent_s of a budget already gone):
  * "cannot decide" where even the pilot's lower bound on the noise needs
- * more.
+ * more, "can" where even its upper bound fits, "may not" between.
  */
 extern void preflight_judge_pilot(const ExperimentSpec *spec, double noise, double busy_pct,
 								  PilotNoise *pilot, double spent_s, FILE *out);
