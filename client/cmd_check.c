@@ -4,8 +4,9 @@
  *		"pgbench_ext check FILE": the pre-flight of an experiment without
  *		running it — what the host allows, the noise it showed for such a
  *		load, whether the experiment's budget (or rounds) can decide
- *		an effect of twice the noise threshold, and the rounds between
- *		restarts that restart = auto would choose (preflight.c).
+ *		an effect of twice the noise threshold, whether a run would measure
+ *		the noise first in a pilot, and the rounds between restarts that
+ *		restart = auto would choose (preflight.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -26,7 +27,8 @@ check_usage(void)
 		   "processes and steal time, the frequency governor, the noise this host showed\n"
 		   "for such a load (from earlier experiments: its history is in %s or the\n"
 		   "client's state directory), the time to decide twice the noise threshold,\n"
-		   "with a warning when the experiment's budget or rounds cannot, and the\n"
+		   "with a warning when the experiment's budget or rounds cannot, whether a run\n"
+		   "would first measure the noise at this load in a pilot (pilot =), and the\n"
 		   "rounds between restarts that restart = auto would choose from that noise.\n", PREFLIGHT_STATE_ENV);
 }
 

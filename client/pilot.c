@@ -97,6 +97,7 @@ write_pilot_json(const Experiment *x, const PilotNoise *p, const double *ratios,
 		json_object_set_new(doc, "expected_s", isfinite(p->expected_s) ? json_real(p->expected_s) : json_null());
 		json_object_set_new(doc, "least_s", isfinite(p->least_s) ? json_real(p->least_s) : json_null());
 		json_object_set_new(doc, "most_s", isfinite(p->most_s) ? json_real(p->most_s) : json_null());
+		json_object_set_new(doc, "restart_rounds", json_integer(x->plan->restart_rounds));
 		json_object_set_new(doc, "left_s", json_real(p->left_s));
 		json_object_set_new(doc, "decides", json_string(p->outcome));
 	}
@@ -151,7 +152,8 @@ pilot_measure(Experiment *x, int rounds, bool warm_first, int block, double busy
 		/* seconds per counted round: those of every round, failed runs' too */
 		p.seconds *= (double) p.rounds / rounds;
 		stats_default_options(&opt);
-		preflight_judge_pilot(spec, opt.noise, busy_pct, &p, now_seconds() - clock_zero, stdout);
+		preflight_judge_pilot(spec, opt.noise, busy_pct, x->plan->restart_rounds, &p,
+							  now_seconds() - clock_zero, stdout);
 	}
 	fflush(stdout);
 	write_pilot_json(x, &p, ratios, rounds);

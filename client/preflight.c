@@ -625,12 +625,27 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
 	return result;
 }
 
-/* The time the cheapest design takes to decide effect, NAN with none */
+/*
+ * The time the cheapest design takes to decide effect, NAN with none; with
+ * unit_rounds > 0, of units of that many rounds only (the plan's instance
+ * pairs): a unit's round noise, var(round) / R, then joins the instance
+ * offset, and a unit costs its restart and its R rounds.
+ */
 static double
-design_seconds(const StatsComponents *ratio, const StatsDesignCost *cost, double effect,
-			   const StatsOptions *opt, StatsDesign *design)
+design_seconds(const StatsComponents *ratio, const StatsDesignCost *cost, int unit_rounds,
+			   double effect, const StatsOptions *opt, StatsDesign *design)
 {
-	if (stats_plan_design(ratio, NULL, NULL, cost, false, effect, opt, design) != STATS_OK ||
+	StatsComponents units = *ratio;
+	StatsDesignCost unit_cost = *cost;
+
+	if (unit_rounds > 0)
+	{
+		units.variance[STATS_LEVEL_INSTANCE] += ratio->variance[STATS_LEVEL_ROUND] / unit_rounds;
+		units.variance[STATS_LEVEL_ROUND] = 0;
+		unit_cost.restart_s += unit_rounds * cost->round_s;
+		unit_cost.round_s = 0;
+	}
+	if (stats_plan_design(&units, NULL, NULL, &unit_cost, false, effect, opt, design) != STATS_OK ||
 		!design->found)
 		return NAN;
 	return design->seconds;
@@ -646,10 +661,13 @@ design_seconds(const StatsComponents *ratio, const StatsDesignCost *cost, double
  * its lower and upper 70% bounds (the upper is what the design planner
  * plans with from its own data, stats_design.c): "cannot" where even the
  * lower bound needs more time than is left, "can" where even the upper
- * one fits, "may not" between.
+ * one fits, "may not" between.  The time is that of the experiment's own
+ * plan, its instance pairs of unit_rounds rounds (the restarts' spacing,
+ * which no record chose on a host without one; 0: any spacing), and where
+ * the cheapest spacing would fit and the plan's would not, that is said.
  */
 void
-preflight_judge_pilot(const ExperimentSpec *spec, double noise, double busy_pct,
+preflight_judge_pilot(const ExperimentSpec *spec, double noise, double busy_pct, int unit_rounds,
 					  PilotNoise *pilot, double spent_s, FILE *out)
 {
 	NoiseRecord hist = find_noise(spec, 0, busy_pct);
@@ -657,6 +675,7 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, double busy_pct,
 	StatsComponents ratio;
 	StatsDesignCost cost;
 	StatsDesign design;
+	StatsDesign cheapest;
 	StatsOptions opt;
 	double		effect = 2 * noise;
 	bool		two = plan_two_servers(spec);
@@ -679,11 +698,12 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, double busy_pct,
 	pilot->left_s = available_s(spec, &cost) - (spec->rounds_auto ? spent_s : 0);
 	variance = ratio.variance[STATS_LEVEL_ROUND];
 	ratio.variance[STATS_LEVEL_ROUND] = variance * pow(stats_sd_bound_factor(df), 2);
-	pilot->most_s = design_seconds(&ratio, &cost, effect, &opt, &design);
-	ratio.variance[STATS_LEVEL_ROUND] = variance;
-	pilot->expected_s = design_seconds(&ratio, &cost, effect, &opt, &design);
+	pilot->most_s = design_seconds(&ratio, &cost, unit_rounds, effect, &opt, &design);
 	ratio.variance[STATS_LEVEL_ROUND] = variance * pow(stats_sd_lower_bound_factor(df), 2);
-	pilot->least_s = design_seconds(&ratio, &cost, effect, &opt, &design);
+	pilot->least_s = design_seconds(&ratio, &cost, unit_rounds, effect, &opt, &design);
+	ratio.variance[STATS_LEVEL_ROUND] = variance;
+	pilot->cheapest_s = design_seconds(&ratio, &cost, 0, effect, &opt, &cheapest);
+	pilot->expected_s = design_seconds(&ratio, &cost, unit_rounds, effect, &opt, &design);
 
 	fprintf(out, "pre-flight: pilot: %d rounds in %s: sd between rounds %.2f%% (%d df)",
 			pilot->rounds, format_duration(pilot->seconds), 100 * pilot->round_sd, df);
@@ -725,6 +745,10 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, double busy_pct,
 		fprintf(out, "pre-flight: at the pilot's noise, to decide %.0f%% takes %s (%s): within the %s (%s left)\n",
 				100 * effect, expected, range, what, format_duration(pilot->left_s));
 	}
+	if (unit_rounds > 0 && strcmp(pilot->outcome, "can") != 0 &&
+		cheapest.found && cheapest.rounds != unit_rounds && pilot->cheapest_s <= pilot->left_s)
+		fprintf(out, "pre-flight: that is with a restart every %d rounds; a restart every %d would take about %s at the pilot's noise (restart = %d)\n",
+				unit_rounds, cheapest.rounds, format_duration(pilot->cheapest_s), cheapest.rounds);
 }
 
 /*

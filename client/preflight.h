@@ -45,6 +45,8 @@ typedef struct PilotNoise
 	double		expected_s;		/* to decide twice the threshold; NAN: no design */
 	double		least_s;		/* the same at the sd's lower 70% bound */
 	double		most_s;			/* and at its upper 70% bound */
+	double		cheapest_s;		/* at the estimate, the cheapest spacing of
+								 * restarts */
 	double		left_s;			/* of the experiment's time */
 	const char *outcome;		/* "cannot", "may not" or "can" */
 } PilotNoise;
@@ -53,10 +55,12 @@ typedef struct PilotNoise
  * After a pilot: the expected time to decide twice the noise threshold at
  * its noise, against the time left (spent_s of a budget already gone):
  * "cannot decide" where even the pilot's lower bound on the noise needs
- * more, "can" where even its upper bound fits, "may not" between.
+ * more, "can" where even its upper bound fits, "may not" between; of the
+ * plan's instance pairs of unit_rounds rounds (0: of any).
  */
 extern void preflight_judge_pilot(const ExperimentSpec *spec, double noise, double busy_pct,
-								  PilotNoise *pilot, double spent_s, FILE *out);
+								  int unit_rounds, PilotNoise *pilot, double spent_s,
+								  FILE *out);
 
 /* restart = auto across servers: its rounds from the host's noise history */
 extern void preflight_choose_restart(ExperimentSpec *spec, double noise, double busy_pct);
