@@ -929,6 +929,15 @@ json_string_list(char *const *items, int n)
 	return arr;
 }
 
+/* A key of "auto", a word for none (0) or a count, as the file takes it */
+static json_t *
+auto_word_or_count(bool is_auto, int count, const char *none_word)
+{
+	if (is_auto)
+		return json_string("auto");
+	return count == 0 ? json_string(none_word) : json_integer(count);
+}
+
 json_t *
 experiment_to_json(const ExperimentSpec *spec)
 {
@@ -967,18 +976,8 @@ experiment_to_json(const ExperimentSpec *spec)
 	json_object_set_new(exp, "reset", json_string(spec->reset == RESET_EVERY_RUN ? "every-run" : "never"));
 	json_object_set_new(exp, "snapshot_probe", json_boolean(spec->snapshot_probe));
 	json_object_set_new(exp, "snapshot_probe_interval", json_integer(spec->snapshot_probe_interval_ms));
-	if (spec->restart_auto)
-		json_object_set_new(exp, "restart", json_string("auto"));
-	else if (spec->restart_every == 0)
-		json_object_set_new(exp, "restart", json_string("never"));
-	else
-		json_object_set_new(exp, "restart", json_integer(spec->restart_every));
-	if (spec->pilot_auto)
-		json_object_set_new(exp, "pilot", json_string("auto"));
-	else if (spec->pilot_rounds == 0)
-		json_object_set_new(exp, "pilot", json_string("off"));
-	else
-		json_object_set_new(exp, "pilot", json_integer(spec->pilot_rounds));
+	json_object_set_new(exp, "restart", auto_word_or_count(spec->restart_auto, spec->restart_every, "never"));
+	json_object_set_new(exp, "pilot", auto_word_or_count(spec->pilot_auto, spec->pilot_rounds, "off"));
 	quiet_spec_to_json(&spec->quiet, exp);
 	profile_spec_to_json(&spec->profile, exp);
 

@@ -13,9 +13,15 @@
  * every round.  Its runs are recorded in runs.csv like the warm-ups after
  * a start (round 0, warmup true, numbered past the plan's runs), so no
  * verdict rests on them and --resume finds them in place; pilot.json keeps
- * what they measured and what the pre-flight said of it.  Where no run of
- * the plan came before it, the pilot's first pair warms the servers and
- * is not counted.  Under rounds = auto its time is part of the budget.
+ * what they measured and what the pre-flight said of it.
+ *
+ * Each pilot round runs pgbench with a seed of its own (that of a round
+ * past the plan's), shared by its pair, as every round of the plan does:
+ * with one seed for all, every round would read the very keys whose pages
+ * the round before left in the servers' caches, which is not the
+ * experiment's load.  Where no run of the plan came before it, the
+ * pilot's first pair warms the servers and is not counted.  Under
+ * rounds = auto its time is part of the budget.
  *
  *-------------------------------------------------------------------------
  */
@@ -42,6 +48,8 @@ plan_pilot_round(const ExperimentSpec *spec, int round, int block, int *last_id,
 
 		pr[k] = plan_extra_warmup(spec, ++*last_id, block, v, 0, spec->clients[0]);
 		pr[k].after_start = false;
+		/* a seed of its own every round, as the plan's rounds have, shared by its pair */
+		pr[k].seed_round = spec->rounds + 1 + round;
 		pr[k].cpu_slot = round % 2;
 		if (duet)
 		{

@@ -23,6 +23,9 @@ typedef struct PlannedRun
 	int			cpu_slot;		/* pin = on: the CPU set of its server and pgbench (quiet.c) */
 	bool		duet_first;		/* schedule = duet: runs at once with the next run */
 	int			partner;		/* schedule = duet: the variant it runs beside, -1 for none */
+	int			seed_round;		/* > 0: the round whose pgbench seed it takes
+								 * instead of its own (a pilot's, past the
+								 * plan's rounds) */
 } PlannedRun;
 
 typedef struct Plan

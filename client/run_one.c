@@ -198,7 +198,7 @@ pgbench_argv(Experiment *x, VariantState *vs, const PlannedRun *pr, int jobs)
 	/* one seed per round for every variant; counted runs need it to repeat */
 	if ((spec->quiet.shared_seed || spec->profile.mode == PROFILE_COUNTED) &&
 		!(spec->pgbench_args && strstr(spec->pgbench_args, "--random-seed")))
-		argv[argc++] = psprintf("--random-seed=%llu", quiet_round_seed(spec->seed, pr->round));
+		argv[argc++] = psprintf("--random-seed=%llu", quiet_round_seed(spec->seed, pr->seed_round > 0 ? pr->seed_round : pr->round));
 	argv[argc++] = cluster_conninfo(&vs->cluster, RUN_DB);
 	argv[argc] = NULL;
 	return argv;
