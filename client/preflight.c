@@ -664,7 +664,8 @@ design_seconds(const StatsComponents *ratio, const StatsDesignCost *cost, int un
  * one fits, "may not" between.  The time is that of the experiment's own
  * plan, its instance pairs of unit_rounds rounds (the restarts' spacing,
  * which no record chose on a host without one; 0: any spacing), and where
- * the cheapest spacing would fit and the plan's would not, that is said.
+ * at the estimate the cheapest spacing would fit and the plan's would not,
+ * that is said.
  */
 void
 preflight_judge_pilot(const ExperimentSpec *spec, double noise, double busy_pct, int unit_rounds,
@@ -742,10 +743,11 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, double busy_pct,
 	else
 	{
 		pilot->outcome = "can";
-		fprintf(out, "pre-flight: at the pilot's noise, to decide %.0f%% takes %s (%s): within the %s (%s left)\n",
-				100 * effect, expected, range, what, format_duration(pilot->left_s));
+		fprintf(out, "pre-flight: at the pilot's noise, to decide %.0f%% takes %s (%s): within the %s (%s left)%s\n",
+				100 * effect, expected, range, what, format_duration(pilot->left_s),
+				two && !hist.found ? " if the offset between instance pairs, not measured here yet, is small" : "");
 	}
-	if (unit_rounds > 0 && strcmp(pilot->outcome, "can") != 0 &&
+	if (unit_rounds > 0 && !(pilot->expected_s <= pilot->left_s) &&
 		cheapest.found && cheapest.rounds != unit_rounds && pilot->cheapest_s <= pilot->left_s)
 		fprintf(out, "pre-flight: that is with a restart every %d rounds; a restart every %d would take about %s at the pilot's noise (restart = %d)\n",
 				unit_rounds, cheapest.rounds, format_duration(pilot->cheapest_s), cheapest.rounds);
