@@ -146,15 +146,13 @@ run_execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 	/* what the host allows, before our servers load it; then the design it suggests */
 	stats_default_options(&opt);
 	preflight = preflight_print(spec, opt.noise, stdout);
-	ropts->host_busy_pct = preflight.busy_pct;
-	ropts->host_busy_known = true;
-	ropts->pilot_rounds = preflight.pilot_rounds;
+	ropts->preflight = &preflight;
 	if (spec->quiet.schedule_why)
 		printf("schedule = auto: %s\n", spec->quiet.schedule_why);
 	if (spec->quiet.aslr_why)
 		printf("aslr = auto: %s\n", spec->quiet.aslr_why);
 	if (!ropts->resume)
-		preflight_choose_restart(spec, opt.noise, ropts->host_busy_pct);
+		preflight_choose_restart(spec, opt.noise, preflight.busy_pct);
 	fflush(stdout);
 	return runner_execute(spec, ropts);
 }

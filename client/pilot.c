@@ -115,10 +115,11 @@ write_pilot_json(const Experiment *x, const PilotNoise *p, const double *ratios,
 }
 
 bool
-pilot_measure(Experiment *x, int rounds, bool warm_first, int block, double busy_pct,
+pilot_measure(Experiment *x, const PreflightResult *preflight, bool warm_first, int block,
 			  double clock_zero, Progress *progress, int *last_id, char **error)
 {
 	const ExperimentSpec *spec = x->spec;
+	int			rounds = preflight->pilot_rounds;
 	double	   *ratios = pg_malloc(sizeof(double) * rounds);
 	double		sum = 0,
 				ss = 0,
@@ -160,7 +161,7 @@ pilot_measure(Experiment *x, int rounds, bool warm_first, int block, double busy
 		/* seconds per counted round: those of every round, failed runs' too */
 		p.seconds *= (double) p.rounds / rounds;
 		stats_default_options(&opt);
-		preflight_judge_pilot(spec, opt.noise, busy_pct, x->plan->restart_rounds, &p,
+		preflight_judge_pilot(spec, opt.noise, preflight, x->plan->restart_rounds, &p,
 							  now_seconds() - clock_zero, stdout);
 	}
 	fflush(stdout);

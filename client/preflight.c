@@ -66,23 +66,6 @@ typedef struct HostLoad
 	char	   *governor;		/* NULL where not visible */
 } HostLoad;
 
-typedef struct NoiseRecord
-{
-	bool		found;
-	char		recorded_at[32];
-	char		script[128];
-	int			clients;
-	bool		two_servers;
-	char		schedule[32];
-	double		round_sd;
-	int			round_df;
-	double		instance_sd;	/* NAN: not measured */
-	int			instance_df;
-	double		run_overhead_s; /* NAN: not known */
-	double		restart_s;
-	double		busy_pct;		/* other processes' share of the CPUs as the
-								 * experiment began; NAN: not recorded */
-} NoiseRecord;
 
 static char *
 noise_path(void)
@@ -486,6 +469,19 @@ design_inputs(const ExperimentSpec *spec, const NoiseRecord *r, bool two,
 	return spec->duration_s > 0;
 }
 
+/* What limits the experiment's time, and the keys that raise it */
+static const char *
+limit_name(const ExperimentSpec *spec)
+{
+	return spec->rounds_auto ? "budget" : "rounds";
+}
+
+static const char *
+limit_hint(const ExperimentSpec *spec)
+{
+	return spec->rounds_auto ? " (budget =)" : " (rounds =, or rounds = auto with a budget)";
+}
+
 /*
  * On a loaded host whose history has no record of such a load, with no
  * pilot to measure it: whatever time a quieter record gives, the
@@ -531,7 +527,7 @@ static void
 announce_pilot(const ExperimentSpec *spec, int rounds, double effect, FILE *out)
 {
 	fprintf(out, "pre-flight: a pilot of %d paired rounds measures the noise at this load after the set-up, before the first counted run, and says whether the %s can decide %.0f%% (pilot =)\n",
-			rounds, spec->rounds_auto ? "budget" : "rounds", 100 * effect);
+			rounds, limit_name(spec), 100 * effect);
 }
 
 PreflightResult
@@ -553,6 +549,7 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
 	host_load(&h);
 	print_host(spec, &h, out);
 	r = find_noise(spec, 0, h.busy_pct);
+	result.record = r;
 	result.busy_pct = h.busy_pct;
 	result.pilot_rounds = pilot_rounds_of(spec, &h, &r);
 	if (!r.found)
@@ -610,13 +607,12 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
 				format_duration(design.seconds));
 		if (design.seconds > available_s(spec, &cost) && busier)
 			fprintf(out, "pre-flight: this experiment's %s (%s) would not decide %.0f%% at that host's noise; at this load it may\n",
-					spec->rounds_auto ? "budget" : "rounds", format_duration(available_s(spec, &cost)),
+					limit_name(spec), format_duration(available_s(spec, &cost)),
 					100 * effect);
 		else if (design.seconds > available_s(spec, &cost))
 			fprintf(out, "pre-flight: warning: this experiment's %s (%s) cannot decide %.0f%% here; give it %s or more%s\n",
-					spec->rounds_auto ? "budget" : "rounds", format_duration(available_s(spec, &cost)),
-					100 * effect, format_duration(design.seconds),
-					spec->rounds_auto ? " (budget =)" : " (rounds =, or rounds = auto with a budget)");
+					limit_name(spec), format_duration(available_s(spec, &cost)),
+					100 * effect, format_duration(design.seconds), limit_hint(spec));
 		else if (quieter && result.pilot_rounds == 0)
 			warn_unmeasured_load(spec, effect, out);
 	}
@@ -654,8 +650,8 @@ design_seconds(const StatsComponents *ratio, const StatsDesignCost *cost, int un
 /*
  * The pilot's rounds are one instance pair's: the sd between rounds is
  * theirs, the run's cost beyond its pgbench time what they took, and the
- * sd between instance pairs (two servers) the history's latest of any
- * load, where the load moves it little (docs/calibration.md), or 0 where
+ * sd between instance pairs (two servers) that of the pre-flight's record
+ * of any load, where the load moves it little (docs/calibration.md), or 0 where
  * the history has none: the time is then the least it takes.  Its sd rests
  * on a few degrees of freedom, so the time is given at the estimate and at
  * its lower and upper 70% bounds (the upper is what the design planner
@@ -668,10 +664,10 @@ design_seconds(const StatsComponents *ratio, const StatsDesignCost *cost, int un
  * that is said.
  */
 void
-preflight_judge_pilot(const ExperimentSpec *spec, double noise, double busy_pct, int unit_rounds,
-					  PilotNoise *pilot, double spent_s, FILE *out)
+preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightResult *preflight,
+					  int unit_rounds, PilotNoise *pilot, double spent_s, FILE *out)
 {
-	NoiseRecord hist = find_noise(spec, 0, busy_pct);
+	const NoiseRecord *hist = &preflight->record;
 	NoiseRecord r = {0};
 	StatsComponents ratio;
 	StatsDesignCost cost;
@@ -682,16 +678,16 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, double busy_pct,
 	bool		two = plan_two_servers(spec);
 	int			df = pilot->rounds - 1;
 	double		variance;
-	const char *what = spec->rounds_auto ? "budget" : "rounds";
+	const char *what = limit_name(spec);
 	char	   *expected;
 	char	   *range;
 
 	r.round_sd = pilot->round_sd;
 	r.round_df = df;
-	r.instance_sd = two && hist.found ? hist.instance_sd : 0;
-	r.instance_df = two && hist.found ? hist.instance_df : 0;
+	r.instance_sd = two && hist->found ? hist->instance_sd : 0;
+	r.instance_df = two && hist->found ? hist->instance_df : 0;
 	r.run_overhead_s = Max(0, pilot->seconds / pilot->rounds / plan_round_slots(spec) - spec->duration_s);
-	r.restart_s = hist.found ? hist.restart_s : NAN;
+	r.restart_s = hist->found ? hist->restart_s : NAN;
 	design_inputs(spec, &r, two, &ratio, &cost);
 	stats_default_options(&opt);
 	opt.noise = noise;
@@ -708,8 +704,8 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, double busy_pct,
 
 	fprintf(out, "pre-flight: pilot: %d rounds in %s: sd between rounds %.2f%% (%d df)",
 			pilot->rounds, format_duration(pilot->seconds), 100 * pilot->round_sd, df);
-	if (two && hist.found)
-		fprintf(out, "; between instance pairs %.2f%% (%s)", 100 * r.instance_sd, hist.recorded_at);
+	if (two && hist->found)
+		fprintf(out, "; between instance pairs %.2f%% (%s)", 100 * r.instance_sd, hist->recorded_at);
 	else if (two)
 		fprintf(out, "; between instance pairs not measured here yet, taken as 0");
 	fprintf(out, "\n");
@@ -732,7 +728,7 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, double busy_pct,
 		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) cannot decide %.0f%% at this load: at the pilot's noise it takes %s (%s); give it %s or more%s\n",
 				what, format_duration(Max(0, pilot->left_s)), 100 * effect, expected, range,
 				format_duration(isfinite(pilot->expected_s) ? pilot->expected_s : pilot->least_s),
-				spec->rounds_auto ? " (budget =)" : " (rounds =, or rounds = auto with a budget)");
+				limit_hint(spec));
 	}
 	else if (!isfinite(pilot->most_s) || pilot->most_s > pilot->left_s)
 	{
@@ -745,7 +741,7 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, double busy_pct,
 		pilot->outcome = "can";
 		fprintf(out, "pre-flight: at the pilot's noise, to decide %.0f%% takes %s (%s): within the %s (%s left)%s\n",
 				100 * effect, expected, range, what, format_duration(pilot->left_s),
-				two && !hist.found ? " if the offset between instance pairs, not measured here yet, is small" : "");
+				two && !hist->found ? " if the offset between instance pairs, not measured here yet, is small" : "");
 	}
 	if (unit_rounds > 0 && !(pilot->expected_s <= pilot->left_s) &&
 		cheapest.found && cheapest.rounds != unit_rounds && pilot->cheapest_s <= pilot->left_s)

@@ -18,12 +18,32 @@
 /* Where the noise history lives, overriding the default (docs/experiments.md) */
 #define PREFLIGHT_STATE_ENV "PGBENCH_EXT_STATE_DIR"
 
+/* One record of the host's noise history (noise.csv) */
+typedef struct NoiseRecord
+{
+	bool		found;
+	char		recorded_at[32];
+	char		script[128];
+	int			clients;
+	bool		two_servers;
+	char		schedule[32];
+	double		round_sd;
+	int			round_df;
+	double		instance_sd;	/* NAN: not measured */
+	int			instance_df;
+	double		run_overhead_s; /* NAN: not known */
+	double		restart_s;
+	double		busy_pct;		/* other processes' share of the CPUs as the
+								 * experiment began; NAN: not recorded */
+} NoiseRecord;
+
 /* What the pre-flight found, for the run that follows it */
 typedef struct PreflightResult
 {
 	double		busy_pct;		/* other processes' share of the CPUs; NAN: not
 								 * measured */
 	int			pilot_rounds;	/* the pilot the run measures first; 0: none */
+	NoiseRecord record;			/* the history's it took; found false: none */
 } PreflightResult;
 
 /*
@@ -58,9 +78,9 @@ typedef struct PilotNoise
  * more, "can" where even its upper bound fits, "may not" between; of the
  * plan's instance pairs of unit_rounds rounds (0: of any).
  */
-extern void preflight_judge_pilot(const ExperimentSpec *spec, double noise, double busy_pct,
-								  int unit_rounds, PilotNoise *pilot, double spent_s,
-								  FILE *out);
+extern void preflight_judge_pilot(const ExperimentSpec *spec, double noise,
+								  const PreflightResult *preflight, int unit_rounds,
+								  PilotNoise *pilot, double spent_s, FILE *out);
 
 /* restart = auto across servers: its rounds from the host's noise history */
 extern void preflight_choose_restart(ExperimentSpec *spec, double noise, double busy_pct);

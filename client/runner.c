@@ -567,11 +567,11 @@ run_plan(Experiment *x, const RunOptions *opts, const BudgetPlan *budget, const 
 		if (done && done[pr->run_id])
 			continue;
 		/* the pilot: after the first start's warm-ups, before the first counted run */
-		if (!pilot_done && !pr->warmup && done == NULL && opts->pilot_rounds > 0)
+		if (!pilot_done && !pr->warmup && done == NULL && opts->preflight &&
+			opts->preflight->pilot_rounds > 0)
 		{
 			pilot_done = true;
-			if (!pilot_measure(x, opts->pilot_rounds, i == 0, pr->block,
-							   opts->host_busy_known ? opts->host_busy_pct : NAN,
+			if (!pilot_measure(x, opts->preflight, i == 0, pr->block,
 							   clock->session_start - clock->spent_before, progress, &last_id,
 							   &error))
 				break;
@@ -650,7 +650,7 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 		status = report_render(x.dir, NULL, stdout);
 	/* the noise it measured, for the next pre-flight on this host */
 	if (status == 0 && !opts->no_summary)
-		preflight_record_noise(spec, x.dir, opts->host_busy_known ? opts->host_busy_pct : NAN);
+		preflight_record_noise(spec, x.dir, opts->preflight ? opts->preflight->busy_pct : NAN);
 	printf("\nresults: %s\n", x.dir);
 	return status;
 }

@@ -9,6 +9,7 @@
 #define PGBENCH_EXT_RUNNER_H
 
 #include "experiment.h"
+#include "preflight.h"
 
 typedef struct RunOptions
 {
@@ -19,10 +20,8 @@ typedef struct RunOptions
 	bool		no_summary;		/* the caller analyses the results itself */
 	bool		quiet_looks;	/* rounds = auto: no line per cell after each look */
 	bool		build_only;		/* build the source variants, run nothing */
-	bool		host_busy_known;	/* the pre-flight measured host_busy_pct: */
-	double		host_busy_pct;	/* other processes' share of the CPUs */
-	int			pilot_rounds;	/* the pre-flight's pilot, before the first
-								 * counted run (pilot.c); 0: none */
+	const PreflightResult *preflight;	/* what the pre-flight found, the pilot
+										 * it asks for (pilot.c); NULL: none */
 } RunOptions;
 
 extern int	runner_execute(ExperimentSpec *spec, const RunOptions *opts);
