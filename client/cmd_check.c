@@ -37,7 +37,6 @@ cmd_check(int argc, char **argv)
 {
 	ExperimentSpec spec;
 	StatsOptions opt;
-	PreflightResult preflight;
 	char	   *error = NULL;
 
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
@@ -63,11 +62,10 @@ cmd_check(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	stats_default_options(&opt);
-	preflight = preflight_print(&spec, opt.noise, stdout);
+	(void) preflight_print(&spec, opt.noise, true, stdout);
 	if (spec.quiet.schedule_why)
 		printf("schedule = auto: %s\n", spec.quiet.schedule_why);
 	if (spec.quiet.aslr_why)
 		printf("aslr = auto: %s\n", spec.quiet.aslr_why);
-	preflight_choose_restart(&spec, opt.noise, preflight.busy_pct);
 	return 0;
 }

@@ -145,14 +145,12 @@ run_execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 	}
 	/* what the host allows, before our servers load it; then the design it suggests */
 	stats_default_options(&opt);
-	preflight = preflight_print(spec, opt.noise, stdout);
+	preflight = preflight_print(spec, opt.noise, !ropts->resume, stdout);
 	ropts->preflight = &preflight;
 	if (spec->quiet.schedule_why)
 		printf("schedule = auto: %s\n", spec->quiet.schedule_why);
 	if (spec->quiet.aslr_why)
 		printf("aslr = auto: %s\n", spec->quiet.aslr_why);
-	if (!ropts->resume)
-		preflight_choose_restart(spec, opt.noise, preflight.busy_pct);
 	fflush(stdout);
 	return runner_execute(spec, ropts);
 }

@@ -14,8 +14,10 @@
  * and what a run cost beyond its pgbench time.  The latest record of the
  * same server arrangement, schedule and load is used, else the closest
  * (find_noise()); with none, the first looks measure it and nothing is
- * promised.  The expected time is stats_plan_design()'s cheapest design
- * for the effect, the design the report's "design" line gives afterwards.
+ * promised.  restart = auto takes its spacing of restarts from that same
+ * record, and the expected time is that of stats_plan_design()'s cheapest
+ * design for the effect with the plan's spacing (the design the report's
+ * "design" line gives afterwards, where restart = auto chose it).
  * A loaded host whose history has no record of such a load has its noise
  * measured by a pilot of paired rounds before the first counted run
  * (pilot.c); preflight_judge_pilot() says what that noise allows.
@@ -278,6 +280,13 @@ load_closeness(double busy_pct, double record_busy_pct)
 	return isfinite(record_busy_pct) ? 0 : 4;
 }
 
+/* Whether record r's sds, each of them, rest on RESTART_AUTO_MIN_DF */
+static bool
+enough_df(const NoiseRecord *r, bool two)
+{
+	return r->round_df >= RESTART_AUTO_MIN_DF && (!two || r->instance_df >= RESTART_AUTO_MIN_DF);
+}
+
 /*
  * The record that best describes this experiment's noise, the latest of
  * the closest kind: of its arrangement (one server or two) always, with an
@@ -288,12 +297,12 @@ load_closeness(double busy_pct, double record_busy_pct)
  * processes' share of the CPUs: loaded or quiet, load_closeness()), which
  * moves a schedule's round sd less than the schedule does, then of its
  * randomization (schedule_closeness()); then of its pgbench load (script
- * and clients of the first cell).  Records whose sds rest on fewer than
- * min_df degrees of freedom (each of them, for two servers) are passed
- * over.
+ * and clients of the first cell); last, of sds that rest on enough degrees
+ * of freedom for restart = auto to choose from (enough_df()), so that the
+ * time promised and the restarts' spacing come from one record.
  */
 static NoiseRecord
-find_noise(const ExperimentSpec *spec, int min_df, double busy_pct)
+find_noise(const ExperimentSpec *spec, double busy_pct)
 {
 	FILE	   *f = safe_fopen_read_optional(noise_path(), 16 * 1024 * 1024);
 	bool		two = plan_two_servers(spec);
@@ -311,12 +320,12 @@ find_noise(const ExperimentSpec *spec, int min_df, double busy_pct)
 
 		memset(&r, 0, sizeof(r));
 		if (!parse_record(line, &r) || r.two_servers != two ||
-			(two && !isfinite(r.instance_sd)) ||
-			r.round_df < min_df || (two && r.instance_df < min_df))
+			(two && !isfinite(r.instance_sd)))
 			continue;
-		score = schedule_closeness(r.schedule, schedule) +
-			load_closeness(busy_pct, r.busy_pct) +
-			(strcmp(r.script, spec->scripts[0]) == 0 && r.clients == spec->clients[0]);
+		score = 2 * (schedule_closeness(r.schedule, schedule) +
+					 load_closeness(busy_pct, r.busy_pct) +
+					 (strcmp(r.script, spec->scripts[0]) == 0 && r.clients == spec->clients[0])) +
+			enough_df(&r, two);
 		if (score >= best_score)
 		{
 			best = r;
@@ -530,8 +539,116 @@ announce_pilot(const ExperimentSpec *spec, int rounds, double effect, FILE *out)
 			rounds, limit_name(spec), 100 * effect);
 }
 
+/*
+ * The time the cheapest design takes to decide effect, NAN with none; with
+ * unit_rounds > 0, of units of that many rounds only (the plan's instance
+ * pairs): a unit's round noise, var(round) / R, then joins the instance
+ * offset, and a unit costs its restart and its R rounds.
+ */
+static double
+design_seconds(const StatsComponents *ratio, const StatsDesignCost *cost, int unit_rounds,
+			   double effect, const StatsOptions *opt, StatsDesign *design)
+{
+	StatsComponents units = *ratio;
+	StatsDesignCost unit_cost = *cost;
+
+	if (unit_rounds > 0)
+	{
+		units.variance[STATS_LEVEL_INSTANCE] += ratio->variance[STATS_LEVEL_ROUND] / unit_rounds;
+		units.variance[STATS_LEVEL_ROUND] = 0;
+		unit_cost.restart_s += unit_rounds * cost->round_s;
+		unit_cost.round_s = 0;
+	}
+	if (stats_plan_design(&units, NULL, NULL, &unit_cost, false, effect, opt, design) != STATS_OK ||
+		!design->found)
+		return NAN;
+	return design->seconds;
+}
+
+/*
+ * Where the plan's spacing of restarts (unit_rounds) takes more than the
+ * time left (expected_s, NAN: no design) and the cheapest spacing would
+ * fit, say which: the noise judged ("at" it) chose neither.
+ */
+static void
+print_spacing_hint(int unit_rounds, double expected_s, const StatsComponents *ratio,
+				   const StatsDesignCost *cost, double effect, const StatsOptions *opt,
+				   double left_s, const char *at, FILE *out)
+{
+	StatsDesign cheapest;
+	double		cheapest_s;
+
+	if (unit_rounds <= 0 || expected_s <= left_s)
+		return;
+	cheapest_s = design_seconds(ratio, cost, 0, effect, opt, &cheapest);
+	if (isfinite(cheapest_s) && cheapest.rounds != unit_rounds && cheapest_s <= left_s)
+		fprintf(out, "pre-flight: that is with a restart every %d round%s; a restart every %d would take about %s %s (restart = %d)\n",
+				unit_rounds, unit_rounds == 1 ? "" : "s", cheapest.rounds,
+				format_duration(cheapest_s), at, cheapest.rounds);
+}
+
+/*
+ * restart = auto across two servers: the rounds between restarts from this
+ * host's history — fixed before any run, so the data it judges never chose
+ * it: those of the cheapest design that decides twice the noise threshold
+ * (stats_plan_design(), the pre-flight's promise), else, where no design
+ * of its limits does, the optimal allocation of a two-stage design
+ * (stats_rounds_per_unit()).  The allocation alone takes the recorded sds
+ * as the truth and pays nothing for few units: an instance sd recorded
+ * as 0 from 8 instance pairs gave blocks of 5 rounds, 7 to 10 instance
+ * pairs in the demo's 2m30s and a t criterion on 6 to 9 degrees of
+ * freedom, where the design, which pays for few units with the t quantile
+ * of their degrees of freedom, gave 3.  (The design takes a record's sds
+ * as known, as the pre-flight's promise does: a record carries no
+ * balanced layout whose mean squares it could bound.)
+ * A restart every RESTART_AUTO_MIN_ROUNDS rounds when the instance offset
+ * dominates and restarts are cheap, up to RESTART_AUTO_MAX_ROUNDS; with
+ * fixed rounds, fewer when that leaves RESTART_AUTO_MIN_INSTANCES instance
+ * pairs.  The record is the pre-flight's (find_noise()), and it chooses
+ * only where its sds rest on RESTART_AUTO_MIN_DF degrees of freedom each
+ * (enough_df()); else the default of plan_restart_rounds() stays, and the
+ * time promised is that of its spacing.  A record of 3 instance pairs
+ * once put a restart before every round for a sitting, and a design of one
+ * round per unit cannot tell the two sds apart, so it writes no record
+ * that could correct it: the floor keeps every experiment's record
+ * informative.
+ */
+static void
+choose_restart_from(ExperimentSpec *spec, const NoiseRecord *r, double noise, FILE *out)
+{
+	StatsComponents ratio;
+	StatsDesignCost cost;
+	StatsDesign design;
+	StatsOptions opt;
+	char	   *why;
+	int			rounds;
+
+	if (!spec->restart_auto || plan_restart_rounds(spec, &why) == 0 ||
+		!enough_df(r, true) || !design_inputs(spec, r, true, &ratio, &cost))
+		return;
+	stats_default_options(&opt);
+	opt.noise = noise;
+	if (stats_plan_design(&ratio, NULL, NULL, &cost, false, 2 * noise, &opt, &design) == STATS_OK &&
+		design.found)
+		rounds = design.rounds;
+	else
+		rounds = stats_rounds_per_unit(ratio.variance[STATS_LEVEL_INSTANCE],
+									   ratio.variance[STATS_LEVEL_ROUND], cost.restart_s,
+									   cost.round_s, RESTART_AUTO_MAX_ROUNDS);
+	if (rounds < 1)
+		return;
+	rounds = Min(Max(rounds, RESTART_AUTO_MIN_ROUNDS), RESTART_AUTO_MAX_ROUNDS);
+	if (!spec->rounds_auto)
+		rounds = Max(1, Min(rounds, spec->rounds / RESTART_AUTO_MIN_INSTANCES));
+	spec->restart_auto = false;
+	spec->restart_every = rounds;
+	fprintf(out, "restart = auto: every %d round%s, the cheapest unit for this host's noise (%s: sd between instance pairs %.2f%%, between rounds %.2f%%; a restart %.1f s, a round %.1f s)\n",
+			rounds, rounds == 1 ? "" : "s", r->recorded_at, 100 * r->instance_sd, 100 * r->round_sd,
+			cost.restart_s, cost.round_s);
+}
+
 PreflightResult
-preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
+preflight_print(ExperimentSpec *spec, double noise, bool choose_restart, FILE *out)
 {
 	HostLoad	h;
 	NoiseRecord r;
@@ -542,13 +659,16 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
 	PreflightResult result;
 	double		effect = 2 * noise;
 	bool		two = plan_two_servers(spec);
-	bool		timed;
+	char	   *why;
+	int			unit_rounds;
+	double		expected_s;
+	double		left_s;
 	bool		quieter;
 	bool		busier;
 
 	host_load(&h);
 	print_host(spec, &h, out);
-	r = find_noise(spec, 0, h.busy_pct);
+	r = find_noise(spec, h.busy_pct);
 	result.record = r;
 	result.busy_pct = h.busy_pct;
 	result.pilot_rounds = pilot_rounds_of(spec, &h, &r);
@@ -585,66 +705,46 @@ preflight_print(const ExperimentSpec *spec, double noise, FILE *out)
 		fprintf(out, "pre-flight: that noise was measured on a busier host (%.0f%% busy) than now: the time below may be more than it takes\n",
 				r.busy_pct);
 
-	timed = design_inputs(spec, &r, two, &ratio, &cost);
+	if (choose_restart)
+		choose_restart_from(spec, &r, noise, out);
 	stats_default_options(&opt);
 	opt.noise = noise;
-	if (!timed ||
-		stats_plan_design(&ratio, NULL, NULL, &cost, false, effect, &opt, &design) != STATS_OK ||
-		!design.found)
+	if (!design_inputs(spec, &r, two, &ratio, &cost))
 	{
-		if (timed)
-			fprintf(out, "pre-flight: warning: this experiment cannot decide %.0f%% at this noise: %s\n",
-					100 * effect, design.reason);
-		else
-			fprintf(out, "pre-flight: the time to decide %.0f%% is not known: runs of a fixed transaction count\n",
-					100 * effect);
+		fprintf(out, "pre-flight: the time to decide %.0f%% is not known: runs of a fixed transaction count\n",
+				100 * effect);
+		if (result.pilot_rounds > 0)
+			announce_pilot(spec, result.pilot_rounds, effect, out);
+		return result;
 	}
+	unit_rounds = plan_restart_rounds(spec, &why);
+	left_s = available_s(spec, &cost);
+	expected_s = design_seconds(&ratio, &cost, unit_rounds, effect, &opt, &design);
+	if (!isfinite(expected_s))
+		fprintf(out, "pre-flight: warning: this experiment cannot decide %.0f%% at this noise: %s\n",
+				100 * effect, design.reason);
 	else
 	{
 		fprintf(out, "pre-flight: to decide %.0f%% (twice the ±%g%% threshold) at %.0f%% power: %d %s x %d round%s, about %s\n",
 				100 * effect, 100 * noise, 100 * opt.power, design.instances,
-				two ? "instance pairs" : "blocks", design.rounds, design.rounds == 1 ? "" : "s",
-				format_duration(design.seconds));
-		if (design.seconds > available_s(spec, &cost) && busier)
+				two ? "instance pairs" : "blocks", unit_rounds > 0 ? unit_rounds : design.rounds,
+				(unit_rounds > 0 ? unit_rounds : design.rounds) == 1 ? "" : "s",
+				format_duration(expected_s));
+		if (expected_s > left_s && busier)
 			fprintf(out, "pre-flight: this experiment's %s (%s) would not decide %.0f%% at that host's noise; at this load it may\n",
-					limit_name(spec), format_duration(available_s(spec, &cost)),
-					100 * effect);
-		else if (design.seconds > available_s(spec, &cost))
+					limit_name(spec), format_duration(left_s), 100 * effect);
+		else if (expected_s > left_s)
 			fprintf(out, "pre-flight: warning: this experiment's %s (%s) cannot decide %.0f%% here; give it %s or more%s\n",
-					limit_name(spec), format_duration(available_s(spec, &cost)),
-					100 * effect, format_duration(design.seconds), limit_hint(spec));
+					limit_name(spec), format_duration(left_s),
+					100 * effect, format_duration(expected_s), limit_hint(spec));
 		else if (quieter && result.pilot_rounds == 0)
 			warn_unmeasured_load(spec, effect, out);
 	}
+	print_spacing_hint(unit_rounds, expected_s, &ratio, &cost, effect, &opt, left_s,
+					   "at this noise", out);
 	if (result.pilot_rounds > 0)
 		announce_pilot(spec, result.pilot_rounds, effect, out);
 	return result;
-}
-
-/*
- * The time the cheapest design takes to decide effect, NAN with none; with
- * unit_rounds > 0, of units of that many rounds only (the plan's instance
- * pairs): a unit's round noise, var(round) / R, then joins the instance
- * offset, and a unit costs its restart and its R rounds.
- */
-static double
-design_seconds(const StatsComponents *ratio, const StatsDesignCost *cost, int unit_rounds,
-			   double effect, const StatsOptions *opt, StatsDesign *design)
-{
-	StatsComponents units = *ratio;
-	StatsDesignCost unit_cost = *cost;
-
-	if (unit_rounds > 0)
-	{
-		units.variance[STATS_LEVEL_INSTANCE] += ratio->variance[STATS_LEVEL_ROUND] / unit_rounds;
-		units.variance[STATS_LEVEL_ROUND] = 0;
-		unit_cost.restart_s += unit_rounds * cost->round_s;
-		unit_cost.round_s = 0;
-	}
-	if (stats_plan_design(&units, NULL, NULL, &unit_cost, false, effect, opt, design) != STATS_OK ||
-		!design->found)
-		return NAN;
-	return design->seconds;
 }
 
 /*
@@ -672,7 +772,6 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 	StatsComponents ratio;
 	StatsDesignCost cost;
 	StatsDesign design;
-	StatsDesign cheapest;
 	StatsOptions opt;
 	double		effect = 2 * noise;
 	bool		two = plan_two_servers(spec);
@@ -699,7 +798,6 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 	ratio.variance[STATS_LEVEL_ROUND] = variance * pow(stats_sd_lower_bound_factor(df), 2);
 	pilot->least_s = design_seconds(&ratio, &cost, unit_rounds, effect, &opt, &design);
 	ratio.variance[STATS_LEVEL_ROUND] = variance;
-	pilot->cheapest_s = design_seconds(&ratio, &cost, 0, effect, &opt, &cheapest);
 	pilot->expected_s = design_seconds(&ratio, &cost, unit_rounds, effect, &opt, &design);
 
 	fprintf(out, "pre-flight: pilot: %d rounds in %s: sd between rounds %.2f%% (%d df)",
@@ -743,68 +841,7 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 				100 * effect, expected, range, what, format_duration(pilot->left_s),
 				two && !hist->found ? " if the offset between instance pairs, not measured here yet, is small" : "");
 	}
-	if (unit_rounds > 0 && !(pilot->expected_s <= pilot->left_s) &&
-		cheapest.found && cheapest.rounds != unit_rounds && pilot->cheapest_s <= pilot->left_s)
-		fprintf(out, "pre-flight: that is with a restart every %d rounds; a restart every %d would take about %s at the pilot's noise (restart = %d)\n",
-				unit_rounds, cheapest.rounds, format_duration(pilot->cheapest_s), cheapest.rounds);
+	print_spacing_hint(unit_rounds, pilot->expected_s, &ratio, &cost, effect, &opt,
+					   pilot->left_s, "at the pilot's noise", out);
 }
 
-/*
- * restart = auto across two servers: the rounds between restarts from this
- * host's history — fixed before any run, so the data it judges never chose
- * it: those of the cheapest design that decides twice the noise threshold
- * (stats_plan_design(), the pre-flight's promise), else, where no design
- * of its limits does, the optimal allocation of a two-stage design
- * (stats_rounds_per_unit()).  The allocation alone takes the recorded sds
- * as the truth and counts no degrees of freedom: an instance sd recorded
- * as 0 from 8 instance pairs gave blocks of 5 rounds, 7 to 10 instance
- * pairs in the demo's 2m30s and a t criterion on 6 to 9 degrees of
- * freedom, where the design, which bounds each sd from above by its
- * degrees of freedom and pays for few units with the t quantile, gave 3.
- * A restart every RESTART_AUTO_MIN_ROUNDS rounds when the instance offset
- * dominates and restarts are cheap, up to RESTART_AUTO_MAX_ROUNDS; with
- * fixed rounds, fewer when that leaves RESTART_AUTO_MIN_INSTANCES instance
- * pairs.  Only the latest fitting record whose sds rest on
- * RESTART_AUTO_MIN_DF degrees of freedom each chooses; with none, the
- * default of plan_restart_rounds() stays.  A record of 3 instance pairs
- * once put a restart before every round for a sitting, and a design of one
- * round per unit cannot tell the two sds apart, so it writes no record
- * that could correct it: the floor keeps every experiment's record
- * informative.
- */
-void
-preflight_choose_restart(ExperimentSpec *spec, double noise, double busy_pct)
-{
-	NoiseRecord r;
-	StatsComponents ratio;
-	StatsDesignCost cost;
-	StatsDesign design;
-	StatsOptions opt;
-	char	   *why;
-	int			rounds;
-
-	if (!spec->restart_auto || plan_restart_rounds(spec, &why) == 0)
-		return;
-	r = find_noise(spec, RESTART_AUTO_MIN_DF, busy_pct);
-	if (!r.found || !design_inputs(spec, &r, true, &ratio, &cost))
-		return;
-	stats_default_options(&opt);
-	opt.noise = noise;
-	if (stats_plan_design(&ratio, NULL, NULL, &cost, false, 2 * noise, &opt, &design) == STATS_OK &&
-		design.found)
-		rounds = design.rounds;
-	else
-		rounds = stats_rounds_per_unit(ratio.variance[STATS_LEVEL_INSTANCE],
-									   ratio.variance[STATS_LEVEL_ROUND], cost.restart_s,
-									   cost.round_s, RESTART_AUTO_MAX_ROUNDS);
-	if (rounds < 1)
-		return;
-	rounds = Min(Max(rounds, RESTART_AUTO_MIN_ROUNDS), RESTART_AUTO_MAX_ROUNDS);
-	if (!spec->rounds_auto)
-		rounds = Max(1, Min(rounds, spec->rounds / RESTART_AUTO_MIN_INSTANCES));
-	spec->restart_auto = false;
-	spec->restart_every = rounds;
-	printf("restart = auto: every %d round%s, the cheapest unit for this host's noise (%s: sd between instance pairs %.2f%%, between rounds %.2f%%; a restart %.1f s, a round %.1f s)\n",
-		   rounds, rounds == 1 ? "" : "s", r.recorded_at, 100 * r.instance_sd, 100 * r.round_sd,
-		   cost.restart_s, cost.round_s);
-}

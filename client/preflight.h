@@ -50,9 +50,13 @@ typedef struct PreflightResult
  * Print what the host allows and the expected time to decide an effect of
  * twice the noise threshold, with a warning where the experiment's budget
  * (or its fixed rounds) cannot decide it; where the history holds no noise
- * of the host's load now, the pilot that will measure it (pilot.c).
+ * of the host's load now, the pilot that will measure it (pilot.c).  With
+ * choose_restart (not on --resume), restart = auto across servers takes
+ * its spacing from the same record, and says so, before the time is
+ * given for that spacing.
  */
-extern PreflightResult preflight_print(const ExperimentSpec *spec, double noise, FILE *out);
+extern PreflightResult preflight_print(ExperimentSpec *spec, double noise, bool choose_restart,
+									   FILE *out);
 
 /* What a pilot measured, and what was said of it */
 typedef struct PilotNoise
@@ -65,8 +69,6 @@ typedef struct PilotNoise
 	double		expected_s;		/* to decide twice the threshold; NAN: no design */
 	double		least_s;		/* the same at the sd's lower 70% bound */
 	double		most_s;			/* and at its upper 70% bound */
-	double		cheapest_s;		/* at the estimate, the cheapest spacing of
-								 * restarts */
 	double		left_s;			/* of the experiment's time */
 	const char *outcome;		/* "cannot", "may not" or "can" */
 } PilotNoise;
@@ -81,9 +83,6 @@ typedef struct PilotNoise
 extern void preflight_judge_pilot(const ExperimentSpec *spec, double noise,
 								  const PreflightResult *preflight, int unit_rounds,
 								  PilotNoise *pilot, double spent_s, FILE *out);
-
-/* restart = auto across servers: its rounds from the host's noise history */
-extern void preflight_choose_restart(ExperimentSpec *spec, double noise, double busy_pct);
 
 /* After an experiment: its measured noise, per cell, into the history. */
 extern void preflight_record_noise(const ExperimentSpec *spec, const char *results_dir,

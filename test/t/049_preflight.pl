@@ -6,7 +6,8 @@
 # that trades CPUs within its runs takes the noise of its own kind of duet
 # first; restart = auto takes its design from the latest record whose sds
 # rest on enough degrees of freedom, at least 2 rounds per restart where the
-# rounds allow, and check prints that choice; aslr = auto turns randomization
+# rounds allow, and check prints that choice and the time of that spacing
+# (of any spacing given, naming a cheaper one that would fit); aslr = auto turns randomization
 # off where every server runs one binary.  Every record holds the share of
 # the CPUs other processes kept busy as its experiment began; on a loaded
 # host (spinning processes here) check takes a loaded host's record first,
@@ -131,12 +132,27 @@ my $auto = write_ini('auto', "duration = 1\nrounds = auto\nbudget = 10m\n");
 add_record("2096-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.008000,3,0.040000,3,1.000,3.000\n");
 ($rc, $out, $err) = run_client('check', $auto);
 is($rc, 0, 'check after a record of 3 instance pairs exits 0') or diag $err;
-like($out, qr/^restart = auto: every [2-5] rounds, the cheapest unit for this host's noise \(2097-01-01T00:00:00Z: /m,
+like($out, qr/^restart = auto: every ([2-5]) rounds, the cheapest unit for this host's noise \(2097-01-01T00:00:00Z: /m,
 	'that record is passed over: the latest with enough degrees of freedom chooses');
+my ($chosen) = $out =~ /^restart = auto: every (\d+) rounds/m;
+like($out, qr/^pre-flight: noise here \(2097-01-01T00:00:00Z, /m, 'and the time promised is of that record too');
+like($out, qr/^pre-flight: to decide 2% .*: \d+ instance pairs x $chosen rounds, /m,
+	'with the spacing it chose');
 add_record("2095-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.008000,12,0.040000,12,1.000,3.000\n");
 ($rc, $out, $err) = run_client('check', $auto);
 like($out, qr/^restart = auto: every 2 rounds, the cheapest unit for this host's noise \(2095-01-01T00:00:00Z: sd between instance pairs 4\.00%, between rounds 0\.80%/m,
 	'an instance offset five times the rounds\' sd: a restart every 2 rounds under rounds = auto, not every round');
+like($out, qr/^pre-flight: to decide 2% .*: \d+ instance pairs x 2 rounds, /m, 'the time promised is of a restart every 2');
+# A spacing given, of 5 rounds, where that record's instance offset makes a
+# restart before every round far cheaper: 20 minutes cannot decide with the
+# one, can with the other, and the pre-flight says which key to set.
+($rc, $out, $err) = run_client('check', write_ini('spaced', "duration = 1\nrounds = auto\nbudget = 20m\nrestart = 5\n"));
+like($out, qr/^pre-flight: to decide 2% .*: \d+ instance pairs x 5 rounds, about \S+$/m,
+	'restart = 5: the time of its spacing');
+like($out, qr/^pre-flight: warning: this experiment's budget \(20m00s\) cannot decide 2% here/m, 'more than 20 minutes');
+like($out, qr/^pre-flight: that is with a restart every 5 rounds; a restart every 1 would take about \S+ at this noise \(restart = 1\)$/m,
+	'and the spacing that would fit is named');
+unlike($out, qr/^restart = auto/m, 'a spacing given is kept');
 ($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-T', '1', '-r', '2', '-b', 'select-only',
 	'--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir, '-o', "$base/enough-df");
 is($rc, 0, 'a run of 2 rounds after that record completes') or diag "$out\n$err";
