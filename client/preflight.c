@@ -757,7 +757,8 @@ preflight_print(ExperimentSpec *spec, double noise, bool choose_restart, FILE *o
  * its lower and upper 70% bounds (the upper is what the design planner
  * plans with from its own data, stats_design.c): "cannot" where even the
  * lower bound needs more time than is left, "can" where even the upper
- * one fits, "may not" between.  The time is that of the experiment's own
+ * one fits and the instance offset (two servers) is on record, "may not"
+ * between.  The time is that of the experiment's own
  * plan, its instance pairs of unit_rounds rounds (the restarts' spacing,
  * which no record chose on a host without one; 0: any spacing), and where
  * at the estimate the cheapest spacing would fit and the plan's would not,
@@ -780,6 +781,14 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 	const char *what = limit_name(spec);
 	char	   *expected;
 	char	   *range;
+
+	/*
+	 * Two servers with no instance offset on record: the time at the
+	 * pilot's upper bound took that offset as 0, which is no bound, so the
+	 * pilot cannot say "can" (taken as 0, "can" was followed by a decision
+	 * in 6 of 15 experiments, docs/calibration.md).
+	 */
+	bool		unbounded = two && !hist->found;
 
 	r.round_sd = pilot->round_sd;
 	r.round_df = df;
@@ -828,18 +837,18 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 				format_duration(isfinite(pilot->expected_s) ? pilot->expected_s : pilot->least_s),
 				limit_hint(spec));
 	}
-	else if (!isfinite(pilot->most_s) || pilot->most_s > pilot->left_s)
+	else if (!isfinite(pilot->most_s) || pilot->most_s > pilot->left_s || unbounded)
 	{
 		pilot->outcome = "may not";
-		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) may not decide %.0f%% at this load: at the pilot's noise it takes %s (%s)\n",
-				what, format_duration(pilot->left_s), 100 * effect, expected, range);
+		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) may not decide %.0f%% at this load: at the pilot's noise it takes %s (%s)%s\n",
+				what, format_duration(pilot->left_s), 100 * effect, expected, range,
+				unbounded ? " if the offset between instance pairs, not measured here yet, is small" : "");
 	}
 	else
 	{
 		pilot->outcome = "can";
-		fprintf(out, "pre-flight: at the pilot's noise, to decide %.0f%% takes %s (%s): within the %s (%s left)%s\n",
-				100 * effect, expected, range, what, format_duration(pilot->left_s),
-				two && !hist->found ? " if the offset between instance pairs, not measured here yet, is small" : "");
+		fprintf(out, "pre-flight: at the pilot's noise, to decide %.0f%% takes %s (%s): within the %s (%s left)\n",
+				100 * effect, expected, range, what, format_duration(pilot->left_s));
 	}
 	print_spacing_hint(unit_rounds, pilot->expected_s, &ratio, &cost, effect, &opt,
 					   pilot->left_s, "at the pilot's noise", out);

@@ -77,7 +77,8 @@ typedef struct PilotNoise
  * After a pilot: the expected time to decide twice the noise threshold at
  * its noise, against the time left (spent_s of a budget already gone):
  * "cannot decide" where even the pilot's lower bound on the noise needs
- * more, "can" where even its upper bound fits, "may not" between; of the
+ * more, "can" where even its upper bound fits (and, for two servers, the
+ * history holds their instance offset), "may not" between; of the
  * plan's instance pairs of unit_rounds rounds (0: of any).
  */
 extern void preflight_judge_pilot(const ExperimentSpec *spec, double noise,
