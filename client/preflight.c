@@ -842,7 +842,7 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 		pilot->outcome = "may not";
 		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) may not decide %.0f%% at this load: at the pilot's noise it takes %s (%s)%s\n",
 				what, format_duration(pilot->left_s), 100 * effect, expected, range,
-				unbounded ? " if the offset between instance pairs, not measured here yet, is small" : "");
+				unbounded ? " if the offset between instance pairs, not measured here yet, is small, more if not" : "");
 	}
 	else
 	{

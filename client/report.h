@@ -405,6 +405,7 @@ extern bool report_started_once(const ReportData *r, const ReportCell *c);
 extern void report_pooled_seed_cells(ReportData *r);
 extern void report_measure_costs(ReportData *r);
 extern void report_cell_levels(ReportData *r, ReportCell *cell);
+extern bool report_cell_design_low(const ReportData *r, const ReportCell *c, StatsDesign *out);
 
 /* report_build_seeds.c */
 extern void build_seeds_verdicts(ReportData *r);

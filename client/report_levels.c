@@ -305,17 +305,28 @@ side_components(ReportData *r, const ReportSample *s, bool seeds, StatsComponent
 	return ok;
 }
 
+/* On one server: the sd of a paired round's log ratio */
+static double
+paired_round_sd(const ReportCell *c)
+{
+	return sqrt(c->ratio.variance[STATS_LEVEL_ROUND] + c->ratio.variance[STATS_LEVEL_INSTANCE]);
+}
+
+/* Whether a cell's two variants share a server: rounds are its units */
+static bool
+cell_on_one_server(const ReportData *r, const ReportCell *c)
+{
+	return c->variant >= 0 &&
+		plan_server_of(&r->spec, c->base) == plan_server_of(&r->spec, c->variant);
+}
+
 /*
  * On one server: the rounds a round-by-round verdict needs to see the
- * effect with the power asked, from the spread of the paired rounds.
+ * effect with the power asked, from sd, the spread of the paired rounds.
  */
 static void
-design_rounds(const ReportData *r, ReportCell *c)
+design_rounds(const ReportData *r, double sd, StatsDesign *d)
 {
-	StatsDesign *d = &c->design;
-	double		sd = sqrt(c->ratio.variance[STATS_LEVEL_ROUND] +
-						  c->ratio.variance[STATS_LEVEL_INSTANCE]);
-
 	memset(d, 0, sizeof(*d));
 	d->unit = STATS_UNIT_ROUND;
 	d->builds = d->instances = 1;
@@ -371,16 +382,41 @@ report_cell_levels(ReportData *r, ReportCell *c)
 	pfree(pair_b);
 	if (!c->has_components)
 		return;
-	if (c->variant >= 0 &&
-		plan_server_of(&r->spec, c->base) == plan_server_of(&r->spec, c->variant))
+	if (cell_on_one_server(r, c))
 	{
-		design_rounds(r, c);
+		design_rounds(r, paired_round_sd(c), &c->design);
 		c->has_design = true;
 	}
 	else
 		c->has_design =
 			stats_plan_design(&c->ratio, &c->run_a, &c->run_b, &r->cost, seeds,
 							  r->design_effect, &r->opt, &c->design) == STATS_OK;
+}
+
+/*
+ * The cheapest design at the low end of the noise a cell has shown so far:
+ * each component at its lower 70% confidence bound
+ * (stats_components_at_lower_bound(); one server, the paired rounds' sd
+ * at its own), where c->design plans with the upper bound.  Where even
+ * this one takes more than the time left, the time cannot decide
+ * design_effect; where only c->design does, it may not.  After
+ * report_cell_levels(); false where that gave no design.
+ */
+bool
+report_cell_design_low(const ReportData *r, const ReportCell *c, StatsDesign *out)
+{
+	StatsComponents low;
+
+	if (!c->has_design || c->ratio.n_obs < 2)
+		return false;
+	if (cell_on_one_server(r, c))
+	{
+		design_rounds(r, paired_round_sd(c) * stats_sd_lower_bound_factor(c->ratio.n_obs - 1), out);
+		return true;
+	}
+	stats_components_at_lower_bound(&c->ratio, &low);
+	return stats_plan_design(&low, &c->run_a, &c->run_b, &r->cost, c->variant < 0,
+							 r->design_effect, &r->opt, out) == STATS_OK;
 }
 
 /* ---- what a build, a restart and a round cost here ---- */

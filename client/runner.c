@@ -268,7 +268,14 @@ typedef struct BudgetClock
  * that a budget too small for this host is said while most of it is left,
  * on a host with no noise history as on one with (the pre-flight's
  * estimate comes from that history).  The design is the one the report
- * prints at the end ("to decide: ..."), from the data seen so far.
+ * prints at the end ("to decide: ..."), from the data seen so far, which
+ * plans with the noise's upper bound; on a few instance pairs that bound
+ * is far above the estimate, so the budget is said to be unable to decide
+ * only where even the design at the noise's lower bound takes more
+ * (report_cell_design_low()), the words of the pilot's judgement
+ * (preflight.c).  It speaks of the effect the design is for, not of the
+ * verdict to come: a change far smaller than that one, as in an A/A, can
+ * still end "same" in the budget.
  */
 static void
 print_forecast(ReportData *r, const BudgetPlan *b, int rounds)
@@ -277,17 +284,34 @@ print_forecast(ReportData *r, const BudgetPlan *b, int rounds)
 	for (int i = 0; i < r->ncells; i++)
 	{
 		ReportCell *c = &r->cells[i];
+		StatsDesign low;
+		bool		has_low;
+		const char *word;
+		const char *why = "";
 
 		if (report_look_decision(c) != STATS_UNDECIDED)
 			continue;
 		report_cell_levels(r, c);
 		if (!c->has_design)
 			continue;
-		fprintf(stderr, "rounds = auto: %s: at the noise of its first %d rounds, %s; %s\n",
-				report_cell_title(c), rounds, c->design.reason,
-				c->design.found && c->design.seconds <= b->budget_s
-				? psprintf("within the budget of %s", format_duration(b->budget_s))
-				: psprintf("expect it undecided in the budget of %s", format_duration(b->budget_s)));
+		has_low = report_cell_design_low(r, c, &low);
+		if (c->design.found && c->design.seconds <= b->budget_s)
+			word = "can";
+		else if (!has_low)
+			word = "may not";
+		else if (low.found && low.seconds <= b->budget_s)
+		{
+			word = "may not";
+			why = psprintf(" (at the low end of that noise it takes %s)", format_duration(low.seconds));
+		}
+		else
+		{
+			word = "cannot";
+			why = ", even at the low end of that noise";
+		}
+		fprintf(stderr, "rounds = auto: %s: at the noise of its first %d rounds, %s; the budget of %s %s decide %g%%%s\n",
+				report_cell_title(c), rounds, c->design.reason, format_duration(b->budget_s),
+				word, 100 * r->design_effect, why);
 	}
 }
 

@@ -497,6 +497,15 @@ typedef struct StatsDesign
 extern int	stats_rounds_per_unit(double var_instance, double var_round, double restart_s,
 								  double round_s, int max_rounds);
 
+/*
+ * ratio's components at their lower 70% confidence bounds (the mirror of
+ * what stats_plan_design() plans with), given without degrees of freedom
+ * so that a design planned from them takes them as known: the cheapest
+ * design the noise measured so far could still allow.
+ */
+extern void stats_components_at_lower_bound(const StatsComponents *ratio,
+											StatsComponents *out);
+
 extern int	stats_plan_design(const StatsComponents *ratio,
 							  const StatsComponents *run_a,
 							  const StatsComponents *run_b,

@@ -71,10 +71,12 @@ level_variance(const StatsComponents *ratio, const StatsComponents *run_a,
 
 /*
  * The comparison's own components at their upper confidence bounds (see
- * above), in var[top .. ROUND] where they came from "ratio".
+ * above), or with factor = stats_sd_lower_bound_factor at their lower
+ * ones, in var[top .. ROUND] where they came from "ratio".
  */
 static void
-bound_components(const StatsComponents *ratio, StatsLevel top, double *var)
+bound_components(const StatsComponents *ratio, StatsLevel top, double *var,
+				 double (*factor) (double df))
 {
 	double		below = 0.0;	/* mean square of the level below */
 	bool		has_below = false;
@@ -96,17 +98,33 @@ bound_components(const StatsComponents *ratio, StatsLevel top, double *var)
 		{
 			/* the lowest level measured: its variance is its mean square */
 			ms = ratio->variance[l];
-			var[l] = ms * stats_sd_bound_factor(ratio->df[l]) * stats_sd_bound_factor(ratio->df[l]);
+			var[l] = ms * factor(ratio->df[l]) * factor(ratio->df[l]);
 		}
 		else
 		{
-			double		f = stats_sd_bound_factor(ratio->df[l]);
+			double		f = factor(ratio->df[l]);
 
 			ms = per_node * ratio->raw[l] + below;
 			var[l] = fmax(0.0, (ms * f * f - below) / per_node);
 		}
 		below = ms;
 		has_below = true;
+	}
+}
+
+void
+stats_components_at_lower_bound(const StatsComponents *ratio, StatsComponents *out)
+{
+	double		var[STATS_N_LEVELS];
+
+	*out = *ratio;
+	for (int l = 0; l < STATS_N_LEVELS; l++)
+		var[l] = ratio->variance[l];
+	bound_components(ratio, STATS_LEVEL_BUILD, var, stats_sd_lower_bound_factor);
+	for (int l = 0; l < STATS_N_LEVELS; l++)
+	{
+		out->variance[l] = var[l];
+		out->df[l] = 0;
 	}
 }
 
@@ -190,7 +208,8 @@ stats_plan_design(const StatsComponents *ratio, const StatsComponents *run_a,
 			explain_missing(out, l);
 			return STATS_OK;
 		}
-	bound_components(ratio, vary_builds ? STATS_LEVEL_BUILD : STATS_LEVEL_INSTANCE, var);
+	bound_components(ratio, vary_builds ? STATS_LEVEL_BUILD : STATS_LEVEL_INSTANCE, var,
+					 stats_sd_bound_factor);
 	if (!vary_builds)
 		var[STATS_LEVEL_BUILD] = 0.0;
 	delta = log1p(effect);

@@ -512,6 +512,84 @@ test_plan_from_pilot(int pilots, bool plug_in)
 }
 
 /*
+ * The components at their lower 70% bounds (stats_components_at_lower_bound(),
+ * what the in-run forecast says "cannot" with): given without degrees of
+ * freedom, so a design takes them as known; each never above the
+ * estimate; and the design at them is no dearer than the design at the
+ * true components in at least 65% of pilots of 2 and of 6 instance pairs
+ * x 6 rounds (1,000 each, seeded; a 70% bound on each level, and the
+ * time rises with each), where the design at the upper bounds is no
+ * cheaper than the true one in at least 65% too.
+ */
+static void
+test_lower_bound(void)
+{
+	static double a[100],
+				b[100];
+	static int	build[100],
+				instance[100],
+				round[100];
+	const double si = 0.01,
+				sr = 0.043;
+	StatsDesignCost cost = {.build_s = 0.0, .restart_s = 20.0, .round_s = 6.0};
+	StatsComponents truth = {0};
+	StatsOptions opt;
+	StatsDesign true_design;
+
+	stats_default_options(&opt);
+	truth.has[STATS_LEVEL_INSTANCE] = truth.has[STATS_LEVEL_ROUND] = true;
+	truth.variance[STATS_LEVEL_INSTANCE] = 2 * si * si;
+	truth.variance[STATS_LEVEL_ROUND] = sr * sr;
+	stats_plan_design(&truth, NULL, NULL, &cost, false, 0.02, &opt, &true_design);
+	ok(true_design.found, "the design at the true components: %s", true_design.reason);
+	{
+		StatsComponents low;
+
+		stats_components_at_lower_bound(&truth, &low);
+		ok(low.variance[STATS_LEVEL_INSTANCE] == truth.variance[STATS_LEVEL_INSTANCE] &&
+		   low.variance[STATS_LEVEL_ROUND] == truth.variance[STATS_LEVEL_ROUND],
+		   "components without degrees of freedom: kept as they are");
+	}
+	for (int k = 2; k <= 6; k += 4)
+	{
+		int			below_or_at = 0,
+					upper_at_or_above = 0,
+					never_above = 1,
+					sims = 1000;
+
+		rng_seed(90 + k);
+		for (int p = 0; p < sims; p++)
+		{
+			StatsComponents ratio,
+						low;
+			StatsDesign dl,
+						du;
+			int			n;
+
+			simulate_pairs(k, 6, si, sr, 0.0, 0.0, 1, a, b, build, instance, round, &n);
+			stats_ratio_components(a, build, instance, round, n, b, build, instance, round, n,
+								   &ratio);
+			stats_components_at_lower_bound(&ratio, &low);
+			never_above &= low.df[STATS_LEVEL_INSTANCE] == 0 && low.df[STATS_LEVEL_ROUND] == 0 &&
+				low.variance[STATS_LEVEL_ROUND] <= ratio.variance[STATS_LEVEL_ROUND] &&
+				low.variance[STATS_LEVEL_INSTANCE] <= ratio.variance[STATS_LEVEL_INSTANCE] + 1e-15;
+			stats_plan_design(&low, NULL, NULL, &cost, false, 0.02, &opt, &dl);
+			stats_plan_design(&ratio, NULL, NULL, &cost, false, 0.02, &opt, &du);
+			below_or_at += dl.found && dl.seconds <= true_design.seconds;
+			upper_at_or_above += !du.found || du.seconds >= true_design.seconds;
+		}
+		ok(never_above, "%d instance pairs x 6 rounds: the lower bounds never above the estimates, "
+		   "without degrees of freedom", k);
+		ok(below_or_at >= 0.65 * sims,
+		   "%d instance pairs x 6 rounds: the design at the lower bounds no dearer than the true "
+		   "one (%.0f s) in %.1f%% of %d pilots (at least 65%%)", k, true_design.seconds,
+		   100.0 * below_or_at / sims, sims);
+		ok(upper_at_or_above >= 0.65 * sims,
+		   "and at the upper bounds no cheaper in %.1f%%", 100.0 * upper_at_or_above / sims);
+	}
+}
+
+/*
  * restart = auto from a history (client/preflight.c): the rounds per unit
  * are those whose unit costs least for its variance — checked against
  * every R from 1 to 20 by brute force on a grid of noises and costs — and
@@ -571,6 +649,7 @@ main(void)
 	test_truncation_and_missing();
 	test_ratio_scale();
 	test_design();
+	test_lower_bound();
 	test_rounds_per_unit();
 	if (test_long())
 		test_plan_from_pilot(2000, true);
