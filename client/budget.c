@@ -10,10 +10,11 @@
  * the budget has no room for another block spends all that is left.  Both
  * depend on time only, never on the data, so the error rates hold however
  * many blocks the budget turns out to pay for; the number of blocks the
- * plan lays out is only a most, from a cautious estimate (BUDGET_PLAN_SHARE
- * of the expected cost of a block: a run its -T seconds plus an estimated
+ * plan lays out is only a most, from the least a block can cost (its
+ * rounds' pgbench time, or BUDGET_PLAN_SHARE of the expected cost of a
+ * block where that is less: a run its -T seconds plus an estimated
  * overhead, BUDGET_*_S, a block its rounds' runs, the warm-ups after a
- * start and the restarts).  The looks are after each block from the one
+ * start and the restarts), so that it ends with the budget, not before.  The looks are after each block from the one
  * that reaches min_rounds on.  The plan is recorded in experiment.json, so
  * --resume and report use the one the experiment started with (plans
  * recorded before time information are replayed by blocks).  How long the
@@ -56,6 +57,7 @@ budget_plan(ExperimentSpec *spec, BudgetPlan *out, char **error)
 	int			slots = plan_round_slots(spec);
 	int			floor_rounds = Max(spec->min_rounds, spec->warmup + 1);
 	int			servers = restart_rounds > 0 ? managed_servers(spec) : 0;
+	double		least_block_s;
 
 	memset(out, 0, sizeof(*out));
 	out->budget_s = spec->budget_s;
@@ -86,17 +88,27 @@ budget_plan(ExperimentSpec *spec, BudgetPlan *out, char **error)
 							  spec->budget_s, block, ceil(out->first_look * out->block_s));
 		return false;
 	}
-	out->max_blocks = Min(BUDGET_MAX_BLOCKS,
-						  (int) floor(spec->budget_s / (BUDGET_PLAN_SHARE * out->block_s)));
+	/*
+	 * The least a block can cost is its rounds' pgbench time alone: planned
+	 * at that (or at BUDGET_PLAN_SHARE of the estimate where that is
+	 * less), the plan's last block can come only with the budget spent.
+	 */
+	least_block_s = Min(BUDGET_PLAN_SHARE * out->block_s,
+						(double) slots * out->block_rounds * spec->duration_s);
+	out->max_blocks = Min(BUDGET_MAX_BLOCKS, (int) floor(spec->budget_s / least_block_s));
 	out->max_looks = out->max_blocks - out->first_look + 1;
 	spec->rounds = out->max_blocks * out->block_rounds;
-	out->why = psprintf("%d s of budget / about %.0f s a block (%d round%s of %d runs%s of %d s + %.1f s%s), planned at %.0f%% of that = %d blocks, %d rounds at most; a look after each block from block %d on (%d rounds), until the budget has no room for another block; alpha spent O'Brien-Fleming by the share of the budget spent",
+	out->why = psprintf("%d s of budget / about %.0f s a block (%d round%s of %d runs%s of %d s + %.1f s%s), planned at %.0f s a block (%s) = %d blocks, %d rounds at most; a look after each block from block %d on (%d rounds), until the budget has no room for another block; alpha spent O'Brien-Fleming by the share of the budget spent",
 						spec->budget_s, out->block_s, out->block_rounds,
 						out->block_rounds == 1 ? "" : "s", per_round,
 						slots < per_round ? " in pairs at once" : "", spec->duration_s,
 						out->run_s - spec->duration_s,
 						restart_rounds > 0 ? psprintf(", a warm-up round and %d restart%s", servers, servers == 1 ? "" : "s") : "",
-						100 * BUDGET_PLAN_SHARE, out->max_blocks, spec->rounds, out->first_look,
+						least_block_s,
+						least_block_s < BUDGET_PLAN_SHARE * out->block_s
+						? "its rounds' pgbench time alone"
+						: psprintf("%.0f%% of the estimate", 100 * BUDGET_PLAN_SHARE),
+						out->max_blocks, spec->rounds, out->first_look,
 						out->first_look * out->block_rounds);
 	return true;
 }

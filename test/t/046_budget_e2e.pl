@@ -63,7 +63,9 @@ foreach my $case (@cases)
 my @one_server = ('ab', '-s', '1', '-c', '1', '-T', '1', '-b', 'select-only', '--reset', 'never',
 	'--rounds', 'auto', '--variant', 'A', '--bindir', $bindir);
 my $dir = "$base/slow";
-my ($rc, $out, $err) = run_client(@one_server, '--budget', '4m', '--seed', '21',
+# (reset = every-run: a block estimated at 35 s, whose runs' pgbench time
+# is 10 s)
+my ($rc, $out, $err) = run_client(@one_server, '--reset', 'every-run', '--budget', '4m', '--seed', '21',
 	'--variant', 'B', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_slowdown_pct=40',
 	'-o', $dir);
 is($rc, 0, 'budgeted large effect completes') or diag "$out\n$err";
@@ -73,6 +75,9 @@ is($exp->{spec}{experiment}{rounds}, 'auto', 'experiment.json: rounds = auto');
 is($exp->{spec}{experiment}{budget}, 240, 'and the budget in seconds');
 is($plan->{block_rounds}, 5, 'the plan: a look every 5 rounds on one server');
 ok($plan->{max_looks} >= 4, "the plan: $plan->{max_looks} looks fixed before the first");
+is($plan->{max_blocks}, int(240 / (2 * 5 * 1)),
+	'as many blocks as 240 s pays for at their runs\' pgbench time alone (2 runs x 5 rounds x 1 s), '
+	  . 'the least a block can cost: the budget, not the plan, ends it');
 is(scalar(grep { $_->{round} > 0 } @{ $exp->{plan} }), 2 * 5 * $plan->{max_blocks},
 	'the plan of runs holds the budget\'s most blocks');
 like($err, qr/^block 1 of at most $plan->{max_blocks} \(5 rounds, \d+ of 240 s\): select-only, 1 client: B vs A: /m,
