@@ -34,6 +34,7 @@
 #       the CPU counters' B/A beside it.
 import csv
 import json
+import re
 import math
 import statistics
 import sys
@@ -122,7 +123,18 @@ def row(d, config, phase, repeat, setting, budget, started):
                     f(cmp["ci_low"]), f(cmp["ci_high"]), "%.1f" % seq["spent_s"], str(seq["rounds"]),
                     str(cmp["n_units"]), str(seq["look"]), str(seq["max_looks"]), f(sum(logs)),
                     str(len(logs)), f(cpu_ratio), started, f(lag1), f(unit_cpu_r), f(unit_sd),
-                    f(unit_cpu_sd)] + [f(x) for x in level_sds(cell)] + pilot_figures(d)))
+                    f(unit_cpu_sd)] + [f(x) for x in level_sds(cell)] + pilot_figures(d) +
+                   [forecast_word(d)]))
+
+
+def forecast_word(d):
+    """What the line after the second block said the budget could do
+    ("can", "may not", "cannot"), from the run's output; empty without one."""
+    try:
+        m = re.search(r"; the budget of \S+ (can|may not|cannot) decide", open(d + "/ab.log").read())
+    except FileNotFoundError:
+        return ""
+    return m.group(1) if m else ""
 
 
 def pilot_figures(d):
@@ -334,6 +346,14 @@ def table(*paths):
         ends = {d: sum(r["decision"] == d for r in mine) for d in ("same", "slower", "faster", "undecided")}
         notes.append("the pilot said \"%s decide\" in %d of %d comparisons with a pilot; they ended %s"
                      % (said, len(mine), len(piloted),
+                        ", ".join("%s %d" % (d, n) for d, n in ends.items() if n)))
+    forecast = [r for r in rows if r.get("forecast")]
+    for said in dict.fromkeys(r["forecast"] for r in forecast):
+        mine = [r for r in forecast if r["forecast"] == said]
+        ends = {d: sum(r["decision"] == d for r in mine) for d in ("same", "slower", "faster", "undecided")}
+        notes.append("after its second block the run said the budget \"%s decide\" in %d of %d comparisons "
+                     "with that line; they ended %s"
+                     % (said, len(mine), len(forecast),
                         ", ".join("%s %d" % (d, n) for d, n in ends.items() if n)))
     for note in notes:
         print()

@@ -59,6 +59,9 @@
 # LOAD=1 FRESH_STATE=1 CONFIGS=defaults PHASES=aa AA_BUDGET=2m30s SCALE=10
 # RESET=never is "make demo"'s first experiment on a fresh, loaded machine:
 # the columns pilot_* hold what its pilot measured and said (pilot.json).
+# Column forecast holds what the line after the second block said the
+# budget could do (can, may not, cannot; each run's output is kept in its
+# results directory as ab.log).
 set -eu
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -90,7 +93,7 @@ if [ -n "${LOAD:-}" ]; then
 fi
 bindir=$("$PG_CONFIG" --bindir)
 client=${CLIENT:-client/pgbench_ext}
-echo "config,phase,repeat,setting,budget,decision,estimate,ci_low,ci_high,spent_s,rounds,units,look,max_looks,sum_log_ratio,paired_rounds,cpu_ratio,started_at,unit_lag1,unit_cpu_r,unit_sd,unit_cpu_sd,instance_sd,round_sd,pilot_decides,pilot_round_sd,pilot_expected_s,pilot_least_s,pilot_most_s" >"$CSV"
+echo "config,phase,repeat,setting,budget,decision,estimate,ci_low,ci_high,spent_s,rounds,units,look,max_looks,sum_log_ratio,paired_rounds,cpu_ratio,started_at,unit_lag1,unit_cpu_r,unit_sd,unit_cpu_sd,instance_sd,round_sd,pilot_decides,pilot_round_sd,pilot_expected_s,pilot_least_s,pilot_most_s,forecast" >"$CSV"
 
 for repeat in $(seq 1 "$REPEAT"); do
 	for config in $CONFIGS; do
@@ -115,6 +118,7 @@ for repeat in $(seq 1 "$REPEAT"); do
 			bench_ab "$config $phase" "$work/last.log" "$client" -s "$SCALE" -c "$CLIENTS" -T "$DURATION" \
 				-b "$SCRIPT" --rounds auto --budget "$budget" --seed $((${FIRST_SEED:-1} + repeat - 1)) $restart $(quiet_flags "$config") \
 				--variant A --bindir "$bindir" --variant B --bindir "$bindir" $slow $third -o "$dir"
+			cp "$work/last.log" "$dir/ab.log"
 			bench/decide.py row "$dir" "$config" "$phase" "$repeat" "$setting" "$budget" "$started" >>"$CSV"
 			tail -1 "$CSV"
 			if [ -n "${KEEP:-}" ]; then
