@@ -14,12 +14,13 @@
  * rounds' pgbench time, or BUDGET_PLAN_SHARE of the expected cost of a
  * block where that is less: a run its -T seconds plus an estimated
  * overhead, BUDGET_*_S, a block its rounds' runs, the warm-ups after a
- * start and the restarts), so that it ends with the budget, not before.  The looks are after each block from the one
- * that reaches min_rounds on.  The plan is recorded in experiment.json, so
- * --resume and report use the one the experiment started with (plans
- * recorded before time information are replayed by blocks).  How long the
- * blocks really took is appended to budget.csv after each one (fsync'd):
- * what --resume has left, and each look's information.
+ * start and the restarts), so that it ends with the budget, not before.
+ * The looks are after each block from the one that reaches min_rounds on.
+ * The plan is recorded in experiment.json, so --resume and report use the
+ * one the experiment started with (plans recorded before time information
+ * are replayed by blocks).  How long the blocks really took is appended
+ * to budget.csv after each one (fsync'd): what --resume has left, and each
+ * look's information.
  *
  *-------------------------------------------------------------------------
  */
