@@ -297,6 +297,39 @@ test_ratio_scale(void)
 	}
 }
 
+/*
+ * The noise the designs below are planned for: instance sd 1% a side,
+ * round noise 4.3%, restarts of 20 s and rounds of 6 s; its true
+ * components on the ratio scale, and one pilot of k instance pairs x r
+ * rounds of no effect, as its estimated components.
+ */
+#define PILOT_SI 0.01
+#define PILOT_SR 0.043
+static const StatsDesignCost pilot_cost = {.build_s = 0.0, .restart_s = 20.0, .round_s = 6.0};
+
+static void
+true_components(StatsComponents *ratio)
+{
+	memset(ratio, 0, sizeof(*ratio));
+	ratio->has[STATS_LEVEL_INSTANCE] = ratio->has[STATS_LEVEL_ROUND] = true;
+	ratio->variance[STATS_LEVEL_INSTANCE] = 2 * PILOT_SI * PILOT_SI;
+	ratio->variance[STATS_LEVEL_ROUND] = PILOT_SR * PILOT_SR;
+}
+
+static void
+pilot_components(int k, int r, StatsComponents *ratio)
+{
+	static double a[100],
+				b[100];
+	static int	build[100],
+				instance[100],
+				round[100];
+	int			n;
+
+	simulate_pairs(k, r, PILOT_SI, PILOT_SR, 0.0, 0.0, 1, a, b, build, instance, round, &n);
+	stats_ratio_components(a, build, instance, round, n, b, build, instance, round, n, ratio);
+}
+
 /* Share of sims simulated experiments of the design whose verdict is "faster". */
 static double
 simulate_design(const StatsDesign *d, double si, double sr, double build_sd, double effect,
@@ -336,19 +369,17 @@ simulate_design(const StatsDesign *d, double si, double sr, double build_sd, dou
 static void
 test_design(void)
 {
-	const double si = 0.01,
-				sr = 0.043;
-	StatsComponents ratio = {0};
-	StatsDesignCost cost = {.build_s = 0.0, .restart_s = 20.0, .round_s = 6.0};
+	const double si = PILOT_SI,
+				sr = PILOT_SR;
+	StatsComponents ratio;
+	StatsDesignCost cost = pilot_cost;
 	StatsOptions opt;
 	StatsDesign d;
 	double		seen;
 	int			rc;
 
 	stats_default_options(&opt);
-	ratio.has[STATS_LEVEL_INSTANCE] = ratio.has[STATS_LEVEL_ROUND] = true;
-	ratio.variance[STATS_LEVEL_INSTANCE] = 2 * si * si;
-	ratio.variance[STATS_LEVEL_ROUND] = sr * sr;
+	true_components(&ratio);
 	rc = stats_plan_design(&ratio, NULL, NULL, &cost, false, 0.02, &opt, &d);
 	ok(rc == STATS_OK && d.found && d.unit == STATS_UNIT_INSTANCE_PAIR && d.builds == 1 && d.instances >= 2 &&
 	   d.power >= 0.8 && d.n_units == d.instances,
@@ -454,14 +485,6 @@ true_power(const StatsDesign *d, double si, double sr, double effect)
 static void
 test_plan_from_pilot(int pilots, bool plug_in)
 {
-	static double a[100],
-				b[100];
-	static int	build[100],
-				instance[100],
-				round[100];
-	const double si = 0.01,
-				sr = 0.043;
-	StatsDesignCost cost = {.build_s = 0.0, .restart_s = 20.0, .round_s = 6.0};
 	StatsOptions opt;
 	double		sum[2] = {0},
 				sum2[2] = {0},
@@ -473,23 +496,22 @@ test_plan_from_pilot(int pilots, bool plug_in)
 	for (int p = 0; p < pilots; p++)
 	{
 		StatsComponents ratio;
-		int			n;
 
-		simulate_pairs(6, 6, si, sr, 0.0, 0.0, 1, a, b, build, instance, round, &n);
-		stats_ratio_components(a, build, instance, round, n, b, build, instance, round, n,
-							   &ratio);
+		pilot_components(6, 6, &ratio);
 		for (int m = 0; m < (plug_in ? 2 : 1); m++)
 		{
 			StatsDesign d;
+			double		power;
 
 			if (m == 1)
 				memset(ratio.df, 0, sizeof(ratio.df));
-			stats_plan_design(&ratio, NULL, NULL, &cost, false, 0.02, &opt, &d);
+			stats_plan_design(&ratio, NULL, NULL, &pilot_cost, false, 0.02, &opt, &d);
 			if (!d.found)
 				continue;
 			found[m]++;
-			sum[m] += true_power(&d, si, sr, 0.02);
-			sum2[m] += true_power(&d, si, sr, 0.02) * true_power(&d, si, sr, 0.02);
+			power = true_power(&d, PILOT_SI, PILOT_SR, 0.02);
+			sum[m] += power;
+			sum2[m] += power * power;
 			minutes[m] += d.seconds / 60.0;
 		}
 	}
@@ -524,23 +546,13 @@ test_plan_from_pilot(int pilots, bool plug_in)
 static void
 test_lower_bound(void)
 {
-	static double a[100],
-				b[100];
-	static int	build[100],
-				instance[100],
-				round[100];
-	const double si = 0.01,
-				sr = 0.043;
-	StatsDesignCost cost = {.build_s = 0.0, .restart_s = 20.0, .round_s = 6.0};
-	StatsComponents truth = {0};
+	StatsComponents truth;
 	StatsOptions opt;
 	StatsDesign true_design;
 
 	stats_default_options(&opt);
-	truth.has[STATS_LEVEL_INSTANCE] = truth.has[STATS_LEVEL_ROUND] = true;
-	truth.variance[STATS_LEVEL_INSTANCE] = 2 * si * si;
-	truth.variance[STATS_LEVEL_ROUND] = sr * sr;
-	stats_plan_design(&truth, NULL, NULL, &cost, false, 0.02, &opt, &true_design);
+	true_components(&truth);
+	stats_plan_design(&truth, NULL, NULL, &pilot_cost, false, 0.02, &opt, &true_design);
 	ok(true_design.found, "the design at the true components: %s", true_design.reason);
 	{
 		StatsComponents low;
@@ -564,17 +576,14 @@ test_lower_bound(void)
 						low;
 			StatsDesign dl,
 						du;
-			int			n;
 
-			simulate_pairs(k, 6, si, sr, 0.0, 0.0, 1, a, b, build, instance, round, &n);
-			stats_ratio_components(a, build, instance, round, n, b, build, instance, round, n,
-								   &ratio);
+			pilot_components(k, 6, &ratio);
 			stats_components_at_lower_bound(&ratio, &low);
 			never_above &= low.df[STATS_LEVEL_INSTANCE] == 0 && low.df[STATS_LEVEL_ROUND] == 0 &&
 				low.variance[STATS_LEVEL_ROUND] <= ratio.variance[STATS_LEVEL_ROUND] &&
 				low.variance[STATS_LEVEL_INSTANCE] <= ratio.variance[STATS_LEVEL_INSTANCE] + 1e-15;
-			stats_plan_design(&low, NULL, NULL, &cost, false, 0.02, &opt, &dl);
-			stats_plan_design(&ratio, NULL, NULL, &cost, false, 0.02, &opt, &du);
+			stats_plan_design(&low, NULL, NULL, &pilot_cost, false, 0.02, &opt, &dl);
+			stats_plan_design(&ratio, NULL, NULL, &pilot_cost, false, 0.02, &opt, &du);
 			below_or_at += dl.found && dl.seconds <= true_design.seconds;
 			upper_at_or_above += !du.found || du.seconds >= true_design.seconds;
 		}
