@@ -790,6 +790,9 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 	 */
 	bool		unbounded = two && !hist->found;
 
+	/* what a budget has paid for already: a budget to give must pay for it too */
+	double		before = spec->rounds_auto ? spent_s : 0;
+
 	r.round_sd = pilot->round_sd;
 	r.round_df = df;
 	r.instance_sd = two && hist->found ? hist->instance_sd : 0;
@@ -800,7 +803,7 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 	stats_default_options(&opt);
 	opt.noise = noise;
 	pilot->instance_sd = r.instance_sd;
-	pilot->left_s = available_s(spec, &cost) - (spec->rounds_auto ? spent_s : 0);
+	pilot->left_s = available_s(spec, &cost) - before;
 	variance = ratio.variance[STATS_LEVEL_ROUND];
 	ratio.variance[STATS_LEVEL_ROUND] = variance * pow(stats_sd_bound_factor(df), 2);
 	pilot->most_s = design_seconds(&ratio, &cost, unit_rounds, effect, &opt, &design);
@@ -834,7 +837,7 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 		pilot->outcome = "cannot";
 		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) cannot decide %.0f%% at this load: at the pilot's noise it takes %s (%s); give it %s or more%s\n",
 				what, format_duration(Max(0, pilot->left_s)), 100 * effect, expected, range,
-				format_duration(isfinite(pilot->expected_s) ? pilot->expected_s : pilot->least_s),
+				format_duration(before + (isfinite(pilot->expected_s) ? pilot->expected_s : pilot->least_s)),
 				limit_hint(spec));
 	}
 	else if (!isfinite(pilot->most_s) || pilot->most_s > pilot->left_s || unbounded)
@@ -842,7 +845,11 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 		pilot->outcome = "may not";
 		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) may not decide %.0f%% at this load: at the pilot's noise it takes %s (%s)%s\n",
 				what, format_duration(pilot->left_s), 100 * effect, expected, range,
-				unbounded ? " if the offset between instance pairs, not measured here yet, is small, more if not" : "");
+				unbounded ? " if the offset between instance pairs, not measured here yet, is small, more if not"
+				: isfinite(pilot->most_s)
+				? psprintf("; %s or more would likely decide it%s", format_duration(before + pilot->most_s),
+						   limit_hint(spec))
+				: "");
 	}
 	else
 	{
