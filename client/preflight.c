@@ -725,10 +725,14 @@ preflight_print(ExperimentSpec *spec, double noise, bool choose_restart, FILE *o
 				100 * effect, design.reason);
 	else
 	{
-		fprintf(out, "pre-flight: to decide %.0f%% (twice the ±%g%% threshold) at %.0f%% power: %d %s x %d round%s, about %s\n",
-				100 * effect, 100 * noise, 100 * opt.power, design.instances,
-				two ? "instance pairs" : "blocks", unit_rounds > 0 ? unit_rounds : design.rounds,
-				(unit_rounds > 0 ? unit_rounds : design.rounds) == 1 ? "" : "s",
+		int			rounds = unit_rounds > 0 ? unit_rounds : design.rounds;
+
+		/* one server: rounds are the units, however they fall into blocks */
+		fprintf(out, "pre-flight: to decide %.0f%% (twice the ±%g%% threshold) at %.0f%% power: %s, about %s\n",
+				100 * effect, 100 * noise, 100 * opt.power,
+				two ? psprintf("%d instance pairs x %d round%s", design.instances, rounds,
+							   rounds == 1 ? "" : "s")
+				: psprintf("%d rounds", design.instances * rounds),
 				format_duration(expected_s));
 		if (expected_s > left_s && busier)
 			fprintf(out, "pre-flight: this experiment's %s (%s) would not decide %.0f%% at that host's noise; at this load it may\n",

@@ -115,6 +115,21 @@ like($out, qr/^pre-flight: noise here \(2099-01-01T00:00:00Z, select-only, 1 cli
 	'and the noise is that of interleaved rounds');
 ($rc, $out, $err) = run_client('check', $long);
 unlike($out, qr/cannot decide/, 'a budget of 7 days can: no warning');
+# one server (B on A's cluster): rounds are the units, and the time is of rounds
+add_record("2099-02-01T00:00:00Z,select-only,1,one,interleaved,0.030000,10,,,1.000,3.000\n");
+{
+	my $one = "$base/one-server.ini";
+	open my $f, '>', $one or die $!;
+	print $f "[experiment]\nscale = 1\nclients = 1\nscript = select-only\nduration = 1\nrounds = 2\n"
+	  . "[variant A]\nbindir = $bindir\n\n[variant B]\ncluster = A\n";
+	close $f;
+	($rc, $out, $err) = run_client('check', $one);
+	is($rc, 0, 'check of two variants on one server exits 0') or diag $err;
+	like($out, qr/^pre-flight: noise here \(2099-02-01T00:00:00Z, select-only, 1 client, interleaved\): sd between rounds 3\.00%$/m,
+		'one server: the record of one server');
+	like($out, qr/^pre-flight: to decide 2% \(twice the ±1% threshold\) at 80% power: \d+ rounds, about \S+$/m,
+		'and the time to decide 2% in rounds, the units of one server');
+}
 
 # --- restart = auto from the history ------------------------------------------
 # The latest record with 10 degrees of freedom or more in both sds chooses the
