@@ -68,7 +68,6 @@ typedef struct HostLoad
 	char	   *governor;		/* NULL where not visible */
 } HostLoad;
 
-
 static char *
 noise_path(void)
 {
@@ -647,24 +646,75 @@ choose_restart_from(ExperimentSpec *spec, const NoiseRecord *r, double noise, FI
 			cost.restart_s, cost.round_s);
 }
 
+/*
+ * The time record r's noise takes to decide twice the threshold with this
+ * experiment's plan (its spacing of restarts), against the experiment's
+ * time: a warning where that cannot pay for it, unless the record is of a
+ * busier host (busier), and where it is of a quieter one (quieter) with no
+ * pilot to measure the load, that the time may not be enough.
+ */
+static void
+print_expected_time(const ExperimentSpec *spec, const NoiseRecord *r, double noise,
+					bool quieter, bool busier, bool pilot, FILE *out)
+{
+	StatsComponents ratio;
+	StatsDesignCost cost;
+	StatsDesign design;
+	StatsOptions opt;
+	double		effect = 2 * noise;
+	bool		two = plan_two_servers(spec);
+	char	   *why;
+	int			unit_rounds;
+	int			rounds;
+	double		expected_s;
+	double		left_s;
+
+	if (!design_inputs(spec, r, two, &ratio, &cost))
+	{
+		fprintf(out, "pre-flight: the time to decide %.0f%% is not known: runs of a fixed transaction count\n",
+				100 * effect);
+		return;
+	}
+	stats_default_options(&opt);
+	opt.noise = noise;
+	unit_rounds = plan_restart_rounds(spec, &why);
+	left_s = available_s(spec, &cost);
+	expected_s = design_seconds(&ratio, &cost, unit_rounds, effect, &opt, &design);
+	if (!isfinite(expected_s))
+	{
+		fprintf(out, "pre-flight: warning: this experiment cannot decide %.0f%% at this noise: %s\n",
+				100 * effect, design.reason);
+		return;
+	}
+	/* one server: rounds are the units, however they fall into blocks */
+	rounds = unit_rounds > 0 ? unit_rounds : design.rounds;
+	fprintf(out, "pre-flight: to decide %.0f%% (twice the ±%g%% threshold) at %.0f%% power: %s, about %s\n",
+			100 * effect, 100 * noise, 100 * opt.power,
+			two ? psprintf("%d instance pairs x %d round%s", design.instances, rounds,
+						   rounds == 1 ? "" : "s")
+			: psprintf("%d rounds", design.instances * rounds),
+			format_duration(expected_s));
+	if (expected_s > left_s && busier)
+		fprintf(out, "pre-flight: this experiment's %s (%s) would not decide %.0f%% at that host's noise; at this load it may\n",
+				limit_name(spec), format_duration(left_s), 100 * effect);
+	else if (expected_s > left_s)
+		fprintf(out, "pre-flight: warning: this experiment's %s (%s) cannot decide %.0f%% here; give it %s or more%s\n",
+				limit_name(spec), format_duration(left_s),
+				100 * effect, format_duration(expected_s), limit_hint(spec));
+	else if (quieter && !pilot)
+		warn_unmeasured_load(spec, effect, out);
+	print_spacing_hint(unit_rounds, expected_s, &ratio, &cost, effect, &opt, left_s,
+					   "at this noise", out);
+}
+
 PreflightResult
 preflight_print(ExperimentSpec *spec, double noise, bool choose_restart, FILE *out)
 {
 	HostLoad	h;
 	NoiseRecord r;
-	StatsComponents ratio;
-	StatsDesignCost cost;
-	StatsDesign design;
-	StatsOptions opt;
 	PreflightResult result;
 	double		effect = 2 * noise;
 	bool		two = plan_two_servers(spec);
-	char	   *why;
-	int			unit_rounds;
-	double		expected_s;
-	double		left_s;
-	bool		quieter;
-	bool		busier;
 
 	host_load(&h);
 	print_host(spec, &h, out);
@@ -676,79 +726,59 @@ preflight_print(ExperimentSpec *spec, double noise, bool choose_restart, FILE *o
 	{
 		fprintf(out, "pre-flight: no noise measured on this host yet for %s: the first looks measure it (pgbench_ext calibrate measures it beforehand)\n",
 				two ? "two servers" : "one server");
-		if (result.pilot_rounds > 0)
-			announce_pilot(spec, result.pilot_rounds, effect, out);
-		else if (h.busy_pct > LOADED_BUSY_PCT)
+		if (result.pilot_rounds == 0 && h.busy_pct > LOADED_BUSY_PCT)
 			warn_unmeasured_load(spec, effect, out);
-		return result;
 	}
-	fprintf(out, "pre-flight: noise here (%s, %s, %d client%s, %s): sd between rounds %.2f%%",
-			r.recorded_at, r.script, r.clients, r.clients == 1 ? "" : "s", r.schedule,
-			100 * r.round_sd);
-	if (two)
-		fprintf(out, ", between instance pairs %.2f%%", 100 * r.instance_sd);
-	if (isfinite(r.busy_pct))
-		fprintf(out, "; other processes were busy %.0f%%", r.busy_pct);
-	fprintf(out, "\n");
-
-	/*
-	 * A record of a quieter host promises too little time here, one of a
-	 * busier host too much; only the first can make a budget fall short.
-	 */
-	quieter = h.busy_pct > LOADED_BUSY_PCT && !like_load(h.busy_pct, r.busy_pct);
-	busier = h.busy_pct <= LOADED_BUSY_PCT && r.busy_pct > LOADED_BUSY_PCT;
-	if (quieter)
-		fprintf(out, "pre-flight: warning: that noise was measured %s than now (%.0f%% busy): the time below is the least it takes\n",
-				isfinite(r.busy_pct) ? psprintf("on a quieter host (%.0f%% busy)", r.busy_pct) :
-				"at a load not recorded, perhaps quieter", h.busy_pct);
-	else if (busier)
-		fprintf(out, "pre-flight: that noise was measured on a busier host (%.0f%% busy) than now: the time below may be more than it takes\n",
-				r.busy_pct);
-
-	if (choose_restart)
-		choose_restart_from(spec, &r, noise, out);
-	stats_default_options(&opt);
-	opt.noise = noise;
-	if (!design_inputs(spec, &r, two, &ratio, &cost))
-	{
-		fprintf(out, "pre-flight: the time to decide %.0f%% is not known: runs of a fixed transaction count\n",
-				100 * effect);
-		if (result.pilot_rounds > 0)
-			announce_pilot(spec, result.pilot_rounds, effect, out);
-		return result;
-	}
-	unit_rounds = plan_restart_rounds(spec, &why);
-	left_s = available_s(spec, &cost);
-	expected_s = design_seconds(&ratio, &cost, unit_rounds, effect, &opt, &design);
-	if (!isfinite(expected_s))
-		fprintf(out, "pre-flight: warning: this experiment cannot decide %.0f%% at this noise: %s\n",
-				100 * effect, design.reason);
 	else
 	{
-		int			rounds = unit_rounds > 0 ? unit_rounds : design.rounds;
+		/*
+		 * A record of a quieter host promises too little time here, one of
+		 * a busier host too much; only the first can make a budget fall
+		 * short.
+		 */
+		bool		quieter = h.busy_pct > LOADED_BUSY_PCT && !like_load(h.busy_pct, r.busy_pct);
+		bool		busier = h.busy_pct <= LOADED_BUSY_PCT && r.busy_pct > LOADED_BUSY_PCT;
 
-		/* one server: rounds are the units, however they fall into blocks */
-		fprintf(out, "pre-flight: to decide %.0f%% (twice the ±%g%% threshold) at %.0f%% power: %s, about %s\n",
-				100 * effect, 100 * noise, 100 * opt.power,
-				two ? psprintf("%d instance pairs x %d round%s", design.instances, rounds,
-							   rounds == 1 ? "" : "s")
-				: psprintf("%d rounds", design.instances * rounds),
-				format_duration(expected_s));
-		if (expected_s > left_s && busier)
-			fprintf(out, "pre-flight: this experiment's %s (%s) would not decide %.0f%% at that host's noise; at this load it may\n",
-					limit_name(spec), format_duration(left_s), 100 * effect);
-		else if (expected_s > left_s)
-			fprintf(out, "pre-flight: warning: this experiment's %s (%s) cannot decide %.0f%% here; give it %s or more%s\n",
-					limit_name(spec), format_duration(left_s),
-					100 * effect, format_duration(expected_s), limit_hint(spec));
-		else if (quieter && result.pilot_rounds == 0)
-			warn_unmeasured_load(spec, effect, out);
+		fprintf(out, "pre-flight: noise here (%s, %s, %d client%s, %s): sd between rounds %.2f%%",
+				r.recorded_at, r.script, r.clients, r.clients == 1 ? "" : "s", r.schedule,
+				100 * r.round_sd);
+		if (two)
+			fprintf(out, ", between instance pairs %.2f%%", 100 * r.instance_sd);
+		if (isfinite(r.busy_pct))
+			fprintf(out, "; other processes were busy %.0f%%", r.busy_pct);
+		fprintf(out, "\n");
+		if (quieter)
+			fprintf(out, "pre-flight: warning: that noise was measured %s than now (%.0f%% busy): the time below is the least it takes\n",
+					isfinite(r.busy_pct) ? psprintf("on a quieter host (%.0f%% busy)", r.busy_pct) :
+					"at a load not recorded, perhaps quieter", h.busy_pct);
+		else if (busier)
+			fprintf(out, "pre-flight: that noise was measured on a busier host (%.0f%% busy) than now: the time below may be more than it takes\n",
+					r.busy_pct);
+		if (choose_restart)
+			choose_restart_from(spec, &r, noise, out);
+		print_expected_time(spec, &r, noise, quieter, busier, result.pilot_rounds > 0, out);
 	}
-	print_spacing_hint(unit_rounds, expected_s, &ratio, &cost, effect, &opt, left_s,
-					   "at this noise", out);
 	if (result.pilot_rounds > 0)
 		announce_pilot(spec, result.pilot_rounds, effect, out);
 	return result;
+}
+
+BudgetWord
+preflight_budget_word(double least_s, double most_s, double left_s)
+{
+	if (!(least_s <= left_s))
+		return BUDGET_CANNOT;
+	if (!(most_s <= left_s))
+		return BUDGET_MAY_NOT;
+	return BUDGET_CAN;
+}
+
+const char *
+preflight_budget_word_name(BudgetWord word)
+{
+	static const char *const names[] = {"can", "may not", "cannot"};
+
+	return names[word];
 }
 
 /*
@@ -785,6 +815,7 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 	const char *what = limit_name(spec);
 	char	   *expected;
 	char	   *range;
+	BudgetWord	word;
 
 	/*
 	 * Two servers with no instance offset on record: the time at the
@@ -830,23 +861,17 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 					 isfinite(pilot->least_s) ? format_duration(pilot->least_s) : "beyond any design",
 					 isfinite(pilot->most_s) ? format_duration(pilot->most_s) : "beyond any design",
 					 pilot->rounds);
+	word = preflight_budget_word(pilot->least_s, unbounded ? NAN : pilot->most_s, pilot->left_s);
+	pilot->outcome = preflight_budget_word_name(word);
 	if (!isfinite(pilot->least_s))
-	{
-		pilot->outcome = "cannot";
 		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) cannot decide %.0f%% at this load: %s\n",
 				what, format_duration(Max(0, pilot->left_s)), 100 * effect, design.reason);
-	}
-	else if (pilot->least_s > pilot->left_s)
-	{
-		pilot->outcome = "cannot";
+	else if (word == BUDGET_CANNOT)
 		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) cannot decide %.0f%% at this load: at the pilot's noise it takes %s (%s); give it %s or more%s\n",
 				what, format_duration(Max(0, pilot->left_s)), 100 * effect, expected, range,
 				format_duration(before + (isfinite(pilot->expected_s) ? pilot->expected_s : pilot->least_s)),
 				limit_hint(spec));
-	}
-	else if (!isfinite(pilot->most_s) || pilot->most_s > pilot->left_s || unbounded)
-	{
-		pilot->outcome = "may not";
+	else if (word == BUDGET_MAY_NOT)
 		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) may not decide %.0f%% at this load: at the pilot's noise it takes %s (%s)%s\n",
 				what, format_duration(pilot->left_s), 100 * effect, expected, range,
 				unbounded ? " if the offset between instance pairs, not measured here yet, is small, more if not"
@@ -854,13 +879,9 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 				? psprintf("; %s or more would likely decide it%s", format_duration(before + pilot->most_s),
 						   limit_hint(spec))
 				: "");
-	}
 	else
-	{
-		pilot->outcome = "can";
 		fprintf(out, "pre-flight: at the pilot's noise, to decide %.0f%% takes %s (%s): within the %s (%s left)\n",
 				100 * effect, expected, range, what, format_duration(pilot->left_s));
-	}
 	print_spacing_hint(unit_rounds, pilot->expected_s, &ratio, &cost, effect, &opt,
 					   pilot->left_s, "at the pilot's noise", out);
 }

@@ -58,6 +58,23 @@ typedef struct PreflightResult
 extern PreflightResult preflight_print(ExperimentSpec *spec, double noise, bool choose_restart,
 									   FILE *out);
 
+/*
+ * What an experiment's time can do for an effect, in the words of the
+ * pilot and of the line after the second block: "cannot" where even the
+ * time at the noise's lower bound (least_s) is more than left_s, "can"
+ * where the time at its upper bound (most_s) fits, "may not" between.  A
+ * time of NAN is more than any design gives.
+ */
+typedef enum BudgetWord
+{
+	BUDGET_CAN,
+	BUDGET_MAY_NOT,
+	BUDGET_CANNOT
+} BudgetWord;
+
+extern BudgetWord preflight_budget_word(double least_s, double most_s, double left_s);
+extern const char *preflight_budget_word_name(BudgetWord word);
+
 /* What a pilot measured, and what was said of it */
 typedef struct PilotNoise
 {

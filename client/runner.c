@@ -285,8 +285,8 @@ print_forecast(ReportData *r, const BudgetPlan *b, int rounds)
 	{
 		ReportCell *c = &r->cells[i];
 		StatsDesign low;
-		bool		has_low;
-		const char *word;
+		double		least_s;
+		BudgetWord	word;
 		const char *why = "";
 
 		if (report_look_decision(c) != STATS_UNDECIDED)
@@ -294,24 +294,17 @@ print_forecast(ReportData *r, const BudgetPlan *b, int rounds)
 		report_cell_levels(r, c);
 		if (!c->has_design)
 			continue;
-		has_low = report_cell_design_low(r, c, &low);
-		if (c->design.found && c->design.seconds <= b->budget_s)
-			word = "can";
-		else if (!has_low)
-			word = "may not";
-		else if (low.found && low.seconds <= b->budget_s)
-		{
-			word = "may not";
-			why = psprintf(" (at the low end of that noise it takes %s)", format_duration(low.seconds));
-		}
-		else
-		{
-			word = "cannot";
+		/* with no design at the lower bounds, nothing says the low end cannot */
+		least_s = !report_cell_design_low(r, c, &low) ? 0 : low.found ? low.seconds : NAN;
+		word = preflight_budget_word(least_s, c->design.found ? c->design.seconds : NAN,
+									 b->budget_s);
+		if (word == BUDGET_CANNOT)
 			why = ", even at the low end of that noise";
-		}
+		else if (word == BUDGET_MAY_NOT && least_s > 0)
+			why = psprintf(" (at the low end of that noise it takes %s)", format_duration(least_s));
 		fprintf(stderr, "rounds = auto: %s: at the noise of its first %d rounds, %s; the budget of %s %s decide %g%%%s\n",
 				report_cell_title(c), rounds, c->design.reason, format_duration(b->budget_s),
-				word, 100 * r->design_effect, why);
+				preflight_budget_word_name(word), 100 * r->design_effect, why);
 	}
 }
 
