@@ -279,6 +279,21 @@ def clopper_pearson(k, n):
     return low, high
 
 
+def said_notes(rows, column, who, which):
+    """A note per word column holds (what the pilot, or the line after the
+    second block, said the budget could do) against how those comparisons
+    ended."""
+    told = [r for r in rows if r.get(column)]
+    notes = []
+    for said in dict.fromkeys(r[column] for r in told):
+        mine = [r for r in told if r[column] == said]
+        ends = {d: sum(r["decision"] == d for r in mine) for d in ("same", "slower", "faster", "undecided")}
+        notes.append("%s \"%s decide\" in %d of %d comparisons %s; they ended %s"
+                     % (who, said, len(mine), len(told), which,
+                        ", ".join("%s %d" % (d, n) for d, n in ends.items() if n)))
+    return notes
+
+
 def table(*paths):
     rows = [r for path in paths for r in csv.DictReader(open(path))]
     notes = []
@@ -340,21 +355,9 @@ def table(*paths):
                          *[100 * x for x in clopper_pearson(false, len(aas))],
                          covered, 100 * covered / len(aas),
                          *[100 * x for x in clopper_pearson(covered, len(aas))]))
-    piloted = [r for r in rows if r.get("pilot_decides")]
-    for said in dict.fromkeys(r["pilot_decides"] for r in piloted):
-        mine = [r for r in piloted if r["pilot_decides"] == said]
-        ends = {d: sum(r["decision"] == d for r in mine) for d in ("same", "slower", "faster", "undecided")}
-        notes.append("the pilot said \"%s decide\" in %d of %d comparisons with a pilot; they ended %s"
-                     % (said, len(mine), len(piloted),
-                        ", ".join("%s %d" % (d, n) for d, n in ends.items() if n)))
-    forecast = [r for r in rows if r.get("forecast")]
-    for said in dict.fromkeys(r["forecast"] for r in forecast):
-        mine = [r for r in forecast if r["forecast"] == said]
-        ends = {d: sum(r["decision"] == d for r in mine) for d in ("same", "slower", "faster", "undecided")}
-        notes.append("after its second block the run said the budget \"%s decide\" in %d of %d comparisons "
-                     "with that line; they ended %s"
-                     % (said, len(mine), len(forecast),
-                        ", ".join("%s %d" % (d, n) for d, n in ends.items() if n)))
+    notes += said_notes(rows, "pilot_decides", "the pilot said", "with a pilot")
+    notes += said_notes(rows, "forecast", "after its second block the run said the budget",
+                        "with that line")
     for note in notes:
         print()
         print(note)
