@@ -449,21 +449,35 @@ available_s(const ExperimentSpec *spec, const StatsDesignCost *cost)
 	return spec->rounds * cost->round_s + restarts * cost->restart_s;
 }
 
+/* What a design is planned from: noise, costs, and the effect to decide */
+typedef struct Planning
+{
+	StatsComponents ratio;
+	StatsDesignCost cost;
+	StatsOptions opt;			/* its noise: the threshold */
+	double		effect;			/* twice the threshold */
+} Planning;
+
 /*
- * The noise of record r as the comparison's components, and this
- * experiment's costs: a run its pgbench time plus what runs cost beyond it
- * here, a round every variant's run in every cell (both sides of a duet at
- * once), a restart as measured.  False when the runs' time is not known
- * (a fixed transaction count).
+ * The noise of record r as the comparison's components, this experiment's
+ * costs: a run its pgbench time plus what runs cost beyond it here, a
+ * round every variant's run in every cell (both sides of a duet at once),
+ * a restart as measured; and the options of a design that decides twice
+ * the noise threshold.  False when the runs' time is not known (a fixed
+ * transaction count).
  */
 static bool
-design_inputs(const ExperimentSpec *spec, const NoiseRecord *r, bool two,
-			  StatsComponents *ratio, StatsDesignCost *cost)
+design_inputs(const ExperimentSpec *spec, const NoiseRecord *r, bool two, double noise,
+			  Planning *p)
 {
+	StatsComponents *ratio = &p->ratio;
+	StatsDesignCost *cost = &p->cost;
 	double		per_run;
 
-	memset(ratio, 0, sizeof(*ratio));
-	memset(cost, 0, sizeof(*cost));
+	memset(p, 0, sizeof(*p));
+	stats_default_options(&p->opt);
+	p->opt.noise = noise;
+	p->effect = 2 * noise;
 	ratio->has[STATS_LEVEL_ROUND] = true;
 	ratio->variance[STATS_LEVEL_ROUND] = r->round_sd * r->round_sd;
 	ratio->df[STATS_LEVEL_ROUND] = r->round_df;
@@ -515,8 +529,7 @@ static int
 pilot_rounds_of(const ExperimentSpec *spec, const HostLoad *h, const NoiseRecord *r)
 {
 	NoiseRecord guess = {0};
-	StatsComponents ratio;
-	StatsDesignCost cost;
+	Planning	plan;
 
 	if (spec->pilot_rounds == 0 || spec->duration_s == 0)
 		return 0;
@@ -526,8 +539,9 @@ pilot_rounds_of(const ExperimentSpec *spec, const HostLoad *h, const NoiseRecord
 		return 0;
 	guess.run_overhead_s = r->found ? r->run_overhead_s : NAN;
 	guess.restart_s = r->found ? r->restart_s : NAN;
-	design_inputs(spec, &guess, plan_two_servers(spec), &ratio, &cost);
-	return spec->pilot_rounds * cost.round_s <= PILOT_MAX_SHARE * available_s(spec, &cost)
+	/* only the costs count here, not the noise */
+	design_inputs(spec, &guess, plan_two_servers(spec), 0, &plan);
+	return spec->pilot_rounds * plan.cost.round_s <= PILOT_MAX_SHARE * available_s(spec, &plan.cost)
 		? spec->pilot_rounds : 0;
 }
 
@@ -539,26 +553,25 @@ announce_pilot(const ExperimentSpec *spec, int rounds, double effect, FILE *out)
 }
 
 /*
- * The time the cheapest design takes to decide effect, NAN with none; with
+ * The time the cheapest design takes to decide p's effect, NAN with none; with
  * unit_rounds > 0, of units of that many rounds only (the plan's instance
  * pairs): a unit's round noise, var(round) / R, then joins the instance
  * offset, and a unit costs its restart and its R rounds.
  */
 static double
-design_seconds(const StatsComponents *ratio, const StatsDesignCost *cost, int unit_rounds,
-			   double effect, const StatsOptions *opt, StatsDesign *design)
+design_seconds(const Planning *p, int unit_rounds, StatsDesign *design)
 {
-	StatsComponents units = *ratio;
-	StatsDesignCost unit_cost = *cost;
+	StatsComponents units = p->ratio;
+	StatsDesignCost unit_cost = p->cost;
 
 	if (unit_rounds > 0)
 	{
-		units.variance[STATS_LEVEL_INSTANCE] += ratio->variance[STATS_LEVEL_ROUND] / unit_rounds;
+		units.variance[STATS_LEVEL_INSTANCE] += p->ratio.variance[STATS_LEVEL_ROUND] / unit_rounds;
 		units.variance[STATS_LEVEL_ROUND] = 0;
-		unit_cost.restart_s += unit_rounds * cost->round_s;
+		unit_cost.restart_s += unit_rounds * p->cost.round_s;
 		unit_cost.round_s = 0;
 	}
-	if (stats_plan_design(&units, NULL, NULL, &unit_cost, false, effect, opt, design) != STATS_OK ||
+	if (stats_plan_design(&units, NULL, NULL, &unit_cost, false, p->effect, &p->opt, design) != STATS_OK ||
 		!design->found)
 		return NAN;
 	return design->seconds;
@@ -570,16 +583,15 @@ design_seconds(const StatsComponents *ratio, const StatsDesignCost *cost, int un
  * fit, say which: the noise judged ("at" it) chose neither.
  */
 static void
-print_spacing_hint(int unit_rounds, double expected_s, const StatsComponents *ratio,
-				   const StatsDesignCost *cost, double effect, const StatsOptions *opt,
-				   double left_s, const char *at, FILE *out)
+print_spacing_hint(const Planning *p, int unit_rounds, double expected_s, double left_s,
+				   const char *at, FILE *out)
 {
 	StatsDesign cheapest;
 	double		cheapest_s;
 
 	if (unit_rounds <= 0 || expected_s <= left_s)
 		return;
-	cheapest_s = design_seconds(ratio, cost, 0, effect, opt, &cheapest);
+	cheapest_s = design_seconds(p, 0, &cheapest);
 	if (isfinite(cheapest_s) && cheapest.rounds != unit_rounds && cheapest_s <= left_s)
 		fprintf(out, "pre-flight: that is with a restart every %d round%s; a restart every %d would take about %s %s (restart = %d)\n",
 				unit_rounds, unit_rounds == 1 ? "" : "s", cheapest.rounds,
@@ -615,25 +627,20 @@ print_spacing_hint(int unit_rounds, double expected_s, const StatsComponents *ra
 static void
 choose_restart_from(ExperimentSpec *spec, const NoiseRecord *r, double noise, FILE *out)
 {
-	StatsComponents ratio;
-	StatsDesignCost cost;
+	Planning	p;
 	StatsDesign design;
-	StatsOptions opt;
 	char	   *why;
 	int			rounds;
 
 	if (!spec->restart_auto || plan_restart_rounds(spec, &why) == 0 ||
-		!enough_df(r, true) || !design_inputs(spec, r, true, &ratio, &cost))
+		!enough_df(r, true) || !design_inputs(spec, r, true, noise, &p))
 		return;
-	stats_default_options(&opt);
-	opt.noise = noise;
-	if (stats_plan_design(&ratio, NULL, NULL, &cost, false, 2 * noise, &opt, &design) == STATS_OK &&
-		design.found)
+	if (isfinite(design_seconds(&p, 0, &design)))
 		rounds = design.rounds;
 	else
-		rounds = stats_rounds_per_unit(ratio.variance[STATS_LEVEL_INSTANCE],
-									   ratio.variance[STATS_LEVEL_ROUND], cost.restart_s,
-									   cost.round_s, RESTART_AUTO_MAX_ROUNDS);
+		rounds = stats_rounds_per_unit(p.ratio.variance[STATS_LEVEL_INSTANCE],
+									   p.ratio.variance[STATS_LEVEL_ROUND], p.cost.restart_s,
+									   p.cost.round_s, RESTART_AUTO_MAX_ROUNDS);
 	if (rounds < 1)
 		return;
 	rounds = Min(Max(rounds, RESTART_AUTO_MIN_ROUNDS), RESTART_AUTO_MAX_ROUNDS);
@@ -643,7 +650,7 @@ choose_restart_from(ExperimentSpec *spec, const NoiseRecord *r, double noise, FI
 	spec->restart_every = rounds;
 	fprintf(out, "restart = auto: every %d round%s, the cheapest unit for this host's noise (%s: sd between instance pairs %.2f%%, between rounds %.2f%%; a restart %.1f s, a round %.1f s)\n",
 			rounds, rounds == 1 ? "" : "s", r->recorded_at, 100 * r->instance_sd, 100 * r->round_sd,
-			cost.restart_s, cost.round_s);
+			p.cost.restart_s, p.cost.round_s);
 }
 
 /*
@@ -657,10 +664,8 @@ static void
 print_expected_time(const ExperimentSpec *spec, const NoiseRecord *r, double noise,
 					bool quieter, bool busier, bool pilot, FILE *out)
 {
-	StatsComponents ratio;
-	StatsDesignCost cost;
+	Planning	p;
 	StatsDesign design;
-	StatsOptions opt;
 	double		effect = 2 * noise;
 	bool		two = plan_two_servers(spec);
 	char	   *why;
@@ -669,17 +674,15 @@ print_expected_time(const ExperimentSpec *spec, const NoiseRecord *r, double noi
 	double		expected_s;
 	double		left_s;
 
-	if (!design_inputs(spec, r, two, &ratio, &cost))
+	if (!design_inputs(spec, r, two, noise, &p))
 	{
 		fprintf(out, "pre-flight: the time to decide %.0f%% is not known: runs of a fixed transaction count\n",
 				100 * effect);
 		return;
 	}
-	stats_default_options(&opt);
-	opt.noise = noise;
 	unit_rounds = plan_restart_rounds(spec, &why);
-	left_s = available_s(spec, &cost);
-	expected_s = design_seconds(&ratio, &cost, unit_rounds, effect, &opt, &design);
+	left_s = available_s(spec, &p.cost);
+	expected_s = design_seconds(&p, unit_rounds, &design);
 	if (!isfinite(expected_s))
 	{
 		fprintf(out, "pre-flight: warning: this experiment cannot decide %.0f%% at this noise: %s\n",
@@ -689,7 +692,7 @@ print_expected_time(const ExperimentSpec *spec, const NoiseRecord *r, double noi
 	/* one server: rounds are the units, however they fall into blocks */
 	rounds = unit_rounds > 0 ? unit_rounds : design.rounds;
 	fprintf(out, "pre-flight: to decide %.0f%% (twice the ±%g%% threshold) at %.0f%% power: %s, about %s\n",
-			100 * effect, 100 * noise, 100 * opt.power,
+			100 * effect, 100 * noise, 100 * p.opt.power,
 			two ? psprintf("%d instance pairs x %d round%s", design.instances, rounds,
 						   rounds == 1 ? "" : "s")
 			: psprintf("%d rounds", design.instances * rounds),
@@ -703,8 +706,7 @@ print_expected_time(const ExperimentSpec *spec, const NoiseRecord *r, double noi
 				100 * effect, format_duration(expected_s), limit_hint(spec));
 	else if (quieter && !pilot)
 		warn_unmeasured_load(spec, effect, out);
-	print_spacing_hint(unit_rounds, expected_s, &ratio, &cost, effect, &opt, left_s,
-					   "at this noise", out);
+	print_spacing_hint(&p, unit_rounds, expected_s, left_s, "at this noise", out);
 }
 
 PreflightResult
@@ -804,10 +806,8 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 {
 	const NoiseRecord *hist = &preflight->record;
 	NoiseRecord r = {0};
-	StatsComponents ratio;
-	StatsDesignCost cost;
+	Planning	p;
 	StatsDesign design;
-	StatsOptions opt;
 	double		effect = 2 * noise;
 	bool		two = plan_two_servers(spec);
 	int			df = pilot->rounds - 1;
@@ -834,18 +834,16 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 	r.instance_df = two && hist->found ? hist->instance_df : 0;
 	r.run_overhead_s = Max(0, pilot->seconds / pilot->rounds / plan_round_slots(spec) - spec->duration_s);
 	r.restart_s = hist->found ? hist->restart_s : NAN;
-	design_inputs(spec, &r, two, &ratio, &cost);
-	stats_default_options(&opt);
-	opt.noise = noise;
+	design_inputs(spec, &r, two, noise, &p);
 	pilot->instance_sd = r.instance_sd;
-	pilot->left_s = available_s(spec, &cost) - before;
-	variance = ratio.variance[STATS_LEVEL_ROUND];
-	ratio.variance[STATS_LEVEL_ROUND] = variance * pow(stats_sd_bound_factor(df), 2);
-	pilot->most_s = design_seconds(&ratio, &cost, unit_rounds, effect, &opt, &design);
-	ratio.variance[STATS_LEVEL_ROUND] = variance * pow(stats_sd_lower_bound_factor(df), 2);
-	pilot->least_s = design_seconds(&ratio, &cost, unit_rounds, effect, &opt, &design);
-	ratio.variance[STATS_LEVEL_ROUND] = variance;
-	pilot->expected_s = design_seconds(&ratio, &cost, unit_rounds, effect, &opt, &design);
+	pilot->left_s = available_s(spec, &p.cost) - before;
+	variance = p.ratio.variance[STATS_LEVEL_ROUND];
+	p.ratio.variance[STATS_LEVEL_ROUND] = variance * pow(stats_sd_bound_factor(df), 2);
+	pilot->most_s = design_seconds(&p, unit_rounds, &design);
+	p.ratio.variance[STATS_LEVEL_ROUND] = variance * pow(stats_sd_lower_bound_factor(df), 2);
+	pilot->least_s = design_seconds(&p, unit_rounds, &design);
+	p.ratio.variance[STATS_LEVEL_ROUND] = variance;
+	pilot->expected_s = design_seconds(&p, unit_rounds, &design);
 
 	fprintf(out, "pre-flight: pilot: %d rounds in %s: sd between rounds %.2f%% (%d df)",
 			pilot->rounds, format_duration(pilot->seconds), 100 * pilot->round_sd, df);
@@ -882,7 +880,7 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 	else
 		fprintf(out, "pre-flight: at the pilot's noise, to decide %.0f%% takes %s (%s): within the %s (%s left)\n",
 				100 * effect, expected, range, what, format_duration(pilot->left_s));
-	print_spacing_hint(unit_rounds, pilot->expected_s, &ratio, &cost, effect, &opt,
-					   pilot->left_s, "at the pilot's noise", out);
+	print_spacing_hint(&p, unit_rounds, pilot->expected_s, pilot->left_s, "at the pilot's noise",
+					   out);
 }
 
