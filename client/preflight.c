@@ -17,7 +17,9 @@
  * promised.  restart = auto takes its spacing of restarts from that same
  * record, and the expected time is that of stats_plan_design()'s cheapest
  * design for the effect with the plan's spacing (the design the report's
- * "design" line gives afterwards, where restart = auto chose it).
+ * "design" line gives afterwards, where restart = auto chose it), at the
+ * record's sds and within their bounds on the layout their degrees of
+ * freedom imply (record_components()).
  * A loaded host whose history has no record of such a load has its noise
  * measured by a pilot of paired rounds before the first counted run
  * (pilot.c); preflight_judge_pilot() says what that noise allows.
@@ -452,25 +454,65 @@ available_s(const ExperimentSpec *spec, const StatsDesignCost *cost)
 /* What a design is planned from: noise, costs, and the effect to decide */
 typedef struct Planning
 {
-	StatsComponents ratio;
+	StatsComponents noise;		/* the rounds' noise, with the layout that
+								 * measured it */
+	StatsComponents offset;		/* the instance offset's, likewise; where
+								 * both came from one record, the same */
 	StatsDesignCost cost;
 	StatsOptions opt;			/* its noise: the threshold */
 	double		effect;			/* twice the threshold */
 } Planning;
 
+/* Which noise a design is planned at: its 70% bounds, or the estimate */
+typedef enum NoiseBound
+{
+	AT_LOWER_BOUND,
+	AT_ESTIMATE,
+	AT_UPPER_BOUND
+} NoiseBound;
+
 /*
- * The noise of record r as the comparison's components, this experiment's
- * costs: a run its pgbench time plus what runs cost beyond it here, a
- * round every variant's run in every cell (both sides of a duet at once),
- * a restart as measured; and the options of a design that decides twice
- * the noise threshold.  False when the runs' time is not known (a fixed
- * transaction count).
+ * Record r's noise as the comparison's components, with the balanced
+ * layout its degrees of freedom imply: instance_df + 1 instance pairs
+ * (one server: one), and round_df + pairs rounds among them, so that the
+ * design planner can bound each sd by what its degrees of freedom rule
+ * out (stats_design.c) instead of taking it as the truth.  An instance sd
+ * recorded as 0 from 18 instance pairs is not a known 0: its upper bound
+ * is what the rounds' noise could hide.  (A record keeps the sd after
+ * truncation at 0; taking that 0 as the moment estimate bounds a little
+ * above what the estimate itself would.)
+ */
+static void
+record_components(const NoiseRecord *r, bool two, StatsComponents *c)
+{
+	int			pairs = two && r->instance_df > 0 ? r->instance_df + 1 : 1;
+	double		instance_var = two && isfinite(r->instance_sd) ? r->instance_sd * r->instance_sd : 0;
+
+	memset(c, 0, sizeof(*c));
+	c->n_obs = Max(r->round_df, 0) + pairs;
+	c->has[STATS_LEVEL_ROUND] = true;
+	c->variance[STATS_LEVEL_ROUND] = c->raw[STATS_LEVEL_ROUND] = r->round_sd * r->round_sd;
+	c->df[STATS_LEVEL_ROUND] = r->round_df;
+	c->n_groups[STATS_LEVEL_ROUND] = c->n_obs;
+	/* one server: no instance offset between the sides */
+	c->has[STATS_LEVEL_INSTANCE] = true;
+	c->variance[STATS_LEVEL_INSTANCE] = c->raw[STATS_LEVEL_INSTANCE] = instance_var;
+	c->df[STATS_LEVEL_INSTANCE] = two ? r->instance_df : 0;
+	c->n_groups[STATS_LEVEL_INSTANCE] = pairs;
+}
+
+/*
+ * The noise of record r as the comparison's components (for both levels),
+ * this experiment's costs: a run its pgbench time plus what runs cost
+ * beyond it here, a round every variant's run in every cell (both sides
+ * of a duet at once), a restart as measured; and the options of a design
+ * that decides twice the noise threshold.  False when the runs' time is
+ * not known (a fixed transaction count).
  */
 static bool
 design_inputs(const ExperimentSpec *spec, const NoiseRecord *r, bool two, double noise,
 			  Planning *p)
 {
-	StatsComponents *ratio = &p->ratio;
 	StatsDesignCost *cost = &p->cost;
 	double		per_run;
 
@@ -478,17 +520,41 @@ design_inputs(const ExperimentSpec *spec, const NoiseRecord *r, bool two, double
 	stats_default_options(&p->opt);
 	p->opt.noise = noise;
 	p->effect = 2 * noise;
-	ratio->has[STATS_LEVEL_ROUND] = true;
-	ratio->variance[STATS_LEVEL_ROUND] = r->round_sd * r->round_sd;
-	ratio->df[STATS_LEVEL_ROUND] = r->round_df;
-	/* one server: no instance offset between the sides */
-	ratio->has[STATS_LEVEL_INSTANCE] = true;
-	ratio->variance[STATS_LEVEL_INSTANCE] = two ? r->instance_sd * r->instance_sd : 0;
-	ratio->df[STATS_LEVEL_INSTANCE] = two ? r->instance_df : 0;
+	record_components(r, two, &p->noise);
+	p->offset = p->noise;
 	per_run = spec->duration_s + (isfinite(r->run_overhead_s) ? r->run_overhead_s : DEFAULT_RUN_OVERHEAD_S);
 	cost->round_s = per_run * plan_round_slots(spec);
 	cost->restart_s = two ? (isfinite(r->restart_s) ? r->restart_s : DEFAULT_RESTART_S) : 0;
 	return spec->duration_s > 0;
+}
+
+/*
+ * p's components at a bound, taken as known: the rounds' sd from its
+ * source, the instance offset from its own (each bounded on the layout
+ * that measured it).
+ */
+static void
+planned_components(const Planning *p, NoiseBound bound, StatsComponents *out)
+{
+	StatsComponents offset;
+
+	if (bound == AT_LOWER_BOUND)
+	{
+		stats_components_at_lower_bound(&p->noise, out);
+		stats_components_at_lower_bound(&p->offset, &offset);
+	}
+	else if (bound == AT_UPPER_BOUND)
+	{
+		stats_components_at_upper_bound(&p->noise, out);
+		stats_components_at_upper_bound(&p->offset, &offset);
+	}
+	else
+	{
+		*out = p->noise;
+		offset = p->offset;
+		memset(out->df, 0, sizeof(out->df));
+	}
+	out->variance[STATS_LEVEL_INSTANCE] = offset.variance[STATS_LEVEL_INSTANCE];
 }
 
 /* What limits the experiment's time, and the keys that raise it */
@@ -553,20 +619,22 @@ announce_pilot(const ExperimentSpec *spec, int rounds, double effect, FILE *out)
 }
 
 /*
- * The time the cheapest design takes to decide p's effect, NAN with none; with
- * unit_rounds > 0, of units of that many rounds only (the plan's instance
- * pairs): a unit's round noise, var(round) / R, then joins the instance
- * offset, and a unit costs its restart and its R rounds.
+ * The time the cheapest design takes to decide p's effect at its noise's
+ * bound, NAN with none; with unit_rounds > 0, of units of that many rounds
+ * only (the plan's instance pairs): a unit's round noise, var(round) / R,
+ * then joins the instance offset, and a unit costs its restart and its R
+ * rounds.
  */
 static double
-design_seconds(const Planning *p, int unit_rounds, StatsDesign *design)
+design_seconds(const Planning *p, NoiseBound bound, int unit_rounds, StatsDesign *design)
 {
-	StatsComponents units = p->ratio;
+	StatsComponents units;
 	StatsDesignCost unit_cost = p->cost;
 
+	planned_components(p, bound, &units);
 	if (unit_rounds > 0)
 	{
-		units.variance[STATS_LEVEL_INSTANCE] += p->ratio.variance[STATS_LEVEL_ROUND] / unit_rounds;
+		units.variance[STATS_LEVEL_INSTANCE] += units.variance[STATS_LEVEL_ROUND] / unit_rounds;
 		units.variance[STATS_LEVEL_ROUND] = 0;
 		unit_cost.restart_s += unit_rounds * p->cost.round_s;
 		unit_cost.round_s = 0;
@@ -591,7 +659,7 @@ print_spacing_hint(const Planning *p, int unit_rounds, double expected_s, double
 
 	if (unit_rounds <= 0 || expected_s <= left_s)
 		return;
-	cheapest_s = design_seconds(p, 0, &cheapest);
+	cheapest_s = design_seconds(p, AT_ESTIMATE, 0, &cheapest);
 	if (isfinite(cheapest_s) && cheapest.rounds != unit_rounds && cheapest_s <= left_s)
 		fprintf(out, "pre-flight: that is with a restart every %d round%s; a restart every %d would take about %s %s (restart = %d)\n",
 				unit_rounds, unit_rounds == 1 ? "" : "s", cheapest.rounds,
@@ -609,9 +677,12 @@ print_spacing_hint(const Planning *p, int unit_rounds, double expected_s, double
  * as 0 from 8 instance pairs gave blocks of 5 rounds, 7 to 10 instance
  * pairs in the demo's 2m30s and a t criterion on 6 to 9 degrees of
  * freedom, where the design, which pays for few units with the t quantile
- * of their degrees of freedom, gave 3.  (The design takes a record's sds
- * as known, as the pre-flight's promise does: a record carries no
- * balanced layout whose mean squares it could bound.)
+ * of their degrees of freedom, gave 3.  The design is planned at the
+ * record's sds' upper 70% bounds on its layout (record_components()), as
+ * the planner plans from an experiment's own data: an instance sd
+ * recorded as 0 from 19 instance pairs chose blocks of 5 rounds as the
+ * known truth, and one demo of 2m30s then ended undecided; bounded, it
+ * is what the rounds' noise of those pairs could hide.
  * A restart every RESTART_AUTO_MIN_ROUNDS rounds when the instance offset
  * dominates and restarts are cheap, up to RESTART_AUTO_MAX_ROUNDS; with
  * fixed rounds, fewer when that leaves RESTART_AUTO_MIN_INSTANCES instance
@@ -628,6 +699,7 @@ static void
 choose_restart_from(ExperimentSpec *spec, const NoiseRecord *r, double noise, FILE *out)
 {
 	Planning	p;
+	StatsComponents high;
 	StatsDesign design;
 	char	   *why;
 	int			rounds;
@@ -635,11 +707,12 @@ choose_restart_from(ExperimentSpec *spec, const NoiseRecord *r, double noise, FI
 	if (!spec->restart_auto || plan_restart_rounds(spec, &why) == 0 ||
 		!enough_df(r, true) || !design_inputs(spec, r, true, noise, &p))
 		return;
-	if (isfinite(design_seconds(&p, 0, &design)))
+	planned_components(&p, AT_UPPER_BOUND, &high);
+	if (isfinite(design_seconds(&p, AT_UPPER_BOUND, 0, &design)))
 		rounds = design.rounds;
 	else
-		rounds = stats_rounds_per_unit(p.ratio.variance[STATS_LEVEL_INSTANCE],
-									   p.ratio.variance[STATS_LEVEL_ROUND], p.cost.restart_s,
+		rounds = stats_rounds_per_unit(high.variance[STATS_LEVEL_INSTANCE],
+									   high.variance[STATS_LEVEL_ROUND], p.cost.restart_s,
 									   p.cost.round_s, RESTART_AUTO_MAX_ROUNDS);
 	if (rounds < 1)
 		return;
@@ -648,17 +721,32 @@ choose_restart_from(ExperimentSpec *spec, const NoiseRecord *r, double noise, FI
 		rounds = Max(1, Min(rounds, spec->rounds / RESTART_AUTO_MIN_INSTANCES));
 	spec->restart_auto = false;
 	spec->restart_every = rounds;
-	fprintf(out, "restart = auto: every %d round%s, the cheapest unit for this host's noise (%s: sd between instance pairs %.2f%%, between rounds %.2f%%; a restart %.1f s, a round %.1f s)\n",
+	fprintf(out, "restart = auto: every %d round%s, the cheapest unit for this host's noise (%s: sd between instance pairs %.2f%%, between rounds %.2f%%, at most %.2f%% and %.2f%% within what their %d and %d df allow; a restart %.1f s, a round %.1f s)\n",
 			rounds, rounds == 1 ? "" : "s", r->recorded_at, 100 * r->instance_sd, 100 * r->round_sd,
-			p.cost.restart_s, p.cost.round_s);
+			100 * sqrt(high.variance[STATS_LEVEL_INSTANCE]), 100 * sqrt(high.variance[STATS_LEVEL_ROUND]),
+			r->instance_df, r->round_df, p.cost.restart_s, p.cost.round_s);
+}
+
+/*
+ * The expected time's range for a note: "A to B within what its DF allow",
+ * at the noise's lower and upper bounds.
+ */
+static char *
+time_range(double least_s, double most_s, const char *df)
+{
+	return psprintf("%s to %s within what %s allow",
+					isfinite(least_s) ? format_duration(least_s) : "beyond any design",
+					isfinite(most_s) ? format_duration(most_s) : "beyond any design", df);
 }
 
 /*
  * The time record r's noise takes to decide twice the threshold with this
- * experiment's plan (its spacing of restarts), against the experiment's
- * time: a warning where that cannot pay for it, unless the record is of a
- * busier host (busier), and where it is of a quieter one (quieter) with no
- * pilot to measure the load, that the time may not be enough.
+ * experiment's plan (its spacing of restarts), at the estimate and within
+ * its 70% bounds, against the experiment's time, in the pilot's three
+ * words (preflight_budget_word()): a warning where it cannot or may not
+ * pay for it, unless the record is of a busier host (busier), and where
+ * it is of a quieter one (quieter) with no pilot to measure the load,
+ * that the time may not be enough.
  */
 static void
 print_expected_time(const ExperimentSpec *spec, const NoiseRecord *r, double noise,
@@ -672,7 +760,10 @@ print_expected_time(const ExperimentSpec *spec, const NoiseRecord *r, double noi
 	int			unit_rounds;
 	int			rounds;
 	double		expected_s;
+	double		least_s;
+	double		most_s;
 	double		left_s;
+	BudgetWord	word;
 
 	if (!design_inputs(spec, r, two, noise, &p))
 	{
@@ -682,7 +773,9 @@ print_expected_time(const ExperimentSpec *spec, const NoiseRecord *r, double noi
 	}
 	unit_rounds = plan_restart_rounds(spec, &why);
 	left_s = available_s(spec, &p.cost);
-	expected_s = design_seconds(&p, unit_rounds, &design);
+	least_s = design_seconds(&p, AT_LOWER_BOUND, unit_rounds, &design);
+	most_s = design_seconds(&p, AT_UPPER_BOUND, unit_rounds, &design);
+	expected_s = design_seconds(&p, AT_ESTIMATE, unit_rounds, &design);
 	if (!isfinite(expected_s))
 	{
 		fprintf(out, "pre-flight: warning: this experiment cannot decide %.0f%% at this noise: %s\n",
@@ -691,19 +784,27 @@ print_expected_time(const ExperimentSpec *spec, const NoiseRecord *r, double noi
 	}
 	/* one server: rounds are the units, however they fall into blocks */
 	rounds = unit_rounds > 0 ? unit_rounds : design.rounds;
-	fprintf(out, "pre-flight: to decide %.0f%% (twice the ±%g%% threshold) at %.0f%% power: %s, about %s\n",
+	fprintf(out, "pre-flight: to decide %.0f%% (twice the ±%g%% threshold) at %.0f%% power: %s, about %s (%s)\n",
 			100 * effect, 100 * noise, 100 * p.opt.power,
 			two ? psprintf("%d instance pairs x %d round%s", design.instances, rounds,
 						   rounds == 1 ? "" : "s")
 			: psprintf("%d rounds", design.instances * rounds),
-			format_duration(expected_s));
-	if (expected_s > left_s && busier)
-		fprintf(out, "pre-flight: this experiment's %s (%s) would not decide %.0f%% at that host's noise; at this load it may\n",
-				limit_name(spec), format_duration(left_s), 100 * effect);
-	else if (expected_s > left_s)
+			format_duration(expected_s),
+			time_range(least_s, most_s, "its degrees of freedom"));
+	word = preflight_budget_word(least_s, most_s, left_s);
+	if (word != BUDGET_CAN && busier)
+		fprintf(out, "pre-flight: this experiment's %s (%s) %s decide %.0f%% at that host's noise; at this load it may\n",
+				limit_name(spec), format_duration(left_s),
+				word == BUDGET_CANNOT ? "would not" : "might not", 100 * effect);
+	else if (word == BUDGET_CANNOT)
 		fprintf(out, "pre-flight: warning: this experiment's %s (%s) cannot decide %.0f%% here; give it %s or more%s\n",
 				limit_name(spec), format_duration(left_s),
 				100 * effect, format_duration(expected_s), limit_hint(spec));
+	else if (word == BUDGET_MAY_NOT)
+		fprintf(out, "pre-flight: warning: this experiment's %s (%s) may not decide %.0f%% here%s\n",
+				limit_name(spec), format_duration(left_s), 100 * effect,
+				isfinite(most_s) ? psprintf("; %s or more would likely decide it%s",
+											format_duration(most_s), limit_hint(spec)) : "");
 	else if (quieter && !pilot)
 		warn_unmeasured_load(spec, effect, out);
 	print_spacing_hint(&p, unit_rounds, expected_s, left_s, "at this noise", out);
@@ -790,8 +891,9 @@ preflight_budget_word_name(BudgetWord word)
  * of any load, where the load moves it little (docs/calibration.md), or 0 where
  * the history has none: the time is then the least it takes.  Its sd rests
  * on a few degrees of freedom, so the time is given at the estimate and at
- * its lower and upper 70% bounds (the upper is what the design planner
- * plans with from its own data, stats_design.c): "cannot" where even the
+ * its lower and upper 70% bounds, the record's offset bounded likewise on
+ * its own layout (the upper is what the design planner plans with from
+ * its own data, stats_design.c): "cannot" where even the
  * lower bound needs more time than is left, "can" where even the upper
  * one fits and the instance offset (two servers) is on record, "may not"
  * between.  The time is that of the experiment's own
@@ -811,7 +913,6 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 	double		effect = 2 * noise;
 	bool		two = plan_two_servers(spec);
 	int			df = pilot->rounds - 1;
-	double		variance;
 	const char *what = limit_name(spec);
 	char	   *expected;
 	char	   *range;
@@ -828,22 +929,20 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 	/* what a budget has paid for already: a budget to give must pay for it too */
 	double		before = spec->rounds_auto ? spent_s : 0;
 
+	/* the rounds' noise is the pilot's, of one instance pair */
 	r.round_sd = pilot->round_sd;
 	r.round_df = df;
-	r.instance_sd = two && hist->found ? hist->instance_sd : 0;
-	r.instance_df = two && hist->found ? hist->instance_df : 0;
 	r.run_overhead_s = Max(0, pilot->seconds / pilot->rounds / plan_round_slots(spec) - spec->duration_s);
 	r.restart_s = hist->found ? hist->restart_s : NAN;
 	design_inputs(spec, &r, two, noise, &p);
-	pilot->instance_sd = r.instance_sd;
+	/* the instance offset is the history's, bounded on its own layout */
+	if (two && hist->found)
+		record_components(hist, true, &p.offset);
+	pilot->instance_sd = two && hist->found ? hist->instance_sd : 0;
 	pilot->left_s = available_s(spec, &p.cost) - before;
-	variance = p.ratio.variance[STATS_LEVEL_ROUND];
-	p.ratio.variance[STATS_LEVEL_ROUND] = variance * pow(stats_sd_bound_factor(df), 2);
-	pilot->most_s = design_seconds(&p, unit_rounds, &design);
-	p.ratio.variance[STATS_LEVEL_ROUND] = variance * pow(stats_sd_lower_bound_factor(df), 2);
-	pilot->least_s = design_seconds(&p, unit_rounds, &design);
-	p.ratio.variance[STATS_LEVEL_ROUND] = variance;
-	pilot->expected_s = design_seconds(&p, unit_rounds, &design);
+	pilot->most_s = design_seconds(&p, AT_UPPER_BOUND, unit_rounds, &design);
+	pilot->least_s = design_seconds(&p, AT_LOWER_BOUND, unit_rounds, &design);
+	pilot->expected_s = design_seconds(&p, AT_ESTIMATE, unit_rounds, &design);
 
 	fprintf(out, "pre-flight: pilot: %d rounds in %s: sd between rounds %.2f%% (%d df)",
 			pilot->rounds, format_duration(pilot->seconds), 100 * pilot->round_sd, df);
@@ -855,10 +954,7 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 	expected = isfinite(pilot->expected_s)
 		? psprintf("about %s", format_duration(pilot->expected_s))
 		: pg_strdup("more than any design the planner weighs");
-	range = psprintf("%s to %s within what its %d rounds allow",
-					 isfinite(pilot->least_s) ? format_duration(pilot->least_s) : "beyond any design",
-					 isfinite(pilot->most_s) ? format_duration(pilot->most_s) : "beyond any design",
-					 pilot->rounds);
+	range = time_range(pilot->least_s, pilot->most_s, psprintf("its %d rounds", pilot->rounds));
 	word = preflight_budget_word(pilot->least_s, unbounded ? NAN : pilot->most_s, pilot->left_s);
 	pilot->outcome = preflight_budget_word_name(word);
 	if (!isfinite(pilot->least_s))

@@ -506,6 +506,15 @@ extern int	stats_rounds_per_unit(double var_instance, double var_round, double r
 extern void stats_components_at_lower_bound(const StatsComponents *ratio,
 											StatsComponents *out);
 
+/*
+ * ratio's components at their upper 70% confidence bounds, as
+ * stats_plan_design() plans with them, given without degrees of freedom:
+ * for a design whose units are not the comparison's (a fixed spacing of
+ * restarts), planned from components already bounded.
+ */
+extern void stats_components_at_upper_bound(const StatsComponents *ratio,
+											StatsComponents *out);
+
 extern int	stats_plan_design(const StatsComponents *ratio,
 							  const StatsComponents *run_a,
 							  const StatsComponents *run_b,

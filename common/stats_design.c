@@ -112,20 +112,37 @@ bound_components(const StatsComponents *ratio, StatsLevel top, double *var,
 	}
 }
 
-void
-stats_components_at_lower_bound(const StatsComponents *ratio, StatsComponents *out)
+/*
+ * ratio's components at the bounds factor gives, as known components (df
+ * 0): what a design planned from them takes as the truth.
+ */
+static void
+components_at_bound(const StatsComponents *ratio, StatsComponents *out,
+					double (*factor) (double df))
 {
 	double		var[STATS_N_LEVELS];
 
 	*out = *ratio;
 	for (int l = 0; l < STATS_N_LEVELS; l++)
 		var[l] = ratio->variance[l];
-	bound_components(ratio, STATS_LEVEL_BUILD, var, stats_sd_lower_bound_factor);
+	bound_components(ratio, STATS_LEVEL_BUILD, var, factor);
 	for (int l = 0; l < STATS_N_LEVELS; l++)
 	{
 		out->variance[l] = var[l];
 		out->df[l] = 0;
 	}
+}
+
+void
+stats_components_at_lower_bound(const StatsComponents *ratio, StatsComponents *out)
+{
+	components_at_bound(ratio, out, stats_sd_lower_bound_factor);
+}
+
+void
+stats_components_at_upper_bound(const StatsComponents *ratio, StatsComponents *out)
+{
+	components_at_bound(ratio, out, stats_sd_bound_factor);
 }
 
 /* Whether the costs are all finite and >= 0. */

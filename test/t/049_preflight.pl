@@ -5,9 +5,12 @@
 # time to decide 2% and warns when an experiment's rounds cannot; a duet
 # that trades CPUs within its runs takes the noise of its own kind of duet
 # first; restart = auto takes its design from the latest record whose sds
-# rest on enough degrees of freedom, at least 2 rounds per restart where the
+# rest on enough degrees of freedom, at their upper bounds (an instance sd
+# recorded as 0 is not a known 0), at least 2 rounds per restart where the
 # rounds allow, and check prints that choice and the time of that spacing
-# (of any spacing given, naming a cheaper one that would fit); aslr = auto turns randomization
+# within the record's bounds, with "may not" where only the upper bound
+# needs more than the budget (of any spacing given, naming a cheaper one
+# that would fit); aslr = auto turns randomization
 # off where every server runs one binary.  Every record holds the share of
 # the CPUs other processes kept busy as its experiment began; on a loaded
 # host (spinning processes here) check takes a loaded host's record first,
@@ -94,7 +97,7 @@ close $hist;
 is($rc, 0, 'check with a history exits 0') or diag $err;
 like($out, qr/^pre-flight: noise here \(2099-01-01T00:00:00Z, select-only, 1 client, interleaved\): sd between rounds 5\.00%, between instance pairs 2\.00%$/m,
 	'the noise this host showed for the load: its latest record of the schedule');
-like($out, qr/^pre-flight: to decide 2% \(twice the ±1% threshold\) at 80% power: \d+ instance pairs x \d+ rounds?, about \S+$/m,
+like($out, qr/^pre-flight: to decide 2% \(twice the ±1% threshold\) at 80% power: \d+ instance pairs x \d+ rounds?, about \S+ \(\S+ to \S+ within what its degrees of freedom allow\)$/m,
 	'the time to decide 2%');
 like($out, qr/^pre-flight: warning: this experiment's rounds \(\S+\) cannot decide 2% here; give it \S+ or more/m,
 	'two rounds of 1 s and no restart cannot: warned');
@@ -127,7 +130,7 @@ add_record("2099-02-01T00:00:00Z,select-only,1,one,interleaved,0.030000,10,,,1.0
 	is($rc, 0, 'check of two variants on one server exits 0') or diag $err;
 	like($out, qr/^pre-flight: noise here \(2099-02-01T00:00:00Z, select-only, 1 client, interleaved\): sd between rounds 3\.00%$/m,
 		'one server: the record of one server');
-	like($out, qr/^pre-flight: to decide 2% \(twice the ±1% threshold\) at 80% power: \d+ rounds, about \S+$/m,
+	like($out, qr/^pre-flight: to decide 2% \(twice the ±1% threshold\) at 80% power: \d+ rounds, about \S+ \(\S+ to \S+ within what its degrees of freedom allow\)$/m,
 		'and the time to decide 2% in rounds, the units of one server');
 }
 
@@ -137,6 +140,15 @@ add_record("2099-02-01T00:00:00Z,select-only,1,one,interleaved,0.030000,10,,,1.0
 # rounds = auto at least 2 rounds per restart, so that every experiment
 # measures both sds; with fixed rounds fewer where 2 would leave less than 6
 # instance pairs.  check prints the choice a run would make.
+# seconds of a duration as the client prints it: 45s, 2m10s, 1h02m
+sub seconds_of
+{
+	my ($d) = @_;
+	return $1 * 3600 + $2 * 60 if $d =~ /^(\d+)h(\d\d)m$/;
+	return $1 * 60 + $2 if $d =~ /^(\d+)m(\d\d)s$/;
+	return $1 if $d =~ /^(\d+)s$/;
+	die "not a duration: $d";
+}
 sub add_record
 {
 	open my $h, '>>', "$base/state/noise.csv" or die $!;
@@ -162,7 +174,7 @@ like($out, qr/^pre-flight: to decide 2% .*: \d+ instance pairs x 2 rounds, /m, '
 # restart before every round far cheaper: 20 minutes cannot decide with the
 # one, can with the other, and the pre-flight says which key to set.
 ($rc, $out, $err) = run_client('check', write_ini('spaced', "duration = 1\nrounds = auto\nbudget = 20m\nrestart = 5\n"));
-like($out, qr/^pre-flight: to decide 2% .*: \d+ instance pairs x 5 rounds, about \S+$/m,
+like($out, qr/^pre-flight: to decide 2% .*: \d+ instance pairs x 5 rounds, about \S+ \(\S+ to \S+ within what its degrees of freedom allow\)$/m,
 	'restart = 5: the time of its spacing');
 like($out, qr/^pre-flight: warning: this experiment's budget \(20m00s\) cannot decide 2% here/m, 'more than 20 minutes');
 like($out, qr/^pre-flight: that is with a restart every 5 rounds; a restart every 1 would take about \S+ at this noise \(restart = 1\)$/m,
@@ -173,6 +185,24 @@ unlike($out, qr/^restart = auto/m, 'a spacing given is kept');
 is($rc, 0, 'a run of 2 rounds after that record completes') or diag "$out\n$err";
 like($out, qr/^restart = auto: every 1 round, the cheapest unit for this host's noise \(2095-01-01T00:00:00Z: sd between instance pairs 4\.00%, between rounds 0\.80%/m,
 	'with 2 fixed rounds, every round, naming the record');
+# A record's sds are estimates: an instance sd of 0 from 19 instance pairs
+# of 2 rounds (a demo's) is not a known 0.  restart = auto chooses at their
+# upper bounds, where that 0 is what the rounds' noise could hide (taken as
+# known, it chose blocks of 5), and the time promised has its range: the
+# demo's budget of 2m30s fits the estimate, not the upper bound, so it may
+# not decide, with the budget that likely would.
+add_record("2094-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.021452,19,0.000000,18,0.036,2.583\n");
+($rc, $out, $err) = run_client('check', write_ini('demo-record', "duration = 2\nrounds = auto\nbudget = 2m30s\n"));
+like($out, qr/^restart = auto: every [2-4] rounds, the cheapest unit for this host's noise \(2094-01-01T00:00:00Z: sd between instance pairs 0\.00%, between rounds 2\.15%, at most 0\.[1-9]\d% and 2\.\d\d% within what their 18 and 19 df allow; /m,
+	'an instance sd of 0 on 18 df: bounded above 0, and blocks shorter than 5 rounds');
+like($out, qr/^pre-flight: to decide 2% .*, about (\S+) \((\S+) to (\S+) within what its degrees of freedom allow\)$/m,
+	'the time promised, within the bounds of the record\'s sds');
+my ($about, $least, $most) = $out =~ /^pre-flight: to decide 2% .*, about (\S+) \((\S+) to (\S+) within/m;
+ok(seconds_of($least) <= seconds_of($about) && seconds_of($about) <= seconds_of($most),
+	"in order: $least <= $about <= $most");
+like($out, qr/^pre-flight: warning: this experiment's budget \(2m30s\) may not decide 2% here; \Q$most\E or more would likely decide it \(budget =\)$/m,
+	'2m30s within the range: may not decide, and what likely would');
+unlike($out, qr/cannot decide/, 'not "cannot": the estimate fits');
 
 # --- the host's load ------------------------------------------------------------
 # A process spinning on every CPU loads the host (other processes busy far

@@ -541,7 +541,10 @@ test_plan_from_pilot(int pilots, bool plug_in)
  * true components in at least 65% of pilots of 2 and of 6 instance pairs
  * x 6 rounds (1,000 each, seeded; a 70% bound on each level, and the
  * time rises with each), where the design at the upper bounds is no
- * cheaper than the true one in at least 65% too.
+ * cheaper than the true one in at least 65% too.  The upper bounds given
+ * as known (stats_components_at_upper_bound()) plan exactly the design
+ * stats_plan_design() makes of the components with their degrees of
+ * freedom.
  */
 static void
 test_lower_bound(void)
@@ -567,15 +570,18 @@ test_lower_bound(void)
 		int			below_or_at = 0,
 					upper_at_or_above = 0,
 					never_above = 1,
+					same_as_planner = 1,
 					sims = 1000;
 
 		rng_seed(90 + k);
 		for (int p = 0; p < sims; p++)
 		{
 			StatsComponents ratio,
-						low;
+						low,
+						high;
 			StatsDesign dl,
-						du;
+						du,
+						dh;
 
 			pilot_components(k, 6, &ratio);
 			stats_components_at_lower_bound(&ratio, &low);
@@ -584,6 +590,12 @@ test_lower_bound(void)
 				low.variance[STATS_LEVEL_INSTANCE] <= ratio.variance[STATS_LEVEL_INSTANCE] + 1e-15;
 			stats_plan_design(&low, NULL, NULL, &pilot_cost, false, 0.02, &opt, &dl);
 			stats_plan_design(&ratio, NULL, NULL, &pilot_cost, false, 0.02, &opt, &du);
+			stats_components_at_upper_bound(&ratio, &high);
+			stats_plan_design(&high, NULL, NULL, &pilot_cost, false, 0.02, &opt, &dh);
+			same_as_planner &= high.df[STATS_LEVEL_INSTANCE] == 0 && high.df[STATS_LEVEL_ROUND] == 0 &&
+				dh.found == du.found &&
+				(!du.found || (dh.instances == du.instances && dh.rounds == du.rounds &&
+							   fabs(dh.seconds - du.seconds) < 1e-9));
 			below_or_at += dl.found && dl.seconds <= true_design.seconds;
 			upper_at_or_above += !du.found || du.seconds >= true_design.seconds;
 		}
@@ -595,6 +607,8 @@ test_lower_bound(void)
 		   100.0 * below_or_at / sims, sims);
 		ok(upper_at_or_above >= 0.65 * sims,
 		   "and at the upper bounds no cheaper in %.1f%%", 100.0 * upper_at_or_above / sims);
+		ok(same_as_planner, "%d instance pairs x 6 rounds: the upper bounds given as known plan "
+		   "the planner's own design in all %d pilots", k, sims);
 	}
 }
 
