@@ -54,6 +54,10 @@
 #                                     empty noise history, as on a fresh
 #                                     machine, so that pilot = auto measures
 #                                     a loaded host's noise first every time;
+#                                     STATE_FROM=FILE: every comparison with
+#                                     a copy of this noise history (noise.csv),
+#                                     so that each plans from the same record
+#                                     and none from another's;
 #                                     PILOT=N|off: ab's --pilot)
 #
 # LOAD=1 FRESH_STATE=1 CONFIGS=defaults PHASES=aa AA_BUDGET=2m30s SCALE=10
@@ -110,9 +114,13 @@ for repeat in $(seq 1 "$REPEAT"); do
 			[ -n "${RESET:-}" ] && restart="$restart --reset $RESET"
 			[ -n "${PILOT:-}" ] && restart="$restart --pilot $PILOT"
 			started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-			if [ -n "${FRESH_STATE:-}" ]; then
+			if [ -n "${FRESH_STATE:-}${STATE_FROM:-}" ]; then
 				rm -rf "$work/state"
 				export PGBENCH_EXT_STATE_DIR="$work/state"
+			fi
+			if [ -n "${STATE_FROM:-}" ]; then
+				mkdir "$work/state"
+				cp "$STATE_FROM" "$work/state/noise.csv"
 			fi
 			# shellcheck disable=SC2046,SC2086
 			bench_ab "$config $phase" "$work/last.log" "$client" -s "$SCALE" -c "$CLIENTS" -T "$DURATION" \
