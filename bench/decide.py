@@ -29,6 +29,14 @@
 #       once, the F test of an instance offset, the comparisons' mean B/A
 #       across them (an offset every start shares shows there), and the
 #       mean tps of their counted runs;
+#   bench/decide.py pilot DIR...
+#       kept comparisons with a pilot (pilot.json): the pilot's sd of the
+#       paired log ratio between rounds against the comparison's own (rounds
+#       within instance pairs, pooled) and its first instance pair's, and
+#       their ratio's geometric mean over the comparisons with its 95% t
+#       interval, beside the ratio a pilot and a comparison drawing from one
+#       noise would show at their degrees of freedom (an sd from few is
+#       biased low on the log scale);
 #       The truth of an A/A is no change; of a slowed phase, the mean paired
 #       log ratio of all the phase's counted rounds (its tps truth), with
 #       the CPU counters' B/A beside it.
@@ -263,6 +271,58 @@ def pooled(*dirs):
             statistics.fmean(tps)))
 
 
+def digamma(x):
+    """psi(x) for x > 0: the recurrence up to 6, then the asymptotic series."""
+    acc = 0.0
+    while x < 6:
+        acc -= 1 / x
+        x += 1
+    return acc + math.log(x) - 1 / (2 * x) - 1 / (12 * x ** 2) + 1 / (120 * x ** 4) - 1 / (252 * x ** 6)
+
+
+def mean_log_sd(df):
+    """E[log s / sigma] of a normal sample's sd on df degrees of freedom."""
+    return (digamma(df / 2) + math.log(2 / df)) / 2
+
+
+def within_sd(units):
+    """The pooled sd of values within their groups, and its degrees of freedom."""
+    ss = sum((y - statistics.fmean(u)) ** 2 for u in units for y in u)
+    df = sum(len(u) - 1 for u in units)
+    return (math.sqrt(ss / df) if df > 0 else float("nan")), df
+
+
+def pilot(*dirs):
+    """The pilot's sd between rounds against the comparison's that followed."""
+    logs, expected = [], []
+    print("| comparison | pilot: sd (df) | comparison: sd between rounds (df) | first instance pair's | comparison / pilot |")
+    print("|---|---|---|---|---|")
+    for d in dirs:
+        try:
+            p = json.load(open(d + "/pilot.json"))
+        except FileNotFoundError:
+            continue
+        units = [[t for t, _ in u] for u in round_ratios(counted_runs(d)).values()]
+        units = [u for u in units if len(u) > 1]
+        sd, df = within_sd(units)
+        first, _ = within_sd(units[:1])
+        pdf = p["rounds"] - 1
+        if df == 0 or not p["round_sd"] > 0:
+            continue
+        logs.append(math.log(sd / p["round_sd"]))
+        expected.append(mean_log_sd(df) - mean_log_sd(pdf))
+        print("| %s | %.2f%% (%d) | %.2f%% (%d) | %.2f%% | %.2f |" % (
+            d.rstrip("/").split("/")[-2:][0] + "/" + d.rstrip("/").split("/")[-1], 100 * p["round_sd"], pdf,
+            100 * sd, df, 100 * first, sd / p["round_sd"]))
+    if len(logs) < 2:
+        return
+    m = statistics.fmean(logs)
+    half = t_quantile(0.975, len(logs) - 1) * statistics.stdev(logs) / math.sqrt(len(logs))
+    print("\n%d comparisons: comparison / pilot %.2f [%.2f, %.2f] (geometric mean, 95%% t interval); "
+          "one noise at these degrees of freedom would give %.2f" % (
+              len(logs), math.exp(m), math.exp(m - half), math.exp(m + half), math.exp(statistics.fmean(expected))))
+
+
 def clopper_pearson(k, n):
     """The exact (Clopper-Pearson) 95% interval of a proportion k of n."""
     def cdf(j, p):
@@ -372,6 +432,8 @@ if __name__ == "__main__":
         units(sys.argv[2])
     elif len(sys.argv) >= 3 and sys.argv[1] == "pooled":
         pooled(*sys.argv[2:])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "pilot":
+        pilot(*sys.argv[2:])
     else:
         sys.exit("usage: bench/decide.py row DIR CONFIG PHASE REPEAT SETTING BUDGET STARTED | table CSV... "
-                 "| units DIR | pooled DIR...")
+                 "| units DIR | pooled DIR... | pilot DIR...")
