@@ -145,6 +145,35 @@ stats_components_at_upper_bound(const StatsComponents *ratio, StatsComponents *o
 	components_at_bound(ratio, out, stats_sd_bound_factor);
 }
 
+/*
+ * sqrt(k) / ncp for k = 2 .. MAX_UNITS units at (alpha, power), ncp the
+ * noncentrality at which the t criterion on k - 1 degrees of freedom has
+ * that power: a unit sd of room times it gives k units the power.  Kept
+ * for the last (alpha, power) asked: the t functions' memo holds 32
+ * answers and every plan asks for 199, so each plan searched them all
+ * again (13 ms a plan, most of the unit tests' time).
+ */
+static const double *
+sd_per_room(double alpha, double power)
+{
+	static double table[MAX_UNITS + 1];
+	static double table_alpha = NAN,
+				table_power = NAN;
+
+	if (alpha != table_alpha || power != table_power)
+	{
+		for (int k = 2; k <= MAX_UNITS; k++)
+		{
+			double		crit = stats_t_quantile(1.0 - alpha / 2.0, k - 1);
+
+			table[k] = sqrt((double) k) / stats_t_ncp_for_power(k - 1, crit, power);
+		}
+		table_alpha = alpha;
+		table_power = power;
+	}
+	return table;
+}
+
 /* Whether the costs are all finite and >= 0. */
 static bool
 costs_valid(const StatsDesignCost *c)
@@ -210,6 +239,7 @@ stats_plan_design(const StatsComponents *ratio, const StatsComponents *run_a,
 				delta,
 				room,
 			   *allowed;
+	const double *per_room;
 	int			max_units = vary_builds ? STATS_DESIGN_MAX_BUILDS : STATS_DESIGN_MAX_INSTANCES,
 				rc;
 
@@ -243,10 +273,10 @@ stats_plan_design(const StatsComponents *ratio, const StatsComponents *run_a,
 	allowed = malloc(sizeof(double) * (MAX_UNITS + 1));
 	if (allowed == NULL)
 		return STATS_ERR_NOMEM;
+	per_room = sd_per_room(opt->alpha, opt->power);
 	for (int k = 2; k <= max_units; k++)
 	{
-		double		crit = stats_t_quantile(1.0 - opt->alpha / 2.0, k - 1);
-		double		sd = room * sqrt((double) k) / stats_t_ncp_for_power(k - 1, crit, opt->power);
+		double		sd = room * per_room[k];
 
 		allowed[k] = sd * sd;
 	}
