@@ -312,7 +312,7 @@ def pilot(*dirs):
         logs.append(math.log(sd / p["round_sd"]))
         expected.append(mean_log_sd(df) - mean_log_sd(pdf))
         print("| %s | %.2f%% (%d) | %.2f%% (%d) | %.2f%% | %.2f |" % (
-            d.rstrip("/").split("/")[-2:][0] + "/" + d.rstrip("/").split("/")[-1], 100 * p["round_sd"], pdf,
+            "/".join(d.rstrip("/").split("/")[-2:]), 100 * p["round_sd"], pdf,
             100 * sd, df, 100 * first, sd / p["round_sd"]))
     if len(logs) < 2:
         return
