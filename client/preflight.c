@@ -947,7 +947,7 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 	fprintf(out, "pre-flight: pilot: %d rounds in %s: sd between rounds %.2f%% (%d df)",
 			pilot->rounds, format_duration(pilot->seconds), 100 * pilot->round_sd, df);
 	if (two && hist->found)
-		fprintf(out, "; between instance pairs %.2f%% (%s)", 100 * r.instance_sd, hist->recorded_at);
+		fprintf(out, "; between instance pairs %.2f%% (%s)", 100 * pilot->instance_sd, hist->recorded_at);
 	else if (two)
 		fprintf(out, "; between instance pairs not measured here yet, taken as 0");
 	fprintf(out, "\n");

@@ -335,6 +335,21 @@ like(slurp_file("$base/run/report.md"), qr/2 instance pairs/, 'the verdict count
 		'two rounds cannot decide 2%: said before the first counted run');
 	is($pj->{decides}, 'cannot', 'pilot.json says so too');
 }
+# With a history, the pilot measures the rounds' noise and takes the offset
+# between instance pairs from the history's record, and says which.
+{
+	local $ENV{PGBENCH_EXT_STATE_DIR} = "$base/state-pilot-history";
+	mkdir $ENV{PGBENCH_EXT_STATE_DIR} or die "mkdir: $!";
+	write_file("$ENV{PGBENCH_EXT_STATE_DIR}/noise.csv",
+		"$header\n2088-01-01T00:00:00Z,select-only,1,two,interleaved,0.010000,40,0.020000,12,0.300,3.000,\n");
+	($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-T', '1', '-r', '2', '-b', 'select-only',
+		'--pilot', '3', '--schedule', 'interleaved', '--variant', 'A', '--bindir', $bindir,
+		'--variant', 'B', '--bindir', $bindir, '-o', "$base/pilot-history");
+	is($rc, 0, 'a run with a pilot and a history') or diag "$out\n$err";
+	like($out, qr/^pre-flight: pilot: 3 rounds in \S+: sd between rounds [\d.]+% \(2 df\); between instance pairs 2\.00% \(2088-01-01T00:00:00Z\)$/m,
+		'the pilot names the history\'s offset between instance pairs, as recorded');
+	is(read_json("$base/pilot-history/pilot.json")->{instance_sd}, 0.02, 'and pilot.json holds it');
+}
 
 # --- aslr = auto -----------------------------------------------------------------
 # Off where every server runs one binary (the same directory, symbolic links
