@@ -646,6 +646,31 @@ design_seconds(const Planning *p, NoiseBound bound, int unit_rounds, StatsDesign
 }
 
 /*
+ * The times design_seconds() gives at p's noise's lower bound, estimate and
+ * upper bound; design holds the design at the estimate.
+ */
+static void
+design_seconds_range(const Planning *p, int unit_rounds, double *least_s, double *expected_s,
+					 double *most_s, StatsDesign *design)
+{
+	*least_s = design_seconds(p, AT_LOWER_BOUND, unit_rounds, design);
+	*most_s = design_seconds(p, AT_UPPER_BOUND, unit_rounds, design);
+	*expected_s = design_seconds(p, AT_ESTIMATE, unit_rounds, design);
+}
+
+/*
+ * What to give a time that falls short, for a warning: the time that
+ * decides at the estimate (give it), or at the noise's upper bound
+ * (likely), with the keys that set it.
+ */
+static char *
+time_to_give(const ExperimentSpec *spec, double seconds, bool likely)
+{
+	return psprintf(likely ? "; %s or more would likely decide it%s" : "; give it %s or more%s",
+					format_duration(seconds), limit_hint(spec));
+}
+
+/*
  * Where the plan's spacing of restarts (unit_rounds) takes more than the
  * time left (expected_s, NAN: no design) and the cheapest spacing would
  * fit, say which: the noise judged ("at" it) chose neither.
@@ -773,9 +798,7 @@ print_expected_time(const ExperimentSpec *spec, const NoiseRecord *r, double noi
 	}
 	unit_rounds = plan_restart_rounds(spec, &why);
 	left_s = available_s(spec, &p.cost);
-	least_s = design_seconds(&p, AT_LOWER_BOUND, unit_rounds, &design);
-	most_s = design_seconds(&p, AT_UPPER_BOUND, unit_rounds, &design);
-	expected_s = design_seconds(&p, AT_ESTIMATE, unit_rounds, &design);
+	design_seconds_range(&p, unit_rounds, &least_s, &expected_s, &most_s, &design);
 	if (!isfinite(expected_s))
 	{
 		fprintf(out, "pre-flight: warning: this experiment cannot decide %.0f%% at this noise: %s\n",
@@ -797,14 +820,13 @@ print_expected_time(const ExperimentSpec *spec, const NoiseRecord *r, double noi
 				limit_name(spec), format_duration(left_s),
 				word == BUDGET_CANNOT ? "would not" : "might not", 100 * effect);
 	else if (word == BUDGET_CANNOT)
-		fprintf(out, "pre-flight: warning: this experiment's %s (%s) cannot decide %.0f%% here; give it %s or more%s\n",
-				limit_name(spec), format_duration(left_s),
-				100 * effect, format_duration(expected_s), limit_hint(spec));
+		fprintf(out, "pre-flight: warning: this experiment's %s (%s) cannot decide %.0f%% here%s\n",
+				limit_name(spec), format_duration(left_s), 100 * effect,
+				time_to_give(spec, expected_s, false));
 	else if (word == BUDGET_MAY_NOT)
 		fprintf(out, "pre-flight: warning: this experiment's %s (%s) may not decide %.0f%% here%s\n",
 				limit_name(spec), format_duration(left_s), 100 * effect,
-				isfinite(most_s) ? psprintf("; %s or more would likely decide it%s",
-											format_duration(most_s), limit_hint(spec)) : "");
+				isfinite(most_s) ? time_to_give(spec, most_s, true) : "");
 	else if (quieter && !pilot)
 		warn_unmeasured_load(spec, effect, out);
 	print_spacing_hint(&p, unit_rounds, expected_s, left_s, "at this noise", out);
@@ -940,9 +962,8 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 		record_components(hist, true, &p.offset);
 	pilot->instance_sd = two && hist->found ? hist->instance_sd : 0;
 	pilot->left_s = available_s(spec, &p.cost) - before;
-	pilot->most_s = design_seconds(&p, AT_UPPER_BOUND, unit_rounds, &design);
-	pilot->least_s = design_seconds(&p, AT_LOWER_BOUND, unit_rounds, &design);
-	pilot->expected_s = design_seconds(&p, AT_ESTIMATE, unit_rounds, &design);
+	design_seconds_range(&p, unit_rounds, &pilot->least_s, &pilot->expected_s, &pilot->most_s,
+						 &design);
 
 	fprintf(out, "pre-flight: pilot: %d rounds in %s: sd between rounds %.2f%% (%d df)",
 			pilot->rounds, format_duration(pilot->seconds), 100 * pilot->round_sd, df);
@@ -961,18 +982,15 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) cannot decide %.0f%% at this load: %s\n",
 				what, format_duration(Max(0, pilot->left_s)), 100 * effect, design.reason);
 	else if (word == BUDGET_CANNOT)
-		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) cannot decide %.0f%% at this load: at the pilot's noise it takes %s (%s); give it %s or more%s\n",
+		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) cannot decide %.0f%% at this load: at the pilot's noise it takes %s (%s)%s\n",
 				what, format_duration(Max(0, pilot->left_s)), 100 * effect, expected, range,
-				format_duration(before + (isfinite(pilot->expected_s) ? pilot->expected_s : pilot->least_s)),
-				limit_hint(spec));
+				time_to_give(spec, before + (isfinite(pilot->expected_s) ? pilot->expected_s : pilot->least_s),
+							 false));
 	else if (word == BUDGET_MAY_NOT)
 		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) may not decide %.0f%% at this load: at the pilot's noise it takes %s (%s)%s\n",
 				what, format_duration(pilot->left_s), 100 * effect, expected, range,
 				unbounded ? " if the offset between instance pairs, not measured here yet, is small, more if not"
-				: isfinite(pilot->most_s)
-				? psprintf("; %s or more would likely decide it%s", format_duration(before + pilot->most_s),
-						   limit_hint(spec))
-				: "");
+				: isfinite(pilot->most_s) ? time_to_give(spec, before + pilot->most_s, true) : "");
 	else
 		fprintf(out, "pre-flight: at the pilot's noise, to decide %.0f%% takes %s (%s): within the %s (%s left)\n",
 				100 * effect, expected, range, what, format_duration(pilot->left_s));
