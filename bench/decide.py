@@ -214,6 +214,13 @@ def t_quantile(p, df):
     return (lo + hi) / 2
 
 
+def within_sd(units):
+    """The pooled sd of values within their groups, and its degrees of freedom."""
+    ss = sum((y - statistics.fmean(u)) ** 2 for u in units for y in u)
+    df = sum(len(u) - 1 for u in units)
+    return (math.sqrt(ss / df) if df > 0 else float("nan")), df
+
+
 def pooled(*dirs):
     """Per configuration (a directory's name without -PHASE-REPEAT), the
     comparisons' paired rounds pooled in one nested analysis of variance
@@ -248,9 +255,10 @@ def pooled(*dirs):
             grand = statistics.fmean(ys)
             means.append(grand)
             n = len(ys)
-            ssw += sum((y - statistics.fmean(u)) ** 2 for u in units for y in u)
+            sd, df = within_sd(units)
+            ssw += sd * sd * df if df > 0 else 0.0
             ssb += sum(len(u) * (statistics.fmean(u) - grand) ** 2 for u in units)
-            dfw += n - len(units)
+            dfw += df
             dfb += len(units) - 1
             # the effective rounds per unit of an unbalanced one-way layout
             sum_n2 += (n - sum(len(u) ** 2 for u in units) / n)
@@ -283,13 +291,6 @@ def digamma(x):
 def mean_log_sd(df):
     """E[log s / sigma] of a normal sample's sd on df degrees of freedom."""
     return (digamma(df / 2) + math.log(2 / df)) / 2
-
-
-def within_sd(units):
-    """The pooled sd of values within their groups, and its degrees of freedom."""
-    ss = sum((y - statistics.fmean(u)) ** 2 for u in units for y in u)
-    df = sum(len(u) - 1 for u in units)
-    return (math.sqrt(ss / df) if df > 0 else float("nan")), df
 
 
 def pilot(*dirs):
