@@ -274,6 +274,9 @@ waitpid($_, 0) foreach @spinners;
 
 # A history written before the load was: the next record rewrites it with
 # the column, its own records' load empty, and adds its own with the load.
+# The run has a pilot: with a history, it measures the rounds' noise and
+# takes the offset between instance pairs from the history's record, and
+# says which.
 my $old_dir = "$base/state-old";
 mkdir $old_dir or die "mkdir: $!";
 my $old_header = 'recorded_at,script,clients,servers,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s';
@@ -284,9 +287,12 @@ close $oh;
 {
 	local $ENV{PGBENCH_EXT_STATE_DIR} = $old_dir;
 	($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-T', '1', '-r', '4', '-b', 'select-only',
-		'--restart', '2', '--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir,
+		'--restart', '2', '--pilot', '3', '--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir,
 		'-o', "$base/old-history");
-	is($rc, 0, 'a run onto a history of 11 columns') or diag "$out\n$err";
+	is($rc, 0, 'a run with a pilot onto a history of 11 columns') or diag "$out\n$err";
+	like($out, qr/^pre-flight: pilot: 3 rounds in \S+: sd between rounds [\d.]+% \(2 df\); between instance pairs 0\.30% \(2089-01-01T00:00:00Z\)$/m,
+		'the pilot names the history\'s offset between instance pairs, as recorded');
+	is(read_json("$base/old-history/pilot.json")->{instance_sd}, 0.003, 'and pilot.json holds it');
 }
 my @old = split /\n/, slurp_file("$old_dir/noise.csv");
 is($old[0], $header, 'the history is rewritten with the load\'s column');
@@ -335,22 +341,6 @@ like(slurp_file("$base/run/report.md"), qr/2 instance pairs/, 'the verdict count
 		'two rounds cannot decide 2%: said before the first counted run');
 	is($pj->{decides}, 'cannot', 'pilot.json says so too');
 }
-# With a history, the pilot measures the rounds' noise and takes the offset
-# between instance pairs from the history's record, and says which.
-{
-	local $ENV{PGBENCH_EXT_STATE_DIR} = "$base/state-pilot-history";
-	mkdir $ENV{PGBENCH_EXT_STATE_DIR} or die "mkdir: $!";
-	write_file("$ENV{PGBENCH_EXT_STATE_DIR}/noise.csv",
-		"$header\n2088-01-01T00:00:00Z,select-only,1,two,interleaved,0.010000,40,0.020000,12,0.300,3.000,\n");
-	($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-T', '1', '-r', '2', '-b', 'select-only',
-		'--pilot', '3', '--schedule', 'interleaved', '--variant', 'A', '--bindir', $bindir,
-		'--variant', 'B', '--bindir', $bindir, '-o', "$base/pilot-history");
-	is($rc, 0, 'a run with a pilot and a history') or diag "$out\n$err";
-	like($out, qr/^pre-flight: pilot: 3 rounds in \S+: sd between rounds [\d.]+% \(2 df\); between instance pairs 2\.00% \(2088-01-01T00:00:00Z\)$/m,
-		'the pilot names the history\'s offset between instance pairs, as recorded');
-	is(read_json("$base/pilot-history/pilot.json")->{instance_sd}, 0.02, 'and pilot.json holds it');
-}
-
 # --- aslr = auto -----------------------------------------------------------------
 # Off where every server runs one binary (the same directory, symbolic links
 # resolved), on where two directories could hold two builds; a value given
