@@ -661,13 +661,18 @@ design_seconds_range(const Planning *p, int unit_rounds, double *least_s, double
 /*
  * What to give a time that falls short, for a warning: the time that
  * decides at the estimate (give it), or at the noise's upper bound
- * (likely), with the keys that set it.
+ * (likely), with the keys that set it.  It is rounded up to a budget one
+ * would write (10 s steps up to 10 minutes, then minutes, then 5
+ * minutes): rounded to the nearest second, a time just past a budget of
+ * 2m30s read "give it 2m30s or more".
  */
 static char *
 time_to_give(const ExperimentSpec *spec, double seconds, bool likely)
 {
+	double		step = seconds <= 600 ? 10 : seconds <= 3600 ? 60 : 300;
+
 	return psprintf(likely ? "; %s or more would likely decide it%s" : "; give it %s or more%s",
-					format_duration(seconds), limit_hint(spec));
+					format_duration(step * ceil(seconds / step)), limit_hint(spec));
 }
 
 /*
