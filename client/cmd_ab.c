@@ -8,6 +8,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "cmd_check.h"
 #include "cmd_run.h"
 #include "commands.h"
 #include "experiment.h"
@@ -71,6 +72,9 @@ ab_usage(void)
 	printf("  -o, --output=DIR         results directory\n");
 	printf("      --build-only         build the variants given --source, print where each\n"
 		   "                           is installed, run nothing\n");
+	printf("      --check              print the pre-flight, as \"%s check FILE\" does for a\n"
+		   "                           file (what the host allows, whether the budget can\n"
+		   "                           decide 2%%), run nothing\n", progname);
 	printf("  -v, --verbose            at the end, the noise by level and the designs too\n");
 	printf("\nVariant options (the keys of [variant NAME]; apply to the last --variant):\n");
 	printf("      --variant=NAME       start a variant\n");
@@ -183,6 +187,7 @@ static struct option ab_options[] = {
 	{"session-set", required_argument, NULL, 34},
 	{"output", required_argument, NULL, 'o'},
 	{"build-only", no_argument, NULL, 48},
+	{"check", no_argument, NULL, 52},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, '?'},
 	{NULL, 0, NULL, 0}
@@ -194,6 +199,7 @@ cmd_ab(int argc, char **argv)
 	ExperimentSpec spec;
 	RunOptions	ropts = {0};
 	char	   *section = NULL;
+	bool		check = false;
 	int			c;
 	char	   *error;
 
@@ -223,6 +229,11 @@ cmd_ab(int argc, char **argv)
 			ropts.build_only = true;
 			continue;
 		}
+		if (c == 52)
+		{
+			check = true;
+			continue;
+		}
 		if (c == 20)
 		{
 			section = psprintf("variant %s", optarg);
@@ -250,6 +261,10 @@ cmd_ab(int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error("ab", "too many command-line arguments (first is \"%s\")", argv[optind]);
+	if (check && ropts.build_only)
+		usage_error("ab", "--check and --build-only exclude each other: the one checks the experiment against this host, the other builds its variants");
+	if (check)
+		return check_execute(&spec, NULL);
 	run_choose_seed(&spec, NULL);
 	if (ropts.results_dir == NULL)
 		ropts.results_dir = timestamped_dir("results");

@@ -8,6 +8,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "cmd_check.h"
 #include "cmd_run.h"
 #include "commands.h"
 #include "build.h"
@@ -126,7 +127,6 @@ int
 run_execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 {
 	char	   *error;
-	StatsOptions opt;
 	PreflightResult preflight;
 
 	if (!build_seeds_expand(spec, &error))
@@ -144,13 +144,8 @@ run_execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 		return EXIT_USAGE;
 	}
 	/* what the host allows, before our servers load it; then the design it suggests */
-	stats_default_options(&opt);
-	preflight = preflight_print(spec, opt.noise, !ropts->resume, stdout);
+	preflight = check_print(spec, !ropts->resume);
 	ropts->preflight = &preflight;
-	if (spec->quiet.schedule_why)
-		printf("schedule = auto: %s\n", spec->quiet.schedule_why);
-	if (spec->quiet.aslr_why)
-		printf("aslr = auto: %s\n", spec->quiet.aslr_why);
 	fflush(stdout);
 	return runner_execute(spec, ropts);
 }

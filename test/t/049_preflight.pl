@@ -208,6 +208,33 @@ ok(seconds_of($likely // '0s') >= seconds_of($most) && seconds_of($likely // '0s
 	  && seconds_of($likely // '0s') % 10 == 0,
 	"the budget that likely would, $most rounded up to 10 s: " . ($likely // 'none'));
 unlike($out, qr/cannot decide/, 'not "cannot": the estimate fits');
+# ab --check: the same experiment as flags, the same pre-flight, nothing run
+# (the host's own lines apart: its load is measured anew)
+{
+	my $from_file = $out;
+	($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-b', 'select-only', '-T', '2',
+		'--rounds', 'auto', '--budget', '2m30s', '--variant', 'A', '--bindir', $bindir,
+		'--variant', 'B', '--bindir', $bindir, '-o', "$base/ab-check", '--check');
+	is($rc, 0, 'ab --check exits 0') or diag $err;
+	# the lines of the record and the design: the host's load, measured
+	# anew, moves the others
+	my $of_record = sub {
+		join "\n", grep { /^(?:pre-flight: noise here|restart = auto|pre-flight: to decide|pre-flight: warning: this experiment's|schedule = auto|aslr = auto)/ }
+		  split /\n/, $_[0];
+	};
+	is($of_record->($out), $of_record->($from_file), 'ab --check: the pre-flight of check FILE');
+	like($of_record->($out), qr/^restart = auto: .*\npre-flight: to decide 2% .*\npre-flight: warning: .* may not decide 2% here/m,
+		'its choice of spacing, its time and its warning');
+	ok(!-e "$base/ab-check", 'and nothing written');
+	($rc, $out, $err) = run_client('ab', '--variant', 'A', '--bindir', $bindir, '--build-only', '--check');
+	is($rc, 2, 'ab --check --build-only: usage error');
+	like($err, qr/--check and --build-only exclude each other/, 'naming both');
+	($rc, $out, $err) = run_client('ab', '-T', '2', '--rounds', 'auto', '--variant', 'A', '--bindir', $bindir,
+		'--variant', 'B', '--bindir', $bindir, '--check');
+	is($rc, 2, 'ab --check of a bad experiment: usage error');
+	like($err, qr/budget/, 'naming what is wrong');
+	like($err, qr/Nothing was checked/, 'and that nothing was');
+}
 
 # --- the host's load ------------------------------------------------------------
 # A process spinning on every CPU loads the host (other processes busy far
