@@ -64,7 +64,8 @@
 typedef struct HostLoad
 {
 	int			cpus;			/* this process may use */
-	double		busy_pct;		/* of all CPUs, in the sample: other processes */
+	double		busy_pct;		/* of those CPUs, in the sample: other
+								 * processes */
 	double		steal_pct;
 	double		load1;
 	char	   *governor;		/* NULL where not visible */
@@ -80,25 +81,61 @@ noise_path(void)
 
 /* ---- the host ---- */
 
-/* The first line of /proc/stat: busy (without idle, iowait), steal, total */
+/*
+ * The CPU times of /proc/stat summed over the CPUs in mine, the ones this
+ * process may use and a duet pins its sides to: busy (without idle and
+ * iowait), steal, total.  Where the kernel gives no line of them (a /proc
+ * of another shape), the first line's, of every CPU.  On a machine of
+ * many CPUs of which a run may use a few, what the others do is not the
+ * load a run meets.
+ */
 static bool
-read_cpu_times(double *busy, double *steal, double *total)
+read_cpu_times(const cpu_set_t *mine, double *busy, double *steal, double *total)
 {
 	FILE	   *f = fopen("/proc/stat", "re");
-	unsigned long long v[8] = {0};
-	bool		ok;
+	char		line[512];
+	double		all[3] = {0};
+	double		own[3] = {0};
+	const double *from;
+	bool		have_all = false;
+	bool		have_own = false;
 
 	if (f == NULL)
 		return false;
-	ok = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
-				&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8;
+	/* "cpu" then a line per CPU, "cpu0" ...: user nice system idle iowait irq softirq steal */
+	while (fgets(line, sizeof(line), f) && strncmp(line, "cpu", 3) == 0)
+	{
+		unsigned long long v[8] = {0};
+		int			cpu = -1;
+		bool		ok;
+		double	   *sum;
+
+		if (line[3] == ' ')
+			ok = sscanf(line + 3, "%llu %llu %llu %llu %llu %llu %llu %llu",
+						&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8;
+		else
+			ok = sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu,
+						&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 9;
+		if (!ok || (cpu >= 0 && (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, mine))))
+			continue;
+		sum = cpu < 0 ? all : own;
+		sum[0] += v[0] + v[1] + v[2] + v[5] + v[6];
+		sum[1] += v[7];
+		for (int i = 0; i < 8; i++)
+			sum[2] += v[i];
+		if (cpu < 0)
+			have_all = true;
+		else
+			have_own = true;
+	}
 	fclose(f);
-	*total = 0;
-	for (int i = 0; i < 8; i++)
-		*total += v[i];
-	*busy = v[0] + v[1] + v[2] + v[5] + v[6];
-	*steal = v[7];
-	return ok;
+	if (!have_own && !have_all)
+		return false;
+	from = have_own ? own : all;
+	*busy = from[0];
+	*steal = from[1];
+	*total = from[2];
+	return true;
 }
 
 static void
@@ -116,12 +153,21 @@ host_load(HostLoad *h)
 
 	memset(h, 0, sizeof(*h));
 	h->busy_pct = h->steal_pct = h->load1 = NAN;
-	h->cpus = sched_getaffinity(0, sizeof(mine), &mine) == 0 ? CPU_COUNT(&mine) : 1;
-	/* half a second of the whole machine, before this experiment loads it */
-	if (read_cpu_times(&b0, &s0, &t0))
+	if (sched_getaffinity(0, sizeof(mine), &mine) != 0)
+	{
+		/* nothing says which: take them all */
+		CPU_ZERO(&mine);
+		for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+			CPU_SET(cpu, &mine);
+		h->cpus = 1;
+	}
+	else
+		h->cpus = CPU_COUNT(&mine);
+	/* half a second of this process's CPUs, before this experiment loads them */
+	if (read_cpu_times(&mine, &b0, &s0, &t0))
 	{
 		pg_usleep(500000);
-		if (read_cpu_times(&b1, &s1, &t1) && t1 > t0)
+		if (read_cpu_times(&mine, &b1, &s1, &t1) && t1 > t0)
 		{
 			h->busy_pct = 100 * (b1 - b0) / (t1 - t0);
 			h->steal_pct = 100 * (s1 - s0) / (t1 - t0);

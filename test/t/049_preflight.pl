@@ -12,7 +12,8 @@
 # needs more than the budget (of any spacing given, naming a cheaper one
 # that would fit); aslr = auto turns randomization
 # off where every server runs one binary.  Every record holds the share of
-# the CPUs other processes kept busy as its experiment began; on a loaded
+# the client's CPUs (those it may use) other processes kept busy as its
+# experiment began, measured on those CPUs alone; on a loaded
 # host (spinning processes here) check takes a loaded host's record first,
 # and with only a quieter one's warns that the budget may not decide; a
 # history from before the load was recorded is rewritten with its column.
@@ -243,10 +244,11 @@ unlike($out, qr/cannot decide/, 'not "cannot": the estimate fits');
 # of 2m30s cannot decide 2%; with only the quiet host's record, the time it
 # gives is a lower bound, and check warns that the budget may not decide;
 # with no history at all, it warns the same.
-sub spin_every_cpu
+# spin_on(CPU...): a process spinning on each CPU given; their pids
+sub spin_on
 {
 	my @pids;
-	for my $cpu (0 .. `nproc --all` - 1)
+	for my $cpu (@_)
 	{
 		my $pid = fork() // die "fork: $!";
 		if ($pid == 0)
@@ -266,7 +268,7 @@ print $lh "$header\n",
   "2091-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.010000,40,0.003000,12,0.300,3.000,2.0\n";
 close $lh;
 my $demo_like = write_ini('demo-like', "duration = 2\nrounds = auto\nbudget = 2m30s\n");
-my @spinners = spin_every_cpu();
+my @spinners = spin_on(0 .. `nproc --all` - 1);
 {
 	local $ENV{PGBENCH_EXT_STATE_DIR} = $loaded_dir;
 	($rc, $out, $err) = run_client('check', $demo_like);
@@ -303,6 +305,23 @@ my @spinners = spin_every_cpu();
 }
 kill 'KILL', @spinners;
 waitpid($_, 0) foreach @spinners;
+
+# The load a run meets is that of the CPUs it may use (and a duet pins its
+# sides to): with the client on one CPU and a process spinning on that CPU
+# alone, it is busy whatever the others do; counted over the machine, a
+# quiet second CPU would halve it.
+{
+	my $cpu = `nproc --all` - 1;
+	my @spinner = spin_on($cpu);
+	my ($one_out, $one_err) = ('', '');
+	IPC::Run::run([ 'taskset', '-c', $cpu, client(), 'check', $demo_like ],
+		'<', \undef, '>', \$one_out, '2>', \$one_err);
+	kill 'KILL', @spinner;
+	waitpid($_, 0) foreach @spinner;
+	my ($busy) = $one_out =~ /^pre-flight: 1 CPU; other processes busy (\d+)% of them/m;
+	ok(defined $busy, 'a client on one CPU: its pre-flight counts that one') or diag "$one_out\n$one_err";
+	cmp_ok($busy // 0, '>=', 80, 'and the load on it, not the machine\'s');
+}
 
 # A history written before the load was: the next record rewrites it with
 # the column, its own records' load empty, and adds its own with the load.
