@@ -48,8 +48,9 @@
 #                                     FIRST_SEED=S: the repeats' --seed from S
 #                                     on (default 1), so that a later sitting's
 #                                     comparisons do not repeat an earlier's;
-#                                     LOAD=1: a process spinning on every CPU
-#                                     through the sitting, a loaded host;
+#                                     LOAD=N: N processes spinning on every
+#                                     CPU through the sitting, a loaded host
+#                                     (LOAD=1 one each, LOAD=2 a heavier load);
 #                                     FRESH_STATE=1: every comparison with an
 #                                     empty noise history, as on a fresh
 #                                     machine, so that pilot = auto measures
@@ -89,12 +90,13 @@ done
 bench_begin decide
 spinners=""
 trap 'rm -rf "$work"; [ -z "$spinners" ] || kill $spinners 2>/dev/null' EXIT
-if [ -n "${LOAD:-}" ]; then
+case ${LOAD:-0} in [0-9] | [0-9][0-9]) ;; *) echo "bench/decide.sh: LOAD must be a count of processes per CPU, got \"$LOAD\"" >&2; exit 2 ;; esac
+for _ in $(seq 1 "${LOAD:-0}"); do
 	for cpu in $(seq 0 $(($(nproc --all) - 1))); do
 		taskset -c "$cpu" sh -c 'while :; do :; done' &
 		spinners="$spinners $!"
 	done
-fi
+done
 bindir=$("$PG_CONFIG" --bindir)
 client=${CLIENT:-client/pgbench_ext}
 echo "config,phase,repeat,setting,budget,decision,estimate,ci_low,ci_high,spent_s,rounds,units,look,max_looks,sum_log_ratio,paired_rounds,cpu_ratio,started_at,unit_lag1,unit_cpu_r,unit_sd,unit_cpu_sd,instance_sd,round_sd,pilot_decides,pilot_round_sd,pilot_expected_s,pilot_least_s,pilot_most_s,forecast" >"$CSV"
