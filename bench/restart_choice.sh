@@ -7,7 +7,9 @@
 #
 # EXPERIMENT is an experiment file, or "demo" for make demo's first
 # experiment (two servers of PG_CONFIG's installation, pgbench -S -c 1,
-# 2-second runs, rounds = auto with a budget of 2m30s, reset = never).
+# 2-second runs, rounds = auto with a budget of 2m30s, reset = never), as
+# tools/demo-experiments spells it: each CLIENT checks it as ab's flags
+# ("ab ... --check", in clients since its commit c4db673).
 # For every record of NOISE.csv (the host's history: noise.csv in the
 # client's state directory, docs/experiments.md) of two servers whose sds
 # both rest on 10 degrees of freedom or more, as restart = auto needs, and
@@ -42,11 +44,17 @@ work=$(mktemp -d /tmp/pgbench_ext_restart_choice.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 export PGBENCH_EXT_STATE_DIR="$work"
 if [ "$experiment" = demo ]; then
-	bindir=$("${PG_CONFIG:-pg_config}" --bindir)
-	experiment="$work/demo.ini"
-	printf '[experiment]\nscale = 10\nclients = 1\nscript = select-only\nduration = 2\nrounds = auto\nbudget = 2m30s\nreset = never\n\n[variant base]\nbindir = %s\n\n[variant async]\nbindir = %s\nset = synchronous_commit=off\n' \
-		"$bindir" "$bindir" >"$experiment"
+	. "$top/tools/demo-experiments"
+	demo_across_servers "$("${PG_CONFIG:-pg_config}" --bindir)"
 fi
+# CLIENT's pre-flight of the experiment
+check_with() {
+	if [ "$experiment" = demo ]; then
+		"$1" ab "${demo_flags[@]}" --check
+	else
+		"$1" check "$experiment"
+	fi
+}
 
 # columns: 4 servers, 5 schedule, 7 round_df, 9 instance_df
 awk -F, -v s="$schedule" 'NR > 1 && $4 == "two" && $5 == s && $7 >= 10 && $9 >= 10' "$history" >"$work/records"
@@ -56,7 +64,7 @@ while read -r record; do
 	{ head -1 "$history"; echo "$record"; } >"$work/noise.csv"
 	line="$(echo "$record" | cut -d, -f1,6-9)"
 	for client in "$@"; do
-		out=$("$client" check "$experiment")
+		out=$(check_with "$client")
 		rounds=$(echo "$out" | sed -n 's/^restart = auto: every \([0-9]*\) round.*/\1/p')
 		if echo "$out" | grep -q "^pre-flight: warning: this experiment's .* cannot decide"; then
 			word=cannot

@@ -236,6 +236,17 @@ unlike($out, qr/cannot decide/, 'not "cannot": the estimate fits');
 	like($err, qr/budget/, 'naming what is wrong');
 	like($err, qr/Nothing was checked/, 'and that nothing was');
 }
+# make demo's experiments, as tools/demo-experiments spells them for
+# tools/demo and bench/restart_choice.sh: ab takes their flags
+foreach my $experiment (qw(demo_across_servers demo_on_one_server))
+{
+	my ($demo_out, $demo_err) = ('', '');
+	IPC::Run::run([ 'bash', '-c', '. "$1/tools/demo-experiments" && ' . $experiment
+		  . ' "$2" && exec "$3" ab "${demo_flags[@]}" --check', 'demo', source_tree(), $bindir, client() ],
+		'<', \undef, '>', \$demo_out, '2>', \$demo_err);
+	is($? >> 8, 0, "make demo's $experiment: ab --check takes its flags") or diag $demo_err;
+	like($demo_out, qr/^schedule = auto: /m, "$experiment: and checks them");
+}
 
 # --- the host's load ------------------------------------------------------------
 # A process spinning on every CPU loads the host (other processes busy far
