@@ -9,7 +9,7 @@
 # experiment (two servers of PG_CONFIG's installation, pgbench -S -c 1,
 # 2-second runs, rounds = auto with a budget of 2m30s, reset = never), as
 # tools/demo-experiments spells it: each CLIENT checks it as ab's flags
-# ("ab ... --check", in clients since its commit c4db673).
+# ("ab ... --check", which clients have from commit c4db673 on).
 # For every record of NOISE.csv (the host's history: noise.csv in the
 # client's state directory, docs/experiments.md) of two servers whose sds
 # both rest on 10 degrees of freedom or more, as restart = auto needs, and
