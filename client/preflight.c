@@ -509,7 +509,10 @@ typedef struct Planning
 	double		effect;			/* twice the threshold */
 } Planning;
 
-/* Which noise a design is planned at: its 70% bounds, or the estimate */
+/*
+ * Which noise a design is planned at: its lower 90% or upper 70% bounds
+ * (stats_components_at_lower_bound() and _upper_), or the estimate
+ */
 typedef enum NoiseBound
 {
 	AT_LOWER_BOUND,
@@ -818,7 +821,7 @@ time_range(double least_s, double most_s, const char *df)
 /*
  * The time record r's noise takes to decide twice the threshold with this
  * experiment's plan (its spacing of restarts), at the estimate and within
- * its 70% bounds, against the experiment's time, in the pilot's three
+ * its bounds, against the experiment's time, in the pilot's three
  * words (preflight_budget_word()): a warning where it cannot or may not
  * pay for it, unless the record is of a busier host (busier), and where
  * it is of a quieter one (quieter) with no pilot to measure the load,
@@ -964,7 +967,7 @@ preflight_budget_word_name(BudgetWord word)
  * of any load, where the load moves it little (docs/calibration.md), or 0 where
  * the history has none: the time is then the least it takes.  Its sd rests
  * on a few degrees of freedom, so the time is given at the estimate and at
- * its lower and upper 70% bounds, the record's offset bounded likewise on
+ * its lower 90% and upper 70% bounds, the record's offset bounded likewise on
  * its own layout (the upper is what the design planner plans with from
  * its own data, stats_design.c): "cannot" where even the
  * lower bound needs more time than is left, "can" where even the upper

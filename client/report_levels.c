@@ -395,7 +395,7 @@ report_cell_levels(ReportData *r, ReportCell *c)
 
 /*
  * The cheapest design at the low end of the noise a cell has shown so far:
- * each component at its lower 70% confidence bound
+ * each component at its lower 90% confidence bound
  * (stats_components_at_lower_bound(); one server, the paired rounds' sd
  * at its own), where c->design plans with the upper bound.  Where even
  * this one takes more than the time left, the time cannot decide

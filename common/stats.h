@@ -333,9 +333,10 @@ extern double stats_sd_bound_factor(double df);
 extern double stats_robust_sd_bound_factor(int n_a, int n_b);
 
 /*
- * Its mirror: the lower 70% confidence bound of a sample sd on df degrees
- * of freedom over the estimate, sqrt(df / chi2(0.7, df)); what a claim that
- * the noise is too large for a budget rests on (the pilot, preflight.c).
+ * Its mirror, stricter: the lower 90% confidence bound of a sample sd on df
+ * degrees of freedom over the estimate, sqrt(df / chi2(0.9, df)); what a
+ * claim that the noise is too large for a budget ("cannot") rests on (the
+ * pre-flight and pilot, preflight.c; the line after the second block).
  */
 extern double stats_sd_lower_bound_factor(double df);
 

@@ -172,12 +172,12 @@ like($out, qr/^restart = auto: every 2 rounds, the cheapest unit for this host's
 	'an instance offset five times the rounds\' sd: a restart every 2 rounds under rounds = auto, not every round');
 like($out, qr/^pre-flight: to decide 2% .*: \d+ instance pairs x 2 rounds, /m, 'the time promised is of a restart every 2');
 # A spacing given, of 5 rounds, where that record's instance offset makes a
-# restart before every round far cheaper: 20 minutes cannot decide with the
+# restart before every round far cheaper: 15 minutes cannot decide with the
 # one, can with the other, and the pre-flight says which key to set.
-($rc, $out, $err) = run_client('check', write_ini('spaced', "duration = 1\nrounds = auto\nbudget = 20m\nrestart = 5\n"));
+($rc, $out, $err) = run_client('check', write_ini('spaced', "duration = 1\nrounds = auto\nbudget = 15m\nrestart = 5\n"));
 like($out, qr/^pre-flight: to decide 2% .*: \d+ instance pairs x 5 rounds, about \S+ \(\S+ to \S+ within what its degrees of freedom allow\)$/m,
 	'restart = 5: the time of its spacing');
-like($out, qr/^pre-flight: warning: this experiment's budget \(20m00s\) cannot decide 2% here/m, 'more than 20 minutes');
+like($out, qr/^pre-flight: warning: this experiment's budget \(15m00s\) cannot decide 2% here/m, 'more than 15 minutes');
 like($out, qr/^pre-flight: that is with a restart every 5 rounds; a restart every 1 would take about \S+ at this noise \(restart = 1\)$/m,
 	'and the spacing that would fit is named');
 unlike($out, qr/^restart = auto/m, 'a spacing given is kept');

@@ -223,9 +223,9 @@ test_units(void)
 
 /*
  * The lower bound the pilot's claim rests on, by simulation: the sd of 6
- * normal draws (5 df) times the factor lies at or below the true sd in 70%
- * of samples.  Of 20,000 samples the share has an sd of 0.32 points, so
- * [68.9%, 71.1%] (3.4 sds) fails by chance once in 1,500 runs.
+ * normal draws (5 df) times the factor lies at or below the true sd in 90%
+ * of samples.  Of 20,000 samples the share has an sd of 0.21 points, so
+ * [89.28%, 90.72%] (3.4 sds) fails by chance once in 1,500 runs.
  */
 static void
 test_lower_bound_coverage(void)
@@ -247,8 +247,8 @@ test_lower_bound_coverage(void)
 			ss += (x[i] - mean) * (x[i] - mean);
 		below += sqrt(ss / 5) * f <= 1.0;
 	}
-	ok(fabs((double) below / samples - 0.7) <= 0.011,
-	   "the sd's lower 70%% bound on 5 df lies below the true sd in %.1f%% of %d samples (70%% +- 1.1)",
+	ok(fabs((double) below / samples - 0.9) <= 0.0072,
+	   "the sd's lower 90%% bound on 5 df lies below the true sd in %.2f%% of %d samples (90%% +- 0.72)",
 	   100.0 * below / samples, samples);
 }
 
@@ -261,8 +261,8 @@ test_bounds(void)
 	is_close(stats_chisq_quantile(0.05, 1.0), 0.00393214, 5e-8, "chi-square 5% quantile, 1 df");
 	is_close(stats_sd_bound_factor(5.0), sqrt(5.0 / stats_chisq_quantile(0.3, 5.0)), 1e-12,
 			 "the sd's upper 70% bound on 5 df: sqrt(5 / chi2(0.3, 5)) = 1.291");
-	is_close(stats_sd_lower_bound_factor(5.0), sqrt(5.0 / 6.064430), 5e-6,
-			 "the sd's lower 70% bound on 5 df: sqrt(5 / chi2(0.7, 5)) = 0.908");
+	is_close(stats_sd_lower_bound_factor(5.0), sqrt(5.0 / 9.236357), 5e-6,
+			 "the sd's lower 90% bound on 5 df: sqrt(5 / chi2(0.9, 5)) = 0.736");
 	ok(isnan(stats_sd_lower_bound_factor(0.0)), "no lower bound without degrees of freedom");
 	test_lower_bound_coverage();
 	ok(stats_robust_sd_bound_factor(6, 0) > stats_sd_bound_factor(5.0) &&
