@@ -84,10 +84,10 @@ noise_path(void)
 /*
  * The CPU times of /proc/stat summed over the CPUs in mine, the ones this
  * process may use and a duet pins its sides to: busy (without idle and
- * iowait), steal, total.  Where the kernel gives no line of them (a /proc
- * of another shape), the first line's, of every CPU.  On a machine of
- * many CPUs of which a run may use a few, what the others do is not the
- * load a run meets.
+ * iowait), steal, total.  Where mine is NULL (the mask could not be read),
+ * or the kernel gives no line of them (a /proc of another shape), the
+ * first line's, of every CPU.  On a machine of many CPUs of which a run
+ * may use a few, what the others do is not the load a run meets.
  */
 static bool
 read_cpu_times(const cpu_set_t *mine, double *busy, double *steal, double *total)
@@ -116,7 +116,7 @@ read_cpu_times(const cpu_set_t *mine, double *busy, double *steal, double *total
 		else
 			ok = sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu,
 						&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 9;
-		if (!ok || (cpu >= 0 && (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, mine))))
+		if (!ok || (cpu >= 0 && (mine == NULL || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, mine))))
 			continue;
 		sum = cpu < 0 ? all : own;
 		sum[0] += v[0] + v[1] + v[2] + v[5] + v[6];
@@ -142,6 +142,7 @@ static void
 host_load(HostLoad *h)
 {
 	cpu_set_t	mine;
+	bool		known;
 	double		b0,
 				s0,
 				t0,
@@ -153,21 +154,13 @@ host_load(HostLoad *h)
 
 	memset(h, 0, sizeof(*h));
 	h->busy_pct = h->steal_pct = h->load1 = NAN;
-	if (sched_getaffinity(0, sizeof(mine), &mine) != 0)
-	{
-		/* nothing says which: take them all */
-		CPU_ZERO(&mine);
-		for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-			CPU_SET(cpu, &mine);
-		h->cpus = 1;
-	}
-	else
-		h->cpus = CPU_COUNT(&mine);
+	known = sched_getaffinity(0, sizeof(mine), &mine) == 0;
+	h->cpus = known ? CPU_COUNT(&mine) : 1;
 	/* half a second of this process's CPUs, before this experiment loads them */
-	if (read_cpu_times(&mine, &b0, &s0, &t0))
+	if (read_cpu_times(known ? &mine : NULL, &b0, &s0, &t0))
 	{
 		pg_usleep(500000);
-		if (read_cpu_times(&mine, &b1, &s1, &t1) && t1 > t0)
+		if (read_cpu_times(known ? &mine : NULL, &b1, &s1, &t1) && t1 > t0)
 		{
 			h->busy_pct = 100 * (b1 - b0) / (t1 - t0);
 			h->steal_pct = 100 * (s1 - s0) / (t1 - t0);

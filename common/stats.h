@@ -499,10 +499,12 @@ extern int	stats_rounds_per_unit(double var_instance, double var_round, double r
 								  double round_s, int max_rounds);
 
 /*
- * ratio's components at their lower 70% confidence bounds (the mirror of
- * what stats_plan_design() plans with), given without degrees of freedom
- * so that a design planned from them takes them as known: the cheapest
- * design the noise measured so far could still allow.
+ * ratio's components at their lower 90% confidence bounds
+ * (stats_sd_lower_bound_factor(); stricter than the upper 70% bounds
+ * stats_plan_design() plans with, since "cannot" rests on them), given
+ * without degrees of freedom so that a design planned from them takes them
+ * as known: the cheapest design the noise measured so far could still
+ * allow.
  */
 extern void stats_components_at_lower_bound(const StatsComponents *ratio,
 											StatsComponents *out);
