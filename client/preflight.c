@@ -695,8 +695,10 @@ static void
 design_seconds_range(const Planning *p, int unit_rounds, double *least_s, double *expected_s,
 					 double *most_s, StatsDesign *design)
 {
-	*least_s = design_seconds(p, AT_LOWER_BOUND, unit_rounds, design);
-	*most_s = design_seconds(p, AT_UPPER_BOUND, unit_rounds, design);
+	StatsDesign at_bound;
+
+	*least_s = design_seconds(p, AT_LOWER_BOUND, unit_rounds, &at_bound);
+	*most_s = design_seconds(p, AT_UPPER_BOUND, unit_rounds, &at_bound);
 	*expected_s = design_seconds(p, AT_ESTIMATE, unit_rounds, design);
 }
 
