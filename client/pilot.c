@@ -102,6 +102,8 @@ write_pilot_json(const Experiment *x, const PilotNoise *p, const double *ratios,
 	{
 		json_object_set_new(doc, "round_sd", json_real(p->round_sd));
 		json_object_set_new(doc, "instance_sd", json_real(p->instance_sd));
+		json_object_set_new(doc, "largest_offset_sd", isfinite(p->largest_offset_sd) ?
+							json_real(p->largest_offset_sd) : json_null());
 		json_object_set_new(doc, "expected_s", isfinite(p->expected_s) ? json_real(p->expected_s) : json_null());
 		json_object_set_new(doc, "least_s", isfinite(p->least_s) ? json_real(p->least_s) : json_null());
 		json_object_set_new(doc, "most_s", isfinite(p->most_s) ? json_real(p->most_s) : json_null());

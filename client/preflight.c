@@ -741,6 +741,41 @@ print_spacing_hint(const Planning *p, int unit_rounds, double expected_s, double
 }
 
 /*
+ * Two servers with no instance offset on record: the largest sd between
+ * instance pairs at which the design at p's estimate of the rounds' noise
+ * still fits in left_s, so that "if the offset is small" says how small;
+ * NAN where even none does not fit.  The time grows with the offset, so a
+ * bisection finds it; past the rounds' own sd it is given as that (an
+ * offset that large is no longer "small").
+ */
+static double
+largest_offset_that_fits(const Planning *p, int unit_rounds, double left_s)
+{
+	Planning	trial = *p;
+	StatsDesign design;
+	double		low = 0;
+	double		high = sqrt(p->noise.variance[STATS_LEVEL_ROUND]);
+
+	trial.offset.variance[STATS_LEVEL_INSTANCE] = 0;
+	if (!(design_seconds(&trial, AT_ESTIMATE, unit_rounds, &design) <= left_s))
+		return NAN;
+	trial.offset.variance[STATS_LEVEL_INSTANCE] = high * high;
+	if (design_seconds(&trial, AT_ESTIMATE, unit_rounds, &design) <= left_s)
+		return high;
+	for (int i = 0; i < 30; i++)
+	{
+		double		mid = (low + high) / 2;
+
+		trial.offset.variance[STATS_LEVEL_INSTANCE] = mid * mid;
+		if (design_seconds(&trial, AT_ESTIMATE, unit_rounds, &design) <= left_s)
+			low = mid;
+		else
+			high = mid;
+	}
+	return low;
+}
+
+/*
  * restart = auto across two servers: the rounds between restarts from this
  * host's history — fixed before any run, so the data it judges never chose
  * it: those of the cheapest design that decides twice the noise threshold
@@ -956,6 +991,19 @@ preflight_budget_word_name(BudgetWord word)
 }
 
 /*
+ * What the time at the pilot's noise assumes of an instance offset not
+ * measured yet (largest_offset_that_fits()'s sd, NAN: none fits).
+ */
+static char *
+offset_condition(double largest_sd)
+{
+	if (!isfinite(largest_sd))
+		return pg_strdup(" with no offset between instance pairs, more with one (not measured here yet)");
+	return psprintf(" with no offset between instance pairs; it fits if their sd, not measured here yet, is below %.2f%%",
+					100 * largest_sd);
+}
+
+/*
  * The pilot's rounds are one instance pair's: the sd between rounds is
  * theirs, the run's cost beyond its pgbench time what they took, and the
  * sd between instance pairs (two servers) that of the pre-flight's record
@@ -1013,6 +1061,7 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 	pilot->left_s = available_s(spec, &p.cost) - before;
 	design_seconds_range(&p, unit_rounds, &pilot->least_s, &pilot->expected_s, &pilot->most_s,
 						 &design);
+	pilot->largest_offset_sd = unbounded ? largest_offset_that_fits(&p, unit_rounds, pilot->left_s) : NAN;
 
 	fprintf(out, "pre-flight: pilot: %d rounds in %s: sd between rounds %.2f%% (%d df)",
 			pilot->rounds, format_duration(pilot->seconds), 100 * pilot->round_sd, df);
@@ -1038,7 +1087,7 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 	else if (word == BUDGET_MAY_NOT)
 		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) may not decide %.0f%% at this load: at the pilot's noise it takes %s (%s)%s\n",
 				what, format_duration(pilot->left_s), 100 * effect, expected, range,
-				unbounded ? " if the offset between instance pairs, not measured here yet, is small, more if not"
+				unbounded ? offset_condition(pilot->largest_offset_sd)
 				: isfinite(pilot->most_s) ? time_to_give(spec, before + pilot->most_s, true) : "");
 	else
 		fprintf(out, "pre-flight: at the pilot's noise, to decide %.0f%% takes %s (%s): within the %s (%s left)\n",

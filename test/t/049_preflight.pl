@@ -402,6 +402,32 @@ like(slurp_file("$base/run/report.md"), qr/2 instance pairs/, 'the verdict count
 	like($out, qr/^pre-flight: warning: this experiment's rounds \(\S+ left\) cannot decide 2% at this load: /m,
 		'two rounds cannot decide 2%: said before the first counted run');
 	is($pj->{decides}, 'cannot', 'pilot.json says so too');
+	ok(exists $pj->{largest_offset_sd} && !defined $pj->{largest_offset_sd},
+		'where even no offset between instance pairs fits, no sd of it does');
+}
+# With time enough at the pilot's noise and no offset between instance pairs
+# on record, "may not" says up to which sd of that offset the time fits (at
+# most the rounds' own), as pilot.json does; the run is stopped with Ctrl-C
+# once the pilot has spoken, keeping what it wrote.
+{
+	local $ENV{PGBENCH_EXT_STATE_DIR} = "$base/state-offset";
+	my $dir = "$base/pilot-offset";
+	my ($o, $e) = ('', '');
+	my $h = IPC::Run::start(
+		[ client(), 'ab', '-s', '1', '-c', '1', '-T', '1', '-b', 'select-only', '--reset', 'never',
+			'--rounds', 'auto', '--budget', '1d', '--pilot', '3', '--variant', 'A', '--bindir', $bindir,
+			'--variant', 'B', '--bindir', $bindir, '-o', $dir ],
+		'<', \undef, '>', \$o, '2>', \$e);
+	wait_until(300, sub { -f "$dir/pilot.json" || undef }, $h);
+	$h->signal('INT');
+	$h->finish;
+	is($? >> 8, 130, 'Ctrl-C after the pilot') or diag "$o\n$e";
+	my $pj = read_json("$dir/pilot.json");
+	my ($said) = $o =~ /^pre-flight: warning: this experiment's budget \(\S+ left\) may not decide 2% at this load: at the pilot's noise it takes about \S+ \(.*\) with no offset between instance pairs; it fits if their sd, not measured here yet, is below ([\d.]+)%$/m;
+	ok(defined $said, 'a day at the pilot\'s noise: "may not", up to which offset it fits') or diag $o;
+	is($pj->{decides}, 'may not', 'pilot.json: may not');
+	is(sprintf('%.2f', 100 * ($pj->{largest_offset_sd} // -1)), $said // '', 'pilot.json: that sd');
+	cmp_ok($pj->{largest_offset_sd} // 1, '<=', $pj->{round_sd}, 'at most the rounds\' own sd');
 }
 # --- aslr = auto -----------------------------------------------------------------
 # Off where every server runs one binary (the same directory, symbolic links
