@@ -741,23 +741,23 @@ print_spacing_hint(const Planning *p, int unit_rounds, double expected_s, double
 }
 
 /*
- * Two servers with no instance offset on record: the largest sd between
- * instance pairs at which the design at p's estimate of the rounds' noise
- * still fits in left_s, so that "if the offset is small" says how small;
- * NAN where even none does not fit.  The time grows with the offset, so a
- * bisection finds it; past the rounds' own sd it is given as that (an
- * offset that large is no longer "small").
+ * Two servers with no instance offset on record, so that p's is 0 and
+ * expected_s the time at its estimate with none: the largest sd between
+ * instance pairs at which that design still fits in left_s, so that "if
+ * the offset is small" says how small; NAN where even none does not fit.
+ * The time grows with the offset, so a bisection finds it; past the
+ * rounds' own sd it is given as that (an offset that large is no longer
+ * "small").
  */
 static double
-largest_offset_that_fits(const Planning *p, int unit_rounds, double left_s)
+largest_offset_that_fits(const Planning *p, int unit_rounds, double expected_s, double left_s)
 {
 	Planning	trial = *p;
 	StatsDesign design;
 	double		low = 0;
 	double		high = sqrt(p->noise.variance[STATS_LEVEL_ROUND]);
 
-	trial.offset.variance[STATS_LEVEL_INSTANCE] = 0;
-	if (!(design_seconds(&trial, AT_ESTIMATE, unit_rounds, &design) <= left_s))
+	if (!(expected_s <= left_s))
 		return NAN;
 	trial.offset.variance[STATS_LEVEL_INSTANCE] = high * high;
 	if (design_seconds(&trial, AT_ESTIMATE, unit_rounds, &design) <= left_s)
@@ -1061,7 +1061,8 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 	pilot->left_s = available_s(spec, &p.cost) - before;
 	design_seconds_range(&p, unit_rounds, &pilot->least_s, &pilot->expected_s, &pilot->most_s,
 						 &design);
-	pilot->largest_offset_sd = unbounded ? largest_offset_that_fits(&p, unit_rounds, pilot->left_s) : NAN;
+	pilot->largest_offset_sd = unbounded
+		? largest_offset_that_fits(&p, unit_rounds, pilot->expected_s, pilot->left_s) : NAN;
 
 	fprintf(out, "pre-flight: pilot: %d rounds in %s: sd between rounds %.2f%% (%d df)",
 			pilot->rounds, format_duration(pilot->seconds), 100 * pilot->round_sd, df);
