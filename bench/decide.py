@@ -13,14 +13,17 @@
 #       streaks?), their correlation with the units' CPU ratios, and the sd
 #       of the units' tps and CPU ratios (how far each start's draw moves
 #       a unit); and the sd of the tps ratio between instance pairs and
-#       between rounds from summary.json's levels;
+#       between rounds from summary.json's levels; then what the pilot, the
+#       line after the second block and the pre-flight said the budget
+#       could do;
 #   bench/decide.py table CSV...
 #       per configuration and phase over the CSVs' rows: the verdicts, the
 #       median time to decide, and whether each comparison's final CI
 #       contains the truth; for A/As, how the estimates follow the CPU
 #       ratios, and the units' lag-1 autocorrelations summed; and every A/A
 #       counted at once, its false positives and coverage with their exact
-#       95% intervals;
+#       95% intervals; each word said of the budget against how those
+#       comparisons ended, and the pilot's time in thirds against the same;
 #   bench/decide.py units DIR
 #       one comparison's units, a line each, with the two figures above;
 #   bench/decide.py pooled DIR...
@@ -132,7 +135,7 @@ def row(d, config, phase, repeat, setting, budget, started):
                     str(cmp["n_units"]), str(seq["look"]), str(seq["max_looks"]), f(sum(logs)),
                     str(len(logs)), f(cpu_ratio), started, f(lag1), f(unit_cpu_r), f(unit_sd),
                     f(unit_cpu_sd)] + [f(x) for x in level_sds(cell)] + pilot_figures(d) +
-                   [forecast_word(d)]))
+                   [forecast_word(d), preflight_word(d)]))
 
 
 def forecast_word(d):
@@ -143,6 +146,27 @@ def forecast_word(d):
     except FileNotFoundError:
         return ""
     return m.group(1) if m else ""
+
+
+def preflight_word(d):
+    """What the pre-flight said before the first counted run of whether the
+    budget could decide: the last warning's "cannot" or "may not" (a
+    pilot's, where there was one, comes last), "can" where it gave a time
+    and no warning, empty where it promised nothing."""
+    try:
+        lines = open(d + "/ab.log").read().splitlines()
+    except FileNotFoundError:
+        return ""
+    word = ""
+    for line in lines:
+        if not line.startswith("pre-flight: "):
+            continue
+        m = re.match(r"pre-flight: warning: .*?\b(cannot|may not) decide", line)
+        if m:
+            word = m.group(1)
+        elif not word and re.match(r"pre-flight: (to decide|at the pilot's noise, to decide)", line):
+            word = "can"
+    return word
 
 
 def pilot_figures(d):
@@ -355,6 +379,21 @@ def said_notes(rows, column, who, which):
     return notes
 
 
+def pilot_time_notes(rows):
+    """The comparisons with a pilot in thirds by the time it gave at its
+    estimate, against how many of each third then decided: does the pilot's
+    time sort them?"""
+    timed = sorted((float(r["pilot_expected_s"]), r["decision"] != "undecided")
+                   for r in rows if r.get("pilot_expected_s"))
+    if len(timed) < 6:
+        return []
+    cuts = [0, len(timed) // 3, 2 * len(timed) // 3, len(timed)]
+    parts = ["%.0f-%.0f s: %d of %d decided" % (timed[a][0], timed[b - 1][0],
+                                              sum(d for _, d in timed[a:b]), b - a)
+             for a, b in zip(cuts, cuts[1:])]
+    return ["the pilot's time to decide at its estimate, in thirds: " + "; ".join(parts)]
+
+
 def table(*paths):
     rows = [r for path in paths for r in csv.DictReader(open(path))]
     notes = []
@@ -417,6 +456,13 @@ def table(*paths):
                          covered, 100 * covered / len(aas),
                          *[100 * x for x in clopper_pearson(covered, len(aas))]))
     notes += said_notes(rows, "pilot_decides", "the pilot said", "with a pilot")
+    # CSVs written before the column: a pilot's word was the pre-flight's last
+    for r in rows:
+        r.setdefault("preflight", None)
+        r["preflight"] = r["preflight"] or r.get("pilot_decides") or ""
+    notes += said_notes(rows, "preflight", "before the first counted run the pre-flight said",
+                        "with such a word")
+    notes += pilot_time_notes(rows)
     notes += said_notes(rows, "forecast", "after its second block the run said the budget",
                         "with that line")
     for note in notes:

@@ -66,7 +66,9 @@
 # the columns pilot_* hold what its pilot measured and said (pilot.json).
 # Column forecast holds what the line after the second block said the
 # budget could do (can, may not, cannot; each run's output is kept in its
-# results directory as ab.log).
+# results directory as ab.log), column preflight what the pre-flight said
+# before the first counted run (the pilot's word where it ran one, the
+# history's record's where not; empty where it promised nothing).
 set -eu
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -99,7 +101,7 @@ for _ in $(seq 1 "${LOAD:-0}"); do
 done
 bindir=$("$PG_CONFIG" --bindir)
 client=${CLIENT:-client/pgbench_ext}
-echo "config,phase,repeat,setting,budget,decision,estimate,ci_low,ci_high,spent_s,rounds,units,look,max_looks,sum_log_ratio,paired_rounds,cpu_ratio,started_at,unit_lag1,unit_cpu_r,unit_sd,unit_cpu_sd,instance_sd,round_sd,pilot_decides,pilot_round_sd,pilot_expected_s,pilot_least_s,pilot_most_s,forecast" >"$CSV"
+echo "config,phase,repeat,setting,budget,decision,estimate,ci_low,ci_high,spent_s,rounds,units,look,max_looks,sum_log_ratio,paired_rounds,cpu_ratio,started_at,unit_lag1,unit_cpu_r,unit_sd,unit_cpu_sd,instance_sd,round_sd,pilot_decides,pilot_round_sd,pilot_expected_s,pilot_least_s,pilot_most_s,forecast,preflight" >"$CSV"
 
 for repeat in $(seq 1 "$REPEAT"); do
 	for config in $CONFIGS; do
