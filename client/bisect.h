@@ -30,7 +30,7 @@ typedef struct BisectStep
 {
 	int			state;
 	int			attempt;		/* 0, then 1.. for more units after an undecided one */
-	char	   *dir;			/* its results directory, under the bisect's */
+	char	   *dir;			/* its results directory: the bisect's step-N */
 	bool		done;			/* answered (the fields below are set) */
 	BisectAnswer answer;
 	char	   *verdict;		/* the experiment's own verdict text */
@@ -47,8 +47,9 @@ typedef struct Bisect
 	char	   *dir;
 	json_t	   *spec;			/* experiment_to_json() of the file; variants[0] the template */
 	bool		counted;		/* instructions per transaction, else tps (rounds = auto) */
-	char	   *git;			/* a commit range's repository, or NULL: a patch series */
-	char	  **patches;		/* a patch series: patch k makes state k of state k - 1 */
+	char	   *git;			/* a commit range's git directory, or NULL: a patch series */
+	char	  **patches;		/* a patch series: patch k makes state k of state k - 1,
+								 * kept as DIR/patches/NAME (these are the paths) */
 	int			npatches;
 	BisectPoint *points;
 	int			npoints;
@@ -58,13 +59,29 @@ typedef struct Bisect
 	BisectStep *steps;
 	int			nsteps;
 	BisectSearch search;
+	bool	   *exported;		/* the states whose tree this process exported */
 } Bisect;
+
+#define BISECT_PATCH_DIR	"patches"
+/* what a bisect.json may hold: as many states as --commits takes, and so on */
+#define BISECT_MAX_COMMITS	1000
+#define BISECT_MAX_STATES	(BISECT_MAX_COMMITS + 1)
+#define BISECT_MAX_RETRIES	4
+#define BISECT_MAX_STEPS	1000
+
+/* bisect_git.c */
+extern bool bisect_commit_name_ok(const char *name);
+extern bool bisect_git_check(const char *gitdir, char **error);
+extern bool bisect_git_commits(Bisect *b, const char *checkout, const char *range, char **error);
+extern char *bisect_commit_source(const Bisect *b, int state);
+extern bool bisect_git_export(Bisect *b, int state, char **error);
 
 /* bisect_step.c */
 extern bool bisect_save(const Bisect *b, char **error);
 extern bool bisect_load(Bisect *b, const char *dir, char **error);
 extern void bisect_replay(Bisect *b);
 extern int	bisect_go(Bisect *b, bool resume);
+extern char *bisect_step_dir(const Bisect *b, int step);
 extern bool bisect_step_spec(const Bisect *b, int state, int attempt, json_t **out, char **error);
 extern char *bisect_variant_name(const Bisect *b, int state);
 

@@ -24,7 +24,13 @@
  * and every step begun; it is written before a step starts and after it
  * ends, so that "bisect --resume DIR" replays the answered steps and goes
  * on with the one that was interrupted, resumed as "run --resume" resumes
- * an experiment.
+ * an experiment.  It is data, read as anyone's (docs/security.md): it
+ * names no program, option or path outside DIR but the source tree of a
+ * patch series and the repository of a commit range, both of which must
+ * be the user's own; patches are kept in DIR/patches, steps are DIR/step-N
+ * whatever it says, commits are full object names (bisect_git.c), and an
+ * interrupted step is resumed only if its experiment.json is the one
+ * bisect.json gives that step.
  *
  *-------------------------------------------------------------------------
  */
@@ -39,6 +45,7 @@
 #include "safe_read.h"
 #include "subprocess.h"
 
+#include <libgen.h>
 #include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -64,7 +71,9 @@ num_of(json_t *o, const char *key)
 static json_t *
 step_json(const BisectStep *s)
 {
-	json_t	   *j = json_pack("{s:i, s:i, s:s}", "state", s->state, "attempt", s->attempt, "dir", s->dir);
+	const char *slash = strrchr(s->dir, '/');
+	json_t	   *j = json_pack("{s:i, s:i, s:s}", "state", s->state, "attempt", s->attempt,
+							  "dir", slash ? slash + 1 : s->dir);
 
 	if (!s->done)
 		return j;
@@ -99,7 +108,7 @@ bisect_save(const Bisect *b, char **error)
 		json_array_append_new(points, json_pack("{s:s, s:o}", "label", b->points[i].label, "commit",
 												b->points[i].commit ? json_string(b->points[i].commit) : json_null()));
 	for (int i = 0; i < b->npatches; i++)
-		json_array_append_new(patches, json_string(b->patches[i]));
+		json_array_append_new(patches, json_string(strrchr(b->patches[i], '/') + 1));
 	for (int i = 0; i < b->nsteps; i++)
 		json_array_append_new(steps, step_json(&b->steps[i]));
 	doc = json_pack("{s:i, s:O, s:s, s:o, s:o, s:o, s:i, s:i, s:i, s:o, s:s, s:o, s:o}",
@@ -115,19 +124,27 @@ bisect_save(const Bisect *b, char **error)
 	return ok;
 }
 
+/* DIR/step-N, the N-th step's directory (1-based): the only place a step's results go. */
+char *
+bisect_step_dir(const Bisect *b, int step)
+{
+	return psprintf("%s/step-%d", b->dir, step);
+}
+
 static bool
-load_step(BisectStep *s, json_t *j, char **error)
+load_step(const Bisect *b, BisectStep *s, int k, json_t *j, char **error)
 {
 	const char *answer = json_string_value(json_object_get(j, "answer"));
 
 	s->state = (int) json_integer_value(json_object_get(j, "state"));
 	s->attempt = (int) json_integer_value(json_object_get(j, "attempt"));
-	if (!json_is_string(json_object_get(j, "dir")))
+	if (s->state < 0 || s->state >= b->npoints || s->attempt < 0 || s->attempt > b->retries)
 	{
-		*error = pg_strdup("a step has no directory");
+		*error = psprintf("step %d has state %d or attempt %d out of range", k + 1, s->state, s->attempt);
 		return false;
 	}
-	s->dir = pg_strdup(json_string_value(json_object_get(j, "dir")));
+	/* whatever its "dir" says */
+	s->dir = bisect_step_dir(b, k + 1);
 	s->done = answer != NULL;
 	if (s->done && !bisect_answer_parse(answer, &s->answer))
 	{
@@ -142,6 +159,44 @@ load_step(BisectStep *s, json_t *j, char **error)
 	s->good_value = num_of(j, "good_value");
 	s->state_value = num_of(j, "state_value");
 	s->units = (int) json_integer_value(json_object_get(j, "units"));
+	return true;
+}
+
+/*
+ * A state of the series: a commit range's are full object names, a patch
+ * series' have none.
+ */
+static bool
+load_point(const Bisect *b, BisectPoint *p, int k, json_t *j, char **error)
+{
+	const char *label = json_string_value(json_object_get(j, "label"));
+	json_t	   *commit = json_object_get(j, "commit");
+
+	p->label = pg_strdup(label ? label : "?");
+	if (b->git == NULL && (commit == NULL || json_is_null(commit)))
+		return true;
+	if (b->git == NULL || !bisect_commit_name_ok(json_string_value(commit)))
+	{
+		*error = psprintf("state %d's commit is %s", k,
+						  b->git ? "not a full object name (40 or 64 hex digits)" : "set in a patch series");
+		return false;
+	}
+	p->commit = pg_strdup(json_string_value(commit));
+	return true;
+}
+
+/* A patch of the series: a file name of DIR/patches, nothing else. */
+static bool
+load_patch(const Bisect *b, char **path, int k, json_t *j, char **error)
+{
+	const char *name = json_string_value(j);
+
+	if (name == NULL || *name == '\0' || *name == '.' || strchr(name, '/') != NULL || strlen(name) > 255)
+	{
+		*error = psprintf("patch %d is not a file name of %s/%s", k + 1, b->dir, BISECT_PATCH_DIR);
+		return false;
+	}
+	*path = psprintf("%s/%s/%s", b->dir, BISECT_PATCH_DIR, name);
 	return true;
 }
 
@@ -160,59 +215,120 @@ load_lists(Bisect *b, json_t *doc, char **error)
 		*error = pg_strdup("it lacks its states, patches or steps");
 		return false;
 	}
+	if (json_array_size(points) > BISECT_MAX_STATES || json_array_size(steps) > BISECT_MAX_STEPS ||
+		(b->git == NULL && json_array_size(patches) + 1 != json_array_size(points)) ||
+		(b->git != NULL && json_array_size(patches) != 0))
+	{
+		*error = psprintf("its %zu states, %zu patches and %zu steps do not make a series (at most %d states, %d steps)",
+						  json_array_size(points), json_array_size(patches), json_array_size(steps),
+						  BISECT_MAX_STATES, BISECT_MAX_STEPS);
+		return false;
+	}
 	b->npoints = (int) json_array_size(points);
 	b->points = palloc0(sizeof(BisectPoint) * (b->npoints + 1));
+	b->exported = palloc0(sizeof(bool) * (b->npoints + 1));
 	json_array_foreach(points, i, j)
-	{
-		const char *label = json_string_value(json_object_get(j, "label"));
-
-		b->points[i].label = pg_strdup(label ? label : "?");
-		if (json_is_string(json_object_get(j, "commit")))
-			b->points[i].commit = pg_strdup(json_string_value(json_object_get(j, "commit")));
-	}
+		if (!load_point(b, &b->points[i], (int) i, j, error))
+		return false;
 	b->npatches = (int) json_array_size(patches);
 	b->patches = palloc0(sizeof(char *) * (b->npatches + 1));
 	json_array_foreach(patches, i, j)
-		b->patches[i] = pg_strdup(json_is_string(j) ? json_string_value(j) : "");
+		if (!load_patch(b, &b->patches[i], (int) i, j, error))
+		return false;
 	b->nsteps = (int) json_array_size(steps);
 	b->steps = palloc0(sizeof(BisectStep) * (b->nsteps + 1));
 	json_array_foreach(steps, i, j)
-		if (!load_step(&b->steps[i], j, error))
+		if (!load_step(b, &b->steps[i], (int) i, j, error))
 		return false;
+	return true;
+}
+
+/*
+ * The experiment every state is built as: one variant built from source,
+ * nothing else that names a program or a server.
+ */
+static bool
+check_recorded_template(const Bisect *b, char **error)
+{
+	json_t	   *variants = json_object_get(b->spec, "variants");
+	json_t	   *v = json_array_get(variants, 0);
+
+	if (!json_is_array(variants) || json_array_size(variants) != 1 || !json_is_string(json_object_get(v, "source")) ||
+		json_object_get(v, "bindir") || json_object_get(v, "conninfo") || json_object_get(v, "cluster") ||
+		json_array_size(json_object_get(v, "patch")) != 0)
+	{
+		*error = pg_strdup("its experiment is not one variant built from source without patches of its own");
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Before a step of a resumed bisect runs: what the client reads from
+ * outside DIR must be the user's own.  A commit range's repository
+ * (bisect_git_check()); a patch series' source tree, which each build
+ * reads as the invoking user.  A finished bisect needs neither, so that
+ * its report can be printed from anyone's copy.
+ */
+static bool
+check_outside_inputs(const Bisect *b, char **error)
+{
+	const char *source = json_string_value(json_object_get(json_array_get(json_object_get(b->spec, "variants"), 0),
+														   "source"));
+	struct stat st;
+
+	if (b->git != NULL)
+		return bisect_git_check(b->git, error);
+	if (source[0] != '/' || lstat(source, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+		(st.st_mode & (S_IWGRP | S_IWOTH)))
+	{
+		*error = psprintf("the bisect's source tree \"%s\" is not a directory of yours that no one else may write: "
+						  "refusing to build from it", source);
+		return false;
+	}
 	return true;
 }
 
 bool
 bisect_load(Bisect *b, const char *dir, char **error)
 {
-	json_t	   *doc = results_read_json(dir, BISECT_STATE_FILE, error);
+	json_t	   *doc;
+	json_t	   *git;
 
 	memset(b, 0, sizeof(*b));
-	b->dir = pg_strdup(dir);
-	if (doc == NULL)
+	b->dir = make_absolute_path(dir);
+	if (!safe_results_dir(b->dir, true, error) ||
+		(doc = results_read_json(b->dir, BISECT_STATE_FILE, error)) == NULL)
 		return false;
 	b->spec = json_incref(json_object_get(doc, "experiment"));
 	b->counted = json_is_string(json_object_get(doc, "method")) &&
 		strcmp(json_string_value(json_object_get(doc, "method")), "counted") == 0;
-	if (json_is_string(json_object_get(doc, "git")))
-		b->git = pg_strdup(json_string_value(json_object_get(doc, "git")));
+	git = json_object_get(doc, "git");
+	if (json_is_string(git))
+		b->git = pg_strdup(json_string_value(git));
 	b->good = (int) json_integer_value(json_object_get(doc, "good"));
 	b->bad = (int) json_integer_value(json_object_get(doc, "bad"));
 	b->retries = (int) json_integer_value(json_object_get(doc, "retries"));
-	if (!json_is_object(b->spec) || !load_lists(b, doc, error))
+	if (b->retries < 0 || b->retries > BISECT_MAX_RETRIES)
+		*error = psprintf("its retries, %d, are not between 0 and %d", b->retries, BISECT_MAX_RETRIES);
+	else if (git != NULL && !json_is_null(git) && b->git == NULL)
+		*error = pg_strdup("its repository is not a path");
+	else if (json_is_object(b->spec) && load_lists(b, doc, error) && check_recorded_template(b, error))
 	{
-		*error = psprintf("%s/%s is not a bisect's state: %s", dir, BISECT_STATE_FILE,
-						  b->spec ? *error : "it has no experiment");
-		return false;
+		json_decref(doc);
+		if (b->good < 0 || b->good >= b->bad || b->bad >= b->npoints)
+		{
+			*error = psprintf("%s/%s is not a bisect's state: its ends %d and %d are not states of its %d",
+							  dir, BISECT_STATE_FILE, b->good, b->bad, b->npoints);
+			return false;
+		}
+		return true;
 	}
-	if (b->good < 0 || b->good >= b->bad || b->bad >= b->npoints)
-	{
-		*error = psprintf("%s/%s is not a bisect's state: its ends %d and %d are not states of its %d",
-						  dir, BISECT_STATE_FILE, b->good, b->bad, b->npoints);
-		return false;
-	}
+	else if (!json_is_object(b->spec))
+		*error = pg_strdup("it has no experiment");
+	*error = psprintf("%s/%s is not a bisect's state: %s", dir, BISECT_STATE_FILE, *error);
 	json_decref(doc);
-	return true;
+	return false;
 }
 
 /*
@@ -245,52 +361,6 @@ bisect_variant_name(const Bisect *b, int state)
 	return psprintf("state-%0*d", width, state);
 }
 
-/* Where a commit's tree is exported: DIR/sources/HASH. */
-static char *
-commit_source(const Bisect *b, int state)
-{
-	return psprintf("%s/sources/%s", b->dir, b->points[state].commit);
-}
-
-/*
- * A commit's tree as a source tree: "git archive" into "tar -x", once;
- * an export cut short is made again.
- */
-static bool
-export_commit(const Bisect *b, int state, char **error)
-{
-	char	   *to = commit_source(b, state);
-	char	   *done = psprintf("%s.exported", to);
-	char	   *w[] = {"git", "-C", b->git, "archive", "--format=tar", b->points[state].commit, NULL};
-	char	   *r[] = {"tar", "-C", to, "-xf", "-", NULL};
-	ChildSpec	writer = CHILD_SPEC_INIT;
-	ChildSpec	reader = CHILD_SPEC_INIT;
-
-	if (access(done, F_OK) == 0)
-		return true;
-	if (access(to, F_OK) == 0 && !rmtree(to, true))
-	{
-		*error = psprintf("could not remove the partial export \"%s\"", to);
-		return false;
-	}
-	if (!safe_mkdir_p(to, 0755, error))
-		return false;
-	printf("exporting commit %s into %s\n", b->points[state].label, to);
-	fflush(stdout);
-	writer.argv = w;
-	writer.err_fd = STDERR_FILENO;
-	writer.interruptible = true;
-	reader.argv = r;
-	reader.err_fd = STDERR_FILENO;
-	reader.interruptible = true;
-	if (child_pipe(&writer, &reader) != 0)
-	{
-		*error = psprintf("could not export commit %s of \"%s\" into \"%s\"", b->points[state].commit, b->git, to);
-		return false;
-	}
-	return safe_write_file(done, "", 0, error);
-}
-
 /* The template variant as state's variant: its patches or its commit's tree. */
 static json_t *
 state_variant(const Bisect *b, json_t *template, int state)
@@ -300,7 +370,7 @@ state_variant(const Bisect *b, json_t *template, int state)
 
 	json_object_set_new(v, "name", json_string(bisect_variant_name(b, state)));
 	if (b->git)
-		json_object_set_new(v, "source", json_string(commit_source(b, state)));
+		json_object_set_new(v, "source", json_string(bisect_commit_source(b, state)));
 	else
 		for (int i = 0; i < state && i < b->npatches; i++)
 			json_array_append_new(patches, json_string(b->patches[i]));
@@ -457,11 +527,45 @@ read_answer(const Bisect *b, BisectStep *s, char **error)
 }
 
 /*
+ * The recorded experiment of an interrupted step, if it is the one
+ * bisect.json gives that step: its variants (what is built and run) the
+ * same, so that nothing a step's experiment.json names is run unless
+ * bisect.json, checked as it is, names it too.
+ */
+static json_t *
+recorded_step_spec(const Bisect *b, const BisectStep *s, ExperimentSpec *spec, char **error)
+{
+	json_t	   *doc = results_read_spec(s->dir, spec, error);
+	json_t	   *given;
+	ExperimentSpec expected;
+	json_t	   *recorded;
+	bool		same;
+
+	if (doc == NULL || !bisect_step_spec(b, s->state, s->attempt, &given, error) ||
+		!experiment_from_json(&expected, given, error))
+		return NULL;
+	recorded = experiment_to_json(spec);
+	given = experiment_to_json(&expected);
+	same = json_equal(json_object_get(recorded, "variants"), json_object_get(given, "variants"));
+	json_decref(recorded);
+	json_decref(given);
+	if (!same)
+	{
+		*error = psprintf("%s/experiment.json names other variants than bisect.json gives state %d: "
+						  "refusing to resume it (remove the step's directory to measure the state afresh)",
+						  s->dir, s->state);
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/*
  * Run (or resume) step s's experiment; its exit status.  A step's
  * directory with an experiment.json is resumed as "run --resume" does.
  */
 static int
-run_step(const Bisect *b, BisectStep *s)
+run_step(Bisect *b, BisectStep *s)
 {
 	ExperimentSpec spec;
 	RunOptions	ropts = {0};
@@ -472,19 +576,19 @@ run_step(const Bisect *b, BisectStep *s)
 	ropts.results_dir = s->dir;
 	ropts.max_restarts = 3;
 	ropts.resume = resume;
-	if (b->git && (!export_commit(b, b->good, &error) || !export_commit(b, s->state, &error)))
+	if (b->git && (!bisect_git_export(b, b->good, &error) || !bisect_git_export(b, s->state, &error)))
 	{
 		log_error_text(error);
 		return EXIT_RUNTIME_ERROR;
 	}
 	if (resume)
 	{
-		json_t	   *doc = results_read_spec(s->dir, &spec, &error);
+		json_t	   *doc = recorded_step_spec(b, s, &spec, &error);
 
 		if (doc == NULL)
 		{
 			log_errorf("the experiment of step %s cannot be resumed: %s", s->dir, error);
-			return EXIT_RUNTIME_ERROR;
+			return EXIT_USAGE;
 		}
 		json_decref(doc);
 	}
@@ -515,7 +619,7 @@ new_step(Bisect *b, int state)
 	memset(s, 0, sizeof(*s));
 	s->state = state;
 	s->attempt = attempt;
-	s->dir = psprintf("%s/step-%d", b->dir, b->nsteps);
+	s->dir = bisect_step_dir(b, b->nsteps);
 	return s;
 }
 
@@ -540,6 +644,11 @@ bisect_go(Bisect *b, bool resume)
 	char	   *error;
 
 	bisect_replay(b);
+	if (resume && bisect_next(&b->search) >= 0 && !check_outside_inputs(b, &error))
+	{
+		log_error_text(error);
+		return EXIT_USAGE;
+	}
 	while (bisect_next(&b->search) >= 0)
 	{
 		BisectStep *s = NULL;

@@ -135,7 +135,8 @@ configure_version(const char *configure)
  * it notices local edits).  A tree unpacked by tools/pg-source also names
  * the tarball it came from and that tarball's checksum.  git runs as the
  * invoking user, whose checkout it is (git itself refuses a tree owned by
- * someone else).
+ * someone else).  Without --dirty, which would refresh the index and so
+ * run the checkout's filters and fsmonitor: the checksum notices edits.
  */
 static char *
 source_identity(const char *dir)
@@ -147,7 +148,7 @@ source_identity(const char *dir)
 
 	if (access(psprintf("%s/.git", dir), F_OK) == 0)
 	{
-		char	   *git[] = {"git", "-C", (char *) dir, "describe", "--always", "--dirty", NULL};
+		char	   *git[] = {"git", "-C", (char *) dir, "-c", "core.fsmonitor=false", "describe", "--always", NULL};
 
 		id = psprintf("%s, git %s", id, first_output_line(git, false));
 	}

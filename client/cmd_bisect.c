@@ -21,6 +21,7 @@
  */
 #include "client.h"
 #include "bisect.h"
+#include "digest.h"
 #include "cmd_run.h"
 #include "commands.h"
 #include "experiment.h"
@@ -31,6 +32,7 @@
 #include "safe_read.h"
 #include "subprocess.h"
 #include "validate.h"
+#include "words.h"
 
 #include <getopt.h>
 #include <sys/stat.h>
@@ -38,8 +40,6 @@
 
 #include "common/logging.h"
 #include "fe_utils/option_utils.h"
-
-#define BISECT_MAX_COMMITS	1000
 
 static void
 bisect_usage(void)
@@ -185,18 +185,6 @@ check_template(const ExperimentSpec *spec, const BisectArgs *a)
 					"set restart = auto (or a number of rounds)");
 }
 
-/* What argv prints (errors too), run in cwd (NULL: ours); its exit status in *status. */
-static char *
-output_of(char *const *argv, const char *cwd, int *status)
-{
-	ChildSpec	cs = CHILD_SPEC_INIT;
-
-	cs.argv = argv;
-	cs.cwd = cwd;
-	cs.interruptible = true;
-	return child_output(&cs, true, status);
-}
-
 /* The files a patch touches, as -p1 names them, added to *files. */
 static bool
 patch_files(const char *patch, char ***files, int *n, char **error)
@@ -231,63 +219,86 @@ patch_files(const char *patch, char ***files, int *n, char **error)
 	return true;
 }
 
-/* Copy the files of the series that exist in source into scratch, paths kept. */
+/*
+ * Copy the files of the series that exist in source into scratch, paths
+ * kept: read by the invoking user, written by the build account ("tar -c |
+ * tar -x", as a build copies its tree).
+ */
 static bool
 copy_touched(const char *source, char *const *patches, int npatches, const char *scratch, char **error)
 {
 	char	  **files = NULL;
 	int			n = 0;
-	char	  **argv = palloc0(sizeof(char *) * 6);
-	int			argc = 0;
-	int			status;
-	char	   *out;
+	Argv		w = {0};
+	char	   *r[] = {"tar", "-C", (char *) scratch, "--no-same-owner", "-xf", "-", NULL};
+	ChildSpec	writer = CHILD_SPEC_INIT;
+	ChildSpec	reader = CHILD_SPEC_INIT;
+	int			nfiles = 0;
 
 	for (int i = 0; i < npatches; i++)
 		if (!patch_files(patches[i], &files, &n, error))
 			return false;
-	argv[argc++] = "cp";
-	argv[argc++] = "--parents";
-	argv[argc++] = "-t";
-	argv[argc++] = (char *) scratch;
-	argv[argc++] = "--";
+	argv_add(&w, "tar");
+	argv_add(&w, "-C");
+	argv_add(&w, source);
+	argv_add(&w, "-cf");
+	argv_add(&w, "-");
+	argv_add(&w, "--");
 	for (int i = 0; i < n; i++)
-	{
-		if (access(psprintf("%s/%s", source, files[i]), F_OK) != 0)
-			continue;
-		argv = pg_realloc(argv, sizeof(char *) * (argc + 2));
-		argv[argc++] = files[i];
-	}
-	argv[argc] = NULL;
-	if (argc == 5)
+		if (access(psprintf("%s/%s", source, files[i]), F_OK) == 0)
+		{
+			argv_add(&w, files[i]);
+			nfiles++;
+		}
+	if (nfiles == 0)
 		return true;
-	out = output_of(argv, source, &status);
-	if (status != 0)
-		*error = psprintf("could not copy the files the series touches from \"%s\": %s", source, out);
-	return status == 0;
+	writer.argv = w.args;
+	writer.interruptible = true;
+	reader.argv = r;
+	reader.unprivileged = true;
+	reader.interruptible = true;
+	if (child_pipe(&writer, &reader) != 0)
+	{
+		*error = psprintf("could not copy the files the series touches from \"%s\"", source);
+		return false;
+	}
+	return true;
 }
 
 /*
  * The series applies in order, each patch on the state before it: checked
- * with patch itself on a scratch copy of the files the series touches,
- * before any build.
+ * with patch itself, as the build account, on a scratch copy of the files
+ * the series touches, before any build.  The patch is read by the client.
  */
 static bool
 check_series_applies(const char *source, char *const *patches, int npatches, char **error)
 {
 	const char *tmp = getenv("TMPDIR");
 	char	   *scratch = safe_mkdtemp(psprintf("%s/pgbench_ext-bisect-", tmp && *tmp ? tmp : "/tmp"), error);
+	char	   *ignored;
 	bool		ok;
 
 	if (scratch == NULL)
 		return false;
-	ok = copy_touched(source, patches, npatches, scratch, error);
+	ok = give_to_server_account(scratch, error) && copy_touched(source, patches, npatches, scratch, error);
 	for (int k = 0; ok && k < npatches; k++)
 	{
-		char	   *argv[] = {"patch", "-p1", "--batch", "--forward", "--silent", "-d", scratch,
-		"-i", (char *) patches[k], NULL};
+		char	   *argv[] = {"patch", "-p1", "--batch", "--forward", "--silent", "-d", scratch, NULL};
+		ChildSpec	cs = CHILD_SPEC_INIT;
 		int			status;
-		char	   *out = output_of(argv, NULL, &status);
+		char	   *out;
 
+		cs.argv = argv;
+		cs.unprivileged = true;
+		cs.interruptible = true;
+		if ((cs.in_fd = open_regular_file(patches[k], true)) < 0)
+		{
+			*error = psprintf("could not open patch \"%s\": %m", patches[k]);
+			ok = false;
+			break;
+		}
+		out = child_output(&cs, true, &status);
+		close(cs.in_fd);
 		if (status != 0)
 		{
 			*error = psprintf("patch %d of the series (\"%s\") does not apply to state %d (the source with the %d patch%s before it):\n%s",
@@ -295,63 +306,9 @@ check_series_applies(const char *source, char *const *patches, int npatches, cha
 			ok = false;
 		}
 	}
+	(void) unprivileged_remove(scratch, &ignored);
 	(void) rmtree(scratch, true);
 	return ok;
-}
-
-/* git's output, or NULL with error. */
-static char *
-git_lines(const Bisect *b, char **argv, char **error)
-{
-	int			status;
-	char	   *out = output_of(argv, NULL, &status);
-
-	if (status != 0)
-	{
-		*error = psprintf("git in \"%s\" failed: %s", b->git, out);
-		return NULL;
-	}
-	return out;
-}
-
-/* The states of --commits GOOD..BAD: GOOD, then the first-parent commits after it. */
-static bool
-commit_points(Bisect *b, const char *range, char **error)
-{
-	const char *dots = strstr(range, "..");
-	char	   *good = dots ? pnstrdup(range, dots - range) : NULL;
-	char	   *rev[] = {"git", "-C", b->git, "rev-parse", "--verify", "--quiet", psprintf("%s^{commit}", good ? good : ""), NULL};
-	char	   *log[] = {"git", "-C", b->git, "log", "--first-parent", "--reverse", "--format=%H %h %s", (char *) range, "--", NULL};
-	char	   *out;
-	char	   *line;
-
-	if (good == NULL || *good == '\0' || dots[2] == '\0' || dots[2] == '.')
-	{
-		*error = psprintf("--commits takes GOOD..BAD (two commits of the variant's source), got \"%s\"", range);
-		return false;
-	}
-	if ((out = git_lines(b, rev, error)) == NULL)
-		return false;
-	out[strcspn(out, "\n")] = '\0';
-	b->points = palloc0(sizeof(BisectPoint) * (BISECT_MAX_COMMITS + 2));
-	b->points[0].commit = pg_strdup(out);
-	b->points[0].label = psprintf("%.12s (%s)", out, good);
-	b->npoints = 1;
-	if ((out = git_lines(b, log, error)) == NULL)
-		return false;
-	for (line = strtok(out, "\n"); line; line = strtok(NULL, "\n"))
-	{
-		char	   *sp = strchr(line, ' ');
-
-		if (sp == NULL || b->npoints > BISECT_MAX_COMMITS)
-		{
-			*error = psprintf("--commits %s: more than %d commits, or git's output unread", range, BISECT_MAX_COMMITS);
-			return false;
-		}
-		b->points[b->npoints].commit = pnstrdup(line, sp - line);
-		b->points[b->npoints++].label = pg_strdup(sp + 1);
-	}
-	return true;
 }
 
 /* The states of a patch series: none, then each patch's file name. */
@@ -384,8 +341,7 @@ make_series(Bisect *b, ExperimentSpec *spec, const BisectArgs *a)
 	{
 		if (v->npatches > 0)
 			usage_error("bisect", "with --commits the states are commits: variant \"%s\" must have no patch keys", v->name);
-		b->git = make_absolute_path(v->source);
-		if (!commit_points(b, a->commits, &error))
+		if (!bisect_git_commits(b, make_absolute_path(v->source), a->commits, &error))
 			usage_error("bisect", "%s", error);
 	}
 	else
@@ -433,6 +389,42 @@ check_first_step(Bisect *b)
 	return validate_experiment(&spec, psprintf("%s/step-1", b->dir), false);
 }
 
+/*
+ * The series kept in the bisect's directory, DIR/patches/NN-NAME, so that
+ * bisect.json names its patches by file name only; b->patches become the
+ * copies.
+ */
+static bool
+keep_patches(Bisect *b, char **error)
+{
+	char	   *dir = psprintf("%s/%s", b->dir, BISECT_PATCH_DIR);
+
+	if (b->npatches > 0 && !safe_mkdir(dir, 0755, 0, error))
+		return false;
+	for (int i = 0; i < b->npatches; i++)
+	{
+		char	   *copy = psprintf("%s/%02d-%s", dir, i + 1, b->points[i + 1].label);
+		FILE	   *in = safe_fopen_read(b->patches[i], SAFE_MAX_LOG, error);
+		FILE	   *out = in ? safe_fopen_write(copy, false, error) : NULL;
+		char		buf[8192];
+		size_t		n;
+
+		if (out == NULL)
+		{
+			if (in)
+				fclose(in);
+			return false;
+		}
+		while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+			fwrite(buf, 1, n, out);
+		fclose(in);
+		if (!safe_fclose(out, error))
+			return false;
+		b->patches[i] = copy;
+	}
+	return true;
+}
+
 /* A new bisect's directory: new, or empty. */
 static void
 make_dir(const char *dir)
@@ -473,8 +465,11 @@ new_bisect(const BisectArgs *a)
 	b.counted = spec.profile.mode == PROFILE_COUNTED;
 	b.retries = a->retries;
 	b.spec = experiment_to_json(&spec);
-	b.dir = pg_strdup(a->dir ? a->dir : timestamped_dir("bisect"));
+	b.dir = make_absolute_path(a->dir ? a->dir : timestamped_dir("bisect"));
+	b.exported = palloc0(sizeof(bool) * (b.npoints + 1));
 	make_dir(b.dir);
+	if (!keep_patches(&b, &error))
+		usage_error("bisect", "%s", error);
 	if (!check_first_step(&b))
 	{
 		pg_log_error_hint("Nothing was built. Try \"%s bisect --help\" for the options.", progname);

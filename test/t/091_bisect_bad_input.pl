@@ -8,7 +8,16 @@
 # same one and every step; a search stopped undecided says which states
 # remain and how to go on.  The experiment key a middle step's looks test
 # against (reference) is refused with bad values, without rounds = auto,
-# and in a bisect's own file.  The search itself is proven in
+# and in a bisect's own file.  bisect.json is untrusted data: a repository's
+# smudge filter never runs (git reads objects from a scratch repository),
+# exports are unpacked by the build account, and a bisect.json altered one
+# field at a time (a commit that is an option or a path, a repository others
+# may write, a patch or a step directory outside DIR, a step's
+# experiment.json naming another source, a source tree others may write) is
+# refused, or the field ignored, before git, tar or a build runs; a patch
+# series is kept in DIR/patches.  Assumes only git and tar (any machine);
+# the builds the steps start fail at once (the trees' configure exits 1).
+# The search itself is proven in
 # test/unit/test_bisect.c; builds and measurements in test/t/090_bisect.pl.
 use strict;
 use warnings;
@@ -143,8 +152,13 @@ like($err, qr/--commits takes GOOD\.\.BAD/, 'a range without two dots: the messa
 
 # a commit range of three commits is read with its subjects, and the states
 # measured are exported from git before their build (which fails here: the
-# tree's configure is no PostgreSQL's); the failed step says how to go on
+# tree's configure is no PostgreSQL's); the failed step says how to go on.
+# The repository defines a smudge filter its .gitattributes applies: git
+# runs in a scratch repository of the client's, so the filter never runs.
+IPC::Run::run([ @git, 'config', 'filter.pw.smudge', "sh -c 'touch $base/SMUDGED; cat'" ]) or die 'config';
+write_file("$git/.gitattributes", "* filter=pw\n");
 write_file("$git/configure", "#!/bin/sh\necho second\nexit 1\n");
+IPC::Run::run([ @git, 'add', '.gitattributes' ]) or die 'add';
 IPC::Run::run([ @git, 'commit', '-q', '-a', '-m', 'second' ]) or die 'commit';
 write_file("$git/configure", "#!/bin/sh\necho third\nexit 1\n");
 IPC::Run::run([ @git, 'commit', '-q', '-a', '-m', 'third' ]) or die 'commit';
@@ -164,6 +178,107 @@ ok(slurp_file("$base/range/sources/$range->{states}[0]{commit}/configure") =~ /^
 	'the good end exported from its commit');
 like($err, qr/bisect step \S+\/step-1 \(state 2\) did not finish.*\n.*hint: Continue the bisect with: \S*pgbench_ext bisect --resume \S+\/range/,
 	'the failed step: how to go on');
+ok(!-e "$base/SMUDGED", "the repository's smudge filter did not run");
+if ($> == 0)
+{
+	my $account = $ENV{PGBENCH_EXT_OS_USER} || 'postgres';
+	is(scalar getpwuid((lstat "$base/range/sources/$range->{states}[2]{commit}/configure")[4]), $account,
+		'as root, the export is unpacked by the build account');
+}
+
+# --- bisect.json is data: what it names is checked before git, tar or a build runs
+# (the range's bisect.json, altered one field at a time, resumed)
+my $victim = write_file("$base/victim", "keep me\n");
+my $victim_dir = "$base/victim-dir";
+mkdir $victim_dir;
+write_file("$victim_dir/file", "keep me too\n");
+sub resume_altered
+{
+	my ($name, $alter) = @_;
+	my $dir = "$base/altered-" . ++$n;
+	my %copy = %{ JSON::PP->new->decode(JSON::PP->new->encode($range)) };
+	mkdir $dir;
+	chmod 0711, $dir;
+	$alter->(\%copy, $dir);
+	write_file("$dir/bisect.json", JSON::PP->new->encode(\%copy));
+	local $ENV{PGBENCH_EXT_BUILD_CACHE} = "$base/cache";
+	return (run_client('bisect', '--resume', $dir), $dir);
+}
+my $altered;
+($rc, $out, $err, $altered) = resume_altered('an option as a commit', sub { $_[0]{states}[2]{commit} = "--output=$victim" });
+is($rc, 2, 'a commit that is an option: exit status 2');
+like($err, qr/state 2's commit is not a full object name \(40 or 64 hex digits\)/, 'a commit that is an option: the message');
+($rc, $out, $err, $altered) = resume_altered('a path as a commit', sub { $_[0]{states}[0]{commit} = "../../victim-dir" });
+like($err, qr/state 0's commit is not a full object name/, 'a commit that is a path: refused');
+is(slurp_file($victim), "keep me\n", 'the file an option named is untouched');
+is(slurp_file("$victim_dir/file"), "keep me too\n", 'the directory a path named is untouched');
+($rc, $out, $err, $altered) = resume_altered('a repository of someone else', sub {
+	my $other = "$base/other-git";
+	IPC::Run::run([ 'cp', '-a', "$git/.git", $other ]) or die 'cp';
+	chmod 0777, $other;
+	$_[0]{git} = $other;
+});
+is($rc, 2, 'a repository others may write: exit status 2');
+like($err, qr/the repository "\S+other-git" is writable by others: refusing to read commits from it/,
+	'a repository others may write: the message');
+($rc, $out, $err, $altered) = resume_altered('a relative repository', sub { $_[0]{git} = 'git/.git' });
+like($err, qr/the repository "git\/\.git" is not an absolute path/, 'a relative repository: refused');
+($rc, $out, $err, $altered) = resume_altered('a patch outside the directory', sub {
+	$_[0]{git} = undef;
+	$_[0]{states}[$_]{commit} = undef foreach 0 .. 2;
+	$_[0]{patches} = [ '../victim', 'p2' ];
+});
+like($err, qr/patch 1 is not a file name of \S+\/patches/, 'a patch named outside the directory: refused');
+# a step whose "dir" lies outside: the step runs in the bisect's own step-1
+# (and fails at the build), nothing is written at the place named
+($rc, $out, $err, $altered) = resume_altered('a step outside the directory', sub {
+	$_[0]{steps} = [ { state => 2, attempt => 0, dir => $victim_dir } ];
+});
+like($out, qr/=== bisect step \S+\/altered-\d+\/step-1: state 2/, 'a step named outside: run in DIR/step-1');
+is_deeply([ sort map { s/.*\///r } glob("$victim_dir/*") ], [ 'file' ], 'nothing written where the step named');
+# an interrupted step whose experiment.json names another source than bisect.json
+# gives it is refused; the one bisect.json gives is resumed (and fails at the build)
+my $step = "$altered/step-1";
+sub resume_step_with_source
+{
+	my ($source) = @_;
+	my @variants = map {
+		{ %{ $range->{experiment}{variants}[0] }, name => "state-$_",
+			source => "$altered/sources/$range->{states}[$_]{commit}", patch => [] }
+	} 0, 2;
+	$variants[1]{source} = $source if $source;
+	mkdir $step;
+	chmod 0700, $step;
+	write_file("$step/experiment.json", JSON::PP->new->encode({ spec => { %{ $range->{experiment} }, variants => \@variants } }));
+	local $ENV{PGBENCH_EXT_BUILD_CACHE} = "$base/cache";
+	return run_client('bisect', '--resume', $altered);
+}
+($rc, $out, $err) = resume_step_with_source(undef);
+like($out, qr/=== bisect step \S+\/step-1: state 2 .*, resumed/, 'a step whose experiment.json is the one bisect.json gives: resumed');
+($rc, $out, $err) = resume_step_with_source($victim_dir);
+is($rc, 2, 'a step whose experiment.json was altered: exit status 2');
+like($err, qr/step-1\/experiment\.json names other variants than bisect\.json gives state 2: refusing to resume it/,
+	'a step whose experiment.json was altered: the message');
+
+# a patch series is kept in the bisect's directory, named there by file name
+# only; resumed, its source tree must still be the user's own
+{
+	local $ENV{PGBENCH_EXT_BUILD_CACHE} = "$base/cache";
+	($rc, $out, $err) = run_client('bisect', $good_file, '-o', "$base/series");
+}
+like($out, qr/=== bisect step \S+\/series\/step-1: state 2/, 'a patch series: its first step runs (and fails at the build)');
+is_deeply(read_json("$base/series/bisect.json")->{patches}, [ '01-1-b.patch', '02-2-a.patch' ],
+	'bisect.json names the patches by file name');
+is(slurp_file("$base/series/patches/02-2-a.patch"), slurp_file($p2), 'the patch kept in DIR/patches');
+chmod 0777, $src;
+{
+	local $ENV{PGBENCH_EXT_BUILD_CACHE} = "$base/cache";
+	($rc, $out, $err) = run_client('bisect', '--resume', "$base/series");
+}
+chmod 0755, $src;
+is($rc, 2, 'resumed with a source tree others may write: exit status 2');
+like($err, qr/the bisect's source tree "\S+\/src" is not a directory of yours that no one else may write: refusing to build from it/,
+	'resumed with a source tree others may write: the message');
 
 # --- the state file, replayed: every step answered, nothing runs
 my $json = JSON::PP->new->canonical;
@@ -182,7 +297,7 @@ sub step
 		good_value => 100000, state_value => 100000 * $est, units => 4 };
 }
 my %state = (format => 1, experiment => \%spec, method => 'counted', git => undef,
-	patches => [ map { "$base/$_.patch" } 1 .. 8 ], states => \@points, good => 0, bad => 8, retries => 1,
+	patches => [ map { "$_.patch" } 1 .. 8 ], states => \@points, good => 0, bad => 8, retries => 1,
 	steps => [ step(1, 8, 'differs', 'more', 1.02), step(2, 4, 'same', 'same within ±0.05%', 1.0),
 		step(3, 6, 'differs', 'more', 1.02), step(4, 5, 'differs', 'more', 1.02) ]);
 write_file("$dir/bisect.json", $json->encode(\%state));
