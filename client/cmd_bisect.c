@@ -104,7 +104,7 @@ parse_args(int argc, char **argv, BisectArgs *a)
 	memset(a, 0, sizeof(*a));
 	a->bad = -1;
 	a->retries = 1;
-	while ((c = getopt_long(argc, argv, "o:v", long_options, NULL)) != -1)
+	while ((c = cli_getopt(argc, argv, "o:v", long_options, "bisect")) != -1)
 	{
 		if (c == 'o')
 			a->dir = optarg;

@@ -423,7 +423,7 @@ cmd_import(int argc, char **argv)
 		import_usage();
 		return 0;
 	}
-	while ((c = getopt_long(argc, argv, CONN_SHORT_OPTIONS, long_options, NULL)) != -1)
+	while ((c = cli_getopt(argc, argv, CONN_SHORT_OPTIONS, long_options, "import")) != -1)
 	{
 		if (!conn_option(c, optarg, &opts))
 		{

@@ -115,7 +115,7 @@ cmd_layout(int argc, char **argv)
 		layout_usage();
 		return 0;
 	}
-	while ((c = getopt_long(argc, argv, CONN_SHORT_OPTIONS "s:l:", long_options, NULL)) != -1)
+	while ((c = cli_getopt(argc, argv, CONN_SHORT_OPTIONS "s:l:", long_options, "layout")) != -1)
 	{
 		if (c == 's')
 			save = optarg;

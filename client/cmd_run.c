@@ -194,7 +194,7 @@ cmd_run(int argc, char **argv)
 		return 0;
 	}
 	ropts.max_restarts = 3;
-	while ((c = getopt_long(argc, argv, "o:v", long_options, NULL)) != -1)
+	while ((c = cli_getopt(argc, argv, "o:v", long_options, "run")) != -1)
 	{
 		switch (c)
 		{

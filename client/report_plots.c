@@ -101,23 +101,28 @@ typedef struct PlotSet
  * Text as a gnuplot string: single-quoted, where gnuplot substitutes
  * nothing (in double quotes it runs `backquoted` commands and reads
  * escapes), a quote doubled.  A line break would end the command, so
- * control characters become blanks.  Names and paths reach the script only
- * so; the terminal's noenhanced keeps "_" and "^" from being markup.
+ * the text is escaped first as for the terminal (escape.c): a control
+ * character or a byte that is not UTF-8 is shown as "\x1b" in the plot's
+ * title, and the SVG gnuplot writes stays UTF-8.  Names and paths reach
+ * the script only so; the terminal's noenhanced keeps "_" and "^" from
+ * being markup.
  */
 char *
 report_gp_quote(const char *s)
 {
 	PQExpBufferData q;
+	char	   *shown = escape_text(s, ESCAPE_TERMINAL);
 
 	initPQExpBuffer(&q);
 	appendPQExpBufferChar(&q, '\'');
-	for (; *s; s++)
+	for (const char *c = shown; *c; c++)
 	{
-		if (*s == '\'')
+		if (*c == '\'')
 			appendPQExpBufferStr(&q, "''");
 		else
-			appendPQExpBufferChar(&q, (unsigned char) *s < 0x20 || *s == 0x7f ? ' ' : *s);
+			appendPQExpBufferChar(&q, *c);
 	}
+	free(shown);
 	appendPQExpBufferChar(&q, '\'');
 	return q.data;
 }
