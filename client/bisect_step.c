@@ -524,7 +524,7 @@ static int
 step_failed(const Bisect *b, const BisectStep *s, int rc)
 {
 	log_errorf("bisect step %s (state %d) did not finish (exit status %d)", s->dir, s->state, rc);
-	pg_log_error_hint("Continue the bisect with: %s bisect --resume %s", progname, b->dir);
+	pg_log_error_hint("Continue the bisect with: %s bisect --resume %s", progname, escape_text(b->dir, ESCAPE_TERMINAL));
 	return rc == EXIT_USAGE ? EXIT_USAGE : rc;
 }
 

@@ -443,7 +443,8 @@ make_dir(const char *dir)
 	if (access(psprintf("%s/%s", dir, BISECT_STATE_FILE), F_OK) == 0)
 	{
 		log_errorf("\"%s\" already holds a bisect", dir);
-		pg_log_error_hint("Continue it with \"%s bisect --resume %s\", or choose a new directory with -o.", progname, dir);
+		pg_log_error_hint("Continue it with \"%s bisect --resume %s\", or choose a new directory with -o.", progname,
+						  escape_text(dir, ESCAPE_TERMINAL));
 		exit(EXIT_USAGE);
 	}
 	if (stat(dir, &st) == 0 && !safe_results_dir(dir, true, &error))

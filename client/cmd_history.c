@@ -159,7 +159,7 @@ read_point(const char *dir, const HistoryOptions *o, FarmPoint *p, char **why)
 	{
 		log_error_text(error);
 		pg_log_error_hint("\"%s\" must be a results directory written by \"%s run\" or \"%s ab\".",
-						  dir, progname, progname);
+						  escape_text(dir, ESCAPE_TERMINAL), progname, progname);
 		exit(EXIT_USAGE);
 	}
 	v = o->variant ? report_variant_index(r, o->variant) : 0;

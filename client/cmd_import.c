@@ -295,7 +295,7 @@ read_import_dir(const char *dir, ImportDir *d)
 	{
 		log_error_text(error);
 		pg_log_error_hint("\"%s\" must be a results directory written by \"%s run\" or \"%s ab\"; nothing was imported.",
-						  dir, progname, progname);
+						  escape_text(dir, ESCAPE_TERMINAL), progname, progname);
 		exit(EXIT_USAGE);
 	}
 	if ((d->runs = results_read_runs(dir, &d->spec, &error)) == NULL)

@@ -189,7 +189,7 @@ farm_report(char **dirs, int n, const char *baseline)
 		{
 			log_error_text(error);
 			pg_log_error_hint("\"%s\" must be a results directory written by \"%s run\" or \"%s ab\".",
-							  dirs[i], progname, progname);
+							  escape_text(dirs[i], ESCAPE_TERMINAL), progname, progname);
 			exit(EXIT_USAGE);
 		}
 	}

@@ -500,7 +500,7 @@ set_up(Experiment *x, const RunOptions *opts, const BudgetPlan *budget, bool **d
 		cluster_stop_all();
 		log_errorf("interrupted while setting up: no run is recorded yet in %s (signal: %s)",
 				   x->dir, pg_strsignal(interrupted_status() - 128));
-		pg_log_error_hint("Continue with: %s run --resume %s", progname, x->dir);
+		pg_log_error_hint("Continue with: %s run --resume %s", progname, escape_text(x->dir, ESCAPE_TERMINAL));
 		return interrupted_status();
 	}
 	if (!opts->resume && !write_experiment_json(x, opts, budget, &error))
@@ -659,7 +659,7 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 		log_errorf("interrupted: %d of %d runs are recorded in %s (signal: %s)",
 				   progress.done_runs - 1, x.plan->nruns, x.dir,
 				   pg_strsignal(interrupted_status() - 128));
-		pg_log_error_hint("Continue with: %s run --resume %s", progname, x.dir);
+		pg_log_error_hint("Continue with: %s run --resume %s", progname, escape_text(x.dir, ESCAPE_TERMINAL));
 		return interrupted_status();
 	}
 	progress_finish(&progress);
