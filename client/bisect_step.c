@@ -275,7 +275,7 @@ export_commit(const Bisect *b, int state, char **error)
 	}
 	if (!safe_mkdir_p(to, 0755, error))
 		return false;
-	printf("exporting commit %s into %s\n", b->points[state].label, to);
+	printf("exporting commit %s into %s\n", escape_text(b->points[state].label, ESCAPE_TERMINAL), escape_text(to, ESCAPE_TERMINAL));
 	fflush(stdout);
 	writer.argv = w;
 	writer.err_fd = STDERR_FILENO;
@@ -494,8 +494,8 @@ run_step(const Bisect *b, BisectStep *s)
 		log_error_text(error);
 		return EXIT_USAGE;
 	}
-	printf("\n=== bisect step %s: state %d (%s) against the good end, state %d%s\n", s->dir, s->state,
-		   b->points[s->state].label, b->good, resume ? ", resumed" : "");
+	printf("\n=== bisect step %s: state %d (%s) against the good end, state %d%s\n", escape_text(s->dir, ESCAPE_TERMINAL), s->state,
+		   escape_text(b->points[s->state].label, ESCAPE_TERMINAL), b->good, resume ? ", resumed" : "");
 	fflush(stdout);
 	return run_execute(&spec, &ropts, "bisect");
 }
@@ -568,7 +568,8 @@ bisect_go(Bisect *b, bool resume)
 			log_error_text(error);
 			return EXIT_RUNTIME_ERROR;
 		}
-		printf("\nbisect: state %d %s (%s)\n", s->state, bisect_answer_name(s->answer), s->verdict);
+		printf("\nbisect: state %d %s (%s)\n", s->state, bisect_answer_name(s->answer),
+			   escape_text(s->verdict, ESCAPE_TERMINAL));
 	}
 	bisect_report(b, stdout);
 	if (!bisect_write_report(b, &error))

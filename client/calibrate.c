@@ -539,6 +539,6 @@ calibrate_report(const CalibrateOptions *o, const CalibrationResult *r, FILE *ou
 	}
 	if (!safe_fclose(md, error))
 		return false;
-	fprintf(out, "\n(also in %s)\n", path);
+	fprintf(out, "\n(also in %s)\n", escape_text(path, ESCAPE_TERMINAL));
 	return true;
 }

@@ -482,7 +482,8 @@ new_bisect(const BisectArgs *a)
 		return EXIT_USAGE;
 	}
 	printf("bisect of %d states, %d (%s) to %d (%s), by %s: at most %d step%s besides the bad end's\n",
-		   b.bad - b.good + 1, b.good, b.points[b.good].label, b.bad, b.points[b.bad].label,
+		   b.bad - b.good + 1, b.good, escape_text(b.points[b.good].label, ESCAPE_TERMINAL), b.bad,
+		   escape_text(b.points[b.bad].label, ESCAPE_TERMINAL),
 		   b.counted ? "counted instructions per transaction" : "tps (rounds = auto)",
 		   bisect_max_middle_steps(b.good, b.bad), bisect_max_middle_steps(b.good, b.bad) == 1 ? "" : "s");
 	return bisect_go(&b, false);

@@ -274,8 +274,9 @@ cmd_history(int argc, char **argv)
 		}
 		if (note != NULL)
 			log_warningf("no plot: %s", note);
-		printf("written: %s/history.dat, %s/changepoints.csv%s%s%s\n", o.output, o.output,
-			   note ? "" : ", ", note ? "" : o.output, note ? "" : "/history.svg");
+		printf("written: %s/history.dat, %s/changepoints.csv%s%s%s\n", escape_text(o.output, ESCAPE_TERMINAL),
+			   escape_text(o.output, ESCAPE_TERMINAL), note ? "" : ", ",
+			   note ? "" : escape_text(o.output, ESCAPE_TERMINAL), note ? "" : "/history.svg");
 	}
 	return 0;
 }

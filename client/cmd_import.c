@@ -383,9 +383,10 @@ import_dir(PGconn *conn, const ImportDir *d)
 	PQclear(exec_or_die(conn, "DEALLOCATE ALL"));
 	if (known)
 		printf("experiment %s was imported before from %s: %d new runs of %d\n",
-			   id, d->absdir, nruns, d->runs->nrows);
+			   id, escape_text(d->absdir, ESCAPE_TERMINAL), nruns, d->runs->nrows);
 	else
-		printf("imported experiment %s: %d variants, %d runs from %s\n", id, nvariants, nruns, d->absdir);
+		printf("imported experiment %s: %d variants, %d runs from %s\n", id, nvariants, nruns,
+			   escape_text(d->absdir, ESCAPE_TERMINAL));
 	printf("  machine %s (\"%s\"), signature %s\n", d->machine.fingerprint, d->machine.hostname, d->signature);
 	printf("  report: SELECT * FROM pgbench_ext.experiment_report(%s);\n", id);
 	if (nprofiles > 0)

@@ -174,7 +174,7 @@ cmd_layout(int argc, char **argv)
 		if (save)
 		{
 			layout_save(layout, save);
-			printf("layout of %s saved to \"%s\"\n", layout->source, save);
+			printf("layout of %s saved to \"%s\"\n", escape_text(layout->source, ESCAPE_TERMINAL), escape_text(save, ESCAPE_TERMINAL));
 		}
 		else
 			layout_print(layout, line_size, stdout);

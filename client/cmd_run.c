@@ -119,7 +119,8 @@ build_only(ExperimentSpec *spec)
 	}
 	for (int i = 0; i < spec->nvariants; i++)
 		if (spec->variants[i].source != NULL)
-			printf("variant %s: bindir %s\n", spec->variants[i].name, spec->variants[i].bindir);
+			printf("variant %s: bindir %s\n", spec->variants[i].name,
+				   escape_text(spec->variants[i].bindir, ESCAPE_TERMINAL));
 	return 0;
 }
 

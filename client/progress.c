@@ -74,7 +74,8 @@ draw(Progress *p)
 								p->current->clients, p->elapsed_s, p->run_length_s,
 								p->tps, format_duration(eta_seconds(p)));
 
-	fprintf(stderr, "\r%-100.100s", line);
+	/* the script's name is the experiment file's: shown, never obeyed */
+	fprintf(stderr, "\r%-100.100s", escape_text(line, ESCAPE_TERMINAL));
 	fflush(stderr);
 }
 
