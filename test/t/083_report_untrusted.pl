@@ -206,6 +206,18 @@ like($html, qr/<td>c1\\u009b31m-x\.sql<\/td>/, 'control characters: report.html 
 like($html, qr/-DX=\\x1b\[31m\\x07\\u009by/, 'control characters: report.html shows the CFLAGS escaped');
 like($html, qr/<h1>pgbench_ext report: .*ctl-\\x1b\]0;t\\x07\\u009b\\xff<\/h1>/, 'control characters: report.html\'s title shows the directory escaped');
 unlike($html, $raw, 'control characters: no control character, CSI or byte ff in report.html');
+SKIP:
+{
+	skip 'gnuplot is not installed', 3 unless -x '/usr/bin/gnuplot' || grep { -x "$_/gnuplot" } split /:/, $ENV{PATH};
+	like($out, qr/^no plots: the path of ".*ctl-\\x1b\]0;t\\x07\\u009b\\xff" holds a control character/m,
+		'control characters: a path gnuplot\'s script cannot hold gets no plots, said so');
+	# a byte that is not UTF-8 (a Latin-1 name): shown escaped, yet the plots are drawn where they belong
+	$dir = fixture("$base/latin1-r\xe9sultats");
+	($rc, $out, $err) = run_client('report', $dir);
+	ok($rc == 0 && -s "$dir/plots/tps_runs.svg", 'a Latin-1 directory name: gnuplot draws into it, the path unescaped')
+	  or diag $out, $err;
+	like($out, qr/^report: .*latin1-r\\xe9sultats\/report\.html/m, 'a Latin-1 directory name: shown as \xe9');
+}
 # runs.csv holds what JSON cannot: a byte that is not UTF-8
 $dir = fixture("$base/ctl-csv");
 edit("$dir/runs.csv", sub { set_field($_[0], 'variant', "b\e[2J\a\xc2\x9b\xffx") });
