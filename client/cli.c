@@ -12,7 +12,6 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "escape.h"
 
 #include "common/logging.h"
 
