@@ -68,7 +68,8 @@ go_on_text(const Bisect *b, int from, int to, EscapeTarget target)
 	if (b->git)
 		return psprintf("To go on, run a bisect of those states with %s in the experiment file:\n"
 						"  %s bisect FILE --commits %s..%s\n", more, progname,
-						escape_text(b->points[from].commit, target), escape_text(b->points[to].commit, target));
+						escape_text(b->points[from].commit, target),
+						escape_text(b->points[to].commit, target));
 	return psprintf("To go on, run a bisect of those states with %s in the experiment file:\n"
 					"  %s bisect FILE --good %d --bad %d\n", more, progname, from, to);
 }
@@ -90,9 +91,11 @@ answer_text(const Bisect *b, EscapeTarget target)
 		case BISECT_FOUND:
 			return psprintf("The first state that differs from the good end (state %d) by %s: state %d, %s%s%s.\n"
 							"The last state the same: state %d, %s.\n%d steps (%d besides the bad end's; at most %d).\n",
-							b->good, metric, s->first_differs, escape_text(b->points[s->first_differs].label, target),
+							b->good, metric, s->first_differs,
+							escape_text(b->points[s->first_differs].label, target),
 							first_commit ? " " : "", first_commit ? escape_text(first_commit, target) : "",
-							s->last_same, escape_text(b->points[s->last_same].label, target), b->nsteps, s->steps - 1,
+							s->last_same,
+							escape_text(b->points[s->last_same].label, target), b->nsteps, s->steps - 1,
 							bisect_max_middle_steps(b->good, b->bad));
 		case BISECT_NO_DIFFERENCE:
 			return psprintf("No answer: the bad end (state %d, %s) is the same as the good end (state %d) by %s, "
@@ -143,7 +146,8 @@ bool
 bisect_write_report(const Bisect *b, char **error)
 {
 	char	   *md = psprintf("# Bisect\n\nStates %d to %d, each against the good end (state %d, %s), by %s.\n\n|",
-							  b->good, b->bad, b->good, escape_text(b->points[b->good].label, ESCAPE_MARKDOWN),
+							  b->good, b->bad, b->good,
+							  escape_text(b->points[b->good].label, ESCAPE_MARKDOWN),
 							  b->counted ? "counted instructions per transaction" : "tps under rounds = auto");
 
 	for (int c = 0; c < BISECT_COLUMNS; c++)

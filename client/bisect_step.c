@@ -275,7 +275,8 @@ export_commit(const Bisect *b, int state, char **error)
 	}
 	if (!safe_mkdir_p(to, 0755, error))
 		return false;
-	printf("exporting commit %s into %s\n", escape_text(b->points[state].label, ESCAPE_TERMINAL), escape_text(to, ESCAPE_TERMINAL));
+	printf("exporting commit %s into %s\n", escape_text(b->points[state].label, ESCAPE_TERMINAL),
+		   escape_text(to, ESCAPE_TERMINAL));
 	fflush(stdout);
 	writer.argv = w;
 	writer.err_fd = STDERR_FILENO;
@@ -494,7 +495,8 @@ run_step(const Bisect *b, BisectStep *s)
 		log_error_text(error);
 		return EXIT_USAGE;
 	}
-	printf("\n=== bisect step %s: state %d (%s) against the good end, state %d%s\n", escape_text(s->dir, ESCAPE_TERMINAL), s->state,
+	printf("\n=== bisect step %s: state %d (%s) against the good end, state %d%s\n",
+		   escape_text(s->dir, ESCAPE_TERMINAL), s->state,
 		   escape_text(b->points[s->state].label, ESCAPE_TERMINAL), b->good, resume ? ", resumed" : "");
 	fflush(stdout);
 	return run_execute(&spec, &ropts, "bisect");
@@ -524,7 +526,8 @@ static int
 step_failed(const Bisect *b, const BisectStep *s, int rc)
 {
 	log_errorf("bisect step %s (state %d) did not finish (exit status %d)", s->dir, s->state, rc);
-	pg_log_error_hint("Continue the bisect with: %s bisect --resume %s", progname, escape_text(b->dir, ESCAPE_TERMINAL));
+	pg_log_error_hint("Continue the bisect with: %s bisect --resume %s", progname,
+					  escape_text(b->dir, ESCAPE_TERMINAL));
 	return rc == EXIT_USAGE ? EXIT_USAGE : rc;
 }
 

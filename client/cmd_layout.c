@@ -174,7 +174,8 @@ cmd_layout(int argc, char **argv)
 		if (save)
 		{
 			layout_save(layout, save);
-			printf("layout of %s saved to \"%s\"\n", escape_text(layout->source, ESCAPE_TERMINAL), escape_text(save, ESCAPE_TERMINAL));
+			printf("layout of %s saved to \"%s\"\n", escape_text(layout->source, ESCAPE_TERMINAL),
+				   escape_text(save, ESCAPE_TERMINAL));
 		}
 		else
 			layout_print(layout, line_size, stdout);

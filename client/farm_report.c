@@ -88,10 +88,12 @@ check_one_experiment(ReportData **r, char **dirs, int n)
 		if (!same)
 		{
 			log_errorf("%s holds another experiment than %s", dirs[i], dirs[0]);
-			pg_log_error_detail("%s", escape_text(psprintf("Their loads (signatures %s and %s) or their variants (%s; %s) differ.",
-															  signature, farm_signature(r[i]->experiment),
-															  experiment_variant_names(&r[0]->spec),
-															  experiment_variant_names(&r[i]->spec)), ESCAPE_TERMINAL_LINES));
+			pg_log_error_detail("%s",
+								escape_text(psprintf("Their loads (signatures %s and %s) or their variants (%s; %s) differ.",
+													 signature, farm_signature(r[i]->experiment),
+													 experiment_variant_names(&r[0]->spec),
+													 experiment_variant_names(&r[i]->spec)),
+											ESCAPE_TERMINAL_LINES));
 			pg_log_error_hint("Machines are compared on one experiment file run on each of them.");
 			exit(EXIT_USAGE);
 		}

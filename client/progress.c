@@ -120,7 +120,8 @@ progress_end_run(Progress *p, const char *status, double tps)
 	fprintf(stderr, "run %d/%d  %-8s %-12s %-14s c=%-3d %10.1f tps  %s  (ETA %s)\n",
 			p->done_runs, p->total_runs,
 			pr->after_start ? "warm-up" : psprintf("round %d", pr->round), p->variant,
-			escape_text(p->script, ESCAPE_TERMINAL), pr->clients, tps, escape_text(status, ESCAPE_TERMINAL), format_duration(eta_seconds(p)));
+			escape_text(p->script, ESCAPE_TERMINAL), pr->clients, tps,
+			escape_text(status, ESCAPE_TERMINAL), format_duration(eta_seconds(p)));
 }
 
 void

@@ -211,7 +211,8 @@ check_row(const RunsCsv *t, char **f, const void *arg, char **problem)
 
 	if (!results_parse_int(f[runs_csv_column(t, "run_id")], 1, &n))
 	{
-		*problem = psprintf("run_id \"%s\" is not a positive whole number", escape_text(f[runs_csv_column(t, "run_id")], ESCAPE_TERMINAL));
+		*problem = psprintf("run_id \"%s\" is not a positive whole number",
+							escape_text(f[runs_csv_column(t, "run_id")], ESCAPE_TERMINAL));
 		return false;
 	}
 	if (experiment_variant_index(spec, variant) < 0)
@@ -224,7 +225,8 @@ check_row(const RunsCsv *t, char **f, const void *arg, char **problem)
 		known |= strcmp(spec->scripts[i], script) == 0;
 	if (!known)
 	{
-		*problem = psprintf("script \"%s\" is not a script of the experiment", escape_text(script, ESCAPE_TERMINAL));
+		*problem = psprintf("script \"%s\" is not a script of the experiment",
+							escape_text(script, ESCAPE_TERMINAL));
 		return false;
 	}
 	known = false;
@@ -239,7 +241,8 @@ check_row(const RunsCsv *t, char **f, const void *arg, char **problem)
 	}
 	if (strcmp(status, "ok") != 0 && strcmp(status, "failed") != 0 && strcmp(status, "interrupted") != 0)
 	{
-		*problem = psprintf("status \"%s\" is none of ok, failed, interrupted", escape_text(status, ESCAPE_TERMINAL));
+		*problem = psprintf("status \"%s\" is none of ok, failed, interrupted",
+							escape_text(status, ESCAPE_TERMINAL));
 		return false;
 	}
 	for (int i = 0; i < lengthof(level_columns); i++)
@@ -256,7 +259,8 @@ check_row(const RunsCsv *t, char **f, const void *arg, char **problem)
 	}
 	if (c_warmup >= 0 && strcmp(f[c_warmup], "true") != 0 && strcmp(f[c_warmup], "false") != 0)
 	{
-		*problem = psprintf("warmup \"%s\" is neither true nor false", escape_text(f[c_warmup], ESCAPE_TERMINAL));
+		*problem = psprintf("warmup \"%s\" is neither true nor false",
+							escape_text(f[c_warmup], ESCAPE_TERMINAL));
 		return false;
 	}
 	return results_check_numbers(t, f, number_columns, lengthof(number_columns), problem);
