@@ -315,7 +315,7 @@ bisect_git_export(Bisect *b, int state, char **error)
 		!unprivileged_remove(to, error) || !unprivileged_mkdir(to, error) ||
 		(scratch = scratch_repository(b->git, error)) == NULL)
 		return false;
-	printf("exporting commit %s into %s\n", b->points[state].commit, to);
+	printf("exporting commit %s into %s\n", b->points[state].commit, escape_text(to, ESCAPE_TERMINAL));
 	fflush(stdout);
 	writer.argv = scratch_git_argv(scratch, archive);
 	writer.unprivileged = true;

@@ -61,23 +61,29 @@ step_cells(const Bisect *b, int i, const char **cells)
 
 /* How to go on with the open states first_same+1 .. differs-1 (or the bad end). */
 static char *
-go_on_text(const Bisect *b, int from, int to)
+go_on_text(const Bisect *b, int from, int to, EscapeTarget target)
 {
 	const char *more = b->counted ? "more rounds (rounds = N)" : "a larger budget (budget = DURATION)";
 
 	if (b->git)
 		return psprintf("To go on, run a bisect of those states with %s in the experiment file:\n"
 						"  %s bisect FILE --commits %s..%s\n", more, progname,
-						b->points[from].commit, b->points[to].commit);
+						escape_text(b->points[from].commit, target),
+						escape_text(b->points[to].commit, target));
 	return psprintf("To go on, run a bisect of those states with %s in the experiment file:\n"
 					"  %s bisect FILE --good %d --bad %d\n", more, progname, from, to);
 }
 
-/* The search's answer, or why there is none. */
+/*
+ * The search's answer, or why there is none, for target (the terminal or
+ * bisect.md): the states' labels and commits, from the experiment file,
+ * bisect.json or git, are escaped (escape.c), the text's own lines kept.
+ */
 static char *
-answer_text(const Bisect *b)
+answer_text(const Bisect *b, EscapeTarget target)
 {
 	const BisectSearch *s = &b->search;
+	const char *first_commit = b->search.first_differs >= 0 ? b->points[s->first_differs].commit : NULL;
 	const char *metric = b->counted ? "instructions per transaction" : "tps";
 
 	switch (s->status)
@@ -85,15 +91,16 @@ answer_text(const Bisect *b)
 		case BISECT_FOUND:
 			return psprintf("The first state that differs from the good end (state %d) by %s: state %d, %s%s%s.\n"
 							"The last state the same: state %d, %s.\n%d steps (%d besides the bad end's; at most %d).\n",
-							b->good, metric, s->first_differs, b->points[s->first_differs].label,
-							b->points[s->first_differs].commit ? " " : "",
-							b->points[s->first_differs].commit ? b->points[s->first_differs].commit : "",
-							s->last_same, b->points[s->last_same].label, b->nsteps, s->steps - 1,
+							b->good, metric, s->first_differs,
+							escape_text(b->points[s->first_differs].label, target),
+							first_commit ? " " : "", first_commit ? escape_text(first_commit, target) : "",
+							s->last_same,
+							escape_text(b->points[s->last_same].label, target), b->nsteps, s->steps - 1,
 							bisect_max_middle_steps(b->good, b->bad));
 		case BISECT_NO_DIFFERENCE:
 			return psprintf("No answer: the bad end (state %d, %s) is the same as the good end (state %d) by %s, "
 							"so no state between them is the first to differ.\n",
-							b->bad, b->points[b->bad].label, b->good, metric);
+							b->bad, escape_text(b->points[b->bad].label, target), b->good, metric);
 		case BISECT_STOPPED:
 			{
 				int			to = s->first_differs >= 0 ? s->first_differs : b->bad;
@@ -104,12 +111,13 @@ answer_text(const Bisect *b)
 								s->last_same + 1, to, s->last_same,
 								s->first_differs >= 0 ? psprintf("%d the first known to differ", s->first_differs)
 								: "the bad end is not known to differ",
-								go_on_text(b, s->last_same, to));
+								go_on_text(b, s->last_same, to, target));
 			}
 		case BISECT_SEARCHING:
 			break;
 	}
-	return psprintf("The search is not finished: continue it with \"%s bisect --resume %s\".\n", progname, b->dir);
+	return psprintf("The search is not finished: continue it with \"%s bisect --resume %s\".\n", progname,
+					escape_text(b->dir, target));
 }
 
 void
@@ -125,30 +133,21 @@ bisect_report(const Bisect *b, FILE *out)
 		table_add_row(t, cells);
 	}
 	fprintf(out, "\nbisect of states %d to %d by %s against the good end, state %d (%s):\n\n",
-			b->good, b->bad, b->counted ? "instructions per transaction" : "tps", b->good, b->points[b->good].label);
+			b->good, b->bad, b->counted ? "instructions per transaction" : "tps", b->good,
+			escape_text(b->points[b->good].label, ESCAPE_TERMINAL));
 	table_print(t, out);
 	table_free(t);
-	fprintf(out, "\n%s\nbisect: %s (each step's report: %s report %s/step-N)\n", answer_text(b), b->dir,
-			progname, b->dir);
-}
-
-/* A Markdown table cell: no pipes, no line breaks. */
-static char *
-md_cell(const char *s)
-{
-	char	   *c = pg_strdup(s);
-
-	for (char *p = c; *p; p++)
-		if (*p == '|' || *p == '\n')
-			*p = ' ';
-	return c;
+	fprintf(out, "\n%s\nbisect: %s (each step's report: %s report %s/step-N)\n",
+			answer_text(b, ESCAPE_TERMINAL), escape_text(b->dir, ESCAPE_TERMINAL), progname,
+			escape_text(b->dir, ESCAPE_TERMINAL));
 }
 
 bool
 bisect_write_report(const Bisect *b, char **error)
 {
 	char	   *md = psprintf("# Bisect\n\nStates %d to %d, each against the good end (state %d, %s), by %s.\n\n|",
-							  b->good, b->bad, b->good, md_cell(b->points[b->good].label),
+							  b->good, b->bad, b->good,
+							  escape_text(b->points[b->good].label, ESCAPE_MARKDOWN),
 							  b->counted ? "counted instructions per transaction" : "tps under rounds = auto");
 
 	for (int c = 0; c < BISECT_COLUMNS; c++)
@@ -163,8 +162,10 @@ bisect_write_report(const Bisect *b, char **error)
 		step_cells(b, i, cells);
 		md = psprintf("%s\n|", md);
 		for (int c = 0; c < BISECT_COLUMNS; c++)
-			md = psprintf("%s %s |", md, c == 0 ? psprintf("[%s](%s/report.md)", cells[0], cells[0]) : md_cell(cells[c]));
+			md = psprintf("%s %s |", md, c == 0
+						  ? psprintf("[%s](%s/report.md)", escape_text(cells[0], ESCAPE_MARKDOWN), cells[0])
+						  : escape_text(cells[c], ESCAPE_MARKDOWN));
 	}
-	md = psprintf("%s\n\n## Answer\n\n%s", md, answer_text(b));
+	md = psprintf("%s\n\n## Answer\n\n%s", md, answer_text(b, ESCAPE_MARKDOWN));
 	return safe_write_file(psprintf("%s/%s", b->dir, BISECT_REPORT_FILE), md, 0, error);
 }

@@ -598,8 +598,9 @@ run_step(Bisect *b, BisectStep *s)
 		log_error_text(error);
 		return EXIT_USAGE;
 	}
-	printf("\n=== bisect step %s: state %d (%s) against the good end, state %d%s\n", s->dir, s->state,
-		   b->points[s->state].label, b->good, resume ? ", resumed" : "");
+	printf("\n=== bisect step %s: state %d (%s) against the good end, state %d%s\n",
+		   escape_text(s->dir, ESCAPE_TERMINAL), s->state,
+		   escape_text(b->points[s->state].label, ESCAPE_TERMINAL), b->good, resume ? ", resumed" : "");
 	fflush(stdout);
 	return run_execute(&spec, &ropts, "bisect");
 }
@@ -628,7 +629,8 @@ static int
 step_failed(const Bisect *b, const BisectStep *s, int rc)
 {
 	log_errorf("bisect step %s (state %d) did not finish (exit status %d)", s->dir, s->state, rc);
-	pg_log_error_hint("Continue the bisect with: %s bisect --resume %s", progname, b->dir);
+	pg_log_error_hint("Continue the bisect with: %s bisect --resume %s", progname,
+					  escape_text(b->dir, ESCAPE_TERMINAL));
 	return rc == EXIT_USAGE ? EXIT_USAGE : rc;
 }
 
@@ -677,7 +679,8 @@ bisect_go(Bisect *b, bool resume)
 			log_error_text(error);
 			return EXIT_RUNTIME_ERROR;
 		}
-		printf("\nbisect: state %d %s (%s)\n", s->state, bisect_answer_name(s->answer), s->verdict);
+		printf("\nbisect: state %d %s (%s)\n", s->state, bisect_answer_name(s->answer),
+			   escape_text(s->verdict, ESCAPE_TERMINAL));
 	}
 	bisect_report(b, stdout);
 	if (!bisect_write_report(b, &error))

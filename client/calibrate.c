@@ -469,7 +469,8 @@ calibrate_report(const CalibrateOptions *o, const CalibrationResult *r, FILE *ou
 	for (FILE *f = out; f != NULL; f = (f == out ? md : NULL))
 	{
 		fprintf(f, "\n# Calibration: %s, %d clients, %d s runs, %d rounds per comparison\n\n",
-				o->script, o->clients, o->duration_s, o->rounds);
+				escape_text(o->script, f == out ? ESCAPE_TERMINAL : ESCAPE_MARKDOWN),
+				o->clients, o->duration_s, o->rounds);
 		if (!o->skip_aa)
 			fprintf(f, "- A/A false-positive rate: %d of %d comparisons (%.1f%%) were not \"no change\"\n",
 					r->aa_false_positives, r->aa_blocks, calibrate_pct(r->aa_false_positives, r->aa_blocks));
@@ -539,6 +540,6 @@ calibrate_report(const CalibrateOptions *o, const CalibrationResult *r, FILE *ou
 	}
 	if (!safe_fclose(md, error))
 		return false;
-	fprintf(out, "\n(also in %s)\n", path);
+	fprintf(out, "\n(also in %s)\n", escape_text(path, ESCAPE_TERMINAL));
 	return true;
 }

@@ -178,7 +178,8 @@ calibrate_budget_report(const CalibrateOptions *o, FILE *out, char **error)
 		const BudgetPhase *aa = &phases[0];
 
 		fprintf(f, "\n# Calibration of rounds = auto: %s, %d clients, %d s runs, a budget of %d s per comparison\n\n",
-				o->script, o->clients, o->duration_s, o->budget_s);
+				escape_text(o->script, f == out ? ESCAPE_TERMINAL : ESCAPE_MARKDOWN),
+				o->clients, o->duration_s, o->budget_s);
 		fprintf(f, "- A/A false-positive rate (rounds = auto): %d of %d comparisons (%.1f%%) decided faster or slower\n",
 				aa->decisions[STATS_DECIDED_FASTER] + aa->decisions[STATS_DECIDED_SLOWER], aa->n,
 				calibrate_pct(aa->decisions[STATS_DECIDED_FASTER] + aa->decisions[STATS_DECIDED_SLOWER], aa->n));

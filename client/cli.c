@@ -15,35 +15,9 @@
 
 #include "common/logging.h"
 
+#include <getopt.h>
+
 const char *progname;
-
-/*
- * text fit for the terminal: messages echo names and values from the
- * command line, experiment files and results directories, and an escape
- * sequence among them would drive the terminal.  Control characters
- * (C0, DEL and C1 in UTF-8) become '?'; line breaks and tabs stay, as the
- * messages' own lines need them (values with line breaks are refused).
- */
-char *
-printable_text(const char *text)
-{
-	char	   *copy = pg_strdup(text);
-
-	for (unsigned char *p = (unsigned char *) copy; *p; p++)
-	{
-		if (*p == '\n' || *p == '\t')
-			continue;
-		if (*p < 0x20 || *p == 0x7f)
-			*p = '?';
-		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
-		{
-			p[0] = '?';
-			p[1] = '?';
-			p++;
-		}
-	}
-	return copy;
-}
 
 /*
  * Report a command-line problem the way pgbench does, then exit with the
@@ -58,7 +32,7 @@ usage_error(const char *command, const char *fmt,...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	pg_log_error("%s", printable_text(msg));
+	pg_log_error("%s", escape_text(msg, ESCAPE_TERMINAL_LINES));
 	if (command)
 		pg_log_error_hint("Try \"%s %s --help\" for more information.", progname, command);
 	else
@@ -67,13 +41,93 @@ usage_error(const char *command, const char *fmt,...)
 }
 
 /*
+ * The long option that arg ("--name" or "--name=value") names, itself or
+ * abbreviated, or NULL; *matches counts the options it abbreviates.
+ */
+static const struct option *
+long_option_named(const char *arg, const struct option *longopts, int *matches)
+{
+	size_t		len = strcspn(arg + 2, "=");
+	const struct option *found = NULL;
+
+	*matches = 0;
+	for (const struct option *o = longopts; o->name; o++)
+	{
+		if (strncmp(o->name, arg + 2, len) != 0)
+			continue;
+		if (strlen(o->name) == len)
+		{
+			*matches = 1;
+			return o;
+		}
+		found = o;
+		(*matches)++;
+	}
+	return *matches == 1 ? found : NULL;
+}
+
+/*
+ * getopt_long() for a command (NULL: the options before it), with the
+ * client's own messages instead of getopt's, which would echo an argument
+ * raw, control characters and all: an unknown or ambiguous option, a
+ * missing argument or one an option does not take is a usage error (exit
+ * status 2) that shows the argument escaped, and so is a "--help" (whose
+ * value in the commands' tables is '?') after other arguments.  Every
+ * command's loop calls it.
+ */
+int
+cli_getopt(int argc, char **argv, const char *optstring,
+		   const struct option *longopts, const char *command)
+{
+	char		quiet[64];
+	bool		plus = optstring[0] == '+';
+	int			longindex = -1;
+	int			c;
+	int			matches;
+	const char *arg;
+	const struct option *o;
+
+	/* a leading ':' (after '+'): a missing argument returns ':' */
+	snprintf(quiet, sizeof(quiet), "%s:%s", plus ? "+" : "", optstring + plus);
+	opterr = 0;
+	c = getopt_long(argc, argv, quiet, longopts, &longindex);
+	if (c != '?' && c != ':')
+		return c;
+	if (longindex >= 0 || (c == '?' && optopt == '?'))
+		usage_error(command, "\"--help\" must be the first argument");
+	/*
+	 * glibc has stepped past a long option it refused, and past a short one
+	 * missing its argument (the last argument); a short option it does not
+	 * know is optopt, 0 for a long one.
+	 */
+	arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+	o = strncmp(arg, "--", 2) == 0 ? long_option_named(arg, longopts, &matches) : NULL;
+	if (c == ':')
+	{
+		if (strncmp(arg, "--", 2) == 0)
+			usage_error(command, "option \"%s\" requires an argument", arg);
+		usage_error(command, "option \"-%c\" requires an argument", optopt);
+	}
+	if (o != NULL && optopt != 0 && o->val == optopt && o->has_arg == no_argument)
+		usage_error(command, "option \"--%s\" does not take an argument", o->name);
+	if (optopt != 0)
+		usage_error(command, "unrecognized option \"-%c\"", optopt);
+	if (strncmp(arg, "--", 2) == 0 && matches > 1)
+		usage_error(command, "option \"%.*s\" is ambiguous", (int) strcspn(arg, "="), arg);
+	usage_error(command, "unrecognized option \"%s\"", arg);
+}
+
+/*
  * Log a message built elsewhere at level: its text up to a "\nhint: " line
- * as the message, the rest as the hint; control characters replaced.
+ * as the message, the rest as the hint.  Messages echo names and values
+ * from the command line, experiment files and results directories, so the
+ * whole text is escaped (escape.c): a control character in them is shown,
+ * never obeyed; the message's own line breaks and tabs stay.
  */
 static void
 log_text(enum pg_log_level level, const char *text)
 {
-	char	   *clean = printable_text(text);
+	char	   *clean = escape_text(text, ESCAPE_TERMINAL_LINES);
 	const char *hint = strstr(clean, "\nhint: ");
 
 	if (hint == NULL)
@@ -99,7 +153,7 @@ log_textv(enum pg_log_level level, const char *fmt, va_list ap)
 
 /*
  * pg_log_error() and pg_log_warning() for the client's messages: formatted,
- * then logged as log_text() logs, control characters replaced (the values
+ * then logged as log_text() logs, control characters escaped (the values
  * in them come from the command line, experiment files and results
  * directories).
  */

@@ -3,7 +3,8 @@
  * client.h
  *		What every source file of the pgbench_ext driver needs: PostgreSQL's
  *		frontend headers, the exit statuses, the program's name and the way
- *		errors are reported (cli.c), and the clock (progress.c).  Each
+ *		errors are reported (cli.c), the way an untrusted string is written
+ *		(escape.h), and the clock (progress.c).  Each
  *		module's own declarations are in its header: conn.h, table.h,
  *		layout.h, commands.h, and the headers named after their files.
  *
@@ -15,6 +16,8 @@
 #include "postgres_fe.h"
 
 #include "libpq-fe.h"
+
+#include "escape.h"
 
 #ifndef PGBENCH_EXT_VERSION
 #error "PGBENCH_EXT_VERSION must be defined by the Makefile (from pgbench_ext.control)"
@@ -37,8 +40,11 @@ extern void log_error_text(const char *text);
 extern void log_warning_text(const char *text);
 extern void log_errorf(const char *fmt,...) pg_attribute_printf(1, 2);
 extern void log_warningf(const char *fmt,...) pg_attribute_printf(1, 2);
-extern char *printable_text(const char *text);
 extern bool parse_bool_word(const char *value, bool *result);
+
+struct option;
+extern int	cli_getopt(int argc, char **argv, const char *optstring,
+					   const struct option *longopts, const char *command);
 
 
 #endif							/* PGBENCH_EXT_CLIENT_H */

@@ -210,7 +210,7 @@ cmd_ab(int argc, char **argv)
 	}
 	experiment_init(&spec);
 	ropts.max_restarts = 3;
-	while ((c = getopt_long(argc, argv, "s:c:j:T:t:r:b:M:o:v", ab_options, NULL)) != -1)
+	while ((c = cli_getopt(argc, argv, "s:c:j:T:t:r:b:M:o:v", ab_options, "ab")) != -1)
 	{
 		bool		handled = false;
 

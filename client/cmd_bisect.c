@@ -104,7 +104,7 @@ parse_args(int argc, char **argv, BisectArgs *a)
 	memset(a, 0, sizeof(*a));
 	a->bad = -1;
 	a->retries = 1;
-	while ((c = getopt_long(argc, argv, "o:v", long_options, NULL)) != -1)
+	while ((c = cli_getopt(argc, argv, "o:v", long_options, "bisect")) != -1)
 	{
 		if (c == 'o')
 			a->dir = optarg;
@@ -435,7 +435,8 @@ make_dir(const char *dir)
 	if (access(psprintf("%s/%s", dir, BISECT_STATE_FILE), F_OK) == 0)
 	{
 		log_errorf("\"%s\" already holds a bisect", dir);
-		pg_log_error_hint("Continue it with \"%s bisect --resume %s\", or choose a new directory with -o.", progname, dir);
+		pg_log_error_hint("Continue it with \"%s bisect --resume %s\", or choose a new directory with -o.", progname,
+						  escape_text(dir, ESCAPE_TERMINAL));
 		exit(EXIT_USAGE);
 	}
 	if (stat(dir, &st) == 0 && !safe_results_dir(dir, true, &error))
@@ -476,7 +477,8 @@ new_bisect(const BisectArgs *a)
 		return EXIT_USAGE;
 	}
 	printf("bisect of %d states, %d (%s) to %d (%s), by %s: at most %d step%s besides the bad end's\n",
-		   b.bad - b.good + 1, b.good, b.points[b.good].label, b.bad, b.points[b.bad].label,
+		   b.bad - b.good + 1, b.good, escape_text(b.points[b.good].label, ESCAPE_TERMINAL), b.bad,
+		   escape_text(b.points[b.bad].label, ESCAPE_TERMINAL),
 		   b.counted ? "counted instructions per transaction" : "tps (rounds = auto)",
 		   bisect_max_middle_steps(b.good, b.bad), bisect_max_middle_steps(b.good, b.bad) == 1 ? "" : "s");
 	return bisect_go(&b, false);

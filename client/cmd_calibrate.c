@@ -507,7 +507,7 @@ parse_calibrate_options(int argc, char **argv, CalibrateOptions *o, CalibrateGiv
 	char	   *end;
 	int			c;
 
-	while ((c = getopt_long(argc, argv, "b:c:s:T:t:o:", calibrate_options, NULL)) != -1)
+	while ((c = cli_getopt(argc, argv, "b:c:s:T:t:o:", calibrate_options, "calibrate")) != -1)
 	{
 		switch (c)
 		{

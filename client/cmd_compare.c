@@ -127,7 +127,8 @@ print_same_variant(const ReportData *a, const ReportData *b, FILE *out)
 			}
 	if (rows > 0)
 	{
-		fprintf(out, "\nthe same variant in both experiments (A = %s, B = %s):\n", a->dir, b->dir);
+		fprintf(out, "\nthe same variant in both experiments (A = %s, B = %s):\n",
+				escape_text(a->dir, ESCAPE_TERMINAL), escape_text(b->dir, ESCAPE_TERMINAL));
 		table_print(t, out);
 		fprintf(out, "n: the server starts of each (the mean of each instance is one sample) when both restarted their servers, else all runs\n");
 	}

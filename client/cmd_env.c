@@ -47,7 +47,7 @@ cmd_env(int argc, char **argv)
 		env_usage();
 		return 0;
 	}
-	while ((c = getopt_long(argc, argv, CONN_SHORT_OPTIONS, long_options, NULL)) != -1)
+	while ((c = cli_getopt(argc, argv, CONN_SHORT_OPTIONS, long_options, "env")) != -1)
 	{
 		if (!conn_option(c, optarg, &opts))
 		{

@@ -91,7 +91,7 @@ parse_history_options(int argc, char **argv, HistoryOptions *o)
 		history_usage();
 		exit(0);
 	}
-	while ((c = getopt_long(argc, argv, "c:o:", long_options, NULL)) != -1)
+	while ((c = cli_getopt(argc, argv, "c:o:", long_options, "history")) != -1)
 	{
 		bool		good = true;
 
@@ -159,7 +159,7 @@ read_point(const char *dir, const HistoryOptions *o, FarmPoint *p, char **why)
 	{
 		log_error_text(error);
 		pg_log_error_hint("\"%s\" must be a results directory written by \"%s run\" or \"%s ab\".",
-						  dir, progname, progname);
+						  escape_text(dir, ESCAPE_TERMINAL), progname, progname);
 		exit(EXIT_USAGE);
 	}
 	v = o->variant ? report_variant_index(r, o->variant) : 0;
@@ -179,7 +179,7 @@ read_point(const char *dir, const HistoryOptions *o, FarmPoint *p, char **why)
 		return false;
 	}
 	p->label = pg_strdup(dir);
-	p->written_at = printable_text(report_json_str(r->experiment, "written_at", ""));
+	p->written_at = escape_text(report_json_str(r->experiment, "written_at", ""), ESCAPE_TERMINAL);
 	p->runs = sample->n;
 	stats_geomean(sample->tps, sample->n, &p->value);
 	p->machine = farm_machine_of(r->experiment);
@@ -207,7 +207,7 @@ print_history(const FarmPoint *pts, int n, const StatsChangePoint *cp, int k,
 			printf(", p = %.3g (%d points before, %d after)\n", c->p_value, c->n_before, c->n_after);
 		}
 		printf("%5d  %12.2f  %5d  %-20s  %s\n", i + 1, pts[i].value, pts[i].runs,
-			   pts[i].written_at, pts[i].label);
+			   pts[i].written_at, escape_text(pts[i].label, ESCAPE_TERMINAL));
 	}
 	if (n < 2 * o->change.min_segment)
 		printf("\nno change point can be found in %d points: it takes at least %d (--min-segment %d on either side)\n",
@@ -274,8 +274,9 @@ cmd_history(int argc, char **argv)
 		}
 		if (note != NULL)
 			log_warningf("no plot: %s", note);
-		printf("written: %s/history.dat, %s/changepoints.csv%s%s%s\n", o.output, o.output,
-			   note ? "" : ", ", note ? "" : o.output, note ? "" : "/history.svg");
+		printf("written: %s/history.dat, %s/changepoints.csv%s%s%s\n", escape_text(o.output, ESCAPE_TERMINAL),
+			   escape_text(o.output, ESCAPE_TERMINAL), note ? "" : ", ",
+			   note ? "" : escape_text(o.output, ESCAPE_TERMINAL), note ? "" : "/history.svg");
 	}
 	return 0;
 }

@@ -295,7 +295,7 @@ read_import_dir(const char *dir, ImportDir *d)
 	{
 		log_error_text(error);
 		pg_log_error_hint("\"%s\" must be a results directory written by \"%s run\" or \"%s ab\"; nothing was imported.",
-						  dir, progname, progname);
+						  escape_text(dir, ESCAPE_TERMINAL), progname, progname);
 		exit(EXIT_USAGE);
 	}
 	if ((d->runs = results_read_runs(dir, &d->spec, &error)) == NULL)
@@ -383,9 +383,10 @@ import_dir(PGconn *conn, const ImportDir *d)
 	PQclear(exec_or_die(conn, "DEALLOCATE ALL"));
 	if (known)
 		printf("experiment %s was imported before from %s: %d new runs of %d\n",
-			   id, d->absdir, nruns, d->runs->nrows);
+			   id, escape_text(d->absdir, ESCAPE_TERMINAL), nruns, d->runs->nrows);
 	else
-		printf("imported experiment %s: %d variants, %d runs from %s\n", id, nvariants, nruns, d->absdir);
+		printf("imported experiment %s: %d variants, %d runs from %s\n", id, nvariants, nruns,
+			   escape_text(d->absdir, ESCAPE_TERMINAL));
 	printf("  machine %s (\"%s\"), signature %s\n", d->machine.fingerprint, d->machine.hostname, d->signature);
 	printf("  report: SELECT * FROM pgbench_ext.experiment_report(%s);\n", id);
 	if (nprofiles > 0)
@@ -423,7 +424,7 @@ cmd_import(int argc, char **argv)
 		import_usage();
 		return 0;
 	}
-	while ((c = getopt_long(argc, argv, CONN_SHORT_OPTIONS, long_options, NULL)) != -1)
+	while ((c = cli_getopt(argc, argv, CONN_SHORT_OPTIONS, long_options, "import")) != -1)
 	{
 		if (!conn_option(c, optarg, &opts))
 		{

@@ -115,7 +115,7 @@ cmd_layout(int argc, char **argv)
 		layout_usage();
 		return 0;
 	}
-	while ((c = getopt_long(argc, argv, CONN_SHORT_OPTIONS "s:l:", long_options, NULL)) != -1)
+	while ((c = cli_getopt(argc, argv, CONN_SHORT_OPTIONS "s:l:", long_options, "layout")) != -1)
 	{
 		if (c == 's')
 			save = optarg;
@@ -174,7 +174,8 @@ cmd_layout(int argc, char **argv)
 		if (save)
 		{
 			layout_save(layout, save);
-			printf("layout of %s saved to \"%s\"\n", layout->source, save);
+			printf("layout of %s saved to \"%s\"\n", escape_text(layout->source, ESCAPE_TERMINAL),
+				   escape_text(save, ESCAPE_TERMINAL));
 		}
 		else
 			layout_print(layout, line_size, stdout);

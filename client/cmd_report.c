@@ -47,7 +47,7 @@ report_parse_options(int argc, char **argv, const char *command, void (*usage) (
 		usage();
 		exit(0);
 	}
-	while ((c = getopt_long(argc, argv, "v", long_options, NULL)) != -1)
+	while ((c = cli_getopt(argc, argv, "v", long_options, command)) != -1)
 	{
 		if (c == 'v')
 			report_verbose = true;

@@ -119,7 +119,8 @@ build_only(ExperimentSpec *spec)
 	}
 	for (int i = 0; i < spec->nvariants; i++)
 		if (spec->variants[i].source != NULL)
-			printf("variant %s: bindir %s\n", spec->variants[i].name, spec->variants[i].bindir);
+			printf("variant %s: bindir %s\n", spec->variants[i].name,
+				   escape_text(spec->variants[i].bindir, ESCAPE_TERMINAL));
 	return 0;
 }
 
@@ -194,7 +195,7 @@ cmd_run(int argc, char **argv)
 		return 0;
 	}
 	ropts.max_restarts = 3;
-	while ((c = getopt_long(argc, argv, "o:v", long_options, NULL)) != -1)
+	while ((c = cli_getopt(argc, argv, "o:v", long_options, "run")) != -1)
 	{
 		switch (c)
 		{

@@ -118,7 +118,7 @@ connect_or_die(const ConnOptions *opts)
 		char	   *tried = describe_conninfo(conn);
 
 		log_errorf("%s", PQerrorMessage(conn));
-		pg_log_error_detail("Connection parameters tried: %s", tried);
+		pg_log_error_detail("Connection parameters tried: %s", escape_text(tried, ESCAPE_TERMINAL));
 		pg_log_error_hint("Check that the server is running and the parameters (or PGHOST, PGPORT, PGUSER, PGDATABASE) are right.");
 		PQfinish(conn);
 		exit(EXIT_RUNTIME_ERROR);
@@ -135,7 +135,7 @@ exec_or_die(PGconn *conn, const char *sql)
 	if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK)
 	{
 		log_errorf("query failed: %s", PQerrorMessage(conn));
-		pg_log_error_detail("Query was: %s", sql);
+		pg_log_error_detail("Query was: %s", escape_text(sql, ESCAPE_TERMINAL_LINES));
 		PQclear(res);
 		PQfinish(conn);
 		exit(EXIT_RUNTIME_ERROR);
@@ -210,7 +210,7 @@ connect_checked(const ConnOptions *opts)
 	if (!check_extension_version(conn, &problem, &hint))
 	{
 		log_error_text(problem);
-		pg_log_error_hint("%s", hint);
+		pg_log_error_hint("%s", escape_text(hint, ESCAPE_TERMINAL_LINES));
 		PQfinish(conn);
 		exit(EXIT_RUNTIME_ERROR);
 	}

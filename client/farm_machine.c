@@ -138,8 +138,8 @@ farm_machine_of(json_t *experiment)
 	m.facts = json_is_object(machine) ? json_deep_copy(machine) : json_object();
 	json_object_set_new(m.facts, "environment", environment_machine_rows(experiment));
 	m.fingerprint = json_digest(m.facts);
-	/* shown on terminals: its control characters made harmless (cli.c) */
-	m.hostname = printable_text(host ? host : "");
+	/* shown on terminals: its control characters escaped */
+	m.hostname = escape_text(host ? host : "", ESCAPE_TERMINAL);
 	return m;
 }
 

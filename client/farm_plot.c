@@ -88,10 +88,10 @@ draw(const char *dir, const StatsChangePoint *cp, int k, char **note)
 {
 	char	   *gnuplot = report_find_gnuplot(note);
 	char	   *script = psprintf("%s/history.gp", dir);
-	char	   *data = report_gp_quote(psprintf("%s/history.dat", dir));
+	char	   *data = report_gp_path(psprintf("%s/history.dat", dir));
 	FILE	   *f;
 
-	if (gnuplot == NULL)
+	if (gnuplot == NULL || !report_gp_path_ok(dir, note))
 		return false;
 	if ((f = safe_fopen_write(script, false, note)) == NULL)
 		return false;
@@ -99,7 +99,7 @@ draw(const char *dir, const StatsChangePoint *cp, int k, char **note)
 			"set terminal svg size 800,420 dynamic noenhanced font 'sans,11' background '#ffffff'\n"
 			"set output %s\nset title 'history: tps (geometric mean of each point''s runs) and change points'\n"
 			"set xlabel 'point'\nset ylabel 'tps'\nset key outside right top\nset grid\n",
-			report_gp_quote(psprintf("%s/history.svg", dir)));
+			report_gp_path(psprintf("%s/history.svg", dir)));
 	for (int i = 0; i < k; i++)
 		fprintf(f, "set arrow %d from first %.1f, graph 0 to first %.1f, graph 1 nohead lc rgb '#d62728' dt 2\n"
 				"set label %d %s at first %.1f, graph 0.95 offset 0.5,0 tc rgb '#d62728'\n",

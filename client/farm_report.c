@@ -59,7 +59,7 @@ add_runs(FarmSide *side, const ReportSample *s, int machine, int k)
 static void
 print_comparison(const char *who, const StatsComparison *c)
 {
-	printf("  %-34s", who);
+	printf("  %-34s", escape_text(who, ESCAPE_TERMINAL));
 	if (!c->has_estimate)
 		printf("  -");
 	else if (c->has_ci)
@@ -88,10 +88,12 @@ check_one_experiment(ReportData **r, char **dirs, int n)
 		if (!same)
 		{
 			log_errorf("%s holds another experiment than %s", dirs[i], dirs[0]);
-			pg_log_error_detail("%s", printable_text(psprintf("Their loads (signatures %s and %s) or their variants (%s; %s) differ.",
-															  signature, farm_signature(r[i]->experiment),
-															  experiment_variant_names(&r[0]->spec),
-															  experiment_variant_names(&r[i]->spec))));
+			pg_log_error_detail("%s",
+								escape_text(psprintf("Their loads (signatures %s and %s) or their variants (%s; %s) differ.",
+													 signature, farm_signature(r[i]->experiment),
+													 experiment_variant_names(&r[0]->spec),
+													 experiment_variant_names(&r[i]->spec)),
+											ESCAPE_TERMINAL_LINES));
 			pg_log_error_hint("Machines are compared on one experiment file run on each of them.");
 			exit(EXIT_USAGE);
 		}
@@ -150,14 +152,14 @@ report_cell(ReportData **r, char **dirs, int n, const int *machine, const int *k
 	StatsComparison cmp;
 	int			rc;
 
-	printf("\n%s:\n", report_cell_title(c0));
+	printf("\n%s:\n", escape_text(report_cell_title(c0), ESCAPE_TERMINAL));
 	for (int i = 0; i < n; i++)
 	{
 		const ReportCell *c = report_find_cell(r[i], c0->script, c0->clients, c0->name);
 
 		if (c == NULL)
 		{
-			printf("  %-34s  -  (no such cell)\n", dirs[i]);
+			printf("  %-34s  -  (no such cell)\n", escape_text(dirs[i], ESCAPE_TERMINAL));
 			continue;
 		}
 		print_comparison(psprintf("%s (machine %d)", dirs[i], machine[i]), &c->cmp);
@@ -189,7 +191,7 @@ farm_report(char **dirs, int n, const char *baseline)
 		{
 			log_error_text(error);
 			pg_log_error_hint("\"%s\" must be a results directory written by \"%s run\" or \"%s ab\".",
-							  dirs[i], progname, progname);
+							  escape_text(dirs[i], ESCAPE_TERMINAL), progname, progname);
 			exit(EXIT_USAGE);
 		}
 	}
@@ -198,10 +200,11 @@ farm_report(char **dirs, int n, const char *baseline)
 	printf("%d results directories of one experiment (signature %s) on %d machine%s:\n",
 		   n, farm_signature(r[0]->experiment), nmachines, nmachines == 1 ? "" : "s");
 	for (int i = 0; i < n; i++)
-		printf("  machine %d: %s (\"%s\"): %s\n", machine[i], m[i].fingerprint, m[i].hostname, dirs[i]);
+		printf("  machine %d: %s (\"%s\"): %s\n", machine[i], m[i].fingerprint, m[i].hostname,
+			   escape_text(dirs[i], ESCAPE_TERMINAL));
 	printf("\nEach variant against %s; each directory's own verdict, then the verdict\n"
 		   "across machines (one summary per machine, a t test across them):\n",
-		   report_variant_name(r[0], r[0]->baseline));
+		   escape_text(report_variant_name(r[0], r[0]->baseline), ESCAPE_TERMINAL));
 	for (int c = 0; c < r[0]->ncells; c++)
 		if (r[0]->cells[c].variant >= 0)
 			report_cell(r, dirs, n, machine, k, &r[0]->cells[c]);

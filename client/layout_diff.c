@@ -236,8 +236,11 @@ layout_diff(const Layout *a, const Layout *b, int line_size, FILE *out)
 {
 	LayoutDiff *d = layout_compare(a, b, line_size);
 
-	fprintf(out, "A: %s (PostgreSQL %s)\n", a->source, a->server_version);
-	fprintf(out, "B: %s (PostgreSQL %s)\n", b->source, b->server_version);
+	/* a saved layout is a file of anyone's: its texts are shown escaped */
+	fprintf(out, "A: %s (PostgreSQL %s)\n", escape_text(a->source, ESCAPE_TERMINAL),
+			escape_text(a->server_version, ESCAPE_TERMINAL));
+	fprintf(out, "B: %s (PostgreSQL %s)\n", escape_text(b->source, ESCAPE_TERMINAL),
+			escape_text(b->server_version, ESCAPE_TERMINAL));
 	fprintf(out, "Lines of %d bytes, counted from the start of each struct.\n\n", line_size);
 
 	for (int i = 0; i < d->nstructs; i++)
@@ -270,7 +273,8 @@ layout_print(const Layout *layout, int line_size, FILE *out)
 	static const char *const headers[] = {"field", "type", "offset", "size", "line", "straddles"};
 
 	fprintf(out, "%s (PostgreSQL %s); lines of %d bytes from the start of each struct\n\n",
-			layout->source, layout->server_version, line_size);
+			escape_text(layout->source, ESCAPE_TERMINAL),
+			escape_text(layout->server_version, ESCAPE_TERMINAL), line_size);
 	for (int i = 0; i < layout->nstructs; i++)
 	{
 		const LayoutStructInfo *s = &layout->structs[i];

@@ -141,7 +141,8 @@ layout_save(const Layout *layout, const char *path)
 
 		if (f == NULL || json_dumpf(root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) != 0 ||
 			!safe_fclose(f, &error))
-			pg_fatal("could not write layout file \"%s\": %s", path, f ? "write failed" : printable_text(error));
+			pg_fatal("%s", escape_text(psprintf("could not write layout file \"%s\": %s", path,
+												f ? "write failed" : error), ESCAPE_TERMINAL_LINES));
 	}
 	json_decref(root);
 }

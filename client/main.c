@@ -76,10 +76,10 @@ main(int argc, char **argv)
 
 	/*
 	 * Options before the command name are global; "+" stops getopt at the
-	 * first non-option so each command parses its own.  getopt itself has
-	 * already said what was wrong when it returns '?'.
+	 * first non-option so each command parses its own.  cli_getopt() says
+	 * what was wrong with an option, and exits.
 	 */
-	while ((c = getopt_long(argc, argv, "+V", long_options, NULL)) != -1)
+	while ((c = cli_getopt(argc, argv, "+V", long_options, NULL)) != -1)
 	{
 		switch (c)
 		{

@@ -14,7 +14,8 @@
  *
  * The SVG stands alone: no script, no external reference, no style sheet;
  * each frame's <title> (shown on hover) gives its figures.  Every text
- * comes from files an experiment left, so everything written is escaped.
+ * comes from files an experiment left, so everything written is escaped
+ * (escape.c, as HTML: XML takes the same entities).
  *
  * client/profile_flame.c
  *
@@ -24,6 +25,7 @@
  *-------------------------------------------------------------------------
  */
 #include "profile_flame.h"
+#include "escape.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -44,79 +46,6 @@ typedef struct Node
 	int			nchildren;
 	int			cap;
 } Node;
-
-void
-prof_xml_escape(FILE *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *) s;
-
-	while (*p)
-	{
-		int			len = 0;
-
-		if (*p < 0x80)
-		{
-			switch (*p)
-			{
-				case '&':
-					fputs("&amp;", out);
-					break;
-				case '<':
-					fputs("&lt;", out);
-					break;
-				case '>':
-					fputs("&gt;", out);
-					break;
-				case '"':
-					fputs("&quot;", out);
-					break;
-				case '\'':
-					fputs("&#39;", out);
-					break;
-				default:
-					fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, out);
-			}
-			p++;
-			continue;
-		}
-		/* a UTF-8 sequence: lead byte, then continuation bytes in range */
-		if (*p >= 0xC2 && *p <= 0xDF)
-			len = 2;
-		else if (*p >= 0xE0 && *p <= 0xEF)
-			len = 3;
-		else if (*p >= 0xF0 && *p <= 0xF4)
-			len = 4;
-		for (int i = 1; i < len; i++)
-		{
-			unsigned char lo = 0x80,
-						hi = 0xBF;
-
-			if (i == 1)
-			{
-				if (*p == 0xE0)
-					lo = 0xA0;
-				else if (*p == 0xED)
-					hi = 0x9F;	/* no UTF-16 surrogates */
-				else if (*p == 0xF0)
-					lo = 0x90;
-				else if (*p == 0xF4)
-					hi = 0x8F;
-			}
-			if (p[i] < lo || p[i] > hi)
-				len = 0;
-		}
-		if (len == 0)
-		{
-			fputc('?', out);
-			p++;
-		}
-		else
-		{
-			fwrite(p, 1, len, out);
-			p += len;
-		}
-	}
-}
 
 static Node *
 child(Node *n, const char *name, size_t len)
@@ -240,7 +169,7 @@ draw(Drawing *dr, const Node *n, double x, int depth)
 		return;
 	colour(n->a, n->b, &r, &g, &b);
 	fprintf(dr->out, "<g><title>");
-	prof_xml_escape(dr->out, n->name);
+	escape_write(dr->out, n->name, ESCAPE_HTML);
 	fprintf(dr->out, ": B %.6g, A %.6g %s (B %.2f%% of its total", n->b, n->a, dr->unit,
 			100 * n->b / dr->total);
 	if (n->a > 0)
@@ -266,7 +195,7 @@ draw(Drawing *dr, const Node *n, double x, int depth)
 			strcpy(label + cut, "..");
 		}
 		fprintf(dr->out, "<text x=\"%.2f\" y=\"%.0f\">", x + 2, y + FRAME_HEIGHT - 4);
-		prof_xml_escape(dr->out, label);
+		escape_write(dr->out, label, ESCAPE_HTML);
 		fprintf(dr->out, "</text>");
 		free(label);
 	}
@@ -303,9 +232,9 @@ prof_flame_svg(FILE *out, const ProfStack *a, int na, const ProfStack *b, int nb
 			width, dr.height, width, dr.height);
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width, dr.height);
 	fprintf(out, "<text x=\"%d\" y=\"16\" font-size=\"14\">", SIDE_MARGIN);
-	prof_xml_escape(out, title);
+	escape_write(out, title, ESCAPE_HTML);
 	fprintf(out, "</text>\n<text x=\"%d\" y=\"32\">width: B's cost (", SIDE_MARGIN);
-	prof_xml_escape(out, unit);
+	escape_write(out, unit, ESCAPE_HTML);
 	fprintf(out, "); colour: its change against A, red more, blue less, white none</text>\n");
 	if (root.b > 0)
 	{

@@ -30,8 +30,4 @@ extern int	prof_flame_svg(FILE *out, const ProfStack *a, int na,
 						   const ProfStack *b, int nb,
 						   const char *title, const char *unit);
 
-/* s as XML character data or attribute text: markup escaped, control
- * characters and bytes that are not UTF-8 replaced by '?'. */
-extern void prof_xml_escape(FILE *out, const char *s);
-
 #endif							/* PROFILE_FLAME_H */

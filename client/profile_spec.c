@@ -286,7 +286,7 @@ refuse(const char *hint, const char *fmt,...)
 	va_end(ap);
 	log_error_text(buf);
 	if (hint)
-		pg_log_error_hint("%s", hint);
+		pg_log_error_hint("%s", escape_text(hint, ESCAPE_TERMINAL_LINES));
 	return false;
 }
 

@@ -74,7 +74,8 @@ draw(Progress *p)
 								p->current->clients, p->elapsed_s, p->run_length_s,
 								p->tps, format_duration(eta_seconds(p)));
 
-	fprintf(stderr, "\r%-100.100s", line);
+	/* the script's name is the experiment file's: shown, never obeyed */
+	fprintf(stderr, "\r%-100.100s", escape_text(line, ESCAPE_TERMINAL));
 	fflush(stderr);
 }
 
@@ -118,8 +119,9 @@ progress_end_run(Progress *p, const char *status, double tps)
 		return;
 	fprintf(stderr, "run %d/%d  %-8s %-12s %-14s c=%-3d %10.1f tps  %s  (ETA %s)\n",
 			p->done_runs, p->total_runs,
-			pr->after_start ? "warm-up" : psprintf("round %d", pr->round), p->variant, p->script,
-			pr->clients, tps, status, format_duration(eta_seconds(p)));
+			pr->after_start ? "warm-up" : psprintf("round %d", pr->round), p->variant,
+			escape_text(p->script, ESCAPE_TERMINAL), pr->clients, tps,
+			escape_text(status, ESCAPE_TERMINAL), format_duration(eta_seconds(p)));
 }
 
 void

@@ -464,11 +464,14 @@ extern bool report_write_benchstat(const ReportData *r, const char *path, char *
 /*
  * report_plots.c: the SVG files drawn (*note says why none were); gnuplot,
  * as $PGBENCH_EXT_GNUPLOT or on PATH (NULL and a note why not); text as a
- * gnuplot string; running a script with it.
+ * gnuplot string, a path as one and whether a path can be; running a
+ * script with it.
  */
 extern char **report_draw_plots(const ReportData *r, int *nplots, char ***titles, char **note);
 extern char *report_find_gnuplot(char **note);
 extern char *report_gp_quote(const char *s);
+extern char *report_gp_path(const char *path);
+extern bool report_gp_path_ok(const char *dir, char **note);
 extern bool report_run_gnuplot(const char *gnuplot, const char *script_path, char **note);
 
 /* report_forest.c: the forest plot of the answers */

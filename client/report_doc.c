@@ -22,51 +22,18 @@
 
 /*
  * Text into the document, as text whatever it holds (names and values come
- * from a results directory that may be anyone's): HTML's special
- * characters as entities; in Markdown a backslash before what would
- * change the document's structure — "|" would split a table cell, "<"
- * start raw HTML, "`" a code span — and before a backslash itself ("_"
- * and "*" can only make a name italic, and stay as written); control
- * characters, a line break included, as blanks, so a table row stays one
- * line.
+ * from a results directory that may be anyone's), escaped by escape.c:
+ * HTML's special characters as entities; in Markdown a backslash before
+ * what would change the document's structure ("|" would split a table
+ * cell, "<" start raw HTML, "`" a code span) and before a backslash
+ * itself ("_" and "*" can only make a name italic, and stay as written);
+ * control characters, a line break included, and bytes that are not
+ * UTF-8 shown as "\x1b", so a table row stays one line.
  */
 static void
 put_escaped(Doc *d, const char *s)
 {
-	for (; *s; s++)
-	{
-		if ((unsigned char) *s < 0x20 || *s == 0x7f)
-			fputc(' ', d->out);
-		else if (d->format == DOC_HTML)
-		{
-			switch (*s)
-			{
-				case '<':
-					fputs("&lt;", d->out);
-					break;
-				case '>':
-					fputs("&gt;", d->out);
-					break;
-				case '&':
-					fputs("&amp;", d->out);
-					break;
-				case '"':
-					fputs("&quot;", d->out);
-					break;
-				case '\'':
-					fputs("&#39;", d->out);
-					break;
-				default:
-					fputc(*s, d->out);
-			}
-		}
-		else
-		{
-			if (strchr("\\|<>`", *s) != NULL)
-				fputc('\\', d->out);
-			fputc(*s, d->out);
-		}
-	}
+	escape_write(d->out, s, d->format == DOC_HTML ? ESCAPE_HTML : ESCAPE_MARKDOWN);
 }
 
 void

@@ -330,6 +330,7 @@ text_strip(const ReportData *r, const ReportCell *c, double lo, double hi, int w
 /*
  * Under the terminal's table: the same forest as text, one line per
  * comparison, on one log axis for all, then the axis with its ends and 0.
+ * A label holds names: it is padded as the terminal shows it (escape.c).
  */
 void
 report_print_forest(const ReportData *r, FILE *out)
@@ -349,7 +350,7 @@ report_print_forest(const ReportData *r, FILE *out)
 	forest_range(r, &lo, &hi);
 	for (int i = 0; i < r->ncells; i++)
 	{
-		label_w = Max(label_w, (int) strlen(row_label(r, &r->cells[i])));
+		label_w = Max(label_w, table_display_width(escape_text(row_label(r, &r->cells[i]), ESCAPE_TERMINAL)));
 		verdict_w = Max(verdict_w, table_display_width(report_cell_verdict(r, &r->cells[i])));
 	}
 	fprintf(out, "\n");
@@ -357,10 +358,11 @@ report_print_forest(const ReportData *r, FILE *out)
 	{
 		const ReportCell *c = &r->cells[i];
 		char	   *verdict = report_cell_verdict(r, c);
+		char	   *label = escape_text(row_label(r, c), ESCAPE_TERMINAL);
 
 		/* padded by characters: "±" is two bytes */
-		fprintf(out, " %-*s  %s  %s%*s  %s\n", label_w, row_label(r, c), text_strip(r, c, lo, hi, w),
-				verdict, verdict_w - table_display_width(verdict), "",
+		fprintf(out, " %s%*s  %s  %s%*s  %s\n", label, label_w - table_display_width(label), "",
+				text_strip(r, c, lo, hi, w), verdict, verdict_w - table_display_width(verdict), "",
 				report_answer_figures(report_cell_answer(r, c)));
 	}
 	memset(axis, ' ', w);

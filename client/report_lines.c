@@ -6,8 +6,10 @@
  *
  * Of the analysis stage (report.h's map): every module of the analysis
  * adds its lines here, and the writers print them as they are.  Values of
- * experiment.json are quoted in them: no escape sequence reaches a
- * terminal.
+ * experiment.json are quoted in them, so each line is kept as the terminal
+ * shows it (escape.c): one line, its control characters escaped, valid
+ * UTF-8 in summary.json; report.md and report.html escape it again for
+ * their markup.
  *
  * In report.h's map: the last file of the analysis stage, called by the
  * others; it calls no file of the report.
@@ -27,12 +29,8 @@ add_line(char ***lines, int *n, const char *fmt, va_list ap)
 	char		buf[2048];
 
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	/* values of experiment.json are quoted: no escape sequence reaches a terminal */
-	for (char *p = buf; *p; p++)
-		if ((unsigned char) *p < 0x20 || *p == 0x7f)
-			*p = ' ';
 	*lines = pg_realloc(*lines, sizeof(char *) * (*n + 1));
-	(*lines)[(*n)++] = pg_strdup(buf);
+	(*lines)[(*n)++] = escape_text(buf, ESCAPE_TERMINAL);
 }
 
 void

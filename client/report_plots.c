@@ -98,14 +98,13 @@ typedef struct PlotSet
 } PlotSet;
 
 /*
- * Text as a gnuplot string: single-quoted, where gnuplot substitutes
- * nothing (in double quotes it runs `backquoted` commands and reads
- * escapes), a quote doubled.  A line break would end the command, so
- * control characters become blanks.  Names and paths reach the script only
- * so; the terminal's noenhanced keeps "_" and "^" from being markup.
+ * s as a gnuplot string: single-quoted, where gnuplot substitutes nothing
+ * (in double quotes it runs `backquoted` commands and reads escapes), a
+ * quote doubled.  s holds no control character: a line break would end
+ * the command.
  */
-char *
-report_gp_quote(const char *s)
+static char *
+gp_single_quoted(const char *s)
 {
 	PQExpBufferData q;
 
@@ -116,17 +115,60 @@ report_gp_quote(const char *s)
 		if (*s == '\'')
 			appendPQExpBufferStr(&q, "''");
 		else
-			appendPQExpBufferChar(&q, (unsigned char) *s < 0x20 || *s == 0x7f ? ' ' : *s);
+			appendPQExpBufferChar(&q, *s);
 	}
 	appendPQExpBufferChar(&q, '\'');
 	return q.data;
+}
+
+/*
+ * Text (a title, a name) as a gnuplot string, escaped first as for the
+ * terminal (escape.c): a control character or a byte that is not UTF-8 is
+ * shown as "\x1b" in the plot, and the SVG gnuplot writes stays UTF-8.
+ * Names reach the script only so; the terminal's noenhanced keeps "_" and
+ * "^" from being markup.
+ */
+char *
+report_gp_quote(const char *s)
+{
+	char	   *shown = escape_text(s, ESCAPE_TERMINAL);
+	char	   *quoted = gp_single_quoted(shown);
+
+	free(shown);
+	return quoted;
+}
+
+/*
+ * A path as a gnuplot string, its bytes as they are: gnuplot must write
+ * the very file the client cleared (safe_remove_file()), so nothing in it
+ * is escaped, and a directory whose path holds a control character, which
+ * a line of the script cannot, gets no plots (report_gp_path_ok()).
+ */
+char *
+report_gp_path(const char *path)
+{
+	return gp_single_quoted(path);
+}
+
+/* Whether gnuplot's script can name files in dir; if not, *note says why. */
+bool
+report_gp_path_ok(const char *dir, char **note)
+{
+	for (const unsigned char *p = (const unsigned char *) dir; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+		{
+			*note = psprintf("the path of \"%s\" holds a control character, which gnuplot's script cannot hold",
+							 dir);
+			return false;
+		}
+	return true;
 }
 
 /* A file of DIR/plots as a gnuplot string. */
 static char *
 gp_path(const PlotSet *ps, const char *name)
 {
-	return report_gp_quote(psprintf("%s/%s", ps->dir, name));
+	return report_gp_path(psprintf("%s/%s", ps->dir, name));
 }
 
 /*
@@ -484,7 +526,7 @@ report_draw_plots(const ReportData *r, int *nplots, char ***titles, char **note)
 	char	   *script_path;
 
 	*nplots = 0;
-	if (gnuplot == NULL)
+	if (gnuplot == NULL || !report_gp_path_ok(r->dir, note))
 		return NULL;
 	{
 		bool		any = false;

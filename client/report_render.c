@@ -51,6 +51,30 @@ write_doc(const ReportData *r, DocFormat format, const char *name, const char *f
 }
 
 /*
+ * The verdict table and the lines under it, as the terminal shows them.
+ * They quote names and values of the results directory everywhere (cells,
+ * labels, warnings, the probe's, the layouts' and the profiles' lines), so
+ * the whole text is escaped once on its way out (escape.c); the tables and
+ * the forest plot have padded what they hold as it is shown, and escaping
+ * it again changes nothing.
+ */
+static void
+print_table(const ReportData *r, FILE *out)
+{
+	char	   *text = NULL;
+	size_t		len = 0;
+	FILE	   *mem = open_memstream(&text, &len);
+
+	if (mem == NULL)
+		pg_fatal("out of memory");
+	report_print_table(r, mem, report_verbose);
+	if (fclose(mem) != 0)
+		pg_fatal("out of memory");
+	escape_write(out, text, ESCAPE_TERMINAL_LINES);
+	free(text);
+}
+
+/*
  * Every output, from r as the analysis left it: the terminal table,
  * summary.json, benchstat.txt, the forest plot, the other plots, the
  * profiles' files, report.md and report.html.  Returns the exit status.
@@ -66,7 +90,7 @@ write_outputs(const ReportData *r, FILE *out)
 	json_t	   *summary;
 	char	   *forest;
 
-	report_print_table(r, out, report_verbose);
+	print_table(r, out);
 	summary = report_summary_json(r);
 	/* a link or FIFO planted where the report writes is refused input */
 	if (!results_write_json(r->dir, "summary.json", summary, &error) ||
@@ -94,8 +118,9 @@ write_outputs(const ReportData *r, FILE *out)
 		!write_doc(r, DOC_HTML, "report.html", forest, note, plots, titles, nplots))
 		return safe_file_refused() ? EXIT_USAGE : EXIT_RUNTIME_ERROR;
 	if (nplots == 0)
-		fprintf(out, "no plots: %s\n", note);
-	fprintf(out, "report: %s/report.html (and report.md, summary.json, benchstat.txt)\n", r->dir);
+		fprintf(out, "no plots: %s\n", escape_text(note, ESCAPE_TERMINAL));
+	fprintf(out, "report: %s/report.html (and report.md, summary.json, benchstat.txt)\n",
+			escape_text(r->dir, ESCAPE_TERMINAL));
 	return 0;
 }
 

@@ -211,20 +211,22 @@ check_row(const RunsCsv *t, char **f, const void *arg, char **problem)
 
 	if (!results_parse_int(f[runs_csv_column(t, "run_id")], 1, &n))
 	{
-		*problem = psprintf("run_id \"%s\" is not a positive whole number", results_printable(f[runs_csv_column(t, "run_id")]));
+		*problem = psprintf("run_id \"%s\" is not a positive whole number",
+							escape_text(f[runs_csv_column(t, "run_id")], ESCAPE_TERMINAL));
 		return false;
 	}
 	if (experiment_variant_index(spec, variant) < 0)
 	{
 		*problem = psprintf("variant \"%s\" is not a variant of the experiment (experiment.json has %s)",
-							results_printable(variant), experiment_variant_names(spec));
+							escape_text(variant, ESCAPE_TERMINAL), experiment_variant_names(spec));
 		return false;
 	}
 	for (int i = 0; i < spec->nscripts; i++)
 		known |= strcmp(spec->scripts[i], script) == 0;
 	if (!known)
 	{
-		*problem = psprintf("script \"%s\" is not a script of the experiment", results_printable(script));
+		*problem = psprintf("script \"%s\" is not a script of the experiment",
+							escape_text(script, ESCAPE_TERMINAL));
 		return false;
 	}
 	known = false;
@@ -234,12 +236,13 @@ check_row(const RunsCsv *t, char **f, const void *arg, char **problem)
 	if (!known)
 	{
 		*problem = psprintf("clients \"%s\" is not a client count of the experiment",
-							results_printable(f[runs_csv_column(t, "clients")]));
+							escape_text(f[runs_csv_column(t, "clients")], ESCAPE_TERMINAL));
 		return false;
 	}
 	if (strcmp(status, "ok") != 0 && strcmp(status, "failed") != 0 && strcmp(status, "interrupted") != 0)
 	{
-		*problem = psprintf("status \"%s\" is none of ok, failed, interrupted", results_printable(status));
+		*problem = psprintf("status \"%s\" is none of ok, failed, interrupted",
+							escape_text(status, ESCAPE_TERMINAL));
 		return false;
 	}
 	for (int i = 0; i < lengthof(level_columns); i++)
@@ -250,13 +253,14 @@ check_row(const RunsCsv *t, char **f, const void *arg, char **problem)
 		if (c >= 0 && (!results_parse_int(f[c], 0, &n) || n > RESULTS_MAX_INSTANCE))
 		{
 			*problem = psprintf("%s \"%s\" is not a whole number from 0 to %d", level_columns[i],
-								results_printable(f[c]), RESULTS_MAX_INSTANCE);
+								escape_text(f[c], ESCAPE_TERMINAL), RESULTS_MAX_INSTANCE);
 			return false;
 		}
 	}
 	if (c_warmup >= 0 && strcmp(f[c_warmup], "true") != 0 && strcmp(f[c_warmup], "false") != 0)
 	{
-		*problem = psprintf("warmup \"%s\" is neither true nor false", results_printable(f[c_warmup]));
+		*problem = psprintf("warmup \"%s\" is neither true nor false",
+							escape_text(f[c_warmup], ESCAPE_TERMINAL));
 		return false;
 	}
 	return results_check_numbers(t, f, number_columns, lengthof(number_columns), problem);
@@ -440,13 +444,13 @@ check_instance_row(const RunsCsv *t, char **f, const void *arg, char **problem)
 	if (experiment_variant_index(spec, server) < 0)
 	{
 		*problem = psprintf("server \"%s\" is not a variant of the experiment (experiment.json has %s)",
-							results_printable(server), experiment_variant_names(spec));
+							escape_text(server, ESCAPE_TERMINAL), experiment_variant_names(spec));
 		return false;
 	}
 	if (!results_parse_int(f[runs_csv_column(t, "instance")], 1, &n) || n > RESULTS_MAX_INSTANCE)
 	{
 		*problem = psprintf("instance \"%s\" is not a whole number from 1 to %d",
-							results_printable(f[runs_csv_column(t, "instance")]), RESULTS_MAX_INSTANCE);
+							escape_text(f[runs_csv_column(t, "instance")], ESCAPE_TERMINAL), RESULTS_MAX_INSTANCE);
 		return false;
 	}
 	return results_check_numbers(t, f, numbers, lengthof(numbers), problem);

@@ -110,18 +110,6 @@ csv_split(char *line, char **fields, int max_fields)
 	return n;
 }
 
-/* A name from a file, fit for a message: control characters as "?". */
-char *
-results_printable(const char *s)
-{
-	char	   *copy = pg_strdup(s);
-
-	for (char *p = copy; *p; p++)
-		if ((unsigned char) *p < 0x20 || *p == 0x7f)
-			*p = '?';
-	return copy;
-}
-
 bool
 results_parse_int(const char *s, long min, long *result)
 {
@@ -151,7 +139,7 @@ results_check_numbers(const RunsCsv *t, char **f, const char *const *columns, in
 		v = strtod(f[c], &end);
 		if (*end != '\0' || !isfinite(v))
 		{
-			*problem = psprintf("%s \"%s\" is not a number", columns[i], results_printable(f[c]));
+			*problem = psprintf("%s \"%s\" is not a number", columns[i], escape_text(f[c], ESCAPE_TERMINAL));
 			return false;
 		}
 	}

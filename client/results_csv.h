@@ -34,7 +34,6 @@ extern RunsCsv *results_read_csv(const char *path, const char *const *required, 
 extern bool results_check_numbers(const RunsCsv *t, char **f, const char *const *columns,
 								  int n, char **problem);
 extern bool results_parse_int(const char *s, long min, long *result);
-extern char *results_printable(const char *s);
 extern int	runs_csv_column(const RunsCsv *t, const char *name);
 extern char *results_csv_header(const RunsCsv *t);
 

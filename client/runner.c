@@ -334,14 +334,15 @@ look_after_block(const char *dir, const BudgetPlan *b, int block, double spent, 
 		for (int i = 0; i < r->ncells; i++)
 			appendPQExpBuffer(&line, "%s%s: %s", i ? "; " : "", report_cell_title(&r->cells[i]),
 							  report_decision_text(r, &r->cells[i]));
-		fprintf(stderr, "%s: %s\n", header, line.data);
+		fprintf(stderr, "%s: %s\n", header, escape_text(line.data, ESCAPE_TERMINAL));
 		termPQExpBuffer(&line);
 	}
 	for (int i = 0; print && report_verbose && i < r->ncells; i++)
 	{
 		const ReportCell *c = &r->cells[i];
 
-		fprintf(stderr, "%s: %s: %s%s\n", header, report_cell_title(c), report_look_text(r, c),
+		fprintf(stderr, "%s: %s: %s%s\n", header,
+				escape_text(report_cell_title(c), ESCAPE_TERMINAL), report_look_text(r, c),
 				report_look_decision(c) != STATS_UNDECIDED
 				? psprintf(" (decided at look %d)", c->look.look) : "");
 	}
@@ -473,7 +474,8 @@ set_up(Experiment *x, const RunOptions *opts, const BudgetPlan *budget, bool **d
 		if (!plan_as_recorded(x, &error) ||
 			(*done = results_completed_runs(x->dir, spec, x->plan->nruns, ndone, &error)) == NULL)
 			return fail_setup(error);
-		printf("resuming %s: %d of %d runs already done\n", x->dir, *ndone, x->plan->nruns);
+		printf("resuming %s: %d of %d runs already done\n",
+			   escape_text(x->dir, ESCAPE_TERMINAL), *ndone, x->plan->nruns);
 		if (!read_last_instances(x, &error))
 			return fail_setup(error);
 	}
@@ -500,7 +502,8 @@ set_up(Experiment *x, const RunOptions *opts, const BudgetPlan *budget, bool **d
 		cluster_stop_all();
 		log_errorf("interrupted while setting up: no run is recorded yet in %s (signal: %s)",
 				   x->dir, pg_strsignal(interrupted_status() - 128));
-		pg_log_error_hint("Continue with: %s run --resume %s", progname, x->dir);
+		pg_log_error_hint("Continue with: %s run --resume %s", progname,
+						  escape_text(x->dir, ESCAPE_TERMINAL));
 		return interrupted_status();
 	}
 	if (!opts->resume && !write_experiment_json(x, opts, budget, &error))
@@ -659,7 +662,7 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 		log_errorf("interrupted: %d of %d runs are recorded in %s (signal: %s)",
 				   progress.done_runs - 1, x.plan->nruns, x.dir,
 				   pg_strsignal(interrupted_status() - 128));
-		pg_log_error_hint("Continue with: %s run --resume %s", progname, x.dir);
+		pg_log_error_hint("Continue with: %s run --resume %s", progname, escape_text(x.dir, ESCAPE_TERMINAL));
 		return interrupted_status();
 	}
 	progress_finish(&progress);
@@ -668,6 +671,6 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 	/* the noise it measured, for the next pre-flight on this host */
 	if (status == 0 && !opts->no_summary)
 		preflight_record_noise(spec, x.dir, opts->preflight ? opts->preflight->busy_pct : NAN);
-	printf("\nresults: %s\n", x.dir);
+	printf("\nresults: %s\n", escape_text(x.dir, ESCAPE_TERMINAL));
 	return status;
 }

@@ -4,7 +4,11 @@
  *		Aligned text tables for the terminal, in psql's look.
  *
  * Widths are counted in characters, not bytes, so a "±" or "µ" in a cell
- * does not push its column out of line.
+ * does not push its column out of line.  Cells and headers hold names and
+ * values from experiment files and results directories: each is kept as
+ * the terminal shows it (escape.c), a control character as "\x1b", so the
+ * widths are those of what is printed and nothing printed drives the
+ * terminal.
  *
  *-------------------------------------------------------------------------
  */
@@ -41,7 +45,7 @@ table_create(int ncols, const char *const *headers)
 	t->ncols = ncols;
 	t->headers = pg_malloc(sizeof(char *) * ncols);
 	for (int i = 0; i < ncols; i++)
-		t->headers[i] = pg_strdup(headers[i]);
+		t->headers[i] = escape_text(headers[i], ESCAPE_TERMINAL);
 	t->max_width = pg_malloc0(sizeof(int) * ncols);
 	t->maxrows = 16;
 	t->cells = pg_malloc(sizeof(char *) * ncols * t->maxrows);
@@ -57,7 +61,7 @@ table_add_row(TextTable *t, const char *const *cells)
 		t->cells = pg_realloc(t->cells, sizeof(char *) * t->ncols * t->maxrows);
 	}
 	for (int i = 0; i < t->ncols; i++)
-		t->cells[t->nrows * t->ncols + i] = cells[i] ? pg_strdup(cells[i]) : NULL;
+		t->cells[t->nrows * t->ncols + i] = cells[i] ? escape_text(cells[i], ESCAPE_TERMINAL) : NULL;
 	t->nrows++;
 }
 

@@ -105,7 +105,8 @@ check_results_dir(const char *dir)
 		if (access(exp, F_OK) == 0 || access(csv, F_OK) == 0)
 		{
 			log_errorf("results directory \"%s\" already holds an experiment", dir);
-			pg_log_error_hint("Continue it with \"%s run --resume %s\", or choose a new directory with -o.", progname, dir);
+			pg_log_error_hint("Continue it with \"%s run --resume %s\", or choose a new directory with -o.", progname,
+							  escape_text(dir, ESCAPE_TERMINAL));
 			return false;
 		}
 		if (!S_ISDIR(st.st_mode))

@@ -1,6 +1,8 @@
 # Command-line handling that needs no server: --help, --version, and a table
 # of usage errors, each with its message and exit status 2
-# (in the manner of src/bin/pgbench/t/002_pgbench_no_server.pl).
+# (in the manner of src/bin/pgbench/t/002_pgbench_no_server.pl); getopt's
+# errors are the client's own messages, an argument's control characters
+# and bytes that are not UTF-8 shown escaped.
 use strict;
 use warnings;
 
@@ -25,9 +27,19 @@ command_like([ $prog, 'env', '--help' ], qr/Usage:.*env .*CONNINFO.*--host/s,
 my @usage_errors = (
 	[ 'no command', [], qr/error: no command given.*hint: Try "pgbench_ext --help"/s ],
 	[ 'unknown command', ['frobnicate'], qr/error: unrecognized command "frobnicate"/ ],
-	[ 'unknown global option', ['--frobnicate'], qr/unrecognized option '--frobnicate'.*hint: Try/s ],
-	[ 'unknown env option', [ 'env', '--frobnicate' ], qr/unrecognized option.*Try "pgbench_ext env --help"/s ],
-	[ 'missing option argument', [ 'env', '--host' ], qr/requires an argument/ ],
+	[ 'unknown global option', ['--frobnicate'], qr/error: unrecognized option "--frobnicate"\n.*hint: Try "pgbench_ext --help"/s ],
+	[ 'unknown env option', [ 'env', '--frobnicate' ], qr/unrecognized option "--frobnicate".*Try "pgbench_ext env --help"/s ],
+	[ 'missing option argument', [ 'env', '--host' ], qr/error: option "--host" requires an argument\n.*Try "pgbench_ext env --help"/s ],
+	# getopt's own messages echo the argument raw: the client's show it escaped
+	[ 'unknown option with ESC and BEL', [ 'run', "--bogus\e[31m\a" ],
+		qr/error: unrecognized option "--bogus\\x1b\[31m\\x07"\n.*hint: Try "pgbench_ext run --help" for more information\./s ],
+	[ 'unknown option with CSI and byte ff', [ 'report', "--x\xc2\x9b" . "2J\xff" ], qr/unrecognized option "--x\\u009b2J\\xff"/ ],
+	[ 'unknown short option', [ 'run', '-vZ' ], qr/error: unrecognized option "-Z"\n.*Try "pgbench_ext run --help"/s ],
+	[ 'unknown short ESC', [ 'run', "-\e" ], qr/error: unrecognized option "-\\x1b"/ ],
+	[ 'missing short option argument', [ 'run', '-o' ], qr/error: option "-o" requires an argument/ ],
+	[ 'an argument to a flag', [ 'run', '--verb=1' ], qr/error: option "--verbose" does not take an argument/ ],
+	[ 'ambiguous option', [ 'run', '--re', 'x' ], qr/error: option "--re" is ambiguous/ ],
+	[ '--help after other options', [ 'run', '-v', '--help' ], qr/error: "--help" must be the first argument/ ],
 	[ 'too many arguments', [ 'env', 'a', 'b' ], qr/too many command-line arguments \(first is "b"\)/ ],
 );
 
@@ -38,6 +50,8 @@ foreach my $case (@usage_errors)
 	my $ok = IPC::Run::run([ $prog, @$args ], '>', \$stdout, '2>', \$stderr);
 	is($? >> 8, 2, "$name: exit status 2");
 	like($stderr, $stderr_re, "$name: message");
+	unlike($stderr, qr/[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xff/,
+		"$name: no control character, CSI or byte ff on the terminal");
 }
 
 done_testing();

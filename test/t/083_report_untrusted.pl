@@ -3,7 +3,10 @@
 # "&" and "|" are shown and never run (gnuplot runs `commands` in double-
 # quoted strings); a name in runs.csv that experiment.json lacks, a run_id
 # that is no number, a line cut short and broken JSON are errors naming
-# the file and line, exit status 2; a link planted among the files report
+# the file and line, exit status 2; a control character (C0, DEL, C1) or
+# a byte that is not UTF-8 in a name, a CFLAGS or a directory's name is
+# shown escaped (\x1b, \u009b, \xff) on the terminal, in report.md and in
+# report.html, never as itself; a link planted among the files report
 # writes is refused, its target untouched.
 use strict;
 use warnings;
@@ -163,6 +166,66 @@ edit("$dir/experiment.json", sub {
 is($rc, 2, 'a script name with a line break: exit 2');
 like($err, qr/script "a\nset output.*has a control character \(such as a line break\) in its name/s,
 	'a script name with a line break: said so');
+
+# --- control characters and bytes that are not UTF-8: shown escaped ---------
+# A C1 CSI (U+009B, bytes c2 9b) in a script name, an ESC, a BEL and a CSI
+# in B's CFLAGS (the "environment differs" warning), and all of them with
+# a byte that is not UTF-8 in the directory's name (the report's title and
+# its last line); JSON cannot hold such a byte, runs.csv can (the error
+# quotes it).  None reaches the terminal or a report as itself: each is
+# shown as \x1b, \u009b or \xff.
+my $raw = qr/[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xff/;
+my $ctl_script = "c1\xc2\x9b" . '31m-x.sql';    # bytes: valid UTF-8
+$dir = fixture("$base/ctl-\e]0;t\a\xc2\x9b\xff", script => $ctl_script);
+edit("$dir/experiment.json", sub {
+	my $doc = decode_json($_[0]);
+	foreach my $v ([ 'A', '-O2' ], [ 'B', "-O2 -DX=\e[31m\a\x{9b}y" ])
+	{
+		push @{ $doc->{variants}{ $v->[0] }{environment} },
+		  { category => 'build', name => 'CFLAGS', value => $v->[1], note => undef };
+	}
+	encode_json($doc) });
+($rc, $out, $err) = run_client('report', $dir);
+is($rc, 0, 'control characters: report exits 0') or diag $err;
+my $ctl_dir = $dir =~ s/\e/\\x1b/r =~ s/\a/\\x07/r =~ s/\xc2\x9b/\\u009b/r =~ s/\xff/\\xff/r;
+like($out, qr/^ c1\\u009b31m-x\.sql \| 1 /m, 'control characters: the table shows the script name\'s CSI as \u009b');
+my ($head) = grep { /^ script +\|/ } split /\n/, $out;
+my ($row) = grep { /^ c1/ } split /\n/, $out;
+is(index($row, '|', 2), index($head, '|', 2), 'control characters: the table\'s columns line up, the escape counted as shown');
+like($out, qr/^warning: .*CFLAGS.*-DX=\\x1b\[31m\\x07\\u009by/m,
+	'control characters: the CFLAGS warning shows ESC, BEL and CSI escaped');
+like($out, qr/^report: \Q$ctl_dir\E\/report\.html/m, 'control characters: the directory\'s name escaped, its byte ff as \xff');
+unlike($out . $err, $raw, 'control characters: no control character, CSI or byte ff on the terminal');
+$md = slurp_file("$dir/report.md");
+like($md, qr/^\| c1\\\\u009b31m-x\.sql \| 1 \|/m, 'control characters: report.md shows \u009b (its backslash escaped)');
+like($md, qr/-DX=\\\\x1b\[31m\\\\x07\\\\u009by/, 'control characters: report.md shows the CFLAGS escaped');
+like($md, qr/^# pgbench_ext report: .*ctl-\\\\x1b\]0;t\\\\x07\\\\u009b\\\\xff$/m, 'control characters: report.md\'s title shows the directory escaped');
+unlike($md, $raw, 'control characters: no control character, CSI or byte ff in report.md');
+$html = slurp_file("$dir/report.html");
+like($html, qr/<td>c1\\u009b31m-x\.sql<\/td>/, 'control characters: report.html shows \u009b');
+like($html, qr/-DX=\\x1b\[31m\\x07\\u009by/, 'control characters: report.html shows the CFLAGS escaped');
+like($html, qr/<h1>pgbench_ext report: .*ctl-\\x1b\]0;t\\x07\\u009b\\xff<\/h1>/, 'control characters: report.html\'s title shows the directory escaped');
+unlike($html, $raw, 'control characters: no control character, CSI or byte ff in report.html');
+SKIP:
+{
+	skip 'gnuplot is not installed', 3 unless -x '/usr/bin/gnuplot' || grep { -x "$_/gnuplot" } split /:/, $ENV{PATH};
+	like($out, qr/^no plots: the path of ".*ctl-\\x1b\]0;t\\x07\\u009b\\xff" holds a control character/m,
+		'control characters: a path gnuplot\'s script cannot hold gets no plots, said so');
+	# a byte that is not UTF-8 (a Latin-1 name): shown escaped, yet the plots are drawn where they belong
+	$dir = fixture("$base/latin1-r\xe9sultats");
+	($rc, $out, $err) = run_client('report', $dir);
+	ok($rc == 0 && -s "$dir/plots/tps_runs.svg", 'a Latin-1 directory name: gnuplot draws into it, the path unescaped')
+	  or diag $out, $err;
+	like($out, qr/^report: .*latin1-r\\xe9sultats\/report\.html/m, 'a Latin-1 directory name: shown as \xe9');
+}
+# runs.csv holds what JSON cannot: a byte that is not UTF-8
+$dir = fixture("$base/ctl-csv");
+edit("$dir/runs.csv", sub { set_field($_[0], 'variant', "b\e[2J\a\xc2\x9b\xffx") });
+($rc, $out, $err) = run_client('report', $dir);
+is($rc, 2, 'control characters in runs.csv: report exits 2');
+like($err, qr/line 4: variant "b\\x1b\[2J\\x07\\u009b\\xffx" is not a variant/,
+	'control characters in runs.csv: the error shows them escaped');
+unlike($out . $err, $raw, 'control characters in runs.csv: none reaches the terminal');
 
 # --- import reads the same way, and imports nothing of a damaged directory ----
 my $node = PostgreSQL::Test::Cluster->new('import');

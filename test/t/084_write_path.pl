@@ -35,7 +35,7 @@ my @forbidden = (
 	[ 'jansson\'s own file I/O',     qr/\bjson_(?:dump|load)_file\s*\(/,                   [] ],
 	[ 'pipe() without O_CLOEXEC',    qr/\bpipe\s*\(|\bpipe2\s*\((?![^;]*O_CLOEXEC)/,       [] ],
 	[ 'dup()',                       qr/\bdup\s*\(/,                                       [] ],
-	# messages echo values from files: cli.c replaces their control characters
+	# messages echo values from files: cli.c escapes their control characters (escape.c)
 	[ 'pg_log_error()/pg_log_warning()', qr/\bpg_log_(?:error|warning)\s*\(/,           ['cli.c'] ],
 );
 

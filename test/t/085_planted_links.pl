@@ -8,7 +8,7 @@
 # (nobody) with a clusters link to a directory of root's, and one of ours
 # with the same link; a FIFO as runs.csv (refused at once, report does not
 # hang) and as a run's .err (skipped with a warning); a script name with a
-# terminal escape sequence, echoed with its control characters replaced.
+# terminal escape sequence, echoed with its control characters escaped.
 use strict;
 use warnings;
 
@@ -144,7 +144,7 @@ mkfifo("$dir/runs.csv", 0644) or die $!;
 is($rc, 2, 'a FIFO as runs.csv: exit status 2, without hanging');
 like($err, qr/"\Q$dir\E\/runs\.csv" is not a regular file \(a FIFO\): refusing to read it/, '... the error names it');
 
-# --- escape sequences: shown with their control characters replaced ----------
+# --- escape sequences: shown with their control characters escaped -----------
 $dir = "$base/escape";
 ReportFixture::write_dir($dir, clients => [1], rounds => 2, variants => [ { name => 'A' }, { name => 'B' } ],
 	tps => sub { 1000 });
@@ -155,12 +155,12 @@ print $fh encode_json($doc);
 close $fh;
 ($rc, $out, $err) = run_bounded('report', $dir);
 is($rc, 2, 'a script name with escape sequences: exit status 2');
-like($err, qr/script "x\?\]0;owned\?\?\[2Jy\.sql" has a control character/, '... named with "?" for each control character');
+like($err, qr/script "x\\x1b\]0;owned\\x07\\x1b\[2Jy\.sql" has a control character/, '... named with each control character escaped');
 unlike($err, qr/[\e\a]/, '... and no escape or bell reaches the terminal');
 ($rc, $out, $err) = run_bounded('run', '--resume', $dir);
 is($rc, 2, '--resume of it: exit status 2');
-like($err, qr/the experiment recorded in "\Q$dir\E" is refused: .*script "x\?\]0;owned\?\?\[2Jy\.sql"/,
-	'... named with "?" for each control character');
+like($err, qr/the experiment recorded in "\Q$dir\E" is refused: .*script "x\\x1b\]0;owned\\x07\\x1b\[2Jy\.sql"/,
+	'... named with each control character escaped');
 unlike($err, qr/[\e\a]/, '... and no escape or bell reaches the terminal');
 
 # --- run -o: a directory of another user, a clusters link, runs/0001.out ------
