@@ -347,6 +347,7 @@ plot_cell_rounds(PlotSet *ps, int s, int c, int k)
 	char	   *file = psprintf("%s.dat", name);
 	FILE	   *f = open_data(ps, file);
 	PQExpBufferData arrows;
+	int			points = 0;
 
 	if (f == NULL)
 		return;
@@ -392,8 +393,15 @@ plot_cell_rounds(PlotSet *ps, int s, int c, int k)
 				lines++;
 			}
 			end_block(f, lines);
+			points += lines;
 		}
 	close_data(f);
+	/* a cell with no run yet (an experiment cut short) has nothing to draw: gnuplot would fail */
+	if (points == 0)
+	{
+		termPQExpBuffer(&arrows);
+		return;
+	}
 	begin_plot(ps, name, psprintf("tps by round, %s, %d client%s", r->spec.scripts[s],
 								  r->spec.clients[c], r->spec.clients[c] == 1 ? "" : "s"),
 			   "round (dashed: a restart of the servers)", "tps");
