@@ -941,6 +941,12 @@ extern int	stats_kendall_cdf(int n, double s, double *p, bool *exact);
 extern double stats_binom_half_cdf(int n, int k);
 
 /*
+ * The first k below n/2 with P(Bin(n, 1/2) <= k) > half (n/2 if none),
+ * and P(Bin(n, 1/2) <= max(k - 1, 0)) in *cdf_below; O(n).
+ */
+extern int	stats_binom_half_rank(int n, double half, double *cdf_below);
+
+/*
  * Null distributions given ties, as exact counts (integers in doubles).
  * group[0 .. n_groups-1] are the sizes (>= 1) of the tie groups of the
  * pooled values in increasing order of value (1 for an untied value).

@@ -334,7 +334,7 @@ stats_changepoints(const double *x, int n, const StatsChangeOptions *opt,
 	s.opt = opt;
 	s.state = opt->seed;
 	s.max_found = max_out;
-	s.work = malloc(sizeof(double) * (2 * n + 1));
+	s.work = stats_malloc(sizeof(double) * (2 * n + 1));
 	s.found = out;
 	if (s.work == NULL)
 		rc = STATS_ERR_NOMEM;
@@ -344,7 +344,7 @@ stats_changepoints(const double *x, int n, const StatsChangeOptions *opt,
 		describe_changes(&s, n);
 		rc = s.n_found;
 	}
-	free(s.work);
-	free(y);
+	stats_free(s.work);
+	stats_free(y);
 	return rc;
 }

@@ -129,7 +129,7 @@ layout(Grid *g, double t, double b, double next_step)
 	g->n = n;
 	g->lo = -half;
 	g->h = 2.0 * half / (n - 1);
-	g->f = malloc(sizeof(double) * n);
+	g->f = stats_malloc(sizeof(double) * n);
 	return g->f != NULL ? STATS_OK : STATS_ERR_NOMEM;
 }
 
@@ -248,12 +248,12 @@ stats_sequential_bounds(StatsSpending spending, double alpha, const double *info
 			first_density(&cur, t);
 		else
 			propagate(&old, step, &cur);
-		free(old.f);
+		stats_free(old.f);
 		old = cur;
 		cur.f = NULL;
 		t_before = t;
 	}
-	free(old.f);
+	stats_free(old.f);
 	return rc;
 }
 
@@ -430,11 +430,11 @@ stats_sequential_t_bounds(StatsSpending spending, double alpha, const double *in
 
 	if ((rc = check_looks(spending, alpha, info, units, looks)) != STATS_OK)
 		return rc;
-	mean = calloc(2 * T_PATHS, sizeof(double));
+	mean = stats_calloc(2 * T_PATHS, sizeof(double));
 	m2 = mean != NULL ? mean + T_PATHS : NULL;
-	row = malloc(sizeof(float) * T_PATHS);
-	crossed = malloc(sizeof(int) * T_PATHS);
-	done = calloc(T_PATHS, sizeof(bool));
+	row = stats_malloc(sizeof(float) * T_PATHS);
+	crossed = stats_malloc(sizeof(int) * T_PATHS);
+	done = stats_calloc(T_PATHS, sizeof(bool));
 	if (mean == NULL || row == NULL || crossed == NULL || done == NULL)
 		rc = STATS_ERR_NOMEM;
 	rng.state = plan_seed(spending, alpha);
@@ -458,9 +458,9 @@ stats_sequential_t_bounds(StatsSpending spending, double alpha, const double *in
 			}
 		spent += target;
 	}
-	free(mean);
-	free(row);
-	free(crossed);
-	free(done);
+	stats_free(mean);
+	stats_free(row);
+	stats_free(crossed);
+	stats_free(done);
 	return rc;
 }
