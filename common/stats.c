@@ -175,6 +175,8 @@ stats_select(double *x, int n, int k)
 					c = x[hi],
 					pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
 
+		/* each pass is O(hi - lo): up to 10^7 pairwise values */
+		STATS_CHECK_FOR_INTERRUPTS();
 		while (i <= j)
 		{
 			while (x[i] < pivot)

@@ -110,6 +110,7 @@ best_arc(const double *y, int m, int min_segment, double enough, double *prefix,
 	mean = prefix[m] / m;
 	for (int i = 0; i < m; i++)
 	{
+		STATS_CHECK_FOR_INTERRUPTS();
 		if (i > 0 && i < min_segment)
 			continue;
 		for (int j = i + min_segment; j <= m; j++)
@@ -159,6 +160,7 @@ permutation_p(const double *y, int m, double observed,
 	{
 		if ((1.0 + reached) / (1.0 + opt->permutations) > opt->alpha)
 			break;
+		STATS_CHECK_FOR_INTERRUPTS();
 
 		for (int i = m - 1; i > 0; i--)
 		{

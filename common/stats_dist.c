@@ -142,6 +142,8 @@ u_counts(int m, int n, double *counts)
 	{
 		int			step = n + i;
 
+		STATS_CHECK_FOR_INTERRUPTS();
+
 		/* multiply by (1 - q^(n+i)) */
 		for (u = deg + step; u >= step; u--)
 			counts[u] -= counts[u - step];
@@ -182,7 +184,10 @@ stats_u_cdf_table(int m, int n, double *cdf, bool *exact)
 		double		sd = sqrt((double) pairs * (m + n + 1) / 12.0);
 
 		for (u = 0; u <= pairs; u++)
+		{
+			STATS_CHECK_FOR_INTERRUPTS();
 			cdf[u] = stats_norm_cdf((u + 0.5 - mean) / sd);
+		}
 		return STATS_OK;
 	}
 
@@ -260,7 +265,10 @@ stats_signed_rank_cdf_table(int n, double *cdf, bool *exact)
 	if (!*exact)
 	{
 		for (s = 0; s <= max; s++)
+		{
+			STATS_CHECK_FOR_INTERRUPTS();
 			cdf[s] = signed_rank_normal_cdf(n, s);
+		}
 		return STATS_OK;
 	}
 	/* counts first, in cdf itself, then summed in place */
@@ -347,6 +355,7 @@ stats_kendall_cdf(int n, double s, double *p, bool *exact)
 		double		window = 0.0;
 		int			max_i = i * (i - 1) / 2;
 
+		STATS_CHECK_FOR_INTERRUPTS();
 		/* next[k] = (prob[k] + ... + prob[k-i+1]) / i, a sliding sum */
 		for (k = 0; k <= max_i; k++)
 		{
@@ -506,6 +515,8 @@ stats_u_tied_counts(const int *group, int n_groups, int n_b, double *count,
 	{
 		/* rows j < current are still the previous groups': go downwards */
 		for (int j = k; j >= 1; j--)
+		{
+			STATS_CHECK_FOR_INTERRUPTS();
 			for (int s = max_s; s >= 0; s--)
 			{
 				double		add = 0.0,
@@ -518,6 +529,7 @@ stats_u_tied_counts(const int *group, int n_groups, int n_b, double *count,
 				}
 				ways[(size_t) j * (max_s + 1) + s] += add;
 			}
+		}
 	}
 	for (int u2 = 0; u2 <= 2 * m * n_b; u2++)
 		count[u2] = 0.0;
@@ -579,6 +591,7 @@ stats_signed_rank_tied_counts(const int *group, int n_groups, double *count,
 	/* in place, sums downwards so that each group is added once */
 	for (int g = 0, reach = 0; g < n_groups; g++)
 	{
+		STATS_CHECK_FOR_INTERRUPTS();
 		/* the largest sum the groups so far can make */
 		reach += group[g] * r2[g];
 		for (int s = reach; s >= r2[g]; s--)

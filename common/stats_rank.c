@@ -306,8 +306,11 @@ pairwise_log_diffs(const double *a, int m, const double *b, int n,
 	if (d == NULL)
 		rc = STATS_ERR_NOMEM;
 	for (i = 0; d != NULL && i < m; i++)
+	{
+		STATS_CHECK_FOR_INTERRUPTS();
 		for (j = 0; j < n; j++)
 			d[(size_t) i * n + j] = lb[j] - la[i];
+	}
 	stats_free(la);
 	stats_free(lb);
 	*diffs = d;
@@ -499,8 +502,11 @@ walsh_averages(const double *a, const double *b, int n, double **walsh)
 	if (w == NULL)
 		rc = STATS_ERR_NOMEM;
 	for (i = 0; w != NULL && i < n; i++)
+	{
+		STATS_CHECK_FOR_INTERRUPTS();
 		for (j = i; j < n; j++)
 			w[k++] = (d[i] + d[j]) / 2.0;
+	}
 	stats_free(d);
 	*walsh = w;
 	return rc;
@@ -552,8 +558,11 @@ stats_mann_kendall(const double *x, int n, StatsTrend *out)
 		return STATS_OK;
 
 	for (i = 0; i < n; i++)
+	{
+		STATS_CHECK_FOR_INTERRUPTS();
 		for (j = i + 1; j < n; j++)
 			s += (x[j] > x[i]) - (x[j] < x[i]);
+	}
 	out->s = s;
 	out->tau = s / (n * (n - 1) / 2.0);
 

@@ -142,6 +142,7 @@ propagate(const Grid *old, double step, Grid *g)
 		double		s = g->lo + j * g->h,
 					sum = 0.0;
 
+		STATS_CHECK_FOR_INTERRUPTS();
 		for (int i = 0; i < old->n; i++)
 		{
 			double		x = (s - (old->lo + i * old->h)) / step;
@@ -170,6 +171,7 @@ solve_boundary(const Grid *g, double step, double t, double target)
 	{
 		double		mid = 0.5 * (lo + hi);
 
+		STATS_CHECK_FOR_INTERRUPTS();
 		if (mid <= lo || mid >= hi)
 			break;
 		if (exit_probability(g, mid * sqrt(t), step) > target)
@@ -234,6 +236,7 @@ stats_sequential_bounds(StatsSpending spending, double alpha, const double *info
 					step = sqrt(t - t_before),
 					next = k + 1 < looks ? sqrt(fmin(info[k + 1], 1.0) - t) : 0.0;
 
+		STATS_CHECK_FOR_INTERRUPTS();
 		if (!(target > 0.0))
 			z[k] = HUGE_VAL;
 		else if (k == 0)
@@ -443,6 +446,7 @@ stats_sequential_t_bounds(StatsSpending spending, double alpha, const double *in
 		int			before = k > 0 ? units[k - 1] : 0;
 		double		target = stats_alpha_spent(spending, alpha, info[k]) - spent;
 
+		STATS_CHECK_FOR_INTERRUPTS();
 		for (int p = 0; p < T_PATHS; p++)
 			row[p] = advance(&rng, before, units[k] - before, &mean[p], &m2[p]);
 		crit[k] = HUGE_VAL;

@@ -132,6 +132,7 @@ cell_t_bounds(const double *a, const int *round_a, const int *unit_a, int n_a,
 		int			last = (plan->first_look + k) * plan->block_rounds;
 		StatsComparison cmp;
 
+		STATS_CHECK_FOR_INTERRUPTS();
 		sa->n = rounds_up_to(a, round_a, unit_a, n_a, last, sa->x, sa->round, sa->unit);
 		sb->n = rounds_up_to(b, round_b, unit_b, n_b, last, sb->x, sb->round, sb->unit);
 		units[k] = stats_compare_units(sa->x, sa->round, sa->unit, sa->n, sb->x, sb->round,
@@ -181,6 +182,7 @@ stats_sequential_decide(const double *a, const int *round_a, const int *unit_a, 
 		StatsLook	look;
 		int			last = blk * plan->block_rounds;
 
+		STATS_CHECK_FOR_INTERRUPTS();
 		p.look = blk - plan->first_look + 1;
 		p.max_looks = plan->max_looks;
 		p.info = info;
