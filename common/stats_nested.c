@@ -186,7 +186,7 @@ unit_summaries(const double *a, const int *round_a, const int *unit_a, int n_a,
 	if ((rc = stats_check_values(a, n_a)) != STATS_OK ||
 		(rc = stats_check_values(b, n_b)) != STATS_OK)
 		return rc;
-	*summary = malloc(sizeof(double) * (n_a < n_b ? n_a + 1 : n_b + 1));
+	*summary = stats_malloc(sizeof(double) * (n_a < n_b ? n_a + 1 : n_b + 1));
 	if (*summary == NULL)
 		return STATS_ERR_NOMEM;
 	if (round_a != NULL && round_b != NULL)
