@@ -66,6 +66,13 @@ read_change_options(FunctionCallInfo fcinfo, StatsChangeOptions *opt)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("\"min_segment\" must be at least 1, not %d", opt->min_segment),
 				 errhint("min_segment is the fewest points on either side of a change point.")));
+	/* past the points' bound no segment can split (and 2 min_segment would overflow) */
+	if (opt->min_segment > CHANGEPOINTS_MAX_POINTS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"min_segment\" must be at most %d, the most points changepoints() takes, not %d",
+						CHANGEPOINTS_MAX_POINTS, opt->min_segment),
+				 errhint("min_segment is the fewest points on either side of a change point.")));
 }
 
 Datum

@@ -28,6 +28,7 @@ SELECT verdict FROM pgbench_ext.compare(array_fill(1.0::float8, ARRAY[1001]),
 -- changepoints(): at most 1,000 points and 1,000,000 permutations.
 SELECT * FROM pgbench_ext.changepoints(array_fill(1.0::float8, ARRAY[1001]));
 SELECT * FROM pgbench_ext.changepoints('{1,2,3}', permutations => 1000001);
+SELECT * FROM pgbench_ext.changepoints('{1,2,3}', min_segment => 1001);
 
 -- sequential_decide(): a plan of at most 100,000 blocks of at most 100,000 rounds.
 SELECT decision FROM pgbench_ext.sequential_decide('{1}', '{1}', true, 0.05, 0.01, '{1}', '{1}',

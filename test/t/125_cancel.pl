@@ -3,8 +3,9 @@
 # (docs/extension.md#limits) with statement_timeout = 1s, and must end
 # within 3 s of wall time, cancelled (SQLSTATE 57014) or, for those whose
 # whole run at the bound is short, done; and one call is cancelled from
-# a second session with pg_cancel_backend().  Afterwards no backend is
-# still running any of them.
+# a second session with pg_cancel_backend(), another ended with
+# pg_terminate_backend().  Afterwards no backend is still running any of
+# them.
 #
 # Why the 3 s bound cannot fail by chance: the cancelled inputs take
 # minutes to hours to finish (changepoints: 10^6 shuffles of 1,000 points,
@@ -18,9 +19,10 @@
 # bound (summarize, geomean, compare, fdr) take well under 1 s.
 #
 # Before the checks (and summarize()'s one-pass CI rank) the same calls
-# ran on: statement_timeout and pg_cancel_backend() had no effect, and
-# summarize() of 10^6 values was quadratic (hours).  Run against that
-# extension, each such call here hits psql's 60 s timeout and fails.
+# ran on: statement_timeout, pg_cancel_backend() and pg_terminate_backend()
+# had no effect (each is acted on only at a check), and summarize() of 10^6
+# values was quadratic (hours).  Run against that extension, each such
+# call here hits psql's 60 s (or the signal's 30 s) timeout and fails.
 use strict;
 use warnings;
 
@@ -103,31 +105,35 @@ foreach my $call (@calls)
 		sprintf('%s: over within %d s of its start (%.2f s)', $name, $bound_s, $elapsed));
 }
 
-# pg_cancel_backend() from a second session: the review found it had no
-# effect on changepoints()
-my ($out, $err) = ('', '');
+# pg_cancel_backend() and pg_terminate_backend() from a second session:
+# the review found neither had any effect on changepoints()
 my $psql = $node->config_data('--bindir') . '/psql';
-my $h = IPC::Run::start(
-	[ $psql, '-X', '-v', 'VERBOSITY=verbose', '-d', $node->connstr($db) . ' application_name=cancel_me', '-c', $changepoints ],
-	'>', \$out, '2>', \$err, IPC::Run::timeout(30));
-my $pid = wait_until(
-	60,
-	sub {
-		my $p = $node->safe_psql($db,
-			"SELECT pid FROM pg_stat_activity WHERE application_name = 'cancel_me' AND state = 'active'"
-		);
-		return $p ne '' ? $p : undef;
-	},
-	$h) or BAIL_OUT('the changepoints() call never started');
-my $start = time;
-$node->safe_psql($db, "SELECT pg_cancel_backend($pid)");
-# the old code ignored the cancel: give up on it (its harness) after 30 s
-eval { $h->finish; 1 } or $h->kill_kill;
-my $elapsed = time - $start;
-like($err, qr/ERROR:  57014: canceling statement due to user request/,
-	'changepoints(): pg_cancel_backend() from another session cancels it (57014)');
-ok($elapsed < $bound_s - 1,
-	sprintf('... within %d s of the cancel (%.2f s)', $bound_s - 1, $elapsed));
+foreach my $case ([ 'pg_cancel_backend', qr/ERROR:  57014: canceling statement due to user request/ ],
+	[ 'pg_terminate_backend', qr/FATAL:  57P01: terminating connection due to administrator command/ ])
+{
+	my ($signal, $message) = @$case;
+	my ($out, $err) = ('', '');
+	my $h = IPC::Run::start(
+		[ $psql, '-X', '-v', 'VERBOSITY=verbose', '-d', $node->connstr($db) . ' application_name=cancel_me',
+			'-c', $changepoints ],
+		'>', \$out, '2>', \$err, IPC::Run::timeout(30));
+	my $pid = wait_until(
+		60,
+		sub {
+			my $p = $node->safe_psql($db,
+				"SELECT pid FROM pg_stat_activity WHERE application_name = 'cancel_me' AND state = 'active'");
+			return $p ne '' ? $p : undef;
+		},
+		$h) or BAIL_OUT('the changepoints() call never started');
+	my $start = time;
+	$node->safe_psql($db, "SELECT $signal($pid)");
+	# the old code ignored both: give up on it (its harness) after 30 s
+	eval { $h->finish; 1 } or $h->kill_kill;
+	my $elapsed = time - $start;
+	like($err, $message, "changepoints(): $signal() from another session stops it");
+	ok($elapsed < $bound_s - 1,
+		sprintf('... within %d s of the signal (%.2f s)', $bound_s - 1, $elapsed));
+}
 
 # a cancelled call leaves no backend behind still computing
 my $left = $node->safe_psql($db,
