@@ -74,7 +74,7 @@ stats_array_limit(ArrayType *arr, const char *func, const char *name, int limit,
 				 errmsg("array \"%s\" of %s has %d elements, more than the %d it may hold",
 						name, func, count, limit),
 				 errhint("%s", hint != NULL ? hint :
-						 "Pass one value per run of one variant; for more, summarize them first (one value per round or unit) or split the call.")));
+						 "Pass one value per run; for more, summarize the runs first (one value per round or unit).")));
 }
 
 /*

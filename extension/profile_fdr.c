@@ -47,7 +47,7 @@ float8_elements(FunctionCallInfo fcinfo, int argno, const char *name, int *n)
 				 errmsg("argument \"%s\" of fdr() must not be NULL", name)));
 	arr = PG_GETARG_ARRAYTYPE_P(argno);
 	stats_array_limit(arr, "fdr()", name, STATS_SQL_MAX_ELEMENTS,
-					  "Adjust the p-values of at most that many comparisons at once.");
+					  "fdr() takes one p-value per comparison: compare fewer items, e.g. only the functions above profile_compare()'s min_share.");
 	if (ARR_NDIM(arr) > 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),

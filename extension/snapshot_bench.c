@@ -39,10 +39,11 @@
  * ENOENT) the columns are NULL and hw_reason says why.
  *
  * Arguments are capped (SNAPSHOT_BENCH_MAX_*), and interrupts are checked
- * between batches and every CALLS_PER_CHECK calls inside one, so a
- * mistyped call can be cancelled within milliseconds and cannot pin a CPU
- * for hours (one batch of 10^8 full scans takes about 10 s).  The SQL script makes the function superuser-only by
- * default (it hammers ProcArrayLock) and PARALLEL UNSAFE.
+ * between batches and every CALLS_PER_CHECK calls inside one (one batch of
+ * 10^8 full scans takes about 10 s), so a mistyped call can be cancelled
+ * within milliseconds and cannot pin a CPU for hours.  The SQL script makes
+ * the function superuser-only by default (it hammers ProcArrayLock) and
+ * PARALLEL UNSAFE.
  *
  *-------------------------------------------------------------------------
  */
@@ -71,9 +72,9 @@ PG_FUNCTION_INFO_V1(pgbench_ext_snapshot_bench);
 #define SNAPSHOT_BENCH_MAX_BATCHES	10000
 
 /*
- * Calls between two interrupt checks inside a batch: a check is one load
- * and branch, 1/1024 of a call's cost at most, and 1024 full scans take
- * well under a millisecond unless the proc array is huge.
+ * Calls between two interrupt checks inside a batch: a check (a load and a
+ * branch) every 1,024 calls is nothing beside their cost, and 1,024 full
+ * scans take a few milliseconds even with a thousand backends.
  */
 #define CALLS_PER_CHECK				1024
 

@@ -8,10 +8,10 @@
  * Every array argument of compare(), sequential_decide(), summarize(),
  * geomean(), changepoints() and fdr() holds at most STATS_SQL_MAX_ELEMENTS
  * elements (some functions fewer), checked before any of it is copied:
- * a million runs is far more than any experiment makes, and the slowest
- * function on arrays of that size takes about a second, whose every
- * long loop can be cancelled (common/stats_host.h).  docs/extension.md#limits
- * lists the bounds.
+ * a million runs is far more than any experiment makes, the functions
+ * that only summarize or compare such arrays take a second or two on them,
+ * and every long loop of all of them can be cancelled
+ * (common/stats_host.h).  docs/extension.md#limits lists the bounds.
  *
  *-------------------------------------------------------------------------
  */
