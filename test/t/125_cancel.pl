@@ -16,7 +16,7 @@
 # a qsort of at most 10^6 values, ~0.1 s.  So a call ends about 1 s after
 # it starts, and only a stall of the whole process for more than ~1.5 s
 # (psql's start included) could push it past 3 s.  The inputs done at their
-# bound (summarize, geomean, compare, fdr) take well under 1 s.
+# bound (summarize, geomean, compare, fdr) take a second or two at most.
 #
 # Before the checks (and summarize()'s one-pass CI rank) the same calls
 # ran on: statement_timeout, pg_cancel_backend() and pg_terminate_backend()
@@ -50,7 +50,8 @@ $node->safe_psql($db, q{
 CREATE TABLE big AS
 SELECT array_agg((1000 + (g * 7919) % 1000 + 0.5)::float8 ORDER BY g) AS x,
        array_agg((((g * 7919) % 1000 + 0.5) / 1000)::float8 ORDER BY g) AS p,
-       array_agg(0.5::float8 ORDER BY g) AS ci
+       array_agg(0.5::float8 ORDER BY g) AS ci,
+       (array_agg(g::int ORDER BY g))[1:4470] AS r
 FROM generate_series(1, 1000000::bigint) g;
 CREATE TABLE history AS
 SELECT array_agg(CASE WHEN g <= 500 THEN 1.0 ELSE 2.0 END::float8 ORDER BY g) AS x
@@ -71,6 +72,9 @@ my @calls = (
 	[ 'geomean() of 10^6 values', 'SELECT pgbench_ext.geomean(x) > 0 FROM big', 'either' ],
 	[ 'compare() of 10^6 runs with 10 (10^7 pairs)',
 		'SELECT verdict FROM big, pgbench_ext.compare(x, x[1:10])', 'either' ],
+	[ 'compare() of 4,470 paired rounds (10^7 Walsh averages)',
+		'SELECT verdict FROM big, pgbench_ext.compare(x[1:4470], x[4471:8940], round_a => r, round_b => r)',
+		'either' ],
 	[ 'fdr() of 10^6 p-values', 'SELECT count(*) FROM big, pgbench_ext.fdr(p, ci, ci, 0.05, 0.01)', 'either' ],
 	[ 'changepoints() of 1,000 points, 10^6 shuffles', $changepoints, 'cancelled' ],
 	[ 'sequential_decide() of 100,000 looks',
