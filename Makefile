@@ -25,7 +25,9 @@ DATA_built = $(EXT_INSTALL_SCRIPT)
 # update each version to the next (ALTER EXTENSION pgbench_ext UPDATE).
 DATA = $(sort $(wildcard extension/updates/$(EXTENSION)--*.sql))
 
-PG_CPPFLAGS = -I$(CURDIR)/common -DPGBENCH_EXT_VERSION='"$(EXTVERSION)"'
+# PGBENCH_EXT_BACKEND: common/ compiled into the server, where its loops
+# can be cancelled and its memory is palloc'd (common/stats_host.h)
+PG_CPPFLAGS = -I$(CURDIR)/common -DPGBENCH_EXT_VERSION='"$(EXTVERSION)"' -DPGBENCH_EXT_BACKEND
 # Only the entry points are exported (PGDLLEXPORT, see extension/compat.h):
 # PGXS hides the rest itself from PG 16, this does it for earlier releases.
 PG_CFLAGS = -fvisibility=hidden

@@ -134,7 +134,7 @@ cmp_indexed(const void *pa, const void *pb)
 StatsIndexed *
 stats_sorted_indexes(const double *x, const int *ids, int n)
 {
-	StatsIndexed *items = malloc(sizeof(StatsIndexed) * (n > 0 ? n : 1));
+	StatsIndexed *items = stats_malloc(sizeof(StatsIndexed) * (n > 0 ? n : 1));
 
 	if (items == NULL)
 		return NULL;
@@ -175,6 +175,8 @@ stats_select(double *x, int n, int k)
 					c = x[hi],
 					pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
 
+		/* each pass is O(hi - lo): up to 10^7 pairwise values */
+		STATS_CHECK_FOR_INTERRUPTS();
 		while (i <= j)
 		{
 			while (x[i] < pivot)
@@ -212,7 +214,7 @@ stats_median_sorted(const double *x, int n)
 int
 stats_median_of(const double *x, int n, double *median)
 {
-	double	   *copy = malloc(sizeof(double) * (n > 0 ? n : 1));
+	double	   *copy = stats_malloc(sizeof(double) * (n > 0 ? n : 1));
 	int			i;
 
 	if (copy == NULL)
@@ -221,7 +223,7 @@ stats_median_of(const double *x, int n, double *median)
 		copy[i] = x[i];
 	stats_sort(copy, n);
 	*median = stats_median_sorted(copy, n);
-	free(copy);
+	stats_free(copy);
 	return STATS_OK;
 }
 
@@ -238,7 +240,7 @@ stats_log_ratios(const double *a, const double *b, int n, double **out)
 	if ((rc = stats_log_copy(b, n, out)) == STATS_OK)
 		for (int i = 0; i < n; i++)
 			(*out)[i] -= la[i];
-	free(la);
+	stats_free(la);
 	return rc;
 }
 
@@ -282,7 +284,7 @@ stats_log_copy(const double *x, int n, double **out)
 	*out = NULL;
 	if ((rc = stats_check_values(x, n)) != STATS_OK)
 		return rc;
-	l = malloc(sizeof(double) * (n > 0 ? n : 1));
+	l = stats_malloc(sizeof(double) * (n > 0 ? n : 1));
 	if (l == NULL)
 		return STATS_ERR_NOMEM;
 	for (i = 0; i < n; i++)
@@ -317,7 +319,7 @@ stats_tie_terms(const double *sorted, int n, double *cubic, double *kendall)
 static int
 mad_around(const double *x, int n, double m, double *mad)
 {
-	double	   *dev = malloc(sizeof(double) * (n > 0 ? n : 1));
+	double	   *dev = stats_malloc(sizeof(double) * (n > 0 ? n : 1));
 	int			i;
 
 	if (dev == NULL)
@@ -326,7 +328,7 @@ mad_around(const double *x, int n, double m, double *mad)
 		dev[i] = fabs(x[i] - m);
 	stats_sort(dev, n);
 	*mad = stats_median_sorted(dev, n);
-	free(dev);
+	stats_free(dev);
 	return STATS_OK;
 }
 
@@ -338,14 +340,13 @@ mad_around(const double *x, int n, double m, double *mad)
 static void
 median_ci(const double *sorted, int n, double level, StatsSummary *out)
 {
-	double		half = (1.0 - level) / 2.0 * (1.0 + STATS_PROB_EPS);
-	int			k = 0;
+	double		half = (1.0 - level) / 2.0 * (1.0 + STATS_PROB_EPS),
+				below;
+	int			k = stats_binom_half_rank(n, half, &below);
 
-	while (k < n / 2 && stats_binom_half_cdf(n, k) <= half)
-		k++;
 	out->median_ci_rank = k;
 	out->has_median_ci = k >= 1;
-	out->median_ci_confidence = 1.0 - 2.0 * stats_binom_half_cdf(n, k >= 1 ? k - 1 : 0);
+	out->median_ci_confidence = 1.0 - 2.0 * below;
 	if (out->median_ci_confidence < 0.0)
 		out->median_ci_confidence = 0.0;
 	out->median_ci_low = k >= 1 ? sorted[k - 1] : 0.0;
@@ -371,7 +372,7 @@ stats_summarize(const double *x, int n, double level, StatsSummary *out)
 	if (n == 0)
 		return STATS_OK;
 
-	sorted = malloc(sizeof(double) * n);
+	sorted = stats_malloc(sizeof(double) * n);
 	if (sorted == NULL)
 		return STATS_ERR_NOMEM;
 	for (i = 0; i < n; i++)
@@ -381,7 +382,7 @@ stats_summarize(const double *x, int n, double level, StatsSummary *out)
 	out->max = sorted[n - 1];
 	out->median = stats_median_sorted(sorted, n);
 	median_ci(sorted, n, level, out);
-	free(sorted);
+	stats_free(sorted);
 
 	stats_mean_sd(x, n, &out->mean, &out->stddev);
 	if (n >= 2)
@@ -410,7 +411,7 @@ stats_outliers(const double *x, int n, double *mod_z, bool *is_outlier)
 		rc = mad_around(l, n, median, &mad);
 	if (rc != STATS_OK)
 	{
-		free(l);
+		stats_free(l);
 		return rc;
 	}
 	/* MAD is 0 when over half the values are equal: Iglewicz and Hoaglin
@@ -429,7 +430,7 @@ stats_outliers(const double *x, int n, double *mod_z, bool *is_outlier)
 			is_outlier[i] = out;
 		count += out;
 	}
-	free(l);
+	stats_free(l);
 	return count;
 }
 
@@ -446,7 +447,7 @@ stats_geomean(const double *r, int n, double *out)
 		return rc;
 	for (i = 0; i < n; i++)
 		sum += l[i];
-	free(l);
+	stats_free(l);
 	if (n > 0)
 		*out = exp(sum / n);
 	return STATS_OK;
@@ -488,7 +489,7 @@ robust_log_sd(const double *x, int n, double *sd)
 	if ((rc = stats_log_copy(x, n, &l)) != STATS_OK)
 		return rc;
 	rc = stats_robust_sd(l, n, sd);
-	free(l);
+	stats_free(l);
 	return rc;
 }
 

@@ -7,7 +7,9 @@
  * One copy of this code is compiled into both the client program and the
  * server module, so that pgbench_ext.compare() in psql and the client's
  * terminal table print the same figures to the last digit.  It is plain
- * C99 with libm: no PostgreSQL headers, no global state, no output.
+ * C99 with libm: no PostgreSQL headers, no global state, no output; but
+ * for stats_host.h, which in the server module (only) gives its memory
+ * from palloc and its long loops CHECK_FOR_INTERRUPTS().
  *
  * Inputs are arrays of per-run measurements (tps, or latency), all of
  * which must be finite and > 0: comparisons work on their logarithms, so
@@ -939,6 +941,12 @@ extern int	stats_kendall_cdf(int n, double s, double *p, bool *exact);
 
 /* P(Binomial(n, 1/2) <= k) */
 extern double stats_binom_half_cdf(int n, int k);
+
+/*
+ * The first k below n/2 with P(Bin(n, 1/2) <= k) > half (n/2 if none),
+ * and P(Bin(n, 1/2) <= max(k - 1, 0)) in *cdf_below; O(n).
+ */
+extern int	stats_binom_half_rank(int n, double half, double *cdf_below);
 
 /*
  * Null distributions given ties, as exact counts (integers in doubles).

@@ -110,6 +110,7 @@ best_arc(const double *y, int m, int min_segment, double enough, double *prefix,
 	mean = prefix[m] / m;
 	for (int i = 0; i < m; i++)
 	{
+		STATS_CHECK_FOR_INTERRUPTS();
 		if (i > 0 && i < min_segment)
 			continue;
 		for (int j = i + min_segment; j <= m; j++)
@@ -159,6 +160,7 @@ permutation_p(const double *y, int m, double observed,
 	{
 		if ((1.0 + reached) / (1.0 + opt->permutations) > opt->alpha)
 			break;
+		STATS_CHECK_FOR_INTERRUPTS();
 
 		for (int i = m - 1; i > 0; i--)
 		{
@@ -334,7 +336,7 @@ stats_changepoints(const double *x, int n, const StatsChangeOptions *opt,
 	s.opt = opt;
 	s.state = opt->seed;
 	s.max_found = max_out;
-	s.work = malloc(sizeof(double) * (2 * n + 1));
+	s.work = stats_malloc(sizeof(double) * (2 * n + 1));
 	s.found = out;
 	if (s.work == NULL)
 		rc = STATS_ERR_NOMEM;
@@ -344,7 +346,7 @@ stats_changepoints(const double *x, int n, const StatsChangeOptions *opt,
 		describe_changes(&s, n);
 		rc = s.n_found;
 	}
-	free(s.work);
-	free(y);
+	stats_free(s.work);
+	stats_free(y);
 	return rc;
 }

@@ -261,7 +261,7 @@ stats_compare_paired(const double *a, const double *b, int n,
 		set_shift(&shift, c);
 		set_test(&test, c);
 	}
-	free(log_ratio);
+	stats_free(log_ratio);
 	if (rc != STATS_OK)
 		return rc;
 	if (c->min_p < opt->alpha)

@@ -89,9 +89,9 @@ build_levels(const Observation *obs, int n, int depth, LevelNodes *lev)
 	for (int l = 0; l <= depth; l++)
 	{
 		lev[l].n = 0;
-		lev[l].count = malloc(sizeof(int) * n);
-		lev[l].sum = malloc(sizeof(double) * n);
-		lev[l].parent = malloc(sizeof(int) * n);
+		lev[l].count = stats_malloc(sizeof(int) * n);
+		lev[l].sum = stats_malloc(sizeof(double) * n);
+		lev[l].parent = stats_malloc(sizeof(int) * n);
 		if (lev[l].count == NULL || lev[l].sum == NULL || lev[l].parent == NULL)
 			return STATS_ERR_NOMEM;
 	}
@@ -125,9 +125,9 @@ free_levels(LevelNodes *lev, int depth)
 {
 	for (int l = 0; l <= depth; l++)
 	{
-		free(lev[l].count);
-		free(lev[l].sum);
-		free(lev[l].parent);
+		stats_free(lev[l].count);
+		stats_free(lev[l].sum);
+		stats_free(lev[l].parent);
 	}
 }
 
@@ -195,11 +195,11 @@ nested_moments(Observation *obs, int n, int depth, const StatsLevel *slot,
 	if (n == 0)
 		return STATS_OK;
 	qsort(obs, n, sizeof(Observation), cmp_path);
-	scratch = malloc(sizeof(double) * n);
+	scratch = stats_malloc(sizeof(double) * n);
 	rc = scratch == NULL ? STATS_ERR_NOMEM : build_levels(obs, n, depth, lev);
 	if (rc != STATS_OK)
 	{
-		free(scratch);
+		stats_free(scratch);
 		free_levels(lev, depth);
 		return rc;
 	}
@@ -241,7 +241,7 @@ nested_moments(Observation *obs, int n, int depth, const StatsLevel *slot,
 		out->truncated[s] = raw[l] < 0.0;
 		out->variance[s] = raw[l] > 0.0 ? raw[l] : 0.0;
 	}
-	free(scratch);
+	stats_free(scratch);
 	free_levels(lev, depth);
 	return STATS_OK;
 }
@@ -288,7 +288,7 @@ stats_run_components(const double *tps, int n, const int *build,
 		total = n;
 	if (total > 0x7fffffffL / 2)
 		return STATS_ERR_SIZE;
-	obs = malloc(sizeof(Observation) * (total > 0 ? total : 1));
+	obs = stats_malloc(sizeof(Observation) * (total > 0 ? total : 1));
 	if (obs == NULL)
 		return STATS_ERR_NOMEM;
 	for (int i = 0; i < n; i++)
@@ -305,7 +305,7 @@ stats_run_components(const double *tps, int n, const int *build,
 	}
 	/* without seconds the run is the observation: two grouping levels */
 	rc = nested_moments(obs, k, per_second ? 3 : 2, with_seconds, out);
-	free(obs);
+	stats_free(obs);
 	return rc;
 }
 
@@ -328,7 +328,7 @@ stats_ratio_components(const double *a, const int *build_a,
 		(rc = stats_pair_runs(a, build_a, instance_a, round_a, n_a,
 							  b, build_b, instance_b, round_b, n_b, &pairs)) != STATS_OK)
 		return rc;
-	obs = malloc(sizeof(Observation) * (pairs.n > 0 ? pairs.n : 1));
+	obs = stats_malloc(sizeof(Observation) * (pairs.n > 0 ? pairs.n : 1));
 	if (obs == NULL)
 	{
 		stats_pairs_free(&pairs);
@@ -342,7 +342,7 @@ stats_ratio_components(const double *a, const int *build_a,
 		obs[i].y = log(pairs.b[i] / pairs.a[i]);
 	}
 	rc = nested_moments(obs, pairs.n, 2, slots, out);
-	free(obs);
+	stats_free(obs);
 	stats_pairs_free(&pairs);
 	return rc;
 }

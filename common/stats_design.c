@@ -270,7 +270,7 @@ stats_plan_design(const StatsComponents *ratio, const StatsComponents *run_a,
 	}
 
 	/* allowed[k]: the largest unit variance at which k units have the power */
-	allowed = malloc(sizeof(double) * (MAX_UNITS + 1));
+	allowed = stats_malloc(sizeof(double) * (MAX_UNITS + 1));
 	if (allowed == NULL)
 		return STATS_ERR_NOMEM;
 	per_room = sd_per_room(opt->alpha, opt->power);
@@ -293,7 +293,7 @@ stats_plan_design(const StatsComponents *ratio, const StatsComponents *run_a,
 			consider(out, cost, 1, i,
 					 rounds_needed(allowed[i], var[STATS_LEVEL_INSTANCE],
 								   var[STATS_LEVEL_ROUND], 1));
-	free(allowed);
+	stats_free(allowed);
 
 	if (!out->found)
 	{

@@ -142,6 +142,8 @@ u_counts(int m, int n, double *counts)
 	{
 		int			step = n + i;
 
+		STATS_CHECK_FOR_INTERRUPTS();
+
 		/* multiply by (1 - q^(n+i)) */
 		for (u = deg + step; u >= step; u--)
 			counts[u] -= counts[u - step];
@@ -182,11 +184,14 @@ stats_u_cdf_table(int m, int n, double *cdf, bool *exact)
 		double		sd = sqrt((double) pairs * (m + n + 1) / 12.0);
 
 		for (u = 0; u <= pairs; u++)
+		{
+			STATS_CHECK_FOR_INTERRUPTS();
 			cdf[u] = stats_norm_cdf((u + 0.5 - mean) / sd);
+		}
 		return STATS_OK;
 	}
 
-	counts = malloc(sizeof(double) * ((size_t) pairs + m + 1));
+	counts = stats_malloc(sizeof(double) * ((size_t) pairs + m + 1));
 	if (counts == NULL)
 		return STATS_ERR_NOMEM;
 	u_counts(m, n, counts);
@@ -196,7 +201,7 @@ stats_u_cdf_table(int m, int n, double *cdf, bool *exact)
 		below += counts[u];
 		cdf[u] = below / total;
 	}
-	free(counts);
+	stats_free(counts);
 	return STATS_OK;
 }
 
@@ -222,13 +227,13 @@ stats_u_cdf(int m, int n, double u, double *p, bool *exact)
 		*p = 0.0;
 		return STATS_OK;
 	}
-	cdf = malloc(sizeof(double) * ((size_t) m * n + 1));
+	cdf = stats_malloc(sizeof(double) * ((size_t) m * n + 1));
 	if (cdf == NULL)
 		return STATS_ERR_NOMEM;
 	rc = stats_u_cdf_table(m, n, cdf, exact);
 	if (rc == STATS_OK)
 		*p = cdf[u >= pairs ? m * n : (int) floor(u)];
-	free(cdf);
+	stats_free(cdf);
 	return rc;
 }
 
@@ -260,7 +265,10 @@ stats_signed_rank_cdf_table(int n, double *cdf, bool *exact)
 	if (!*exact)
 	{
 		for (s = 0; s <= max; s++)
+		{
+			STATS_CHECK_FOR_INTERRUPTS();
 			cdf[s] = signed_rank_normal_cdf(n, s);
+		}
 		return STATS_OK;
 	}
 	/* counts first, in cdf itself, then summed in place */
@@ -294,13 +302,13 @@ stats_signed_rank_cdf(int n, double w, double *p, bool *exact)
 		*p = signed_rank_normal_cdf(n, floor(w));
 		return STATS_OK;
 	}
-	cdf = malloc(sizeof(double) * ((size_t) max + 1));
+	cdf = stats_malloc(sizeof(double) * ((size_t) max + 1));
 	if (cdf == NULL)
 		return STATS_ERR_NOMEM;
 	rc = stats_signed_rank_cdf_table(n, cdf, exact);
 	if (rc == STATS_OK)
 		*p = w < 0 ? 0.0 : cdf[w >= max ? max : (int) floor(w)];
-	free(cdf);
+	stats_free(cdf);
 	return rc;
 }
 
@@ -333,12 +341,12 @@ stats_kendall_cdf(int n, double s, double *p, bool *exact)
 	}
 
 	pairs = n * (n - 1) / 2;
-	prob = calloc((size_t) pairs + 1, sizeof(double));
-	next = calloc((size_t) pairs + 1, sizeof(double));
+	prob = stats_calloc((size_t) pairs + 1, sizeof(double));
+	next = stats_calloc((size_t) pairs + 1, sizeof(double));
 	if (prob == NULL || next == NULL)
 	{
-		free(prob);
-		free(next);
+		stats_free(prob);
+		stats_free(next);
 		return STATS_ERR_NOMEM;
 	}
 	prob[0] = 1.0;
@@ -347,6 +355,7 @@ stats_kendall_cdf(int n, double s, double *p, bool *exact)
 		double		window = 0.0;
 		int			max_i = i * (i - 1) / 2;
 
+		STATS_CHECK_FOR_INTERRUPTS();
 		/* next[k] = (prob[k] + ... + prob[k-i+1]) / i, a sliding sum */
 		for (k = 0; k <= max_i; k++)
 		{
@@ -362,11 +371,18 @@ stats_kendall_cdf(int n, double s, double *p, bool *exact)
 	for (k = 0; k <= pairs; k++)
 		if (pairs - 2 * k <= s + 1e-9)
 			below += prob[k];
-	free(prob);
-	free(next);
+	stats_free(prob);
+	stats_free(next);
 	*exact = true;
 	*p = below > 1.0 ? 1.0 : below;
 	return STATS_OK;
+}
+
+/* P(Binomial(n, 1/2) = i), lfact_n = lgamma(n + 1), in log space so that any n works */
+static double
+binom_half_term(int n, double lfact_n, int i)
+{
+	return exp(lfact_n - lgamma(i + 1.0) - lgamma(n - i + 1.0) - n * LN_2);
 }
 
 /* P(Binomial(n, 1/2) <= k), summed in log space so that any n works. */
@@ -382,8 +398,39 @@ stats_binom_half_cdf(int n, int k)
 	if (k >= n)
 		return 1.0;
 	for (i = 0; i <= k; i++)
-		sum += exp(lfact_n - lgamma(i + 1.0) - lgamma(n - i + 1.0) - n * LN_2);
+		sum += binom_half_term(n, lfact_n, i);
 	return sum > 1.0 ? 1.0 : sum;
+}
+
+/*
+ * The first k in 0 .. n/2 - 1 with P(Bin(n, 1/2) <= k) > half, or n/2 if
+ * none, and P(Bin(n, 1/2) <= max(k - 1, 0)) in *cdf_below: the rank of the
+ * median's distribution-free CI (stats.c).  One pass over the terms, O(n):
+ * asking stats_binom_half_cdf() for each k in turn cost O(n^2), minutes
+ * for a million values.  Each partial sum is the one stats_binom_half_cdf()
+ * returns for that k, to the bit (the same terms added in the same order),
+ * so the ranks are the same as before.
+ */
+int
+stats_binom_half_rank(int n, double half, double *cdf_below)
+{
+	double		sum = 0.0;
+	double		lfact_n = lgamma(n + 1.0);
+	int			k;
+
+	*cdf_below = stats_binom_half_cdf(n, 0);
+	for (k = 0; k < n / 2; k++)
+	{
+		double		cdf;
+
+		STATS_CHECK_FOR_INTERRUPTS();
+		sum += binom_half_term(n, lfact_n, k);
+		cdf = sum > 1.0 ? 1.0 : sum;
+		if (!(cdf <= half))
+			break;
+		*cdf_below = cdf;
+	}
+	return k;
 }
 
 /*
@@ -437,14 +484,14 @@ stats_u_tied_counts(const int *group, int n_groups, int n_b, double *count,
 	*total = 0.0;
 	if (n_groups < 0 || n_b < 0)
 		return STATS_ERR_SIZE;
-	r2 = malloc(sizeof(int) * (n_groups > 0 ? n_groups : 1));
+	r2 = stats_malloc(sizeof(int) * (n_groups > 0 ? n_groups : 1));
 	if (r2 == NULL)
 		return STATS_ERR_NOMEM;
 	N = doubled_midranks(group, n_groups, r2);
 	m = N - n_b;
 	if (N < 0 || m < 0)
 	{
-		free(r2);
+		stats_free(r2);
 		return STATS_ERR_SIZE;
 	}
 	count_b = n_b <= m;
@@ -454,13 +501,13 @@ stats_u_tied_counts(const int *group, int n_groups, int n_b, double *count,
 	if (*total > STATS_EXACT_MAX_COUNT ||
 		(double) N * (k + 1) * (max_s + 1) > TIED_EXACT_MAX_WORK)
 	{
-		free(r2);
+		stats_free(r2);
 		return STATS_OK;
 	}
-	ways = calloc((size_t) (k + 1) * (max_s + 1), sizeof(double));
+	ways = stats_calloc((size_t) (k + 1) * (max_s + 1), sizeof(double));
 	if (ways == NULL)
 	{
-		free(r2);
+		stats_free(r2);
 		return STATS_ERR_NOMEM;
 	}
 	ways[0] = 1.0;
@@ -468,6 +515,8 @@ stats_u_tied_counts(const int *group, int n_groups, int n_b, double *count,
 	{
 		/* rows j < current are still the previous groups': go downwards */
 		for (int j = k; j >= 1; j--)
+		{
+			STATS_CHECK_FOR_INTERRUPTS();
 			for (int s = max_s; s >= 0; s--)
 			{
 				double		add = 0.0,
@@ -480,6 +529,7 @@ stats_u_tied_counts(const int *group, int n_groups, int n_b, double *count,
 				}
 				ways[(size_t) j * (max_s + 1) + s] += add;
 			}
+		}
 	}
 	for (int u2 = 0; u2 <= 2 * m * n_b; u2++)
 		count[u2] = 0.0;
@@ -493,8 +543,8 @@ stats_u_tied_counts(const int *group, int n_groups, int n_b, double *count,
 			continue;
 		count[count_b ? u2 : 2 * m * n_b - u2] += w;
 	}
-	free(ways);
-	free(r2);
+	stats_free(ways);
+	stats_free(r2);
 	*exact = true;
 	return STATS_OK;
 }
@@ -519,19 +569,19 @@ stats_signed_rank_tied_counts(const int *group, int n_groups, double *count,
 	*total = 0.0;
 	if (n_groups < 0)
 		return STATS_ERR_SIZE;
-	r2 = malloc(sizeof(int) * (n_groups > 0 ? n_groups : 1));
+	r2 = stats_malloc(sizeof(int) * (n_groups > 0 ? n_groups : 1));
 	if (r2 == NULL)
 		return STATS_ERR_NOMEM;
 	n = doubled_midranks(group, n_groups, r2);
 	if (n < 0)
 	{
-		free(r2);
+		stats_free(r2);
 		return STATS_ERR_SIZE;
 	}
 	*total = ldexp(1.0, n);
 	if (*total > STATS_EXACT_MAX_COUNT)
 	{
-		free(r2);
+		stats_free(r2);
 		return STATS_OK;
 	}
 	max_s = n * (n + 1);
@@ -541,6 +591,7 @@ stats_signed_rank_tied_counts(const int *group, int n_groups, double *count,
 	/* in place, sums downwards so that each group is added once */
 	for (int g = 0, reach = 0; g < n_groups; g++)
 	{
+		STATS_CHECK_FOR_INTERRUPTS();
 		/* the largest sum the groups so far can make */
 		reach += group[g] * r2[g];
 		for (int s = reach; s >= r2[g]; s--)
@@ -554,7 +605,7 @@ stats_signed_rank_tied_counts(const int *group, int n_groups, double *count,
 			}
 		}
 	}
-	free(r2);
+	stats_free(r2);
 	*exact = true;
 	return STATS_OK;
 }

@@ -47,7 +47,7 @@ stats_bh_adjust(const double *p, int m, double *q)
 			running = adjusted;
 		q[sorted[pos].index] = running;
 	}
-	free(sorted);
+	stats_free(sorted);
 	return STATS_OK;
 }
 

@@ -8,6 +8,9 @@
 #ifndef PGBENCH_EXT_STATS_INT_H
 #define PGBENCH_EXT_STATS_INT_H
 
+/* first: in the server module it brings postgres.h */
+#include "stats_host.h"
+
 #include "stats.h"
 
 /* Tolerance when comparing a computed probability with alpha/2. */

@@ -71,8 +71,8 @@ summaries_of_means(const double *a, const int *unit_a, int n_a,
 	*k = 0;
 	if (ua == NULL || ub == NULL)
 	{
-		free(ua);
-		free(ub);
+		stats_free(ua);
+		stats_free(ub);
 		return STATS_ERR_NOMEM;
 	}
 	while (i < n_a && j < n_b)
@@ -93,8 +93,8 @@ summaries_of_means(const double *a, const int *unit_a, int n_a,
 		mean_a = unit_mean(ua, n_a, a, &i);
 		summary[(*k)++] = unit_mean(ub, n_b, b, &j) - mean_a;
 	}
-	free(ua);
-	free(ub);
+	stats_free(ua);
+	stats_free(ub);
 	return STATS_OK;
 }
 
@@ -186,7 +186,7 @@ unit_summaries(const double *a, const int *round_a, const int *unit_a, int n_a,
 	if ((rc = stats_check_values(a, n_a)) != STATS_OK ||
 		(rc = stats_check_values(b, n_b)) != STATS_OK)
 		return rc;
-	*summary = malloc(sizeof(double) * (n_a < n_b ? n_a + 1 : n_b + 1));
+	*summary = stats_malloc(sizeof(double) * (n_a < n_b ? n_a + 1 : n_b + 1));
 	if (*summary == NULL)
 		return STATS_ERR_NOMEM;
 	if (round_a != NULL && round_b != NULL)
@@ -206,7 +206,7 @@ unit_summaries(const double *a, const int *round_a, const int *unit_a, int n_a,
 		rc = summaries_of_means(a, unit_a, n_a, b, unit_b, n_b, *summary, k);
 	if (rc != STATS_OK)
 	{
-		free(*summary);
+		stats_free(*summary);
 		*summary = NULL;
 	}
 	return rc;
@@ -228,7 +228,7 @@ stats_count_units(const double *a, const int *round_a, const int *unit_a, int n_
 		return STATS_ERR_UNIT;
 	rc = unit_summaries(a, round_a, unit_a, n_a, b, round_b, unit_b, n_b,
 						&summary, k, &n_pairs);
-	free(summary);
+	stats_free(summary);
 	return rc;
 }
 
@@ -260,6 +260,6 @@ stats_compare_units(const double *a, const int *round_a, const int *unit_a, int 
 	t_across_units(summary, k, opt, c);
 	c->n_used = c->n_units;
 	stats_decide(c, opt);
-	free(summary);
+	stats_free(summary);
 	return STATS_OK;
 }

@@ -50,7 +50,7 @@ cmp_key_qsort(const void *x, const void *y)
 static RunKey *
 sorted_keys(const int *outer, const int *inner, const int *round, int n)
 {
-	RunKey	   *k = malloc(sizeof(RunKey) * (n > 0 ? n : 1));
+	RunKey	   *k = stats_malloc(sizeof(RunKey) * (n > 0 ? n : 1));
 
 	if (k == NULL)
 		return NULL;
@@ -79,7 +79,7 @@ same_key_count(const RunKey *k, int n, int i)
 void
 stats_pairs_free(StatsPairs *p)
 {
-	free(p->a);
+	stats_free(p->a);
 	p->a = p->b = NULL;
 	p->outer = p->inner = p->round = NULL;
 	p->n = 0;
@@ -106,13 +106,13 @@ stats_pair_runs(const double *a, const int *outer_a, const int *inner_a,
 		return STATS_OK;
 
 	/* one block: two arrays of doubles, then three of ints */
-	out->a = malloc((sizeof(double) * 2 + sizeof(int) * 3) * most);
+	out->a = stats_malloc((sizeof(double) * 2 + sizeof(int) * 3) * most);
 	ka = sorted_keys(outer_a, inner_a, round_a, n_a);
 	kb = sorted_keys(outer_b, inner_b, round_b, n_b);
 	if (out->a == NULL || ka == NULL || kb == NULL)
 	{
-		free(ka);
-		free(kb);
+		stats_free(ka);
+		stats_free(kb);
 		stats_pairs_free(out);
 		return STATS_ERR_NOMEM;
 	}
@@ -151,7 +151,7 @@ stats_pair_runs(const double *a, const int *outer_a, const int *inner_a,
 		i += count_a;
 		j += count_b;
 	}
-	free(ka);
-	free(kb);
+	stats_free(ka);
+	stats_free(kb);
 	return STATS_OK;
 }

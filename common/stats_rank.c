@@ -61,7 +61,7 @@ average_ranks(const double *x, int n, double *ranks, double *tie_cubic,
 	}
 	if (n_groups != NULL)
 		*n_groups = groups;
-	free(items);
+	stats_free(items);
 	return STATS_OK;
 }
 
@@ -130,14 +130,14 @@ mann_whitney_tied(const int *group, int n_groups, int m, int n,
 				total;
 	int			rc;
 
-	count = malloc(sizeof(double) * (2 * (size_t) m * n + 1));
+	count = stats_malloc(sizeof(double) * (2 * (size_t) m * n + 1));
 	if (count == NULL)
 		return STATS_ERR_NOMEM;
 	rc = stats_u_tied_counts(group, n_groups, n, count, &total, exact);
 	if (rc == STATS_OK && *exact)
 		p_from_counts(count, 2 * m * n, total, (int) lround(2.0 * out->statistic),
 					  &out->p_value, &out->min_p);
-	free(count);
+	stats_free(count);
 	return rc;
 }
 
@@ -168,12 +168,12 @@ stats_mann_whitney(const double *a, int m, const double *b, int n,
 	if (m == 0 || n == 0)
 		return STATS_OK;
 
-	pool = malloc(sizeof(double) * total * 2);
-	group = malloc(sizeof(int) * total);
+	pool = stats_malloc(sizeof(double) * total * 2);
+	group = stats_malloc(sizeof(int) * total);
 	if (pool == NULL || group == NULL)
 	{
-		free(pool);
-		free(group);
+		stats_free(pool);
+		stats_free(group);
 		return STATS_ERR_NOMEM;
 	}
 	ranks = pool + total;
@@ -184,7 +184,7 @@ stats_mann_whitney(const double *a, int m, const double *b, int n,
 	rc = average_ranks(pool, total, ranks, &tie_cubic, group, &n_groups);
 	for (i = 0; rc == STATS_OK && i < n; i++)
 		rank_sum_b += ranks[m + i];
-	free(pool);
+	stats_free(pool);
 	out->statistic = rank_sum_b - n * (n + 1.0) / 2.0;
 	out->exact = false;
 	if (rc == STATS_OK && tie_cubic == 0.0)
@@ -200,7 +200,7 @@ stats_mann_whitney(const double *a, int m, const double *b, int n,
 	}
 	else if (rc == STATS_OK)
 		rc = mann_whitney_tied(group, n_groups, m, n, out, &out->exact);
-	free(group);
+	stats_free(group);
 	if (rc != STATS_OK || out->exact)
 		return rc;
 
@@ -273,12 +273,12 @@ stats_hl_rank(int m, int n, double alpha, double *confidence, bool *exact)
 		return normal_rank(m * n / 2.0, sqrt((double) m * n * (m + n + 1) / 12.0),
 						   m * n, alpha, confidence);
 	}
-	cdf = malloc(sizeof(double) * ((size_t) m * n + 1));
+	cdf = stats_malloc(sizeof(double) * ((size_t) m * n + 1));
 	if (cdf == NULL)
 		return STATS_ERR_NOMEM;
 	rc = stats_u_cdf_table(m, n, cdf, exact);
 	k = rc == STATS_OK ? hl_rank_from_table(cdf, m * n, alpha, confidence) : rc;
-	free(cdf);
+	stats_free(cdf);
 	return k;
 }
 
@@ -299,17 +299,20 @@ pairwise_log_diffs(const double *a, int m, const double *b, int n,
 		return rc;
 	if ((rc = stats_log_copy(b, n, &lb)) != STATS_OK)
 	{
-		free(la);
+		stats_free(la);
 		return rc;
 	}
-	d = malloc(sizeof(double) * ((size_t) m * n));
+	d = stats_malloc(sizeof(double) * ((size_t) m * n));
 	if (d == NULL)
 		rc = STATS_ERR_NOMEM;
 	for (i = 0; d != NULL && i < m; i++)
+	{
+		STATS_CHECK_FOR_INTERRUPTS();
 		for (j = 0; j < n; j++)
 			d[(size_t) i * n + j] = lb[j] - la[i];
-	free(la);
-	free(lb);
+	}
+	stats_free(la);
+	stats_free(lb);
 	*diffs = d;
 	return rc;
 }
@@ -343,7 +346,7 @@ shift_from_values(double *x, int count, int k, StatsShift *out)
 		out->log_ci_low = stats_select(x, count, k - 1);
 		out->log_ci_high = stats_select(x, count, count - k);
 	}
-	free(x);
+	stats_free(x);
 	return k < 0 ? k : STATS_OK;
 }
 
@@ -404,12 +407,12 @@ stats_signed_rank(const double *d, int n, StatsRankTest *out)
 	out->min_p = 1.0;
 	out->exact = true;
 	out->n_used = 0;
-	abs_d = calloc((size_t) n * 2 + 1, sizeof(double));
-	group = malloc(sizeof(int) * (n > 0 ? n : 1));
+	abs_d = stats_calloc((size_t) n * 2 + 1, sizeof(double));
+	group = stats_malloc(sizeof(int) * (n > 0 ? n : 1));
 	if (abs_d == NULL || group == NULL)
 	{
-		free(abs_d);
-		free(group);
+		stats_free(abs_d);
+		stats_free(group);
 		return STATS_ERR_NOMEM;
 	}
 	ranks = abs_d + n;
@@ -425,13 +428,13 @@ stats_signed_rank(const double *d, int n, StatsRankTest *out)
 				w += ranks[used];
 			used++;
 		}
-	free(abs_d);
+	stats_free(abs_d);
 	out->statistic = w;
 	out->n_used = used;
 	max = used * (used + 1.0) / 2.0;
 	if (rc == STATS_OK && used > 0)
 	{
-		count = malloc(sizeof(double) * ((size_t) used * (used + 1) + 1));
+		count = stats_malloc(sizeof(double) * ((size_t) used * (used + 1) + 1));
 		if (count == NULL)
 			rc = STATS_ERR_NOMEM;
 		else
@@ -441,8 +444,8 @@ stats_signed_rank(const double *d, int n, StatsRankTest *out)
 			p_from_counts(count, used * (used + 1), total, (int) lround(2.0 * w),
 						  &out->p_value, &out->min_p);
 	}
-	free(count);
-	free(group);
+	stats_free(count);
+	stats_free(group);
 	if (rc != STATS_OK || used == 0 || out->exact)
 		return rc;
 
@@ -472,12 +475,12 @@ stats_walsh_rank(int n, double alpha, double *confidence, bool *exact)
 		return normal_rank(walsh / 2.0, sqrt(walsh * (2.0 * n + 1.0) / 12.0),
 						   (int) walsh, alpha, confidence);
 	}
-	cdf = malloc(sizeof(double) * ((size_t) walsh + 1));
+	cdf = stats_malloc(sizeof(double) * ((size_t) walsh + 1));
 	if (cdf == NULL)
 		return STATS_ERR_NOMEM;
 	rc = stats_signed_rank_cdf_table(n, cdf, exact);
 	k = rc == STATS_OK ? hl_rank_from_table(cdf, (int) walsh, alpha, confidence) : rc;
-	free(cdf);
+	stats_free(cdf);
 	return k;
 }
 
@@ -495,13 +498,16 @@ walsh_averages(const double *a, const double *b, int n, double **walsh)
 	*walsh = NULL;
 	if ((rc = stats_log_ratios(a, b, n, &d)) != STATS_OK)
 		return rc;
-	w = malloc(sizeof(double) * ((size_t) n * (n + 1) / 2));
+	w = stats_malloc(sizeof(double) * ((size_t) n * (n + 1) / 2));
 	if (w == NULL)
 		rc = STATS_ERR_NOMEM;
 	for (i = 0; w != NULL && i < n; i++)
+	{
+		STATS_CHECK_FOR_INTERRUPTS();
 		for (j = i; j < n; j++)
 			w[k++] = (d[i] + d[j]) / 2.0;
-	free(d);
+	}
+	stats_free(d);
 	*walsh = w;
 	return rc;
 }
@@ -552,19 +558,22 @@ stats_mann_kendall(const double *x, int n, StatsTrend *out)
 		return STATS_OK;
 
 	for (i = 0; i < n; i++)
+	{
+		STATS_CHECK_FOR_INTERRUPTS();
 		for (j = i + 1; j < n; j++)
 			s += (x[j] > x[i]) - (x[j] < x[i]);
+	}
 	out->s = s;
 	out->tau = s / (n * (n - 1) / 2.0);
 
-	sorted = malloc(sizeof(double) * n);
+	sorted = stats_malloc(sizeof(double) * n);
 	if (sorted == NULL)
 		return STATS_ERR_NOMEM;
 	for (i = 0; i < n; i++)
 		sorted[i] = x[i];
 	stats_sort(sorted, n);
 	stats_tie_terms(sorted, n, &tie_cubic, &tie_kendall);
-	free(sorted);
+	stats_free(sorted);
 
 	out->exact = false;
 	if (tie_kendall == 0.0 &&

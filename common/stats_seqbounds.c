@@ -129,7 +129,7 @@ layout(Grid *g, double t, double b, double next_step)
 	g->n = n;
 	g->lo = -half;
 	g->h = 2.0 * half / (n - 1);
-	g->f = malloc(sizeof(double) * n);
+	g->f = stats_malloc(sizeof(double) * n);
 	return g->f != NULL ? STATS_OK : STATS_ERR_NOMEM;
 }
 
@@ -142,6 +142,7 @@ propagate(const Grid *old, double step, Grid *g)
 		double		s = g->lo + j * g->h,
 					sum = 0.0;
 
+		STATS_CHECK_FOR_INTERRUPTS();
 		for (int i = 0; i < old->n; i++)
 		{
 			double		x = (s - (old->lo + i * old->h)) / step;
@@ -170,6 +171,7 @@ solve_boundary(const Grid *g, double step, double t, double target)
 	{
 		double		mid = 0.5 * (lo + hi);
 
+		STATS_CHECK_FOR_INTERRUPTS();
 		if (mid <= lo || mid >= hi)
 			break;
 		if (exit_probability(g, mid * sqrt(t), step) > target)
@@ -234,6 +236,7 @@ stats_sequential_bounds(StatsSpending spending, double alpha, const double *info
 					step = sqrt(t - t_before),
 					next = k + 1 < looks ? sqrt(fmin(info[k + 1], 1.0) - t) : 0.0;
 
+		STATS_CHECK_FOR_INTERRUPTS();
 		if (!(target > 0.0))
 			z[k] = HUGE_VAL;
 		else if (k == 0)
@@ -248,12 +251,12 @@ stats_sequential_bounds(StatsSpending spending, double alpha, const double *info
 			first_density(&cur, t);
 		else
 			propagate(&old, step, &cur);
-		free(old.f);
+		stats_free(old.f);
 		old = cur;
 		cur.f = NULL;
 		t_before = t;
 	}
-	free(old.f);
+	stats_free(old.f);
 	return rc;
 }
 
@@ -430,11 +433,11 @@ stats_sequential_t_bounds(StatsSpending spending, double alpha, const double *in
 
 	if ((rc = check_looks(spending, alpha, info, units, looks)) != STATS_OK)
 		return rc;
-	mean = calloc(2 * T_PATHS, sizeof(double));
+	mean = stats_calloc(2 * T_PATHS, sizeof(double));
 	m2 = mean != NULL ? mean + T_PATHS : NULL;
-	row = malloc(sizeof(float) * T_PATHS);
-	crossed = malloc(sizeof(int) * T_PATHS);
-	done = calloc(T_PATHS, sizeof(bool));
+	row = stats_malloc(sizeof(float) * T_PATHS);
+	crossed = stats_malloc(sizeof(int) * T_PATHS);
+	done = stats_calloc(T_PATHS, sizeof(bool));
 	if (mean == NULL || row == NULL || crossed == NULL || done == NULL)
 		rc = STATS_ERR_NOMEM;
 	rng.state = plan_seed(spending, alpha);
@@ -443,6 +446,7 @@ stats_sequential_t_bounds(StatsSpending spending, double alpha, const double *in
 		int			before = k > 0 ? units[k - 1] : 0;
 		double		target = stats_alpha_spent(spending, alpha, info[k]) - spent;
 
+		STATS_CHECK_FOR_INTERRUPTS();
 		for (int p = 0; p < T_PATHS; p++)
 			row[p] = advance(&rng, before, units[k] - before, &mean[p], &m2[p]);
 		crit[k] = HUGE_VAL;
@@ -458,9 +462,9 @@ stats_sequential_t_bounds(StatsSpending spending, double alpha, const double *in
 			}
 		spent += target;
 	}
-	free(mean);
-	free(row);
-	free(crossed);
-	free(done);
+	stats_free(mean);
+	stats_free(row);
+	stats_free(crossed);
+	stats_free(done);
 	return rc;
 }

@@ -89,9 +89,9 @@ typedef struct SideBuf
 static bool
 side_alloc(SideBuf *s, int n)
 {
-	s->x = malloc(sizeof(double) * (n + 1));
-	s->round = malloc(sizeof(int) * (n + 1));
-	s->unit = malloc(sizeof(int) * (n + 1));
+	s->x = stats_malloc(sizeof(double) * (n + 1));
+	s->round = stats_malloc(sizeof(int) * (n + 1));
+	s->unit = stats_malloc(sizeof(int) * (n + 1));
 	s->n = 0;
 	return s->x != NULL && s->round != NULL && s->unit != NULL;
 }
@@ -99,9 +99,9 @@ side_alloc(SideBuf *s, int n)
 static void
 side_free(SideBuf *s)
 {
-	free(s->x);
-	free(s->round);
-	free(s->unit);
+	stats_free(s->x);
+	stats_free(s->round);
+	stats_free(s->unit);
 }
 
 /*
@@ -118,13 +118,13 @@ cell_t_bounds(const double *a, const int *round_a, const int *unit_a, int n_a,
 			  StatsUnit unit, const StatsBudgetPlan *plan, int looks, const double *info,
 			  const StatsOptions *opt, SideBuf *sa, SideBuf *sb)
 {
-	int		   *units = malloc(sizeof(int) * looks);
-	double	   *crit = malloc(sizeof(double) * looks);
+	int		   *units = stats_malloc(sizeof(int) * looks);
+	double	   *crit = stats_malloc(sizeof(double) * looks);
 
 	if (units == NULL || crit == NULL)
 	{
-		free(units);
-		free(crit);
+		stats_free(units);
+		stats_free(crit);
 		return NULL;
 	}
 	for (int k = 0; k < looks; k++)
@@ -132,6 +132,7 @@ cell_t_bounds(const double *a, const int *round_a, const int *unit_a, int n_a,
 		int			last = (plan->first_look + k) * plan->block_rounds;
 		StatsComparison cmp;
 
+		STATS_CHECK_FOR_INTERRUPTS();
 		sa->n = rounds_up_to(a, round_a, unit_a, n_a, last, sa->x, sa->round, sa->unit);
 		sb->n = rounds_up_to(b, round_b, unit_b, n_b, last, sb->x, sb->round, sb->unit);
 		units[k] = stats_compare_units(sa->x, sa->round, sa->unit, sa->n, sb->x, sb->round,
@@ -143,10 +144,10 @@ cell_t_bounds(const double *a, const int *round_a, const int *unit_a, int n_a,
 	if (stats_sequential_t_bounds(plan->spending, opt->alpha, info, units, looks,
 								  crit) != STATS_OK)
 	{
-		free(crit);
+		stats_free(crit);
 		crit = NULL;
 	}
-	free(units);
+	stats_free(units);
 	return crit;
 }
 
@@ -181,6 +182,7 @@ stats_sequential_decide(const double *a, const int *round_a, const int *unit_a, 
 		StatsLook	look;
 		int			last = blk * plan->block_rounds;
 
+		STATS_CHECK_FOR_INTERRUPTS();
 		p.look = blk - plan->first_look + 1;
 		p.max_looks = plan->max_looks;
 		p.info = info;
@@ -199,7 +201,7 @@ stats_sequential_decide(const double *a, const int *round_a, const int *unit_a, 
 		if (look.decision != STATS_UNDECIDED)
 			break;
 	}
-	free(t_crit);
+	stats_free(t_crit);
 	side_free(&sa);
 	side_free(&sb);
 	return rc;
@@ -227,7 +229,7 @@ stats_sequential_decide_against(const double *a, const int *round_a, const int *
 		return STATS_ERR_OPTION;
 	if (n_b < 0)
 		return STATS_ERR_SIZE;
-	if ((shifted = malloc(sizeof(double) * (n_b + 1))) == NULL)
+	if ((shifted = stats_malloc(sizeof(double) * (n_b + 1))) == NULL)
 		return STATS_ERR_NOMEM;
 	/* the null log(B/A) = log(reference) is the null 0 of B / reference */
 	for (int i = 0; i < n_b; i++)
@@ -235,7 +237,7 @@ stats_sequential_decide_against(const double *a, const int *round_a, const int *
 	shifted_opt.noise = 0.0;
 	rc = stats_sequential_decide(a, round_a, unit_a, n_a, shifted, round_b, unit_b, n_b, unit,
 								 plan, blocks_done, info, z, &shifted_opt, out, block);
-	free(shifted);
+	stats_free(shifted);
 	if (rc != STATS_OK || *block == 0)
 		return rc;
 	c->estimate *= reference;

@@ -116,7 +116,7 @@ look_z_bound(const StatsSequentialPlan *plan, double alpha, double *z_bound)
 		*z_bound = plan->z[plan->look - 1];
 		return STATS_OK;
 	}
-	info = malloc(sizeof(double) * 2 * plan->look);
+	info = stats_malloc(sizeof(double) * 2 * plan->look);
 	if (info == NULL)
 		return STATS_ERR_NOMEM;
 	z = info + plan->look;
@@ -124,7 +124,7 @@ look_z_bound(const StatsSequentialPlan *plan, double alpha, double *z_bound)
 		info[k - 1] = info_at(plan, k);
 	rc = stats_sequential_bounds(plan->spending, alpha, info, plan->look, z);
 	*z_bound = z[plan->look - 1];
-	free(info);
+	stats_free(info);
 	return rc;
 }
 
@@ -147,12 +147,12 @@ look_t_bound(const StatsSequentialPlan *plan, double alpha, int units, double *c
 		*crit = plan->t_crit[plan->look - 1];
 		return STATS_OK;
 	}
-	info = malloc(sizeof(double) * 2 * plan->look);
-	n = malloc(sizeof(int) * plan->look);
+	info = stats_malloc(sizeof(double) * 2 * plan->look);
+	n = stats_malloc(sizeof(int) * plan->look);
 	if (info == NULL || n == NULL)
 	{
-		free(info);
-		free(n);
+		stats_free(info);
+		stats_free(n);
 		return STATS_ERR_NOMEM;
 	}
 	c = info + plan->look;
@@ -167,8 +167,8 @@ look_t_bound(const StatsSequentialPlan *plan, double alpha, int units, double *c
 	n[plan->look - 1] = units;
 	rc = stats_sequential_t_bounds(plan->spending, alpha, info, n, plan->look, c);
 	*crit = c[plan->look - 1];
-	free(info);
-	free(n);
+	stats_free(info);
+	stats_free(n);
 	return rc;
 }
 

@@ -10,11 +10,13 @@
  * same series and seed.  This file only checks the arguments and turns
  * the result into rows.  It needs no shared memory.
  *
- * The statistics cannot be interrupted (they are plain C, with malloc'd
- * buffers a longjmp would leak), so the series is capped at
- * CHANGEPOINTS_MAX_POINTS: at the default 999 shuffles a history of 1,000
- * points took 1.5 to 2.7 s on a loaded 2-core machine (bench/stats_speed.sh,
- * docs/farm.md).
+ * The work grows with the permutations times the square of the points,
+ * so both are capped (CHANGEPOINTS_MAX_POINTS, CHANGEPOINTS_MAX_PERMUTATIONS):
+ * at the default 999 shuffles a history of 1,000 points took 1.5 to 2.7 s
+ * on a loaded 2-core machine (bench/stats_speed.sh, docs/farm.md); at the
+ * caps a call may run for hours, but every shuffle and every row of the
+ * search checks for interrupts (common/stats_host.h), so statement_timeout
+ * or a cancel stops it within milliseconds.
  *
  *-------------------------------------------------------------------------
  */
@@ -31,6 +33,7 @@ PG_FUNCTION_INFO_V1(pgbench_ext_changepoints);
 
 #define CHANGEPOINTS_COLUMNS 8
 #define CHANGEPOINTS_MAX_POINTS 1000
+#define CHANGEPOINTS_MAX_PERMUTATIONS 1000000
 
 static void
 read_change_options(FunctionCallInfo fcinfo, StatsChangeOptions *opt)
@@ -52,15 +55,23 @@ read_change_options(FunctionCallInfo fcinfo, StatsChangeOptions *opt)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("\"alpha\" must be greater than 0 and less than 1, not %g", opt->alpha),
 				 errhint("alpha is each split's false-alarm rate on a flat history, e.g. 0.05.")));
-	if (opt->permutations < 1 || opt->permutations > 1000000)
+	if (opt->permutations < 1 || opt->permutations > CHANGEPOINTS_MAX_PERMUTATIONS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("\"permutations\" must be between 1 and 1000000, not %d", opt->permutations),
+				 errmsg("\"permutations\" must be between 1 and %d, not %d",
+						CHANGEPOINTS_MAX_PERMUTATIONS, opt->permutations),
 				 errhint("p is (1 + shuffles reaching the split) / (1 + permutations): 999 resolves p to 0.001.")));
 	if (opt->min_segment < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("\"min_segment\" must be at least 1, not %d", opt->min_segment),
+				 errhint("min_segment is the fewest points on either side of a change point.")));
+	/* past the points' bound no segment can split (and 2 min_segment would overflow) */
+	if (opt->min_segment > CHANGEPOINTS_MAX_POINTS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"min_segment\" must be at most %d, the most points changepoints() takes, not %d",
+						CHANGEPOINTS_MAX_POINTS, opt->min_segment),
 				 errhint("min_segment is the fewest points on either side of a change point.")));
 }
 
@@ -70,19 +81,23 @@ pgbench_ext_changepoints(PG_FUNCTION_ARGS)
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	StatsChangeOptions opt;
 	StatsChangePoint *cp;
+	ArrayType  *arr;
 	double	   *x;
 	int			n,
 				k;
 
 	read_change_options(fcinfo, &opt);
-	x = stats_measurements(PG_GETARG_ARRAYTYPE_P(0), "changepoints()", "x", &n);
+	/* before any of it is copied */
+	arr = PG_GETARG_ARRAYTYPE_P(0);
+	n = ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr));
 	if (n > CHANGEPOINTS_MAX_POINTS)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("changepoints() takes at most %d points, not %d",
 						CHANGEPOINTS_MAX_POINTS, n),
-				 errdetail("Its permutation tests cannot be cancelled, and their cost grows with the square of the points."),
+				 errdetail("The cost of its permutation tests grows with the square of the points."),
 				 errhint("Look at a window of the history, or summarize several points into one.")));
+	x = stats_measurements(arr, "changepoints()", "x", &n);
 	cp = palloc(sizeof(StatsChangePoint) * (n + 1));
 	k = stats_changepoints(x, n, &opt, cp, n);
 	if (k < 0)

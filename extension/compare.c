@@ -37,6 +37,15 @@ PG_FUNCTION_INFO_V1(pgbench_ext_sequential_decide);
 #define COMPARE_COLUMNS 13
 #define DECIDE_COLUMNS 19
 
+/*
+ * The largest plan of rounds = auto sequential_decide() replays, as the
+ * client's budget_from_json() reads experiment.json (its runner plans at
+ * most 200 blocks): each look's boundary integrates over the looks before
+ * it, so 100,000 looks take hours, though every look can be cancelled.
+ */
+#define SEQUENTIAL_MAX_BLOCKS 100000
+#define SEQUENTIAL_MAX_BLOCK_ROUNDS 100000
+
 /* Argument argno as a non-NULL value, or an error naming it. */
 static void
 require_arg(FunctionCallInfo fcinfo, int argno, const char *name)
@@ -49,11 +58,31 @@ require_arg(FunctionCallInfo fcinfo, int argno, const char *name)
 }
 
 /*
+ * An error when array "name" of func (e.g. "compare()") holds more than
+ * limit elements, before anything is copied out of it; hint says what to
+ * do instead (NULL: the general advice).
+ */
+void
+stats_array_limit(ArrayType *arr, const char *func, const char *name, int limit,
+				  const char *hint)
+{
+	int			count = ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr));
+
+	if (count > limit)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("array \"%s\" of %s has %d elements, more than the %d it may hold",
+						name, func, count, limit),
+				 errhint("%s", hint != NULL ? hint :
+						 "Pass one value per run; for more, summarize the runs first (one value per round or unit).")));
+}
+
+/*
  * The elements of one-dimensional array arr of element type elmtype, none
- * of them NULL, or an error naming the array.
+ * of them NULL, or an error naming the array (and func, past the limit).
  */
 static Datum *
-array_elements(ArrayType *arr, Oid elmtype, const char *name, int *n)
+array_elements(ArrayType *arr, Oid elmtype, const char *func, const char *name, int *n)
 {
 	Datum	   *elems;
 	bool	   *nulls;
@@ -61,6 +90,7 @@ array_elements(ArrayType *arr, Oid elmtype, const char *name, int *n)
 	bool		typbyval;
 	char		typalign;
 
+	stats_array_limit(arr, func, name, STATS_SQL_MAX_ELEMENTS, NULL);
 	if (ARR_NDIM(arr) > 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
@@ -84,7 +114,7 @@ array_elements(ArrayType *arr, Oid elmtype, const char *name, int *n)
 double *
 stats_measurements(ArrayType *arr, const char *func, const char *name, int *n)
 {
-	Datum	   *elems = array_elements(arr, FLOAT8OID, name, n);
+	Datum	   *elems = array_elements(arr, FLOAT8OID, func, name, n);
 	double	   *values;
 
 	values = palloc(sizeof(double) * (*n > 0 ? *n : 1));
@@ -142,7 +172,9 @@ ints_per_run(FunctionCallInfo fcinfo, int argno, const char *name,
 
 	if (PG_ARGISNULL(argno))
 		return NULL;
-	elems = array_elements(PG_GETARG_ARRAYTYPE_P(argno), INT4OID, name, &count);
+	elems = array_elements(PG_GETARG_ARRAYTYPE_P(argno), INT4OID,
+						   psprintf("%s()", get_func_name(fcinfo->flinfo->fn_oid)),
+						   name, &count);
 	if (count != n)
 		ereport(ERROR,
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
@@ -201,7 +233,9 @@ report_stats_error(const char *func, int rc)
 			(errcode(rc == STATS_ERR_NOMEM ? ERRCODE_OUT_OF_MEMORY :
 					 rc == STATS_ERR_SIZE ? ERRCODE_PROGRAM_LIMIT_EXCEEDED :
 					 ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("%s failed: %s", func, stats_strerror(rc))));
+			 errmsg("%s failed: %s", func, stats_strerror(rc)),
+			 rc == STATS_ERR_SIZE ?
+			 errhint("The rank statistics weigh every pair of runs, or of paired rounds (at most about 4,470 rounds): pass fewer runs, or unit ids (unit_a, unit_b) to compare the units' means.") : 0));
 }
 
 /* A figure, or NULL where the comparison has none. */
@@ -289,9 +323,15 @@ read_budget_plan(FunctionCallInfo fcinfo, StatsBudgetPlan *plan)
 	plan->max_looks = PG_GETARG_INT32(14);
 	spending = text_to_cstring(PG_GETARG_TEXT_PP(15));
 	information = text_to_cstring(PG_GETARG_TEXT_PP(16));
-	if (plan->budget_s < 1 || plan->block_rounds < 1 || plan->block_rounds > 100000 ||
+	if (plan->max_blocks > SEQUENTIAL_MAX_BLOCKS || plan->block_rounds > SEQUENTIAL_MAX_BLOCK_ROUNDS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("a plan of rounds = auto has at most %d blocks of at most %d rounds, not %d blocks of %d",
+						SEQUENTIAL_MAX_BLOCKS, SEQUENTIAL_MAX_BLOCK_ROUNDS,
+						plan->max_blocks, plan->block_rounds),
+				 errhint("Give the \"sequential\" plan experiment.json records: the client plans at most 200 blocks.")));
+	if (plan->budget_s < 1 || plan->block_rounds < 1 ||
 		plan->first_look < 1 || plan->max_blocks < plan->first_look ||
-		plan->max_blocks > 100000 ||
 		plan->max_looks != plan->max_blocks - plan->first_look + 1 ||
 		(strcmp(spending, "pocock") != 0 && strcmp(spending, "obrien-fleming") != 0) ||
 		(strcmp(information, "budget spent") != 0 && strcmp(information, "blocks") != 0))
@@ -319,7 +359,8 @@ read_block_spent(FunctionCallInfo fcinfo, const StatsBudgetPlan *plan)
 	int			n = 0;
 
 	if (!PG_ARGISNULL(17))
-		elems = array_elements(PG_GETARG_ARRAYTYPE_P(17), FLOAT8OID, "block_spent_s", &n);
+		elems = array_elements(PG_GETARG_ARRAYTYPE_P(17), FLOAT8OID, "sequential_decide()",
+							   "block_spent_s", &n);
 	if (n > plan->max_blocks)
 		ereport(ERROR,
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),

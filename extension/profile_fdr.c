@@ -21,10 +21,12 @@
 #include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 
 #include "stats.h"
+#include "stats_sql.h"
 
 PG_FUNCTION_INFO_V1(pgbench_ext_fdr);
 
@@ -44,6 +46,8 @@ float8_elements(FunctionCallInfo fcinfo, int argno, const char *name, int *n)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("argument \"%s\" of fdr() must not be NULL", name)));
 	arr = PG_GETARG_ARRAYTYPE_P(argno);
+	stats_array_limit(arr, "fdr()", name, STATS_SQL_MAX_ELEMENTS,
+					  "fdr() takes one p-value per comparison: compare fewer items, e.g. only the functions above profile_compare()'s min_share.");
 	if (ARR_NDIM(arr) > 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
@@ -105,6 +109,7 @@ pgbench_ext_fdr(PG_FUNCTION_ARGS)
 		Datum		values[FDR_COLUMNS];
 		bool		nulls[FDR_COLUMNS] = {0};
 
+		CHECK_FOR_INTERRUPTS();
 		c.has_ci = !isnan(low[i]) && !isnan(high[i]);
 		c.ci_low = low[i];
 		c.ci_high = high[i];

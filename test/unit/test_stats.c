@@ -574,6 +574,42 @@ test_summary(void)
 	ok(s.median == 1 && s.stddev == 0 && s.cv == 0, "n = 1: sd and CV are 0, not NaN");
 }
 
+/*
+ * The median CI's rank in one pass (stats_binom_half_rank) is the rank
+ * the definition gives, k asked of stats_binom_half_cdf() one by one (the
+ * O(n^2) search summarize() made before), with the same confidence to the
+ * bit, for every n up to 300 and some larger ones at four levels.
+ */
+static void
+test_median_ci_rank(void)
+{
+	static const double levels[] = {0.5, 0.95, 0.99, 0.999999};
+	static const int larger[] = {999, 1000, 2047, 3000};
+	int			wrong = 0,
+				checked = 0;
+
+	for (int l = 0; l < 4; l++)
+		for (int i = 0; i <= 300 + 4; i++)
+		{
+			int			n = i <= 300 ? i : larger[i - 301];
+			double		half = (1.0 - levels[l]) / 2.0 * (1.0 + 1e-12),
+						below;
+			int			k = 0;
+			int			fast = stats_binom_half_rank(n, half, &below);
+
+			while (k < n / 2 && stats_binom_half_cdf(n, k) <= half)
+				k++;
+			checked++;
+			if (fast != k || below != stats_binom_half_cdf(n, k >= 1 ? k - 1 : 0))
+			{
+				if (wrong++ < 3)
+					diag("n %d level %g: rank %d, want %d", n, levels[l], fast, k);
+			}
+		}
+	ok(wrong == 0, "median CI rank in one pass = the per-k search, to the bit (%d of %d differ)",
+	   wrong, checked);
+}
+
 static bool
 all_finite(const StatsComparison *c)
 {
@@ -978,6 +1014,7 @@ main(void)
 	test_mann_kendall();
 	test_outliers();
 	test_summary();
+	test_median_ci_rank();
 	test_insufficient();
 	test_synthetic();
 	test_noise_threshold();
