@@ -7,13 +7,15 @@
  * (the user running pgbench_ext) and holds the logs, the configuration we
  * write and server.log; only clusters/NAME/data belongs to the server
  * account.  So what we write as root never lies in a directory the server
- * (or code it runs) can write, except the one line that includes our
- * configuration, appended to data/postgresql.conf right after initdb; and
- * every file is opened without following links (safe_file.c) all the same.
+ * (or code it runs) can write, except the two configuration files of data/
+ * that the server reads, written afresh right after initdb or the copy of
+ * an initdb cache entry (cluster_conf.c); and every file is opened without
+ * following links (safe_file.c) all the same.
  *
- * The cluster is private: it listens on no TCP address, only on a socket in
- * a 0700 directory of the server account, and its pg_hba.conf (ours, named
- * by hba_file) has one line, trust on that socket.  Its configuration,
+ * The cluster is private: it listens on no TCP address (so says its
+ * command line, which no configuration file overrides), only on a socket
+ * in a 0700 directory of the server account, and its pg_hba.conf (ours,
+ * named by hba_file) has one line, trust on that socket.  Its configuration,
  * rewritten at every start (the socket directory and port change), carries
  * the variant's settings as settings.c checked and quotes them, and preloads
  * pgbench_ext unless the variant says extension = off.  Every cluster
@@ -30,6 +32,7 @@
  */
 #include "client.h"
 #include "cluster.h"
+#include "cluster_conf.h"
 #include "hugepages.h"
 #include "safe_file.h"
 #include "initdb_args.h"
@@ -51,8 +54,9 @@
 #define MAX_CLUSTERS MAX_VARIANTS
 
 /* In clusters/NAME, beside data/: read by the server, written by us. */
-#define SERVER_CONF		"postgresql.pgbench_ext.conf"
+#define SERVER_CONF		CLUSTER_SERVER_CONF
 #define SERVER_HBA		"pg_hba.conf"
+#define SERVER_IDENT	"pg_ident.conf"
 #define SOCKET_DIR_PREFIX "/tmp/pgbench_ext."
 
 static Cluster *started[MAX_CLUSTERS];
@@ -278,56 +282,22 @@ write_server_conf(const Cluster *c, char **error)
 					"port = %d\n"
 					"unix_socket_directories = %s\n"
 					"hba_file = %s\n"
+					"ident_file = %s\n"
 					"%s%s",
 					progname, c->variant->name, c->port, setting_quote(c->sockdir),
 					setting_quote(psprintf("%s/%s", absdir, SERVER_HBA)),
+					setting_quote(psprintf("%s/%s", absdir, SERVER_IDENT)),
 					settings_conf_lines(c->variant),
 					c->huge_pages == HUGE_PAGES_SERVER ? "" :
 					psprintf("huge_pages = %s\n", quiet_huge_pages_name(c->huge_pages)));
 	ok = safe_write_file(psprintf("%s/%s", c->dir, SERVER_HBA),
 						 "# written by pgbench_ext: the server's private socket only, nothing over TCP\n"
 						 "local all all trust\n", c->dir_how, error) &&
+		safe_write_file(psprintf("%s/%s", c->dir, SERVER_IDENT),
+						"# written by pgbench_ext: no user name maps\n", c->dir_how, error) &&
 		safe_write_file(psprintf("%s/%s", c->dir, SERVER_CONF), conf, c->dir_how, error);
 	free(absdir);
 	return ok;
-}
-
-/*
- * postgresql.conf includes our configuration, relative to its own
- * directory so that the results directory may move.  Appended once, right
- * after initdb (or on --resume, if a client was stopped before that).
- */
-static bool
-include_server_conf(const Cluster *c, char **error)
-{
-	static const char include_line[] = "include '../" SERVER_CONF "'\n";
-	char	   *path = psprintf("%s/postgresql.conf", c->datadir);
-	FILE	   *f = safe_fopen_read(path, SAFE_MAX_LOG, error);
-	char		line[1024];
-	char	   *text;
-	int			fd;
-
-	if (f == NULL)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		if (strcmp(line, include_line) == 0)
-		{
-			fclose(f);
-			return true;
-		}
-	fclose(f);
-	/* data/ is the server account's: the one file of it that we write */
-	if ((fd = safe_open_file(path, SAFE_APPEND | SAFE_SERVER_DIR, error)) < 0)
-		return false;
-	text = psprintf("\n# added by %s: the variant's settings, beside data/, rewritten at every start\n%s",
-					progname, include_line);
-	if (write(fd, text, strlen(text)) != (ssize_t) strlen(text) || fsync(fd) != 0)
-	{
-		*error = psprintf("could not write \"%s\": %m", path);
-		close(fd);
-		return false;
-	}
-	return safe_close(fd, error);
 }
 
 /*
@@ -340,7 +310,7 @@ prepare_existing(Cluster *c, const char *results_dir, char **error)
 	return safe_check_private_dir(psprintf("%s/clusters", results_dir), error) &&
 		safe_check_private_dir(c->dir, error) &&
 		stop_left_over_server(c, error) &&
-		include_server_conf(c, error);
+		cluster_conf_own(c, NULL, error);
 }
 
 static bool
@@ -480,7 +450,7 @@ cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir, char 
 	return safe_write_file(c->logfile, "", SAFE_APPEND | c->dir_how, error) &&
 		safe_give_to_server_account(c->logfile, error) &&
 		run_initdb(c, error) &&
-		include_server_conf(c, error);
+		cluster_conf_own(c, c->initdb_template, error);
 }
 
 /*
@@ -564,7 +534,7 @@ static bool
 start_postmaster(Cluster *c, char **error)
 {
 	char	   *argv[] = {psprintf("%s/pg_ctl", c->bindir), "-D", c->datadir, "-l", c->logfile,
-	"-w", "-t", "120", "start", NULL};
+		"-o", "-c " CLUSTER_NO_TCP "''", "-w", "-t", "120", "start", NULL};
 	int			rc;
 
 	if (c->start_server)

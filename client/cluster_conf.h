@@ -1,0 +1,25 @@
+/*-------------------------------------------------------------------------
+ *
+ * cluster_conf.h
+ *		The configuration files of a managed cluster's data directory,
+ *		written by the client (cluster_conf.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCH_EXT_CLUSTER_CONF_H
+#define PGBENCH_EXT_CLUSTER_CONF_H
+
+#include "cluster.h"
+
+/* In clusters/NAME, beside data/: read by the server, written by us. */
+#define CLUSTER_SERVER_CONF		"postgresql.pgbench_ext.conf"
+
+/*
+ * On every postmaster's command line, with an empty value: the command
+ * line outranks every configuration file, postgresql.auto.conf included.
+ */
+#define CLUSTER_NO_TCP			"listen_addresses="
+
+extern bool cluster_conf_own(const Cluster *c, const char *template, char **error);
+
+#endif							/* PGBENCH_EXT_CLUSTER_CONF_H */
