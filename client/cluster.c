@@ -63,7 +63,10 @@ static Cluster *started[MAX_CLUSTERS];
 static int	nstarted;
 static int	nprepared;
 
+static pid_t starter;			/* the process that started them */
+
 static void unregister(Cluster *c);
+static void stop_all_at_exit(void);
 static long read_postmaster_pid(const Cluster *c, char **sockdir);
 
 /* A log of the cluster's directory, opened to append, or -1 with error. */
@@ -529,6 +532,61 @@ provide_huge_pages(Cluster *c, char **error)
 	return hugepages_provide(c->huge_pages_need, c->variant->name, error);
 }
 
+/* The uid the servers run as. */
+static uid_t
+server_uid_of(void)
+{
+	char	   *ignored;
+	const struct passwd *pw;
+
+	if (!need_server_account())
+		return geteuid();
+	pw = server_account(&ignored);
+	return pw ? pw->pw_uid : (uid_t) -1;
+}
+
+/*
+ * The postmaster just started, by the pid in its postmaster.pid: kept only
+ * if that process runs as the server account (the file is that account's,
+ * so a signal to the process is one it could send itself), with its start
+ * time.
+ */
+static void
+remember_postmaster(Cluster *c)
+{
+	long		pid = read_postmaster_pid(c, NULL);
+	struct stat st;
+
+	c->postmaster = 0;
+	if (pid > 0 && stat(psprintf("/proc/%ld", pid), &st) == 0 && st.st_uid == server_uid_of() &&
+		(c->postmaster_started = procfs_start_time((pid_t) pid)) != 0)
+		c->postmaster = (pid_t) pid;
+}
+
+/*
+ * When pg_ctl could not stop the server (its data directory unreachable:
+ * the results directory moved or replaced by a link while it ran), the
+ * postmaster remembered at its start gets the signals pg_ctl would send:
+ * a fast shutdown, then an immediate one.  True once it has ended.
+ */
+static bool
+stop_postmaster_by_signal(Cluster *c)
+{
+	static const int signals[] = {SIGINT, SIGQUIT, SIGKILL};
+	char		state;
+	pid_t		parent;
+
+	/* gone already (a crash), or that pid is another process by now */
+	if (c->postmaster <= 0 || procfs_start_time(c->postmaster) != c->postmaster_started ||
+		!procfs_stat(c->postmaster, &state, &parent) || state == 'Z' || state == 'X')
+		return false;
+	for (int i = 0; i < lengthof(signals); i++)
+		if (kill(c->postmaster, signals[i]) != 0 ||
+			wait_for_process_end(c->postmaster, i == 0 ? 60.0 : 10.0))
+			return true;
+	return false;
+}
+
 /* pg_ctl start, or the start_server of whoever runs it otherwise */
 static bool
 start_postmaster(Cluster *c, char **error)
@@ -594,10 +652,33 @@ cluster_start(Cluster *c, char **error)
 	c->running = true;
 	c->instance++;
 	c->start_s = now_seconds() - t0;
+	remember_postmaster(c);
 	unregister(c);				/* a restart after a crash: registered once */
 	if (nstarted < MAX_CLUSTERS)
 		started[nstarted++] = c;
+	stop_all_at_exit();
 	return true;
+}
+
+static void
+stop_all_at_exit_handler(void)
+{
+	cluster_stop_all();
+}
+
+/*
+ * Whatever ends the process after a start — an error deep down (pg_fatal,
+ * a refusal of the write path), a usage error — stops the servers it
+ * started: registered at the first start, in the process that made it.
+ */
+static void
+stop_all_at_exit(void)
+{
+	if (starter == 0)
+	{
+		starter = getpid();
+		atexit(stop_all_at_exit_handler);
+	}
 }
 
 static void
@@ -611,7 +692,7 @@ unregister(Cluster *c)
 void
 cluster_stop(Cluster *c)
 {
-	char	   *ignored;
+	char	   *error = NULL;
 	double		t0;
 
 	unregister(c);
@@ -619,13 +700,18 @@ cluster_stop(Cluster *c)
 	if (c->host || !c->managed || !c->running)
 		return;
 	t0 = now_seconds();
-	if (pg_ctl_stop(c, &ignored) == 0)
+	if (pg_ctl_stop(c, &error) == 0)
 	{
 		remove_socket_dir(c->sockdir);
 		c->sockdir = NULL;
 	}
+	else if (stop_postmaster_by_signal(c))
+		log_warning_text(printable_text(psprintf("variant \"%s\": pg_ctl could not stop its server (%s): stopped its postmaster (pid %ld) by a signal",
+												 c->variant->name, error ? error : "its exit status was not 0",
+												 (long) c->postmaster)));
 	c->stop_s = now_seconds() - t0;
 	c->running = false;
+	c->postmaster = 0;
 }
 
 /*
@@ -674,6 +760,9 @@ cluster_wait_for_exit(const Cluster *c)
 void
 cluster_stop_all(void)
 {
+	/* a child forked after a start has exit paths of its own, not these */
+	if (nstarted > 0 && getpid() != starter)
+		return;
 	while (nstarted > 0)
 		cluster_stop(started[nstarted - 1]);
 	hugepages_give_back();

@@ -85,12 +85,6 @@ runner_failure_status(void)
 	return run_interrupted ? interrupted_status() : EXIT_USAGE;
 }
 
-static void
-stop_clusters_at_exit(void)
-{
-	cluster_stop_all();
-}
-
 static bool
 write_experiment_json(Experiment *x, const RunOptions *opts, const BudgetPlan *budget,
 					  char **error)
@@ -480,7 +474,7 @@ set_up(Experiment *x, const RunOptions *opts, const BudgetPlan *budget, bool **d
 	else if (!results_create(x->dir, &error))
 		return fail_setup(error);
 
-	atexit(stop_clusters_at_exit);
+	/* cluster_start() has every exit after it stop the servers */
 	adopt_orphaned_servers();
 
 	if (!setup_variants(x, &error) || !profile_after_setup(x, &error))
