@@ -622,6 +622,10 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 			return fail_setup(psprintf("%s\nhint: Nothing was run.", error));
 		budget = &budget_plan_of_run;
 	}
+	if (plan_count_runs(spec) > PLAN_MAX_RUNS)
+		return fail_setup(psprintf("the experiment would make %.0f runs, more than the %d an experiment may have\n"
+								   "hint: Fewer rounds, variants, scripts or client counts; or several experiments.",
+								   plan_count_runs(spec), PLAN_MAX_RUNS));
 	x.spec = spec;
 	x.dir = opts->results_dir;
 	x.plan = plan_build(spec);
