@@ -194,35 +194,6 @@ like($err, qr/"\Q$own\E\/runs\/0001\.out" is a symbolic link: refusing to write 
 unlike($out, qr/setting up/, '... before anything runs');
 untouched('a link at runs/0001.out');
 
-# --- run -o: the directory replaced by a link while the run is under way -----
-# The refusal ends the client, and its servers with it, although their
-# data directories are no longer where the client started them.
-sub postmaster_alive
-{
-	my ($pid) = @_;
-	my $stat = -r "/proc/$pid/stat" ? slurp_file("/proc/$pid/stat") : '';
-	return $stat =~ /\)\s+([A-Z])/ && $1 ne 'Z' && $1 ne 'X';
-}
-my $moving = "$base/moving";
-my ($mout, $merr) = ('', '');
-my $h = IPC::Run::start([ client(), @ab, '-T', '3', '-r', '2', '--restart', 'never', '-o', $moving ],
-	'<', \undef, '>', \$mout, '2>', \$merr, IPC::Run::timeout(300));
-ok(wait_until(240, sub { -f "$moving/runs/0001.out" || undef }, $h), 'replaced -o: the first run is under way')
-  or diag $merr;
-my @postmasters = map { (split /\n/, slurp_file($_))[0] } grep { -f $_ } glob("$moving/clusters/*/data/postmaster.pid");
-is(scalar(grep { postmaster_alive($_) } @postmasters), 2, 'replaced -o: both servers run');
-rename $moving, "$moving.moved" or die $!;
-symlink $secret, $moving or die $!;
-eval { $h->finish; 1 } or $h->kill_kill;
-$rc = $? >> 8;
-ok($rc != 0, "replaced -o: the client fails (exit status $rc)");
-like($merr, qr/error: .*"\Q$moving\E" is a symbolic link: refusing to write through it/, '... the error names it');
-my @left = grep { postmaster_alive($_) } @postmasters;
-is(scalar(@left), 0, 'replaced -o: no postmaster of the run is left') or diag $merr;
-kill 'QUIT', @left;
-untouched('a -o directory replaced by a link');
-unlink $moving;
-
 # --- --resume: runs/0003.out -------------------------------------------------
 $dir = "$base/resume";
 ReportFixture::write_dir($dir, clients => [1], rounds => 2, variants => [ { name => 'A' }, { name => 'B' } ],
