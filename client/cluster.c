@@ -313,7 +313,7 @@ prepare_existing(Cluster *c, const char *results_dir, char **error)
 	return safe_check_private_dir(psprintf("%s/clusters", results_dir), error) &&
 		safe_check_private_dir(c->dir, error) &&
 		stop_left_over_server(c, error) &&
-		cluster_conf_own(c, NULL, error);
+		cluster_conf_own(c, error);
 }
 
 static bool
@@ -326,6 +326,7 @@ run_initdb(Cluster *c, char **error)
 	int			rc;
 	char	   *entry;
 	char	   *key_text;
+	char	   *values;
 	int			log_fd;
 	bool		ok;
 
@@ -345,7 +346,7 @@ run_initdb(Cluster *c, char **error)
 	}
 	argv[argc] = NULL;
 
-	switch (initdb_cache_lookup(c->bindir, argv, &entry, &key_text, error))
+	switch (initdb_cache_lookup(c->bindir, argv, &entry, &key_text, &c->initdb_values, error))
 	{
 		case TEMPLATE_REFUSED:
 			return false;
@@ -377,6 +378,10 @@ run_initdb(Cluster *c, char **error)
 		initdb_cache_store(entry, key_text, c->datadir, log_fd);
 		close(log_fd);
 	}
+	if (entry && (values = cluster_conf_initdb_values(c, error)) == NULL)
+		return false;
+	if (entry)
+		initdb_cache_record_values(entry, values);
 	return true;
 }
 
@@ -453,7 +458,7 @@ cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir, char 
 	return safe_write_file(c->logfile, "", SAFE_APPEND | c->dir_how, error) &&
 		safe_give_to_server_account(c->logfile, error) &&
 		run_initdb(c, error) &&
-		cluster_conf_own(c, c->initdb_template, error);
+		cluster_conf_own(c, error);
 }
 
 /*

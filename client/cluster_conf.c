@@ -12,13 +12,13 @@
  * and so after the client's settings, would override them.  So once
  * initdb ran or a copy was made (and on --resume), the client writes the
  * two files the server reads from data/ afresh: postgresql.auto.conf is
- * ALTER SYSTEM's empty header, and postgresql.conf keeps only the values
+ * ALTER SYSTEM's empty header, and postgresql.conf holds only the values
  * initdb computes for the host (connections, shared memory, locale, time
  * zone), the first of each name, checked and quoted again, then includes
- * the client's settings file.  Anything else found there is dropped with
- * a warning.  (Those few values of an entry are still the server
- * account's to choose: none opens an address, runs a command or loads
- * code, and the command line of every start says listen_addresses = ''.)
+ * the client's settings file.  A fresh initdb's values are read from the
+ * postgresql.conf it wrote; a copy's from the client's own record of them
+ * (initdb_cache.c), never from the entry.  Anything else found in the
+ * files is dropped with a warning.
  * pg_hba.conf and pg_ident.conf of data/ are not read at all: hba_file
  * and ident_file name the client's own files beside data/.
  *
@@ -173,18 +173,38 @@ write_data_file(const char *path, const char *text, char **error)
 		safe_give_to_server_account(path, error);
 }
 
+/*
+ * The values initdb chose, read from the postgresql.conf it just wrote:
+ * what initdb_cache.c records for the copies of its entry.
+ */
+char *
+cluster_conf_initdb_values(const Cluster *c, char **error)
+{
+	char	   *dropped;
+
+	return initdb_lines(psprintf("%s/postgresql.conf", c->datadir), &dropped, error);
+}
+
+/*
+ * Write data/postgresql.auto.conf and data/postgresql.conf afresh.  A copy
+ * of an initdb cache entry takes initdb's values from the client's record
+ * (c->initdb_values), not from the entry; what the entry's files set
+ * besides is named in a warning, since someone wrote it there.
+ */
 bool
-cluster_conf_own(const Cluster *c, const char *template, char **error)
+cluster_conf_own(const Cluster *c, char **error)
 {
 	char	   *conf = psprintf("%s/postgresql.conf", c->datadir);
 	char	   *auto_conf = psprintf("%s/postgresql.auto.conf", c->datadir);
-	char	   *from = template ? psprintf("initdb cache entry \"%s\"", template)
+	char	   *from = c->initdb_template ? psprintf("initdb cache entry \"%s\"", c->initdb_template)
 		: psprintf("variant \"%s\"", c->variant->name);
 	char	   *dropped = NULL;
+	char	   *ours;
 	char	   *planted = auto_conf_settings(auto_conf);
 	char	   *kept = initdb_lines(conf, &dropped, error);
 
-	if (kept == NULL)
+	if (kept == NULL ||
+		(c->initdb_values && (kept = initdb_lines(c->initdb_values, &ours, error)) == NULL))
 		return false;
 	if (dropped)
 		log_warning_text(printable_text(psprintf("%s: postgresql.conf sets what initdb does not (%s): not kept, the cluster's settings come from %s",

@@ -20,6 +20,7 @@
  */
 #define CLUSTER_NO_TCP			"listen_addresses="
 
-extern bool cluster_conf_own(const Cluster *c, const char *template, char **error);
+extern char *cluster_conf_initdb_values(const Cluster *c, char **error);
+extern bool cluster_conf_own(const Cluster *c, char **error);
 
 #endif							/* PGBENCH_EXT_CLUSTER_CONF_H */
