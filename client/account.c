@@ -76,3 +76,16 @@ account_user_dir(const char *env_name, const char *root_dir, const char *xdg_var
 	}
 	return psprintf("%s/%s/pgbench_ext%s%s", home, home_default, *leaf ? "/" : "", leaf);
 }
+
+/*
+ * The client's state of this host for this user (PGBENCH_EXT_STATE_DIR,
+ * /var/lib/pgbench_ext for root, else ~/.local/state/pgbench_ext): the
+ * noise history, initdb's values of the initdb cache's entries.  Nobody
+ * else writes it.
+ */
+char *
+account_state_dir(void)
+{
+	return account_user_dir("PGBENCH_EXT_STATE_DIR", "/var/lib/pgbench_ext", "XDG_STATE_HOME",
+							".local/state", "");
+}

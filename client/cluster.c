@@ -7,13 +7,15 @@
  * (the user running pgbench_ext) and holds the logs, the configuration we
  * write and server.log; only clusters/NAME/data belongs to the server
  * account.  So what we write as root never lies in a directory the server
- * (or code it runs) can write, except the one line that includes our
- * configuration, appended to data/postgresql.conf right after initdb; and
- * every file is opened without following links (safe_file.c) all the same.
+ * (or code it runs) can write, except the two configuration files of data/
+ * that the server reads, written afresh right after initdb or the copy of
+ * an initdb cache entry (cluster_conf.c); and every file is opened without
+ * following links (safe_file.c) all the same.
  *
- * The cluster is private: it listens on no TCP address, only on a socket in
- * a 0700 directory of the server account, and its pg_hba.conf (ours, named
- * by hba_file) has one line, trust on that socket.  Its configuration,
+ * The cluster is private: it listens on no TCP address (so says its
+ * command line, which no configuration file overrides), only on a socket
+ * in a 0700 directory of the server account, and its pg_hba.conf (ours,
+ * named by hba_file) has one line, trust on that socket.  Its configuration,
  * rewritten at every start (the socket directory and port change), carries
  * the variant's settings as settings.c checked and quotes them, and preloads
  * pgbench_ext unless the variant says extension = off.  Every cluster
@@ -30,6 +32,7 @@
  */
 #include "client.h"
 #include "cluster.h"
+#include "cluster_conf.h"
 #include "hugepages.h"
 #include "safe_file.h"
 #include "initdb_args.h"
@@ -51,15 +54,19 @@
 #define MAX_CLUSTERS MAX_VARIANTS
 
 /* In clusters/NAME, beside data/: read by the server, written by us. */
-#define SERVER_CONF		"postgresql.pgbench_ext.conf"
+#define SERVER_CONF		CLUSTER_SERVER_CONF
 #define SERVER_HBA		"pg_hba.conf"
+#define SERVER_IDENT	"pg_ident.conf"
 #define SOCKET_DIR_PREFIX "/tmp/pgbench_ext."
 
 static Cluster *started[MAX_CLUSTERS];
 static int	nstarted;
 static int	nprepared;
 
+static pid_t starter;			/* the process that started them */
+
 static void unregister(Cluster *c);
+static void stop_all_at_exit(void);
 static long read_postmaster_pid(const Cluster *c, char **sockdir);
 
 /* A log of the cluster's directory, opened to append, or -1 with error. */
@@ -278,56 +285,22 @@ write_server_conf(const Cluster *c, char **error)
 					"port = %d\n"
 					"unix_socket_directories = %s\n"
 					"hba_file = %s\n"
+					"ident_file = %s\n"
 					"%s%s",
 					progname, c->variant->name, c->port, setting_quote(c->sockdir),
 					setting_quote(psprintf("%s/%s", absdir, SERVER_HBA)),
+					setting_quote(psprintf("%s/%s", absdir, SERVER_IDENT)),
 					settings_conf_lines(c->variant),
 					c->huge_pages == HUGE_PAGES_SERVER ? "" :
 					psprintf("huge_pages = %s\n", quiet_huge_pages_name(c->huge_pages)));
 	ok = safe_write_file(psprintf("%s/%s", c->dir, SERVER_HBA),
 						 "# written by pgbench_ext: the server's private socket only, nothing over TCP\n"
 						 "local all all trust\n", c->dir_how, error) &&
+		safe_write_file(psprintf("%s/%s", c->dir, SERVER_IDENT),
+						"# written by pgbench_ext: no user name maps\n", c->dir_how, error) &&
 		safe_write_file(psprintf("%s/%s", c->dir, SERVER_CONF), conf, c->dir_how, error);
 	free(absdir);
 	return ok;
-}
-
-/*
- * postgresql.conf includes our configuration, relative to its own
- * directory so that the results directory may move.  Appended once, right
- * after initdb (or on --resume, if a client was stopped before that).
- */
-static bool
-include_server_conf(const Cluster *c, char **error)
-{
-	static const char include_line[] = "include '../" SERVER_CONF "'\n";
-	char	   *path = psprintf("%s/postgresql.conf", c->datadir);
-	FILE	   *f = safe_fopen_read(path, SAFE_MAX_LOG, error);
-	char		line[1024];
-	char	   *text;
-	int			fd;
-
-	if (f == NULL)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		if (strcmp(line, include_line) == 0)
-		{
-			fclose(f);
-			return true;
-		}
-	fclose(f);
-	/* data/ is the server account's: the one file of it that we write */
-	if ((fd = safe_open_file(path, SAFE_APPEND | SAFE_SERVER_DIR, error)) < 0)
-		return false;
-	text = psprintf("\n# added by %s: the variant's settings, beside data/, rewritten at every start\n%s",
-					progname, include_line);
-	if (write(fd, text, strlen(text)) != (ssize_t) strlen(text) || fsync(fd) != 0)
-	{
-		*error = psprintf("could not write \"%s\": %m", path);
-		close(fd);
-		return false;
-	}
-	return safe_close(fd, error);
 }
 
 /*
@@ -340,7 +313,7 @@ prepare_existing(Cluster *c, const char *results_dir, char **error)
 	return safe_check_private_dir(psprintf("%s/clusters", results_dir), error) &&
 		safe_check_private_dir(c->dir, error) &&
 		stop_left_over_server(c, error) &&
-		include_server_conf(c, error);
+		cluster_conf_own(c, error);
 }
 
 static bool
@@ -353,6 +326,7 @@ run_initdb(Cluster *c, char **error)
 	int			rc;
 	char	   *entry;
 	char	   *key_text;
+	char	   *values;
 	int			log_fd;
 	bool		ok;
 
@@ -372,7 +346,7 @@ run_initdb(Cluster *c, char **error)
 	}
 	argv[argc] = NULL;
 
-	switch (initdb_cache_lookup(c->bindir, argv, &entry, &key_text, error))
+	switch (initdb_cache_lookup(c->bindir, argv, &entry, &key_text, &c->initdb_values, error))
 	{
 		case TEMPLATE_REFUSED:
 			return false;
@@ -404,6 +378,10 @@ run_initdb(Cluster *c, char **error)
 		initdb_cache_store(entry, key_text, c->datadir, log_fd);
 		close(log_fd);
 	}
+	if (entry && (values = cluster_conf_initdb_values(c, error)) == NULL)
+		return false;
+	if (entry)
+		initdb_cache_record_values(entry, values);
 	return true;
 }
 
@@ -480,7 +458,7 @@ cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir, char 
 	return safe_write_file(c->logfile, "", SAFE_APPEND | c->dir_how, error) &&
 		safe_give_to_server_account(c->logfile, error) &&
 		run_initdb(c, error) &&
-		include_server_conf(c, error);
+		cluster_conf_own(c, error);
 }
 
 /*
@@ -559,12 +537,67 @@ provide_huge_pages(Cluster *c, char **error)
 	return hugepages_provide(c->huge_pages_need, c->variant->name, error);
 }
 
+/* The uid the servers run as. */
+static uid_t
+server_uid_of(void)
+{
+	char	   *ignored;
+	const struct passwd *pw;
+
+	if (!need_server_account())
+		return geteuid();
+	pw = server_account(&ignored);
+	return pw ? pw->pw_uid : (uid_t) -1;
+}
+
+/*
+ * The postmaster just started, by the pid in its postmaster.pid: kept only
+ * if that process runs as the server account (the file is that account's,
+ * so a signal to the process is one it could send itself), with its start
+ * time.
+ */
+static void
+remember_postmaster(Cluster *c)
+{
+	long		pid = read_postmaster_pid(c, NULL);
+	struct stat st;
+
+	c->postmaster = 0;
+	if (pid > 0 && stat(psprintf("/proc/%ld", pid), &st) == 0 && st.st_uid == server_uid_of() &&
+		(c->postmaster_started = procfs_start_time((pid_t) pid)) != 0)
+		c->postmaster = (pid_t) pid;
+}
+
+/*
+ * When pg_ctl could not stop the server (its data directory unreachable:
+ * the results directory moved or replaced by a link while it ran), the
+ * postmaster remembered at its start gets the signals pg_ctl would send:
+ * a fast shutdown, then an immediate one.  True once it has ended.
+ */
+static bool
+stop_postmaster_by_signal(Cluster *c)
+{
+	static const int signals[] = {SIGINT, SIGQUIT, SIGKILL};
+	char		state;
+	pid_t		parent;
+
+	/* gone already (a crash), or that pid is another process by now */
+	if (c->postmaster <= 0 || procfs_start_time(c->postmaster) != c->postmaster_started ||
+		!procfs_stat(c->postmaster, &state, &parent) || state == 'Z' || state == 'X')
+		return false;
+	for (int i = 0; i < lengthof(signals); i++)
+		if (kill(c->postmaster, signals[i]) != 0 ||
+			wait_for_process_end(c->postmaster, i == 0 ? 60.0 : 10.0))
+			return true;
+	return false;
+}
+
 /* pg_ctl start, or the start_server of whoever runs it otherwise */
 static bool
 start_postmaster(Cluster *c, char **error)
 {
 	char	   *argv[] = {psprintf("%s/pg_ctl", c->bindir), "-D", c->datadir, "-l", c->logfile,
-	"-w", "-t", "120", "start", NULL};
+		"-o", "-c " CLUSTER_NO_TCP "''", "-w", "-t", "120", "start", NULL};
 	int			rc;
 
 	if (c->start_server)
@@ -624,10 +657,33 @@ cluster_start(Cluster *c, char **error)
 	c->running = true;
 	c->instance++;
 	c->start_s = now_seconds() - t0;
+	remember_postmaster(c);
 	unregister(c);				/* a restart after a crash: registered once */
 	if (nstarted < MAX_CLUSTERS)
 		started[nstarted++] = c;
+	stop_all_at_exit();
 	return true;
+}
+
+static void
+stop_all_at_exit_handler(void)
+{
+	cluster_stop_all();
+}
+
+/*
+ * Whatever ends the process after a start — an error deep down (pg_fatal,
+ * a refusal of the write path), a usage error — stops the servers it
+ * started: registered at the first start, in the process that made it.
+ */
+static void
+stop_all_at_exit(void)
+{
+	if (starter == 0)
+	{
+		starter = getpid();
+		atexit(stop_all_at_exit_handler);
+	}
 }
 
 static void
@@ -641,7 +697,7 @@ unregister(Cluster *c)
 void
 cluster_stop(Cluster *c)
 {
-	char	   *ignored;
+	char	   *error = NULL;
 	double		t0;
 
 	unregister(c);
@@ -649,13 +705,18 @@ cluster_stop(Cluster *c)
 	if (c->host || !c->managed || !c->running)
 		return;
 	t0 = now_seconds();
-	if (pg_ctl_stop(c, &ignored) == 0)
+	if (pg_ctl_stop(c, &error) == 0)
 	{
 		remove_socket_dir(c->sockdir);
 		c->sockdir = NULL;
 	}
+	else if (stop_postmaster_by_signal(c))
+		log_warning_text(printable_text(psprintf("variant \"%s\": pg_ctl could not stop its server (%s): stopped its postmaster (pid %ld) by a signal",
+												 c->variant->name, error ? error : "its exit status was not 0",
+												 (long) c->postmaster)));
 	c->stop_s = now_seconds() - t0;
 	c->running = false;
+	c->postmaster = 0;
 }
 
 /*
@@ -704,6 +765,9 @@ cluster_wait_for_exit(const Cluster *c)
 void
 cluster_stop_all(void)
 {
+	/* a child forked after a start has exit paths of its own, not these */
+	if (nstarted > 0 && getpid() != starter)
+		return;
 	while (nstarted > 0)
 		cluster_stop(started[nstarted - 1]);
 	hugepages_give_back();

@@ -36,6 +36,13 @@ typedef struct Cluster
 	double		initdb_s;
 	char	   *initdb_template;	/* the initdb cache's entry it was copied
 								 * from, or NULL: initdb ran */
+	char	   *initdb_values;	/* a copy's: the client's record of the values
+								 * initdb chose, for cluster_conf.c */
+	pid_t		postmaster;		/* running: its postmaster, when the server
+								 * account's, and when that started, so that
+								 * a stop without pg_ctl signals that process
+								 * and no other */
+	unsigned long long postmaster_started;
 	double		start_s;		/* of the last start */
 	double		stop_s;			/* of the last stop; NAN before the first */
 

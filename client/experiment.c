@@ -1040,19 +1040,40 @@ json_value_text(json_t *value)
 		return pg_strdup(json_is_true(value) ? "on" : "off");
 	if (json_is_array(value))
 	{
-		char	   *s = pg_strdup("");
+		PQExpBufferData s;
 		size_t		i;
 		json_t	   *item;
 
+		initPQExpBuffer(&s);
 		json_array_foreach(value, i, item)
 		{
 			if (!json_is_string(item) && !json_is_integer(item))
+			{
+				termPQExpBuffer(&s);
 				return NULL;
-			s = psprintf("%s%s%s", s, i > 0 ? "," : "", json_value_text(item));
+			}
+			appendPQExpBuffer(&s, "%s%s", i > 0 ? "," : "", json_value_text(item));
 		}
-		return s;
+		return s.data;
 	}
 	return NULL;
+}
+
+/*
+ * A list of experiment.json longer than any key takes (MAX_LIST, as from a
+ * file or flags; MAX_VARIANTS variants): refused before it is read, since
+ * each item costs a check against the others.
+ */
+static bool
+list_within(json_t *list, size_t max, const char *section, const char *key, char **error)
+{
+	if (!json_is_array(list) || json_array_size(list) <= max)
+		return true;
+	*error = psprintf("%s%s%s%s lists %zu items, more than the %zu it may have\n"
+					  "hint: The results directory is damaged or not one of %s's: no experiment of it lists more.",
+					  section ? "[" : "", section ? section : "", section ? "] " : "", key,
+					  json_array_size(list), max, progname);
+	return false;
 }
 
 /* experiment_set() with a JSON value, or the type of the value refused. */
@@ -1060,9 +1081,11 @@ static bool
 set_from_json(ExperimentSpec *spec, const char *section, const char *key, json_t *value,
 			  char **error)
 {
-	char	   *text = json_value_text(value);
+	char	   *text;
 
-	if (text == NULL)
+	if (!list_within(value, MAX_LIST, section, key, error))
+		return false;
+	if ((text = json_value_text(value)) == NULL)
 	{
 		*error = psprintf("[%s] %s has a value of the wrong type (%s)", section, key,
 						  json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY));
@@ -1106,6 +1129,8 @@ experiment_from_json(ExperimentSpec *spec, json_t *obj, char **error)
 	json_object_foreach(exp, key, value)
 		if (!set_from_json(spec, "experiment", key, value, error))
 			return false;
+	if (!list_within(variants, MAX_VARIANTS, NULL, "variants", error))
+		return false;
 
 	json_array_foreach(variants, i, vj)
 	{
@@ -1137,6 +1162,8 @@ experiment_from_json(ExperimentSpec *spec, json_t *obj, char **error)
 					*error = psprintf("[%s] %s must be a list of strings", section, key);
 					return false;
 				}
+				if (!list_within(value, MAX_LIST, section, key, error))
+					return false;
 				json_array_foreach(value, k, item)
 				{
 					if (!json_is_string(item))

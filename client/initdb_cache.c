@@ -21,15 +21,25 @@
  * temporary name and renamed into place, so that of two clients making
  * the same entry at once one wins and the other's copy is removed.
  *
+ * The server account can write an entry at any time, so what a copy takes
+ * from it is its data, never its configuration (cluster_conf.c writes the
+ * configuration files afresh).  The values initdb chose for the host
+ * (connections, shared memory, locale, time zone) are kept by the client
+ * in its own state directory, when it made the entry or later ran initdb
+ * of the same kind: an entry it has no record of is not copied, initdb
+ * runs instead (once), and the record is made.
+ *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "account.h"
 #include "build_cache.h"
 #include "digest.h"
 #include "initdb_cache.h"
 #include "safe_file.h"
 #include "subprocess.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define INITDB_CACHE_ENV	"PGBENCH_EXT_INITDB_CACHE"
@@ -106,11 +116,32 @@ run_as_server(char *const argv[], int log_fd, char **error)
 	return true;
 }
 
+/* The client's record of initdb's values for entry, in its state directory. */
+static char *
+values_record(const char *entry)
+{
+	return psprintf("%s/initdb/%s.conf", account_state_dir(), last_dir_separator(entry) + 1);
+}
+
+/* The record, when it is there and the client's own: a file nobody else wrote. */
+static char *
+own_values_record(const char *entry)
+{
+	char	   *path = values_record(entry);
+	struct stat st;
+
+	if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+		(st.st_mode & (S_IWGRP | S_IWOTH)))
+		return NULL;
+	return path;
+}
+
 InitdbTemplate
 initdb_cache_lookup(const char *bindir, char *const argv[], char **entry, char **key_text,
-					char **error)
+					char **values, char **error)
 {
 	*entry = NULL;
+	*values = NULL;
 	if (initdb_cache_root() == NULL)
 		return TEMPLATE_NONE;
 	if (!cache_dir_prepare(initdb_cache_root(), INITDB_CACHE_ENV, "initdb cache", error) ||
@@ -119,7 +150,9 @@ initdb_cache_lookup(const char *bindir, char *const argv[], char **entry, char *
 	switch (cache_entry(*entry, INITDB_CACHE_MARKER, "initdb", error))
 	{
 		case ENTRY_FINISHED:
-			return TEMPLATE_FOUND;
+			/* initdb's values of an entry someone else made are not known */
+			*values = own_values_record(*entry);
+			return *values ? TEMPLATE_FOUND : TEMPLATE_MISSING;
 		case ENTRY_REFUSED:
 			return TEMPLATE_REFUSED;
 		default:
@@ -158,4 +191,21 @@ initdb_cache_store(const char *entry, const char *key_text, const char *datadir,
 	if (cache_entry(entry, INITDB_CACHE_MARKER, "initdb", &error) != ENTRY_FINISHED)
 		log_warningf("could not keep initdb's data directory in %s: %s", entry, error);
 	(void) unprivileged_remove(tmp, &error);
+}
+
+/*
+ * Record initdb's values (a fresh initdb's, as cluster_conf.c read them)
+ * for the entry of its kind, so that copies of the entry take them from
+ * here.  A failure only costs the next cluster an initdb: a warning.
+ */
+void
+initdb_cache_record_values(const char *entry, const char *values)
+{
+	char	   *path = values_record(entry);
+	char	   *dir = pg_strdup(path);
+	char	   *error = NULL;
+
+	*last_dir_separator(dir) = '\0';
+	if (!safe_mkdir_p(dir, 0700, &error) || !safe_write_file(path, values, 0, &error))
+		log_warning_text(printable_text(psprintf("could not record initdb's values for %s: %s", entry, error)));
 }

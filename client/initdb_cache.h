@@ -19,9 +19,10 @@ typedef enum InitdbTemplate
 
 extern const char *initdb_cache_root(void);
 extern InitdbTemplate initdb_cache_lookup(const char *bindir, char *const argv[], char **entry,
-										  char **key_text, char **error);
+										  char **key_text, char **values, char **error);
 extern bool initdb_cache_copy(const char *entry, const char *datadir, int log_fd, char **error);
 extern void initdb_cache_store(const char *entry, const char *key_text, const char *datadir,
 							   int log_fd);
+extern void initdb_cache_record_values(const char *entry, const char *values);
 
 #endif							/* PGBENCH_EXT_INITDB_CACHE_H */

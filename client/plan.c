@@ -375,6 +375,21 @@ plan_round(const ExperimentSpec *spec, const DuetPairs *pairs, PlannedRun *r, in
 	arrange_round(spec, r, n, parity, pairs->n > 0);
 }
 
+/*
+ * How many runs plan_build() lays out: in floating point, since a spec
+ * within each key's limits can ask for more than an int holds.
+ */
+double
+plan_count_runs(const ExperimentSpec *spec)
+{
+	char	   *why;
+	int			restart_rounds = plan_restart_rounds(spec, &why);
+	int			block_rounds = plan_block_rounds(spec, restart_rounds);
+	int			nblocks = (spec->rounds + block_rounds - 1) / block_rounds;
+
+	return (double) plan_round_runs(spec) * (spec->rounds + (restart_rounds > 0 ? nblocks : 0));
+}
+
 Plan *
 plan_build(const ExperimentSpec *spec)
 {
@@ -389,7 +404,8 @@ plan_build(const ExperimentSpec *spec)
 	plan->restart_rounds = plan_restart_rounds(spec, &plan->restart_why);
 	plan->block_rounds = plan_block_rounds(spec, plan->restart_rounds);
 	plan->nblocks = (spec->rounds + plan->block_rounds - 1) / plan->block_rounds;
-	plan->nruns = per_round * (spec->rounds + (plan->restart_rounds > 0 ? plan->nblocks : 0));
+	plan->nruns = (int) plan_count_runs(spec);
+	Assert(plan->nruns == per_round * (spec->rounds + (plan->restart_rounds > 0 ? plan->nblocks : 0)));
 	plan->runs = pg_malloc0(sizeof(PlannedRun) * plan->nruns);
 	pg_prng_seed(&rng, spec->seed);
 

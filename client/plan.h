@@ -10,6 +10,14 @@
 
 #include "experiment.h"
 
+/*
+ * The most runs a plan may have.  Runs past the plan (the warm-ups after a
+ * crash) are numbered after it, so a results directory's run numbers go
+ * to twice that (RESULTS_MAX_RUN_ID): what a report reads is bounded
+ * before it takes memory by run number.
+ */
+#define PLAN_MAX_RUNS	500000
+
 typedef struct PlannedRun
 {
 	int			run_id;			/* 1-based position in the plan (or past it: below) */
@@ -65,6 +73,7 @@ extern int	plan_round_runs(const ExperimentSpec *spec);
 extern int	plan_round_slots(const ExperimentSpec *spec);
 extern int	plan_restart_rounds(const ExperimentSpec *spec, char **why);
 extern int	plan_block_rounds(const ExperimentSpec *spec, int restart_rounds);
+extern double plan_count_runs(const ExperimentSpec *spec);
 extern Plan *plan_build(const ExperimentSpec *spec);
 extern PlannedRun plan_extra_warmup(const ExperimentSpec *spec, int run_id, int block,
 									int variant, int script, int clients);

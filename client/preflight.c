@@ -48,7 +48,6 @@
 #define NOISE_HEADER "recorded_at,script,clients,servers,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s,busy_pct\n"
 /* the header before busy_pct: its records are kept, their load unknown */
 #define NOISE_HEADER_11 "recorded_at,script,clients,servers,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s\n"
-#define STATE_ROOT_AS_ROOT "/var/lib/pgbench_ext"
 
 /*
  * Other processes' share of the CPUs above which the host is loaded: its
@@ -74,9 +73,7 @@ typedef struct HostLoad
 static char *
 noise_path(void)
 {
-	return psprintf("%s/%s", account_user_dir(PREFLIGHT_STATE_ENV, STATE_ROOT_AS_ROOT,
-											  "XDG_STATE_HOME", ".local/state", ""),
-					NOISE_FILE);
+	return psprintf("%s/%s", account_state_dir(), NOISE_FILE);
 }
 
 /* ---- the host ---- */

@@ -17,29 +17,55 @@
 
 #include <dirent.h>
 
-bool
-procfs_stat(pid_t pid, char *state, pid_t *parent)
+/* The fields of /proc/PID/stat after COMM, into buf; false if gone. */
+static bool
+stat_fields(pid_t pid, char *buf, size_t size)
 {
 	char		path[64];
 	char		line[1024];
 	char	   *close_paren;
-	char		letter;
-	long		ppid;
 	bool		found = false;
 	FILE	   *f;
 
 	snprintf(path, sizeof(path), "/proc/%ld/stat", (long) pid);
 	if ((f = fopen(path, "re")) == NULL)
 		return false;
-	if (fgets(line, sizeof(line), f) && (close_paren = strrchr(line, ')')) != NULL &&
-		sscanf(close_paren + 1, " %c %ld", &letter, &ppid) == 2)
+	if (fgets(line, sizeof(line), f) && (close_paren = strrchr(line, ')')) != NULL)
 	{
-		*state = letter;
-		*parent = (pid_t) ppid;
+		strlcpy(buf, close_paren + 1, size);
 		found = true;
 	}
 	fclose(f);
 	return found;
+}
+
+bool
+procfs_stat(pid_t pid, char *state, pid_t *parent)
+{
+	char		fields[1024];
+	char		letter;
+	long		ppid;
+
+	if (!stat_fields(pid, fields, sizeof(fields)) ||
+		sscanf(fields, " %c %ld", &letter, &ppid) != 2)
+		return false;
+	*state = letter;
+	*parent = (pid_t) ppid;
+	return true;
+}
+
+unsigned long long
+procfs_start_time(pid_t pid)
+{
+	char		fields[1024];
+	unsigned long long start;
+
+	/* starttime is the 22nd field, the 20th after COMM */
+	if (!stat_fields(pid, fields, sizeof(fields)) ||
+		sscanf(fields, " %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
+			   &start) != 1)
+		return 0;
+	return start;
 }
 
 /*

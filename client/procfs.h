@@ -19,6 +19,13 @@
  */
 extern bool procfs_stat(pid_t pid, char *state, pid_t *parent);
 
+/*
+ * When pid started (clock ticks after boot): with its pid, the identity of
+ * a process, which a pid alone is not once the process could have ended;
+ * 0 when it cannot be read.
+ */
+extern unsigned long long procfs_start_time(pid_t pid);
+
 /* The children of pid, at most max of them into out; -1 without /proc */
 extern int	procfs_children(pid_t pid, pid_t *out, int max);
 

@@ -66,6 +66,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "cluster_conf.h"
 #include "profile_counted.h"
 #include "profile_spec.h"
 #include "procfs.h"
@@ -276,6 +277,8 @@ profile_counted_start_server(Cluster *c, char **error)
 	argv[argc++] = psprintf("%s/postgres", c->bindir);
 	argv[argc++] = "-D";
 	argv[argc++] = c->datadir;
+	argv[argc++] = "-c";
+	argv[argc++] = CLUSTER_NO_TCP;
 	argv[argc] = NULL;
 
 	/* the server's log, appended to as pg_ctl -l would, never through a link */

@@ -93,6 +93,43 @@ results_read_json(const char *dir, const char *name, char **error)
 	return safe_read_json(path, SAFE_MAX_JSON, error);
 }
 
+static const char damaged_hint[] =
+"The results directory is damaged or not one of pgbench_ext's; a line cut short by a crash can be deleted, and --resume redoes that run.";
+
+/*
+ * What experiment.json records besides the specification, bounded before
+ * a report goes through it: the plan (a run each) and the environment of
+ * each variant, whose rows a report compares with the baseline's one by
+ * one.
+ */
+static bool
+recorded_within_limits(const char *dir, json_t *doc, char **error)
+{
+	json_t	   *plan = json_object_get(doc, "plan");
+	const char *name;
+	json_t	   *v;
+
+	if (json_is_array(plan) && json_array_size(plan) > RESULTS_MAX_RUN_ID)
+	{
+		*error = psprintf("\"%s/experiment.json\": the plan lists %zu runs, more than the %d an experiment numbers\nhint: %s",
+						  dir, json_array_size(plan), RESULTS_MAX_RUN_ID, damaged_hint);
+		return false;
+	}
+	json_object_foreach(json_object_get(doc, "variants"), name, v)
+	{
+		json_t	   *env = json_object_get(v, "environment");
+
+		if (json_is_array(env) && json_array_size(env) > RESULTS_MAX_ENV_ROWS)
+		{
+			*error = psprintf("\"%s/experiment.json\": the environment of variant \"%s\" has %zu rows, more than the %d a server reports\nhint: %s",
+							  dir, results_printable(name), json_array_size(env), RESULTS_MAX_ENV_ROWS,
+							  damaged_hint);
+			return false;
+		}
+	}
+	return true;
+}
+
 /*
  * A results directory's experiment.json with its recorded specification
  * rebuilt in spec: what --resume, --rerun, report and calibrate start from.
@@ -102,8 +139,14 @@ results_read_spec(const char *dir, ExperimentSpec *spec, char **error)
 {
 	json_t	   *doc = results_read_json(dir, "experiment.json", error);
 
+	if (doc != NULL && !recorded_within_limits(dir, doc, error))
+	{
+		json_decref(doc);
+		return NULL;
+	}
 	if (doc != NULL && !experiment_from_json(spec, json_object_get(doc, "spec"), error))
 	{
+		*error = psprintf("\"%s/experiment.json\": %s", dir, *error);
 		json_decref(doc);
 		return NULL;
 	}
@@ -190,9 +233,6 @@ static const char *const number_columns[] = {
 /* Whole numbers of the levels: round, build seed, instance (when present). */
 static const char *const level_columns[] = {"round", "build_seed", "instance"};
 
-static const char damaged_hint[] =
-"The results directory is damaged or not one of pgbench_ext's; a line cut short by a crash can be deleted, and --resume redoes that run.";
-
 /*
  * Whether one row holds a run of spec (arg): its names those of
  * experiment.json, its numbers numbers.  *problem says what is wrong
@@ -213,6 +253,12 @@ check_row(const RunsCsv *t, char **f, const void *arg, char **problem)
 	{
 		*problem = psprintf("run_id \"%s\" is not a positive whole number",
 							escape_text(f[runs_csv_column(t, "run_id")], ESCAPE_TERMINAL));
+		return false;
+	}
+	/* a report takes memory by run number */
+	if (n > RESULTS_MAX_RUN_ID)
+	{
+		*problem = psprintf("run_id %ld is more than %d, the most runs an experiment numbers", n, RESULTS_MAX_RUN_ID);
 		return false;
 	}
 	if (experiment_variant_index(spec, variant) < 0)

@@ -90,6 +90,12 @@ typedef struct InstanceRecord
 	const char *cause;			/* setup, restart, resume, crash */
 } InstanceRecord;
 
+/* run numbers of a results directory: the plan's, then those numbered past it */
+#define RESULTS_MAX_RUN_ID (2 * PLAN_MAX_RUNS)
+
+/* rows of a variant's environment() in experiment.json (a server has hundreds) */
+#define RESULTS_MAX_ENV_ROWS 10000
+
 /* Instance numbers stay below 2^15: the nested verdict's unit ids pair two of them. */
 #define RESULTS_MAX_INSTANCE 32767
 

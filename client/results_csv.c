@@ -245,6 +245,8 @@ results_read_csv(const char *path, const char *const *required, int nrequired,
 					problem = psprintf("the header has no column \"%s\" (it needs %s)", required[i], all);
 				}
 		}
+		else if (t->nrows == RESULTS_CSV_MAX_ROWS)
+			problem = psprintf("more than %d lines, more than an experiment records", RESULTS_CSV_MAX_ROWS);
 		else if (n > t->ncols)
 			problem = psprintf("more fields than the header's %d", t->ncols);
 		else if (n < t->ncols)

@@ -23,6 +23,12 @@ typedef struct RunsCsv
 	char	  **lines;			/* each row as written, line end included */
 } RunsCsv;
 
+/*
+ * The most lines a CSV file of a results directory is read with: a line is
+ * a run at most (RESULTS_MAX_RUN_ID), and each costs a pointer per column.
+ */
+#define RESULTS_CSV_MAX_ROWS 1000000
+
 typedef bool (*ResultsRowCheck) (const RunsCsv *t, char **fields, const void *arg,
 								 char **problem);
 

@@ -85,12 +85,6 @@ runner_failure_status(void)
 	return run_interrupted ? interrupted_status() : EXIT_USAGE;
 }
 
-static void
-stop_clusters_at_exit(void)
-{
-	cluster_stop_all();
-}
-
 static bool
 write_experiment_json(Experiment *x, const RunOptions *opts, const BudgetPlan *budget,
 					  char **error)
@@ -482,7 +476,7 @@ set_up(Experiment *x, const RunOptions *opts, const BudgetPlan *budget, bool **d
 	else if (!results_create(x->dir, &error))
 		return fail_setup(error);
 
-	atexit(stop_clusters_at_exit);
+	/* cluster_start() has every exit after it stop the servers */
 	adopt_orphaned_servers();
 
 	if (!setup_variants(x, &error) || !profile_after_setup(x, &error))
@@ -631,6 +625,10 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 			return fail_setup(psprintf("%s\nhint: Nothing was run.", error));
 		budget = &budget_plan_of_run;
 	}
+	if (plan_count_runs(spec) > PLAN_MAX_RUNS)
+		return fail_setup(psprintf("the experiment would make %.0f runs, more than the %d an experiment may have\n"
+								   "hint: Fewer rounds, variants, scripts or client counts; or several experiments.",
+								   plan_count_runs(spec), PLAN_MAX_RUNS));
 	x.spec = spec;
 	x.dir = opts->results_dir;
 	x.plan = plan_build(spec);

@@ -93,6 +93,11 @@ my @cases = (
 		qr/variant "B" has cluster = A, but "A" has build_seeds = 2 and runs as that many servers/ ],
 	[ 'unknown script', [ 'run', experiment_file("[experiment]\nscript = tpcc\n$good_variants") ],
 		qr/script "tpcc" is neither a builtin \(tpcb-like, simple-update, select-only\) nor a readable file/ ],
+	# run numbers are bounded for whoever reads the results (report takes memory by them)
+	# (servers that are not there: before this check, a run failed at once connecting to them)
+	[ 'a plan of too many runs', [ 'run', experiment_file("[experiment]\nrounds = 100000\nclients = 1,2,3,4,5,6,7,8\n"
+			  . "[variant A]\nconninfo = host=/nonexistent port=1\n[variant B]\nconninfo = host=/nonexistent port=1\n"), '-o', "$base/too-many" ],
+		qr/the experiment would make \d+ runs, more than the 500000 an experiment may have.*hint: Fewer rounds, variants, scripts or client counts/s ],
 	[ 'warmup eats all rounds', [ 'run', experiment_file("[experiment]\nrounds = 2\nwarmup = 2\n$good_variants") ],
 		qr/warmup \(2\) must be smaller than rounds \(2\)/ ],
 	[ 'results directory in use', [ 'run', experiment_file("$good_experiment$good_variants"), '-o', $used ],

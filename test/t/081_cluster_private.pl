@@ -6,7 +6,9 @@
 # server's.  Then SIGHUP interrupts like Ctrl-C (exit 129, servers stopped);
 # a symbolic link planted as pg_ctl.log, or as the configuration file the
 # client rewrites at every start, makes --resume refuse it by name with its
-# target untouched; without them --resume finishes.
+# target untouched; without them --resume finishes.  Last, a -o directory
+# replaced by a link while a run is under way: the client refuses it by
+# name and exits, and no postmaster of the run is left.
 use strict;
 use warnings;
 
@@ -115,5 +117,37 @@ is($rc, 0, '--resume completes') or diag $rerr;
 is_deeply([ map { $_->{run_id} } @runs ], [ 1 .. 6 ], 'after --resume: every planned run once');
 is(scalar(grep { $_->{status} eq 'ok' } @runs), 6, 'after --resume: all ok');
 is(scalar(servers_left()), 0, 'after --resume: no server left running');
+
+# --- run -o: the directory replaced by a link while the run is under way -----
+# The client refuses to write through the link and exits; its servers stop
+# with it, although their data directories are no longer where it started
+# them (pg_ctl cannot reach them: the postmasters get its signals).
+sub postmaster_alive
+{
+	my ($pid) = @_;
+	my $stat = -r "/proc/$pid/stat" ? slurp_file("/proc/$pid/stat") : '';
+	return $stat =~ /\)\s+([A-Z])/ && $1 ne 'Z' && $1 ne 'X';
+}
+my $moving = "$base/moving";
+my $elsewhere = "$base/elsewhere";
+mkdir $elsewhere, 0700 or die $!;
+($out, $err) = ('', '');
+$h = IPC::Run::start([ client(), 'ab', '-s', '1', '-T', '3', '-r', '2', '-b', 'select-only', '--restart', 'never',
+		'--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir, '-o', $moving ],
+	'<', \undef, '>', \$out, '2>', \$err, IPC::Run::timeout(300));
+ok(wait_until(240, sub { -f "$moving/runs/0001.out" || undef }, $h), 'replaced -o: the first run is under way')
+  or diag $err;
+my @postmasters = map { (split /\n/, slurp_file($_))[0] } grep { -f $_ } glob("$moving/clusters/*/data/postmaster.pid");
+is(scalar(grep { postmaster_alive($_) } @postmasters), 2, 'replaced -o: both servers run');
+rename $moving, "$moving.moved" or die $!;
+symlink $elsewhere, $moving or die $!;
+eval { $h->finish; 1 } or $h->kill_kill;
+$rc = $? >> 8;
+ok($rc != 0, "replaced -o: the client fails (exit status $rc)");
+like($err, qr/error: .*"\Q$moving\E" is a symbolic link: refusing to write through it/, 'replaced -o: the error names it');
+my @left = grep { postmaster_alive($_) } @postmasters;
+is(scalar(@left), 0, 'replaced -o: no postmaster of the run is left') or diag $err;
+kill 'QUIT', @left;
+is_deeply([ glob("$elsewhere/*") ], [], 'replaced -o: nothing written where the link points');
 
 done_testing();

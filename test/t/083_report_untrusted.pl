@@ -2,12 +2,13 @@
 # and --resume read it as such.  Names with backquotes, $(), quotes, "<",
 # "&" and "|" are shown and never run (gnuplot runs `commands` in double-
 # quoted strings); a name in runs.csv that experiment.json lacks, a run_id
-# that is no number, a line cut short and broken JSON are errors naming
-# the file and line, exit status 2; a control character (C0, DEL, C1) or
-# a byte that is not UTF-8 in a name, a CFLAGS or a directory's name is
-# shown escaped (\x1b, \u009b, \xff) on the terminal, in report.md and in
-# report.html, never as itself; a link planted among the files report
-# writes is refused, its target untouched.
+# that is no number or past any experiment's, a line cut short and broken
+# JSON are errors naming the file and line, exit status 2, and so are lists
+# of experiment.json longer than an experiment may have; a control
+# character (C0, DEL, C1) or a byte that is not UTF-8 in a name, a CFLAGS
+# or a directory's name is shown escaped (\x1b, \u009b, \xff) on the
+# terminal, in report.md and in report.html, never as itself; a link
+# planted among the files report writes is refused, its target untouched.
 use strict;
 use warnings;
 
@@ -111,6 +112,9 @@ foreach my $case (
 	[ 'unknown variant', sub { set_field($_[0], 'variant', $bad) }, qr/line 4: variant "b`touch .*-v`x" is not a variant of the experiment \(experiment.json has "A", "B"\)/ ],
 	[ 'unknown script', sub { set_field($_[0], 'script', 'other.sql') }, qr/line 4: script "other\.sql" is not a script of the experiment/ ],
 	[ 'run_id not a number', sub { set_field($_[0], 'run_id', 'x3') }, qr/line 4: run_id "x3" is not a positive whole number/ ],
+	# a report takes memory by run number: refused at that line, before more is read
+	[ 'run_id beyond any experiment', sub { set_field($_[0], 'run_id', '300000000') },
+		qr/line 4: run_id 300000000 is more than 1000000, the most runs an experiment numbers\n.*hint: The results directory is damaged/ ],
 	[ 'clients not of the experiment', sub { set_field($_[0], 'clients', '7') }, qr/line 4: clients "7" is not a client count/ ],
 	[ 'a figure not a number', sub { set_field($_[0], 'latency_avg_ms', 'banana') }, qr/line 4: latency_avg_ms "banana" is not a number/ ],
 	[ 'unclosed quote', sub { set_field($_[0], 'status', '"ok') }, qr/line 4: a quoted field is not closed, or a quote is out of place/ ],
@@ -158,6 +162,32 @@ edit("$dir/experiment.json", sub {
 ($rc, $out, $err) = run_client('report', $dir);
 is($rc, 2, 'a set list of numbers: exit 2');
 like($err, qr/\[variant B\] set must be a list of strings/, 'a set list of numbers: said so');
+my $nlist = 0;
+# lists longer than any experiment has: refused before their items are read
+# (a clients list of 99,999 took over a minute, each item checked against
+# the others, before it was refused)
+foreach my $case (
+	[ 'a clients list of 99,999', sub { $_[0]{spec}{experiment}{clients} = [ 1 .. 99999 ] },
+		qr/"\Q$base\E\/json-list-0\/experiment\.json": \[experiment\] clients lists 99999 items, more than the 32 it may have\n.*hint: The results directory is damaged/ ],
+	[ 'a set list of 100,000', sub { $_[0]{spec}{variants}[1]{set} = [ map { "work_mem=${_}kB" } 1 .. 100000 ] },
+		qr/\[variant B\] set lists 100000 items, more than the 32 it may have/ ],
+	[ 'variants beyond 16', sub { $_[0]{spec}{variants} = [ map { { name => "v$_" } } 1 .. 50000 ] },
+		qr/variants lists 50000 items, more than the 16 it may have/ ],
+	[ 'an environment of 20,001 rows', sub {
+		$_[0]{variants}{A}{environment} = [ map { { category => "changed", name => "x$_", value => "1" } } 1 .. 20001 ] },
+		qr/the environment of variant "A" has 20001 rows, more than the 10000 a server reports/ ],
+  )
+{
+	my ($name, $sub, $pattern) = @$case;
+	$dir = fixture("$base/json-list-" . $nlist++);
+	edit("$dir/experiment.json", sub { my $doc = decode_json($_[0]); $sub->($doc); encode_json($doc) });
+	my $t0 = time;
+	($rc, $out, $err) = run_client('report', $dir);
+	is($rc, 2, "$name: exit 2");
+	like($err, qr/error: "\Q$dir\E\/experiment\.json": /, "$name: the error names experiment.json");
+	like($err, $pattern, "$name: and the limit");
+	note sprintf('%s: refused after %d s', $name, time - $t0);
+}
 # a script name with a line break cannot be one of runs.csv's
 $dir = fixture("$base/json-newline");
 edit("$dir/experiment.json", sub {
