@@ -270,10 +270,15 @@ stats_compare_paired(const double *a, const double *b, int n,
 	return STATS_OK;
 }
 
-int
-stats_compare_rounds(const double *a, const int *round_a, int n_a,
-					 const double *b, const int *round_b, int n_b,
-					 const StatsOptions *opt, StatsComparison *c)
+/*
+ * stats_compare_rounds() and stats_compare_rounds_paired(): round by round
+ * when the runs carry rounds and either always_paired or the pairs could
+ * reach p < alpha at all; else all runs unpaired.
+ */
+static int
+compare_rounds(const double *a, const int *round_a, int n_a,
+			   const double *b, const int *round_b, int n_b,
+			   bool always_paired, const StatsOptions *opt, StatsComparison *c)
 {
 	StatsPairs	pairs;
 	int			rc;
@@ -288,15 +293,35 @@ stats_compare_rounds(const double *a, const int *round_a, int n_a,
 	if ((rc = stats_pair_runs(a, NULL, NULL, round_a, n_a,
 							  b, NULL, NULL, round_b, n_b, &pairs)) != STATS_OK)
 		return rc;
-	if (paired_min_p(pairs.n) < opt->alpha)
+	if ((always_paired && round_a != NULL && round_b != NULL) ||
+		paired_min_p(pairs.n) < opt->alpha)
 	{
 		rc = stats_compare_paired(pairs.a, pairs.b, pairs.n, opt, c);
 		/* the figures are the pairs'; the counts say how many runs there were */
 		c->n_a = n_a;
 		c->n_b = n_b;
+		/* no pair: why, now that the runs are counted (not "no runs") */
+		if (pairs.n == 0)
+			stats_decide(c, opt);
 	}
 	else
 		rc = stats_compare(a, n_a, b, n_b, opt, c);
 	stats_pairs_free(&pairs);
 	return rc;
+}
+
+int
+stats_compare_rounds(const double *a, const int *round_a, int n_a,
+					 const double *b, const int *round_b, int n_b,
+					 const StatsOptions *opt, StatsComparison *c)
+{
+	return compare_rounds(a, round_a, n_a, b, round_b, n_b, false, opt, c);
+}
+
+int
+stats_compare_rounds_paired(const double *a, const int *round_a, int n_a,
+							const double *b, const int *round_b, int n_b,
+							const StatsOptions *opt, StatsComparison *c)
+{
+	return compare_rounds(a, round_a, n_a, b, round_b, n_b, true, opt, c);
 }
