@@ -158,8 +158,8 @@ section_verdicts(const ReportData *r, Doc *d)
 			 "alpha %g, noise threshold ±%g%%; restarts: %s.",
 			 report_variant_name(r, r->baseline),
 			 report_has_seed_baselines(r) ? " (each build seed B@seedK against A@seedK)" : "",
-			 r->sequential ? " (not in a look of rounds = auto: it stays round by round, undecided "
-			 "until its rounds can reach its level)" : "",
+			 r->sequential ? " (a look of rounds = auto chooses so at alpha, not at its own level: "
+			 "from 6 rounds it stays round by round, undecided until they can reach its level)" : "",
 			 r->opt.alpha, 100 * r->opt.noise,
 			 r->restart_rounds > 0 ? psprintf("every %d round%s", r->restart_rounds,
 											  r->restart_rounds == 1 ? "" : "s") : "never");

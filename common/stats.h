@@ -258,17 +258,19 @@ extern int	stats_compare_rounds(const double *a, const int *round_a, int n_a,
 								 const StatsOptions *opt, StatsComparison *out);
 
 /*
- * The same, round by round whatever the number of pairs (unpaired only
- * when round_a or round_b is NULL): where the design, not the data, says
- * the unit is the round.  A look of rounds = auto on one pair of servers
- * tests at its own level, often far below alpha, and a choice made by
- * what that level lets the pairs reach would judge some looks on all runs
- * unpaired, by how far the budget's clock had run (stats_sequential_look).
- * Too few pairs for the level: "insufficient", with the rounds it needs.
+ * The same with the unit chosen at unit_alpha and the test and CI made at
+ * opt->alpha: a look of rounds = auto on one pair of servers tests at its
+ * own level, often far below the experiment's alpha and set by the
+ * budget's clock, and a unit chosen at that level would judge its rounds
+ * unpaired or not by how fast the blocks ran (stats_sequential_look passes
+ * the experiment's alpha: round by round from 6 rounds at 0.05, as the
+ * fixed verdict of those rounds).  Too few pairs for the look's level:
+ * "insufficient", with the rounds it needs.
  */
-extern int	stats_compare_rounds_paired(const double *a, const int *round_a, int n_a,
-										const double *b, const int *round_b, int n_b,
-										const StatsOptions *opt, StatsComparison *out);
+extern int	stats_compare_rounds_at(const double *a, const int *round_a, int n_a,
+									const double *b, const int *round_b, int n_b,
+									double unit_alpha, const StatsOptions *opt,
+									StatsComparison *out);
 
 /*
  * The nested verdict (stats_nested.c), for sides on different servers or
@@ -664,8 +666,9 @@ extern int	stats_sequential_t_bounds(StatsSpending spending, double alpha,
  * fractions, and this look makes the comparison of the fixed design
  * (stats_compare_units) at its nominal level alpha_look = 2 (1 -
  * Phi(z_look)): its CI has confidence 1 - alpha_look.  Rounds on one pair
- * of servers are compared round by round at every look, however few
- * (stats_compare_rounds_paired), never on all runs unpaired.  Decision:
+ * of servers take the unit the fixed verdict of those rounds takes at
+ * opt->alpha (stats_compare_rounds_at), never the one the look's own level
+ * would choose.  Decision:
  * faster/slower when that comparison's verdict is (p < alpha_look and the
  * CI wholly beyond +-noise), same when the CI lies wholly inside (1 -
  * noise, 1 + noise), otherwise undecided.

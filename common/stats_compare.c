@@ -271,14 +271,14 @@ stats_compare_paired(const double *a, const double *b, int n,
 }
 
 /*
- * stats_compare_rounds() and stats_compare_rounds_paired(): round by round
- * when the runs carry rounds and either always_paired or the pairs could
- * reach p < alpha at all; else all runs unpaired.
+ * stats_compare_rounds() and stats_compare_rounds_at(): round by round
+ * when the pairs could reach p < unit_alpha at all, else all runs
+ * unpaired; the test and CI at opt->alpha.
  */
 static int
 compare_rounds(const double *a, const int *round_a, int n_a,
 			   const double *b, const int *round_b, int n_b,
-			   bool always_paired, const StatsOptions *opt, StatsComparison *c)
+			   double unit_alpha, const StatsOptions *opt, StatsComparison *c)
 {
 	StatsPairs	pairs;
 	int			rc;
@@ -293,16 +293,12 @@ compare_rounds(const double *a, const int *round_a, int n_a,
 	if ((rc = stats_pair_runs(a, NULL, NULL, round_a, n_a,
 							  b, NULL, NULL, round_b, n_b, &pairs)) != STATS_OK)
 		return rc;
-	if ((always_paired && round_a != NULL && round_b != NULL) ||
-		paired_min_p(pairs.n) < opt->alpha)
+	if (paired_min_p(pairs.n) < unit_alpha)
 	{
 		rc = stats_compare_paired(pairs.a, pairs.b, pairs.n, opt, c);
 		/* the figures are the pairs'; the counts say how many runs there were */
 		c->n_a = n_a;
 		c->n_b = n_b;
-		/* no pair: why, now that the runs are counted (not "no runs") */
-		if (pairs.n == 0)
-			stats_decide(c, opt);
 	}
 	else
 		rc = stats_compare(a, n_a, b, n_b, opt, c);
@@ -315,13 +311,18 @@ stats_compare_rounds(const double *a, const int *round_a, int n_a,
 					 const double *b, const int *round_b, int n_b,
 					 const StatsOptions *opt, StatsComparison *c)
 {
-	return compare_rounds(a, round_a, n_a, b, round_b, n_b, false, opt, c);
+	return compare_rounds(a, round_a, n_a, b, round_b, n_b, opt->alpha, opt, c);
 }
 
 int
-stats_compare_rounds_paired(const double *a, const int *round_a, int n_a,
-							const double *b, const int *round_b, int n_b,
-							const StatsOptions *opt, StatsComparison *c)
+stats_compare_rounds_at(const double *a, const int *round_a, int n_a,
+						const double *b, const int *round_b, int n_b,
+						double unit_alpha, const StatsOptions *opt, StatsComparison *c)
 {
-	return compare_rounds(a, round_a, n_a, b, round_b, n_b, true, opt, c);
+	if (!(unit_alpha > 0.0 && unit_alpha < 1.0))
+	{
+		memset(c, 0, sizeof(*c));
+		return STATS_ERR_OPTION;
+	}
+	return compare_rounds(a, round_a, n_a, b, round_b, n_b, unit_alpha, opt, c);
 }

@@ -655,17 +655,17 @@ test_budget_decide(void)
 	stats_sequential_decide(a, round, NULL, 30, b, round, NULL, 30, STATS_UNIT_INSTANCE_PAIR,
 							&plan, 1, info, z, &opt, &look, &block);
 	ok(block == 1 && look.look == 1 && look.decision == STATS_UNDECIDED &&
-	   look.cmp.unit == STATS_UNIT_ROUND && look.cmp.n_pairs == 5,
-	   "one block: its look, undecided at O'Brien-Fleming's first level, on its 5 rounds "
-	   "round by round (%s), though 5 pairs cannot reach even alpha",
+	   look.cmp.unit == STATS_UNIT_RUN,
+	   "one block: its look, undecided at O'Brien-Fleming's first level, on its runs (%s) as "
+	   "the fixed verdict of 5 rounds, whose pairs cannot reach alpha",
 	   stats_unit_name(look.cmp.unit, 1));
 
 	/*
 	 * Look 2's level is below 2 / 2^10, the least p of 10 rounds, which
-	 * all 20 runs unpaired (2 / C(20, 10)) would reach: a look judged on
-	 * whatever unit its level allows would decide there, on the drift
-	 * between rounds too, and only when its blocks ran slowly enough to
-	 * give it that level.
+	 * all 20 runs unpaired (2 / C(20, 10)) would reach: a look whose unit
+	 * its own level chose would decide there, on the drift between rounds
+	 * too, and only when its blocks ran slowly enough to give it that
+	 * level; the fixed verdict of 10 rounds at alpha is round by round.
 	 */
 	stats_sequential_decide(a, round, NULL, 30, b, round, NULL, 30, STATS_UNIT_INSTANCE_PAIR,
 							&plan, 2, info, z, &opt, &look, &block);
