@@ -23,7 +23,7 @@ use Text::CSV;
 our @EXPORT =
   qw(client run_client run_client_on create_database shared_tempdir read_runs read_json unit_program
   source_tree postgresql_source source_build_test pg_config pg_bindir wait_until lines_in c_code_of forbid_in_client write_file
-  variant_build);
+  variant_build usable_cpus);
 
 # test/lib/ is two levels below the top of the tree
 my $top = abs_path(dirname(__FILE__) . '/../..');
@@ -126,6 +126,22 @@ sub wait_until
 		last if $h && !$h->pumpable;
 	}
 	return undef;
+}
+
+# The CPUs this process may run on (its affinity, as the client counts
+# them for a duet), from /proc/self/status; 0 when that cannot be read.
+sub usable_cpus
+{
+	open my $fh, '<', '/proc/self/status' or return 0;
+	my ($list) = map { /^Cpus_allowed_list:\s*(\S+)/ ? $1 : () } <$fh>;
+	close $fh;
+	my $n = 0;
+	foreach my $range (split /,/, $list // '')
+	{
+		my ($lo, $hi) = $range =~ /^(\d+)(?:-(\d+))?$/ or next;
+		$n += ($hi // $lo) - $lo + 1;
+	}
+	return $n;
 }
 
 # The number of lines of FILE, 0 when it is not there (yet).
