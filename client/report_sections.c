@@ -154,10 +154,12 @@ section_verdicts(const ReportData *r, Doc *d)
 			 "On one server (n: rounds), rounds holding one run of each side are compared round by "
 			 "round, which cancels the machine's drift between rounds: the Hodges-Lehmann estimate "
 			 "of the per-round ratios and the Wilcoxon signed-rank test; with too few such rounds "
-			 "(n: runs of each side), all runs, with the Mann-Whitney U test. "
+			 "(n: runs of each side), all runs, with the Mann-Whitney U test%s. "
 			 "alpha %g, noise threshold ±%g%%; restarts: %s.",
 			 report_variant_name(r, r->baseline),
 			 report_has_seed_baselines(r) ? " (each build seed B@seedK against A@seedK)" : "",
+			 r->sequential ? " (a look of rounds = auto chooses so at alpha, not at its own level: "
+			 "from 6 rounds it stays round by round, undecided until they can reach its level)" : "",
 			 r->opt.alpha, 100 * r->opt.noise,
 			 r->restart_rounds > 0 ? psprintf("every %d round%s", r->restart_rounds,
 											  r->restart_rounds == 1 ? "" : "s") : "never");

@@ -260,6 +260,21 @@ extern int	stats_compare_rounds(const double *a, const int *round_a, int n_a,
 								 const StatsOptions *opt, StatsComparison *out);
 
 /*
+ * The same with the unit chosen at unit_alpha and the test and CI made at
+ * opt->alpha: a look of rounds = auto on one pair of servers tests at its
+ * own level, often far below the experiment's alpha and set by the
+ * budget's clock, and a unit chosen at that level would judge its rounds
+ * unpaired or not by how fast the blocks ran (stats_sequential_look passes
+ * the experiment's alpha: round by round from 6 rounds at 0.05, as the
+ * fixed verdict of those rounds).  Too few pairs for the look's level:
+ * "insufficient", with the rounds it needs.
+ */
+extern int	stats_compare_rounds_at(const double *a, const int *round_a, int n_a,
+									const double *b, const int *round_b, int n_b,
+									double unit_alpha, const StatsOptions *opt,
+									StatsComparison *out);
+
+/*
  * The nested verdict (stats_nested.c), for sides on different servers or
  * builds: each run also carries a unit id, the same for both sides' runs
  * of one unit (e.g. the number of the instance pair: rounds between two
@@ -652,7 +667,10 @@ extern int	stats_sequential_t_bounds(StatsSpending spending, double alpha,
  * boundaries come from stats_sequential_bounds for the plan's information
  * fractions, and this look makes the comparison of the fixed design
  * (stats_compare_units) at its nominal level alpha_look = 2 (1 -
- * Phi(z_look)): its CI has confidence 1 - alpha_look.  Decision:
+ * Phi(z_look)): its CI has confidence 1 - alpha_look.  Rounds on one pair
+ * of servers take the unit the fixed verdict of those rounds takes at
+ * opt->alpha (stats_compare_rounds_at), never the one the look's own level
+ * would choose.  Decision:
  * faster/slower when that comparison's verdict is (p < alpha_look and the
  * CI wholly beyond +-noise), same when the CI lies wholly inside (1 -
  * noise, 1 + noise), otherwise undecided.

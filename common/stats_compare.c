@@ -270,10 +270,15 @@ stats_compare_paired(const double *a, const double *b, int n,
 	return STATS_OK;
 }
 
-int
-stats_compare_rounds(const double *a, const int *round_a, int n_a,
-					 const double *b, const int *round_b, int n_b,
-					 const StatsOptions *opt, StatsComparison *c)
+/*
+ * stats_compare_rounds() and stats_compare_rounds_at(): round by round
+ * when the pairs could reach p < unit_alpha at all, else all runs
+ * unpaired; the test and CI at opt->alpha.
+ */
+static int
+compare_rounds(const double *a, const int *round_a, int n_a,
+			   const double *b, const int *round_b, int n_b,
+			   double unit_alpha, const StatsOptions *opt, StatsComparison *c)
 {
 	StatsPairs	pairs;
 	int			rc;
@@ -288,7 +293,7 @@ stats_compare_rounds(const double *a, const int *round_a, int n_a,
 	if ((rc = stats_pair_runs(a, NULL, NULL, round_a, n_a,
 							  b, NULL, NULL, round_b, n_b, &pairs)) != STATS_OK)
 		return rc;
-	if (paired_min_p(pairs.n) < opt->alpha)
+	if (paired_min_p(pairs.n) < unit_alpha)
 	{
 		rc = stats_compare_paired(pairs.a, pairs.b, pairs.n, opt, c);
 		/* the figures are the pairs'; the counts say how many runs there were */
@@ -299,4 +304,25 @@ stats_compare_rounds(const double *a, const int *round_a, int n_a,
 		rc = stats_compare(a, n_a, b, n_b, opt, c);
 	stats_pairs_free(&pairs);
 	return rc;
+}
+
+int
+stats_compare_rounds(const double *a, const int *round_a, int n_a,
+					 const double *b, const int *round_b, int n_b,
+					 const StatsOptions *opt, StatsComparison *c)
+{
+	return compare_rounds(a, round_a, n_a, b, round_b, n_b, opt->alpha, opt, c);
+}
+
+int
+stats_compare_rounds_at(const double *a, const int *round_a, int n_a,
+						const double *b, const int *round_b, int n_b,
+						double unit_alpha, const StatsOptions *opt, StatsComparison *c)
+{
+	if (!(unit_alpha > 0.0 && unit_alpha < 1.0))
+	{
+		memset(c, 0, sizeof(*c));
+		return STATS_ERR_OPTION;
+	}
+	return compare_rounds(a, round_a, n_a, b, round_b, n_b, unit_alpha, opt, c);
 }

@@ -31,7 +31,14 @@
  * CIs so made are repeated confidence intervals: all of them cover the
  * true ratio together with probability 1 - alpha, so the CI of the look
  * that stops covers with at least that, whatever the stopping rule, and
- * every wrong decision needs one of them to miss.  The unit tests
+ * every wrong decision needs one of them to miss.  Round by round means
+ * every look whose rounds the fixed verdict at alpha would compare so (6
+ * at 0.05), however low the look's own level: the fixed design falls back
+ * to all runs unpaired when the signed-rank test could not reach its
+ * level, and a look's level is set by the budget's clock, so that choice
+ * made at the look's level would judge its rounds on the machine's drift
+ * or not by how fast its blocks ran; a look whose rounds cannot reach its
+ * level is undecided instead.  The unit tests
  * (test/unit/test_stats_sequential.c) check by simulation of small
  * samples that A/A false positives come out between 3% and 5% at alpha
  * 5%, and the final CI's coverage.
@@ -233,8 +240,11 @@ stats_sequential_look(const double *a, const int *round_a, const int *unit_a, in
 
 	look_opt = *opt;
 	look_opt.alpha = out->alpha_look;
-	if ((rc = stats_compare_units(a, round_a, unit_a, n_a, b, round_b, unit_b, n_b,
-								  unit, &look_opt, &out->cmp)) != STATS_OK)
+	rc = units ? stats_compare_units(a, round_a, unit_a, n_a, b, round_b, unit_b, n_b,
+									 unit, &look_opt, &out->cmp)
+		: stats_compare_rounds_at(a, round_a, n_a, b, round_b, n_b, opt->alpha, &look_opt,
+								  &out->cmp);
+	if (rc != STATS_OK)
 		return rc;
 	out->decision = stats_comparison_decision(c, opt->noise);
 

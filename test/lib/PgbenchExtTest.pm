@@ -23,7 +23,7 @@ use Text::CSV;
 our @EXPORT =
   qw(client run_client run_client_on create_database shared_tempdir read_runs read_json unit_program
   source_tree postgresql_source source_build_test pg_config pg_bindir wait_until lines_in c_code_of forbid_in_client write_file
-  variant_build);
+  variant_build usable_cpus round_noise noisier_than);
 
 # test/lib/ is two levels below the top of the tree
 my $top = abs_path(dirname(__FILE__) . '/../..');
@@ -126,6 +126,61 @@ sub wait_until
 		last if $h && !$h->pumpable;
 	}
 	return undef;
+}
+
+# The CPUs this process may run on (its affinity, as the client counts
+# them for a duet), from /proc/self/status; 0 when that cannot be read.
+sub usable_cpus
+{
+	open my $fh, '<', '/proc/self/status' or return 0;
+	my ($list) = map { /^Cpus_allowed_list:\s*(\S+)/ ? $1 : () } <$fh>;
+	close $fh;
+	my $n = 0;
+	foreach my $range (split /,/, $list // '')
+	{
+		my ($lo, $hi) = $range =~ /^(\d+)(?:-(\d+))?$/ or next;
+		$n += ($hi // $lo) - $lo + 1;
+	}
+	return $n;
+}
+
+# round_noise(DIR, A, B) -> the noise of B against A in DIR's counted runs
+# as a comparison round by round sees it, for a test's premise: the sd of
+# the rounds' log ratios (a round of a stalled run raises it more than it
+# moves the rank tests: a premise that errs towards skipping); undef with
+# fewer than 6 complete rounds, which are compared on all runs unpaired,
+# the drift between rounds and all.  In list context also the number of
+# rounds.
+sub round_noise
+{
+	my ($dir, $a, $b) = @_;
+	my %by_round;
+	foreach my $run (read_runs($dir))
+	{
+		next unless $run->{status} eq 'ok' && $run->{warmup} eq 'false' && $run->{tps} > 0;
+		$by_round{ $run->{round} }{ $run->{variant} } = log($run->{tps});
+	}
+	my @ratios = map { $_->{$b} - $_->{$a} } grep { defined $_->{$a} && defined $_->{$b} } values %by_round;
+	my $m = 0;
+	$m += $_ / @ratios foreach @ratios;
+	my $ss = 0;
+	$ss += ($_ - $m)**2 foreach @ratios;
+	my $noise = @ratios >= 6 ? sqrt($ss / (@ratios - 1)) : undef;
+	return wantarray ? ($noise, scalar @ratios) : $noise;
+}
+
+# noisier_than(DIR, A, B, PREMISE, WHAT) -> why a check of WHAT must skip
+# (round_noise() at or above PREMISE, or fewer than 6 rounds), or undef
+# when the host was quiet enough for it
+sub noisier_than
+{
+	my ($dir, $a, $b, $premise, $what) = @_;
+	my ($noise, $rounds) = round_noise($dir, $a, $b);
+	return undef if defined $noise && $noise < $premise;
+	my ($load) = eval { split ' ', PostgreSQL::Test::Utils::slurp_file('/proc/loadavg') };
+	return sprintf('%s (load average %s): %s assumes a noise below %.2f, measured on 6 rounds or more',
+		defined $noise ? sprintf('this host\'s noise is %.3f on the log scale over %d rounds', $noise, $rounds)
+		: "the budget paid for $rounds rounds on this host", $load // '?', $what, $premise);
 }
 
 # The number of lines of FILE, 0 when it is not there (yet).

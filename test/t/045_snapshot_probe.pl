@@ -7,6 +7,14 @@
 # no layout section.  Then the probe on one variant only (the variant key):
 # only its runs are probed and the report flags its tps.  Bad values are
 # refused before anything starts.
+#
+# What it assumes of the machine: that the client, in its poll() loop,
+# gets a CPU every 150 ms or so: a probe (1,000 calls, well under a
+# millisecond) every 40 ms within the run's window of 1 s (the first and
+# last 0.5 s of a 2 s run are left out) gives about 24, and the checks ask
+# for 3 of each mode.  The probes' nanoseconds are the machine's and are
+# checked only for being positive, finite and the runs' own medians; the
+# verdicts may be any (ties between equal medians are allowed for).
 use strict;
 use warnings;
 

@@ -84,26 +84,44 @@ like($err, qr/^block 1 of at most $plan->{max_blocks} \(5 rounds, \d+ of 240 s\)
 	'a line per cell after each block');
 my $summary = read_json("$dir/summary.json");
 my $seq = $summary->{cells}[0]{sequential};
-is($seq->{decision}, 'slower', 'the injected slowdown is decided: slower');
-ok($seq->{comparison}{ci_high} < 0.99, 'its whole CI beyond the noise threshold');
-ok($seq->{block} < $plan->{max_blocks}, "decided at block $seq->{block} of at most $plan->{max_blocks}");
-is($summary->{sequential}{stopped}, 'every cell decided', 'the experiment stopped: every cell decided');
-my @counted = grep { $_->{warmup} eq 'false' } read_runs($dir);
-is(scalar @counted, 2 * 5 * $seq->{block}, 'and ran no round past the deciding block');
-my @spent = split /\n/, slurp_file("$dir/budget.csv");
-is(scalar @spent, 1 + $seq->{block}, 'budget.csv: the time of each block');
-like($out, qr/^ select-only \| 1 .*\| slower +\| decided at look \d+ of $plan->{max_looks}, \d+ rounds/m,
-	'the final table: the decision, the look, the rounds');
-like(slurp_file("$dir/report.md"), qr/## Decisions \(rounds = auto\).*\| select-only \| 1 \| B \| slower \| slower -[\d.]+% \[/s,
-	'report.md: how the looks went');
-# one number per question: the deciding look's, wherever the cell is shown
-is_deeply([ @{ $summary->{cells}[0]{comparison} }{qw(estimate ci_low ci_high)}, $summary->{cells}[0]{verdict} ],
-	[ @{ $seq->{comparison} }{qw(estimate ci_low ci_high)}, 'slower' ],
-	'summary.json: the cell\'s comparison and verdict are its deciding look\'s');
-ok(defined $summary->{cells}[0]{all_rounds_as_if_fixed}{estimate}, 'and all rounds as if fixed are there, named so');
-my $ci = sprintf('[%+.2f%%, %+.2f%%]', map { 100 * ($seq->{comparison}{$_} - 1) } qw(ci_low ci_high));
-like($out, qr/^ select-only \| 1 .*\| \Q$ci\E \|.*\| slower +\| decided/m, 'the terminal table: the look\'s CI');
-like($out, qr/^ B vs A  .{41}  slower +-[\d.]+% \Q$ci\E$/m, 'the text forest plot: the same');
+# Whether a 40% slowdown is decided is the host's noise: its premise is a
+# noise below ROUND_NOISE_PREMISE, measured on the runs as the comparison
+# sees it (round_noise(): the sd of the rounds' log ratios, with 6 rounds
+# or more; with fewer, a host too slow for two blocks, it skips too).
+# bench/noise_premise.sh simulates this plan with the runner's own looks
+# (stats_sequential_decide(); blocks of 20, 60 and 120 s, round sds 0.1 to
+# 0.5, drift between rounds 0.03 to 0.3; 45 conditions of 4,000
+# experiments, 2026-12-06): none whose measured noise was below 0.15 ended
+# undecided (in any one condition at most 7.5 in 10,000 at 95%
+# confidence), while up to half of all did where blocks took 2 minutes.
+# On a host loaded as this one was that day (1 s runs, round sds 0.2 to
+# 0.7) the checks therefore skip, saying so.
+use constant ROUND_NOISE_PREMISE => 0.15;
+my $too_noisy = noisier_than($dir, 'A', 'B', ROUND_NOISE_PREMISE, 'deciding a 40% slowdown in 4 minutes');
+SKIP:
+{
+	skip $too_noisy, 11 if $too_noisy;
+	is($seq->{decision}, 'slower', 'the injected slowdown is decided: slower');
+	ok($seq->{comparison}{ci_high} < 0.99, 'its whole CI beyond the noise threshold');
+	ok($seq->{block} < $plan->{max_blocks}, "decided at block $seq->{block} of at most $plan->{max_blocks}");
+	is($summary->{sequential}{stopped}, 'every cell decided', 'the experiment stopped: every cell decided');
+	my @counted = grep { $_->{warmup} eq 'false' } read_runs($dir);
+	is(scalar @counted, 2 * 5 * $seq->{block}, 'and ran no round past the deciding block');
+	my @spent = split /\n/, slurp_file("$dir/budget.csv");
+	is(scalar @spent, 1 + $seq->{block}, 'budget.csv: the time of each block');
+	like($out, qr/^ select-only \| 1 .*\| slower +\| decided at look \d+ of $plan->{max_looks}, \d+ rounds/m,
+		'the final table: the decision, the look, the rounds');
+	like(slurp_file("$dir/report.md"), qr/## Decisions \(rounds = auto\).*\| select-only \| 1 \| B \| slower \| slower -[\d.]+% \[/s,
+		'report.md: how the looks went');
+	# one number per question: the deciding look's, wherever the cell is shown
+	is_deeply([ @{ $summary->{cells}[0]{comparison} }{qw(estimate ci_low ci_high)}, $summary->{cells}[0]{verdict} ],
+		[ @{ $seq->{comparison} }{qw(estimate ci_low ci_high)}, 'slower' ],
+		'summary.json: the cell\'s comparison and verdict are its deciding look\'s');
+	my $ci = sprintf('[%+.2f%%, %+.2f%%]', map { 100 * ($seq->{comparison}{$_} - 1) } qw(ci_low ci_high));
+	like($out, qr/^ select-only \| 1 .*\| \Q$ci\E \|.*\| slower +\| decided/m, 'the terminal table: the look\'s CI');
+	like($out, qr/^ B vs A  .{41}  slower +-[\d.]+% \Q$ci\E$/m, 'the text forest plot: the same');
+}
+ok(defined $summary->{cells}[0]{all_rounds_as_if_fixed}{estimate}, 'all rounds as if fixed are there, named so');
 like(slurp_file("$dir/report.md"), qr/^## All rounds as if fixed \(not the verdict\)$/m,
 	'report.md: the other view only under its own name');
 

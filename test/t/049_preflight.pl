@@ -17,6 +17,12 @@
 # host (spinning processes here) check takes a loaded host's record first,
 # and with only a quieter one's warns that the budget may not decide; a
 # history from before the load was recorded is rewritten with its column.
+#
+# What it assumes of the machine: 2 CPUs this process may use (else it
+# skips), /proc, taskset.  The host's own load and noise enter only where
+# said: the spinning processes make the load (one on every CPU), the
+# records of known figures make the noise, and the one check that reads a
+# pilot's measured noise states its premise below (PILOT_SD_PREMISE).
 use strict;
 use warnings;
 
@@ -25,6 +31,12 @@ use Test::More;
 use POSIX ();
 
 use PgbenchExtTest;
+
+# schedule = auto chooses a duet for two servers only where this process
+# may use 2 CPUs, and much below (records, pilots, words) assumes it did
+plan skip_all => 'schedule = auto makes a duet only with 2 CPUs this process may use, and it may use '
+  . usable_cpus()
+  if usable_cpus() < 2;
 
 my $bindir = pg_bindir();
 my $base = shared_tempdir();
@@ -409,6 +421,22 @@ like(slurp_file("$base/run/report.md"), qr/2 instance pairs/, 'the verdict count
 # on record, "may not" says up to which sd of that offset the time fits (at
 # most the rounds' own), as pilot.json does; the run is stopped with Ctrl-C
 # once the pilot has spoken, keeping what it wrote.
+#
+# Its premise is the host's noise: a day must be time enough at the sd the
+# pilot measures between its 3 rounds of 1 s duets.  Across instance pairs
+# of 5 rounds (its restart = auto with no history), the planner's largest
+# design (200 pairs) decides 2% up to a round sd of 11.0-11.5%
+# (stats_plan_design() at the estimate, 2026-12-06): a run on a loaded
+# host (2 CPUs, load 9) measured 11.86% and had no design at all ("more
+# than any design the planner weighs"), so nothing to say of the offset.
+# The checks are therefore made when the pilot measured below
+# PILOT_SD_PREMISE (8%), where the cheapest design takes about 18 minutes, and
+# skipped above it, saying so.  On a host whose true round sd is s, the
+# pilot's sd on 2 df exceeds 8% with chance exp(-(8% / s)^2): a skip, not a
+# failure.  The checks themselves then judge nothing by chance: below 8% a
+# design exists and fits in a day, so "may not" with its offset is what a
+# correct planner says (it cannot say "can" with the offset unmeasured).
+use constant PILOT_SD_PREMISE => 0.08;
 {
 	local $ENV{PGBENCH_EXT_STATE_DIR} = "$base/state-offset";
 	my $dir = "$base/pilot-offset";
@@ -423,11 +451,18 @@ like(slurp_file("$base/run/report.md"), qr/2 instance pairs/, 'the verdict count
 	$h->finish;
 	is($? >> 8, 130, 'Ctrl-C after the pilot') or diag "$o\n$e";
 	my $pj = read_json("$dir/pilot.json");
-	my ($said) = $o =~ /^pre-flight: warning: this experiment's budget \(\S+ left\) may not decide 2% at this load: at the pilot's noise it takes about \S+ \(.*\) with no offset between instance pairs; it fits if their sd, not measured here yet, is below ([\d.]+)%$/m;
-	ok(defined $said, 'a day at the pilot\'s noise: "may not", up to which offset it fits') or diag $o;
-	is($pj->{decides}, 'may not', 'pilot.json: may not');
-	is(sprintf('%.2f', 100 * ($pj->{largest_offset_sd} // -1)), $said // '', 'pilot.json: that sd');
-	cmp_ok($pj->{largest_offset_sd} // 1, '<=', $pj->{round_sd}, 'at most the rounds\' own sd');
+  SKIP:
+	{
+		skip sprintf('the pilot measured an sd of %.2f%% between its rounds, above the %g%% this check\'s premise needs: '
+			  . 'too noisy a host (load average %s) for the offset a day leaves room for', 100 * $pj->{round_sd},
+			  100 * PILOT_SD_PREMISE, (split ' ', slurp_file('/proc/loadavg'))[0]), 4
+		  if $pj->{round_sd} >= PILOT_SD_PREMISE;
+		my ($said) = $o =~ /^pre-flight: warning: this experiment's budget \(\S+ left\) may not decide 2% at this load: at the pilot's noise it takes about \S+ \(.*\) with no offset between instance pairs; it fits if their sd, not measured here yet, is below ([\d.]+)%$/m;
+		ok(defined $said, 'a day at the pilot\'s noise: "may not", up to which offset it fits') or diag $o;
+		is($pj->{decides}, 'may not', 'pilot.json: may not');
+		is(sprintf('%.2f', 100 * ($pj->{largest_offset_sd} // -1)), $said // '', 'pilot.json: that sd');
+		cmp_ok($pj->{largest_offset_sd} // 1, '<=', $pj->{round_sd}, 'at most the rounds\' own sd');
+	}
 }
 # --- aslr = auto -----------------------------------------------------------------
 # Off where every server runs one binary (the same directory, symbolic links

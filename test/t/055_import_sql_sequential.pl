@@ -32,8 +32,25 @@ is($rc, 0, 'a budgeted experiment with a slowdown and an A/A completes') or diag
 my $summary = ReportFixture::read_json_exact("$dir/summary.json");
 my %cell = map { $_->{variant} => $_ } @{ $summary->{cells} };
 my $blocks_done = $summary->{sequential}{blocks_done};
-# as test 046: a 40% slowdown is decided (its whole CI below -1%)
-is($cell{B}{sequential}{decision}, 'slower', 'the client: B is decided slower');
+# as test 046: a 40% slowdown is decided (its whole CI below -1%), where
+# the host's noise lets a 60 s budget decide it.  Its premise: a noise
+# below ROUND_NOISE_PREMISE, measured on the runs as the comparison sees it
+# (round_noise(): the sd of the rounds' log ratios, with 6 rounds or more;
+# with fewer, where one block took over 30 s, it skips too).
+# bench/noise_premise.sh simulates this plan with the runner's own looks
+# (blocks of 20 and 35 s, round sds 0.1 to 0.5, drift 0.03 to 0.3; 30
+# conditions of 4,000 experiments, 2026-12-06): none whose measured noise
+# was below 0.15 ended undecided (in any one condition at most 7.5 in
+# 10,000 at 95% confidence), while up to three quarters of all did where
+# one block took 35 s.  Above it the check skips, saying so; what follows
+# compares SQL with the client whatever B's decision.
+use constant ROUND_NOISE_PREMISE => 0.15;
+my $too_noisy = noisier_than($dir, 'A', 'B', ROUND_NOISE_PREMISE, 'deciding a 40% slowdown in 60 s');
+SKIP:
+{
+	skip $too_noisy, 1 if $too_noisy;
+	is($cell{B}{sequential}{decision}, 'slower', 'the client: B is decided slower');
+}
 diag("B decided at look $cell{B}{sequential}{look} (block $cell{B}{sequential}{block}); "
 	  . "C: $cell{C}{sequential}{decision} at look $cell{C}{sequential}{look}; "
 	  . "$blocks_done blocks done, $summary->{sequential}{stopped}");
@@ -82,8 +99,8 @@ sub parity
 parity($summary, 'rounds = auto');
 is($node->safe_psql($db, "SELECT string_agg(variant || ' ' || verdict || ' ' || design || ' look ' || look || ' of ' || max_looks, '; ') "
 		  . "FROM pgbench_ext.experiment_report($id) WHERE variant = 'B'"),
-	"B slower rounds = auto look $cell{B}{sequential}{look} of $cell{B}{sequential}{max_looks}",
-	'B: slower, and at which look of how many');
+	"B $cell{B}{verdict} rounds = auto look $cell{B}{sequential}{look} of $cell{B}{sequential}{max_looks}",
+	"B: $cell{B}{verdict}, as the client says, and at which look of how many");
 # the deciding look saw only its rounds: fewer than all when it decided
 # before the last block
 is($node->safe_psql($db, "SELECT look_rounds FROM pgbench_ext.experiment_report($id) WHERE variant = 'B'"),

@@ -5,6 +5,12 @@
 # source with LINKED_SOURCE_SLOW, whose make runs two long sleeps in
 # parallel (real make children, as compilers are); pgbench -i loads a scale
 # that would take minutes.
+#
+# What it assumes of the machine: that a signalled client, its make and
+# its pgbench end within 8 s: the client signals its children's process
+# groups at once, and the bound leaves room for a host whose scheduler
+# delays a process by seconds (it held in a make test on a 2-CPU host
+# loaded to 9, 2026-12-06).
 use strict;
 use warnings;
 

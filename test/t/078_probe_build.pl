@@ -11,6 +11,13 @@
 #
 # It builds PostgreSQL (minutes), so it runs under "make test-build" (and CI).
 # PGBENCH_EXT_BUILD_CACHE, when set, lets repeated runs reuse the builds.
+#
+# What it assumes of the machine: none of its speed.  B's 300 additions
+# cost several times a full-path call of A (tens of ns here), so every
+# one of the 6 pairs is slower unless A's run median is inflated that many
+# times over by preemption (seen at most 2.8 times, in 1 of 20 runs of
+# test 132 on a loaded host): the verdict and its CI above +1% are not
+# left to chance.
 use strict;
 use warnings;
 

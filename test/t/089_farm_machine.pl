@@ -4,6 +4,12 @@
 # fingerprint ("report DIR1 DIR2" sees one machine, "history" accepts
 # them), and a directory whose environment() rows of the machine differ is
 # another machine.
+#
+# What it assumes of the machine: nothing particular.  Every fact is
+# compared with what /proc says on the host it runs on (a "microcode"
+# line is absent on most virtual machines, and then undef on both sides;
+# a VM is recognised by the CPU's hypervisor flag), so Intel or AMD, bare
+# or virtual, give their own answers.
 use strict;
 use warnings;
 

@@ -3,6 +3,12 @@
 # (valgrind's own), must give the same self and inclusive costs; the
 # symbol tables of a binary as built, stripped, and of the installation's
 # postgres.
+#
+# What it assumes of the machine: valgrind (tools/deps installs it), cc,
+# strip, and an installed postgres whose .dynsym names its exported
+# functions (Debian's package and a build from source both do).  The
+# program reads no clock: its instruction counts are the same on any
+# x86-64 CPU, and both readers are compared on the one file.
 use strict;
 use warnings;
 

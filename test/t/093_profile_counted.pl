@@ -8,6 +8,27 @@
 # 096_profile_cache_sim.pl's, so that the two run side by side; A/A
 # comparisons are in 094_profile_sampled.pl and docs/profiles.md: under
 # valgrind every run costs seconds, and this test is kept to 24 of them.
+#
+# What it assumes of the machine: valgrind (tools/deps installs it),
+# Debian's postgres with its .dynsym (PostgresMain named; its static
+# functions are not, about 27-29% of the count, warned about and not
+# checked), and pgbench_ext.so built with its symbols.  Where the busy-wait
+# is counted depends on the clock: it spins on clock_gettime(), which
+# under valgrind is a system call on every x86-64 host (valgrind gives
+# its guest no vDSO), so each turn of the loop costs about 10
+# instructions in glibc's clock_gettime and 8 in inject_delay_before_commit
+# itself, and how many turns a wait takes is the wall time of one such
+# call under valgrind: 2-3 us on a 2-CPU AMD EPYC with kvm-clock, loaded
+# (2026-12-06).  A function is compared only when it has 1% of a side's
+# count (PROFILE_MIN_SHARE): a 200 us wait put about 900 instructions in
+# inject_delay_before_commit there, under the 1,030 needed, and only
+# clock_gettime was compared and changed.  So the wait is DELAY_NS = 5 ms:
+# 1,650-2,000 turns, 13,000-16,000 instructions of its own per transaction
+# (10-12% of slow's count, measured the same day).  It needs 129 turns for
+# 1% (8 n >= 0.01 (100,700 + 18 n)), so it holds while a turn takes less
+# than 39 us, 13 times the slowest seen here: a backend kept from its CPU
+# for over 90% of its wait.  25 transactions a run, 12 runs
+# of slow: 1.5 s more in all.
 use strict;
 use warnings;
 
@@ -28,10 +49,11 @@ my $dir = "$base/counted";
 # the totals still decides when one round goes the wrong way (a round whose
 # window took in a catalog invalidation counted A +36% in a parallel make
 # test, when a short run was subtracted from each run)
+use constant DELAY_NS => 5000000;
 my ($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-t', '25', '-r', '12', '-b', 'select-only',
 	'--reset', 'never', '--profile', 'counted', '--seed', '11',
 	'--variant', 'A', '--bindir', $bindir,
-	'--variant', 'slow', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_delay_ns=200000',
+	'--variant', 'slow', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_delay_ns=' . DELAY_NS,
 	'-o', $dir);
 is($rc, 0, 'a counted experiment completes') or diag "$out\n$err";
 like($out, qr/^restarting the server of variant A under valgrind \(callgrind\)$/m, 'A restarts under valgrind');
@@ -80,6 +102,7 @@ like($out, qr/^counted profile \(tps above is under valgrind and not compared\):
 like($out, qr/^ select-only \| 1 +\| slow +\| instructions\/tx \|.*\| 12 rounds \| more/m, 'slow: more instructions');
 like($out, qr/^function changes, select-only, 1 client: slow vs A .*\n(  .*\n)*  inject_delay_before_commit \+\d+ /m,
 	'slow: inject_delay_before_commit among the top changes');
+note $1 if $out =~ /^(function changes, select-only, 1 client: slow vs A .*\n(?:  .*\n)*)/m;
 
 my $summary = $json->decode(slurp_file("$dir/summary.json"));
 my %cells = map { ($_->{variant} => $_) } @{ $summary->{profiles}{cells} };

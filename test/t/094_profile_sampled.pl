@@ -6,6 +6,24 @@
 # pgbench_ext.inject_delay_ns, a busy-wait before every commit in
 # pgbench_ext's inject_delay_before_commit.  perf is killed during the
 # first run: that run keeps its tps and says why it has no profile.
+#
+# What it assumes of the machine: perf, allowed to sample the servers'
+# account's own processes (kernel.perf_event_paranoid <= 2; Debian's
+# kernels ship 3 on some releases: the test then skips, saying so), any
+# sampling event (a VM without the CPU's counters gets cpu-clock), call
+# chains through postgres to PostgresMain, and symbols: Debian's postgres
+# names its exported functions, pgbench_ext.so all of its own.  Where the
+# busy-wait's time lands is the machine's clock path: in the loop's own
+# function, or in clock_gettime's vDSO code or glibc's wrapper (a loaded
+# host, kvm-clock or tsc), so any of them counts.  The chance checks: the
+# busy-wait runs in slow's transactions only, 50 us each, so every round
+# of slow has hundreds of its samples and A's none: its change is found
+# in every round whatever the load (q <= 2 / 2^10 x the functions
+# compared, under 0.05 while 25 or fewer are: 6 to 8 reach the 1% a
+# function needs in these profiles, docs/profiles.md).  B's
+# functions would need half that busy-wait's time more than A's in the
+# median round, a change of a quarter of a transaction's CPU time, where
+# the host's load moves a whole transaction by 6-12% (docs/profiles.md).
 use strict;
 use warnings;
 
@@ -15,6 +33,18 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
+
+# what the client itself refuses with (client/profile_spec.c): a missing
+# perf, or one that may not sample the servers' processes
+{
+	my $paranoid = -r '/proc/sys/kernel/perf_event_paranoid'
+	  ? (slurp_file('/proc/sys/kernel/perf_event_paranoid') =~ /(-?\d+)/)[0] : undef;
+	plan skip_all => 'no perf on PATH (tools/deps install brings linux-perf)'
+	  unless grep { -x "$_/perf" } split /:/, $ENV{PATH};
+	plan skip_all => "kernel.perf_event_paranoid is $paranoid: perf may not sample the servers' processes "
+	  . '(as root: sysctl -w kernel.perf_event_paranoid=2)'
+	  if defined $paranoid && $paranoid > 2;
+}
 
 my $bindir = pg_bindir();
 my $base = shared_tempdir();

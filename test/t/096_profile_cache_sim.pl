@@ -9,6 +9,10 @@
 # runs many times slower than under callgrind alone, so the test runs with
 # what takes minutes by nature (PGBENCH_EXT_TEST_LONG=1, CI); plain make
 # test counts profiles in 093.
+#
+# What it assumes of the machine: valgrind.  Simulated misses are those of
+# callgrind's model of a cache, not of the CPU's own, and are checked only
+# for being there (0 or below for a rare event kept).
 use strict;
 use warnings;
 

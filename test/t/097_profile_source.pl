@@ -12,6 +12,15 @@
 # asked for (below), not in plain "make test" or CI.
 # PGBENCH_EXT_BUILD_CACHE is honoured, so that a second run reuses the
 # builds (then about 5 minutes).
+#
+# What it assumes of the machine: valgrind and perf (as 093 and 094), and
+# builds with symbols and frame pointers.  The counted half counts
+# instructions, the same on any x86-64 CPU.  The sampled half judges CPU
+# time: 800 dependent steps a call in GetSnapshotData against a
+# transaction of tens of microseconds, sampled at 1999 Hz over 12 rounds
+# of two instance pairs' runs; its chance of missing the loop on a loaded
+# host has not been computed (a demonstration under
+# PGBENCH_EXT_TEST_LONG=1, as 090's tps half).
 # The counted half runs with restart = never (instructions do not move
 # between server starts, and starts under valgrind are slow); the sampled
 # half with restart = auto, so that its verdicts, in time, are across

@@ -14,6 +14,11 @@
 # It builds PostgreSQL three times for profiles (minutes), so it runs only
 # when asked for, as 097 does; PGBENCH_EXT_BUILD_CACHE is honoured, and
 # the stock build is 097's.
+#
+# What it assumes of the machine: valgrind, and a host fast enough that
+# the 12 counted runs of stock and known take at most ten minutes, the
+# design's promise checked below.  The instructions counted are the
+# builds', not the machine's; the CI check's chance is computed below.
 use strict;
 use warnings;
 

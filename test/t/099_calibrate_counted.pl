@@ -6,6 +6,10 @@
 # its size, from source builds, is test 098's.)  The calibration itself,
 # servers under valgrind for about two minutes, runs with
 # PGBENCH_EXT_TEST_LONG=1 (make test-build, CI), as calibrations do.
+#
+# What it assumes of the machine: valgrind.  Instructions are counted,
+# not timed; the A/A's figures are checked for their shape, whatever they
+# are.
 use strict;
 use warnings;
 

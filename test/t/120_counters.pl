@@ -1,6 +1,14 @@
 # The counters against real pgbench loads on a server that preloads
 # pgbench_ext, and the prerequisite-state errors on a second server without
 # preloading, then without a worker slot for the sampler.
+#
+# What it assumes of the machine: nothing of its speed.  The counts are
+# pgbench's exact workload; the timings are checked only for their order
+# (p50 <= p99 <= max; a transaction, which holds its three updates, takes
+# longer than one of them) and for being there (CPU time, context
+# switches after 2,000 transactions); the concurrent reader needs only
+# that its 3 s loop, beside pgbench's 4 s of load, reads more than 10
+# times.
 use strict;
 use warnings;
 

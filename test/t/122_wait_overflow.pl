@@ -4,6 +4,10 @@
 # writer, autovacuum launcher and client backends each wait on their own
 # events); wait_profile() then ends with a row counting the lost samples,
 # and report() says how many were lost and what to raise.
+#
+# What it assumes of the machine: nothing of its speed; the server's own
+# processes wait on more than 4 events on any host, and the poll waits
+# (up to PostgreSQL::Test's timeout) until a sample is lost.
 use strict;
 use warnings;
 

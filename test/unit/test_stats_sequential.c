@@ -654,14 +654,31 @@ test_budget_decide(void)
 	   "no block done: no look");
 	stats_sequential_decide(a, round, NULL, 30, b, round, NULL, 30, STATS_UNIT_INSTANCE_PAIR,
 							&plan, 1, info, z, &opt, &look, &block);
-	ok(block == 1 && look.look == 1 && look.decision == STATS_UNDECIDED,
-	   "one block: its look, undecided at O'Brien-Fleming's first level");
+	ok(block == 1 && look.look == 1 && look.decision == STATS_UNDECIDED &&
+	   look.cmp.unit == STATS_UNIT_RUN,
+	   "one block: its look, undecided at O'Brien-Fleming's first level, on its runs (%s) as "
+	   "the fixed verdict of 5 rounds, whose pairs cannot reach alpha",
+	   stats_unit_name(look.cmp.unit, 1));
+
+	/*
+	 * Look 2's level is below 2 / 2^10, the least p of 10 rounds, which
+	 * all 20 runs unpaired (2 / C(20, 10)) would reach: a look whose unit
+	 * its own level chose would decide there, on the drift between rounds
+	 * too, and only when its blocks ran slowly enough to give it that
+	 * level; the fixed verdict of 10 rounds at alpha is round by round.
+	 */
+	stats_sequential_decide(a, round, NULL, 30, b, round, NULL, 30, STATS_UNIT_INSTANCE_PAIR,
+							&plan, 2, info, z, &opt, &look, &block);
+	ok(block == 2 && look.decision == STATS_UNDECIDED && look.cmp.unit == STATS_UNIT_ROUND &&
+	   look.alpha_look < 2.0 / 1024 && look.alpha_look > 2.0 / 184756,
+	   "two blocks: undecided round by round at look 2's level %.3g (%s)",
+	   look.alpha_look, stats_unit_name(look.cmp.unit, 1));
 	stats_sequential_decide(a, round, NULL, 30, b, round, NULL, 30, STATS_UNIT_INSTANCE_PAIR,
 							&plan, 6, info, z, &opt, &look, &block);
-	ok(block == 2 && look.look == 2 && look.decision == STATS_DECIDED_SLOWER &&
-	   look.cmp.n_a == 10 && look.cmp.ci_high < 0.99,
-	   "six blocks: slower at look 2 on its 10 rounds, whatever came after (block %d, look %d)",
-	   block, look.look);
+	ok(block == 3 && look.look == 3 && look.decision == STATS_DECIDED_SLOWER &&
+	   look.cmp.unit == STATS_UNIT_ROUND && look.cmp.n_pairs == 15 && look.cmp.ci_high < 0.99,
+	   "six blocks: slower at look 3 on its 15 rounds, the first whose level they can reach, "
+	   "whatever came after (block %d, look %d)", block, look.look);
 }
 
 /*
