@@ -711,9 +711,9 @@ cluster_stop(Cluster *c)
 		c->sockdir = NULL;
 	}
 	else if (stop_postmaster_by_signal(c))
-		log_warning_text(printable_text(psprintf("variant \"%s\": pg_ctl could not stop its server (%s): stopped its postmaster (pid %ld) by a signal",
+		log_warning_text(psprintf("variant \"%s\": pg_ctl could not stop its server (%s): stopped its postmaster (pid %ld) by a signal",
 												 c->variant->name, error ? error : "its exit status was not 0",
-												 (long) c->postmaster)));
+												 (long) c->postmaster));
 	c->stop_s = now_seconds() - t0;
 	c->running = false;
 	c->postmaster = 0;

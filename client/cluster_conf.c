@@ -207,11 +207,11 @@ cluster_conf_own(const Cluster *c, char **error)
 		(c->initdb_values && (kept = initdb_lines(c->initdb_values, &ours, error)) == NULL))
 		return false;
 	if (dropped)
-		log_warning_text(printable_text(psprintf("%s: postgresql.conf sets what initdb does not (%s): not kept, the cluster's settings come from %s",
-											from, dropped, progname)));
+		log_warning_text(psprintf("%s: postgresql.conf sets what initdb does not (%s): not kept, the cluster's settings come from %s",
+											from, dropped, progname));
 	if (planted)
-		log_warning_text(printable_text(psprintf("%s: postgresql.auto.conf holds settings (%s): emptied, the cluster's settings come from %s",
-											from, planted, progname)));
+		log_warning_text(psprintf("%s: postgresql.auto.conf holds settings (%s): emptied, the cluster's settings come from %s",
+											from, planted, progname));
 	return write_data_file(auto_conf, auto_conf_header, error) &&
 		write_data_file(conf,
 						psprintf("# written by %s: the values initdb chose for this host, then the\n"

@@ -207,5 +207,5 @@ initdb_cache_record_values(const char *entry, const char *values)
 
 	*last_dir_separator(dir) = '\0';
 	if (!safe_mkdir_p(dir, 0700, &error) || !safe_write_file(path, values, 0, &error))
-		log_warning_text(printable_text(psprintf("could not record initdb's values for %s: %s", entry, error)));
+		log_warning_text(psprintf("could not record initdb's values for %s: %s", entry, error));
 }

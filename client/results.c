@@ -122,7 +122,7 @@ recorded_within_limits(const char *dir, json_t *doc, char **error)
 		if (json_is_array(env) && json_array_size(env) > RESULTS_MAX_ENV_ROWS)
 		{
 			*error = psprintf("\"%s/experiment.json\": the environment of variant \"%s\" has %zu rows, more than the %d a server reports\nhint: %s",
-							  dir, results_printable(name), json_array_size(env), RESULTS_MAX_ENV_ROWS,
+							  dir, escape_text(name, ESCAPE_TERMINAL), json_array_size(env), RESULTS_MAX_ENV_ROWS,
 							  damaged_hint);
 			return false;
 		}
