@@ -93,6 +93,16 @@ parse_conf_line(const char *line, char **name, char **value)
 	return v.len > 0 && (*p == '\0' || *p == '#');
 }
 
+/* One more of what a file sets besides, for a warning of bounded length. */
+static void
+name_what(PQExpBuffer list, const char *what)
+{
+	if (list->len < 300)
+		appendPQExpBuffer(list, "%s%.60s", list->len ? ", " : "", what);
+	else if (list->data[list->len - 1] != '.')
+		appendPQExpBufferStr(list, ", ...");
+}
+
 /*
  * initdb's settings of the data directory's postgresql.conf, as lines to
  * write again; in *dropped the names of what else it sets, or NULL.
@@ -135,7 +145,7 @@ initdb_lines(const char *path, char **dropped, char **error)
 			seen[nseen++] = psprintf("%s=", name);
 		}
 		else
-			appendPQExpBuffer(&other, "%s%.60s", other.len ? ", " : "", name ? name : p);
+			name_what(&other, name ? name : p);
 	}
 	fclose(f);
 	*dropped = other.len ? other.data : NULL;
@@ -159,7 +169,7 @@ auto_conf_settings(const char *path)
 
 		line[strcspn(line, "\n")] = '\0';
 		if (*p != '\0' && *p != '#')
-			appendPQExpBuffer(&other, "%s%.60s", other.len ? ", " : "", p);
+			name_what(&other, p);
 	}
 	fclose(f);
 	return other.len ? other.data : NULL;
