@@ -27,7 +27,9 @@ CROSS JOIN LATERAL pgbench_ext.sequential_decide(
 
 -- blocks_done NULL (a fixed design): no row; 0 blocks: no look yet, NULL
 -- figures; 5 runs a side cannot reach the first look's level (O'Brien-Fleming
--- spends almost nothing at a sixth of the plan), 10 can: slower at look 2,
+-- spends almost nothing at a sixth of the plan); from 6 rounds a look is
+-- judged round by round, and 10 pairs cannot reach the second's either (their
+-- smallest p, 2/1024, is above its 0.0007); 15 can: slower at look 3,
 -- however many blocks follow.
 SELECT * FROM looks ORDER BY blocks_done;
 
