@@ -33,6 +33,7 @@
 #include "client.h"
 #include "cluster.h"
 #include "cluster_conf.h"
+#include "cluster_pid.h"
 #include "hugepages.h"
 #include "safe_file.h"
 #include "initdb_args.h"
@@ -67,7 +68,6 @@ static pid_t starter;			/* the process that started them */
 
 static void unregister(Cluster *c);
 static void stop_all_at_exit(void);
-static long read_postmaster_pid(const Cluster *c, char **sockdir);
 
 /* A log of the cluster's directory, opened to append, or -1 with error. */
 static int
@@ -95,32 +95,6 @@ run_server_program(const Cluster *c, char *const argv[], const char *log, char *
 	if (rc < 0)
 		*error = psprintf("could not run \"%s\" (its log: %s)", argv[0], path);
 	return rc;
-}
-
-/*
- * Wait (bounded) until process pid has ended, reaping it if it is ours (a
- * postmaster whose pg_ctl has exited is the client's, a subreaper's).  A
- * zombie has ended: it holds no memory, no directory, no shared memory.
- * False if it still runs after the given seconds.
- */
-static bool
-wait_for_process_end(pid_t pid, double seconds)
-{
-	double		start = now_seconds();
-
-	for (;;)
-	{
-		char		state;
-		pid_t		parent;
-
-		reap_exited_children();
-		if (procfs_stat(pid, &state, &parent) ? (state == 'Z' || state == 'X')
-			: kill(pid, 0) != 0)
-			return true;
-		if (now_seconds() - start >= seconds)
-			return false;
-		pg_usleep(20000);
-	}
 }
 
 /*
@@ -161,69 +135,6 @@ remove_socket_dir(const char *path)
 		strchr(path + strlen(SOCKET_DIR_PREFIX), '/') == NULL &&
 		lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		(void) rmdir(path);
-}
-
-static bool
-same_file(const char *a, const char *b)
-{
-	struct stat sa,
-				sb;
-
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
-		sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-/*
- * Whether pid is the postmaster of c's data directory: it runs the
- * variant's postgres, in the data directory (a postmaster works there), as
- * the account servers run as.  Where /proc cannot tell, it is not.
- */
-static bool
-is_postmaster_of(const Cluster *c, long pid)
-{
-	char	   *proc = psprintf("/proc/%ld", pid);
-	char	   *ignored;
-	uid_t		uid = geteuid();
-	struct stat st;
-
-	if (need_server_account())
-	{
-		const struct passwd *pw = server_account(&ignored);
-
-		if (pw == NULL)
-			return false;
-		uid = pw->pw_uid;
-	}
-	return pid > 0 && stat(proc, &st) == 0 && st.st_uid == uid &&
-		same_file(psprintf("%s/exe", proc), psprintf("%s/postgres", c->bindir)) &&
-		same_file(psprintf("%s/cwd", proc), c->datadir);
-}
-
-/*
- * The pid in the data directory's postmaster.pid (the server account's
- * file: a regular file, or none), and the socket directory it names; 0
- * when there is none.
- */
-static long
-read_postmaster_pid(const Cluster *c, char **sockdir)
-{
-	char	   *ignored;
-	FILE	   *f = safe_fopen_read(psprintf("%s/postmaster.pid", c->datadir), SAFE_MAX_LOG, &ignored);
-	char		line[MAXPGPATH];
-	long		pid = 0;
-
-	if (f == NULL)
-		return 0;
-	for (int n = 1; fgets(line, sizeof(line), f); n++)
-	{
-		line[strcspn(line, "\n")] = '\0';
-		if (n == 1)
-			pid = atol(line);
-		else if (n == 5 && sockdir)
-			*sockdir = pg_strdup(line);
-	}
-	fclose(f);
-	return pid;
 }
 
 pid_t
@@ -535,61 +446,6 @@ provide_huge_pages(Cluster *c, char **error)
 		(c->huge_pages_need = hugepages_needed(c->bindir, c->datadir, c->variant->name, error)) < 0)
 		return false;
 	return hugepages_provide(c->huge_pages_need, c->variant->name, error);
-}
-
-/* The uid the servers run as. */
-static uid_t
-server_uid_of(void)
-{
-	char	   *ignored;
-	const struct passwd *pw;
-
-	if (!need_server_account())
-		return geteuid();
-	pw = server_account(&ignored);
-	return pw ? pw->pw_uid : (uid_t) -1;
-}
-
-/*
- * The postmaster just started, by the pid in its postmaster.pid: kept only
- * if that process runs as the server account (the file is that account's,
- * so a signal to the process is one it could send itself), with its start
- * time.
- */
-static void
-remember_postmaster(Cluster *c)
-{
-	long		pid = read_postmaster_pid(c, NULL);
-	struct stat st;
-
-	c->postmaster = 0;
-	if (pid > 0 && stat(psprintf("/proc/%ld", pid), &st) == 0 && st.st_uid == server_uid_of() &&
-		(c->postmaster_started = procfs_start_time((pid_t) pid)) != 0)
-		c->postmaster = (pid_t) pid;
-}
-
-/*
- * When pg_ctl could not stop the server (its data directory unreachable:
- * the results directory moved or replaced by a link while it ran), the
- * postmaster remembered at its start gets the signals pg_ctl would send:
- * a fast shutdown, then an immediate one.  True once it has ended.
- */
-static bool
-stop_postmaster_by_signal(Cluster *c)
-{
-	static const int signals[] = {SIGINT, SIGQUIT, SIGKILL};
-	char		state;
-	pid_t		parent;
-
-	/* gone already (a crash), or that pid is another process by now */
-	if (c->postmaster <= 0 || procfs_start_time(c->postmaster) != c->postmaster_started ||
-		!procfs_stat(c->postmaster, &state, &parent) || state == 'Z' || state == 'X')
-		return false;
-	for (int i = 0; i < lengthof(signals); i++)
-		if (kill(c->postmaster, signals[i]) != 0 ||
-			wait_for_process_end(c->postmaster, i == 0 ? 60.0 : 10.0))
-			return true;
-	return false;
 }
 
 /* pg_ctl start, or the start_server of whoever runs it otherwise */
