@@ -85,6 +85,7 @@ my %family_header = (
 	farm => 'farm.h',        # farm_*.c: the results of many hosts
 	layout => 'layout.h',    # layout_*.c: struct layouts, saved and compared
 	bisect => 'bisect.h',    # bisect_*.c: a bisect's steps, state and report
+	experiment => 'experiment.h',    # experiment_*.c: the specification: keys, checks, its JSON
 );
 my %file_header = (cli => 'client.h', main => undef);
 

@@ -1,0 +1,280 @@
+/*-------------------------------------------------------------------------
+ *
+ * experiment_json.c
+ *		An experiment specification as JSON: written into a results
+ *		directory's experiment.json (and a bisect's bisect.json), and read
+ *		back from one, which may be anyone's.
+ *
+ * Reading goes through experiment_set(), key by key, so a recorded
+ * specification passes every check a file or flags would; each list is
+ * bounded before its items are read.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "experiment.h"
+#include "pqexpbuffer.h"
+
+static json_t *
+json_string_list(char *const *items, int n)
+{
+	json_t	   *arr = json_array();
+
+	for (int i = 0; i < n; i++)
+		json_array_append_new(arr, json_string(items[i]));
+	return arr;
+}
+
+/* A key of "auto", a word for none (0) or a count, as the file takes it */
+static json_t *
+auto_word_or_count(bool is_auto, int count, const char *none_word)
+{
+	if (is_auto)
+		return json_string("auto");
+	return count == 0 ? json_string(none_word) : json_integer(count);
+}
+
+json_t *
+experiment_to_json(const ExperimentSpec *spec)
+{
+	json_t	   *exp = json_object();
+	json_t	   *clients = json_array();
+	json_t	   *variants = json_array();
+
+	for (int i = 0; i < spec->nclients; i++)
+		json_array_append_new(clients, json_integer(spec->clients[i]));
+	json_object_set_new(exp, "scale", json_integer(spec->scale));
+	json_object_set_new(exp, "clients", clients);
+	json_object_set_new(exp, "jobs", json_string(spec->jobs));
+	if (spec->duration_s > 0)
+		json_object_set_new(exp, "duration", json_integer(spec->duration_s));
+	else
+		json_object_set_new(exp, "transactions", json_integer(spec->transactions));
+	if (spec->rounds_auto)
+	{
+		json_object_set_new(exp, "rounds", json_string("auto"));
+		json_object_set_new(exp, "budget", json_integer(spec->budget_s));
+		if (spec->min_rounds > 0)
+			json_object_set_new(exp, "min_rounds", json_integer(spec->min_rounds));
+		if (spec->reference > 0)
+			json_object_set_new(exp, "reference", json_real(spec->reference));
+	}
+	else
+		json_object_set_new(exp, "rounds", json_integer(spec->rounds));
+	json_object_set_new(exp, "warmup", json_integer(spec->warmup));
+	json_object_set_new(exp, "script", json_string_list(spec->scripts, spec->nscripts));
+	json_object_set_new(exp, "protocol", json_string(spec->protocol));
+	json_object_set_new(exp, "unlogged", json_boolean(spec->unlogged));
+	/* as a string: JSON readers lose precision past 2^53 */
+	json_object_set_new(exp, "seed", json_string(psprintf(UINT64_FORMAT, spec->seed)));
+	if (spec->pgbench_args)
+		json_object_set_new(exp, "pgbench_args", json_string(spec->pgbench_args));
+	json_object_set_new(exp, "reset", json_string(spec->reset == RESET_EVERY_RUN ? "every-run" : "never"));
+	json_object_set_new(exp, "snapshot_probe", json_boolean(spec->snapshot_probe));
+	json_object_set_new(exp, "snapshot_probe_interval", json_integer(spec->snapshot_probe_interval_ms));
+	json_object_set_new(exp, "restart", auto_word_or_count(spec->restart_auto, spec->restart_every, "never"));
+	json_object_set_new(exp, "pilot", auto_word_or_count(spec->pilot_auto, spec->pilot_rounds, "off"));
+	quiet_spec_to_json(&spec->quiet, exp);
+	profile_spec_to_json(&spec->profile, exp);
+
+	for (int i = 0; i < spec->nvariants; i++)
+	{
+		const VariantSpec *v = &spec->variants[i];
+		json_t	   *vj = json_object();
+
+		json_object_set_new(vj, "name", json_string(v->name));
+		if (v->bindir && v->source == NULL)
+			json_object_set_new(vj, "bindir", json_string(v->bindir));
+		if (v->conninfo)
+			json_object_set_new(vj, "conninfo", json_string(v->conninfo));
+		if (v->cluster)
+			json_object_set_new(vj, "cluster", json_string(v->cluster));
+		json_object_set_new(vj, "set", json_string_list(v->settings, v->nsettings));
+		if (v->nsession_settings > 0)
+			json_object_set_new(vj, "session_set",
+								json_string_list(v->session_settings, v->nsession_settings));
+		json_object_set_new(vj, "extension", json_boolean(v->extension));
+		if (v->initdb_args)
+			json_object_set_new(vj, "initdb_args", json_string(v->initdb_args));
+		if (v->snapshot_probe != PROBE_AS_EXPERIMENT)
+			json_object_set_new(vj, "snapshot_probe", json_boolean(v->snapshot_probe == PROBE_ON));
+		if (v->source)
+		{
+			json_object_set_new(vj, "source", json_string(v->source));
+			json_object_set_new(vj, "patch", json_string_list(v->patches, v->npatches));
+			if (v->cflags)
+				json_object_set_new(vj, "cflags", json_string(v->cflags));
+			if (v->configure)
+				json_object_set_new(vj, "configure", json_string(v->configure));
+			json_object_set_new(vj, "pgo", json_boolean(v->pgo));
+			json_object_set_new(vj, "lto", json_boolean(v->lto));
+			if (v->symbols)
+				json_object_set_new(vj, "symbols", json_boolean(true));
+			if (v->build_seed > 0)
+				json_object_set_new(vj, "build_seed", json_integer(v->build_seed));
+		}
+		json_array_append_new(variants, vj);
+	}
+	return json_pack("{s:o, s:o}", "experiment", exp, "variants", variants);
+}
+
+/*
+ * A JSON value as the text experiment_set() accepts for the same key, or
+ * NULL for a type no key has (an object, null, a fraction, a list of
+ * anything but strings and numbers).
+ */
+static char *
+json_value_text(json_t *value)
+{
+	if (json_is_string(value))
+		return pg_strdup(json_string_value(value));
+	if (json_is_integer(value))
+		return psprintf("%lld", (long long) json_integer_value(value));
+	if (json_is_real(value))
+		return psprintf("%.17g", json_real_value(value));
+	if (json_is_boolean(value))
+		return pg_strdup(json_is_true(value) ? "on" : "off");
+	if (json_is_array(value))
+	{
+		PQExpBufferData s;
+		size_t		i;
+		json_t	   *item;
+
+		initPQExpBuffer(&s);
+		json_array_foreach(value, i, item)
+		{
+			if (!json_is_string(item) && !json_is_integer(item))
+			{
+				termPQExpBuffer(&s);
+				return NULL;
+			}
+			appendPQExpBuffer(&s, "%s%s", i > 0 ? "," : "", json_value_text(item));
+		}
+		return s.data;
+	}
+	return NULL;
+}
+
+/*
+ * A list of experiment.json longer than any key takes (MAX_LIST, as from a
+ * file or flags; MAX_VARIANTS variants): refused before it is read, since
+ * each item costs a check against the others.
+ */
+static bool
+list_within(json_t *list, size_t max, const char *section, const char *key, char **error)
+{
+	if (!json_is_array(list) || json_array_size(list) <= max)
+		return true;
+	*error = psprintf("%s%s%s%s lists %zu items, more than the %zu it may have\n"
+					  "hint: The results directory is damaged or not one of %s's: no experiment of it lists more.",
+					  section ? "[" : "", section ? section : "", section ? "] " : "", key,
+					  json_array_size(list), max, progname);
+	return false;
+}
+
+/* experiment_set() with a JSON value, or the type of the value refused. */
+static bool
+set_from_json(ExperimentSpec *spec, const char *section, const char *key, json_t *value,
+			  char **error)
+{
+	char	   *text;
+
+	if (!list_within(value, MAX_LIST, section, key, error))
+		return false;
+	if ((text = json_value_text(value)) == NULL)
+	{
+		*error = psprintf("[%s] %s has a value of the wrong type (%s)", section, key,
+						  json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY));
+		return false;
+	}
+	return experiment_set(spec, section, key, text, error);
+}
+
+/*
+ * Rebuild a specification from experiment_to_json()'s output, through
+ * experiment_set() so the same checks apply to a shared results directory.
+ */
+bool
+experiment_from_json(ExperimentSpec *spec, json_t *obj, char **error)
+{
+	json_t	   *exp = json_object_get(obj, "experiment");
+	json_t	   *variants = json_object_get(obj, "variants");
+	const char *key;
+	json_t	   *value;
+	size_t		i;
+	json_t	   *vj;
+
+	if (!json_is_object(exp) || !json_is_array(variants))
+	{
+		*error = pg_strdup("the specification has no \"experiment\" object or no \"variants\" array");
+		return false;
+	}
+	experiment_init(spec);
+	/* recorded before servers were restarted during an experiment: never */
+	if (json_object_get(exp, "restart") == NULL)
+		spec->restart_auto = false;
+	/* recorded before duets: interleaved, whatever auto would choose now */
+	if (json_object_get(exp, "schedule") == NULL)
+		spec->quiet.schedule_given = true;
+	/* recorded before aslr = auto: on, as it was then unless set */
+	if (json_object_get(exp, "aslr") == NULL)
+		spec->quiet.aslr_given = true;
+	/* recorded before a duet's CPUs were traded within its runs: off */
+	if (json_object_get(exp, "swap_interval") == NULL)
+		spec->quiet.swap_ms = 0;
+	json_object_foreach(exp, key, value)
+		if (!set_from_json(spec, "experiment", key, value, error))
+			return false;
+	if (!list_within(variants, MAX_VARIANTS, NULL, "variants", error))
+		return false;
+
+	json_array_foreach(variants, i, vj)
+	{
+		json_t	   *name = json_object_get(vj, "name");
+		char	   *section;
+
+		if (!json_is_string(name))
+		{
+			*error = psprintf("variant %zu has no name", i);
+			return false;
+		}
+		section = psprintf("variant %s", json_string_value(name));
+		/* creates the variant even when it has no other keys */
+		if (!experiment_set(spec, section, "extension",
+							json_is_false(json_object_get(vj, "extension")) ? "off" : "on", error))
+			return false;
+		json_object_foreach(vj, key, value)
+		{
+			if (strcmp(key, "name") == 0 || strcmp(key, "extension") == 0)
+				continue;
+			if (strcmp(key, "set") == 0 || strcmp(key, "session_set") == 0 ||
+				strcmp(key, "patch") == 0)
+			{
+				size_t		k;
+				json_t	   *item;
+
+				if (!json_is_array(value))
+				{
+					*error = psprintf("[%s] %s must be a list of strings", section, key);
+					return false;
+				}
+				if (!list_within(value, MAX_LIST, section, key, error))
+					return false;
+				json_array_foreach(value, k, item)
+				{
+					if (!json_is_string(item))
+					{
+						*error = psprintf("[%s] %s must be a list of strings", section, key);
+						return false;
+					}
+					if (!experiment_set(spec, section, key, json_string_value(item), error))
+						return false;
+				}
+				continue;
+			}
+			if (!set_from_json(spec, section, key, value, error))
+				return false;
+		}
+	}
+	return true;
+}
