@@ -1,9 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * profile_counted.c
- *		Counted profiles: the variants' servers under callgrind, and per
- *		run the instructions (with cache_sim, simulated cache misses) of
- *		one transaction, in total and per function.
+ *		Counted profiles: the variants' servers restarted under callgrind
+ *		(valgrind_server.c starts them), and per run the instructions (with
+ *		cache_sim, simulated cache misses) of one transaction, in total and
+ *		per function.
  *
  * The postmaster runs under valgrind --tool=callgrind; every process it
  * forks is profiled too, and writes its own file (callgrind.out.PID in
@@ -66,50 +67,28 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "cluster_conf.h"
 #include "profile_counted.h"
 #include "profile_spec.h"
 #include "procfs.h"
 #include "profile_parse.h"
 #include "safe_file.h"
 #include "subprocess.h"
+#include "valgrind_server.h"
 #include "progress.h"
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/logging.h"
-
-#define CALLGRIND_PREFIX	"callgrind.out."
-#define START_TIMEOUT_S		600		/* a start under valgrind takes ~10 s */
-#define SETTLE_TIMEOUT_S	300		/* backends exiting under valgrind */
-#define SETTLE_POLL_MS		20		/* /proc, while a run's backends exit */
-#define SETTLE_PROC_ONLY_S	2.0		/* then pg_stat_activity too */
-#define MAX_OWN				32
-
-/* What a server under valgrind runs beside its backends. */
-typedef struct ValgrindServer
-{
-	const Cluster *cluster;
-	pid_t		postmaster;
-	pid_t		own[MAX_OWN];	/* its children once started, listed or not */
-	int			nown;
-	bool		cache_sim;		/* --cache-sim=yes */
-} ValgrindServer;
-
-static ValgrindServer servers[MAX_VARIANTS];
-static int	nservers;
 
 struct CountedRun
 {
 	Experiment *x;
 	const PlannedRun *pr;
 	Cluster    *server;
-	ValgrindServer *vg;
 	PGconn	   *conn;
 	int			dirfd;
 	ProfIndex	known;			/* files there before the run */
@@ -120,233 +99,6 @@ struct CountedRun
 	long long	window_tx;		/* transactions the profile is per */
 	char	   *problem;		/* why this run has no profile, or NULL */
 };
-
-static char *
-callgrind_dir(const Cluster *server)
-{
-	return psprintf("%s/callgrind", server->dir);
-}
-
-static ValgrindServer *
-valgrind_server(const Cluster *c)
-{
-	for (int i = 0; i < nservers; i++)
-		if (servers[i].cluster == c)
-			return &servers[i];
-	if (nservers == MAX_VARIANTS)
-		return NULL;
-	memset(&servers[nservers], 0, sizeof(ValgrindServer));
-	servers[nservers].cluster = c;
-	return &servers[nservers++];
-}
-
-/* ---- processes ---- */
-
-/* Server processes pg_stat_activity knows; -1 if the query fails. */
-static int
-listed_pids(PGconn *conn, pid_t *out, int max)
-{
-	PGresult   *res = PQexec(conn, "SELECT pid FROM pg_catalog.pg_stat_activity");
-	int			n = -1;
-
-	if (PQresultStatus(res) == PGRES_TUPLES_OK)
-		for (n = 0; n < PQntuples(res) && n < max; n++)
-			out[n] = (pid_t) atol(PQgetvalue(res, n, 0));
-	PQclear(res);
-	return n;
-}
-
-static bool
-pid_in(pid_t pid, const pid_t *set, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (set[i] == pid)
-			return true;
-	return false;
-}
-
-/* Whether each of children is one of the server's own processes or in set. */
-static bool
-children_known(const ValgrindServer *vg, const pid_t *children, int nc, const pid_t *set, int n)
-{
-	for (int i = 0; i < nc; i++)
-		if (!pid_in(children[i], vg->own, vg->nown) && !pid_in(children[i], set, n))
-			return false;
-	return nc >= 0;
-}
-
-/*
- * Wait until every child of the postmaster is a process the server lists,
- * or one of its own (there since it started): no exited backend is left
- * writing its file.  /proc is watched first, every SETTLE_POLL_MS, for
- * the run's backends to be gone, leaving the server's own processes and
- * conn's backend (which the server lists); only a child that stays (an
- * autovacuum worker, another session) is asked of pg_stat_activity, whose
- * every statement a backend under valgrind runs tens of times slower (and
- * dumps a part for).
- */
-static bool
-wait_settled(ValgrindServer *vg, PGconn *conn, char **problem)
-{
-	double		deadline = now_seconds() + SETTLE_TIMEOUT_S;
-	double		ask_after = now_seconds() + SETTLE_PROC_ONLY_S;
-	pid_t		mine = (pid_t) PQbackendPID(conn);
-
-	for (;;)
-	{
-		pid_t		children[1024];
-		pid_t		listed[1024];
-		int			nc = procfs_children(vg->postmaster, children, lengthof(children));
-		int			nl;
-
-		if (mine != 0 && children_known(vg, children, nc, &mine, 1))
-			return true;
-		if (now_seconds() < ask_after)
-		{
-			pg_usleep(SETTLE_POLL_MS * 1000L);
-			continue;
-		}
-		nl = listed_pids(conn, listed, lengthof(listed));
-		if (nl >= 0 && children_known(vg, children, nc, listed, nl))
-			return true;
-		if (nl < 0 || now_seconds() > deadline)
-		{
-			*problem = nl < 0
-				? psprintf("could not list the server's processes: %s", PQerrorMessage(conn))
-				: psprintf("the server's exiting processes did not finish within %d s", SETTLE_TIMEOUT_S);
-			return false;
-		}
-		pg_usleep(100000);
-	}
-}
-
-/* ---- the server under valgrind ---- */
-
-/*
- * Start c's postmaster under callgrind (cluster_start calls this as the
- * cluster's start_server) and wait until it accepts connections.
- */
-bool
-profile_counted_start_server(Cluster *c, char **error)
-{
-	char	   *problem = NULL;
-	char	   *valgrind = profile_valgrind_path(&problem);
-	char	   *conninfo = cluster_conninfo(c, "postgres");
-	ValgrindServer *vg = valgrind_server(c);
-	char	   *argv[24];
-	int			argc = 0;
-	int			log;
-	pid_t		pid;
-	double		deadline = now_seconds() + START_TIMEOUT_S;
-	PGconn	   *conn;
-
-	if (valgrind == NULL || vg == NULL)
-	{
-		*error = psprintf("variant \"%s\": %s", c->variant->name, problem ? problem : "too many servers");
-		return false;
-	}
-	argv[argc++] = valgrind;
-	argv[argc++] = "--tool=callgrind";
-	argv[argc++] = "-q";
-	argv[argc++] = "--vgdb=no";
-	argv[argc++] = "--toggle-collect=PostgresMain";
-	argv[argc++] = "--toggle-collect=InitPostgres";
-	argv[argc++] = "--toggle-collect=proc_exit";
-	/*
-	 * Time, not work: waiting for the client's next command, flushing
-	 * statistics (at most once a second), and pgbench_ext's own counters at
-	 * commit (xact_end), which read the CPU time every so many
-	 * milliseconds.  Its injected delays, which calibrations count, stay.
-	 */
-	argv[argc++] = "--toggle-collect=secure_read";
-	argv[argc++] = "--toggle-collect=pgstat_report_stat";
-	argv[argc++] = "--toggle-collect=xact_end";
-	/* other processes' work: the invalidations they sent, when they arrive */
-	argv[argc++] = "--toggle-collect=ReceiveSharedInvalidMessages";
-	/*
-	 * A part per statement: the window of each connection's transactions.
-	 * A toggle above entered where counting is off (reading the startup
-	 * packet, a flush at exit) turns it on there; those calls fall in a
-	 * backend's first or last part, which are never read.
-	 */
-	argv[argc++] = "--dump-before=ReadyForQuery";
-	argv[argc++] = "--dump-line=no";
-	argv[argc++] = psprintf("--callgrind-out-file=%s/" CALLGRIND_PREFIX "%%p", callgrind_dir(c));
-	if (vg->cache_sim)
-		argv[argc++] = "--cache-sim=yes";
-	argv[argc++] = psprintf("%s/postgres", c->bindir);
-	argv[argc++] = "-D";
-	argv[argc++] = c->datadir;
-	argv[argc++] = "-c";
-	argv[argc++] = CLUSTER_NO_TCP;
-	argv[argc] = NULL;
-
-	/* the server's log, appended to as pg_ctl -l would, never through a link */
-	if ((log = safe_open_write(c->logfile, true, error)) < 0)
-		return false;
-	dprintf(log, "pgbench_ext: starting the server under callgrind: %s ...\n", valgrind);
-	{
-		/* not interruptible: the cluster's own stop ends it */
-		ChildSpec	server = CHILD_SPEC_INIT;
-
-		server.argv = argv;
-		server.unprivileged = true;
-		server.out_fd = server.err_fd = log;
-		pid = child_start(&server);
-	}
-	close(log);
-	if (pid < 0)
-	{
-		*error = psprintf("could not start valgrind for variant \"%s\": %m", c->variant->name);
-		return false;
-	}
-	for (;;)
-	{
-		PGPing		ping = PQping(conninfo);
-		int			status;
-
-		if (ping == PQPING_OK)
-			break;
-		if (waitpid(pid, &status, WNOHANG) == pid || now_seconds() > deadline)
-		{
-			if (now_seconds() > deadline)
-				kill(pid, SIGQUIT);
-			*error = psprintf("the server of variant \"%s\" did not start under valgrind; its log (%s) ends with:\n%s",
-							  c->variant->name, c->logfile, tail_of_file(c->logfile, 8));
-			return false;
-		}
-		pg_usleep(200000);
-	}
-	vg->postmaster = pid;
-
-	/*
-	 * What runs beside backends: the background processes, listed or not
-	 * (13, 14: the stats collector is not), but not this connection's.
-	 */
-	vg->nown = 0;
-	if ((conn = PQconnectdb(conninfo)) != NULL && PQstatus(conn) == CONNECTION_OK)
-	{
-		pid_t		children[1024];
-		int			nc,
-					stable = 0,
-					last = -1;
-
-		/* background processes start over the first seconds */
-		while (stable < 10 && now_seconds() < deadline)
-		{
-			nc = procfs_children(pid, children, lengthof(children));
-			stable = nc == last ? stable + 1 : 0;
-			last = nc;
-			pg_usleep(200000);
-		}
-		nc = procfs_children(pid, children, lengthof(children));
-		for (int i = 0; i < nc && vg->nown < MAX_OWN; i++)
-			if (children[i] != (pid_t) PQbackendPID(conn))
-				vg->own[vg->nown++] = children[i];
-	}
-	PQfinish(conn);
-	return true;
-}
 
 /*
  * Once every server is set up natively (its template made), restart the
@@ -366,28 +118,14 @@ profile_after_setup(Experiment *x, char **error)
 
 		if (c->host || !c->managed)
 			continue;
-		dir = callgrind_dir(c);
+		dir = valgrind_callgrind_dir(c);
 		if (!safe_mkdir(dir, 0700, SAFE_GIVE, error))
 			return false;
 		printf("restarting the server of variant %s under valgrind (callgrind%s)\n",
 			   c->variant->name, p->cache_sim ? ", cache simulation" : "");
 		fflush(stdout);
 		cluster_stop(c);
-		c->start_server = profile_counted_start_server;
-
-		/*
-		 * Every start the same: a start's own environment size moves the
-		 * heap, and with it the paths string functions take (what time
-		 * verdicts sample across starts is noise in a count).
-		 */
-		c->pad_environment = false;
-		if (valgrind_server(c) == NULL)
-		{
-			*error = pg_strdup("too many servers under valgrind");
-			return false;
-		}
-		valgrind_server(c)->cache_sim = p->cache_sim;
-		if (!cluster_start(c, error))
+		if (!valgrind_server_use(c, p->cache_sim, error) || !cluster_start(c, error))
 			return false;
 	}
 	return true;
@@ -605,7 +343,7 @@ collect_backend(CountedRun *cr, const Backend *b, Prof *into)
 static bool
 server_ready(const CountedRun *cr)
 {
-	return cr->dirfd >= 0 && cr->vg != NULL && cr->vg->postmaster != 0;
+	return cr->dirfd >= 0 && valgrind_server_started(cr->server);
 }
 
 /*
@@ -619,16 +357,16 @@ collect_new_files(CountedRun *cr, Prof *into)
 	char	   *problem = NULL;
 	bool		ok = true;
 
-	if (!wait_settled(cr->vg, cr->conn, &problem))
+	if (!valgrind_server_settled(cr->server, cr->conn, &problem))
 		return fail_run(cr, problem);
 	if (!each_file(cr->dirfd, list_file, &l))
-		return fail_run(cr, psprintf("could not list %s", callgrind_dir(cr->server)));
+		return fail_run(cr, psprintf("could not list %s", valgrind_callgrind_dir(cr->server)));
 	for (int i = 0; ok && i < l.n; i++)
 		ok = collect_backend(cr, &l.b[i], into);
 	if (l.b)
 		pfree(l.b);
 	if (!each_file(cr->dirfd, remove_new_file, cr))
-		return fail_run(cr, cr->problem ? cr->problem : psprintf("could not list %s", callgrind_dir(cr->server)));
+		return fail_run(cr, cr->problem ? cr->problem : psprintf("could not list %s", valgrind_callgrind_dir(cr->server)));
 	return ok;
 }
 
@@ -639,10 +377,10 @@ list_known_files(CountedRun *cr)
 
 	prof_index_free(&cr->known);
 	prof_index_init(&cr->known);
-	if (!wait_settled(cr->vg, cr->conn, &problem))
+	if (!valgrind_server_settled(cr->server, cr->conn, &problem))
 		return fail_run(cr, problem);
 	if (!each_file(cr->dirfd, remember_file, cr))
-		return fail_run(cr, psprintf("could not list %s", callgrind_dir(cr->server)));
+		return fail_run(cr, psprintf("could not list %s", valgrind_callgrind_dir(cr->server)));
 	return true;
 }
 
@@ -670,11 +408,10 @@ counted_prepare(Experiment *x, const PlannedRun *pr, PGconn *conn)
 	cr->pr = pr;
 	cr->conn = conn;
 	cr->server = cluster_server(&vs->cluster);
-	cr->vg = valgrind_server(cr->server);
 	cr->warmup_tx = counted_warmup_transactions(x->spec->transactions);
 	prof_index_init(&cr->known);
 	prof_init(&cr->window);
-	if ((cr->dirfd = profile_open_dir(callgrind_dir(cr->server), &cr->problem)) < 0)
+	if ((cr->dirfd = profile_open_dir(valgrind_callgrind_dir(cr->server), &cr->problem)) < 0)
 		return cr;
 	if (!server_ready(cr))
 		fail_run(cr, pg_strdup("the server is not running under valgrind"));

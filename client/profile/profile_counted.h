@@ -14,7 +14,6 @@
 
 /* The runner, once every server is set up */
 extern bool profile_after_setup(Experiment *x, char **error);
-extern bool profile_counted_start_server(Cluster *c, char **error);
 
 /* A run of a counted experiment (profile_run.c) */
 typedef struct CountedRun CountedRun;
