@@ -36,6 +36,7 @@
 #include "bisect.h"
 #include "safe_file.h"
 #include "subprocess.h"
+#include "words.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -159,16 +160,36 @@ git_output(char *const *argv, int *status)
 
 /* ---- the range, when the bisect begins ---- */
 
-/* One name of the user's (GOOD or BAD) as a full commit name, by rev-parse in the checkout. */
+/*
+ * "git rev-parse ARGS" in the user's checkout, which only the start of a
+ * bisect does: its first line of output, and git's exit status.
+ */
+static char *
+checkout_rev_parse(const char *checkout, char *const *args, int *status)
+{
+	Argv		a = {0};
+	char	   *out;
+
+	argv_add(&a, "git");
+	argv_add(&a, "-c");
+	argv_add(&a, "safe.directory=*");
+	argv_add(&a, "-C");
+	argv_add(&a, checkout);
+	argv_add(&a, "rev-parse");
+	argv_add_words(&a, args);
+	out = git_output(a.args, status);
+	out[strcspn(out, "\n")] = '\0';
+	return out;
+}
+
+/* One name of the user's (GOOD or BAD) as a full commit name. */
 static char *
 resolve_commit(const char *checkout, const char *name, char **error)
 {
-	char	   *argv[] = {"git", "-c", "safe.directory=*", "-C", (char *) checkout, "rev-parse", "--verify", "--quiet",
-	"--end-of-options", psprintf("%s^{commit}", name), NULL};
+	char	   *args[] = {"--verify", "--quiet", "--end-of-options", psprintf("%s^{commit}", name), NULL};
 	int			status;
-	char	   *out = git_output(argv, &status);
+	char	   *out = checkout_rev_parse(checkout, args, &status);
 
-	out[strcspn(out, "\n")] = '\0';
 	if (status != 0 || !bisect_commit_name_ok(out))
 	{
 		*error = psprintf("git in \"%s\" failed: \"%s\" is not a commit there", checkout, name);
@@ -181,12 +202,10 @@ resolve_commit(const char *checkout, const char *name, char **error)
 static char *
 git_directory(const char *checkout, char **error)
 {
-	char	   *argv[] = {"git", "-c", "safe.directory=*", "-C", (char *) checkout, "rev-parse",
-	"--path-format=absolute", "--git-common-dir", NULL};
+	char	   *args[] = {"--path-format=absolute", "--git-common-dir", NULL};
 	int			status;
-	char	   *out = git_output(argv, &status);
+	char	   *out = checkout_rev_parse(checkout, args, &status);
 
-	out[strcspn(out, "\n")] = '\0';
 	if (status != 0 || out[0] != '/')
 	{
 		*error = psprintf("git in \"%s\" failed: it is not a git checkout the account that runs the builds can read (%s)",

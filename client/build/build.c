@@ -381,35 +381,12 @@ step(Build *b, const char *name, char *const *argv, const char *cwd)
 	return child_run(&spec) == 0 || failed(b, name);
 }
 
-/*
- * Copy files into the build account's directory to: read by the invoking
- * user (whose tree it is, and who may be the only one able to read it),
- * written by the build account: "tar -c ... | tar -x".
- */
+/* Copy files into the build account's directory to (copy_to_server_account()). */
 static bool
 copy_step(Build *b, const char *name, const char *from, char *const *files,
 		  char *const *excludes, const char *to)
 {
-	ChildSpec	writer = CHILD_SPEC_INIT;
-	ChildSpec	reader = CHILD_SPEC_INIT;
-	Argv		w = {0};
-	char	   *r[] = {"tar", "-C", (char *) to, "-xf", "-", NULL};
-
-	argv_add(&w, "tar");
-	argv_add(&w, "-C");
-	argv_add(&w, from);
-	argv_add_words(&w, excludes);
-	argv_add(&w, "-cf");
-	argv_add(&w, "-");
-	argv_add_words(&w, files);
-	writer.argv = w.args;
-	writer.err_fd = STDERR_FILENO;
-	writer.interruptible = true;
-	reader.argv = r;
-	reader.unprivileged = true;
-	reader.interruptible = true;
-	reader.log_path = log_of(b, name);
-	return child_pipe(&writer, &reader) == 0 || failed(b, name);
+	return copy_to_server_account(from, excludes, files, to, log_of(b, name)) || failed(b, name);
 }
 
 /* File work inside the entry, as the build account; a failure fails step name. */

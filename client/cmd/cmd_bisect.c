@@ -229,35 +229,19 @@ copy_touched(const char *source, char *const *patches, int npatches, const char 
 {
 	char	  **files = NULL;
 	int			n = 0;
-	Argv		w = {0};
-	char	   *r[] = {"tar", "-C", (char *) scratch, "--no-same-owner", "-xf", "-", NULL};
-	ChildSpec	writer = CHILD_SPEC_INIT;
-	ChildSpec	reader = CHILD_SPEC_INIT;
-	int			nfiles = 0;
+	char	  **present;
+	int			npresent = 0;
 
 	for (int i = 0; i < npatches; i++)
 		if (!patch_files(patches[i], &files, &n, error))
 			return false;
-	argv_add(&w, "tar");
-	argv_add(&w, "-C");
-	argv_add(&w, source);
-	argv_add(&w, "-cf");
-	argv_add(&w, "-");
-	argv_add(&w, "--");
+	present = palloc0(sizeof(char *) * (n + 1));
 	for (int i = 0; i < n; i++)
 		if (access(psprintf("%s/%s", source, files[i]), F_OK) == 0)
-		{
-			argv_add(&w, files[i]);
-			nfiles++;
-		}
-	if (nfiles == 0)
+			present[npresent++] = files[i];
+	if (npresent == 0)
 		return true;
-	writer.argv = w.args;
-	writer.interruptible = true;
-	reader.argv = r;
-	reader.unprivileged = true;
-	reader.interruptible = true;
-	if (child_pipe(&writer, &reader) != 0)
+	if (!copy_to_server_account(source, NULL, present, scratch, NULL))
 	{
 		*error = psprintf("could not copy the files the series touches from \"%s\"", source);
 		return false;

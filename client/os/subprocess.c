@@ -27,6 +27,7 @@
 #include "client.h"
 #include "safe_file.h"
 #include "subprocess.h"
+#include "words.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -375,6 +376,41 @@ child_pipe(const ChildSpec *writer, const ChildSpec *reader)
 	wrc = wpid < 0 ? -1 : wait_process(wpid);
 	rrc = rpid < 0 ? -1 : wait_process(rpid);
 	return rrc != 0 ? rrc : wrc;
+}
+
+/*
+ * Copy files (paths relative to from; excludes are tar's --exclude
+ * options, or NULL) into the directory to: read by the invoking user,
+ * whose tree it is and who may be the only one able to read it, and
+ * written by the server account: "tar -c ... | tar -x".  The reader's
+ * output goes to log_path, or to stderr when NULL.
+ */
+bool
+copy_to_server_account(const char *from, char *const *excludes, char *const *files, const char *to,
+					   const char *log_path)
+{
+	ChildSpec	writer = CHILD_SPEC_INIT;
+	ChildSpec	reader = CHILD_SPEC_INIT;
+	Argv		w = {0};
+	char	   *r[] = {"tar", "-C", (char *) to, "--no-same-owner", "-xf", "-", NULL};
+
+	argv_add(&w, "tar");
+	argv_add(&w, "-C");
+	argv_add(&w, from);
+	if (excludes)
+		argv_add_words(&w, excludes);
+	argv_add(&w, "-cf");
+	argv_add(&w, "-");
+	argv_add(&w, "--");
+	argv_add_words(&w, files);
+	writer.argv = w.args;
+	writer.err_fd = STDERR_FILENO;
+	writer.interruptible = true;
+	reader.argv = r;
+	reader.unprivileged = true;
+	reader.interruptible = true;
+	reader.log_path = log_path;
+	return child_pipe(&writer, &reader) == 0;
 }
 
 /*
