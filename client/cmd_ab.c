@@ -179,8 +179,6 @@ static struct option ab_options[] = {
 	{"configure", required_argument, NULL, 29},
 	{"lto", required_argument, NULL, 30},
 	{"build-seeds", required_argument, NULL, 31},
-	/* the old name of --build-seeds (docs/experiments.md#old-names) */
-	{"layout-seeds", required_argument, NULL, 31},
 	{"pgo", required_argument, NULL, 32},
 	{"symbols", required_argument, NULL, 46},
 	{"cluster", required_argument, NULL, 33},
