@@ -1,8 +1,7 @@
 # ReportFixture — write synthetic results directories with known figures, in
-# the layout the runner writes (client/results.h) and its results format
-# 1.0 (docs/formats.md): experiment.json, runs.csv, runs/NNNN.err (pgbench
-# -P 1 progress lines) and runs/NNNN.json (counters).  Deterministic: every
-# figure comes from the caller's tps function.
+# the layout the runner writes (client/results.h): experiment.json, runs.csv,
+# runs/NNNN.err (pgbench -P 1 progress lines) and runs/NNNN.json (counters).
+# Deterministic: every figure comes from the caller's tps function.
 package ReportFixture;
 
 use strict;
@@ -11,7 +10,8 @@ use warnings;
 use File::Path qw(make_path);
 use JSON::PP;
 
-# runs.csv's columns in results format 1.0
+# runs.csv's columns in results format 1.0 (docs/formats.md), which
+# experiment.json's "format" names
 my @columns = qw(run_id round variant script clients jobs warmup build build_seed instance
   started_at duration_s wall_s reset_s tps latency_avg_ms latency_stddev_ms transactions
   failed_tx status checkpoints_during autovacuum_during cpu_user_us_per_tx cpu_sys_us_per_tx
