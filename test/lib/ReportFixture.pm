@@ -93,7 +93,7 @@ sub new_run
 	return {
 		%r,
 		script => $r{script} // 'default', jobs => $r{clients}, warmup => 'false',
-		# a build seed's variant is NAME@seedK, as client/build_seeds.c names it
+		# a build seed's variant is NAME@seedK, as the client names it (build_seeds.c)
 		build => '/usr/lib/postgresql/15/bin', build_seed => ($r{variant} =~ /\@seed(\d+)$/ ? $1 : 0), instance => 1,
 		started_at => '2026-01-01T00:00:00Z', duration_s => $duration,
 		wall_s => defined $tps ? $duration + 0.1 : '', reset_s => 0.1,
