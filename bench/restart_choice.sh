@@ -14,14 +14,15 @@
 # client's state directory, docs/experiments.md) of two servers whose sds
 # both rest on 10 degrees of freedom or more, as restart = auto needs, and
 # of the schedule SCHEDULE names (default duet-swap/aslr-off, the demo's),
-# "CLIENT check EXPERIMENT" with that record as the whole history, for
+# the dry run "CLIENT run EXPERIMENT --check" (of the demo "CLIENT ab
+# ... --check") with that record as the whole history, for
 # each CLIENT in turn (default client/pgbench_ext; a clone of another
 # commit to compare): a line per record with each client's rounds between
 # restarts and its word for the budget (can, may not, cannot), then per
 # client how often each spacing and each word came, and the mean spacing;
 # with two clients or more, from how many records the second chose fewer
 # rounds than the first, and more.
-# Nothing runs but check: no server starts.
+# Nothing runs but the dry run: no server starts.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -52,7 +53,7 @@ check_with() {
 	if [ "$experiment" = demo ]; then
 		"$1" ab "${demo_flags[@]}" --check
 	else
-		"$1" check "$experiment"
+		"$1" run "$experiment" --check
 	fi
 }
 

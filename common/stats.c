@@ -84,9 +84,6 @@ stats_unit_from_name(const char *name)
 	for (int u = STATS_UNIT_INSTANCE_PAIR; u <= STATS_UNIT_MACHINE_PAIR; u++)
 		if (strcmp(name, unit_names[u][0]) == 0)
 			return u;
-	/* the old name of build seeds, still accepted (docs/experiments.md#old-names) */
-	if (strcmp(name, "layout seed pair") == 0)
-		return STATS_UNIT_SEED_PAIR;
 	return -1;
 }
 

@@ -141,7 +141,7 @@ extern const char *stats_unit_name(StatsUnit unit, int count);
 
 /*
  * The unit above the round that a name (singular, as stats_unit_name
- * gives it, or the old "layout seed pair") means, or -1 for any other name.
+ * gives it) means, or -1 for any other name.
  */
 extern int	stats_unit_from_name(const char *name);
 

@@ -207,7 +207,7 @@ require_both(const void *x, const void *y, const char *name_x, const char *name_
 				 errhint("%s", hint)));
 }
 
-/* The unit named by argument argno: a name stats_unit_from_name() knows (an old one too). */
+/* The unit named by argument argno: a name stats_unit_from_name() knows. */
 static StatsUnit
 unit_kind(FunctionCallInfo fcinfo, int argno)
 {

@@ -121,16 +121,11 @@ FROM three_pairs,
 
 -- Build seeds: the rounds are numbered within each seed; the same summaries.
 -- Without rounds, each unit's mean log b minus mean log a: the same here.
--- The unit's old name, 'layout seed pair', is still accepted: the same row.
 SELECT unit, n_units, n_pairs, round(p_value::numeric, 6) AS p_value, verdict
 FROM three_pairs,
      LATERAL (SELECT * FROM pgbench_ext.compare(a, b, round_a => seed_rounds, round_b => seed_rounds,
                                                 unit_a => units, unit_b => units,
                                                 unit_kind => 'build seed pair')
-              UNION ALL
-              SELECT * FROM pgbench_ext.compare(a, b, round_a => seed_rounds, round_b => seed_rounds,
-                                                unit_a => units, unit_b => units,
-                                                unit_kind => 'layout seed pair')
               UNION ALL
               SELECT * FROM pgbench_ext.compare(a, b, unit_a => units, unit_b => units)) AS c;
 

@@ -45,7 +45,7 @@ prove_schedule = --timer -j$(TEST_JOBS)
 # 010 runs the statistics' simulations, minutes at full size (LONG) and
 # seconds at the size of make test.
 LONG_FIRST = $(wildcard $(addprefix test/t/,077_*.pl 097_*.pl 098_*.pl 075_*.pl 079_*.pl 078_*.pl 074_*.pl 061_*.pl \
-	$(if $(PGBENCH_EXT_TEST_LONG),010_*.pl 034_*.pl 096_*.pl) 093_*.pl 043_*.pl 046_*.pl 062_*.pl 041_*.pl \
+	$(if $(PGBENCH_EXT_TEST_LONG),010_*.pl 096_*.pl) 093_*.pl 043_*.pl 046_*.pl 062_*.pl 041_*.pl \
 	094_*.pl 055_*.pl 047_*.pl 072_*.pl 060_*.pl 045_*.pl 042_*.pl 010_*.pl))
 PROVE_TESTS := $(LONG_FIRST) $(filter-out $(LONG_FIRST),$(PROVE_TESTS))
 

@@ -421,7 +421,10 @@ report_cell_design_low(const ReportData *r, const ReportCell *c, StatsDesign *ou
 
 /* ---- what a build, a restart and a round cost here ---- */
 
-/* The wall time of a run: as recorded, or (older results) pgbench's and the reset's. */
+/*
+ * The wall time of a run: as recorded, or for one that failed before its
+ * end, what it recorded of pgbench's and the reset's.
+ */
 static double
 run_wall(const ReportRun *run)
 {

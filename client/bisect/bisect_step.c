@@ -436,8 +436,7 @@ decision_of(json_t *o, const BisectStep *s, const char *what, BisectAnswer *a, c
 
 	if (!bisect_answer_parse(d, a))
 	{
-		*error = psprintf("%s/summary.json has no decision of %s (made by an older pgbench_ext? run \"%s report %s\" to write it again)",
-						  s->dir, what, progname, s->dir);
+		*error = psprintf("%s/summary.json has no decision of %s", s->dir, what);
 		return false;
 	}
 	return true;
@@ -473,8 +472,8 @@ counted_answer(json_t *summary, BisectStep *s, char **error)
  * (differs from the good end, or the same within the threshold); a middle
  * state by its decision against the halfway point, the reference its
  * step's looks tested (bisect_side_answer()).  A middle step without that
- * reference (made by an older pgbench_ext) is undecided, so that the next
- * attempt measures it with one.
+ * reference (summary.json is data: a directory of the bisect edited since)
+ * is undecided, so that the next attempt measures it with one.
  */
 static bool
 tps_answer(const Bisect *b, json_t *summary, BisectStep *s, char **error)
@@ -520,6 +519,15 @@ read_answer(const Bisect *b, BisectStep *s, char **error)
 
 	if (summary == NULL)
 		return false;
+	/* report writes summary.json anew from the directory, in this format */
+	if (!json_is_string(json_object_get(summary, "format")) ||
+		strcmp(json_string_value(json_object_get(summary, "format")), RESULTS_FORMAT) != 0)
+	{
+		*error = psprintf("%s/summary.json is not of results format %s, the one this pgbench_ext reads: run \"%s report %s\" to write it again",
+						  s->dir, RESULTS_FORMAT, progname, s->dir);
+		json_decref(summary);
+		return false;
+	}
 	ok = b->counted ? counted_answer(summary, s, error) : tps_answer(b, summary, s, error);
 	json_decref(summary);
 	s->done = ok;

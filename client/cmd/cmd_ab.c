@@ -23,7 +23,8 @@
 static void
 ab_usage(void)
 {
-	printf("%s ab compares variants given as flags, without an experiment file.\n\n", progname);
+	printf("%s ab: which variants given as flags are faster, and is it real?\n\n", progname);
+	printf("The experiment of \"%s run FILE\", given as flags instead of a file.\n\n", progname);
 	printf("Usage:\n");
 	printf("  %s ab [EXPERIMENT OPTION]... --variant NAME [VARIANT OPTION]... --variant NAME ...\n", progname);
 	printf("\nExperiment options (the keys of [experiment]):\n");
@@ -72,7 +73,7 @@ ab_usage(void)
 	printf("  -o, --output=DIR         results directory\n");
 	printf("      --build-only         build the variants given --source, print where each\n"
 		   "                           is installed, run nothing\n");
-	printf("      --check              print the pre-flight, as \"%s check FILE\" does for a\n"
+	printf("      --check              print the pre-flight, as \"%s run FILE --check\" does for a\n"
 		   "                           file (what the host allows, whether the budget can\n"
 		   "                           decide 2%%), run nothing\n", progname);
 	printf("  -v, --verbose            at the end, the noise by level and the designs too\n");
@@ -179,8 +180,6 @@ static struct option ab_options[] = {
 	{"configure", required_argument, NULL, 29},
 	{"lto", required_argument, NULL, 30},
 	{"build-seeds", required_argument, NULL, 31},
-	/* the old name of --build-seeds (docs/experiments.md#old-names) */
-	{"layout-seeds", required_argument, NULL, 31},
 	{"pgo", required_argument, NULL, 32},
 	{"symbols", required_argument, NULL, 46},
 	{"cluster", required_argument, NULL, 33},

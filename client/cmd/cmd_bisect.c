@@ -44,8 +44,9 @@
 static void
 bisect_usage(void)
 {
-	printf("%s bisect finds the first state of a patch series or of a range of commits\n"
-		   "that differs from the good end, building each state it measures.\n\n", progname);
+	printf("%s bisect: which patch or commit of a series first changes performance?\n\n", progname);
+	printf("It finds the first state of a patch series or of a range of commits that\n"
+		   "differs from the good end, building each state it measures.\n\n");
 	printf("Usage:\n");
 	printf("  %s bisect FILE [-o DIR] [--good K] [--bad K] [--retries N] [--seed N]\n", progname);
 	printf("  %s bisect FILE --commits GOOD..BAD [-o DIR] [--retries N] [--seed N]\n", progname);

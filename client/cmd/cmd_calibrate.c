@@ -69,9 +69,10 @@
 static void
 calibrate_usage(void)
 {
-	printf("%s calibrate measures, on this machine, the false-positive rate of the\n"
-		   "verdicts (A/A), the detection rate of a known injected slowdown, and the noise.\n\n",
+	printf("%s calibrate: how often do verdicts err on this machine, and how noisy is it?\n\n",
 		   progname);
+	printf("It measures the false-positive rate of the verdicts (A/A), the detection\n"
+		   "rate of a known injected slowdown, and the noise.\n\n");
 	printf("Usage:\n");
 	printf("  %s calibrate [OPTION]...\n", progname);
 	printf("\nOptions:\n");

@@ -1,9 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * cmd_check.h
- *		What "pgbench_ext check" (cmd_check.c) shares with "run" and "ab":
- *		the pre-flight a run prints before its first run, and check's of an
- *		experiment, which "ab --check" prints too.
+ *		The pre-flight (cmd_check.c) that "run" and "ab" print before their
+ *		first run, and the dry run that prints it alone: their "--check".
  *
  *-------------------------------------------------------------------------
  */

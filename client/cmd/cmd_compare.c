@@ -23,9 +23,10 @@
 static void
 compare_usage(void)
 {
-	printf("%s compare puts the same cells of two experiments side by side: each variant\n"
-		   "of DIR_B against the same variant of DIR_A, and each experiment's effect\n"
-		   "(variant against its baseline) in both.\n\n", progname);
+	printf("%s compare: did a variant, or an effect, change between two experiments?\n\n", progname);
+	printf("It puts the same cells of two experiments side by side: each variant of\n"
+		   "DIR_B against the same variant of DIR_A, and each experiment's effect\n"
+		   "(variant against its baseline) in both, with whether the two agree.\n\n");
 	printf("Usage:\n  %s compare [OPTION]... DIR_A DIR_B\n\n", progname);
 	printf("Options:\n");
 	printf("  --baseline NAME   the baseline variant in both (default: each one's first)\n");

@@ -17,9 +17,9 @@
 static void
 env_usage(void)
 {
-	printf("%s env prints what about a server and its host can change a benchmark:\n"
-		   "build flags, assertions, key settings, every changed setting, CPU and caches.\n\n",
-		   progname);
+	printf("%s env: what about a server and its host can change a benchmark?\n\n", progname);
+	printf("It prints build flags, assertions, key settings, every changed setting,\n"
+		   "CPU and caches.\n\n");
 	printf("Usage:\n");
 	printf("  %s env [OPTION]... [CONNINFO]\n", progname);
 	printf("\nOptions:\n");

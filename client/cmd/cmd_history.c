@@ -46,10 +46,11 @@ typedef struct HistoryOptions
 static void
 history_usage(void)
 {
-	printf("%s history finds where the results of one experiment, run again and again\n"
-		   "over builds or dates, shifted: each results directory is one point (in the\n"
-		   "order given), the geometric mean of one variant's counted runs in one cell.\n\n",
+	printf("%s history: where did one cell's tps shift over a series of experiments?\n\n",
 		   progname);
+	printf("The series is one experiment run again and again over builds or dates:\n"
+		   "each results directory is one point (in the order given), the geometric\n"
+		   "mean of one variant's counted runs in one cell.\n\n");
 	printf("Usage:\n  %s history [OPTION]... DIR...\n\n", progname);
 	printf("Options:\n");
 	printf("      --variant NAME       the variant whose runs make a point (default: the first)\n");

@@ -46,11 +46,12 @@
 static void
 import_usage(void)
 {
-	printf("%s import loads results directories, of any number of hosts, into the\n"
+	printf("%s import: how are results of many hosts queried together from psql?\n\n", progname);
+	printf("It loads results directories, of any number of hosts, into the\n"
 		   "extension's tables of one database (pgbench_ext.experiments, variants, runs,\n"
 		   "machines, experiment_sources, and the profile_* tables when an experiment\n"
 		   "has profiles) for analysis from psql.  Importing a directory again adds only\n"
-		   "the runs that are not there yet.\n\n", progname);
+		   "the runs that are not there yet.\n\n");
 	printf("Usage:\n  %s import [OPTION]... DIR... [CONNINFO]\n\n", progname);
 	printf("Options:\n");
 	printf("  -?, --help               show this help, then exit\n");

@@ -33,9 +33,10 @@
 static void
 layout_usage(void)
 {
-	printf("%s layout shows where the fields of SnapshotData, PGPROC, PROC_HDR and\n"
+	printf("%s layout: where do shared structs' fields lie on cache lines; what moved?\n\n", progname);
+	printf("It shows where the fields of SnapshotData, PGPROC, PROC_HDR and\n"
 		   "VariableCacheData fall on cache lines in a server build, and what changed\n"
-		   "between two builds (e.g. a patch that reorders fields).\n\n", progname);
+		   "between two builds (e.g. a patch that reorders fields).\n\n");
 	printf("Usage:\n");
 	printf("  %s layout [OPTION]... [CONNINFO]          print one layout\n", progname);
 	printf("  %s layout [OPTION]... --save FILE [CONNINFO]\n", progname);

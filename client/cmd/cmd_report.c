@@ -65,8 +65,9 @@ report_parse_options(int argc, char **argv, const char *command, void (*usage) (
 static void
 report_usage(void)
 {
-	printf("%s report re-renders the verdict table, report.md, report.html with its plots,\n"
-		   "summary.json and benchstat.txt from a results directory alone.\n\n", progname);
+	printf("%s report: what did an experiment find, on one machine or across several?\n\n", progname);
+	printf("It renders the verdict table, report.md, report.html with its plots,\n"
+		   "summary.json and benchstat.txt from a results directory alone.\n\n");
 	printf("Usage:\n  %s report [OPTION]... DIR\n", progname);
 	printf("  %s report [OPTION]... DIR1 DIR2...\n\n", progname);
 	printf("With several directories, one experiment run on several machines: each\n"

@@ -1,9 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * cmd_run.c
- *		"pgbench_ext run": an experiment file, --resume, --rerun; and what
- *		"pgbench_ext ab" (cmd_ab.c) shares with it: the plan's seed, the
- *		checks and the pre-flight before the runner (cmd_run.h).
+ *		"pgbench_ext run": an experiment file, its dry run (--check),
+ *		--resume, --rerun; and what "pgbench_ext ab" (cmd_ab.c) shares with
+ *		it: the plan's seed, the checks and the pre-flight before the runner
+ *		(cmd_run.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -33,10 +34,12 @@
 static void
 run_usage(void)
 {
-	printf("%s run executes an experiment: every variant in every cell, in randomized\n"
-		   "interleaved rounds, with each run recorded as it ends.\n\n", progname);
+	printf("%s run: which variants of an experiment file are faster, and is it real?\n\n", progname);
+	printf("It runs every variant in every cell, in randomized interleaved rounds,\n"
+		   "records each run as it ends, and prints the verdicts.\n\n");
 	printf("Usage:\n");
 	printf("  %s run FILE [-o DIR] [--seed N]\n", progname);
+	printf("  %s run FILE --check\n", progname);
 	printf("  %s run --resume DIR\n", progname);
 	printf("  %s run --rerun DIR -o NEWDIR [--seed N]\n", progname);
 	printf("\nOptions:\n");
@@ -47,6 +50,9 @@ run_usage(void)
 	printf("      --max-restarts=N     postmaster deaths tolerated per variant (default 3)\n");
 	printf("      --build-only         build the variants that name a source tree, print\n"
 		   "                           where each is installed, run nothing\n");
+	printf("      --check              the dry run: print the pre-flight (what this host\n"
+		   "                           allows, the noise it showed for such a load, whether\n"
+		   "                           the budget or rounds can decide 2%%), run nothing\n");
 	printf("  -v, --verbose            at the end, the noise by level and the designs too\n");
 	printf("  -?, --help               show this help, then exit\n");
 	printf("\nThe experiment file format: docs/experiments.md of pgbench_ext's sources.\n");
@@ -179,6 +185,7 @@ cmd_run(int argc, char **argv)
 		{"seed", required_argument, NULL, 3},
 		{"max-restarts", required_argument, NULL, 4},
 		{"build-only", no_argument, NULL, 5},
+		{"check", no_argument, NULL, 6},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, '?'},
 		{NULL, 0, NULL, 0}
@@ -186,6 +193,7 @@ cmd_run(int argc, char **argv)
 	ExperimentSpec spec;
 	RunOptions	ropts = {0};
 	const char *seed_arg = NULL;
+	bool		check = false;
 	int			c;
 	char	   *error;
 
@@ -222,6 +230,9 @@ cmd_run(int argc, char **argv)
 			case 5:
 				ropts.build_only = true;
 				break;
+			case 6:
+				check = true;
+				break;
 			default:
 				pg_log_error_hint("Try \"%s run --help\" for more information.", progname);
 				exit(EXIT_USAGE);
@@ -229,6 +240,8 @@ cmd_run(int argc, char **argv)
 	}
 
 	experiment_init(&spec);
+	if (check && (ropts.resume || ropts.rerun_of || ropts.build_only))
+		usage_error("run", "--check takes an experiment file alone: it checks the experiment against this host and runs nothing");
 	if (ropts.resume)
 	{
 		if (optind < argc || ropts.rerun_of || seed_arg || ropts.build_only)
@@ -254,6 +267,8 @@ cmd_run(int argc, char **argv)
 			log_error_text(error);
 			exit(EXIT_USAGE);
 		}
+		if (check)
+			return check_execute(&spec, argv[optind]);
 	}
 	run_choose_seed(&spec, seed_arg);
 	if (ropts.results_dir == NULL)

@@ -16,7 +16,6 @@ extern int	cmd_env(int argc, char **argv);
 extern int	cmd_layout(int argc, char **argv);
 extern int	cmd_run(int argc, char **argv);
 extern int	cmd_ab(int argc, char **argv);
-extern int	cmd_check(int argc, char **argv);
 extern int	cmd_calibrate(int argc, char **argv);
 extern int	cmd_report(int argc, char **argv);
 extern int	cmd_compare(int argc, char **argv);

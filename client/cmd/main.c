@@ -24,14 +24,13 @@ typedef struct Command
 } Command;
 
 static const Command commands[] = {
-	{"run", cmd_run, "run an experiment file (or --resume, --rerun one)"},
+	{"run", cmd_run, "run an experiment file (or --resume, --rerun one; --check: the dry run)"},
 	{"ab", cmd_ab, "compare variants given as flags"},
-	{"check", cmd_check, "what this host allows an experiment file, without running it"},
 	{"calibrate", cmd_calibrate, "measure false positives, detection and noise on this machine"},
-	{"report", cmd_report, "re-render the verdict table, reports and plots of a results directory"},
-	{"compare", cmd_compare, "compare the same cells of two results directories"},
+	{"report", cmd_report, "what an experiment found, on one machine or across several"},
+	{"compare", cmd_compare, "whether a variant or an effect changed between two experiments"},
 	{"import", cmd_import, "load results directories of any hosts into one database"},
-	{"history", cmd_history, "change points of one experiment's results over builds or dates"},
+	{"history", cmd_history, "where one cell's tps shifted over a series of experiments"},
 	{"bisect", cmd_bisect, "the first patch or commit of a series that changes performance"},
 	{"env", cmd_env, "show the server's build, settings and host facts"},
 	{"layout", cmd_layout, "show, save or diff the cache-line layout of shared structs"},
@@ -40,8 +39,9 @@ static const Command commands[] = {
 static void
 usage(void)
 {
-	printf("%s compares PostgreSQL builds, patches and settings with pgbench and\n"
-		   "tells whether a difference is real.\n\n", progname);
+	printf("%s: is a build, patch or setting of PostgreSQL faster, and is it real?\n\n", progname);
+	printf("It compares builds, patches and settings with pgbench and gives each\n"
+		   "difference a verdict with its confidence interval.\n\n");
 	printf("Usage:\n");
 	printf("  %s [OPTION]... COMMAND [ARG]...\n\n", progname);
 	printf("Commands:\n");

@@ -93,7 +93,7 @@ typedef struct ReportRun
 	bool		warmup;
 	bool		after_start;	/* the warm-up run after a start (round 0) */
 	int			partner;		/* schedule = duet: the variant planned beside it, -1 for none */
-	char	   *build;			/* the levels: "" and 0 in results of older versions */
+	char	   *build;			/* the levels */
 	int			build_seed;
 	int			instance;
 	char	   *status;			/* ok, failed, interrupted */
@@ -101,7 +101,7 @@ typedef struct ReportRun
 	double		tps;			/* NAN when absent */
 	double		latency_avg_ms;
 	double		duration_s;
-	double		wall_s;			/* NAN in results of older versions */
+	double		wall_s;			/* NAN for a run that failed before its end */
 	double		reset_s;
 	long long	transactions;
 	int			checkpoints;
@@ -244,7 +244,7 @@ typedef struct ReportData
 	ExperimentSpec spec;
 	int			baseline;
 	StatsOptions opt;
-	int			restart_rounds; /* rounds per instance; 0: never (and older results) */
+	int			restart_rounds; /* rounds per instance; 0: never */
 	StatsDesignCost cost;		/* measured: a build, a restart, a round */
 	double		design_effect;	/* the change the designs are for */
 

@@ -155,7 +155,8 @@ report_summary_json(const ReportData *r)
 		json_array_append_new(warnings, json_string(r->warnings[i]));
 	for (int i = 0; i < r->ndeclared; i++)
 		json_array_append_new(declared, json_string(r->declared[i]));
-	return json_pack("{s:s, s:f, s:f, s:i, s:{s:f, s:f, s:f}, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o?, s:o}",
+	return json_pack("{s:s, s:s, s:f, s:f, s:i, s:{s:f, s:f, s:f}, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o?, s:o}",
+					 "format", RESULTS_FORMAT,
 					 "baseline", report_variant_name(r, r->baseline),
 					 "alpha", r->opt.alpha, "noise", r->opt.noise,
 					 "restart_rounds", r->restart_rounds,

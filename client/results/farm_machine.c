@@ -15,8 +15,6 @@
  * and the extension's environment() rows of category "machine" (caches,
  * governor, turbo) from the first variant that has them.  It is computed
  * from the results each time they are read, never trusted from them.
- * Results written before these facts were recorded have a fingerprint of
- * the four they hold (architecture, CPUs, host name, kernel).
  *
  *-------------------------------------------------------------------------
  */

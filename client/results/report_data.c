@@ -15,7 +15,6 @@
  */
 #include "client.h"
 #include "stats.h"
-#include "build_seeds.h"
 #include "report.h"
 #include "results.h"
 
@@ -82,12 +81,6 @@ read_runs_csv(ReportData *r, char **error)
 	c_duration = runs_csv_column(t, "duration_s");
 	c_wall = runs_csv_column(t, "wall_s");
 	c_reset = runs_csv_column(t, "reset_s");
-	if (c_tps < 0)
-	{
-		*error = psprintf("\"%s\" has no column \"tps\"", t->path);
-		return false;
-	}
-
 	r->runs = pg_malloc0(sizeof(ReportRun) * (t->nrows + 1));
 	for (int i = 0; i < t->nrows; i++)
 	{
@@ -103,8 +96,7 @@ read_runs_csv(ReportData *r, char **error)
 		run->after_start = run->warmup && run->round == 0;
 		run->build = pg_strdup(field_str(fl, c_build));
 		run->build_seed = atoi(field_str(fl, c_seed));
-		/* results without the column: one instance of each server */
-		run->instance = c_instance < 0 ? 1 : atoi(field_str(fl, c_instance));
+		run->instance = atoi(field_str(fl, c_instance));
 		run->duration_s = field_double(fl, c_duration);
 		run->wall_s = field_double(fl, c_wall);
 		run->reset_s = field_double(fl, c_reset);
@@ -145,18 +137,14 @@ sample_add(const ReportData *r, ReportSample *smp, int i)
 	smp->rounds[smp->n] = run->round;
 	smp->run_ids[smp->n] = run->run_id;
 	smp->instances[smp->n] = run->instance;
-	/* older results have no seed column: the name tells */
-	if (run->build_seed > 0)
-		smp->seeds[smp->n] = run->build_seed;
-	else
-		(void) build_seeds_base(run->variant, &smp->seeds[smp->n]);
+	smp->seeds[smp->n] = run->build_seed;
 	smp->run_index[smp->n] = i;
 	smp->n++;
 }
 
 /*
  * Each run's partner, the variant the plan in experiment.json ran beside
- * it (results of older versions, and interleaved ones, have none).
+ * it (interleaved ones have none).
  */
 static bool
 read_partners(ReportData *r)
@@ -247,7 +235,6 @@ report_read(const char *dir, const char *baseline, char **error)
 						  experiment_variant_names(&r->spec));
 		return NULL;
 	}
-	/* older results have no "restart": never */
 	r->restart_rounds = results_restart_rounds(r->experiment);
 	r->design_effect = r->opt.noise + 0.01;
 	if (!read_runs_csv(r, error))

@@ -131,6 +131,33 @@ recorded_within_limits(const char *dir, json_t *doc, char **error)
 }
 
 /*
+ * Whether experiment.json's "format" is the one this client reads: the
+ * files of a directory of another format (or of none: before 1.0.0) would
+ * be read as what they are not.
+ */
+static bool
+format_known(const char *dir, json_t *doc, char **error)
+{
+	json_t	   *format = json_object_get(doc, "format");
+	char	   *found;
+
+	if (json_is_string(format) && strcmp(json_string_value(format), RESULTS_FORMAT) == 0)
+		return true;
+	if (format == NULL)
+	{
+		*error = psprintf("\"%s/experiment.json\" has no \"format\": a results directory of no release of pgbench_ext (formats are numbered from 1.0 on), which this pgbench_ext (%s) does not read; it reads results format %s\nhint: Run the experiment again with this pgbench_ext.",
+						  dir, PGBENCH_EXT_VERSION, RESULTS_FORMAT);
+		return false;
+	}
+	found = json_dumps(format, JSON_ENCODE_ANY | JSON_COMPACT);
+	*error = psprintf("\"%s/experiment.json\" is of results format %s, which this pgbench_ext (%s) does not read; it reads results format %s\nhint: Read it with the pgbench_ext that wrote it (its \"pgbench_ext_version\"), or one that reads its format.",
+					  dir, found ? escape_text(found, ESCAPE_TERMINAL) : "(unprintable)", PGBENCH_EXT_VERSION,
+					  RESULTS_FORMAT);
+	free(found);
+	return false;
+}
+
+/*
  * A results directory's experiment.json with its recorded specification
  * rebuilt in spec: what --resume, --rerun, report and calibrate start from.
  */
@@ -139,7 +166,7 @@ results_read_spec(const char *dir, ExperimentSpec *spec, char **error)
 {
 	json_t	   *doc = results_read_json(dir, "experiment.json", error);
 
-	if (doc != NULL && !recorded_within_limits(dir, doc, error))
+	if (doc != NULL && (!format_known(dir, doc, error) || !recorded_within_limits(dir, doc, error)))
 	{
 		json_decref(doc);
 		return NULL;
@@ -155,8 +182,8 @@ results_read_spec(const char *dir, ExperimentSpec *spec, char **error)
 
 /*
  * The rounds per start of the servers an experiment ran with (its
- * experiment.json's "restart"), 0 for never and for results of before
- * restarts, or for a value that is not a whole number in range.
+ * experiment.json's "restart"), 0 for never, or for a value that is not
+ * a whole number in range.
  */
 int
 results_restart_rounds(json_t *experiment)
@@ -230,7 +257,7 @@ static const char *const number_columns[] = {
 	"snapshot_reuse_ns_p90", "snapshot_xcnt", "snapshot_procs", "snapshot_probes",
 };
 
-/* Whole numbers of the levels: round, build seed, instance (when present). */
+/* Whole numbers of the levels: round, build seed, instance. */
 static const char *const level_columns[] = {"round", "build_seed", "instance"};
 
 /*
@@ -321,7 +348,9 @@ check_row(const RunsCsv *t, char **f, const void *arg, char **problem)
 RunsCsv *
 results_read_runs(const char *dir, const ExperimentSpec *spec, char **error)
 {
-	static const char *const required[] = {"run_id", "variant", "script", "clients", "status"};
+	/* the columns a report, --resume and import read; results format 1.0 has them all */
+	static const char *const required[] = {"run_id", "round", "variant", "script", "clients", "warmup",
+	"build", "build_seed", "instance", "wall_s", "tps", "status"};
 
 	return results_read_csv(psprintf("%s/runs.csv", dir), required, lengthof(required),
 							check_row, spec, damaged_hint, error);
@@ -370,9 +399,7 @@ is_warmup_after_start(const RunsCsv *t, int i)
  * recorded as interrupted are moved to interrupted.csv, so that after the
  * resumed experiment runs.csv holds each planned run exactly once.  A
  * runs.csv of another version's columns is refused: the lines appended
- * would not match its header.  One whose columns were since renamed
- * (layout_seed) is the same columns: it is written again with the new
- * header.
+ * would not match its header.
  */
 bool *
 results_completed_runs(const char *dir, const ExperimentSpec *spec, int nruns,
@@ -549,7 +576,7 @@ results_append_instance(const char *dir, const InstanceRecord *r, char **error)
 
 /*
  * DIR/instances.csv, checked as runs.csv is; an empty table when the
- * directory has none (before its first start, or from an older version).
+ * directory has none (before its first start).
  */
 RunsCsv *
 results_read_instances(const char *dir, const ExperimentSpec *spec, char **error)

@@ -15,6 +15,10 @@
  *                     number, when, how long stop and start took, why
  *   clusters/NAME     managed clusters (data, server.log)
  *
+ * experiment.json's "format" is the version of all these files together
+ * (docs/formats.md): written when the directory is made, checked before
+ * anything else of it is read.
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef PGBENCH_EXT_RESULTS_H
@@ -22,6 +26,14 @@
 
 #include "plan.h"
 #include "results_csv.h"
+
+/*
+ * The results directory's format this client writes, and the only one it
+ * reads.  A change to any file of the directory that an earlier reader
+ * would misread comes with a new format, its upgrade documented and a test
+ * that reads this one (docs/formats.md).
+ */
+#define RESULTS_FORMAT "1.0"
 
 /*
  * What the snapshot probe measured during one run (snapshot_probe.c): ns

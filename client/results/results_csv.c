@@ -9,8 +9,7 @@
  * needs, every line has the header's number of fields and a line end,
  * quotes are closed, and the caller's check accepts the row; anything
  * else is an error naming the file and the line.  Columns are found by
- * name, so that a later version's extra columns shift nothing, and a
- * column renamed since is read under its new name.
+ * name, so that a later version's extra columns shift nothing.
  *
  *-------------------------------------------------------------------------
  */
@@ -146,26 +145,7 @@ results_check_numbers(const RunsCsv *t, char **f, const char *const *columns, in
 	return true;
 }
 
-/*
- * Columns renamed since results directories were first written, old name
- * first: a file written before is read as if it had the new name
- * (docs/experiments.md#old-names).
- */
-static const char *const renamed_columns[][2] = {
-	{"layout_seed", "build_seed"},
-};
-
-/* The header's names, renamed columns under their new names. */
-static void
-rename_old_columns(RunsCsv *t)
-{
-	for (int i = 0; i < t->ncols; i++)
-		for (int k = 0; k < lengthof(renamed_columns); k++)
-			if (strcmp(t->columns[i], renamed_columns[k][0]) == 0)
-				t->columns[i] = (char *) renamed_columns[k][1];
-}
-
-/* The header's names (as read, renamed columns new) joined by commas. */
+/* The header's names joined by commas. */
 char *
 results_csv_header(const RunsCsv *t)
 {
@@ -233,7 +213,6 @@ results_read_csv(const char *path, const char *const *required, int nrequired,
 			t->columns = fields;
 			t->ncols = n;
 			t->header = pnstrdup(line, len);
-			rename_old_columns(t);
 			for (int i = 0; i < nrequired && problem == NULL; i++)
 				if (runs_csv_column(t, required[i]) < 0)
 				{

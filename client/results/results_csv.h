@@ -17,7 +17,7 @@ typedef struct RunsCsv
 	char	   *path;
 	int			ncols;
 	char	   *header;			/* the first line as written, line end included */
-	char	  **columns;		/* its names, a renamed column's the new one */
+	char	  **columns;		/* its names */
 	int			nrows;
 	char	 ***rows;			/* nrows rows of ncols fields each */
 	char	  **lines;			/* each row as written, line end included */

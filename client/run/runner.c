@@ -115,7 +115,8 @@ write_experiment_json(Experiment *x, const RunOptions *opts, const BudgetPlan *b
 									  "pgbench_init_s", vs->pgbench_init_s,
 									  "build", v->build));
 	}
-	doc = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:{s:i, s:i, s:s}}",
+	doc = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:{s:i, s:i, s:s}}",
+					"format", RESULTS_FORMAT,
 					"pgbench_ext_version", PGBENCH_EXT_VERSION,
 					"written_at", now,
 					"spec", experiment_to_json(x->spec),
@@ -335,10 +336,8 @@ plan_as_recorded(const Experiment *x, char **error)
 		json_t	   *is = json_array_get(now, i);
 		static const char *const keys[] = {"run_id", "round", "variant", "duet_first"};
 
-		/* keys an older version did not record are not compared */
 		for (int k = 0; same && k < lengthof(keys); k++)
-			same = json_object_get(was, keys[k]) == NULL ||
-				json_equal(json_object_get(was, keys[k]), json_object_get(is, keys[k]));
+			same = json_equal(json_object_get(was, keys[k]), json_object_get(is, keys[k]));
 	}
 	json_decref(now);
 	json_decref(doc);

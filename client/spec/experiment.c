@@ -568,37 +568,10 @@ add_setting(const VariantSpec *v, const char *key, const char *value,
 	return true;
 }
 
-/*
- * Keys renamed since results directories were first written, old name
- * first: experiment files, ab's flags and the experiment.json of results
- * directories written before still give them, and they mean the new key
- * (docs/experiments.md#old-names).
- */
-static const char *const experiment_old_keys[][2] = {
-	{"layout_seeds", "build_seeds"},
-	{"layout_seed", "build_seed"},
-	{NULL, NULL}
-};
-
-/* The key an old name stands for; any other key is itself. */
-static const char *
-experiment_current_key(const char *key)
-{
-	for (int i = 0; experiment_old_keys[i][0]; i++)
-		if (strcmp(key, experiment_old_keys[i][0]) == 0)
-			return experiment_old_keys[i][1];
-	return key;
-}
-
-/*
- * One [variant] key; given names the key as written (an old name too),
- * for the messages.
- */
+/* One [variant] key */
 static bool
-set_variant_key(VariantSpec *v, const char *given, const char *value, char **error)
+set_variant_key(VariantSpec *v, const char *key, const char *value, char **error)
 {
-	const char *key = experiment_current_key(given);
-
 	if (strcmp(key, "bindir") == 0)
 		v->bindir = pg_strdup(value);
 	else if (strcmp(key, "conninfo") == 0)
@@ -662,13 +635,13 @@ set_variant_key(VariantSpec *v, const char *given, const char *value, char **err
 	{
 		if (!parse_int(value, 1, 64, strcmp(key, "build_seeds") == 0 ? &v->build_seeds : &v->build_seed))
 		{
-			*error = psprintf("%s must be a whole number from 1 to 64, got \"%s\" in variant \"%s\"", given, value, v->name);
+			*error = psprintf("%s must be a whole number from 1 to 64, got \"%s\" in variant \"%s\"", key, value, v->name);
 			return false;
 		}
 	}
 	else
 	{
-		*error = psprintf("unknown key \"%s\" in [variant %s]; known keys: bindir, conninfo, cluster, set, session_set, extension, initdb_args, snapshot_probe, source, patch, cflags, configure, pgo, lto, symbols, build_seeds", given, v->name);
+		*error = psprintf("unknown key \"%s\" in [variant %s]; known keys: bindir, conninfo, cluster, set, session_set, extension, initdb_args, snapshot_probe, source, patch, cflags, configure, pgo, lto, symbols, build_seeds", key, v->name);
 		return false;
 	}
 	return true;

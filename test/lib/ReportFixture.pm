@@ -10,10 +10,15 @@ use warnings;
 use File::Path qw(make_path);
 use JSON::PP;
 
-my @columns = qw(run_id round variant script clients jobs warmup started_at duration_s
-  reset_s tps latency_avg_ms latency_stddev_ms transactions failed_tx status
-  checkpoints_during autovacuum_during cpu_user_us_per_tx cpu_sys_us_per_tx
-  voluntary_switches_per_tx involuntary_switches_per_tx blks_hit blks_read wal_bytes reason);
+# runs.csv's columns in results format 1.0 (docs/formats.md), which
+# experiment.json's "format" names
+my @columns = qw(run_id round variant script clients jobs warmup build build_seed instance
+  started_at duration_s wall_s reset_s tps latency_avg_ms latency_stddev_ms transactions
+  failed_tx status checkpoints_during autovacuum_during cpu_user_us_per_tx cpu_sys_us_per_tx
+  voluntary_switches_per_tx involuntary_switches_per_tx blks_hit blks_read wal_bytes
+  buffers_written_checkpointer buffers_written_bgwriter buffers_written_backends
+  snapshot_full_ns_median snapshot_full_ns_p90 snapshot_reuse_ns_median snapshot_reuse_ns_p90
+  snapshot_xcnt snapshot_procs snapshot_probes reason);
 
 my $duration = 10;
 
@@ -88,7 +93,10 @@ sub new_run
 	return {
 		%r,
 		script => $r{script} // 'default', jobs => $r{clients}, warmup => 'false',
-		started_at => '2026-01-01T00:00:00Z', duration_s => $duration, reset_s => 0.1,
+		# a build seed's variant is NAME@seedK, as the client names it (build_seeds.c)
+		build => '/usr/lib/postgresql/15/bin', build_seed => ($r{variant} =~ /\@seed(\d+)$/ ? $1 : 0), instance => 1,
+		started_at => '2026-01-01T00:00:00Z', duration_s => $duration,
+		wall_s => defined $tps ? $duration + 0.1 : '', reset_s => 0.1,
 		tps => defined $tps ? sprintf('%.3f', $tps) : '',
 		latency_avg_ms => defined $tps ? sprintf('%.4f', 1000 * $r{clients} / $tps) : '',
 		latency_stddev_ms => '0.1',
@@ -98,7 +106,7 @@ sub new_run
 		cpu_user_us_per_tx => $r{cpu_user_us_per_tx}, cpu_sys_us_per_tx => 5,
 		voluntary_switches_per_tx => 1, involuntary_switches_per_tx => 0.1,
 		blks_hit => defined $tps ? 10 * int($tps * $duration + 0.5) : '',
-		blks_read => 0, wal_bytes => '', reason => $r{reason} // '',
+		blks_read => 0, wal_bytes => '', snapshot_probes => 0, reason => $r{reason} // '',
 	};
 }
 
@@ -147,7 +155,7 @@ sub write_dir
 	print $f JSON::PP->new->canonical->pretty->encode({
 		spec => $spec, variants => \%vjson, plan => [],
 		machine => $o{machine} // { arch => 'x86_64', cpus => 2, hostname => 'fixture', kernel => '6.0' },
-		pgbench_ext_version => '0.1.0', written_at => $o{written_at} // '2026-01-01T00:00:00Z' });
+		format => '1.0', pgbench_ext_version => '1.0.0', written_at => $o{written_at} // '2026-01-01T00:00:00Z' });
 	close $f;
 
 	open my $csv, '>', "$dir/runs.csv" or die $!;

@@ -1,5 +1,6 @@
-# Command-line handling that needs no server: --help, --version, and a table
-# of usage errors, each with its message and exit status 2
+# Command-line handling that needs no server: --help (each command's first
+# line its question, in one line), --version, and a table of usage errors,
+# each with its message and exit status 2
 # (in the manner of src/bin/pgbench/t/002_pgbench_no_server.pl); getopt's
 # errors are the client's own messages, an argument's control characters
 # and bytes that are not UTF-8 shown escaped.
@@ -23,10 +24,32 @@ command_like([ $prog, '--help' ], qr/Usage:.*Commands:.*env/s, '--help lists the
 command_like([ $prog, 'env', '--help' ], qr/Usage:.*env .*CONNINFO.*--host/s,
 	'env --help shows connection options');
 
+# one question per command, stated by the first line of its --help; one
+# spelling of the dry run (--check of run and ab, no command of its own)
+my ($help) = run_command([ $prog, '--help' ]);
+like($help, qr/\Apgbench_ext: [^\n]+\?\n\n/, 'pgbench_ext --help: its question first, in one line');
+my ($list) = $help =~ /^Commands:\n(.*?)\n\n/ms;
+my @commands = map { /^  (\w+) / } split /\n/, $list // '';
+is("@commands", 'run ab calibrate report compare import history bisect env layout', 'the commands');
+foreach my $command (@commands)
+{
+	my ($out) = run_command([ $prog, $command, '--help' ]);
+	like($out, qr/\Apgbench_ext $command: [^\n]+\?\n\n/, "$command --help: its question first, in one line");
+}
+my %first = map { my ($out) = run_command([ $prog, $_, '--help' ]); ($out =~ /\A([^\n]*)/)[0] => $_ } @commands;
+is(scalar keys %first, scalar @commands, 'no two commands ask the same question');
+foreach my $command ('run', 'ab')
+{
+	my ($out) = run_command([ $prog, $command, '--help' ]);
+	like($out, qr/^      --check +\S/m, "$command --help: --check, the dry run");
+}
+
 # [ description, arguments, expected stderr ]
 my @usage_errors = (
 	[ 'no command', [], qr/error: no command given.*hint: Try "pgbench_ext --help"/s ],
 	[ 'unknown command', ['frobnicate'], qr/error: unrecognized command "frobnicate"/ ],
+	[ 'no check command: the dry run is --check', [ 'check', 'x.ini' ], qr/error: unrecognized command "check"/ ],
+	[ '--check with --resume', [ 'run', '--resume', 'x', '--check' ], qr/error: --check takes an experiment file alone/ ],
 	[ 'unknown global option', ['--frobnicate'], qr/error: unrecognized option "--frobnicate"\n.*hint: Try "pgbench_ext --help"/s ],
 	[ 'unknown env option', [ 'env', '--frobnicate' ], qr/unrecognized option "--frobnicate".*Try "pgbench_ext env --help"/s ],
 	[ 'missing option argument', [ 'env', '--host' ], qr/error: option "--host" requires an argument\n.*Try "pgbench_ext env --help"/s ],

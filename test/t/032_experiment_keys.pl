@@ -2,9 +2,7 @@
 # lists them, from the one table experiment.c keeps with the keys of
 # quiet.c and profile_spec.c — is in docs/experiments.md's key tables and
 # has a flag in "pgbench_ext ab --help" (its name with "-" for "_"); so is
-# every [variant] key.  The old names of renamed keys (the docs' "Old
-# names" table) are no longer listed, but the client still takes each, as
-# a key and as an ab flag, and --help shows the new flag instead.
+# every [variant] key.
 use strict;
 use warnings;
 
@@ -17,7 +15,7 @@ my $base = shared_tempdir();
 open my $f, '>', "$base/unknown.ini" or die $!;
 print $f "[experiment]\nno_such_key = 1\n\n[variant a]\nbindir = /x\n\n[variant b]\nbindir = /x\n";
 close $f;
-my ($rc, $out, $err) = run_client('check', "$base/unknown.ini");
+my ($rc, $out, $err) = run_client('run', "$base/unknown.ini", '--check');
 is($rc, 2, 'an unknown key: a usage error');
 my ($list) = $err =~ /unknown key "no_such_key" in \[experiment\]; known keys: ([^\n]+)/;
 ok($list, 'the error lists the known keys') or diag $err;
@@ -41,7 +39,7 @@ is("@no_flag", '', 'every key has a flag in ab --help');
 open $f, '>', "$base/unknown_variant.ini" or die $!;
 print $f "[variant a]\nbindir = /x\nno_such_key = 1\n";
 close $f;
-($rc, $out, $err) = run_client('check', "$base/unknown_variant.ini");
+($rc, $out, $err) = run_client('run', "$base/unknown_variant.ini", '--check');
 my ($vlist) = $err =~ /unknown key "no_such_key" in \[variant a\]; known keys: ([^\n]+)/;
 ok($vlist, 'the error lists the known variant keys') or diag $err;
 my @vkeys = split /, /, $vlist // '';
@@ -58,31 +56,5 @@ foreach my $key (@vkeys)
 cmp_ok(scalar @vkeys, '>=', 15, scalar(@vkeys) . ' variant keys');
 is("@undocumented", '', 'every variant key is in the [variant] table');
 is("@no_flag", '', 'every variant key has a flag in ab --help');
-
-# old names: taken still, as the new name, but listed nowhere as current
-my ($otable) = $docs =~ /^### Old names\n.*?\n(\| old key \|.*?)\n\n/ms;
-ok($otable, 'docs/experiments.md has the table of old names');
-my @old = grep { /^\| `/ } split /\n/, $otable // '';
-cmp_ok(scalar @old, '>=', 1, scalar(@old) . ' old names');
-foreach my $row (@old)
-{
-	my ($old_key, $old_flag, $now) = $row =~ /^\| `(\w+)` \| (`--[\w-]+`|—) \| `(\w+)`/;
-	ok(defined $now, "a row of old names: $row") or next;
-	ok(!grep({ $_ eq $old_key } @keys, @vkeys), "$old_key: not listed among the keys");
-	unlike($help, qr/--\Q$old_key\E\b/, "$old_key: not in ab --help");
-	(my $now_flag = $now) =~ s/_/-/g;
-	like($help, qr/--\Q$now_flag\E\b/, "$now: in ab --help") if $old_flag ne '—';
-	open $f, '>', "$base/old.ini" or die $!;
-	print $f "[experiment]\n\n[variant a]\nbindir = /x\n$old_key = 0\n";
-	close $f;
-	($rc, $out, $err) = run_client('check', "$base/old.ini");
-	like($err, qr/^pgbench_ext: error: .*\b\Q$old_key\E must /m, "$old_key: a key the client takes (its value checked)");
-	unlike($err, qr/unknown key/, "$old_key: not an unknown key");
-	next if $old_flag eq '—';
-	$old_flag =~ s/`//g;
-	($rc, $out, $err) = run_client('ab', '--variant', 'a', '--bindir', '/x', $old_flag, '0');
-	unlike($err, qr/unrecognized option/, "$old_flag: an ab flag the client takes");
-	like($err, qr/\b\Q$now\E must /, "$old_flag: sets $now");
-}
 
 done_testing();

@@ -74,9 +74,6 @@ my @cases = (
 		qr/lto must be on or off, got "maybe" in variant "C"/ ],
 	[ 'bad build_seeds', [ 'run', experiment_file("$good_experiment$good_variants\[variant C]\nsource = /x\nbuild_seeds = 65\n") ],
 		qr/build_seeds must be a whole number from 1 to 64, got "65" in variant "C"/ ],
-	# the old name of build_seeds: its message names the key as written
-	[ 'bad layout_seeds', [ 'run', experiment_file("$good_experiment$good_variants\[variant C]\nsource = /x\nlayout_seeds = 0\n") ],
-		qr/layout_seeds must be a whole number from 1 to 64, got "0" in variant "C"/ ],
 	[ 'setting without value', [ 'run', experiment_file("$good_experiment\[variant A]\nbindir = $bindir\nset = fsync\n") ],
 		qr/set must be name=value, got "fsync" in variant "A"/ ],
 	[ 'cluster of no variant', [ 'run', experiment_file("$good_experiment$good_variants\[variant C]\ncluster = D\n") ],
@@ -88,8 +85,6 @@ my @cases = (
 	[ 'session setting without value', [ 'run', experiment_file("$good_experiment$good_variants\[variant C]\ncluster = A\nsession_set = work_mem\n") ],
 		qr/session_set must be name=value, got "work_mem" in variant "C"/ ],
 	[ 'ab: cluster of a variant with build seeds', [ 'ab', '--variant', 'A', '--source', '/x', '--build-seeds', '2', '--variant', 'B', '--cluster', 'A' ],
-		qr/variant "B" has cluster = A, but "A" has build_seeds = 2 and runs as that many servers/ ],
-	[ 'ab: the old name --layout-seeds', [ 'ab', '--variant', 'A', '--source', '/x', '--layout-seeds', '2', '--variant', 'B', '--cluster', 'A' ],
 		qr/variant "B" has cluster = A, but "A" has build_seeds = 2 and runs as that many servers/ ],
 	[ 'unknown script', [ 'run', experiment_file("[experiment]\nscript = tpcc\n$good_variants") ],
 		qr/script "tpcc" is neither a builtin \(tpcb-like, simple-update, select-only\) nor a readable file/ ],

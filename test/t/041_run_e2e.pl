@@ -60,6 +60,7 @@ foreach my $round (1 .. 3)
 ok(-s "$dir/runs/0001.out" && -s "$dir/runs/0001.err", 'raw pgbench output and progress kept');
 like(slurp_file("$dir/runs/0001.err"), qr/progress: 1\.0 s/, 'progress lines recorded');
 my $exp = read_json("$dir/experiment.json");
+is($exp->{format}, '1.0', 'the directory written in results format 1.0 (docs/formats.md)');
 is($exp->{spec}{experiment}{seed}, '42', 'seed recorded');
 my ($async) = grep { $_->{name} eq 'async' } @{ $exp->{spec}{variants} };
 is_deeply($async->{set}, ['synchronous_commit=off'], 'resolved spec recorded');

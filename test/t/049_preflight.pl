@@ -1,4 +1,5 @@
-# The pre-flight: "pgbench_ext check FILE" and the lines a run prints before
+# The pre-flight: the dry run "pgbench_ext run FILE --check" (check, below)
+# and the lines a run prints before
 # its first run.  On a host with no history it promises nothing; a finished
 # experiment across two restarted servers adds its measured noise to the
 # host's history (PGBENCH_EXT_STATE_DIR here), from which check gives the
@@ -58,7 +59,7 @@ my $short = write_ini('short', "duration = 1\nrounds = 2\nrestart = never\nsched
 my $long = write_ini('long', "duration = 1\nrounds = auto\nbudget = 7d\n");
 
 # --- no history -------------------------------------------------------------
-my ($rc, $out, $err) = run_client('check', $short);
+my ($rc, $out, $err) = run_client('run', $short, '--check');
 is($rc, 0, 'check exits 0') or diag $err;
 like($out, qr/^pre-flight: \d+ CPUs?; other processes busy \d+% of them, steal [\d.]+%, load [\d.]+; governor /m,
 	'the host: CPUs, load of others, steal, governor');
@@ -106,7 +107,7 @@ print $hist "2098-01-01T00:00:00Z,select-only,1,two,duet/aslr-off,0.010000,10,0.
 print $hist "2093-01-01T00:00:00Z,select-only,1,two,duet-swap,0.009000,10,0.006000,10,1.000,3.000\n";
 print $hist "2097-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.008000,10,0.004000,10,1.000,3.000\n";
 close $hist;
-($rc, $out, $err) = run_client('check', $short);
+($rc, $out, $err) = run_client('run', $short, '--check');
 is($rc, 0, 'check with a history exits 0') or diag $err;
 like($out, qr/^pre-flight: noise here \(2099-01-01T00:00:00Z, select-only, 1 client, interleaved\): sd between rounds 5\.00%, between instance pairs 2\.00%$/m,
 	'the noise this host showed for the load: its latest record of the schedule');
@@ -114,22 +115,22 @@ like($out, qr/^pre-flight: to decide 2% \(twice the ±1% threshold\) at 80% powe
 	'the time to decide 2%');
 like($out, qr/^pre-flight: warning: this experiment's rounds \(\S+\) cannot decide 2% here; give it \S+ or more/m,
 	'two rounds of 1 s and no restart cannot: warned');
-($rc, $out, $err) = run_client('check', write_ini('duet', "duration = 1\nrounds = 2\n"));
+($rc, $out, $err) = run_client('run', write_ini('duet', "duration = 1\nrounds = 2\n"), '--check');
 like($out, qr/^pre-flight: noise here \(2097-01-01T00:00:00Z, select-only, 1 client, duet-swap\/aslr-off\): sd between rounds 0\.80%, between instance pairs 0\.40%$/m,
 	'a duet (trading CPUs within its runs, the default): the latest record of such a duet');
-($rc, $out, $err) = run_client('check', write_ini('duet-aslr', "duration = 1\nrounds = 2\naslr = on\n"));
+($rc, $out, $err) = run_client('run', write_ini('duet-aslr', "duration = 1\nrounds = 2\naslr = on\n"), '--check');
 like($out, qr/^pre-flight: noise here \(2093-01-01T00:00:00Z, select-only, 1 client, duet-swap\): sd between rounds 0\.90%, between instance pairs 0\.60%$/m,
 	'the same with randomization on: the latest record of a trading duet with it');
-($rc, $out, $err) = run_client('check', write_ini('duet-off', "duration = 1\nrounds = 2\nswap_interval = off\n"));
+($rc, $out, $err) = run_client('run', write_ini('duet-off', "duration = 1\nrounds = 2\nswap_interval = off\n"), '--check');
 like($out, qr/^pre-flight: noise here \(2098-01-01T00:00:00Z, select-only, 1 client, duet\/aslr-off\): sd between rounds 1\.00%, between instance pairs 0\.50%$/m,
 	'a duet with swap_interval = off: the latest record of a duet that did not trade');
 like($out, qr/^schedule = auto: duet: /m, 'check says what schedule = auto chose');
-($rc, $out, $err) = run_client('check', write_ini('probe', "duration = 1\nrounds = 2\nsnapshot_probe = on\n"));
+($rc, $out, $err) = run_client('run', write_ini('probe', "duration = 1\nrounds = 2\nsnapshot_probe = on\n"), '--check');
 like($out, qr/^schedule = auto: interleaved: a duet cannot run here \(it runs two variants at once, without the snapshot probe\)$/m,
 	'where a duet cannot run, schedule = auto is interleaved, saying why');
 like($out, qr/^pre-flight: noise here \(2099-01-01T00:00:00Z, select-only, 1 client, interleaved\)/m,
 	'and the noise is that of interleaved rounds');
-($rc, $out, $err) = run_client('check', $long);
+($rc, $out, $err) = run_client('run', $long, '--check');
 unlike($out, qr/cannot decide/, 'a budget of 7 days can: no warning');
 # one server (B on A's cluster): rounds are the units, and the time is of rounds
 add_record("2099-02-01T00:00:00Z,select-only,1,one,interleaved,0.030000,10,,,1.000,3.000\n");
@@ -139,7 +140,7 @@ add_record("2099-02-01T00:00:00Z,select-only,1,one,interleaved,0.030000,10,,,1.0
 	print $f "[experiment]\nscale = 1\nclients = 1\nscript = select-only\nduration = 1\nrounds = 2\n"
 	  . "[variant A]\nbindir = $bindir\n\n[variant B]\ncluster = A\n";
 	close $f;
-	($rc, $out, $err) = run_client('check', $one);
+	($rc, $out, $err) = run_client('run', $one, '--check');
 	is($rc, 0, 'check of two variants on one server exits 0') or diag $err;
 	like($out, qr/^pre-flight: noise here \(2099-02-01T00:00:00Z, select-only, 1 client, interleaved\): sd between rounds 3\.00%$/m,
 		'one server: the record of one server');
@@ -170,7 +171,7 @@ sub add_record
 }
 my $auto = write_ini('auto', "duration = 1\nrounds = auto\nbudget = 10m\n");
 add_record("2096-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.008000,3,0.040000,3,1.000,3.000\n");
-($rc, $out, $err) = run_client('check', $auto);
+($rc, $out, $err) = run_client('run', $auto, '--check');
 is($rc, 0, 'check after a record of 3 instance pairs exits 0') or diag $err;
 like($out, qr/^restart = auto: every ([2-5]) rounds, the cheapest unit for this host's noise \(2097-01-01T00:00:00Z: /m,
 	'that record is passed over: the latest with enough degrees of freedom chooses');
@@ -179,14 +180,14 @@ like($out, qr/^pre-flight: noise here \(2097-01-01T00:00:00Z, /m, 'and the time 
 like($out, qr/^pre-flight: to decide 2% .*: \d+ instance pairs x $chosen rounds, /m,
 	'with the spacing it chose');
 add_record("2095-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.008000,12,0.040000,12,1.000,3.000\n");
-($rc, $out, $err) = run_client('check', $auto);
+($rc, $out, $err) = run_client('run', $auto, '--check');
 like($out, qr/^restart = auto: every 2 rounds, the cheapest unit for this host's noise \(2095-01-01T00:00:00Z: sd between instance pairs 4\.00%, between rounds 0\.80%/m,
 	'an instance offset five times the rounds\' sd: a restart every 2 rounds under rounds = auto, not every round');
 like($out, qr/^pre-flight: to decide 2% .*: \d+ instance pairs x 2 rounds, /m, 'the time promised is of a restart every 2');
 # A spacing given, of 5 rounds, where that record's instance offset makes a
 # restart before every round far cheaper: 15 minutes cannot decide with the
 # one, can with the other, and the pre-flight says which key to set.
-($rc, $out, $err) = run_client('check', write_ini('spaced', "duration = 1\nrounds = auto\nbudget = 15m\nrestart = 5\n"));
+($rc, $out, $err) = run_client('run', write_ini('spaced', "duration = 1\nrounds = auto\nbudget = 15m\nrestart = 5\n"), '--check');
 like($out, qr/^pre-flight: to decide 2% .*: \d+ instance pairs x 5 rounds, about \S+ \(\S+ to \S+ within what its degrees of freedom allow\)$/m,
 	'restart = 5: the time of its spacing');
 like($out, qr/^pre-flight: warning: this experiment's budget \(15m00s\) cannot decide 2% here/m, 'more than 15 minutes');
@@ -205,7 +206,7 @@ like($out, qr/^restart = auto: every 1 round, the cheapest unit for this host's 
 # demo's budget of 2m30s fits the estimate, not the upper bound, so it may
 # not decide, with the budget that likely would.
 add_record("2094-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.021452,19,0.000000,18,0.036,2.583\n");
-($rc, $out, $err) = run_client('check', write_ini('demo-record', "duration = 2\nrounds = auto\nbudget = 2m30s\n"));
+($rc, $out, $err) = run_client('run', write_ini('demo-record', "duration = 2\nrounds = auto\nbudget = 2m30s\n"), '--check');
 like($out, qr/^restart = auto: every [2-4] rounds, the cheapest unit for this host's noise \(2094-01-01T00:00:00Z: sd between instance pairs 0\.00%, between rounds 2\.15%, at most 0\.[1-9]\d% and 2\.\d\d% within what their 18 and 19 df allow; /m,
 	'an instance sd of 0 on 18 df: bounded above 0, and blocks shorter than 5 rounds');
 like($out, qr/^pre-flight: to decide 2% .*, about (\S+) \((\S+) to (\S+) within what its degrees of freedom allow\)$/m,
@@ -235,7 +236,7 @@ unlike($out, qr/cannot decide/, 'not "cannot": the estimate fits');
 		join "\n", grep { /^(?:pre-flight: noise here|restart = auto|pre-flight: to decide|pre-flight: warning: this experiment's|schedule = auto|aslr = auto)/ }
 		  split /\n/, $_[0];
 	};
-	is($of_record->($out), $of_record->($from_file), 'ab --check: the pre-flight of check FILE');
+	is($of_record->($out), $of_record->($from_file), 'ab --check: the pre-flight of run FILE --check');
 	like($of_record->($out), qr/^restart = auto: .*\npre-flight: to decide 2% .*\npre-flight: warning: .* may not decide 2% here/m,
 		'its choice of spacing, its time and its warning');
 	ok(!-e "$base/ab-check", 'and nothing written');
@@ -294,7 +295,7 @@ my $demo_like = write_ini('demo-like', "duration = 2\nrounds = auto\nbudget = 2m
 my @spinners = spin_on(0 .. `nproc --all` - 1);
 {
 	local $ENV{PGBENCH_EXT_STATE_DIR} = $loaded_dir;
-	($rc, $out, $err) = run_client('check', $demo_like);
+	($rc, $out, $err) = run_client('run', $demo_like, '--check');
 	is($rc, 0, 'check on a loaded host exits 0') or diag $err;
 	my ($busy) = $out =~ /other processes busy (\d+)% of them/;
 	cmp_ok($busy // 0, '>', 25, 'the spinning processes load the host');
@@ -308,22 +309,22 @@ my @spinners = spin_on(0 .. `nproc --all` - 1);
 	print $lh "$header\n",
 	  "2091-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.010000,40,0.003000,12,0.300,3.000,2.0\n";
 	close $lh;
-	($rc, $out, $err) = run_client('check', $demo_like);
+	($rc, $out, $err) = run_client('run', $demo_like, '--check');
 	like($out, qr/^pre-flight: warning: that noise was measured on a quieter host \(2% busy\) than now \(\d+% busy\): the time below is the least it takes$/m,
 		'only a quiet host\'s record: its time is a lower bound');
 	like($out, qr/^pre-flight: a pilot of 6 paired rounds measures the noise at this load after the set-up, before the first counted run, and says whether the budget can decide 2% \(pilot =\)$/m,
 		'and a pilot will measure the noise at this load');
 
 	local $ENV{PGBENCH_EXT_STATE_DIR} = "$base/state-none";
-	($rc, $out, $err) = run_client('check', $demo_like);
+	($rc, $out, $err) = run_client('run', $demo_like, '--check');
 	like($out, qr/^pre-flight: no noise measured on this host yet for two servers/m, 'no history on a loaded host: nothing promised');
 	like($out, qr/^pre-flight: a pilot of 6 paired rounds measures the noise at this load/m,
 		'but a pilot will measure it');
-	($rc, $out, $err) = run_client('check', write_ini('no-pilot', "duration = 2\nrounds = auto\nbudget = 2m30s\npilot = off\n"));
+	($rc, $out, $err) = run_client('run', write_ini('no-pilot', "duration = 2\nrounds = auto\nbudget = 2m30s\npilot = off\n"), '--check');
 	like($out, qr/^pre-flight: warning: other processes load the host, and no noise was measured here at such a load: the budget \(2m30s\) may not decide 2% \(pilot = auto measures it first\)$/m,
 		'pilot = off: the budget may not decide');
 	unlike($out, qr/a pilot of/, 'and no pilot');
-	($rc, $out, $err) = run_client('check', write_ini('short-budget', "duration = 2\nrounds = auto\nbudget = 1m\n"));
+	($rc, $out, $err) = run_client('run', write_ini('short-budget', "duration = 2\nrounds = auto\nbudget = 1m\n"), '--check');
 	unlike($out, qr/a pilot of/, 'a pilot that would take more than a fifth of the budget: none');
 }
 kill 'KILL', @spinners;
@@ -337,7 +338,7 @@ waitpid($_, 0) foreach @spinners;
 	my $cpu = `nproc --all` - 1;
 	my @spinner = spin_on($cpu);
 	my ($one_out, $one_err) = ('', '');
-	IPC::Run::run([ 'taskset', '-c', $cpu, client(), 'check', $demo_like ],
+	IPC::Run::run([ 'taskset', '-c', $cpu, client(), 'run', $demo_like, '--check' ],
 		'<', \undef, '>', \$one_out, '2>', \$one_err);
 	kill 'KILL', @spinner;
 	waitpid($_, 0) foreach @spinner;
@@ -471,32 +472,39 @@ use constant PILOT_SD_PREMISE => 0.08;
 symlink($bindir, "$base/bin-link") or die "symlink: $!";
 mkdir "$base/bin-copy" or die "mkdir: $!";
 symlink("$bindir/$_", "$base/bin-copy/$_") or die "symlink: $!" foreach qw(postgres pg_ctl initdb pgbench psql);
-($rc, $out, $err) = run_client('check', write_ini('linked', "duration = 1\nrounds = 2\n", "$base/bin-link"));
+($rc, $out, $err) = run_client('run', write_ini('linked', "duration = 1\nrounds = 2\n", "$base/bin-link"), '--check');
 is($rc, 0, 'check of a bindir reached through a symbolic link exits 0') or diag $err;
 like($out, qr/^aslr = auto: off: every server runs \Q$bindir\E\/postgres/m, 'the same directory through a link: off');
-($rc, $out, $err) = run_client('check', write_ini('copied', "duration = 1\nrounds = 2\n", "$base/bin-copy"));
+($rc, $out, $err) = run_client('run', write_ini('copied', "duration = 1\nrounds = 2\n", "$base/bin-copy"), '--check');
 is($rc, 0, 'check of two bindirs exits 0') or diag $err;
 like($out, qr/^aslr = auto: on: variants "A" and "B" run different binaries/m, 'two directories: randomization stays on');
-($rc, $out, $err) = run_client('check', write_ini('given', "duration = 1\nrounds = 2\naslr = on\n", "$base/bin-link"));
+($rc, $out, $err) = run_client('run', write_ini('given', "duration = 1\nrounds = 2\naslr = on\n", "$base/bin-link"), '--check');
 unlike($out, qr/^aslr = auto/m, 'aslr = on given: kept, nothing said');
 # profile = counted turns randomization off before aslr = auto chooses, in
 # check as in a run: two directories would otherwise keep it on
-($rc, $out, $err) = run_client('check', write_ini('counted', "duration = 1\nrounds = 2\nprofile = counted\n", "$base/bin-copy"));
+($rc, $out, $err) = run_client('run', write_ini('counted', "duration = 1\nrounds = 2\nprofile = counted\n", "$base/bin-copy"), '--check');
 is($rc, 0, 'check of a counted profile exits 0') or diag $err;
 like($out, qr/^profile = counted: servers start without address-space randomization/m,
 	'check says a counted profile turns randomization off');
 unlike($out, qr/^aslr = auto/m, 'and aslr = auto has nothing left to choose');
 
 # --- bad input ----------------------------------------------------------------
-($rc, $out, $err) = run_client('check');
-is($rc, 2, 'check without a file: usage error');
-($rc, $out, $err) = run_client('check', write_ini('bad', "pin = sometimes\n"));
+($rc, $out, $err) = run_client('run', '--check');
+is($rc, 2, 'run --check without a file: usage error');
+like($err, qr/no experiment file given/, 'saying so');
+($rc, $out, $err) = run_client('run', '--resume', "$base/none", '--check');
+is($rc, 2, 'run --check of --resume: usage error');
+like($err, qr/--check takes an experiment file alone/, 'saying what it takes');
+($rc, $out, $err) = run_client('check', $short);
+is($rc, 2, 'no "check" command: the dry run is --check');
+like($err, qr/unrecognized command "check"/, 'an unknown command');
+($rc, $out, $err) = run_client('run', write_ini('bad', "pin = sometimes\n"), '--check');
 is($rc, 2, 'a bad key value: exit 2');
 like($err, qr/pin must be on .* got "sometimes"/, 'naming it');
-($rc, $out, $err) = run_client('check', write_ini('bad-pilot', "pilot = 2\n"));
+($rc, $out, $err) = run_client('run', write_ini('bad-pilot', "pilot = 2\n"), '--check');
 is($rc, 2, 'a pilot of 2 rounds: exit 2');
 like($err, qr/pilot must be auto .*, off, or a number of rounds from 3 to 30 \(always\), got "2"/, 'naming the choices');
-($rc, $out, $err) = run_client('check', write_ini('pilot-tx', "transactions = 100\npilot = 4\n"));
+($rc, $out, $err) = run_client('run', write_ini('pilot-tx', "transactions = 100\npilot = 4\n"), '--check');
 is($rc, 2, 'a pilot with runs of a transaction count: exit 2');
 like($err, qr/pilot needs runs of a fixed duration/, 'saying why');
 

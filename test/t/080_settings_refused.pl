@@ -48,7 +48,7 @@ sub recorded_experiment
 		],
 	};
 	open my $fh, '>', "$dir/experiment.json" or die;
-	print $fh encode_json({ spec => $spec });
+	print $fh encode_json({ format => '1.0', spec => $spec });
 	close $fh;
 	return $dir;
 }

@@ -109,13 +109,13 @@ my $auto = "[experiment]\nduration = 1\nrounds = auto\nbudget = 5m\n";
 my $two = "[variant a]\nbindir = /x\n[variant b]\nbindir = /x\n";
 foreach my $value ('abc', '0', '-0.9', '101', 'inf', 'nan', '0.9x', '')
 {
-	my ($rc, $out, $err) = run_client('check', experiment_file($auto . "reference = $value\n" . $two));
+	my ($rc, $out, $err) = run_client('run', experiment_file($auto . "reference = $value\n" . $two), '--check');
 	is($rc, 2, "reference = \"$value\": exit status 2");
 	like($err, qr/reference must be a ratio B\/A from 0\.01 to 100 \(0\.94: B 6% below A\), got "\Q$value\E"/,
 		"reference = \"$value\": the message");
 }
 {
-	my ($rc, $out, $err) = run_client('check', experiment_file("[experiment]\nrounds = 6\nreference = 0.9\n" . $two));
+	my ($rc, $out, $err) = run_client('run', experiment_file("[experiment]\nrounds = 6\nreference = 0.9\n" . $two), '--check');
 	is($rc, 2, 'reference with fixed rounds: exit status 2');
 	like($err, qr/reference applies only to rounds = auto \(the looks test against it\); with rounds = 6 give rounds = auto/,
 		'reference with fixed rounds: the message');
@@ -249,7 +249,7 @@ sub resume_step_with_source
 	$variants[1]{source} = $source if $source;
 	mkdir $step;
 	chmod 0700, $step;
-	write_file("$step/experiment.json", JSON::PP->new->encode({ spec => { %{ $range->{experiment} }, variants => \@variants } }));
+	write_file("$step/experiment.json", JSON::PP->new->encode({ format => '1.0', spec => { %{ $range->{experiment} }, variants => \@variants } }));
 	local $ENV{PGBENCH_EXT_BUILD_CACHE} = "$base/cache";
 	return run_client('bisect', '--resume', $altered);
 }

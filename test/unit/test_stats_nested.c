@@ -200,12 +200,12 @@ test_insufficient_and_errors(void)
 	ok(strcmp(stats_unit_name(STATS_UNIT_INSTANCE_PAIR, 6), "instance pairs") == 0 &&
 	   strcmp(stats_unit_name(STATS_UNIT_SEED_PAIR, 1), "build seed pair") == 0 &&
 	   stats_unit_from_name("build seed pair") == STATS_UNIT_SEED_PAIR &&
-	   stats_unit_from_name("layout seed pair") == STATS_UNIT_SEED_PAIR &&
+	   stats_unit_from_name("layout seed pair") == -1 &&
 	   stats_unit_from_name("build pair") == STATS_UNIT_BUILD_PAIR &&
 	   stats_unit_from_name("machine pair") == STATS_UNIT_MACHINE_PAIR &&
 	   strcmp(stats_unit_name(STATS_UNIT_MACHINE_PAIR, 2), "machine pairs") == 0 &&
 	   stats_unit_from_name("round") == -1 && stats_unit_from_name("instance") == -1,
-	   "unit names, and the names above the round read back (the old \"layout seed pair\" too)");
+	   "unit names, and the names above the round read back (no other name)");
 	ok(strcmp(stats_strerror(STATS_ERR_UNIT), "unknown statistics error") != 0,
 	   "STATS_ERR_UNIT has a message: %s", stats_strerror(STATS_ERR_UNIT));
 }
