@@ -238,16 +238,14 @@ build_check(const ExperimentSpec *spec, char **error)
 }
 
 /*
- * The key text of v, optionally without its patches or its seed.  The
- * seed's line keeps its first name (layout_seed), the build seed's old
- * name: the text is hashed into every cached build's key, and a new word
- * would orphan the builds already cached.
+ * The key text of v, optionally without its patches or its seed: hashed
+ * into every cached build's key, so a change to it builds everything anew.
  */
 static char *
 key_text(Build *b, bool with_patches, int seed)
 {
 	VariantSpec *v = b->v;
-	char	   *text = psprintf("recipe %d\nsource %s\ncompiler %s\ncflags %s\nconfigure %s\nlto %d\nlayout_seed %d\n",
+	char	   *text = psprintf("recipe %d\nsource %s\ncompiler %s\ncflags %s\nconfigure %s\nlto %d\nbuild_seed %d\n",
 								BUILD_RECIPE, b->source_id, b->compiler, v->cflags ? v->cflags : "",
 								v->configure ? v->configure : "", v->lto, seed);
 
