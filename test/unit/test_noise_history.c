@@ -31,6 +31,27 @@
 #define OLD_HEADER "recorded_at,script,clients,servers,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s,busy_pct\n"
 
 static char *dir;
+static char *stderr_path;
+
+/* what went to stderr since the last call, the warnings asserted below */
+static char *
+warnings(void)
+{
+	static char text[4096];
+	FILE	   *f;
+	size_t		n;
+
+	fflush(stderr);
+	f = fopen(stderr_path, "r");
+	n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+	text[n] = '\0';
+	if (f)
+		fclose(f);
+	if (ftruncate(fileno(stderr), 0) != 0)
+		text[0] = '\0';
+	rewind(stderr);
+	return text;
+}
 
 /* record line parsed: true, and r */
 static bool
@@ -205,12 +226,15 @@ test_find(void)
 
 	write_text(path, OLD_HEADER
 			   "2090-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.030000,40,0.010000,12,0.300,3.000,97.0\n");
+	warnings();
 	r = noise_history_find(path, &q);
-	ok(!r.found, "a history without format_version: none of it read (a warning says so)");
+	ok(!r.found, "a history without format_version: none of it read");
+	ok(strstr(warnings(), psprintf("pgbench_ext: warning: the host's noise history \"%s\" is of format version 0, not 1: none of its records is used; the next finished experiment moves it to \"%s.format-0\"", path, path)) != NULL,
+	   "and a warning names the file, the version found and what becomes of it");
 	write_text(path, "format_version,recorded_at,script,clients,servers,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s,busy_pct,more\n"
 			   "2,2090-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.030000,40,0.010000,12,0.300,3.000,97.0,x\n");
 	r = noise_history_find(path, &q);
-	ok(!r.found, "a history of format_version 2: none of it read");
+	ok(!r.found && strstr(warnings(), "is of format version 2, not 1"), "a history of format_version 2: none of it read");
 	unlink(path);
 }
 
@@ -234,7 +258,10 @@ test_append(void)
 	ok(text && strcmp(text, psprintf("%s%s%s", HEADER, one, two)) == 0, "is appended");
 
 	write_text(path, old);
+	warnings();
 	ok(noise_history_append(path, one, &error), "a record into a history without format_version");
+	ok(strstr(warnings(), psprintf("the host's noise history \"%s\" was of format version 0, not 1: moved to \"%s\"; a new history begins", path, aside)) != NULL,
+	   "a warning says where it went");
 	text = slurp(aside);
 	ok(text && strcmp(text, old) == 0, "sets the old one aside as noise.csv.format-0, as it was");
 	text = slurp(path);
@@ -265,10 +292,18 @@ main(void)
 		printf("Bail out! mkdtemp: %s\n", strerror(errno));
 		return 1;
 	}
+	stderr_path = psprintf("%s/stderr", dir);
+	if (freopen(stderr_path, "w+", stderr) == NULL)
+	{
+		printf("Bail out! %s: %s\n", stderr_path, strerror(errno));
+		return 1;
+	}
 	test_parse();
 	test_score();
 	test_find();
 	test_append();
+	fclose(stderr);
+	unlink(stderr_path);
 	rmdir(dir);
 	return done_testing();
 }
