@@ -8,10 +8,11 @@
  *	  record describing an experiment (the arrangement always, then the
  *	  schedule, its kind, the host's load, the randomization, the pgbench
  *	  load, enough degrees of freedom), and the latest of the best in file
- *	  order; and the file itself: a new history begun with its header,
- *	  records appended to one of this format, one of another format read
- *	  as none and set aside (noise.csv.format-N) before a new one begins,
- *	  never over one set aside before.
+ *	  order; the schedule's label and the query of an experiment; and the
+ *	  file itself: a new history begun with its header, records appended
+ *	  to one of this format, one of another format read as none and set
+ *	  aside (noise.csv.format-N) before a new one begins, never over one
+ *	  set aside before.
  *
  * test/unit/test_noise_history.c
  *
@@ -191,6 +192,44 @@ test_score(void)
 	}
 }
 
+/* the labels the history files schedules under, and a query of a spec */
+static void
+test_labels(void)
+{
+	ExperimentSpec spec;
+	NoiseQuery	q;
+	char	   *error = NULL;
+
+	experiment_init(&spec);
+	if (!experiment_set(&spec, "experiment", "clients", "4,8", &error) ||
+		!experiment_set(&spec, "experiment", "script", "select-only", &error) ||
+		!experiment_set(&spec, "variant A", "bindir", "/x", &error) ||
+		!experiment_set(&spec, "variant B", "bindir", "/y", &error))
+	{
+		ok(false, "an experiment of two servers: %s", error);
+		return;
+	}
+	spec.quiet.schedule = SCHEDULE_DUET;
+	spec.quiet.swap_ms = 25;
+	spec.quiet.aslr = false;
+	ok(strcmp(noise_schedule_label(&spec), "duet-swap/aslr-off") == 0,
+	   "a duet trading CPUs within its runs, without randomization: duet-swap/aslr-off");
+	spec.quiet.aslr = true;
+	ok(strcmp(noise_schedule_label(&spec), "duet-swap") == 0, "with randomization: duet-swap");
+	spec.quiet.swap_ms = 0;
+	ok(strcmp(noise_schedule_label(&spec), "duet") == 0, "a duet whose sides stay put: duet");
+	spec.quiet.schedule = SCHEDULE_INTERLEAVED;
+	spec.quiet.aslr = false;
+	ok(strcmp(noise_schedule_label(&spec), "interleaved/aslr-off") == 0, "interleaved rounds: interleaved/aslr-off");
+	q = noise_query_of(&spec, 42.0);
+	ok(q.two_servers && strcmp(q.schedule, "interleaved/aslr-off") == 0 && strcmp(q.script, "select-only") == 0 &&
+	   q.clients == 4 && q.busy_pct == 42.0, "a query: two servers, the label, the first cell, the load");
+	spec.variants[1].bindir = NULL;
+	spec.variants[1].cluster = pg_strdup("A");
+	q = noise_query_of(&spec, 42.0);
+	ok(!q.two_servers, "a variant on the other's cluster: one server");
+}
+
 static void
 test_find(void)
 {
@@ -300,6 +339,7 @@ main(void)
 	}
 	test_parse();
 	test_score();
+	test_labels();
 	test_find();
 	test_append();
 	fclose(stderr);
