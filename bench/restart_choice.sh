@@ -57,13 +57,13 @@ check_with() {
 	fi
 }
 
-# columns: 4 servers, 5 schedule, 7 round_df, 9 instance_df
-awk -F, -v s="$schedule" 'NR > 1 && $4 == "two" && $5 == s && $7 >= 10 && $9 >= 10' "$history" >"$work/records"
+# columns: 5 servers, 6 schedule, 8 round_df, 10 instance_df
+awk -F, -v s="$schedule" 'NR > 1 && $5 == "two" && $6 == s && $8 >= 10 && $10 >= 10' "$history" >"$work/records"
 echo "$(wc -l <"$work/records") records of two servers, $schedule, both sds on 10 df or more"
 
 while read -r record; do
 	{ head -1 "$history"; echo "$record"; } >"$work/noise.csv"
-	line="$(echo "$record" | cut -d, -f1,6-9)"
+	line="$(echo "$record" | cut -d, -f2,7-10)"
 	for client in "$@"; do
 		out=$(check_with "$client")
 		rounds=$(echo "$out" | sed -n 's/^restart = auto: every \([0-9]*\) round.*/\1/p')

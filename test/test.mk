@@ -72,7 +72,8 @@ endif
 
 pg_regress = $(top_builddir)/src/test/regress/pg_regress
 
-test-programs:
+# the unit tests of client code link the client's objects
+test-programs: client-all
 	$(MAKE) -C test PG_CONFIG='$(PG_CONFIG)'
 
 # pg_regress on the running server, as PGXS's installcheck does, with the

@@ -332,12 +332,16 @@ arrange_round(const ExperimentSpec *spec, PlannedRun *r, int n, int parity, bool
 		int			k = 0;
 
 		for (int i = 0; i < n; i++)
-			for (int j = i; j < n && !taken[i]; j++)
+		{
+			if (taken[i])
+				continue;
+			for (int j = i; j < n; j++)
 				if (!taken[j] && same_cell(&r[i], &r[j]))
 				{
 					grouped[k++] = r[j];
 					taken[j] = true;
 				}
+		}
 		memcpy(r, grouped, sizeof(PlannedRun) * n);
 		pfree(grouped);
 		pfree(taken);

@@ -1,20 +1,15 @@
 /*-------------------------------------------------------------------------
  *
  * preflight.c
- *		What the host allows, before the first counted run and in
- *		"pgbench_ext check": the CPUs against what runs at once, the load
- *		of other processes and steal time, the frequency governor, the
- *		noise this host showed for such a load, and from it the expected
+ *		The pre-flight, before the first counted run and in "pgbench_ext
+ *		check": what the host allows (host_load.c), the noise this host
+ *		showed for such a load (noise_history.c), and from it the expected
  *		time to decide an effect of twice the noise threshold, with a
  *		warning when the experiment's time cannot.
  *
- * The noise comes from the host's history (noise.csv in the client's state
- * directory): every finished experiment adds each comparison's measured
- * sd of the paired log ratio between rounds and between instance pairs,
- * and what a run cost beyond its pgbench time.  The latest record of the
- * same server arrangement, schedule and load is used, else the closest
- * (find_noise()); with none, the first looks measure it and nothing is
- * promised.  restart = auto takes its spacing of restarts from that same
+ * The noise is the record of the host's history that describes the
+ * experiment best (noise_history_find()); with none, the first looks
+ * measure it and nothing is promised.  restart = auto takes its spacing of restarts from that same
  * record, and the expected time is that of stats_plan_design()'s cheapest
  * design for the effect with the plan's spacing (the design the report's
  * "design" line gives afterwards, where restart = auto chose it), at the
@@ -27,452 +22,18 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "account.h"
+#include "host_load.h"
+#include "noise_history.h"
 #include "plan.h"
 #include "preflight.h"
 #include "progress.h"
-#include "results.h"
-#include "safe_file.h"
 #include "stats.h"
-#include "pqexpbuffer.h"
-#include "safe_read.h"
 
 #include <math.h>
-#include <sched.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
-
-#define NOISE_FILE "noise.csv"
-#define NOISE_COLUMNS 12
-#define NOISE_HEADER "recorded_at,script,clients,servers,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s,busy_pct\n"
-/* the header before busy_pct: its records are kept, their load unknown */
-#define NOISE_HEADER_11 "recorded_at,script,clients,servers,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s\n"
-
-/*
- * Other processes' share of the CPUs above which the host is loaded: its
- * noise is another host's (a loaded demo's round sd was 1.5 to 2 times a
- * quiet one's, docs/calibration.md), so a record is of this load or not.
- */
-#define LOADED_BUSY_PCT 25
 
 /* A run's cost beyond its pgbench time, and a restart's, with no history */
 #define DEFAULT_RUN_OVERHEAD_S 1.5
 #define DEFAULT_RESTART_S 3.0
-
-typedef struct HostLoad
-{
-	int			cpus;			/* this process may use */
-	double		busy_pct;		/* of those CPUs, in the sample: other
-								 * processes */
-	double		steal_pct;
-	double		load1;
-	char	   *governor;		/* NULL where not visible */
-} HostLoad;
-
-static char *
-noise_path(void)
-{
-	return psprintf("%s/%s", account_state_dir(), NOISE_FILE);
-}
-
-/* ---- the host ---- */
-
-/*
- * The CPU times of /proc/stat summed over the CPUs in mine, the ones this
- * process may use and a duet pins its sides to: busy (without idle and
- * iowait), steal, total.  Where mine is NULL (the mask could not be read),
- * or the kernel gives no line of them (a /proc of another shape), the
- * first line's, of every CPU.  On a machine of many CPUs of which a run
- * may use a few, what the others do is not the load a run meets.
- */
-static bool
-read_cpu_times(const cpu_set_t *mine, double *busy, double *steal, double *total)
-{
-	FILE	   *f = fopen("/proc/stat", "re");
-	char		line[512];
-	double		all[3] = {0};
-	double		own[3] = {0};
-	const double *from;
-	bool		have_all = false;
-	bool		have_own = false;
-
-	if (f == NULL)
-		return false;
-	/* "cpu" then a line per CPU, "cpu0" ...: user nice system idle iowait irq softirq steal */
-	while (fgets(line, sizeof(line), f) && strncmp(line, "cpu", 3) == 0)
-	{
-		unsigned long long v[8] = {0};
-		int			cpu = -1;
-		bool		ok;
-		double	   *sum;
-
-		if (line[3] == ' ')
-			ok = sscanf(line + 3, "%llu %llu %llu %llu %llu %llu %llu %llu",
-						&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8;
-		else
-			ok = sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu,
-						&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 9;
-		if (!ok || (cpu >= 0 && (mine == NULL || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, mine))))
-			continue;
-		sum = cpu < 0 ? all : own;
-		sum[0] += v[0] + v[1] + v[2] + v[5] + v[6];
-		sum[1] += v[7];
-		for (int i = 0; i < 8; i++)
-			sum[2] += v[i];
-		if (cpu < 0)
-			have_all = true;
-		else
-			have_own = true;
-	}
-	fclose(f);
-	if (!have_own && !have_all)
-		return false;
-	from = have_own ? own : all;
-	*busy = from[0];
-	*steal = from[1];
-	*total = from[2];
-	return true;
-}
-
-static void
-host_load(HostLoad *h)
-{
-	cpu_set_t	mine;
-	bool		known;
-	double		b0,
-				s0,
-				t0,
-				b1,
-				s1,
-				t1;
-	FILE	   *f;
-	char		line[128];
-
-	memset(h, 0, sizeof(*h));
-	h->busy_pct = h->steal_pct = h->load1 = NAN;
-	known = sched_getaffinity(0, sizeof(mine), &mine) == 0;
-	h->cpus = known ? CPU_COUNT(&mine) : 1;
-	/* half a second of this process's CPUs, before this experiment loads them */
-	if (read_cpu_times(known ? &mine : NULL, &b0, &s0, &t0))
-	{
-		pg_usleep(500000);
-		if (read_cpu_times(known ? &mine : NULL, &b1, &s1, &t1) && t1 > t0)
-		{
-			h->busy_pct = 100 * (b1 - b0) / (t1 - t0);
-			h->steal_pct = 100 * (s1 - s0) / (t1 - t0);
-		}
-	}
-	if ((f = fopen("/proc/loadavg", "re")) != NULL)
-	{
-		if (fscanf(f, "%lf", &h->load1) != 1)
-			h->load1 = NAN;
-		fclose(f);
-	}
-	f = fopen("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "re");
-	if (f != NULL)
-	{
-		if (fgets(line, sizeof(line), f))
-		{
-			line[strcspn(line, "\n")] = '\0';
-			h->governor = pg_strdup(line);
-		}
-		fclose(f);
-	}
-}
-
-/*
- * Processes that want a CPU at once during a run: backends and pgbench
- * threads, but one client's backend and its pgbench take turns (each waits
- * for the other's answer), so they want one.
- */
-static int
-demand_of(const ExperimentSpec *spec)
-{
-	int			most = 0;
-
-	for (int c = 0; c < spec->nclients; c++)
-		most = Max(most, spec->clients[c] == 1 ? 1 :
-				   spec->clients[c] + experiment_jobs_for(spec, spec->clients[c]));
-	return most * (spec->quiet.schedule == SCHEDULE_DUET ? 2 : 1);
-}
-
-static void
-print_host(const ExperimentSpec *spec, const HostLoad *h, FILE *out)
-{
-	int			demand = demand_of(spec);
-
-	fprintf(out, "pre-flight: %d CPU%s; other processes busy %.0f%% of them, steal %.1f%%, load %.2f; governor %s\n",
-			h->cpus, h->cpus == 1 ? "" : "s", h->busy_pct, h->steal_pct, h->load1,
-			h->governor ? h->governor : "not visible");
-	if (demand > h->cpus)
-		fprintf(out, "pre-flight: warning: a run has %d processes that want a CPU at once (backends and pgbench threads%s) on %d CPUs: they queue, and the queue is noise\n",
-				demand, spec->quiet.schedule == SCHEDULE_DUET ? ", both sides of a duet" : "", h->cpus);
-	if (h->busy_pct > LOADED_BUSY_PCT)
-		fprintf(out, "pre-flight: warning: other processes keep %.0f%% of the CPUs busy: expect more noise than on a quiet host\n",
-				h->busy_pct);
-	if (h->steal_pct > 2)
-		fprintf(out, "pre-flight: warning: the hypervisor steals %.1f%% of the CPU time\n", h->steal_pct);
-	if (h->governor && strcmp(h->governor, "performance") != 0)
-		fprintf(out, "pre-flight: warning: the CPU frequency governor is \"%s\": frequencies follow the load; \"performance\" holds them\n",
-				h->governor);
-}
-
-/* ---- the history ---- */
-
-static double
-csv_double(const char *field)
-{
-	return *field ? strtod(field, NULL) : NAN;
-}
-
-/*
- * One line of noise.csv into r; false when it is not one.  A record written
- * before the load was (11 fields) has it unknown.
- */
-static bool
-parse_record(char *line, NoiseRecord *r)
-{
-	char	   *f[NOISE_COLUMNS];
-	int			n = 0;
-	char	   *p = line;
-
-	line[strcspn(line, "\n")] = '\0';
-	while (n < NOISE_COLUMNS)
-	{
-		f[n++] = p;
-		if ((p = strchr(p, ',')) == NULL)
-			break;
-		*p++ = '\0';
-	}
-	if (n < NOISE_COLUMNS - 1 || strcmp(f[0], "recorded_at") == 0)
-		return false;
-	strlcpy(r->recorded_at, f[0], sizeof(r->recorded_at));
-	strlcpy(r->script, f[1], sizeof(r->script));
-	r->clients = atoi(f[2]);
-	r->two_servers = strcmp(f[3], "two") == 0;
-	strlcpy(r->schedule, f[4], sizeof(r->schedule));
-	r->round_sd = csv_double(f[5]);
-	r->round_df = atoi(f[6]);
-	r->instance_sd = csv_double(f[7]);
-	r->instance_df = atoi(f[8]);
-	r->run_overhead_s = csv_double(f[9]);
-	r->restart_s = csv_double(f[10]);
-	r->busy_pct = n == NOISE_COLUMNS ? csv_double(f[11]) : NAN;
-	return isfinite(r->round_sd);
-}
-
-/*
- * The schedule as the history names it: a duet whose sides trade CPUs
- * within the run ("duet-swap") has a third of the round noise of one whose
- * sides stay put for a round ("duet"), so the two are told apart; and
- * servers started without address-space randomization ("/aslr-off") have
- * a seventh of the offset between two servers' starts.
- */
-static const char *
-schedule_label(const ExperimentSpec *spec)
-{
-	const char *schedule = spec->quiet.schedule == SCHEDULE_DUET && spec->quiet.swap_ms > 0 ?
-		"duet-swap" : quiet_schedule_name(spec->quiet.schedule);
-
-	return spec->quiet.aslr ? schedule : psprintf("%s/aslr-off", schedule);
-}
-
-/*
- * How close two labels are: the same schedule ("duet-swap", whatever the
- * randomization) counts most, then the same kind ("duet-swap" and "duet"
- * are both duets), then (load_closeness()) the host's load, then the same
- * randomization.
- */
-static int
-schedule_closeness(const char *a, const char *b)
-{
-	size_t		len = strcspn(a, "/");
-	bool		same_schedule = strcspn(b, "/") == len && strncmp(a, b, len) == 0;
-	bool		same_kind = same_schedule || (strncmp(a, "duet", 4) == 0 && strncmp(b, "duet", 4) == 0);
-	bool		same_aslr = (strchr(a, '/') == NULL) == (strchr(b, '/') == NULL);
-
-	return 32 * same_schedule + 16 * same_kind + 2 * same_aslr;
-}
-
-/* Both loaded, or both quiet; a load not recorded is neither */
-static bool
-like_load(double busy_pct, double record_busy_pct)
-{
-	return isfinite(busy_pct) && isfinite(record_busy_pct) &&
-		(busy_pct > LOADED_BUSY_PCT) == (record_busy_pct > LOADED_BUSY_PCT);
-}
-
-/*
- * How close a record's load is to now's (find_noise()'s part of the score,
- * between the kind of schedule and its randomization): of a like load, or
- * not recorded (most of the history before it was, on a quiet host), or
- * unlike.
- */
-static int
-load_closeness(double busy_pct, double record_busy_pct)
-{
-	if (like_load(busy_pct, record_busy_pct))
-		return 8;
-	return isfinite(record_busy_pct) ? 0 : 4;
-}
-
-/* Whether record r's sds, each of them, rest on RESTART_AUTO_MIN_DF */
-static bool
-enough_df(const NoiseRecord *r, bool two)
-{
-	return r->round_df >= RESTART_AUTO_MIN_DF && (!two || r->instance_df >= RESTART_AUTO_MIN_DF);
-}
-
-/*
- * The record that best describes this experiment's noise, the latest of
- * the closest kind: of its arrangement (one server or two) always, with an
- * instance sd for two; then of its schedule, which changes the noise most
- * (the two sides of a duet share the host's interference; a duet that
- * trades CPUs within its runs is closer to one that does not than to
- * interleaved rounds), then of the host's load now (busy_pct, other
- * processes' share of the CPUs: loaded or quiet, load_closeness()), which
- * moves a schedule's round sd less than the schedule does, then of its
- * randomization (schedule_closeness()); then of its pgbench load (script
- * and clients of the first cell); last, of sds that rest on enough degrees
- * of freedom for restart = auto to choose from (enough_df()), so that the
- * time promised and the restarts' spacing come from one record.
- */
-static NoiseRecord
-find_noise(const ExperimentSpec *spec, double busy_pct)
-{
-	FILE	   *f = safe_fopen_read_optional(noise_path(), 16 * 1024 * 1024);
-	bool		two = plan_two_servers(spec);
-	const char *schedule = schedule_label(spec);
-	NoiseRecord best = {0},
-				r;
-	int			best_score = -1;
-	char		line[1024];
-
-	if (f == NULL)
-		return best;
-	while (fgets(line, sizeof(line), f))
-	{
-		int			score;
-
-		memset(&r, 0, sizeof(r));
-		if (!parse_record(line, &r) || r.two_servers != two ||
-			(two && !isfinite(r.instance_sd)))
-			continue;
-		score = 2 * (schedule_closeness(r.schedule, schedule) +
-					 load_closeness(busy_pct, r.busy_pct) +
-					 (strcmp(r.script, spec->scripts[0]) == 0 && r.clients == spec->clients[0])) +
-			enough_df(&r, two);
-		if (score >= best_score)
-		{
-			best = r;
-			best.found = true;
-			best_score = score;
-		}
-	}
-	fclose(f);
-	return best;
-}
-
-/*
- * A history whose header is of 11 columns, from before the load was
- * recorded, rewritten with the 12th, its records' load empty; true when
- * the file is of 12 (or absent: its header is written with the first
- * record).
- */
-static bool
-upgrade_history(const char *path, char **error)
-{
-	FILE	   *f = safe_fopen_read_optional(path, 16 * 1024 * 1024);
-	PQExpBufferData text;
-	char		line[1024];
-	bool		ok;
-
-	if (f == NULL)
-		return true;
-	if (fgets(line, sizeof(line), f) == NULL || strcmp(line, NOISE_HEADER_11) != 0)
-	{
-		fclose(f);
-		return true;
-	}
-	initPQExpBuffer(&text);
-	appendPQExpBufferStr(&text, NOISE_HEADER);
-	while (fgets(line, sizeof(line), f))
-	{
-		line[strcspn(line, "\n")] = '\0';
-		appendPQExpBuffer(&text, "%s,\n", line);
-	}
-	fclose(f);
-	ok = safe_write_file(path, text.data, 0, error);
-	termPQExpBuffer(&text);
-	return ok;
-}
-
-void
-preflight_record_noise(const ExperimentSpec *spec, const char *results_dir, double busy_pct)
-{
-	char	   *error = NULL;
-	json_t	   *summary = results_read_json(results_dir, "summary.json", &error);
-	json_t	   *cells = summary ? json_object_get(summary, "cells") : NULL;
-	json_t	   *cost = summary ? json_object_get(summary, "cost_s") : NULL;
-	double		round_s = json_number_value(json_object_get(cost, "round"));
-	double		restart_s = json_number_value(json_object_get(cost, "restart"));
-	int			slots = plan_round_slots(spec);
-	double		overhead = NAN;
-	char	   *path = noise_path();
-	char		when[32];
-	time_t		now = time(NULL);
-	PQExpBufferData buf;
-	size_t		i;
-	json_t	   *cell;
-
-	if (cells == NULL)
-		return;
-	if (spec->duration_s > 0 && round_s > 0)
-		overhead = Max(0, round_s / slots - spec->duration_s);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	initPQExpBuffer(&buf);
-	json_array_foreach(cells, i, cell)
-	{
-		json_t	   *ratio = json_object_get(json_object_get(json_object_get(cell, "levels"), "components"), "ratio");
-		json_t	   *round = json_object_get(ratio, "round");
-		json_t	   *instance = json_object_get(ratio, "instance");
-		const char *script = json_string_value(json_object_get(cell, "script"));
-
-		if (!json_is_object(round) || script == NULL || strchr(script, ',') ||
-			json_is_true(json_object_get(cell, "every_seed")))
-			continue;
-		appendPQExpBuffer(&buf, "%s,%s,%d,%s,%s,%.6f,%d,", when, script,
-						  (int) json_integer_value(json_object_get(cell, "clients")),
-						  plan_two_servers(spec) ? "two" : "one",
-						  schedule_label(spec),
-						  json_number_value(json_object_get(round, "sd")),
-						  (int) json_integer_value(json_object_get(round, "df")));
-		if (json_is_object(instance))
-			appendPQExpBuffer(&buf, "%.6f,%d,", json_number_value(json_object_get(instance, "sd")),
-							  (int) json_integer_value(json_object_get(instance, "df")));
-		else
-			appendPQExpBufferStr(&buf, ",,");
-		appendPQExpBuffer(&buf, isfinite(overhead) ? "%.3f," : ",", overhead);
-		appendPQExpBuffer(&buf, restart_s > 0 ? "%.3f," : ",", restart_s);
-		appendPQExpBuffer(&buf, isfinite(busy_pct) ? "%.1f\n" : "\n", busy_pct);
-	}
-	if (buf.len > 0)
-	{
-		struct stat st;
-		char	   *dir = pg_strdup(path);
-
-		*strrchr(dir, '/') = '\0';
-		if (!safe_mkdir_p(dir, 0700, &error) ||
-			!upgrade_history(path, &error) ||
-			((stat(path, &st) != 0 &&
-			  !safe_write_file(path, NOISE_HEADER, SAFE_APPEND, &error))) ||
-			!safe_write_file(path, buf.data, SAFE_APPEND, &error))
-			log_warning_text(psprintf("the host's noise history was not written: %s", error));
-	}
-	termPQExpBuffer(&buf);
-	json_decref(summary);
-}
 
 /* ---- the expectation ---- */
 
@@ -640,7 +201,7 @@ pilot_rounds_of(const ExperimentSpec *spec, const HostLoad *h, const NoiseRecord
 		return 0;
 	if (!spec->pilot_auto)
 		return spec->pilot_rounds;
-	if (!(h->busy_pct > LOADED_BUSY_PCT) || (r->found && like_load(h->busy_pct, r->busy_pct)))
+	if (!(h->busy_pct > LOADED_BUSY_PCT) || (r->found && noise_like_load(h->busy_pct, r->busy_pct)))
 		return 0;
 	guess.run_overhead_s = r->found ? r->run_overhead_s : NAN;
 	guess.restart_s = r->found ? r->restart_s : NAN;
@@ -792,9 +353,9 @@ largest_offset_that_fits(const Planning *p, int unit_rounds, double expected_s, 
  * A restart every RESTART_AUTO_MIN_ROUNDS rounds when the instance offset
  * dominates and restarts are cheap, up to RESTART_AUTO_MAX_ROUNDS; with
  * fixed rounds, fewer when that leaves RESTART_AUTO_MIN_INSTANCES instance
- * pairs.  The record is the pre-flight's (find_noise()), and it chooses
+ * pairs.  The record is the pre-flight's (noise_history_find()), and it chooses
  * only where its sds rest on RESTART_AUTO_MIN_DF degrees of freedom each
- * (enough_df()); else the default of plan_restart_rounds() stays, and the
+ * (noise_enough_df()); else the default of plan_restart_rounds() stays, and the
  * time promised is that of its spacing.  A record of 3 instance pairs
  * once put a restart before every round for a sitting, and a design of one
  * round per unit cannot tell the two sds apart, so it writes no record
@@ -811,7 +372,7 @@ choose_restart_from(ExperimentSpec *spec, const NoiseRecord *r, double noise, FI
 	int			rounds;
 
 	if (!spec->restart_auto || plan_restart_rounds(spec, &why) == 0 ||
-		!enough_df(r, true) || !design_inputs(spec, r, true, noise, &p))
+		!noise_enough_df(r, true) || !design_inputs(spec, r, true, noise, &p))
 		return;
 	planned_components(&p, AT_UPPER_BOUND, &high);
 	if (isfinite(design_seconds(&p, AT_UPPER_BOUND, 0, &design)))
@@ -922,9 +483,12 @@ preflight_print(ExperimentSpec *spec, double noise, bool choose_restart, FILE *o
 	double		effect = 2 * noise;
 	bool		two = plan_two_servers(spec);
 
-	host_load(&h);
-	print_host(spec, &h, out);
-	r = find_noise(spec, h.busy_pct);
+	NoiseQuery	q;
+
+	host_load_measure(&h);
+	host_load_print(spec, &h, out);
+	q = noise_query_of(spec, h.busy_pct);
+	r = noise_history_find(noise_history_path(), &q);
 	result.record = r;
 	result.busy_pct = h.busy_pct;
 	result.pilot_rounds = pilot_rounds_of(spec, &h, &r);
@@ -942,7 +506,7 @@ preflight_print(ExperimentSpec *spec, double noise, bool choose_restart, FILE *o
 		 * a busier host too much; only the first can make a budget fall
 		 * short.
 		 */
-		bool		quieter = h.busy_pct > LOADED_BUSY_PCT && !like_load(h.busy_pct, r.busy_pct);
+		bool		quieter = h.busy_pct > LOADED_BUSY_PCT && !noise_like_load(h.busy_pct, r.busy_pct);
 		bool		busier = h.busy_pct <= LOADED_BUSY_PCT && r.busy_pct > LOADED_BUSY_PCT;
 
 		fprintf(out, "pre-flight: noise here (%s, %s, %d client%s, %s): sd between rounds %.2f%%",

@@ -3,8 +3,8 @@
  * preflight.h
  *		Before the first counted run, and "pgbench_ext check": what the
  *		host allows and whether the experiment's time can decide
- *		(preflight.c); the host's noise history it reads, which every
- *		finished experiment adds to.
+ *		(preflight.c), from the host's load (host_load.h) and its noise
+ *		history (noise_history.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -14,28 +14,10 @@
 #include <stdio.h>
 
 #include "experiment.h"
+#include "noise_history.h"
 
 /* Where the noise history lives, overriding the default (docs/experiments.md) */
 #define PREFLIGHT_STATE_ENV "PGBENCH_EXT_STATE_DIR"
-
-/* One record of the host's noise history (noise.csv) */
-typedef struct NoiseRecord
-{
-	bool		found;
-	char		recorded_at[32];
-	char		script[128];
-	int			clients;
-	bool		two_servers;
-	char		schedule[32];
-	double		round_sd;
-	int			round_df;
-	double		instance_sd;	/* NAN: not measured */
-	int			instance_df;
-	double		run_overhead_s; /* NAN: not known */
-	double		restart_s;
-	double		busy_pct;		/* other processes' share of the CPUs as the
-								 * experiment began; NAN: not recorded */
-} NoiseRecord;
 
 /* What the pre-flight found, for the run that follows it */
 typedef struct PreflightResult
@@ -105,9 +87,5 @@ typedef struct PilotNoise
 extern void preflight_judge_pilot(const ExperimentSpec *spec, double noise,
 								  const PreflightResult *preflight, int unit_rounds,
 								  PilotNoise *pilot, double spent_s, FILE *out);
-
-/* After an experiment: its measured noise, per cell, into the history. */
-extern void preflight_record_noise(const ExperimentSpec *spec, const char *results_dir,
-								   double busy_pct);
 
 #endif							/* PGBENCH_EXT_PREFLIGHT_H */

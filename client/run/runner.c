@@ -36,6 +36,7 @@
 #include "subprocess.h"
 #include "pqexpbuffer.h"
 #include "preflight.h"
+#include "noise_history.h"
 #include "report.h"
 #include "progress.h"
 
@@ -575,7 +576,7 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 		status = report_render(x.dir, NULL, stdout);
 	/* the noise it measured, for the next pre-flight on this host */
 	if (status == 0 && !opts->no_summary)
-		preflight_record_noise(spec, x.dir, opts->preflight ? opts->preflight->busy_pct : NAN);
+		noise_history_record(spec, x.dir, opts->preflight ? opts->preflight->busy_pct : NAN);
 	printf("\nresults: %s\n", escape_text(x.dir, ESCAPE_TERMINAL));
 	return status;
 }

@@ -6,8 +6,10 @@
 # and in docs/testing.md: the statistics (test_stats*: known values,
 # distributions, the nested verdict, variance components, the MDE, sequential
 # decisions, Benjamini-Hochberg, each error rate by simulation), the
-# pgbench output parser and the latency histogram, and the profiles' readers
-# and per-function verdict.  PGBENCH_EXT_TEST_LONG=1 makes the simulations
+# pgbench output parser and the latency histogram, the profiles' readers
+# and per-function verdict, and the client's logic that needs no server:
+# the plan, the budget, the experiment file's parser, results CSV reading
+# and the noise history.  PGBENCH_EXT_TEST_LONG=1 makes the simulations
 # larger (make test-build).
 use strict;
 use warnings;
