@@ -301,14 +301,28 @@ test_runs(void)
 	done = results_completed_runs(rdir, &spec, 8, &ndone, &error);
 	ok(done == NULL && strstr(error, "holds run 9, but the plan of the experiment has 8 runs"),
 	   "a counted run past the plan: refused");
-	f = fopen(psprintf("%s/runs.csv", rdir), "w");
-	fprintf(f, "run_id,round,variant,script,clients,status,extra\n1,1,A,tpcb-like,2,ok,x\n");
-	fclose(f);
+	/* every column this version reads, and one more: read by name, never appended to */
+	{
+		int			header_len = strchr(good, '\n') - good;
+		char	   *first = strchr(good, '\n') + 1;
+		int			row_len = strchr(first, '\n') - first;
+
+		f = fopen(psprintf("%s/runs.csv", rdir), "w");
+		fprintf(f, "%.*s,extra\n%.*s,x\n", header_len, good, row_len, first);
+		fclose(f);
+	}
 	done = results_completed_runs(rdir, &spec, 8, &ndone, &error);
 	ok(done == NULL && strstr(error, "has the columns of another version of pgbench_ext"),
 	   "runs.csv of another version's columns: refused for a resume");
 	t = results_read_runs(rdir, &spec, &error);
 	ok(t && t->nrows == 1, "but read by a report, by the columns' names");
+	/* a column the report needs missing: refused by both */
+	f = fopen(psprintf("%s/runs.csv", rdir), "w");
+	fprintf(f, "run_id,round,variant,script,clients,status,extra\n1,1,A,tpcb-like,2,ok,x\n");
+	fclose(f);
+	t = results_read_runs(rdir, &spec, &error);
+	ok(t == NULL && strstr(error, "the header has no column"),
+	   "runs.csv without a column this version reads: refused, naming it");
 }
 
 int
