@@ -91,7 +91,8 @@ my $seq = $summary->{cells}[0]{sequential};
 # bench/noise_premise.sh simulates this plan with the runner's own looks
 # (stats_sequential_decide(); a budget of 2 minutes, blocks of 20, 40 and
 # 60 s, round sds 0.1 to 0.5, drift between rounds 0.03 to 0.3; 45
-# conditions of 4,000 experiments, 2026-12-06): none whose measured noise
+# conditions of 4,000 experiments, 2026-12-06,
+# docs/figures/noise-premise-046-20261206T1105Z.txt): none whose measured noise
 # was below 0.15 ended undecided (in any one condition at most 7.5 in
 # 10,000 at 95% confidence, under the 1 in 1,000 allowed), while up to
 # half of all did where blocks took a minute.  On a host loaded as this
