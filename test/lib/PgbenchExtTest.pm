@@ -13,6 +13,7 @@ use warnings;
 
 use Cwd qw(abs_path);
 use Exporter 'import';
+use Fcntl ();
 use File::Basename qw(dirname);
 use IPC::Run;
 use JSON::PP;
@@ -23,7 +24,7 @@ use Text::CSV;
 our @EXPORT =
   qw(client run_client run_client_on create_database shared_tempdir read_runs read_json unit_program
   source_tree postgresql_source source_build_test pg_config pg_bindir wait_until lines_in c_code_of forbid_in_client write_file
-  variant_build usable_cpus round_noise noisier_than);
+  variant_build usable_cpus round_noise noisier_than wait_for_install);
 
 # test/lib/ is two levels below the top of the tree
 my $top = abs_path(dirname(__FILE__) . '/../..');
@@ -110,6 +111,30 @@ sub shared_tempdir
 	my $dir = PostgreSQL::Test::Utils::tempdir();
 	chmod 0755, $dir or die "could not chmod $dir: $!";
 	return $dir;
+}
+
+# wait_for_install() -> undef, or why what make test installs in the
+# background is missing: make test installs the browser beside its build
+# and the tests (tools/run-tests), holding an exclusive lock on
+# PGBENCH_EXT_DEPS_LOCK until it is done; a shared lock waits for that.
+# Run otherwise, there is nothing to wait for.
+sub wait_for_install
+{
+	my $lock = $ENV{PGBENCH_EXT_DEPS_LOCK};
+	return undef unless $lock && -e $lock;
+	open my $fh, '<', $lock or return "could not open $lock: $!";
+	flock($fh, Fcntl::LOCK_SH()) or return "could not lock $lock: $!";
+	close $fh;
+	my $text_of = sub {
+		open my $f, '<', $_[0] or return '';
+		local $/;
+		return scalar <$f>;
+	};
+	my $status = $text_of->("$lock.status");
+	chomp $status;
+	return undef if $status eq '0';
+	return "make test's install in the background (tools/deps install browser) failed: "
+	  . $text_of->("$lock.log");
 }
 
 # Poll check->() every tenth of a second until it returns a defined value,

@@ -4,7 +4,9 @@
 # it names postgres.h and the server-dev package, and exits 2; against an
 # installation outside Debian's layout it names the file with no package;
 # against the real installation, which make test has just completed, it
-# finds nothing missing.  No server is started.
+# finds nothing missing, in either of the groups make test installs one
+# after the other (all but the browser, then the browser).  No server is
+# started.
 use strict;
 use warnings;
 
@@ -68,6 +70,21 @@ is($rc, 2, 'an installation outside Debian\'s: exit status 2');
 like($err, qr{^  \Q$empty\E/postgres\.h \(the server headers, the extension's build\)$}m,
 	'postgres.h is named without a package');
 like($err, qr/comes only from rebuilding that installation/, 'and the hint says how it is had');
+
+# make test's two groups: all but the browser first, the browser beside the
+# tests; a group of another name is refused, the groups named
+foreach my $group ('first', 'browser')
+{
+	($rc, $out, $err) = deps($real, 'check', $group);
+	is($rc, 0, "group $group: nothing missing") or diag $err;
+}
+($rc, $out, $err) = deps($no_headers, 'check', 'browser');
+is($rc, 0, 'the browser group asks nothing of the installation');
+($rc, $out, $err) = deps($no_headers, 'check', 'first');
+like($err, qr/postgres\.h/, 'the first group does');
+($rc, $out, $err) = deps($real, 'check', 'browsers');
+is($rc, 2, 'an unknown group: exit status 2');
+like($err, qr/the groups are "first", "browser" and "bench"/, 'and the groups are named');
 
 ($rc, $out, $err) = deps($real, 'fetch');
 is($rc, 2, 'an unknown mode: exit status 2');

@@ -4,8 +4,9 @@
 # build seed, instance and round in runs.csv, every start in instances.csv,
 # and the verdict across instance pairs with the noise by level and the
 # design.  Then an interruption mid-block: the resumed block is a new
-# instance, with warm-ups of its own; --rerun keeps the levels; and
-# restart = auto restarts servers only when the variants have two.
+# instance, with warm-ups of its own; restart = auto restarts servers only
+# when the variants have two; and --rerun repeats the recorded spec: the
+# same plan, levels included.
 use strict;
 use warnings;
 
@@ -131,14 +132,6 @@ is($node->safe_psql($db, "SELECT string_agg(DISTINCT instance::text, ',' ORDER B
 is($node->safe_psql($db, ReportFixture::parity_sql($id, undef, ReportFixture::read_json_exact("$dir/summary.json")->{cells}[0])),
 	'1/1', 'experiment_report() across instance pairs = summary.json to the last bit');
 
-# --- --rerun keeps the levels ---------------------------------------------
-my $rerun = "$base/rerun";
-($rc, $out, $err) = run_client('run', '--rerun', $dir, '-o', $rerun);
-is($rc, 0, '--rerun completes') or diag $err;
-is(join(' ', map { "$_->{run_id}:$_->{round}:$_->{variant}:$_->{instance}" } read_runs($rerun)),
-	join(' ', map { "$_->{run_id}:$_->{round}:$_->{variant}:$_->{instance}" } @runs),
-	'--rerun: the same runs in the same rounds on the same instances');
-
 # --- interrupted mid-block, then --resume ----------------------------------
 $dir = "$base/resume";
 my ($cout, $cerr) = ('', '');
@@ -177,6 +170,17 @@ $exp = json_of("$dir/experiment.json");
 is($exp->{spec}{experiment}{restart}, 'auto', 'restart = auto is the default');
 is($exp->{restart}{rounds_per_instance}, 1, 'two rounds, two servers: a restart before every round');
 like($exp->{restart}{why}, qr/variants on different servers/, 'and why');
+
+# --- --rerun keeps the levels ---------------------------------------------
+# (of this experiment, the shortest with a restart: its warm-ups and its
+# two instances of each server are levels enough, where the timed A/A's 18
+# runs of 3 s would take a minute again)
+my $rerun = "$base/rerun";
+($rc, $out, $err) = run_client('run', '--rerun', $dir, '-o', $rerun);
+is($rc, 0, '--rerun completes') or diag $err;
+my $levels = sub { join ' ', map { "$_->{run_id}:$_->{round}:$_->{variant}:$_->{instance}" } read_runs($_[0]) };
+is($levels->($rerun), $levels->($dir), '--rerun: the same runs in the same rounds on the same instances');
+like($levels->($rerun), qr/^1:0:\S+:1 2:0:\S+:1 .* \d+:0:\S+:2 /, 'and those are levels: warm-ups, then a second instance');
 
 $dir = "$base/shared";
 ($rc, $out, $err) = run_client('ab', '-s', '1', '-t', '300', '-c', '1', '-b', 'select-only', '-r', '2',

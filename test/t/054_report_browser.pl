@@ -21,9 +21,11 @@ use Test::More;
 use PgbenchExtTest;
 use ReportFixture;
 
+# make test installs the browser beside the other tests: wait for it
+my $install_failed = wait_for_install();
 my ($chromium) = grep { -x } map { "$_/chromium" } split /:/, $ENV{PATH};
 ok($chromium, 'chromium is on PATH (tools/deps install brings Debian\'s chromium)')
-  or BAIL_OUT('no chromium: run tools/deps install');
+  or BAIL_OUT('no chromium: ' . ($install_failed // 'run tools/deps install'));
 
 my $bindir = pg_bindir();
 my $base = shared_tempdir();
