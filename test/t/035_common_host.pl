@@ -18,11 +18,19 @@ use PgbenchExtTest;
 my $top = source_tree();
 my $libc_alloc = qr/^(?:malloc|calloc|realloc|free|strdup|strndup|reallocarray)$/;
 
+# the undefined symbols of each object of common/ and of the client's top
+# folder (the same sources compiled for the client), read by one nm
+my %undefined;
+foreach (split /\n/, `nm -A $top/common/*.o $top/client/*.o`)
+{
+	push @{ $undefined{$1} }, $2 if /^(.*?\.o):\s+U\s+(\S+)$/;
+}
+
 # the undefined symbols of an object
 sub undefined
 {
 	my ($o) = @_;
-	return map { /^\s+U\s+(\S+)$/ ? $1 : () } split /\n/, `nm $o`;
+	return @{ $undefined{$o} // [] };
 }
 
 my @objects = glob("$top/common/*.o");
