@@ -99,7 +99,7 @@ client-clean:
 	$(MAKE) -C test clean
 
 else
-all install installcheck prove_installcheck check-regress:
+all install installcheck installcheck-regress prove_installcheck check-regress:
 	@echo "pgbench_ext: PGXS not found via $(PG_CONFIG)"; \
 	 echo "pgbench_ext: hint: run \"make deps\" (installs postgresql-server-dev), or set PG_CONFIG=/path/to/pg_config"; exit 2
 endif
