@@ -6,7 +6,7 @@
 # pgbench -S -c 2 -j 2 run of DURATION seconds per variant, in random order:
 #   off     perf not running
 #   rNNN    perf record attached as profile = sampled attaches it
-#           (client/profile_sampled.c): the postmaster with inheritance,
+#           (client/profile/profile_sampled.c): the postmaster with inheritance,
 #           -e EVENT:u, a fixed period of 1/NNN s of CPU (cpu-clock) or -F
 #           NNN (cycles), call chains by frame pointers (-g), -N
 # The statistics are the project's own: pgbench_ext.compare() of each rate

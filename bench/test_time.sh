@@ -12,7 +12,7 @@
 # output, then a table of the tests, most CPU first, and the CPU of the
 # whole machine against make test's during the run: when the two are near
 # twice the wall time on a 2-core machine, the suite is bound by CPU and
-# only less work shortens it.  docs/testing.md's table came from this.
+# only less work shortens it.  docs/measurements.md's table came from this.
 set -eu
 cd "$(dirname "$0")/.."
 top=$(pwd)

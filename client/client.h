@@ -4,7 +4,7 @@
  *		What every source file of the pgbench_ext driver needs: PostgreSQL's
  *		frontend headers, the exit statuses, the program's name and the way
  *		errors are reported (cli.c), the way an untrusted string is written
- *		(escape.h), and the clock (progress.c).  Each
+ *		(escape.h), and the clock (cli.c).  Each
  *		module's own declarations are in its header: conn.h, table.h,
  *		layout.h, commands.h, and the headers named after their files.
  *
@@ -41,6 +41,10 @@ extern void log_warning_text(const char *text);
 extern void log_errorf(const char *fmt,...) pg_attribute_printf(1, 2);
 extern void log_warningf(const char *fmt,...) pg_attribute_printf(1, 2);
 extern bool parse_bool_word(const char *value, bool *result);
+
+/* Seconds since some fixed point, monotonic; a duration as "3m05s" */
+extern double now_seconds(void);
+extern char *format_duration(double s);
 
 struct option;
 extern int	cli_getopt(int argc, char **argv, const char *optstring,

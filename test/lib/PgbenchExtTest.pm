@@ -281,7 +281,7 @@ sub c_code_of
 sub forbid_in_client
 {
 	my ($pieces, @forbidden) = @_;
-	my @files = sort glob("$top/client/*.[ch]");
+	my @files = sort(glob("$top/client/*.[ch]"), glob("$top/client/*/*.[ch]"));
 	ok(@files > 20, 'the client\'s sources are there to search') or diag "found: @files";
 	foreach my $f (@forbidden)
 	{

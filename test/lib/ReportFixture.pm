@@ -1,5 +1,5 @@
 # ReportFixture — write synthetic results directories with known figures, in
-# the layout the runner writes (client/results.h): experiment.json, runs.csv,
+# the layout the runner writes (client/results/results.h): experiment.json, runs.csv,
 # runs/NNNN.err (pgbench -P 1 progress lines) and runs/NNNN.json (counters).
 # Deterministic: every figure comes from the caller's tps function.
 package ReportFixture;

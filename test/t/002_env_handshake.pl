@@ -72,13 +72,12 @@ like($err, qr/hint: Run ALTER EXTENSION pgbench_ext UPDATE/, 'stale SQL objects:
 
 # A client of another version than the server's library: build one.
 my $build = PostgreSQL::Test::Utils::tempdir;
-# common/ holds no tracked file until the statistics land; git drops empty dirs.
-my $common = -d "$top/common" ? "$top/common" : '';
+my $common = "$top/common";
 # The built client is copied with its objects (times kept); only those that
 # compile the version in are made again, with the other version.
 system("cp -a $top/client $common $top/pgbench_ext.control $build/") == 0
   or die "copy failed";
-foreach my $source (glob("$build/client/*.c"))
+foreach my $source (glob("$build/client/*/*.c"))
 {
 	next unless slurp_file($source) =~ /PGBENCH_EXT_VERSION/;
 	unlink($source =~ s/\.c$/.o/r);

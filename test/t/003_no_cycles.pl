@@ -117,9 +117,14 @@ is(join('; ', undeclared({ a_one => 'alpha', b_two => 'beta', c_three => 'report
 			  'report.h' => 'extern void c_three(void);' })),
 	'beta: b_two (not in beta.h)', 'the rule: own header, family header, main');
 
+# Where each source file of the client is: its name => its path (the
+# client's files are in one folder per stage, names unique across them).
+my %client_calls;    # "caller -> owner" (file names) => [ symbols ], from nm
+my %client_path = map { basename($_) => $_ } glob("$top/client/*.[ch]"), glob("$top/client/*/*.[ch]");
+
 foreach my $dir ('client', 'extension')
 {
-	my @objects = glob("$top/$dir/*.o");
+	my @objects = (glob("$top/$dir/*.o"), glob("$top/$dir/*/*.o"));
 	ok(@objects > 5, "$dir: objects to read (make has built it)");
 	my (%defined_in, %uses);
 	foreach my $o (@objects)
@@ -156,14 +161,15 @@ foreach my $dir ('client', 'extension')
 	};
 
 	my (%includes, %header_text);
-	foreach my $src (glob("$top/$dir/*.h"), glob("$top/$dir/*.c"))
+	my %here = $dir eq 'client' ? %client_path : map { basename($_) => $_ } glob("$top/$dir/*.[ch]");
+	foreach my $src (sort values %here)
 	{
 		my $name = basename($src);
 		my $text = slurp_file($src);
 		$header_text{$name} = $text if $name =~ /\.h$/;
 		foreach (split /\n/, $text)
 		{
-			$includes{$name}{$1} = 1 if /^#include "([^"\/]+\.[ch])"/ && -f "$top/$dir/$1";
+			$includes{$name}{$1} = 1 if /^#include "([^"\/]+\.[ch])"/ && $here{$1};
 		}
 	}
 	my @hloops = loops(\%includes);
@@ -171,12 +177,63 @@ foreach my $dir ('client', 'extension')
 	  or diag join("\n", map { "loop: @$_" } @hloops);
 
 	next unless $dir eq 'client';
-	my %global = map { $_ => $defined_in{$_} } grep { -f "$top/$dir/$defined_in{$_}.c" } keys %defined_in;
+	%client_calls = %why;
+	my %global = map { $_ => $defined_in{$_} } grep { $here{"$defined_in{$_}.c"} } keys %defined_in;
 	cmp_ok(scalar(keys %global), '>', 100, "$dir: " . scalar(keys %global) . ' symbols defined for other files');
 	my @missing = undeclared(\%global, \%header_text);
 	is(scalar(@missing), 0, "$dir: every file's functions and variables declared in its own header (or its family's)")
 	  or diag join("\n", @missing);
 }
+
+# ---- the client's folders: the stages of the data path, calls pointing down ----
+
+# Each folder's rank: a file calls only into its own folder and folders of
+# lower rank, so a reader can start at any folder and find what it uses
+# below it.  The commands that combine the stages (cmd/, and bisect/,
+# calibrate/ and farm/, whose steps run other commands) share the top rank
+# and may call one another; files still never call in a loop (above).
+my %rank = (cmd => 9, bisect => 9, calibrate => 9, farm => 9, run => 8, report => 7, analysis => 6,
+	plan => 5, build => 4, profile => 4, server => 3, results => 2, spec => 1, os => 0);
+
+# "caller -> owner: symbols (from -> to)" for each call against the ranks,
+# given each file's folder (undef: the shared statistics of common/,
+# compiled into the client's top folder) and the calls between files
+sub folder_violations
+{
+	my ($folder_of, $calls) = @_;
+	my @bad;
+	foreach my $edge (sort keys %$calls)
+	{
+		my ($from, $to) = split / -> /, $edge;
+		my ($f, $t) = ($folder_of->{$from}, $folder_of->{$to});
+		next if !defined $t || (defined $f && $f eq $t);
+		next if defined $f && $rank{$f} > $rank{$t};
+		next if defined $f && $rank{$f} == 9 && $rank{$t} == 9;
+		push @bad, "$edge: @{ $calls->{$edge} } (" . ($f // 'common') . " -> $t)";
+	}
+	return @bad;
+}
+
+is( join('; ',
+		folder_violations(
+			{ a => 'run', b => 'spec', c => 'report', d => 'bisect', e => 'cmd', f => 'build', g => 'profile' },
+			{ 'a -> b' => ['x'], 'b -> a' => ['y'], 'c -> a' => ['z'], 'd -> e' => ['w'], 'f -> g' => ['v'],
+			  'stats -> b' => ['u'] })),
+	'b -> a: y (spec -> run); c -> a: z (report -> run); f -> g: v (build -> profile); stats -> b: u (common -> spec)',
+	'the folder rule: down is allowed, up and sideways are not, but among the commands');
+
+my %folder_of;
+foreach my $path (values %client_path)
+{
+	my ($folder, $name) = $path =~ m{/client/(?:(\w+)/)?(\w+)\.c$} or next;
+	$folder_of{$name} = $folder;
+}
+my @astray = sort grep { !defined $folder_of{$_} || !exists $rank{ $folder_of{$_} } } keys %folder_of;
+is(scalar(@astray), 0, 'every client .c file is in a folder of a stage (' . join(', ', sort keys %rank) . ')')
+  or diag "outside them: @astray";
+my @up_folders = folder_violations(\%folder_of, \%client_calls);
+is(scalar(@up_folders), 0, 'every call between the client\'s folders goes down their ranks')
+  or diag join("\n", @up_folders);
 
 # ---- the report's stages: write -> format, access; analysis -> format, access ----
 
@@ -359,7 +416,7 @@ is( join('; ', order_violations([ 'w.c', 'a.c', 'c.c', 'l.c', 'f.c', 'x.c' ], $f
 	  . 'o.c (outside the map, which calls it) calls get_it of x.c',
 	'the order rule: a call up, a callback called up, a call back in from outside; not qsort\'s');
 
-my $map = slurp_file("$top/client/report.h");
+my $map = slurp_file($client_path{'report.h'});
 my (%stage, @order);
 while ($map =~ /^ \*   (all|load|analysis|write|format|access|base) +(\w+\.c)\b/mg)
 {
@@ -368,13 +425,13 @@ while ($map =~ /^ \*   (all|load|analysis|write|format|access|base) +(\w+\.c)\b/
 }
 cmp_ok(scalar(@order), '>', 20, scalar(@order) . ' files in report.h\'s map of stages, in order');
 is(scalar(keys %stage), scalar(@order), 'each file once in the map');
-my @unmapped = grep { !$stage{$_} } map { basename($_) } glob("$top/client/report_*.c"), glob("$top/client/profile_report*.c");
+my @unmapped = grep { !$stage{$_} } grep { /^(report_|profile_report).*\.c$/ } keys %client_path;
 is(scalar(@unmapped), 0, 'every report_*.c and profile_report*.c has its stage in report.h\'s map')
   or diag "not in the map: @unmapped";
-my @unplaced = grep { !-f "$top/client/$_" || slurp_file("$top/client/$_") !~ m{\A/\*.*?report\.h's map.*?\*/}s } @order;
+my @unplaced = grep { !$client_path{$_} || slurp_file($client_path{$_}) !~ m{\A/\*.*?report\.h's map.*?\*/}s } @order;
 is(scalar(@unplaced), 0, 'every file of the map says in its header comment what it is for and its place in report.h\'s map')
   or diag "no place in the map in the header of: @unplaced";
-my %sources = map { basename($_) => slurp_file($_) } glob("$top/client/*.c");
+my %sources = map { $_ => slurp_file($client_path{$_}) } grep { /\.c$/ } keys %client_path;
 my $edges = calls_between(\%sources);
 my @bad = (stage_violations(\%stage, $edges), writer_statistics(\%stage, \%sources));
 is(scalar(@bad), 0, 'the report\'s stages point one way: writers call no statistics and no analysis, the analysis no writer')
@@ -386,8 +443,8 @@ is(scalar(@up), 0, 'every call between the report\'s files goes down report.h\'s
 # A function pointer the parser cannot follow (kept in a variable, then
 # passed) never crosses files of the map: no function their headers
 # declare takes one, as "(*" or as a typedef of one.
-my %headers = map { $_ => slurp_file("$top/client/$_") }
-  grep { -f "$top/client/$_" } 'report.h', map { s/\.c$/.h/r } @order;
+my %headers = map { $_ => slurp_file($client_path{$_}) }
+  grep { $client_path{$_} } 'report.h', map { s/\.c$/.h/r } @order;
 my %pointer_types = map { $_ => 1 } map { code_of($_) =~ /\btypedef\b[^;]*?\(\s*\*\s*(\w+)\s*\)/g } values %headers;
 my @takes;
 foreach my $h (sort keys %headers)

@@ -9,7 +9,7 @@ use PgbenchExtTest;
 
 my $max = 120;
 my @long;
-foreach my $file (glob(source_tree() . '/{client,common}/*.c'))
+foreach my $file (glob(source_tree() . '/{client/*,common}/*.c'))
 {
 	open my $fh, '<', $file or die "could not open $file: $!";
 	my ($name, $start);

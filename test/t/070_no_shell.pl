@@ -1,4 +1,4 @@
-# No shell in the client: every child process goes through client/subprocess.c
+# No shell in the client: every child process goes through client/os/subprocess.c
 # as an argv vector.  The client's sources are searched for what would
 # start a shell or bypass that module (system, popen, /bin/sh, sh -c, the
 # exec family, fork), and the search is first shown to find each of them.

@@ -1,5 +1,5 @@
 # One write path: every file the client creates or replaces and every
-# directory it makes goes through client/safe_file.c (openat with
+# directory it makes goes through client/os/safe_file.c (openat with
 # O_NOFOLLOW | O_CLOEXEC relative to a checked directory, O_EXCL for new
 # files, NAME.tmp renamed over NAME for replaced ones, mkdirat then fstat,
 # fchmod/fchown on a descriptor).  The client's sources are searched for
@@ -74,7 +74,7 @@ sub statements_of
 	return map { "$_;" } split /;/, $text;
 }
 
-ok(-f "$top/client/$module", "the write path is $module");
+ok(-f "$top/client/os/$module", "the write path is $module");
 forbid_in_client(\&statements_of, @forbidden);
 
 done_testing();

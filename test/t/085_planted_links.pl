@@ -1,5 +1,5 @@
 # Results directories are data, and what the client writes into them goes
-# through its one write path (client/safe_file.c).  The attacks of issue
+# through its one write path (client/os/safe_file.c).  The attacks of issue
 # #28, each refused with exit status 2 and a message naming the file, its
 # target untouched, none needing a server: links planted at
 # profiles/*.folded, at profiles/ itself and at plots/flame-1.svg for

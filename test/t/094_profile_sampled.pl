@@ -34,7 +34,7 @@ use Test::More;
 
 use PgbenchExtTest;
 
-# what the client itself refuses with (client/profile_spec.c): a missing
+# what the client itself refuses with (client/spec/profile_spec.c): a missing
 # perf, or one that may not sample the servers' processes
 {
 	my $paranoid = -r '/proc/sys/kernel/perf_event_paranoid'

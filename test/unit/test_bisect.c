@@ -2,7 +2,7 @@
  *
  * test_bisect.c
  *	  Unit tests (TAP) of the search of "pgbench_ext bisect"
- *	  (client/bisect_search.c), with answers fed in: for every series of
+ *	  (client/bisect/bisect_search.c), with answers fed in: for every series of
  *	  1 to 64 states past the good end and every place of the first
  *	  differing state, the search names that state and the one before it
  *	  as the last the same, in at most ceil(log2 N) steps besides the bad

@@ -3,7 +3,7 @@
  * test_escape.c
  *	  Unit tests (TAP) of the one function every untrusted string passes
  *	  through on its way to the terminal, report.md and report.html
- *	  (client/escape.c), over each class of input: printable ASCII and
+ *	  (client/os/escape.c), over each class of input: printable ASCII and
  *	  valid 2- to 4-byte UTF-8 kept, and the characters next to those
  *	  escaped; every C0 byte and DEL as \xNN, every C1 code point as
  *	  \u00NN, the bidirectional controls and line separators as \uNNNN;

@@ -613,7 +613,7 @@ test_lower_bound(void)
 }
 
 /*
- * restart = auto from a history (client/preflight.c): the rounds per unit
+ * restart = auto from a history (client/plan/preflight.c): the rounds per unit
  * are those whose unit costs least for its variance — checked against
  * every R from 1 to 20 by brute force on a grid of noises and costs — and
  * the allocation pays: with a large instance offset and cheap restarts,

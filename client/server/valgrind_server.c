@@ -1,0 +1,324 @@
+/*-------------------------------------------------------------------------
+ *
+ * valgrind_server.c
+ *		A managed server whose postmaster runs under valgrind's callgrind
+ *		for counted profiles (profile_counted.c): its start, the processes
+ *		it runs beside its backends, and waiting until the backends that
+ *		exited have written their files.
+ *
+ * Every process the postmaster forks is profiled too and writes its own
+ * file (callgrind.out.PID[.PART] in clusters/NAME/callgrind) when it
+ * dumps or exits; the options below choose what is counted, and
+ * profile_counted.c reads the files of each run.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "cluster_conf.h"
+#include "procfs.h"
+#include "profile_spec.h"
+#include "safe_file.h"
+#include "subprocess.h"
+#include "valgrind_server.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define START_TIMEOUT_S		600		/* a start under valgrind takes ~10 s */
+#define SETTLE_TIMEOUT_S	300		/* backends exiting under valgrind */
+#define SETTLE_POLL_MS		20		/* /proc, while a run's backends exit */
+#define SETTLE_PROC_ONLY_S	2.0		/* then pg_stat_activity too */
+#define MAX_OWN				32
+
+/* What a server under valgrind runs beside its backends. */
+typedef struct ValgrindServer
+{
+	const Cluster *cluster;
+	pid_t		postmaster;
+	pid_t		own[MAX_OWN];	/* its children once started, listed or not */
+	int			nown;
+	bool		cache_sim;		/* --cache-sim=yes */
+} ValgrindServer;
+
+static ValgrindServer servers[MAX_VARIANTS];
+static int	nservers;
+
+/* where the server's processes write their callgrind files */
+char *
+valgrind_callgrind_dir(const Cluster *server)
+{
+	return psprintf("%s/callgrind", server->dir);
+}
+
+static ValgrindServer *
+valgrind_server(const Cluster *c)
+{
+	for (int i = 0; i < nservers; i++)
+		if (servers[i].cluster == c)
+			return &servers[i];
+	if (nservers == MAX_VARIANTS)
+		return NULL;
+	memset(&servers[nservers], 0, sizeof(ValgrindServer));
+	servers[nservers].cluster = c;
+	return &servers[nservers++];
+}
+
+/* ---- processes ---- */
+
+/* Server processes pg_stat_activity knows; -1 if the query fails. */
+static int
+listed_pids(PGconn *conn, pid_t *out, int max)
+{
+	PGresult   *res = PQexec(conn, "SELECT pid FROM pg_catalog.pg_stat_activity");
+	int			n = -1;
+
+	if (PQresultStatus(res) == PGRES_TUPLES_OK)
+		for (n = 0; n < PQntuples(res) && n < max; n++)
+			out[n] = (pid_t) atol(PQgetvalue(res, n, 0));
+	PQclear(res);
+	return n;
+}
+
+static bool
+pid_in(pid_t pid, const pid_t *set, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (set[i] == pid)
+			return true;
+	return false;
+}
+
+/* Whether each of children is one of the server's own processes or in set. */
+static bool
+children_known(const ValgrindServer *vg, const pid_t *children, int nc, const pid_t *set, int n)
+{
+	for (int i = 0; i < nc; i++)
+		if (!pid_in(children[i], vg->own, vg->nown) && !pid_in(children[i], set, n))
+			return false;
+	return nc >= 0;
+}
+
+/*
+ * Wait until every child of the postmaster is a process the server lists,
+ * or one of its own (there since it started): no exited backend is left
+ * writing its file.  /proc is watched first, every SETTLE_POLL_MS, for
+ * the run's backends to be gone, leaving the server's own processes and
+ * conn's backend (which the server lists); only a child that stays (an
+ * autovacuum worker, another session) is asked of pg_stat_activity, whose
+ * every statement a backend under valgrind runs tens of times slower (and
+ * dumps a part for).
+ */
+static bool
+wait_settled(ValgrindServer *vg, PGconn *conn, char **problem)
+{
+	double		deadline = now_seconds() + SETTLE_TIMEOUT_S;
+	double		ask_after = now_seconds() + SETTLE_PROC_ONLY_S;
+	pid_t		mine = (pid_t) PQbackendPID(conn);
+
+	for (;;)
+	{
+		pid_t		children[1024];
+		pid_t		listed[1024];
+		int			nc = procfs_children(vg->postmaster, children, lengthof(children));
+		int			nl;
+
+		if (mine != 0 && children_known(vg, children, nc, &mine, 1))
+			return true;
+		if (now_seconds() < ask_after)
+		{
+			pg_usleep(SETTLE_POLL_MS * 1000L);
+			continue;
+		}
+		nl = listed_pids(conn, listed, lengthof(listed));
+		if (nl >= 0 && children_known(vg, children, nc, listed, nl))
+			return true;
+		if (nl < 0 || now_seconds() > deadline)
+		{
+			*problem = nl < 0
+				? psprintf("could not list the server's processes: %s", PQerrorMessage(conn))
+				: psprintf("the server's exiting processes did not finish within %d s", SETTLE_TIMEOUT_S);
+			return false;
+		}
+		pg_usleep(100000);
+	}
+}
+
+/* ---- the server under valgrind ---- */
+
+/*
+ * Start c's postmaster under callgrind (cluster_start calls this as the
+ * cluster's start_server) and wait until it accepts connections.
+ */
+static bool
+start_under_valgrind(Cluster *c, char **error)
+{
+	char	   *problem = NULL;
+	char	   *valgrind = profile_valgrind_path(&problem);
+	char	   *conninfo = cluster_conninfo(c, "postgres");
+	ValgrindServer *vg = valgrind_server(c);
+	char	   *argv[24];
+	int			argc = 0;
+	int			log;
+	pid_t		pid;
+	double		deadline = now_seconds() + START_TIMEOUT_S;
+	PGconn	   *conn;
+
+	if (valgrind == NULL || vg == NULL)
+	{
+		*error = psprintf("variant \"%s\": %s", c->variant->name, problem ? problem : "too many servers");
+		return false;
+	}
+	argv[argc++] = valgrind;
+	argv[argc++] = "--tool=callgrind";
+	argv[argc++] = "-q";
+	argv[argc++] = "--vgdb=no";
+	argv[argc++] = "--toggle-collect=PostgresMain";
+	argv[argc++] = "--toggle-collect=InitPostgres";
+	argv[argc++] = "--toggle-collect=proc_exit";
+	/*
+	 * Time, not work: waiting for the client's next command, flushing
+	 * statistics (at most once a second), and pgbench_ext's own counters at
+	 * commit (xact_end), which read the CPU time every so many
+	 * milliseconds.  Its injected delays, which calibrations count, stay.
+	 */
+	argv[argc++] = "--toggle-collect=secure_read";
+	argv[argc++] = "--toggle-collect=pgstat_report_stat";
+	argv[argc++] = "--toggle-collect=xact_end";
+	/* other processes' work: the invalidations they sent, when they arrive */
+	argv[argc++] = "--toggle-collect=ReceiveSharedInvalidMessages";
+	/*
+	 * A part per statement: the window of each connection's transactions.
+	 * A toggle above entered where counting is off (reading the startup
+	 * packet, a flush at exit) turns it on there; those calls fall in a
+	 * backend's first or last part, which are never read.
+	 */
+	argv[argc++] = "--dump-before=ReadyForQuery";
+	argv[argc++] = "--dump-line=no";
+	argv[argc++] = psprintf("--callgrind-out-file=%s/" CALLGRIND_PREFIX "%%p", valgrind_callgrind_dir(c));
+	if (vg->cache_sim)
+		argv[argc++] = "--cache-sim=yes";
+	argv[argc++] = psprintf("%s/postgres", c->bindir);
+	argv[argc++] = "-D";
+	argv[argc++] = c->datadir;
+	argv[argc++] = "-c";
+	argv[argc++] = CLUSTER_NO_TCP;
+	argv[argc] = NULL;
+
+	/* the server's log, appended to as pg_ctl -l would, never through a link */
+	if ((log = safe_open_write(c->logfile, true, error)) < 0)
+		return false;
+	dprintf(log, "pgbench_ext: starting the server under callgrind: %s ...\n", valgrind);
+	{
+		/* not interruptible: the cluster's own stop ends it */
+		ChildSpec	server = CHILD_SPEC_INIT;
+
+		server.argv = argv;
+		server.unprivileged = true;
+		server.out_fd = server.err_fd = log;
+		pid = child_start(&server);
+	}
+	close(log);
+	if (pid < 0)
+	{
+		*error = psprintf("could not start valgrind for variant \"%s\": %m", c->variant->name);
+		return false;
+	}
+	for (;;)
+	{
+		PGPing		ping = PQping(conninfo);
+		int			status;
+
+		if (ping == PQPING_OK)
+			break;
+		if (waitpid(pid, &status, WNOHANG) == pid || now_seconds() > deadline)
+		{
+			if (now_seconds() > deadline)
+				kill(pid, SIGQUIT);
+			*error = psprintf("the server of variant \"%s\" did not start under valgrind; its log (%s) ends with:\n%s",
+							  c->variant->name, c->logfile, tail_of_file(c->logfile, 8));
+			return false;
+		}
+		pg_usleep(200000);
+	}
+	vg->postmaster = pid;
+
+	/*
+	 * What runs beside backends: the background processes, listed or not
+	 * (13, 14: the stats collector is not), but not this connection's.
+	 */
+	vg->nown = 0;
+	if ((conn = PQconnectdb(conninfo)) != NULL && PQstatus(conn) == CONNECTION_OK)
+	{
+		pid_t		children[1024];
+		int			nc,
+					stable = 0,
+					last = -1;
+
+		/* background processes start over the first seconds */
+		while (stable < 10 && now_seconds() < deadline)
+		{
+			nc = procfs_children(pid, children, lengthof(children));
+			stable = nc == last ? stable + 1 : 0;
+			last = nc;
+			pg_usleep(200000);
+		}
+		nc = procfs_children(pid, children, lengthof(children));
+		for (int i = 0; i < nc && vg->nown < MAX_OWN; i++)
+			if (children[i] != (pid_t) PQbackendPID(conn))
+				vg->own[vg->nown++] = children[i];
+	}
+	PQfinish(conn);
+	return true;
+}
+
+/*
+ * From now on, start c under callgrind (with its cache simulation when
+ * cache_sim): cluster_start() runs start_under_valgrind().
+ */
+bool
+valgrind_server_use(Cluster *c, bool cache_sim, char **error)
+{
+	ValgrindServer *vg = valgrind_server(c);
+
+	if (vg == NULL)
+	{
+		*error = pg_strdup("too many servers under valgrind");
+		return false;
+	}
+	vg->cache_sim = cache_sim;
+	c->start_server = start_under_valgrind;
+
+	/*
+	 * Every start the same: a start's own environment size moves the heap,
+	 * and with it the paths string functions take (what time verdicts
+	 * sample across starts is noise in a count).
+	 */
+	c->pad_environment = false;
+	return true;
+}
+
+/* whether c's postmaster was started under callgrind and is known */
+bool
+valgrind_server_started(const Cluster *c)
+{
+	for (int i = 0; i < nservers; i++)
+		if (servers[i].cluster == c)
+			return servers[i].postmaster != 0;
+	return false;
+}
+
+/*
+ * Wait until every process c's postmaster forked is one the server lists
+ * through conn or one of its own: no backend that exited is still writing
+ * its file.  False with *problem set when that cannot be known in time.
+ */
+bool
+valgrind_server_settled(const Cluster *c, PGconn *conn, char **problem)
+{
+	for (int i = 0; i < nservers; i++)
+		if (servers[i].cluster == c)
+			return wait_settled(&servers[i], conn, problem);
+	*problem = pg_strdup("the server is not running under valgrind");
+	return false;
+}

@@ -1,0 +1,150 @@
+/*-------------------------------------------------------------------------
+ *
+ * experiment_check.c
+ *		The checks of an experiment specification that need all of it:
+ *		variants against each other, the keys of the experiment against
+ *		one another.  Each key alone is checked as it is set
+ *		(experiment.c); what needs the machine is in validate.c.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "experiment.h"
+#include "quiet_keys.h"
+#include "settings.h"
+
+/*
+ * A variant on another's server: everything about the server is the
+ * other's, so the only keys left to it are its sessions' settings.
+ */
+static bool
+check_shared_cluster(const ExperimentSpec *spec, const VariantSpec *v, char **error)
+{
+	int			h = experiment_variant_index(spec, v->cluster);
+	const VariantSpec *host = h >= 0 ? &spec->variants[h] : NULL;
+
+	if (host == NULL || host == v)
+	{
+		*error = psprintf("variant \"%s\": cluster = %s names no other variant of this experiment",
+						  v->name, v->cluster);
+		return false;
+	}
+	if (host->cluster != NULL)
+	{
+		*error = psprintf("variant \"%s\": cluster = %s names a variant that runs on variant \"%s\"'s cluster itself; name \"%s\"",
+						  v->name, host->name, host->cluster, host->cluster);
+		return false;
+	}
+	if (v->bindir || v->conninfo || v->source || v->nsettings > 0 || v->initdb_args)
+	{
+		*error = psprintf("variant \"%s\" runs on variant \"%s\"'s cluster: its bindir, conninfo, source, set and initdb_args are \"%s\"'s; give it only session_set (and snapshot_probe)",
+						  v->name, host->name, host->name);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Checks of each variant against the others: what it runs on, and the
+ * keys that apply to that (also all "--build-only" needs).
+ */
+bool
+experiment_check_variants(const ExperimentSpec *spec, char **error)
+{
+	for (int i = 0; i < spec->nvariants; i++)
+	{
+		const VariantSpec *v = &spec->variants[i];
+
+		if (v->cluster != NULL)
+		{
+			if (!check_shared_cluster(spec, v, error))
+				return false;
+			continue;
+		}
+		if (v->bindir == NULL && v->conninfo == NULL && v->source == NULL)
+		{
+			*error = psprintf("variant \"%s\" needs bindir (an installation to run), source (a PostgreSQL source tree to build) or conninfo (a running server)", v->name);
+			return false;
+		}
+		if (v->source != NULL && (v->bindir != NULL || v->conninfo != NULL))
+		{
+			*error = psprintf("variant \"%s\" has source and %s; give one", v->name, v->bindir ? "bindir" : "conninfo");
+			return false;
+		}
+		if (v->source == NULL && (v->npatches > 0 || v->cflags || v->configure || v->pgo || v->lto ||
+								  v->symbols || v->build_seeds > 0 || v->build_seed > 0))
+		{
+			*error = psprintf("variant \"%s\": patch, cflags, configure, pgo, lto, symbols and build_seeds apply only to variants built from a source tree (source = DIR)", v->name);
+			return false;
+		}
+		if (v->bindir != NULL && v->conninfo != NULL)
+		{
+			*error = psprintf("variant \"%s\" has both bindir and conninfo; give one", v->name);
+			return false;
+		}
+		if (v->conninfo != NULL && (v->nsettings > 0 || v->initdb_args != NULL))
+		{
+			*error = psprintf("variant \"%s\" uses conninfo, a server this tool does not manage: set and initdb_args apply only to bindir variants", v->name);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Checks that need the whole specification.  Checks that need the
+ * machine (bindir contents, a trial start) are in validate.c.
+ */
+bool
+experiment_check(const ExperimentSpec *spec, char **error)
+{
+	if (spec->nvariants < 2)
+	{
+		*error = psprintf("an experiment needs at least two variants, found %d", spec->nvariants);
+		return false;
+	}
+	if (!experiment_check_variants(spec, error))
+		return false;
+	if (spec->rounds_auto != (spec->budget_s > 0))
+	{
+		*error = spec->rounds_auto
+			? pg_strdup("rounds = auto needs a budget: the most time its runs may take (budget = 30m, or --budget 30m)")
+			: psprintf("budget applies only to rounds = auto; with rounds = %d the experiment runs all its rounds (give rounds = auto, or drop budget)", spec->rounds);
+		return false;
+	}
+	if (spec->min_rounds > 0 && !spec->rounds_auto)
+	{
+		*error = psprintf("min_rounds applies only to rounds = auto; with rounds = %d every round runs", spec->rounds);
+		return false;
+	}
+	if (spec->reference > 0 && !spec->rounds_auto)
+	{
+		*error = psprintf("reference applies only to rounds = auto (the looks test against it); with rounds = %d give rounds = auto and a budget, or drop reference", spec->rounds);
+		return false;
+	}
+	if (!spec->pilot_auto && spec->pilot_rounds > 0 && spec->duration_s == 0)
+	{
+		*error = pg_strdup("pilot needs runs of a fixed duration (duration = N, -T N): it forecasts the time to decide from the time its rounds took (give pilot = off, or a duration)");
+		return false;
+	}
+	if (spec->rounds_auto && spec->duration_s == 0)
+	{
+		*error = pg_strdup("rounds = auto needs runs of a fixed duration (duration = N, -T N): the length of a block of rounds is planned from it before any run");
+		return false;
+	}
+	/* under rounds = auto, budget.c checks warmup against the first look */
+	if (!spec->rounds_auto && spec->warmup >= spec->rounds)
+	{
+		*error = psprintf("warmup (%d) must be smaller than rounds (%d), or no run would count", spec->warmup, spec->rounds);
+		return false;
+	}
+	return quiet_check(spec, error);
+}
+
+/* whether variant v runs the snapshot probe: its own key, else the experiment's */
+bool
+snapshot_probe_enabled(const ExperimentSpec *spec, const VariantSpec *v)
+{
+	return v->snapshot_probe == PROBE_ON ||
+		(v->snapshot_probe == PROBE_AS_EXPERIMENT && spec->snapshot_probe);
+}
