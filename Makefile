@@ -21,9 +21,10 @@ OBJS = $(EXT_SRCS:.c=.o) $(COMMON_SRCS:.c=.o)
 SQL_FRAGMENTS = $(sort $(wildcard extension/sql/*.sql))
 EXT_INSTALL_SCRIPT = extension/$(EXTENSION)--$(EXTVERSION).sql
 DATA_built = $(EXT_INSTALL_SCRIPT)
-# Earlier versions' install scripts, kept as released, and the scripts that
-# update each version to the next (ALTER EXTENSION pgbench_ext UPDATE).
-DATA = $(sort $(wildcard extension/updates/$(EXTENSION)--*.sql))
+# From 1.0.0 on, a change to the SQL objects comes with an update script from
+# each released version, extension/pgbench_ext--FROM--TO.sql
+# (docs/extension.md, "Updating").
+DATA = $(sort $(wildcard extension/$(EXTENSION)--*--*.sql))
 
 # PGBENCH_EXT_BACKEND: common/ compiled into the server, where its loops
 # can be cancelled and its memory is palloc'd (common/stats_host.h)
@@ -98,7 +99,7 @@ client-clean:
 	$(MAKE) -C test clean
 
 else
-all install installcheck prove_installcheck check-regress:
+all install installcheck installcheck-regress prove_installcheck check-regress:
 	@echo "pgbench_ext: PGXS not found via $(PG_CONFIG)"; \
 	 echo "pgbench_ext: hint: run \"make deps\" (installs postgresql-server-dev), or set PG_CONFIG=/path/to/pg_config"; exit 2
 endif

@@ -3,7 +3,8 @@
 # here).  docs/testing.md describes the targets:
 #
 #   make installcheck        pg_regress on the running server that PG*
-#                            variables name, then the TAP tests
+#                            variables name (make installcheck-regress),
+#                            then the TAP tests
 #   make prove_installcheck  the TAP tests (test/t/*.pl), each on servers of
 #                            its own (PostgreSQL::Test::Cluster)
 #   make check-regress       the whole pg_regress suite on a temporary
@@ -78,8 +79,12 @@ test-programs: client-all
 
 # pg_regress on the running server, as PGXS's installcheck does, with the
 # preload set when the server can serve it.  A server that cannot be
-# reached is left to pg_regress to report.
-installcheck: test-programs
+# reached is left to pg_regress to report.  installcheck-regress is that
+# alone, which needs nothing built: the tests of an installed package
+# (debian/tests/installcheck, tools/test-package) run it from a clean tree.
+installcheck: installcheck-regress test-programs
+	$(MAKE) prove_installcheck
+installcheck-regress:
 	@tests='$(REGRESS)'; \
 	if preloaded=$$('$(bindir)/psql' -X -A -t -d postgres -c 'SHOW shared_preload_libraries' 2>/dev/null); then \
 		case ",$$(echo "$$preloaded" | tr -d ' ')," in \
@@ -88,7 +93,6 @@ installcheck: test-programs
 		esac; \
 	fi; \
 	$(pg_regress_installcheck) $(REGRESS_OPTS) $$tests
-	$(MAKE) prove_installcheck
 
 # The TAP tests, as PGXS's prove_installcheck runs them: PostgreSQL::Test::Utils
 # keeps everything under tmp_check/ (TESTDIR up to PostgreSQL 15, TESTDATADIR
@@ -122,4 +126,4 @@ check-regress:
 		--temp-config=test/pgbench_ext.conf --outputdir=output_regress --bindir='$(bindir)' \
 		$(pg_regress_locale_flags) $(EXTRA_REGRESS_OPTS) $(REGRESS_OPTS) $(REGRESS) $(REGRESS_PRELOAD)
 
-.PHONY: test-programs installcheck prove_installcheck check-regress
+.PHONY: test-programs installcheck installcheck-regress prove_installcheck check-regress

@@ -24,7 +24,7 @@ use Text::CSV;
 our @EXPORT =
   qw(client run_client run_client_on create_database shared_tempdir read_runs read_json unit_program
   source_tree postgresql_source source_build_test pg_config pg_bindir wait_until lines_in c_code_of forbid_in_client write_file
-  variant_build usable_cpus round_noise noisier_than wait_for_install);
+  variant_build usable_cpus round_noise noisier_than wait_for_install control_version);
 
 # test/lib/ is two levels below the top of the tree
 my $top = abs_path(dirname(__FILE__) . '/../..');
@@ -36,6 +36,21 @@ $ENV{PGBENCH_EXT_STATE_DIR} = "$ENV{TESTDATADIR}/noise_history_$$" if $ENV{TESTD
 
 # The top of the source tree the tests belong to.
 sub source_tree { return $top; }
+
+# control_version([PATH]) -> default_version of pgbench_ext.control (this
+# tree's, or PATH's): the project's one version string, which the client,
+# the library and META.json must repeat
+sub control_version
+{
+	my ($path) = @_;
+	$path //= "$top/pgbench_ext.control";
+	open my $fh, '<', $path or die "could not open $path: $!";
+	while (<$fh>)
+	{
+		return $1 if /^default_version\s*=\s*'([^']*)'/;
+	}
+	die "no default_version in $path";
+}
 
 # postgresql_source([MAJOR]) -> the unpacked PostgreSQL source tree of a
 # release (15 unless MAJOR says otherwise), as tools/pg-source fetches,

@@ -18,8 +18,9 @@ program_help_ok($prog);
 program_version_ok($prog);
 program_options_handling_ok($prog);
 
-command_like([ $prog, '--version' ], qr/^pgbench_ext \(pgbench_ext\) \d+\.\d+\.\d+$/,
-	'--version prints the version');
+my $version = control_version();
+command_like([ $prog, '--version' ], qr/^pgbench_ext \(pgbench_ext\) \Q$version\E$/,
+	'--version prints the version of pgbench_ext.control');
 command_like([ $prog, '--help' ], qr/Usage:.*Commands:.*env/s, '--help lists the commands');
 command_like([ $prog, 'env', '--help' ], qr/Usage:.*env .*CONNINFO.*--host/s,
 	'env --help shows connection options');

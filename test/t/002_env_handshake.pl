@@ -1,4 +1,5 @@
 # "pgbench_ext env" against a live server, and the version handshake: the
+# library and SQL objects installed are of pgbench_ext.control's version; the
 # client refuses a database whose extension is missing or of another
 # version, naming the part that differs and what to do.
 use strict;
@@ -31,6 +32,13 @@ like($out, qr/machine\s+\|\s+cpu_count\s+\|\s+\d+/, 'env prints the CPU count');
 
 ($rc, $out) = run_client_on($node, 'env', "dbname=env_ok application_name=x");
 is($rc, 0, 'a positional conninfo string works');
+
+# The library and the SQL objects installed are of this tree's version, the
+# one pgbench_ext.control gives (001 checks the client's --version against it).
+is($node->safe_psql('env_ok', 'SELECT pgbench_ext.version()'), control_version(),
+	'pgbench_ext.version() is the version of pgbench_ext.control');
+is($node->safe_psql('env_ok', "SELECT extversion FROM pg_extension WHERE extname = 'pgbench_ext'"),
+	control_version(), 'the SQL objects are of the version of pgbench_ext.control');
 
 # Missing extension: name the database and give the CREATE EXTENSION line.
 create_database($node, 'env_noext', extension => 0);
