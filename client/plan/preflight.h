@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * preflight.h
- *		Before the first counted run, and "pgbench_ext check": what the
+ *		Before the first counted run, and in the dry run (--check): what the
  *		host allows and whether the experiment's time can decide
  *		(preflight.c), from the host's load (host_load.h) and its noise
  *		history (noise_history.h).

@@ -9,7 +9,7 @@
  * is plain JSON, written and parsed with jansson:
  *
  *	{"format": "pgbench_ext layout", "format_version": 1,
- *	 "pgbench_ext": "0.1.0", "server_version": "15.5 ...",
+ *	 "pgbench_ext": "1.0.0", "server_version": "15.5 ...",
  *	 "pg_cache_line_size": 128,
  *	 "structs": [{"name": "SnapshotData", "size": 120,
  *				  "fields": [{"name": "xmin", "type": "TransactionId",
