@@ -84,7 +84,7 @@ is($rc, 0, 'the browser group asks nothing of the installation');
 like($err, qr/postgres\.h/, 'the first group does');
 ($rc, $out, $err) = deps($real, 'check', 'browsers');
 is($rc, 2, 'an unknown group: exit status 2');
-like($err, qr/the groups are "first", "browser" and "bench"/, 'and the groups are named');
+like($err, qr/the groups are "first", "browser", "bench" and "package"/, 'and the groups are named');
 
 ($rc, $out, $err) = deps($real, 'fetch');
 is($rc, 2, 'an unknown mode: exit status 2');
