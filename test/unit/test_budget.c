@@ -18,7 +18,6 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "common/logging.h"
 #include "budget.h"
 #include "experiment.h"
 #include "plan.h"
@@ -26,33 +25,9 @@
 #include <math.h>
 #include <unistd.h>
 
-#include "test_stats_util.h"
+#include "test_client_util.h"
 
 static char *dir;
-
-/* spec from lines "section|key|value"; false (and a failure) on an error */
-static bool
-spec_of(ExperimentSpec *spec, const char *const *keys)
-{
-	experiment_init(spec);
-	for (int i = 0; keys[i]; i++)
-	{
-		char	   *line = pg_strdup(keys[i]);
-		char	   *key = strchr(line, '|');
-		char	   *value;
-		char	   *error = NULL;
-
-		*key++ = '\0';
-		value = strchr(key, '|');
-		*value++ = '\0';
-		if (!experiment_set(spec, line, key, value, &error))
-		{
-			ok(false, "the experiment's key %s: %s", keys[i], error);
-			return false;
-		}
-	}
-	return true;
-}
 
 #define ONE_SERVER "experiment|rounds|auto", "experiment|duration|1", "experiment|schedule|interleaved", \
 	"variant A|bindir|/x", "variant B|cluster|A"
@@ -245,17 +220,7 @@ test_csv(void)
 int
 main(void)
 {
-	char		template[] = "/tmp/test_budget.XXXXXX";
-
-	progname = "pgbench_ext";
-	pg_logging_init(progname);
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	dir = mkdtemp(template);
-	if (dir == NULL)
-	{
-		printf("Bail out! mkdtemp: %s\n", strerror(errno));
-		return 1;
-	}
+	dir = client_test_begin("test_budget");
 	test_plan();
 	test_refused();
 	test_json();

@@ -18,12 +18,11 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "common/logging.h"
 #include "experiment.h"
 
 #include <unistd.h>
 
-#include "test_stats_util.h"
+#include "test_client_util.h"
 
 static char *dir;
 static int	nfile;
@@ -228,17 +227,7 @@ test_errors(void)
 int
 main(void)
 {
-	char		template[] = "/tmp/test_experiment.XXXXXX";
-
-	progname = "pgbench_ext";
-	pg_logging_init(progname);
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	dir = mkdtemp(template);
-	if (dir == NULL)
-	{
-		printf("Bail out! mkdtemp: %s\n", strerror(errno));
-		return 1;
-	}
+	dir = client_test_begin("test_experiment");
 	test_defaults_and_values();
 	test_durations();
 	test_errors();

@@ -19,14 +19,13 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "common/logging.h"
 #include "host_load.h"
 #include "noise_history.h"
 
 #include <math.h>
 #include <unistd.h>
 
-#include "test_stats_util.h"
+#include "test_client_util.h"
 
 #define HEADER "format_version,recorded_at,script,clients,servers,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s,busy_pct\n"
 #define OLD_HEADER "recorded_at,script,clients,servers,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s,busy_pct\n"
@@ -320,17 +319,7 @@ test_append(void)
 int
 main(void)
 {
-	char		template[] = "/tmp/test_noise_history.XXXXXX";
-
-	progname = "pgbench_ext";
-	pg_logging_init(progname);
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	dir = mkdtemp(template);
-	if (dir == NULL)
-	{
-		printf("Bail out! mkdtemp: %s\n", strerror(errno));
-		return 1;
-	}
+	dir = client_test_begin("test_noise_history");
 	stderr_path = psprintf("%s/stderr", dir);
 	if (freopen(stderr_path, "w+", stderr) == NULL)
 	{

@@ -19,35 +19,10 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "common/logging.h"
 #include "experiment.h"
 #include "plan.h"
 
-#include "test_stats_util.h"
-
-/* spec from lines "section|key|value"; false (and a diagnostic) on an error */
-static bool
-spec_of(ExperimentSpec *spec, const char *const *keys)
-{
-	experiment_init(spec);
-	for (int i = 0; keys[i]; i++)
-	{
-		char	   *line = pg_strdup(keys[i]);
-		char	   *key = strchr(line, '|');
-		char	   *value;
-		char	   *error = NULL;
-
-		*key++ = '\0';
-		value = strchr(key, '|');
-		*value++ = '\0';
-		if (!experiment_set(spec, line, key, value, &error))
-		{
-			ok(false, "the experiment's key %s: %s", keys[i], error);
-			return false;
-		}
-	}
-	return true;
-}
+#include "test_client_util.h"
 
 /* every round of plan holds each (variant, script, clients) once: its problem, or NULL */
 static const char *
@@ -282,9 +257,7 @@ test_limits(void)
 int
 main(void)
 {
-	progname = "pgbench_ext";
-	pg_logging_init(progname);
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	client_test_begin(NULL);
 	test_shape();
 	test_restarts();
 	test_seeds();

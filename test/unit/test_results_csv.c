@@ -18,7 +18,6 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "common/logging.h"
 #include "experiment.h"
 #include "results.h"
 
@@ -26,7 +25,7 @@
 #include <math.h>
 #include <unistd.h>
 
-#include "test_stats_util.h"
+#include "test_client_util.h"
 
 static char *dir;
 static int	nfile;
@@ -328,17 +327,7 @@ test_runs(void)
 int
 main(void)
 {
-	char		template[] = "/tmp/test_results_csv.XXXXXX";
-
-	progname = "pgbench_ext";
-	pg_logging_init(progname);
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	dir = mkdtemp(template);
-	if (dir == NULL)
-	{
-		printf("Bail out! mkdtemp: %s\n", strerror(errno));
-		return 1;
-	}
+	dir = client_test_begin("test_results_csv");
 	test_fields();
 	test_malformed();
 	test_numbers();
