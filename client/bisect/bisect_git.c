@@ -322,9 +322,7 @@ bisect_git_export(Bisect *b, int state, char **error)
 	char	   *to = bisect_commit_source(b, state);
 	char	   *scratch;
 	char	   *archive[] = {"archive", "--format=tar", "--", b->points[state].commit, NULL};
-	char	   *r[] = {"tar", "-C", to, "--no-same-owner", "-xf", "-", NULL};
 	ChildSpec	writer = CHILD_SPEC_INIT;
-	ChildSpec	reader = CHILD_SPEC_INIT;
 	int			rc;
 
 	if (b->exported[state])
@@ -340,11 +338,7 @@ bisect_git_export(Bisect *b, int state, char **error)
 	writer.unprivileged = true;
 	writer.err_fd = STDERR_FILENO;
 	writer.interruptible = true;
-	reader.argv = r;
-	reader.unprivileged = true;
-	reader.err_fd = STDERR_FILENO;
-	reader.interruptible = true;
-	rc = child_pipe(&writer, &reader);
+	rc = untar_as_server_account(&writer, to, NULL);
 	drop_scratch(scratch);
 	if (rc != 0)
 	{

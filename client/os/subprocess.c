@@ -354,7 +354,7 @@ child_run(const ChildSpec *spec)
  * Run writer with its stdout fed to reader's stdin, like "writer | reader".
  * Returns the reader's exit status if it failed, else the writer's.
  */
-int
+static int
 child_pipe(const ChildSpec *writer, const ChildSpec *reader)
 {
 	ChildSpec	w = *writer;
@@ -379,20 +379,38 @@ child_pipe(const ChildSpec *writer, const ChildSpec *reader)
 }
 
 /*
+ * "writer | tar -x" into the directory to, the tar as the server account,
+ * so that what lands there is that account's: a tree read by the invoking
+ * user (who may be the only one able to read it), or a commit exported by
+ * git.  The tar's output goes to log_path, or to stderr when NULL.
+ * child_pipe()'s status.
+ */
+int
+untar_as_server_account(const ChildSpec *writer, const char *to, const char *log_path)
+{
+	ChildSpec	reader = CHILD_SPEC_INIT;
+	char	   *r[] = {"tar", "-C", (char *) to, "--no-same-owner", "-xf", "-", NULL};
+
+	reader.argv = r;
+	reader.unprivileged = true;
+	reader.interruptible = true;
+	reader.log_path = log_path;
+	if (log_path == NULL)
+		reader.err_fd = STDERR_FILENO;
+	return child_pipe(writer, &reader);
+}
+
+/*
  * Copy files (paths relative to from; excludes are tar's --exclude
- * options, or NULL) into the directory to: read by the invoking user,
- * whose tree it is and who may be the only one able to read it, and
- * written by the server account: "tar -c ... | tar -x".  The reader's
- * output goes to log_path, or to stderr when NULL.
+ * options, or NULL) into the directory to, as the server account
+ * (untar_as_server_account()).
  */
 bool
 copy_to_server_account(const char *from, char *const *excludes, char *const *files, const char *to,
 					   const char *log_path)
 {
 	ChildSpec	writer = CHILD_SPEC_INIT;
-	ChildSpec	reader = CHILD_SPEC_INIT;
 	Argv		w = {0};
-	char	   *r[] = {"tar", "-C", (char *) to, "--no-same-owner", "-xf", "-", NULL};
 
 	argv_add(&w, "tar");
 	argv_add(&w, "-C");
@@ -406,11 +424,7 @@ copy_to_server_account(const char *from, char *const *excludes, char *const *fil
 	writer.argv = w.args;
 	writer.err_fd = STDERR_FILENO;
 	writer.interruptible = true;
-	reader.argv = r;
-	reader.unprivileged = true;
-	reader.interruptible = true;
-	reader.log_path = log_path;
-	return child_pipe(&writer, &reader) == 0;
+	return untar_as_server_account(&writer, to, log_path) == 0;
 }
 
 /*

@@ -45,7 +45,7 @@ extern pid_t child_start(const ChildSpec *spec);
 extern int	wait_process(pid_t pid);
 extern int	child_run(const ChildSpec *spec);
 extern int	child_run_logged(const ChildSpec *spec, const char *log_path);
-extern int	child_pipe(const ChildSpec *writer, const ChildSpec *reader);
+extern int	untar_as_server_account(const ChildSpec *writer, const char *to, const char *log_path);
 extern bool copy_to_server_account(const char *from, char *const *excludes, char *const *files,
 								   const char *to, const char *log_path);
 extern char *child_output(const ChildSpec *spec, bool with_stderr, int *status);
