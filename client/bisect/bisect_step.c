@@ -520,8 +520,7 @@ read_answer(const Bisect *b, BisectStep *s, char **error)
 	if (summary == NULL)
 		return false;
 	/* report writes summary.json anew from the directory, in this format */
-	if (!json_is_string(json_object_get(summary, "format")) ||
-		strcmp(json_string_value(json_object_get(summary, "format")), RESULTS_FORMAT) != 0)
+	if (!results_format_ours(summary))
 	{
 		*error = psprintf("%s/summary.json is not of results format %s, the one this pgbench_ext reads: run \"%s report %s\" to write it again",
 						  s->dir, RESULTS_FORMAT, progname, s->dir);

@@ -130,6 +130,15 @@ recorded_within_limits(const char *dir, json_t *doc, char **error)
 	return true;
 }
 
+/* Whether doc (experiment.json, summary.json) is of the format this client reads */
+bool
+results_format_ours(json_t *doc)
+{
+	json_t	   *format = json_object_get(doc, "format");
+
+	return json_is_string(format) && strcmp(json_string_value(format), RESULTS_FORMAT) == 0;
+}
+
 /*
  * Whether experiment.json's "format" is the one this client reads: the
  * files of a directory of another format (or of none: before 1.0.0) would
@@ -141,7 +150,7 @@ format_known(const char *dir, json_t *doc, char **error)
 	json_t	   *format = json_object_get(doc, "format");
 	char	   *found;
 
-	if (json_is_string(format) && strcmp(json_string_value(format), RESULTS_FORMAT) == 0)
+	if (results_format_ours(doc))
 		return true;
 	if (format == NULL)
 	{

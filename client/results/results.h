@@ -115,6 +115,7 @@ extern bool results_create(const char *dir, char **error);
 extern bool results_write_json(const char *dir, const char *name, json_t *obj, char **error);
 extern json_t *results_read_json(const char *dir, const char *name, char **error);
 extern json_t *results_read_spec(const char *dir, ExperimentSpec *spec, char **error);
+extern bool results_format_ours(json_t *doc);
 extern int	results_restart_rounds(json_t *experiment);
 extern bool results_append_run(const char *dir, const RunRecord *rec, char **error);
 extern RunsCsv *results_read_runs(const char *dir, const ExperimentSpec *spec, char **error);
