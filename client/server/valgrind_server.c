@@ -51,12 +51,22 @@ valgrind_callgrind_dir(const Cluster *server)
 	return psprintf("%s/callgrind", server->dir);
 }
 
+/* c's entry, or NULL */
 static ValgrindServer *
-valgrind_server(const Cluster *c)
+find_server(const Cluster *c)
 {
 	for (int i = 0; i < nservers; i++)
 		if (servers[i].cluster == c)
 			return &servers[i];
+	return NULL;
+}
+
+/* c's entry, made where missing; NULL when there is no room */
+static ValgrindServer *
+valgrind_server(const Cluster *c)
+{
+	if (find_server(c) != NULL)
+		return find_server(c);
 	if (nservers == MAX_VARIANTS)
 		return NULL;
 	memset(&servers[nservers], 0, sizeof(ValgrindServer));
@@ -302,10 +312,9 @@ valgrind_server_use(Cluster *c, bool cache_sim, char **error)
 bool
 valgrind_server_started(const Cluster *c)
 {
-	for (int i = 0; i < nservers; i++)
-		if (servers[i].cluster == c)
-			return servers[i].postmaster != 0;
-	return false;
+	ValgrindServer *vg = find_server(c);
+
+	return vg != NULL && vg->postmaster != 0;
 }
 
 /*
@@ -316,9 +325,10 @@ valgrind_server_started(const Cluster *c)
 bool
 valgrind_server_settled(const Cluster *c, PGconn *conn, char **problem)
 {
-	for (int i = 0; i < nservers; i++)
-		if (servers[i].cluster == c)
-			return wait_settled(&servers[i], conn, problem);
+	ValgrindServer *vg = find_server(c);
+
+	if (vg != NULL)
+		return wait_settled(vg, conn, problem);
 	*problem = pg_strdup("the server is not running under valgrind");
 	return false;
 }
