@@ -14,6 +14,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "digest.h"
 #include "host_load.h"
 
 #include <math.h>
@@ -89,7 +90,7 @@ host_load_measure(HostLoad *h)
 				s1,
 				t1;
 	FILE	   *f;
-	char		line[128];
+	char	   *governor;
 
 	memset(h, 0, sizeof(*h));
 	h->busy_pct = h->steal_pct = h->load1 = NAN;
@@ -111,16 +112,8 @@ host_load_measure(HostLoad *h)
 			h->load1 = NAN;
 		fclose(f);
 	}
-	f = fopen("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "re");
-	if (f != NULL)
-	{
-		if (fgets(line, sizeof(line), f))
-		{
-			line[strcspn(line, "\n")] = '\0';
-			h->governor = pg_strdup(line);
-		}
-		fclose(f);
-	}
+	governor = first_line_of_file("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+	h->governor = *governor ? governor : NULL;
 }
 
 /*

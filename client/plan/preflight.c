@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * preflight.c
- *		The pre-flight, before the first counted run and in "pgbench_ext
- *		check": what the host allows (host_load.c), the noise this host
+ *		The pre-flight, before the first counted run and in the dry run
+ *		(--check): what the host allows (host_load.c), the noise this host
  *		showed for such a load (noise_history.c), and from it the expected
  *		time to decide an effect of twice the noise threshold, with a
  *		warning when the experiment's time cannot.

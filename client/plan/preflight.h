@@ -16,9 +16,6 @@
 #include "experiment.h"
 #include "noise_history.h"
 
-/* Where the noise history lives, overriding the default (docs/experiments.md) */
-#define PREFLIGHT_STATE_ENV "PGBENCH_EXT_STATE_DIR"
-
 /* What the pre-flight found, for the run that follows it */
 typedef struct PreflightResult
 {

@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 /* The uid the servers run as. */
-uid_t
+static uid_t
 server_uid_of(void)
 {
 	char	   *ignored;

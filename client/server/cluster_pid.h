@@ -10,7 +10,6 @@
 
 #include "cluster.h"
 
-extern uid_t server_uid_of(void);
 extern bool wait_for_process_end(pid_t pid, double seconds);
 extern bool is_postmaster_of(const Cluster *c, long pid);
 extern long read_postmaster_pid(const Cluster *c, char **sockdir);
