@@ -25,17 +25,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The uid the servers run as. */
-static uid_t
-server_uid_of(void)
+/* Whether process pid runs as the account the servers run as. */
+static bool
+runs_as_server_account(long pid)
 {
 	char	   *ignored;
 	const struct passwd *pw;
+	uid_t		uid;
+	struct stat st;
 
 	if (!need_server_account())
-		return geteuid();
-	pw = server_account(&ignored);
-	return pw ? pw->pw_uid : (uid_t) -1;
+		uid = geteuid();
+	else
+		uid = (pw = server_account(&ignored)) ? pw->pw_uid : (uid_t) -1;
+	return pid > 0 && stat(psprintf("/proc/%ld", pid), &st) == 0 && st.st_uid == uid;
 }
 
 /*
@@ -83,9 +86,8 @@ bool
 is_postmaster_of(const Cluster *c, long pid)
 {
 	char	   *proc = psprintf("/proc/%ld", pid);
-	struct stat st;
 
-	return pid > 0 && stat(proc, &st) == 0 && st.st_uid == server_uid_of() &&
+	return runs_as_server_account(pid) &&
 		same_file(psprintf("%s/exe", proc), psprintf("%s/postgres", c->bindir)) &&
 		same_file(psprintf("%s/cwd", proc), c->datadir);
 }
@@ -127,10 +129,9 @@ void
 remember_postmaster(Cluster *c)
 {
 	long		pid = read_postmaster_pid(c, NULL);
-	struct stat st;
 
 	c->postmaster = 0;
-	if (pid > 0 && stat(psprintf("/proc/%ld", pid), &st) == 0 && st.st_uid == server_uid_of() &&
+	if (runs_as_server_account(pid) &&
 		(c->postmaster_started = procfs_start_time((pid_t) pid)) != 0)
 		c->postmaster = (pid_t) pid;
 }
