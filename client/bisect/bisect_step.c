@@ -36,7 +36,7 @@
  */
 #include "client.h"
 #include "bisect.h"
-#include "cmd_run.h"
+#include "run_execute.h"
 #include "experiment.h"
 #include "report.h"
 #include "results.h"

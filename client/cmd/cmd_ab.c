@@ -10,6 +10,7 @@
 #include "client.h"
 #include "cmd_check.h"
 #include "cmd_run.h"
+#include "run_execute.h"
 #include "commands.h"
 #include "experiment.h"
 #include "profile.h"

@@ -7,7 +7,7 @@
  *		experiment's budget (or rounds) can decide an effect of twice the
  *		noise threshold, whether a run would measure the noise first in a
  *		pilot, and the rounds between restarts that restart = auto would
- *		choose (preflight.c) — and that pre-flight as a run prints it.
+ *		choose (preflight.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -30,26 +30,6 @@ check_hint(const char *source)
 }
 
 /*
- * The pre-flight as a run prints it before its first run (choose_restart:
- * with the spacing restart = auto takes), then what schedule = auto and
- * aslr = auto chose.
- */
-PreflightResult
-check_print(ExperimentSpec *spec, bool choose_restart)
-{
-	StatsOptions opt;
-	PreflightResult result;
-
-	stats_default_options(&opt);
-	result = preflight_print(spec, opt.noise, choose_restart, stdout);
-	if (spec->quiet.schedule_why)
-		printf("schedule = auto: %s\n", spec->quiet.schedule_why);
-	if (spec->quiet.aslr_why)
-		printf("aslr = auto: %s\n", spec->quiet.aslr_why);
-	return result;
-}
-
-/*
  * check of an experiment read from file source, or given as ab's flags
  * (source NULL): its keys left to auto resolved as a run resolves them,
  * without probing perf, then its pre-flight.
@@ -67,6 +47,6 @@ check_execute(ExperimentSpec *spec, const char *source)
 		check_hint(source);
 		return EXIT_USAGE;
 	}
-	(void) check_print(spec, true);
+	(void) preflight_print_run(spec, true);
 	return 0;
 }

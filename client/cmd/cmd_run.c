@@ -3,25 +3,20 @@
  * cmd_run.c
  *		"pgbench_ext run": an experiment file, its dry run (--check),
  *		--resume, --rerun; and what "pgbench_ext ab" (cmd_ab.c) shares with
- *		it: the plan's seed, the checks and the pre-flight before the runner
- *		(cmd_run.h).
+ *		it: the plan's seed (cmd_run.h).
  *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
 #include "cmd_check.h"
 #include "cmd_run.h"
+#include "run_execute.h"
 #include "commands.h"
-#include "build.h"
-#include "build_seeds.h"
 #include "experiment.h"
-#include "profile_spec.h"
 #include "report.h"
 #include "results.h"
-#include "preflight.h"
 #include "runner.h"
 #include "stats.h"
-#include "validate.h"
 
 #include <getopt.h>
 #include <time.h>
@@ -87,74 +82,6 @@ run_choose_seed(ExperimentSpec *spec, const char *seed_arg)
 		spec->seed = pg_prng_uint64(&rng) % UINT64CONST(1000000000000);
 		spec->seed_given = true;
 	}
-}
-
-/*
- * --build-only: build every variant that names a source tree (or find it
- * in the build cache), say where each is installed, and run nothing — the
- * builds of a long experiment done beforehand, or an installation for
- * other tools (CI builds its PostgreSQL 18 so, and the tests that build
- * the same tree reuse it).
- */
-static int
-build_only(ExperimentSpec *spec)
-{
-	char	   *error = NULL;
-	bool		any = false;
-
-	if (!experiment_check_variants(spec, &error) || !build_check(spec, &error))
-	{
-		log_error_text(error);
-		pg_log_error_hint("Nothing was built.");
-		return EXIT_USAGE;
-	}
-
-	for (int i = 0; i < spec->nvariants; i++)
-		any |= spec->variants[i].source != NULL;
-	if (!any)
-	{
-		log_errorf("--build-only: no variant names a source tree, so there is nothing to build");
-		pg_log_error_hint("Give a variant --source DIR (source = DIR in a file); see docs/building.md.");
-		return EXIT_USAGE;
-	}
-	runner_catch_interrupts();
-	if (!build_variants(spec, &error))
-	{
-		log_error_text(error);
-		return runner_failure_status();
-	}
-	for (int i = 0; i < spec->nvariants; i++)
-		if (spec->variants[i].source != NULL)
-			printf("variant %s: bindir %s\n", spec->variants[i].name,
-				   escape_text(spec->variants[i].bindir, ESCAPE_TERMINAL));
-	return 0;
-}
-
-int
-run_execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
-{
-	char	   *error;
-	PreflightResult preflight;
-
-	if (!build_seeds_expand(spec, &error))
-	{
-		log_error_text(error);
-		return EXIT_USAGE;
-	}
-	profile_resolve(spec);
-	quiet_resolve(spec);
-	if (ropts->build_only)
-		return build_only(spec);
-	if (!validate_experiment(spec, ropts->results_dir, ropts->resume))
-	{
-		pg_log_error_hint("Nothing was run. Try \"%s %s --help\" for the options.", progname, command);
-		return EXIT_USAGE;
-	}
-	/* what the host allows, before our servers load it; then the design it suggests */
-	preflight = check_print(spec, !ropts->resume);
-	ropts->preflight = &preflight;
-	fflush(stdout);
-	return runner_execute(spec, ropts);
 }
 
 /* Read a results directory's recorded specification. */

@@ -26,7 +26,6 @@
 #include "noise_history.h"
 #include "plan.h"
 #include "preflight.h"
-#include "progress.h"
 #include "stats.h"
 
 #include <math.h>
@@ -658,3 +657,22 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 					   out);
 }
 
+/*
+ * The pre-flight as a run prints it before its first run (choose_restart:
+ * with the spacing restart = auto takes), then what schedule = auto and
+ * aslr = auto chose.
+ */
+PreflightResult
+preflight_print_run(ExperimentSpec *spec, bool choose_restart)
+{
+	StatsOptions opt;
+	PreflightResult result;
+
+	stats_default_options(&opt);
+	result = preflight_print(spec, opt.noise, choose_restart, stdout);
+	if (spec->quiet.schedule_why)
+		printf("schedule = auto: %s\n", spec->quiet.schedule_why);
+	if (spec->quiet.aslr_why)
+		printf("aslr = auto: %s\n", spec->quiet.aslr_why);
+	return result;
+}

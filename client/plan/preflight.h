@@ -37,6 +37,9 @@ typedef struct PreflightResult
 extern PreflightResult preflight_print(ExperimentSpec *spec, double noise, bool choose_restart,
 									   FILE *out);
 
+/* The pre-flight as a run prints it, then what schedule = auto and aslr = auto chose */
+extern PreflightResult preflight_print_run(ExperimentSpec *spec, bool choose_restart);
+
 /*
  * What an experiment's time can do for an effect, in the words of the
  * pilot and of the line after the second block: "cannot" where even the
