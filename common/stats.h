@@ -975,6 +975,13 @@ extern int	stats_drift(const double *x, const int *unit, int n, StatsDrift *out)
 extern bool stats_drift_warns(const StatsDrift *d, int ntests, double rate,
 							  double noise);
 
+/*
+ * Build seeds disagree beyond chance: some change > 0 and some < 0, each
+ * with p < level (the experiment's rate over its rows of seeds).
+ */
+extern bool stats_signs_disagree(const double *change, const double *p, int n,
+								 double level);
+
 /* exp(mean(log r)): the geomean row of ratios over cells; 0 when n is 0. */
 extern int	stats_geomean(const double *r, int n, double *out);
 

@@ -182,3 +182,26 @@ stats_drift_warns(const StatsDrift *d, int ntests, double rate, double noise)
 		return false;
 	return d->trend.p_value < rate / ntests && fabs(d->change) >= noise;
 }
+
+/*
+ * Build seeds that disagree beyond chance: one faster and another slower,
+ * each at p < level.  Were every seed's true change the same (no layout
+ * effect), one of the two would be on the wrong side of it, which a
+ * two-sided test at level reaches with probability at most level / 2: at
+ * most n level / 2 over n seeds, and over an experiment's N rows of seeds
+ * at level = rate / N, at most rate / 2.
+ */
+bool
+stats_signs_disagree(const double *change, const double *p, int n, double level)
+{
+	bool		up = false,
+				down = false;
+
+	for (int i = 0; i < n; i++)
+		if (p[i] < level)
+		{
+			up |= change[i] > 0.0;
+			down |= change[i] < 0.0;
+		}
+	return up && down;
+}

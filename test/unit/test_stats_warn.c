@@ -7,6 +7,9 @@
  *		of make demo's experiments, and its power on data with a real drift
  *		or a disturbed run.
  *
+ * Build seeds: 3 seeds of each side, 20 paired rounds each, alike (the
+ * same change for every seed) and with layout effects of +5%, -5% and 0.
+ *
  * A rate is stated per experiment (STATS_WARN_RATE, 1%): an experiment of
  * steady noise shows a warning of one kind at most that often.  Each test
  * of a rate simulates many experiments and counts those that warn; it
@@ -270,6 +273,64 @@ test_outlier_threshold(void)
 	   "a run 50%% above six within 0.1%%: an outlier at 1%%");
 }
 
+/*
+ * Experiments of 3 build seeds of B against 3 of A, 20 paired rounds each
+ * (run noise 3%), the seeds' true changes in truth[]: those where the
+ * seeds disagree beyond chance (one row of seeds: level 1% / 3).
+ */
+static int
+count_seed_warnings(const double truth[3])
+{
+	StatsOptions opt;
+	int			warned = 0;
+
+	stats_default_options(&opt);
+	for (int e = 0; e < EXPERIMENTS; e++)
+	{
+		double		change[3],
+					p[3];
+
+		for (int k = 0; k < 3; k++)
+		{
+			double		a[20],
+						b[20];
+			StatsComparison cmp;
+
+			for (int i = 0; i < 20; i++)
+			{
+				a[i] = 1000.0 * exp(0.03 * rng_normal());
+				b[i] = 1000.0 * exp(truth[k] + 0.03 * rng_normal());
+			}
+			stats_compare_paired(a, b, 20, &opt, &cmp);
+			change[k] = cmp.change_pct;
+			p[k] = cmp.has_p ? cmp.p_value : 1.0;
+		}
+		warned += stats_signs_disagree(change, p, 3, STATS_WARN_RATE / 3);
+	}
+	return warned;
+}
+
+static void
+test_seeds(void)
+{
+	static const double same[3] = {0.0, 0.0, 0.0};
+	static const double small[3] = {0.01, 0.01, 0.01};
+	static const double layout[3] = {0.05, -0.05, 0.0};
+	int			limit = upper_limit(EXPERIMENTS, STATS_WARN_RATE);
+	int			n;
+
+	n = count_seed_warnings(same);
+	ok(n <= limit, "build seeds, no change and no layout effect: %d of %d experiments warn (at most %d: 1%%)",
+	   n, EXPERIMENTS, limit);
+	n = count_seed_warnings(small);
+	ok(n <= limit, "build seeds, every seed +1%%: %d of %d experiments warn (at most %d: 1%%)",
+	   n, EXPERIMENTS, limit);
+	n = count_seed_warnings(layout);
+	ok(n >= lower_limit(EXPERIMENTS, 0.8),
+	   "build seeds +5%%, -5%% and 0: %d of %d experiments warn (at least %d: 80%%)",
+	   n, EXPERIMENTS, lower_limit(EXPERIMENTS, 0.8));
+}
+
 int
 main(void)
 {
@@ -289,5 +350,6 @@ main(void)
 	test_outlier_power(&demo_one, log(0.5), 0.5);
 	test_outlier_power(&demo_servers, log(0.75), 0.8);
 	test_outlier_power(&long_one, log(0.75), 0.9);
+	test_seeds();
 	return done_testing();
 }
