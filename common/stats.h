@@ -28,7 +28,8 @@
  * decide), stats_sequential.c (decisions after every block of rounds),
  * stats_seqbounds.c (their group-sequential boundaries), stats_seqbudget.c
  * (a budget's looks and the decision they reach), stats_fdr.c
- * (Benjamini–Hochberg), stats_changepoint.c (change points in a history).
+ * (Benjamini–Hochberg), stats_changepoint.c (change points in a history),
+ * stats_warn.c (the rules of the warnings that judge data).
  *
  *-------------------------------------------------------------------------
  */
@@ -933,6 +934,53 @@ extern int	stats_mann_kendall(const double *x, int n, StatsTrend *out);
 #define STATS_OUTLIER_Z 3.5
 extern int	stats_outliers(const double *x, int n, double *mod_z,
 						   bool *is_outlier);
+
+/*
+ * The warnings that judge data (stats_warn.c), each a test at its share of
+ * STATS_WARN_RATE, so that on steady noise an experiment shows a warning
+ * of one kind at most that often.
+ */
+#define STATS_WARN_RATE 0.01
+
+/*
+ * The |modified z| beyond which one of n values is an outlier, so that a
+ * sample of n normal values shows one with probability at most rate:
+ * Bonferroni over the n (t quantile at 1 - rate / 2n), its degrees of
+ * freedom those of a MAD-based scale, (0.35 + 1/n)(n - 1).  INFINITY for
+ * n < 2 or rate outside (0, 1).
+ */
+extern double stats_outlier_threshold(int n, double rate);
+
+/* stats_outliers() beyond stats_outlier_threshold(n, rate): the count. */
+extern int	stats_outliers_at(const double *x, int n, double rate, double *mod_z,
+							  bool *is_outlier);
+
+/*
+ * Drift across a session: Mann–Kendall on one value per unit (the median
+ * log value of each stretch of consecutive runs of one unit, a server
+ * start; each run its own when unit is NULL), since runs of one start
+ * share its offset and are not independent; and the move that Sen's
+ * slope fits across the session, change = exp(slope (units - 1)) - 1.
+ */
+typedef struct StatsDrift
+{
+	int			units;			/* values the test ran on */
+	StatsTrend	trend;
+	double		change;			/* fitted move first unit to last, a ratio - 1 */
+} StatsDrift;
+
+extern int	stats_drift(const double *x, const int *unit, int n, StatsDrift *out);
+
+/* p < rate / ntests and |change| >= noise (at least 3 units). */
+extern bool stats_drift_warns(const StatsDrift *d, int ntests, double rate,
+							  double noise);
+
+/*
+ * Build seeds disagree beyond chance: some change > 0 and some < 0, each
+ * with p < level (the experiment's rate over its rows of seeds).
+ */
+extern bool stats_signs_disagree(const double *change, const double *p, int n,
+								 double level);
 
 /* exp(mean(log r)): the geomean row of ratios over cells; 0 when n is 0. */
 extern int	stats_geomean(const double *r, int n, double *out);

@@ -27,7 +27,50 @@
 
 #include <math.h>
 
-/* CV, outliers and drift of each variant, over all its cells. */
+/*
+ * The runs of one variant over all its cells, each relative to its cell's
+ * median so that cells can be merged, in run order (insertion sort by run
+ * id), with the server start of each; the count.
+ */
+static int
+variant_runs_in_order(ReportData *r, int v, double *order, int *instances)
+{
+	int		   *ids = pg_malloc(sizeof(int) * (r->nruns + 1));
+	int			n = 0;
+
+	for (int s = 0; s < r->spec.nscripts; s++)
+		for (int c = 0; c < r->spec.nclients; c++)
+		{
+			ReportSample *smp = report_sample(r, s, c, v);
+
+			for (int i = 0; smp->has_summary && i < smp->n; i++)
+			{
+				order[n] = smp->tps[i] / smp->summary.median;
+				instances[n] = smp->instances[i];
+				ids[n] = smp->run_ids[i];
+				n++;
+			}
+		}
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && ids[j - 1] > ids[j]; j--)
+		{
+			int			ti = ids[j],
+						tu = instances[j];
+			double		tv = order[j];
+
+			ids[j] = ids[j - 1], order[j] = order[j - 1], instances[j] = instances[j - 1];
+			ids[j - 1] = ti, order[j - 1] = tv, instances[j - 1] = tu;
+		}
+	pfree(ids);
+	return n;
+}
+
+/*
+ * CV, outliers and drift of each variant, over all its cells.  Runs of one
+ * server start share its offset (a layout drawn at the start), so they are
+ * not independent: across restarts the drift is judged on one value per
+ * start, which are; on one start, on every run.
+ */
 static void
 compute_noise(ReportData *r)
 {
@@ -36,9 +79,10 @@ compute_noise(ReportData *r)
 		ReportNoise *nz = &r->noise[v];
 		double	   *cvs = pg_malloc(sizeof(double) * (r->spec.nscripts * r->spec.nclients + 1));
 		double	   *order = pg_malloc(sizeof(double) * (r->nruns + 1));
-		int		   *ids = pg_malloc(sizeof(int) * (r->nruns + 1));
+		int		   *instances = pg_malloc(sizeof(int) * (r->nruns + 1));
 		int			ncv = 0,
-					n = 0;
+					n;
+		bool		restarted = false;
 
 		for (int s = 0; s < r->spec.nscripts; s++)
 			for (int c = 0; c < r->spec.nclients; c++)
@@ -49,33 +93,23 @@ compute_noise(ReportData *r)
 				nz->counted += smp->n;
 				if (smp->has_summary && smp->n >= 2)
 					cvs[ncv++] = smp->summary.cv;
-				/* relative to the cell's median, so cells can be merged */
-				for (int i = 0; smp->has_summary && i < smp->n; i++)
-				{
-					order[n] = smp->tps[i] / smp->summary.median;
-					ids[n] = smp->run_ids[i];
-					n++;
-				}
 			}
 		if (ncv > 0)
 		{
 			nz->cv_median = report_median(cvs, ncv);
 			nz->has_cv = true;
 		}
-		/* put the relative values in run order (insertion sort by run id) */
+		n = variant_runs_in_order(r, v, order, instances);
 		for (int i = 1; i < n; i++)
-			for (int j = i; j > 0 && ids[j - 1] > ids[j]; j--)
-			{
-				int			ti = ids[j];
-				double		tv = order[j];
-
-				ids[j] = ids[j - 1], order[j] = order[j - 1];
-				ids[j - 1] = ti, order[j - 1] = tv;
-			}
-		nz->has_trend = n >= 3 && stats_mann_kendall(order, n, &nz->trend) == STATS_OK;
+			restarted |= instances[i] != instances[0];
+		nz->has_trend = n >= 3 &&
+			stats_drift(order, restarted ? instances : NULL, n, &nz->drift) == STATS_OK &&
+			nz->drift.units >= 3;
+		nz->trend = nz->drift.trend;
+		nz->drift_by_start = restarted;
 		pfree(cvs);
 		pfree(order);
-		pfree(ids);
+		pfree(instances);
 	}
 }
 
@@ -121,6 +155,52 @@ compute_cells(ReportData *r)
 		if (r->has_geomean[v])
 			stats_geomean(medians[v], nmedians[v], &r->geomean_tps[v]);
 		pfree(medians[v]);
+	}
+}
+
+/*
+ * A variant whose tps moved across the session by at least the noise
+ * threshold, by a Mann-Kendall test at STATS_WARN_RATE over the variants
+ * tested (stats_drift_warns()): on steady noise, at most 1 experiment in
+ * 100 shows this warning (test_stats_warn.c measures it).  Every round runs
+ * each variant, so a move they all share does not bias the verdict (it
+ * widens its CI) and the words say so; a move of one variant alone does,
+ * and the words say that instead (alike: the same way, each at least half
+ * as far as the one that moved most).
+ */
+static void
+drift_warnings(ReportData *r)
+{
+	int			ntests = 0;
+	bool		shared = true;
+	double		largest = 0.0;
+
+	for (int v = 0; v < r->spec.nvariants; v++)
+		if (fabs(r->noise[v].drift.change) > fabs(largest))
+			largest = r->noise[v].drift.change;
+	for (int v = 0; v < r->spec.nvariants; v++)
+	{
+		const ReportNoise *nz = &r->noise[v];
+
+		ntests += nz->has_trend;
+		/* alike: every variant moved the same way, at least half as far as the most */
+		shared &= nz->has_trend && nz->drift.change * largest > 0 &&
+			fabs(nz->drift.change) >= fabs(largest) / 2;
+	}
+	for (int v = 0; v < r->spec.nvariants; v++)
+	{
+		const StatsDrift *d = &r->noise[v].drift;
+
+		if (r->noise[v].has_trend &&
+			stats_drift_warns(d, ntests, STATS_WARN_RATE, r->opt.noise))
+			report_warn(r, "variant %s moved %+.1f%% across the session (Mann-Kendall over its %d %s, p %.2g): "
+						"the machine changed under it; %s",
+						report_variant_name(r, v), 100 * d->change, d->units,
+						r->noise[v].drift_by_start ? "server starts" : "runs", d->trend.p_value,
+						shared ? "every variant moved alike, and each round runs all of them, "
+						"so this does not bias the verdict but widens its CI" :
+						"the other variants did not move alike, so the comparison includes this move "
+						"(runs.csv, in run order)");
 	}
 }
 
@@ -179,11 +259,7 @@ run_warnings(ReportData *r)
 	if (too_few)
 		report_warn(r, "fewer than %d counted runs per variant in some cells: no 95%% CI of a median exists below 6; make more rounds (-r)",
 					REPORT_MIN_RUNS);
-	for (int v = 0; v < r->spec.nvariants; v++)
-		if (r->noise[v].has_trend && r->noise[v].trend.p_value < r->opt.alpha)
-			report_warn(r, "variant %s drifts across the session (Mann-Kendall tau %+.2f, p %.3g): the machine changed under it",
-						report_variant_name(r, v), r->noise[v].trend.tau,
-						r->noise[v].trend.p_value);
+	drift_warnings(r);
 }
 
 /*

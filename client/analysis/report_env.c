@@ -38,6 +38,12 @@
  * the words only one side has, less those its "cflags" or "configure"
  * declares.
  *
+ * Unlike the drift and outlier warnings these judge no sample: the rows
+ * are read, so they have no false-alarm rate by chance, and the rows that
+ * the client makes differ between its own servers (the paths and
+ * addresses above, its session's settings) are ignored, so that two
+ * servers of one set-up never warn.
+ *
  * In report.h's map: the analysis stage, called by report_analysis.c; it
  * calls report_access.c, report_format.c and report_lines.c, below it.
  *

@@ -234,7 +234,9 @@ typedef struct ReportNoise
 	int			outliers;
 	int			counted;		/* runs counted */
 	bool		has_trend;
-	StatsTrend	trend;			/* tps / cell median, in run order */
+	StatsTrend	trend;			/* of drift: its units' tps / cell median */
+	StatsDrift	drift;			/* in run order, one value per server start */
+	bool		drift_by_start; /* its units are server starts, not runs */
 } ReportNoise;
 
 typedef struct ReportData

@@ -145,9 +145,10 @@ report_summary_json(const ReportData *r)
 										"ratio", report_json_num(r->has_geomean[v], r->geomean_ratio[v]),
 										"median_tps", report_json_num(r->has_geomean[v], r->geomean_tps[v])));
 		json_array_append_new(noise,
-							  json_pack("{s:s, s:i, s:o, s:i, s:o, s:o}", "variant", report_variant_name(r, v),
+							  json_pack("{s:s, s:i, s:o, s:i, s:o, s:o, s:o}", "variant", report_variant_name(r, v),
 										"counted", nz->counted, "cv", report_json_num(nz->has_cv, nz->cv_median),
 										"outliers", nz->outliers,
+										"drift_change", report_json_num(nz->has_trend, nz->drift.change),
 										"drift_tau", report_json_num(nz->has_trend, nz->trend.tau),
 										"drift_p_value", report_json_num(nz->has_trend, nz->trend.p_value)));
 	}

@@ -245,7 +245,7 @@ static void
 section_noise(const ReportData *r, Doc *d)
 {
 	static const char *const hdr[] = {"variant", "runs counted", "CV (median of cells)",
-	"outliers (|modified z| > 3.5)", "drift tau", "drift p"};
+	"outliers (beyond chance: 1% of experiments)", "drift across the session", "drift tau", "drift p"};
 
 	if (r->nseed_lines > 0)
 	{
@@ -259,14 +259,16 @@ section_noise(const ReportData *r, Doc *d)
 	for (int v = 0; v < r->spec.nvariants; v++)
 	{
 		const ReportNoise *nz = &r->noise[v];
-		const char *cells[6];
+		const char *cells[7];
 
 		cells[0] = report_variant_name(r, v);
 		cells[1] = psprintf("%d", nz->counted);
 		cells[2] = nz->has_cv ? psprintf("%.2f%%", 100 * nz->cv_median) : "-";
 		cells[3] = psprintf("%d", nz->outliers);
-		cells[4] = nz->has_trend ? psprintf("%+.3f", nz->trend.tau) : "-";
-		cells[5] = nz->has_trend ? psprintf("%.3g", nz->trend.p_value) : "-";
+		cells[4] = nz->has_trend ? psprintf("%+.2f%% (%d %s)", 100 * nz->drift.change, nz->drift.units,
+											nz->drift_by_start ? "server starts" : "runs") : "-";
+		cells[5] = nz->has_trend ? psprintf("%+.3f", nz->trend.tau) : "-";
+		cells[6] = nz->has_trend ? psprintf("%.3g", nz->trend.p_value) : "-";
 		doc_table_row(d, cells);
 	}
 	doc_table_end(d);
@@ -303,7 +305,7 @@ section_per_run(const ReportData *r, Doc *d)
 						b = NAN;
 			int			ia = 0,
 						ib = 0;
-			const char *cells[6];
+			const char *cells[7];
 
 			for (int k = 0; k < c->a->n; k++)
 				if (c->a->rounds[k] == round)

@@ -175,7 +175,9 @@ print_details(const ReportData *r, FILE *out)
 			fprintf(out, " CV %.1f%%", 100 * nz->cv_median);
 		fprintf(out, ", %d outlier%s", nz->outliers, nz->outliers == 1 ? "" : "s");
 		if (nz->has_trend)
-			fprintf(out, ", drift tau %+.2f (p %.2g)", nz->trend.tau, nz->trend.p_value);
+			fprintf(out, ", drift %+.1f%% over %d %s, tau %+.2f (p %.2g)", 100 * nz->drift.change,
+					nz->drift.units, nz->drift_by_start ? "server starts" : "runs",
+					nz->trend.tau, nz->trend.p_value);
 	}
 	fprintf(out, "\n");
 }

@@ -116,15 +116,23 @@ report_sample_alloc(ReportSample *smp, int nruns)
 	smp->run_index = pg_malloc(sizeof(int) * (nruns + 1));
 }
 
-/* A sample's median, CI and outliers. */
+/*
+ * A sample's median, CI and outliers.  A run is an outlier beyond what
+ * chance gives: each of the experiment's samples (script x clients x
+ * variant) has its share of STATS_WARN_RATE, so that on steady noise at
+ * most 1 experiment in 100 counts one (stats_outlier_threshold()).
+ */
 void
 report_summarize_sample(const ReportData *r, ReportSample *smp)
 {
+	int			nsamples = Max(1, r->spec.nscripts * r->spec.nclients * r->spec.nvariants);
+
 	if (smp->n > 0)
 	{
 		smp->has_summary = stats_summarize(smp->tps, smp->n, 1.0 - r->opt.alpha,
 										   &smp->summary) == STATS_OK;
-		smp->outliers = Max(0, stats_outliers(smp->tps, smp->n, NULL, NULL));
+		smp->outliers = Max(0, stats_outliers_at(smp->tps, smp->n, STATS_WARN_RATE / nsamples,
+												 NULL, NULL));
 	}
 }
 

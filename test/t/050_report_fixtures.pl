@@ -59,7 +59,7 @@ like($out, qr/^warning: environment differs .*(setting|changed) fsync is "on" in
 is(scalar(() = $out =~ /fsync/g), 1, 'once, though fsync is both a "setting" and a "changed" row');
 unlike($out, qr/\bport\b|work_mem/, 'port (per cluster) and work_mem (declared) are not warned');
 unlike($out, qr/fewer than 6/, 'no too-few-runs warning with 8 runs a side');
-like($out, qr/^noise: old CV [\d.]+%, 0 outliers, drift tau [-+][\d.]+ \(p [\d.e-]+\); new /m, 'noise line');
+like($out, qr/^noise: old CV [\d.]+%, 0 outliers, drift [-+][\d.]+% over 16 runs, tau [-+][\d.]+ \(p [\d.e-]+\); new /m, 'noise line');
 # the 8 per-round ratios are all 1.05, one tie: W+ = 36, the largest of the
 # 2^8 sign patterns, so the exact conditional p is 2/256 = 0.00781
 like($rows[0], qr/\| 0\.00781 +\| 8 rounds /, 'exact signed-rank p over 8 tied rounds of +5% each');
@@ -170,9 +170,51 @@ like($out, qr/^ default \| 4 +\| c /m, 'c compared with the first variant');
 like($out, qr/^insufficient: .*smallest possible p/m, 'the reason for insufficient');
 like($out, qr/^warning: fewer than 6 counted runs/m, 'too few runs warned');
 like($out, qr/c CV [\d.]+%, 1 outlier/, 'the 500 tps run of c is an outlier');
-like($out, qr/^warning: variant a drifts across the session \(Mann-Kendall tau \+1\.00/m, 'rising a: drift');
+unlike($out, qr/across the session/, 'five rising runs of a: no drift warning (the smallest p of 5 runs, 2/120, is above 1% over 3 variants)');
 like($out, qr/build debug_assertions is "off" in a but "on" in c/, 'assertions in one build only warned');
 unlike($out, qr/shared_preload_libraries/, 'no warning for the library that extension = off leaves out');
+
+# --- drift: warned at 1% an experiment, and only when as large as the noise threshold
+my $dir_drift = "$base/drift";
+# 0: up rises 1% a round; 1: the same on 4 server starts; 2: both rise
+for my $case (0, 1, 2)
+{
+	my $d = "$dir_drift-$case";
+	my $restarts = $case == 1;
+	ReportFixture::write_dir(
+		$d,
+		clients => [1],
+		rounds => 12,
+		variants => [ { name => 'flat' }, { name => 'up' } ],
+		tps => sub {
+			my ($variant, $clients, $round) = @_;
+			return 1000 * (1 + 0.01 * ($round - 1)) if $variant eq 'up';
+			return 1100 * (1 + 0.01 * ($round - 1)) + $round % 2 if $case == 2;
+			return 1000 * (1 + $noise[ ($round - 1) % scalar @noise ]);
+		},
+		run_extra => sub {
+			my ($run) = @_;
+			$run->{instance} = $restarts ? 1 + int(($run->{round} - 1) / 3) : 1;
+		});
+	($rc, $out, $err) = run_client('report', $d);
+	is($rc, 0, "drift fixture ($case): report exits 0") or diag $err;
+	if ($case == 2)
+	{
+		like($out, qr/^warning: variant flat moved .*every variant moved alike, .*does not bias the verdict but widens its CI/m,
+			'both variants rising: the words say the rounds cancel what they share');
+	}
+	elsif ($restarts)
+	{
+		unlike($out, qr/across the session/, 'the same runs on 4 server starts: 4 values, no drift warning');
+	}
+	else
+	{
+		like($out, qr/^warning: variant up moved \+11\.0% across the session \(Mann-Kendall over its 12 runs, p [\d.e-]+\): .*the other variants did not move alike, so the comparison includes this move/m,
+			'12 runs rising 1% each, the other variant steady: the move, and that the comparison includes it');
+		unlike($out, qr/variant flat moved/, 'the steady variant: no drift warning');
+	}
+}
+
 ($rc, $out, $err) = run_client('report', '--baseline', 'c', $dir3);
 is($rc, 0, '--baseline c');
 like($out, qr/^ script .*\| variant \| c tps /m, 'with --baseline c, c is the baseline column');
