@@ -162,21 +162,19 @@ ci_direction(const StatsComparison *c, const StatsOptions *opt, bool *inside)
 static void
 within_reason(StatsComparison *c, const StatsOptions *opt, bool inside, const char *test)
 {
-	double		noise_pct = 100.0 * opt->noise;
 	char		mde[96];
 
-	if (c->verdict == STATS_NO_CHANGE && !c->has_ci)
-		snprintf(c->reason, STATS_REASON_LEN, "%s, and no CI%s",
-				 test, mde_clause(c, mde, sizeof(mde)));
+	if (c->verdict == STATS_NO_CHANGE && (c->p_value >= opt->alpha || !c->has_ci))
+		snprintf(c->reason, STATS_REASON_LEN, "%s%s", test, mde_clause(c, mde, sizeof(mde)));
 	else if (c->verdict == STATS_NO_CHANGE)
-		snprintf(c->reason, STATS_REASON_LEN, "%s; the CI [%+.2f%%, %+.2f%%] includes 0%s",
+		snprintf(c->reason, STATS_REASON_LEN, "%s, but the CI [%+.2f%%, %+.2f%%] includes 0%s",
 				 test, 100.0 * (c->ci_low - 1.0), 100.0 * (c->ci_high - 1.0),
 				 mde_clause(c, mde, sizeof(mde)));
 	else
 		snprintf(c->reason, STATS_REASON_LEN,
 				 "%s; the CI [%+.2f%%, %+.2f%%] excludes 0 and %s the %g%% noise threshold",
 				 test, 100.0 * (c->ci_low - 1.0), 100.0 * (c->ci_high - 1.0),
-				 inside ? "lies wholly inside" : "reaches across", noise_pct);
+				 inside ? "lies wholly inside" : "reaches across", 100.0 * opt->noise);
 }
 
 void

@@ -349,7 +349,8 @@ section_change_grid(const ReportData *r, Doc *d)
 
 	doc_heading(d, 2, "% change vs baseline");
 	doc_para(d, "The change of tps against %s, as in the verdicts; \"~\" marks no significant "
-			 "change (or the same within the noise), \"?\" too few runs or no decision.",
+			 "change (or the same within the noise), \"*\" a change whose direction the CI settles "
+			 "but not that it exceeds the noise threshold, \"?\" too few runs or no decision.",
 			 report_variant_name(r, r->baseline));
 	hdr[0] = "variant";
 	for (int c = 0; c < r->spec.nclients; c++)
@@ -376,6 +377,7 @@ section_change_grid(const ReportData *r, Doc *d)
 				else
 					cells[c + 1] = psprintf("%s%s", report_pct(cmp->estimate),
 											k == REPORT_NO_CHANGE || k == REPORT_SAME ? " ~" :
+											k == REPORT_LEANS_FASTER || k == REPORT_LEANS_SLOWER ? " *" :
 											k == REPORT_INSUFFICIENT || k == REPORT_UNDECIDED ? " ?" : "");
 			}
 			doc_table_row(d, cells);
