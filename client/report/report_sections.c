@@ -163,6 +163,11 @@ section_verdicts(const ReportData *r, Doc *d)
 			 r->opt.alpha, 100 * r->opt.noise,
 			 r->restart_rounds > 0 ? psprintf("every %d round%s", r->restart_rounds,
 											  r->restart_rounds == 1 ? "" : "s") : "never");
+	doc_para(d, "faster or slower: p < alpha and the whole CI beyond ±%g%%. Short of that, a CI that "
+			 "excludes 0 still settles the direction: \"by less than %g%%\" when it lies wholly inside "
+			 "the threshold, \"beyond %g%% not settled\" when it crosses the threshold's edge. "
+			 "No change only when the CI includes 0, with the smallest change the verdict would see (MDE).",
+			 100 * r->opt.noise, 100 * r->opt.noise, 100 * r->opt.noise);
 	doc_details_end(d);
 	if (r->nwarnings == 0)
 		doc_para(d, "No warnings.");

@@ -230,6 +230,44 @@ foreach my $v (qw(small cross none))
 like($mdw, qr/^\| small \| -0\.50% \* \|$/m, 'words: the % change grid marks a direction short of the threshold');
 unlike($out, qr/no change.*-1\.17%|-1\.17%.*no change/, 'words: -1.17% [-1.47%, -0.87%] nowhere reads as no change');
 
+# The same shapes under rounds = auto, two blocks of 6 rounds looked at by
+# the share of blocks: a decision of the same within the threshold, or none,
+# says the direction its look's CI settles.
+my @noise12 = (@noise, 0.003, -0.007, 0.012, -0.004);
+my $dirs = "$base/words-auto";
+ReportFixture::write_dir(
+	$dirs,
+	clients => [1],
+	rounds => 12,
+	variants => [ { name => 'old' }, map { { name => $_ } } qw(small cross none) ],
+	tps => sub {
+		my ($variant, $clients, $round) = @_;
+		my $tps = 1000 * (1 + $noise12[ $round - 1 ]);
+		return $tps if $variant eq 'old';
+		my ($f, $k) = @{ $shape{$variant} };
+		return $tps * $f * (1 + $k * $noise12[ (5 * $round) % 12 ]);
+	});
+my $experiment = read_json("$dirs/experiment.json");
+$experiment->{spec}{experiment}{rounds} = 'auto';
+$experiment->{spec}{experiment}{budget} = '10m';
+$experiment->{sequential} = {
+	budget_s => 600, block_rounds => 6, first_look_block => 1, max_blocks => 2, max_looks => 2,
+	run_s_estimate => 1.0, block_s_estimate => 300.0, spending => 'obrien-fleming',
+	information => 'blocks', why => 'a fixture' };
+write_file("$dirs/experiment.json", JSON::PP->new->canonical->encode($experiment));
+write_file("$dirs/budget.csv", "block,rounds,spent_s\n1,6,300\n2,12,600\n");
+($rc, $out, $err) = run_client('report', $dirs);
+is($rc, 0, 'words under rounds = auto: report exits 0') or diag $err;
+like($out, qr/^ default \| 1 +\| small .*\| same within ±1% \(B slower by 0\.\d\d–0\.\d\d%\) +\| decided at look 2/m,
+	'words under rounds = auto: the same within 1%, B slower by a range');
+like($out, qr/^ default \| 1 +\| cross .*\| undecided \(B slower; beyond 1% not settled\) +\| budget spent/m,
+	'words under rounds = auto: undecided, B slower, beyond 1% not settled');
+like($out, qr/^ default \| 1 +\| none .*\| same within ±1% +\| decided/m,
+	'words under rounds = auto: a CI across 0 adds nothing to the same within 1%');
+$summaryw = ReportFixture::read_json_exact("$dirs/summary.json");
+is(join(' ', map { $_->{decision} } @{ $summaryw->{cells} }), 'same undecided same',
+	'words under rounds = auto: the decisions are what they were');
+
 # --- compare DIR_A DIR_B: a rerun where "new" got 10% faster -----------------
 my $rerun = "$base/rerun";
 ReportFixture::write_dir(
