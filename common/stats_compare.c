@@ -164,8 +164,11 @@ within_reason(StatsComparison *c, const StatsOptions *opt, bool inside, const ch
 {
 	char		mde[96];
 
-	if (c->verdict == STATS_NO_CHANGE && (c->p_value >= opt->alpha || !c->has_ci))
+	if (c->verdict == STATS_NO_CHANGE && c->p_value >= opt->alpha)
 		snprintf(c->reason, STATS_REASON_LEN, "%s%s", test, mde_clause(c, mde, sizeof(mde)));
+	else if (c->verdict == STATS_NO_CHANGE && !c->has_ci)
+		snprintf(c->reason, STATS_REASON_LEN, "%s, but too few for a CI at that level%s",
+				 test, mde_clause(c, mde, sizeof(mde)));
 	else if (c->verdict == STATS_NO_CHANGE)
 		snprintf(c->reason, STATS_REASON_LEN, "%s, but the CI [%+.2f%%, %+.2f%%] includes 0%s",
 				 test, 100.0 * (c->ci_low - 1.0), 100.0 * (c->ci_high - 1.0),
@@ -211,7 +214,8 @@ stats_decide(StatsComparison *c, const StatsOptions *opt)
 	 * the rank test's ties leave p at or just above alpha.
 	 */
 	c->verdict = ci_direction(c, opt, &inside);
-	snprintf(test, sizeof(test), c->p_value < opt->alpha ? "p = %.3g < %g" : "p = %.3g, not below alpha %g",
+	snprintf(test, sizeof(test),
+			 c->p_value < opt->alpha ? "p = %.3g < %g" : "p = %.3g, not below alpha %g",
 			 c->p_value, opt->alpha);
 	within_reason(c, opt, inside, test);
 }
