@@ -57,8 +57,32 @@ stats_verdict_name(StatsVerdict v)
 			return "faster";
 		case STATS_SLOWER:
 			return "slower";
+		case STATS_FASTER_WITHIN:
+			return "faster, by less than the threshold";
+		case STATS_SLOWER_WITHIN:
+			return "slower, by less than the threshold";
+		case STATS_FASTER_UNSETTLED:
+			return "faster; beyond the threshold not settled";
+		case STATS_SLOWER_UNSETTLED:
+			return "slower; beyond the threshold not settled";
 	}
 	return "unknown";
+}
+
+int
+stats_verdict_direction(StatsVerdict v)
+{
+	if (v == STATS_FASTER || v == STATS_FASTER_WITHIN || v == STATS_FASTER_UNSETTLED)
+		return 1;
+	if (v == STATS_SLOWER || v == STATS_SLOWER_WITHIN || v == STATS_SLOWER_UNSETTLED)
+		return -1;
+	return 0;
+}
+
+bool
+stats_verdict_within_noise(StatsVerdict v)
+{
+	return v != STATS_INSUFFICIENT && v != STATS_FASTER && v != STATS_SLOWER;
 }
 
 static const char *const unit_names[][2] = {

@@ -108,16 +108,45 @@ extern int	stats_summarize(const double *x, int n, double level,
 
 /* ---- B against A ---- */
 
+/*
+ * What a comparison says.  Only faster and slower decide (the whole CI
+ * beyond the noise threshold); the four values after them are what was
+ * once all "no change": the CI excludes 1, so the direction is known, and
+ * either its size is too (the whole CI inside the threshold) or whether it
+ * exceeds the threshold is not (the CI crosses the threshold's edge).  New
+ * values go at the end: the numbers are the same in every build.
+ */
 typedef enum StatsVerdict
 {
 	STATS_INSUFFICIENT,			/* too few runs (or units) for the test ever to reject */
-	STATS_NO_CHANGE,			/* not significant, or within the noise */
+	STATS_NO_CHANGE,			/* the CI includes 1 (or there is none) */
 	STATS_FASTER,
-	STATS_SLOWER
+	STATS_SLOWER,
+	STATS_FASTER_WITHIN,		/* CI inside (1, 1 + noise]: faster by less */
+	STATS_SLOWER_WITHIN,
+	STATS_FASTER_UNSETTLED,		/* CI above 1, across 1 + noise */
+	STATS_SLOWER_UNSETTLED
 } StatsVerdict;
 
-/* "insufficient", "no change", "faster", "slower" */
+/*
+ * "insufficient", "no change", "faster", "slower", "faster, by less than
+ * the threshold", "slower, by less than the threshold", "faster; beyond
+ * the threshold not settled", "slower; beyond the threshold not settled":
+ * SQL's and summary.json's values, the threshold not in them so that they
+ * can be compared.
+ */
 extern const char *stats_verdict_name(StatsVerdict v);
+
+/* +1 for a verdict that says faster (beyond, within or unsettled), -1 slower, 0 otherwise */
+extern int	stats_verdict_direction(StatsVerdict v);
+
+/*
+ * Neither insufficient nor beyond the threshold: no change, or a
+ * direction whose size is within or across the threshold.  What a count
+ * of verdicts that do not decide (an A/A's false positives) counts as
+ * not deciding.
+ */
+extern bool stats_verdict_within_noise(StatsVerdict v);
 
 /*
  * The unit of a comparison's test and CI: what one independent sample is.
@@ -226,6 +255,7 @@ typedef struct StatsComparison
 	double		mde_pct;
 
 	StatsVerdict verdict;
+	double		noise;			/* the threshold the verdict was judged at (opt->noise) */
 	char		reason[STATS_REASON_LEN];
 } StatsComparison;
 
@@ -234,7 +264,10 @@ typedef struct StatsComparison
  * p < alpha and the whole CI of b/a lies beyond the noise threshold (above
  * 1 + noise or below 1 - noise; which is faster depends on
  * higher_is_better); "insufficient" when a side has no runs or min_p >=
- * alpha; "no change" otherwise, with the MDE in the reason.
+ * alpha; otherwise, when the CI excludes 1, its direction "by less than
+ * the threshold" (the CI wholly inside it) or "beyond the threshold not
+ * settled" (the CI across its edge); "no change" only when the CI
+ * includes 1, with the MDE in the reason.
  */
 
 /* Unpaired: Mann–Whitney and Hodges–Lehmann on all runs. */
@@ -611,8 +644,10 @@ extern const char *stats_decision_name(StatsDecision d);
 
 /*
  * What a comparison made at noise threshold "noise" decides: faster or
- * slower when its verdict is, same when its verdict is no change and its
- * whole CI lies inside (1 - noise, 1 + noise), otherwise undecided (an
+ * slower when its verdict is, same when its verdict is within the noise
+ * (stats_verdict_within_noise: no change, or a direction by less than the
+ * threshold) and its whole CI lies inside (1 - noise, 1 + noise),
+ * otherwise undecided (an
  * "insufficient" comparison, whose test could never reject, too).  The one rule of every decision:
  * each look's (stats_sequential_look) and the client's for a comparison of
  * fixed rounds and for its counted metrics.

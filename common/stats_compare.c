@@ -23,8 +23,21 @@
  *				  than 2 distinct units across units);
  *	faster/slower p < alpha, and the whole CI of B/A lies beyond the noise
  *				  threshold (above 1 + noise or below 1 - noise);
- *	no change	  otherwise, with the smallest change the verdict would see
- *				  (stats_mde.c).
+ *	faster/slower, by less than the threshold
+ *				  otherwise, when the CI excludes 1 and lies wholly inside
+ *				  the threshold: the direction is known and the size is
+ *				  settled as small;
+ *	faster/slower; beyond the threshold not settled
+ *				  otherwise, when the CI excludes 1 and crosses the
+ *				  threshold's edge: the direction is known, and whether
+ *				  the change exceeds the threshold is not;
+ *	no change	  otherwise (the CI includes 1), with the smallest change
+ *				  the verdict would see (stats_mde.c).
+ *
+ * Only faster and slower decide: the middle two are the words of what
+ * was once all "no change", so that a CI that excludes 0 never reads as
+ * no change; what counts decisions (stats_comparison_decision) treats
+ * them as no change did.
  *
  *-------------------------------------------------------------------------
  */
@@ -127,45 +140,84 @@ mde_clause(const StatsComparison *c, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * Short of faster or slower, what the CI still says: its direction when it
+ * excludes 1, and whether the size is settled against the threshold.
+ */
+static StatsVerdict
+ci_direction(const StatsComparison *c, const StatsOptions *opt, bool *inside)
+{
+	bool		up;
+
+	*inside = c->has_ci && c->ci_low > 1.0 - opt->noise && c->ci_high < 1.0 + opt->noise;
+	if (!c->has_ci || (c->ci_low <= 1.0 && c->ci_high >= 1.0))
+		return STATS_NO_CHANGE;
+	up = c->ci_low > 1.0;
+	if (up == opt->higher_is_better)
+		return *inside ? STATS_FASTER_WITHIN : STATS_FASTER_UNSETTLED;
+	return *inside ? STATS_SLOWER_WITHIN : STATS_SLOWER_UNSETTLED;
+}
+
+/* The reason of a verdict short of faster or slower, after "p = ... " */
+static void
+within_reason(StatsComparison *c, const StatsOptions *opt, bool inside, const char *test)
+{
+	char		mde[96];
+
+	if (c->verdict == STATS_NO_CHANGE && c->p_value >= opt->alpha)
+		snprintf(c->reason, STATS_REASON_LEN, "%s%s", test, mde_clause(c, mde, sizeof(mde)));
+	else if (c->verdict == STATS_NO_CHANGE && !c->has_ci)
+		snprintf(c->reason, STATS_REASON_LEN, "%s, but too few for a CI at that level%s",
+				 test, mde_clause(c, mde, sizeof(mde)));
+	else if (c->verdict == STATS_NO_CHANGE)
+		snprintf(c->reason, STATS_REASON_LEN, "%s, but the CI [%+.2f%%, %+.2f%%] includes 0%s",
+				 test, 100.0 * (c->ci_low - 1.0), 100.0 * (c->ci_high - 1.0),
+				 mde_clause(c, mde, sizeof(mde)));
+	else
+		snprintf(c->reason, STATS_REASON_LEN,
+				 "%s; the CI [%+.2f%%, %+.2f%%] excludes 0 and %s the %g%% noise threshold",
+				 test, 100.0 * (c->ci_low - 1.0), 100.0 * (c->ci_high - 1.0),
+				 inside ? "lies wholly inside" : "reaches across", 100.0 * opt->noise);
+}
+
 void
 stats_decide(StatsComparison *c, const StatsOptions *opt)
 {
 	bool		above,
-				below;
+				below,
+				inside;
 	double		noise_pct = 100.0 * opt->noise;
-	char		mde[96];
+	char		test[96];
 
+	c->noise = opt->noise;
 	c->verdict = STATS_INSUFFICIENT;
 	if (decide_insufficient(c, opt->alpha))
 		return;
 
-	c->verdict = STATS_NO_CHANGE;
-	if (c->p_value >= opt->alpha)
-	{
-		snprintf(c->reason, STATS_REASON_LEN,
-				 "p = %.3g, not below alpha %g%s",
-				 c->p_value, opt->alpha, mde_clause(c, mde, sizeof(mde)));
-		return;
-	}
 	above = c->has_ci && c->ci_low > 1.0 + opt->noise;
 	below = c->has_ci && c->ci_high < 1.0 - opt->noise;
-	if (!above && !below)
+	if (c->p_value < opt->alpha && (above || below))
 	{
+		c->verdict = (above == opt->higher_is_better) ? STATS_FASTER : STATS_SLOWER;
 		snprintf(c->reason, STATS_REASON_LEN,
-				 "p = %.3g < %g, but the CI [%+.2f%%, %+.2f%%] reaches into "
-				 "the %g%% noise threshold%s",
-				 c->p_value, opt->alpha, 100.0 * (c->ci_low - 1.0),
-				 100.0 * (c->ci_high - 1.0), noise_pct,
-				 mde_clause(c, mde, sizeof(mde)));
+				 "p = %.3g < %g, and the whole %.1f%% CI [%+.2f%%, %+.2f%%] "
+				 "lies %s the noise threshold of %s%g%%",
+				 c->p_value, opt->alpha, 100.0 * c->ci_confidence,
+				 100.0 * (c->ci_low - 1.0), 100.0 * (c->ci_high - 1.0),
+				 above ? "above" : "below", above ? "+" : "-", noise_pct);
 		return;
 	}
-	c->verdict = (above == opt->higher_is_better) ? STATS_FASTER : STATS_SLOWER;
-	snprintf(c->reason, STATS_REASON_LEN,
-			 "p = %.3g < %g, and the whole %.1f%% CI [%+.2f%%, %+.2f%%] "
-			 "lies %s the noise threshold of %s%g%%",
-			 c->p_value, opt->alpha, 100.0 * c->ci_confidence,
-			 100.0 * (c->ci_low - 1.0), 100.0 * (c->ci_high - 1.0),
-			 above ? "above" : "below", above ? "+" : "-", noise_pct);
+
+	/*
+	 * Not decided, but the words follow the CI: one that excludes 1 says
+	 * the direction (at the CI's confidence), even in the rare case where
+	 * the rank test's ties leave p at or just above alpha.
+	 */
+	c->verdict = ci_direction(c, opt, &inside);
+	snprintf(test, sizeof(test),
+			 c->p_value < opt->alpha ? "p = %.3g < %g" : "p = %.3g, not below alpha %g",
+			 c->p_value, opt->alpha);
+	within_reason(c, opt, inside, test);
 }
 
 /* The estimate and its CI, as ratios b/a. */

@@ -79,7 +79,7 @@ stats_comparison_decision(const StatsComparison *c, double noise)
 	if (c->verdict == STATS_SLOWER)
 		return STATS_DECIDED_SLOWER;
 	/* not "insufficient": a test that could never reject decides nothing */
-	if (c->verdict == STATS_NO_CHANGE && c->has_ci && c->ci_low > 1.0 - noise &&
+	if (stats_verdict_within_noise(c->verdict) && c->has_ci && c->ci_low > 1.0 - noise &&
 		c->ci_high < 1.0 + noise)
 		return STATS_DECIDED_SAME;
 	return STATS_UNDECIDED;

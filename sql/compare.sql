@@ -31,7 +31,8 @@ SELECT estimate, ci_low <= 1 AND ci_high >= 1 AS ci_covers_1, p_value,
        round(mde_pct::numeric, 4) AS mde_pct, verdict, reason
 FROM pgbench_ext.compare('{100,102,98,101,99,103}', '{100,102,98,101,99,103}');
 
--- Significant but within a 5% noise threshold: no change; with noise 0: faster.
+-- Significant, its CI [+1.98%, +8.08%] across a 5% noise threshold: faster,
+-- whether beyond 5% not settled; with noise 0: faster.
 SELECT noise, verdict
 FROM unnest(ARRAY[0.05, 0.0]) AS noise,
      LATERAL pgbench_ext.compare('{100,102,98,101,99}', '{105,107,103,106,104}',
@@ -99,9 +100,9 @@ FROM pgbench_ext.compare('{100,100,100,100,100,100}', '{110,111,112,113,114,100}
 -- Across instance pairs: 3 pairs of servers of 2 rounds each, per-round log
 -- ratios 0.02, 0.04 | 0.01, 0.03 | 0.05, 0.03.  Unit summaries 0.03, 0.02,
 -- 0.04: t = 0.03 / (0.01 / sqrt 3) = 5.196 on 2 df, p = 0.0351; CI
--- exp(0.03 +- 4.3027 * 0.01 / sqrt 3) = [+0.52%, +5.64%], into the 1%
--- threshold: no change.  The same six rounds taken one by one (as if the
--- servers had never restarted) give p = 2/64.
+-- exp(0.03 +- 4.3027 * 0.01 / sqrt 3) = [+0.52%, +5.64%], above 0 and into
+-- the 1% threshold: faster, beyond 1% not settled.  The same six rounds
+-- taken one by one (as if the servers had never restarted) give p = 2/64.
 CREATE TEMP TABLE three_pairs AS
 SELECT array_agg(1000.0::float8 ORDER BY i) AS a,
        array_agg(1000.0 * exp(r) ORDER BY i) AS b,
@@ -146,6 +147,37 @@ SELECT unit, n_units, n_pairs, p_value = 2.0 / 64 AS p_is_2_over_64
 FROM three_pairs,
      LATERAL pgbench_ext.compare(a, b, round_a => rounds, round_b => rounds,
                                  unit_a => NULL, unit_b => NULL);
+
+-- The words of a CI short of the threshold.  10 instance pairs whose
+-- summaries are m + s and m - s in turn: mean m, sd s sqrt(10/9), so the CI
+-- is exp(m +- 2.2622 s / 3) = exp(m +- 0.754 s).  A CI across 0 is no
+-- change; one below 0 and inside 1% is slower by less than the threshold;
+-- one below 0 and across -1% is slower, beyond the threshold not settled;
+-- one below -1% is slower.  For latency the same CIs say faster.
+SELECT m, s, higher_is_better, round((100 * (ci_low - 1))::numeric, 2) AS ci_low_pct,
+       round((100 * (ci_high - 1))::numeric, 2) AS ci_high_pct, verdict
+FROM (VALUES (-0.001, 0.004), (-0.005, 0.002), (-0.010, 0.004), (-0.030, 0.004)) AS t(m, s),
+     (VALUES (true), (false)) AS h(higher_is_better),
+     LATERAL (SELECT array_agg(1000.0::float8 ORDER BY i) AS a,
+                     array_agg((1000.0 * exp(m + CASE WHEN (i - 1) / 2 % 2 = 0 THEN s ELSE -s END))::float8
+                               ORDER BY i) AS b,
+                     array_agg(i ORDER BY i) AS r, array_agg((i + 1) / 2 ORDER BY i) AS u
+              FROM generate_series(1, 20) AS i) AS d,
+     LATERAL pgbench_ext.compare(a, b, higher_is_better => higher_is_better,
+                                 round_a => r, round_b => r, unit_a => u, unit_b => u)
+ORDER BY m DESC, higher_is_better DESC;
+
+-- Two builds across 30 instance pairs, B 1.17% slower with a CI of
+-- [-1.55%, -0.78%]: it excludes 0, so B is slower, and it reaches inside
+-- -1%, so whether by more than the threshold is not settled.  Never "no
+-- change".
+SELECT round(change_pct::numeric, 2) AS change_pct, n_units, verdict, reason
+FROM (SELECT array_agg(1000.0::float8 ORDER BY i) AS a,
+             array_agg((1000.0 * exp(-0.01177 + CASE WHEN (i - 1) / 2 % 2 = 0 THEN 0.01027 ELSE -0.01027 END))::float8
+                       ORDER BY i) AS b,
+             array_agg(i ORDER BY i) AS r, array_agg((i + 1) / 2 ORDER BY i) AS u
+      FROM generate_series(1, 60) AS i) AS d,
+     LATERAL pgbench_ext.compare(a, b, round_a => r, round_b => r, unit_a => u, unit_b => u);
 
 -- Bad arguments: errors name the argument.
 SELECT * FROM pgbench_ext.compare(NULL, '{1}');

@@ -463,7 +463,8 @@ compare_instructions(const ReportData *r, const ReportCell *c, ProfileMetricRow 
 
 /*
  * "more", "less", "same within ±0.05%" (the whole CI inside the metric's
- * threshold), or "~ no change (MDE x%)".
+ * threshold; with "(B more by 0.010–0.030%)" when it excludes 0), "more;
+ * beyond 0.05% not settled", or "~ no change (MDE x%)".
  */
 static char *
 verdict_text(const ProfileMetricRow *row)
@@ -473,10 +474,9 @@ verdict_text(const ProfileMetricRow *row)
 	if (!row->has)
 		return "-";
 	if (row->decision == STATS_DECIDED_SAME)
-		return psprintf("same within ±%g%%", 100 * row->noise);
-	if (cmp->verdict == STATS_NO_CHANGE && cmp->has_mde)
-		return psprintf("~ no change (MDE %.2f%%)", cmp->mde_pct);
-	return pstrdup(profile_cost_verdict_name(cmp->verdict));
+		return psprintf("same within ±%g%%%s", 100 * row->noise,
+						report_direction_range(cmp, "less", "more", 3));
+	return report_verdict_words(cmp, "less", "more", 2);
 }
 
 /*

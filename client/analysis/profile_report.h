@@ -92,7 +92,25 @@ struct ProfileReport
 static inline const char *
 profile_cost_verdict_name(StatsVerdict v)
 {
-	return v == STATS_SLOWER ? "more" : v == STATS_FASTER ? "less" : stats_verdict_name(v);
+	switch (v)
+	{
+		case STATS_SLOWER:
+			return "more";
+		case STATS_FASTER:
+			return "less";
+		case STATS_SLOWER_WITHIN:
+			return "more, by less than the threshold";
+		case STATS_FASTER_WITHIN:
+			return "less, by less than the threshold";
+		case STATS_SLOWER_UNSETTLED:
+			return "more; beyond the threshold not settled";
+		case STATS_FASTER_UNSETTLED:
+			return "less; beyond the threshold not settled";
+		case STATS_NO_CHANGE:
+		case STATS_INSUFFICIENT:
+			break;
+	}
+	return stats_verdict_name(v);
 }
 
 extern void profile_report_load(ReportData *r);

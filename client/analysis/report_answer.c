@@ -58,6 +58,12 @@ cell_class(const ReportData *r, const ReportCell *c)
 			return REPORT_FASTER;
 		case STATS_SLOWER:
 			return REPORT_SLOWER;
+		case STATS_FASTER_WITHIN:
+		case STATS_FASTER_UNSETTLED:
+			return REPORT_LEANS_FASTER;
+		case STATS_SLOWER_WITHIN:
+		case STATS_SLOWER_UNSETTLED:
+			return REPORT_LEANS_SLOWER;
 		case STATS_NO_CHANGE:
 			return REPORT_NO_CHANGE;
 		case STATS_INSUFFICIENT:

@@ -153,20 +153,29 @@ report_sequential_load(ReportData *r)
 
 /*
  * "faster", "slower", "same within ±1%" or "undecided"; against a
- * reference ratio "above the reference -6.00%" or "below ...".
+ * reference ratio "above the reference -6.00%" or "below ...".  A look
+ * whose CI excludes 0 says its direction after "same" or "undecided":
+ * "same within ±1% (B slower by 0.35–0.65%)", "undecided (B slower;
+ * beyond 1% not settled)", so that neither reads as no change.  Against a
+ * reference the look's verdict is of B / reference, and says nothing of
+ * B against A.
  */
 static char *
 decision_text(const ReportData *r, const ReportCell *c)
 {
 	StatsDecision d = report_look_decision(c);
+	const char *dir = r->spec.reference > 0 || !c->has_look ? ""
+		: report_direction_range(&c->look.cmp, "faster", "slower", 2);
 
 	if (d == STATS_DECIDED_SAME)
-		return psprintf("same within ±%g%%", 100 * r->opt.noise);
+		return psprintf("same within ±%g%%%s", 100 * r->opt.noise, dir);
 	if (report_started_once(r, c))
 		return pg_strdup("insufficient");
 	if (r->spec.reference > 0 && (d == STATS_DECIDED_FASTER || d == STATS_DECIDED_SLOWER))
 		return psprintf("%s the reference %s", d == STATS_DECIDED_FASTER ? "above" : "below",
 						report_pct(r->spec.reference));
+	if (d == STATS_UNDECIDED)
+		return psprintf("undecided%s", dir);
 	return pg_strdup(stats_decision_name(d));
 }
 

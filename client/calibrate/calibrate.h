@@ -97,7 +97,11 @@ typedef struct CalibrationServersPhase
 	int			blocks;			/* comparisons with a verdict */
 	StatsComparison *cmp;		/* each of them */
 	double	   *truth;			/* each one's true effect: 1 for A/A, else from CPU */
-	/* verdicts other than "no change" in the A/A, "slower" when slowed */
+	/*
+	 * verdicts of faster, slower or insufficient in the A/A (not within the
+	 * noise: a direction short of the threshold claims no difference beyond
+	 * it), "slower" when slowed
+	 */
 	int			positives;
 	int			covered;		/* CI covers its true effect */
 	int			covered_pooled; /* CI covers the slowdown across all instance pairs */

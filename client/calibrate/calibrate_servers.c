@@ -99,7 +99,7 @@ calibrate_analyse_servers(const CalibrateOptions *o, const char *dir, bool slowe
 			: 1.0;
 		if (slowed && isnan(p->truth[k]) && p->has_pooled)
 			p->truth[k] = p->pooled.estimate;
-		if (slowed ? c->verdict == STATS_SLOWER : c->verdict != STATS_NO_CHANGE)
+		if (slowed ? c->verdict == STATS_SLOWER : !stats_verdict_within_noise(c->verdict))
 			p->positives++;
 		if (calibrate_covers(c, p->truth[k]))
 			p->covered++;
@@ -215,7 +215,7 @@ calibrate_report_servers(const CalibrateOptions *o, const CalibrationServers *s,
 		print_servers_pooled(f, "A2 against A", &s->aa_restarted);
 		print_servers_pooled(f, "slowed against A", &slowed[0]);
 		print_servers_pooled(f, "slowed against A", &slowed[1]);
-		fprintf(f, "\n| phase | servers | comparisons | each across | A/A: not \"no change\"; slowed: \"slower\" "
+		fprintf(f, "\n| phase | servers | comparisons | each across | A/A: faster, slower or insufficient; slowed: \"slower\" "
 				"| CI covers the true effect (A/A: 0; slowed: from CPU) | CI covers the slowdown across all instance pairs "
 				"| elapsed per comparison | runs | warm-ups | starts |\n"
 				"|---|---|---|---|---|---|---|---|---|---|---|\n");

@@ -9,8 +9,8 @@
  *
  *   aa/     A against an identical A2, blocks × rounds_per_block rounds.
  *           Each block of consecutive rounds is one A/A comparison; the
- *           share whose verdict is not "no change" is the false-positive
- *           rate.
+ *           share whose verdict is faster, slower or insufficient is the
+ *           false-positive rate.
  *   size/   With --size-rounds: A against A with the target as
  *           inject_slowdown_pct, whose true slowdown comes out larger where
  *           backends share CPUs; the setting of the next phase is scaled by

@@ -66,7 +66,7 @@ print_comparison(const char *who, const StatsComparison *c)
 		printf("  %s [%s, %s]", report_pct(c->estimate), report_pct(c->ci_low), report_pct(c->ci_high));
 	else
 		printf("  %s", report_pct(c->estimate));
-	printf("  %s  (%s)\n", stats_verdict_name(c->verdict), report_comparison_n(c));
+	printf("  %s  (%s)\n", report_verdict_text(c), report_comparison_n(c));
 }
 
 /*

@@ -146,6 +146,8 @@ typedef enum ReportClass
 {
 	REPORT_FASTER,
 	REPORT_SLOWER,
+	REPORT_LEANS_FASTER,		/* faster by less than the threshold, or beyond it not settled */
+	REPORT_LEANS_SLOWER,
 	REPORT_NO_CHANGE,
 	REPORT_SAME,
 	REPORT_UNDECIDED,
@@ -511,6 +513,10 @@ extern json_t *report_comparison_json(const StatsComparison *cmp, bool ok, Stats
 extern char *report_pct(double ratio);
 extern char *report_median_pm(const ReportSample *s);
 extern char *report_verdict_text(const StatsComparison *cmp);
+extern char *report_verdict_words(const StatsComparison *cmp, const char *up, const char *down,
+								  int decimals);
+extern char *report_direction_range(const StatsComparison *cmp, const char *up, const char *down,
+									int decimals);
 extern const char *report_decision_word(StatsDecision d);
 extern void report_comparison_cells(const StatsComparison *cmp, bool ok, const char **cells);
 extern char *report_comparison_n(const StatsComparison *cmp);

@@ -35,6 +35,8 @@ report_class_colour(ReportClass k)
 	static const char *const colours[] = {
 		[REPORT_FASTER] = "#009E73",	/* bluish green */
 		[REPORT_SLOWER] = "#D55E00",	/* vermillion */
+		[REPORT_LEANS_FASTER] = "#009E73",	/* faster's, its marker hollow */
+		[REPORT_LEANS_SLOWER] = "#D55E00",
 		[REPORT_NO_CHANGE] = "#0072B2", /* blue */
 		[REPORT_SAME] = "#CC79A7",	/* reddish purple */
 		[REPORT_UNDECIDED] = "#E69F00", /* orange */
@@ -145,6 +147,14 @@ svg_marker(FILE *f, ReportClass k, double x, double y)
 		case REPORT_SLOWER:
 			fprintf(f, "<path d=\"M%.1f %.1fl6 -10h-12z\" fill=\"%s\"/>\n", x, y + 6, col);
 			break;
+		case REPORT_LEANS_FASTER:
+			fprintf(f, "<path d=\"M%.1f %.1fl6 10h-12z\" fill=\"#fff\" stroke=\"%s\" stroke-width=\"2\"/>\n",
+					x, y - 6, col);
+			break;
+		case REPORT_LEANS_SLOWER:
+			fprintf(f, "<path d=\"M%.1f %.1fl6 -10h-12z\" fill=\"#fff\" stroke=\"%s\" stroke-width=\"2\"/>\n",
+					x, y + 6, col);
+			break;
 		case REPORT_SAME:
 			fprintf(f, "<path d=\"M%.1f %.1fl6 6l-6 6l-6 -6z\" fill=\"%s\"/>\n", x, y - 6, col);
 			break;
@@ -179,6 +189,7 @@ typedef struct ForestGeometry
 				width;			/* the plot area, in px */
 	double		top;			/* y of the first row */
 	int			row_h;
+	double		n_dx;			/* the n column's offset from the verdict's */
 } ForestGeometry;
 
 static double
@@ -211,7 +222,7 @@ svg_row(const ReportData *r, Doc *d, const ForestGeometry *g, int i)
 	svg_text(d, tx, y + 4, "", report_answer_figures(cmp));
 	attrs = psprintf("font-weight=\"bold\" fill=\"%s\"", col);
 	svg_text(d, tx + 200, y + 4, attrs, report_cell_verdict(r, c));
-	svg_text(d, tx + 370, y + 4, "fill=\"#444\"", cmp != NULL ? report_comparison_n(cmp) : "-");
+	svg_text(d, tx + 200 + g->n_dx, y + 4, "fill=\"#444\"", cmp != NULL ? report_comparison_n(cmp) : "-");
 }
 
 /* The axis under the rows: ticks, their labels and what the axis is. */
@@ -247,7 +258,8 @@ report_draw_forest(const ReportData *r, const char *path, char **error)
 {
 	ForestGeometry g = {0};
 	Doc			d = {NULL, DOC_HTML};
-	int			label_chars = 10;
+	int			label_chars = 10,
+				verdict_chars = 20;
 	int			width,
 				height;
 	double		bottom;
@@ -255,14 +267,19 @@ report_draw_forest(const ReportData *r, const char *path, char **error)
 	if (r->ncells == 0)
 		return true;
 	for (int i = 0; i < r->ncells; i++)
+	{
 		label_chars = Max(label_chars, (int) strlen(row_label(r, &r->cells[i])));
+		verdict_chars = Max(verdict_chars, table_display_width(report_cell_verdict(r, &r->cells[i])));
+	}
 	forest_range(r, &g.lo, &g.hi);
+	/* a verdict's words are as long as they must be: "slower; beyond 1% not settled" */
+	g.n_dx = 20 + Min(verdict_chars, 60) * 7.5;
 	g.x0 = 30 + Min(label_chars, 60) * 7.5;
 	g.width = 480;
 	g.top = 52;
 	g.row_h = 28;
 	bottom = g.top + r->ncells * g.row_h + 4;
-	width = (int) (g.x0 + g.width + 16 + 500);
+	width = (int) (g.x0 + g.width + 16 + 330 + g.n_dx);
 	height = (int) bottom + 50;
 	if ((d.out = safe_fopen_write(path, false, error)) == NULL)
 		return false;
@@ -280,7 +297,7 @@ report_draw_forest(const ReportData *r, const char *path, char **error)
 			 : psprintf("B/A of each comparison, with its %.0f%% CI", 100 * (1 - r->opt.alpha)));
 	svg_text(&d, g.x0 + g.width + 16, 42, "font-weight=\"bold\"", "B/A [CI]");
 	svg_text(&d, g.x0 + g.width + 216, 42, "font-weight=\"bold\"", r->sequential ? "decision" : "verdict");
-	svg_text(&d, g.x0 + g.width + 386, 42, "font-weight=\"bold\"", "n");
+	svg_text(&d, g.x0 + g.width + 216 + g.n_dx, 42, "font-weight=\"bold\"", "n");
 	fprintf(d.out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#999\" fill-opacity=\"0.3\"/>\n",
 			forest_x(&g, 1 - r->opt.noise), g.top, fmax(1, forest_x(&g, 1 + r->opt.noise) - forest_x(&g, 1 - r->opt.noise)),
 			bottom - g.top);

@@ -163,6 +163,11 @@ section_verdicts(const ReportData *r, Doc *d)
 			 r->opt.alpha, 100 * r->opt.noise,
 			 r->restart_rounds > 0 ? psprintf("every %d round%s", r->restart_rounds,
 											  r->restart_rounds == 1 ? "" : "s") : "never");
+	doc_para(d, "faster or slower: p < alpha and the whole CI beyond ±%g%%. Short of that, a CI that "
+			 "excludes 0 still settles the direction: \"by less than %g%%\" when it lies wholly inside "
+			 "the threshold, \"beyond %g%% not settled\" when it crosses the threshold's edge. "
+			 "No change only when the CI includes 0, with the smallest change the verdict would see (MDE).",
+			 100 * r->opt.noise, 100 * r->opt.noise, 100 * r->opt.noise);
 	doc_details_end(d);
 	if (r->nwarnings == 0)
 		doc_para(d, "No warnings.");
@@ -351,7 +356,8 @@ section_change_grid(const ReportData *r, Doc *d)
 
 	doc_heading(d, 2, "% change vs baseline");
 	doc_para(d, "The change of tps against %s, as in the verdicts; \"~\" marks no significant "
-			 "change (or the same within the noise), \"?\" too few runs or no decision.",
+			 "change (or the same within the noise), \"*\" a change whose direction the CI settles "
+			 "but not that it exceeds the noise threshold, \"?\" too few runs or no decision.",
 			 report_variant_name(r, r->baseline));
 	hdr[0] = "variant";
 	for (int c = 0; c < r->spec.nclients; c++)
@@ -378,6 +384,7 @@ section_change_grid(const ReportData *r, Doc *d)
 				else
 					cells[c + 1] = psprintf("%s%s", report_pct(cmp->estimate),
 											k == REPORT_NO_CHANGE || k == REPORT_SAME ? " ~" :
+											k == REPORT_LEANS_FASTER || k == REPORT_LEANS_SLOWER ? " *" :
 											k == REPORT_INSUFFICIENT || k == REPORT_UNDECIDED ? " ?" : "");
 			}
 			doc_table_row(d, cells);

@@ -80,12 +80,63 @@ report_comparison_n(const StatsComparison *cmp)
 		: psprintf("%d+%d", cmp->n_a, cmp->n_b);
 }
 
+/*
+ * A verdict in words with its threshold: "faster", "slower, by less than
+ * 1%", "slower; beyond 1% not settled", "~ no change (MDE 1.6%)", ...;
+ * up and down are the words of the two directions ("faster" and "slower"
+ * for tps, "less" and "more" for a cost), decimals those of the MDE.
+ */
+char *
+report_verdict_words(const StatsComparison *cmp, const char *up, const char *down, int decimals)
+{
+	const char *dir = stats_verdict_direction(cmp->verdict) > 0 ? up : down;
+
+	switch (cmp->verdict)
+	{
+		case STATS_FASTER:
+		case STATS_SLOWER:
+			return pg_strdup(dir);
+		case STATS_FASTER_WITHIN:
+		case STATS_SLOWER_WITHIN:
+			return psprintf("%s, by less than %g%%", dir, 100 * cmp->noise);
+		case STATS_FASTER_UNSETTLED:
+		case STATS_SLOWER_UNSETTLED:
+			return psprintf("%s; beyond %g%% not settled", dir, 100 * cmp->noise);
+		case STATS_NO_CHANGE:
+			if (cmp->has_mde)
+				return psprintf("~ no change (MDE %.*f%%)", decimals, cmp->mde_pct);
+			break;
+		case STATS_INSUFFICIENT:
+			break;
+	}
+	return pg_strdup(stats_verdict_name(cmp->verdict));
+}
+
 char *
 report_verdict_text(const StatsComparison *cmp)
 {
-	if (cmp->verdict == STATS_NO_CHANGE && cmp->has_mde)
-		return psprintf("~ no change (MDE %.1f%%)", cmp->mde_pct);
-	return pg_strdup(stats_verdict_name(cmp->verdict));
+	return report_verdict_words(cmp, "faster", "slower", 1);
+}
+
+/*
+ * " (B slower by 0.35–0.65%)" when the CI excludes 0, else "": what a
+ * decision of the same within the threshold (or an undecided one) still
+ * knows of the direction; decimals those of the two ends.
+ */
+char *
+report_direction_range(const StatsComparison *cmp, const char *up, const char *down, int decimals)
+{
+	int			dir = stats_verdict_direction(cmp->verdict);
+	double		lo = fabs(cmp->ci_low - 1.0),
+				hi = fabs(cmp->ci_high - 1.0);
+
+	if (dir == 0 || !cmp->has_ci)
+		return "";
+	if (stats_verdict_within_noise(cmp->verdict) && cmp->verdict != STATS_FASTER_WITHIN &&
+		cmp->verdict != STATS_SLOWER_WITHIN)
+		return psprintf(" (B %s; beyond %g%% not settled)", dir > 0 ? up : down, 100 * cmp->noise);
+	return psprintf(" (B %s by %.*f–%.*f%%)", dir > 0 ? up : down,
+					decimals, 100 * fmin(lo, hi), decimals, 100 * fmax(lo, hi));
 }
 
 /*

@@ -116,7 +116,11 @@ sub verdicts_of
 	my %by_round;
 	$by_round{ $_->{round} }{ $_->{variant} } = $_->{$col} foreach @runs;
 	my $ties = grep { $_->{A} == $_->{B} } values %by_round;
-	return $ties ? 'faster|slower|no change|insufficient' : 'faster|slower|no change';
+	# a direction short of the threshold is said with it (statistics.md, the verdict)
+	# (with its figure in the report, "the threshold" in summary.json)
+	my $words = '(?:faster|slower)(?:, by less than (?:[\d.]+%|the threshold)|; beyond (?:[\d.]+%|the threshold) not settled)?'
+	  . '|no change';
+	return $ties ? "$words|insufficient" : $words;
 }
 like($out, qr/^snapshot probe: ns per GetSnapshotData\(\) call, lower is better$/m, 'the terminal has the probe block');
 foreach my $fig ('full (median', 'full (p90', 'reuse (median', 'reuse (p90')

@@ -169,7 +169,7 @@ if ($seq->{decision} =~ /^(faster|slower)$/)
 elsif ($seq->{decision} eq 'undecided')
 {
 	is($summary->{sequential}{stopped}, 'budget spent', 'undecided: it ran to the budget');
-	like($out, qr/^undecided: select-only, 1 client: A2 vs A: undecided: [-+][0-9.]+% .*; to decide: /m,
+	like($out, qr/^undecided: select-only, 1 client: A2 vs A: undecided(?: \(B (?:faster|slower); beyond 1% not settled\))?: [-+][0-9.]+% .*; to decide: /m,
 		'and says the estimate, the CI and what would decide it');
 }
 else

@@ -228,6 +228,88 @@ is($rc, 2, 'report without a directory: usage error');
 is($rc, 2, 'report of a missing directory: exit 2, as for any directory it cannot read');
 like($err, qr/experiment\.json/, 'names the missing file');
 
+# --- the words of the CI: a direction short of the threshold is no "no change" ---
+# Per round B = A * f * (1 + k e) for a spread e of +-2%: "small" -0.5% with
+# k 0.05 (its CI inside the 1% threshold), "cross" -1.17% with k 0.2 (its CI
+# below 0 and across -1%, as two builds once measured), "none" 0 (its CI
+# across 0).
+my $dirw = "$base/words";
+my %shape = (small => [ 0.995, 0.05 ], cross => [ 0.9883, 0.2 ], none => [ 1.0, 0.2 ]);
+ReportFixture::write_dir(
+	$dirw,
+	clients => [1],
+	rounds => scalar @noise,
+	variants => [ { name => 'old' }, map { { name => $_ } } qw(small cross none) ],
+	tps => sub {
+		my ($variant, $clients, $round) = @_;
+		my $tps = 1000 * (1 + $noise[ $round - 1 ]);
+		return $tps if $variant eq 'old';
+		my ($f, $k) = @{ $shape{$variant} };
+		return $tps * $f * (1 + $k * $noise[ (3 * $round) % 8 ]);
+	});
+($rc, $out, $err) = run_client('report', $dirw);
+is($rc, 0, 'words: report exits 0') or diag $err;
+my %want = (
+	small => [ 'slower, by less than 1%', 'slower, by less than the threshold', 'same' ],
+	cross => [ 'slower; beyond 1% not settled', 'slower; beyond the threshold not settled', 'undecided' ],
+	none => [ '~ no change (MDE ', 'no change', 'same' ]);
+my $summaryw = ReportFixture::read_json_exact("$dirw/summary.json");
+my $mdw = slurp_file("$dirw/report.md");
+my $htmlw = slurp_file("$dirw/report.html");
+my $svgw = slurp_file("$dirw/plots/forest.svg");
+foreach my $v (qw(small cross none))
+{
+	my ($words, $name, $decision) = @{ $want{$v} };
+	like($out, qr/^ default \| 1 +\| \Q$v\E .*\| 8 rounds \| \Q$words\E/m, "words: $v in the table: $words");
+	like($out, qr/^ \Q$v\E vs old +\S.*  \Q$words\E/m, "words: $v in the text forest plot");
+	like($mdw, qr/^\| default \| 1 \| \Q$v\E \|.*\| \Q$words\E/m, "words: $v in report.md");
+	like($htmlw, qr/<td>\Q$v\E<\/td>.*<td[^>]*>\Q$words\E/, "words: $v in report.html");
+	like($svgw, qr/>\Q$words\E/, "words: $v in the forest plot's SVG");
+	my ($cell) = grep { $_->{variant} eq $v } @{ $summaryw->{cells} };
+	is("$cell->{comparison}{verdict} | $cell->{decision}", "$name | $decision",
+		"words: $v in summary.json: its verdict's name, and the decision as before");
+}
+like($mdw, qr/^\| small \| -0\.50% \* \|$/m, 'words: the % change grid marks a direction short of the threshold');
+unlike($out, qr/no change.*-1\.17%|-1\.17%.*no change/, 'words: -1.17% [-1.47%, -0.87%] nowhere reads as no change');
+
+# The same shapes under rounds = auto, two blocks of 6 rounds looked at by
+# the share of blocks: a decision of the same within the threshold, or none,
+# says the direction its look's CI settles.
+my @noise12 = (@noise, 0.003, -0.007, 0.012, -0.004);
+my $dirs = "$base/words-auto";
+ReportFixture::write_dir(
+	$dirs,
+	clients => [1],
+	rounds => 12,
+	variants => [ { name => 'old' }, map { { name => $_ } } qw(small cross none) ],
+	tps => sub {
+		my ($variant, $clients, $round) = @_;
+		my $tps = 1000 * (1 + $noise12[ $round - 1 ]);
+		return $tps if $variant eq 'old';
+		my ($f, $k) = @{ $shape{$variant} };
+		return $tps * $f * (1 + $k * $noise12[ (5 * $round) % 12 ]);
+	});
+my $experiment = read_json("$dirs/experiment.json");
+$experiment->{spec}{experiment}{rounds} = 'auto';
+$experiment->{spec}{experiment}{budget} = '10m';
+$experiment->{sequential} = {
+	budget_s => 600, block_rounds => 6, first_look_block => 1, max_blocks => 2, max_looks => 2,
+	run_s_estimate => 1.0, block_s_estimate => 300.0, spending => 'obrien-fleming',
+	information => 'blocks', why => 'a fixture' };
+write_file("$dirs/experiment.json", JSON::PP->new->canonical->encode($experiment));
+write_file("$dirs/budget.csv", "block,rounds,spent_s\n1,6,300\n2,12,600\n");
+($rc, $out, $err) = run_client('report', $dirs);
+is($rc, 0, 'words under rounds = auto: report exits 0') or diag $err;
+like($out, qr/^ default \| 1 +\| small .*\| same within ±1% \(B slower by 0\.\d\d–0\.\d\d%\) +\| decided at look 2/m,
+	'words under rounds = auto: the same within 1%, B slower by a range');
+like($out, qr/^ default \| 1 +\| cross .*\| undecided \(B slower; beyond 1% not settled\) +\| budget spent/m,
+	'words under rounds = auto: undecided, B slower, beyond 1% not settled');
+like($out, qr/^ default \| 1 +\| none .*\| same within ±1% +\| decided/m,
+	'words under rounds = auto: a CI across 0 adds nothing to the same within 1%');
+$summaryw = ReportFixture::read_json_exact("$dirs/summary.json");
+is(join(' ', map { $_->{decision} } @{ $summaryw->{cells} }), 'same undecided same',
+	'words under rounds = auto: the decisions are what they were');
+
 # --- compare DIR_A DIR_B: a rerun where "new" got 10% faster -----------------
 my $rerun = "$base/rerun";
 ReportFixture::write_dir(

@@ -106,7 +106,7 @@ foreach my $key (sort keys %rows)
 		"$key: each comparison's unit");
 	my $want_positives = grep {
 		my @c = split / \| /, $_;
-		$what eq 'A/A' ? $c[4] ne 'no change' : $c[4] eq 'slower'
+		$what eq 'A/A' ? $c[4] =~ /^(faster|slower|insufficient)$/ : $c[4] eq 'slower'
 	} @each;
 	my $want_covered = grep { /\| yes$/ } @each;
 	foreach my $figure ([ 'verdicts', $positives, $want_positives ], [ 'coverage', $covered, $want_covered ])

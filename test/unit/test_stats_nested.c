@@ -106,8 +106,8 @@ test_worked_example(void)
 	is_close(c.ci_high, exp(0.03 + half), 1e-9, "CI high");
 	ok(c.ci_confidence == 0.95 && !c.p_exact && c.ci_rank == 0 && c.has_mde,
 	   "confidence 95%% exactly, t rather than ranks, an MDE");
-	ok(c.verdict == STATS_NO_CHANGE && strstr(c.reason, "noise threshold") != NULL,
-	   "p = %.4f but the CI starts at +%.2f%%: no change (%s)", c.p_value,
+	ok(c.verdict == STATS_FASTER_UNSETTLED && strstr(c.reason, "noise threshold") != NULL,
+	   "p = %.4f but the CI starts at +%.2f%%: faster, beyond the threshold not settled (%s)", c.p_value,
 	   100 * (c.ci_low - 1), c.reason);
 
 	/* without rounds: the units' mean log b minus mean log a, the same here */
