@@ -12,9 +12,25 @@
 use strict;
 use warnings;
 
-use AsServerAccount;
 use File::Compare ();
 use File::Copy ();
+
+my ($fixture, $installed);
+
+# before AsServerAccount runs the test again as the server account, which
+# may not write the installation
+BEGIN
+{
+	use FindBin;
+	$fixture = "$FindBin::Bin/../fixtures/extension/pgbench_ext--1.0.0.sql";
+	my $sharedir = `${\ ($ENV{PG_CONFIG} || 'pg_config')} --sharedir`;
+	chomp $sharedir;
+	$installed = "$sharedir/extension/pgbench_ext--1.0.0.sql";
+	File::Copy::copy($fixture, $installed)
+	  if !-e $installed && -w "$sharedir/extension";
+}
+
+use AsServerAccount;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -22,16 +38,8 @@ use Test::More;
 use PgbenchExtTest;
 
 my $version = control_version();
-my $fixture = source_tree() . '/test/fixtures/extension/pgbench_ext--1.0.0.sql';
-my $sharedir = `${\ pg_config()} --sharedir`;
-chomp $sharedir;
-my $installed = "$sharedir/extension/pgbench_ext--1.0.0.sql";
-if (!-e $installed)
-{
-	plan skip_all => "$installed is missing and cannot be written here"
-	  unless -w "$sharedir/extension";
-	File::Copy::copy($fixture, $installed) or die "could not copy $fixture to $installed: $!";
-}
+plan skip_all => "$installed is missing and cannot be written here" unless -e $installed;
+(my $sharedir = $installed) =~ s{/extension/[^/]+$}{};
 is(File::Compare::compare($installed, $fixture), 0, "the installed 1.0.0 script is the released one");
 ok(-e "$sharedir/extension/pgbench_ext--1.0.0--$version.sql", "the update script to $version is installed")
   or BAIL_OUT("make install first");
