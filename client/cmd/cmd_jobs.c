@@ -65,7 +65,7 @@ cmd_jobs(int argc, char **argv)
 	opts.conninfo = optind < argc ? argv[optind] : NULL;
 	conn = connect_checked(&opts);
 	res = exec_or_die(conn,
-					  "SELECT j.job_id, j.name, j.repeat_index || '/' || j.repeat_count, j.machines, j.state, "
+					  "SELECT j.job_id, regexp_replace(j.name, '^.*/', ''), j.repeat_index || '/' || j.repeat_count, j.machines, j.state, "
 					  "j.submitted_by, coalesce(a.hostname, ''), j.attempt, "
 					  "CASE WHEN j.state = 'running' THEN "
 					  "round(extract(epoch FROM now() - j.heartbeat_at))::text || ' s ago' ELSE '' END, "
@@ -73,7 +73,7 @@ cmd_jobs(int argc, char **argv)
 					  "FROM pgbench_ext.jobs j LEFT JOIN pgbench_ext.agents a ON a.fingerprint = j.agent "
 					  "ORDER BY j.job_id");
 	t = table_create(lengthof(headers), headers);
-	table_set_max_width(t, 1, 40);
+	table_set_max_width(t, 1, 30);
 	table_set_max_width(t, 10, 60);
 	for (int r = 0; r < PQntuples(res); r++)
 	{
@@ -84,7 +84,6 @@ cmd_jobs(int argc, char **argv)
 		table_add_row(t, cells);
 	}
 	table_print(t, stdout);
-	printf("%d job%s\n", PQntuples(res), PQntuples(res) == 1 ? "" : "s");
 	table_free(t);
 	PQclear(res);
 	PQfinish(conn);

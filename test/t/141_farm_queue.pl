@@ -167,10 +167,12 @@ is($sql_of->("SELECT state || ':' || attempt FROM pgbench_ext.jobs WHERE job_id 
 is($sql_of->('SELECT count(*) FROM pgbench_ext.experiments'), 2, 'and nothing of it is imported');
 ($rc, $out, $err) = run_client_on($node, 'jobs', $as{read});
 is($rc, 0, 'jobs') or diag $err;
-like($out, qr/^\s*5 \| .*long\.ini\s*\| 1\/1 \| any\s*\| running \| farm_submit\s*\| \Q$host\E\s*\|\s*1 \| \d+ s ago/m, 'lists the running job')
-  or diag $out;
-like($out, qr/^\s*1 \| .*\| done\s*\|/m, 'and the done ones');
-like($out, qr/^5 jobs$/m, 'all five');
+like($out, qr/^ 5\s+\| long\.ini\s+\| 1\/1 \| any\s+\| running \| farm_submit\s+\| \Q$host\E\s+\| 1\s+\| \d+ s ago /m,
+	'lists the running job, its host and heartbeat') or diag $out;
+like($out, qr/^ 1\s+\| small\.ini\s+\| 1\/1 \| \Q$host\E\s+\| done\s+\| farm_submit\s+\| \Q$host\E\s+\| 1\s+\|\s+\| \d+ /m,
+	'the done ones with their experiment');
+like($out, qr/^ 2\s+\| small\.ini\s+\| 1\/2 \| elsewhere\.invalid \| failed /m, 'the failed ones');
+like($out, qr/^\(5 rows\)$/m, 'all five');
 
 my $again = start_agent("$base/state3", '--timeout', '2');
 $again->{run}->finish;
@@ -188,6 +190,20 @@ is($sql_of->('SELECT count(*) FROM pgbench_ext.experiments'), 3, 'one experiment
 my @after = read_runs((glob("$base/state3/job-5-*/run-1"))[0]);
 is_deeply([ map { $_->{started_at} } @after[0 .. $#before] ], [ map { $_->{started_at} } @before ],
 	'the runs made before the kill were kept, not run again');
+
+# --- Ctrl-C: the experiment and its servers stopped, the job queued again --
+($rc, $out, $err) = run_client_on($node, 'submit', $long, $as{submit});
+is($rc, 0, 'one more job') or diag $err;
+my $stopped = start_agent("$base/state4");
+ok(wait_until(120, sub { my $f = (glob("$base/state4/job-6-*/run-1/runs.csv"))[0]; $f && lines_in($f) >= 2 || undef }),
+	'its agent has recorded a run');
+$stopped->{run}->signal('INT');
+$stopped->{run}->finish;
+is($? >> 8, 130, 'Ctrl-C: the agent exits with status 130') or diag $stopped->{err};
+like($stopped->{out}, qr/^job 6 is back in the queue; an agent of this host resumes it from /m, 'and says where the job went');
+is($sql_of->("SELECT state || ':' || attempt || ':' || (heartbeat_at IS NULL) FROM pgbench_ext.jobs WHERE job_id = 6"),
+	'queued:1:true', 'the job is queued again');
+ok(!-e (glob("$base/state4/job-6-*/run-1"))[0] . '/clusters/a/data/postmaster.pid', 'its server is stopped');
 
 $node->stop;
 done_testing();
