@@ -63,7 +63,7 @@ typedef struct Job
 	char	   *experiment;
 	char	   *seed;
 	char	   *attempt;
-	char	   *submitted_at;
+	char	   *submitted_at;	/* seconds since 1970, whatever the TimeZone */
 	char	   *dir;			/* its directory under the state directory */
 } Job;
 
@@ -117,7 +117,7 @@ take_job(Agent *a, Job *job)
 {
 	const char *params[2] = {a->fingerprint, psprintf("%d seconds", a->opts->timeout_s)};
 	PGresult   *res = agent_exec(a,
-								 "SELECT job_id, name, experiment, seed, attempt, submitted_at "
+								 "SELECT job_id, name, experiment, seed, attempt, extract(epoch FROM submitted_at) "
 								 "FROM pgbench_ext.take_job($1, $2::interval)", 2, params);
 	bool		taken = PQntuples(res) > 0;
 
@@ -277,7 +277,12 @@ run_job(Agent *a, Job *job)
 	hb = heartbeat_start(connect_checked(a->conn_opts), job->id, job->attempt,
 						 Max(a->opts->timeout_s / AGENT_BEATS_PER_TIMEOUT, 1));
 	if (hb == NULL)
-		pg_fatal("could not start the heartbeat's thread: %m");
+	{
+		release_job(a, job, "queued", NULL);
+		log_errorf("could not start the heartbeat's thread: the job is back in the queue");
+		PQfinish(a->conn);
+		exit(EXIT_RUNTIME_ERROR);
+	}
 	status = run_execute(&spec, &ropts, "agent");
 	finished = status == 0;
 	if (finished)

@@ -46,6 +46,9 @@ GRANT UPDATE (sequential, plan) ON pgbench_ext.experiments TO farm_run;
 GRANT USAGE ON SEQUENCE pgbench_ext.experiments_experiment_id_seq TO farm_run;
 SQL
 my %as = map { $_ => "dbname=$db user=farm_$_" } qw(submit run read);
+is($node->safe_psql($db, q{SELECT count(*) FROM pg_class c, aclexplode(coalesce(c.relacl, acldefault('r', c.relowner))) a
+    WHERE c.oid IN ('pgbench_ext.jobs'::regclass, 'pgbench_ext.agents'::regclass) AND a.grantee = 0}),
+	0, 'nothing on jobs and agents is granted to PUBLIC');
 
 # tiny experiments: one server, two variants on it
 sub experiment_file
@@ -204,6 +207,15 @@ like($stopped->{out}, qr/^job 6 is back in the queue; an agent of this host resu
 is($sql_of->("SELECT state || ':' || attempt || ':' || (heartbeat_at IS NULL) FROM pgbench_ext.jobs WHERE job_id = 6"),
 	'queued:1:true', 'the job is queued again');
 ok(!-e (glob("$base/state4/job-6-*/run-1"))[0] . '/clusters/a/data/postmaster.pid', 'its server is stopped');
+
+# Ctrl-C while waiting for a job
+$sql_of->("UPDATE pgbench_ext.jobs SET state = 'failed' WHERE job_id = 6");
+my $idle = start_agent("$base/state4");
+ok(wait_until(60, sub { $idle->{out} =~ /^agent of machine / || undef }, $idle->{run}), 'an agent waits for a job');
+$idle->{run}->signal('INT');
+$idle->{run}->finish;
+is($? >> 8, 130, 'Ctrl-C while it waits: exit status 130');
+like($idle->{out}, qr/^agent stopped: no job was running$/m, 'having taken nothing');
 
 $node->stop;
 done_testing();
