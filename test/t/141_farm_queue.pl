@@ -217,5 +217,34 @@ $idle->{run}->finish;
 is($? >> 8, 130, 'Ctrl-C while it waits: exit status 130');
 like($idle->{out}, qr/^agent stopped: no job was running$/m, 'having taken nothing');
 
+# --- SKIP LOCKED: a job being taken is skipped, not waited for ----------
+($rc, $out, $err) = run_client_on($node, 'submit', '--repeat', '2', $small, $as{submit});
+is($rc, 0, 'two more jobs') or diag $err;
+my $holder = $node->background_psql($db);
+like($holder->query_safe("BEGIN; SELECT job_id FROM pgbench_ext.take_job('$fp');"), qr/^7$/m,
+	'a transaction takes job 7 and holds it');
+is($sql_of->("SET lock_timeout = '5s'; SELECT job_id FROM pgbench_ext.take_job('$fp')"), 8,
+	'a second taker meanwhile gets job 8, without waiting');
+$holder->query_safe('ROLLBACK');
+$holder->quit;
+is($sql_of->('SELECT state FROM pgbench_ext.jobs WHERE job_id = 7'), 'queued', 'job 7 is queued again after the rollback');
+$sql_of->("UPDATE pgbench_ext.jobs SET state = 'failed' WHERE job_id IN (7, 8)");
+
+# --- an attempt taken over by another agent imports nothing ------------
+($rc, $out, $err) = run_client_on($node, 'submit', $long, $as{submit});
+is($rc, 0, 'job 9') or diag $err;
+my $late = start_agent("$base/state5");
+ok(wait_until(120, sub { my $f = (glob("$base/state5/job-9-*/run-1/runs.csv"))[0]; $f && lines_in($f) >= 2 || undef }),
+	'its agent has recorded a run');
+# as another agent's take_job() after a timeout would
+$sql_of->('UPDATE pgbench_ext.jobs SET attempt = attempt + 1 WHERE job_id = 9');
+$late->{run}->finish;
+is($? >> 8, 1, 'the first agent ends with exit status 1');
+like($late->{err}, qr/job 9 was taken by another agent while this one ran it: its results are not imported/,
+	'saying its results are not imported');
+is($sql_of->("SELECT count(*) || ':' || (SELECT state FROM pgbench_ext.jobs WHERE job_id = 9) FROM pgbench_ext.experiments"),
+	'3:running', 'nothing imported, the job left to its new attempt');
+$sql_of->("UPDATE pgbench_ext.jobs SET state = 'failed' WHERE job_id = 9");
+
 $node->stop;
 done_testing();
