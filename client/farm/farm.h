@@ -10,6 +10,9 @@
  *   cmd_history.c    "pgbench_ext history DIR...": change points of a series
  *   farm_import.c    a results directory into the results database, for
  *                    "import" (cmd_import.c) and the queue's agents
+ *   farm_agent.c     "pgbench_ext agent": a host working through the queue
+ *                    of jobs that "submit" fills (cmd_submit.c)
+ *   farm_heartbeat.c the heartbeat of an agent's running job
  *
  *-------------------------------------------------------------------------
  */
