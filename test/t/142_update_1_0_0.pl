@@ -8,26 +8,50 @@
 # 1.0.0's install script is test/fixtures/extension/pgbench_ext--1.0.0.sql,
 # made from the tag v1.0.0's extension/sql/ as the Makefile makes it (a
 # clone may lack tags); it is put beside the installed extension's scripts
-# when that installation has none.
+# when the installation is of this version.
 use strict;
 use warnings;
 
 use File::Compare ();
 use File::Copy ();
 
-my ($fixture, $installed);
+my ($fixture, $installed, $skip);
 
-# before AsServerAccount runs the test again as the server account, which
-# may not write the installation
+# Before AsServerAccount runs the test again as the server account, which
+# may not write the installation.  The installation's 1.0.0 script is
+# replaced by the released one only when the installation is of this
+# tree's version (a build of 1.0.0 from before the release may be there,
+# and then it is the one others' CREATE EXTENSION reads).
 BEGIN
 {
 	use FindBin;
-	$fixture = "$FindBin::Bin/../fixtures/extension/pgbench_ext--1.0.0.sql";
+	my $tree = "$FindBin::Bin/../..";
+	$fixture = "$tree/test/fixtures/extension/pgbench_ext--1.0.0.sql";
 	my $sharedir = `${\ ($ENV{PG_CONFIG} || 'pg_config')} --sharedir`;
 	chomp $sharedir;
 	$installed = "$sharedir/extension/pgbench_ext--1.0.0.sql";
-	File::Copy::copy($fixture, $installed)
-	  if !-e $installed && -w "$sharedir/extension";
+	my $version_of = sub {
+		open my $fh, '<', $_[0] or return '';
+		while (<$fh>) { return $1 if /^default_version\s*=\s*'([^']*)'/; }
+		return '';
+	};
+	my $ours = $version_of->("$tree/pgbench_ext.control");
+	my $there = $version_of->("$sharedir/extension/pgbench_ext.control");
+	if ($there ne $ours)
+	{
+		$skip = "the installation is of pgbench_ext $there, not $ours: make install first";
+	}
+	elsif (!-e $installed || File::Compare::compare($installed, $fixture) != 0)
+	{
+		if (-w "$sharedir/extension")
+		{
+			File::Copy::copy($fixture, $installed) or die "could not copy $fixture to $installed: $!";
+		}
+		else
+		{
+			$skip = "$installed is not the released 1.0.0 and cannot be written here";
+		}
+	}
 }
 
 use AsServerAccount;
@@ -38,11 +62,10 @@ use Test::More;
 use PgbenchExtTest;
 
 my $version = control_version();
-plan skip_all => "$installed is missing and cannot be written here" unless -e $installed;
+plan skip_all => $skip if $skip;
 (my $sharedir = $installed) =~ s{/extension/[^/]+$}{};
 is(File::Compare::compare($installed, $fixture), 0, "the installed 1.0.0 script is the released one");
-ok(-e "$sharedir/extension/pgbench_ext--1.0.0--$version.sql", "the update script to $version is installed")
-  or BAIL_OUT("make install first");
+ok(-e "$sharedir/extension/pgbench_ext--1.0.0--$version.sql", "the update script to $version is installed");
 
 my $node = PostgreSQL::Test::Cluster->new('update');
 $node->init;
