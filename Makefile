@@ -57,7 +57,8 @@ $(EXT_INSTALL_SCRIPT): $(SQL_FRAGMENTS) pgbench_ext.control
 	  printf '%s\n' '\echo Use "CREATE EXTENSION $(EXTENSION)" to load this file. \quit'; \
 	  for f in $(SQL_FRAGMENTS); do echo; echo "-- from $$f"; cat $$f; done ) > $@
 
-$(OBJS): $(wildcard extension/*.h) $(wildcard common/*.h) Makefile
+# the version is compiled in (pgbench_ext.c): a new one rebuilds
+$(OBJS): $(wildcard extension/*.h) $(wildcard common/*.h) Makefile pgbench_ext.control
 
 # Objects belong to the installation whose headers they were compiled with.
 # The stamp records it (version, server headers, library directory) and is

@@ -26,5 +26,8 @@ extern const char *report_parse_options(int argc, char **argv, const char *comma
 extern int	cmd_import(int argc, char **argv);
 extern int	cmd_history(int argc, char **argv);
 extern int	cmd_bisect(int argc, char **argv);
+extern int	cmd_submit(int argc, char **argv);
+extern int	cmd_jobs(int argc, char **argv);
+extern int	cmd_agent(int argc, char **argv);
 
 #endif							/* PGBENCH_EXT_COMMANDS_H */

@@ -32,6 +32,9 @@ static const Command commands[] = {
 	{"import", cmd_import, "load results directories of any hosts into one database"},
 	{"history", cmd_history, "where one cell's tps shifted over a series of experiments"},
 	{"bisect", cmd_bisect, "the first patch or commit of a series that changes performance"},
+	{"submit", cmd_submit, "queue an experiment file for the farm's machines"},
+	{"jobs", cmd_jobs, "list the queue's jobs and their states"},
+	{"agent", cmd_agent, "take and run this host's queued jobs, importing their results"},
 	{"env", cmd_env, "show the server's build, settings and host facts"},
 	{"layout", cmd_layout, "show, save or diff the cache-line layout of shared structs"},
 };

@@ -8,7 +8,11 @@
  *   farm_plot.c      the history's data files and its plot
  *   farm_report.c    "pgbench_ext report DIR1 DIR2 ...": machines as a level
  *   cmd_history.c    "pgbench_ext history DIR...": change points of a series
- *   cmd_import.c     "pgbench_ext import DIR...": results into one database
+ *   farm_import.c    a results directory into the results database, for
+ *                    "import" (cmd_import.c) and the queue's agents
+ *   farm_agent.c     "pgbench_ext agent": a host working through the queue
+ *                    of jobs that "submit" fills (cmd_submit.c)
+ *   farm_heartbeat.c the heartbeat of an agent's running job
  *
  *-------------------------------------------------------------------------
  */

@@ -31,7 +31,7 @@ my ($help) = run_command([ $prog, '--help' ]);
 like($help, qr/\Apgbench_ext: [^\n]+\?\n\n/, 'pgbench_ext --help: its question first, in one line');
 my ($list) = $help =~ /^Commands:\n(.*?)\n\n/ms;
 my @commands = map { /^  (\w+) / } split /\n/, $list // '';
-is("@commands", 'run ab calibrate report compare import history bisect env layout', 'the commands');
+is("@commands", 'run ab calibrate report compare import history bisect submit jobs agent env layout', 'the commands');
 foreach my $command (@commands)
 {
 	my ($out) = run_command([ $prog, $command, '--help' ]);
@@ -65,6 +65,13 @@ my @usage_errors = (
 	[ 'ambiguous option', [ 'run', '--re', 'x' ], qr/error: option "--re" is ambiguous/ ],
 	[ '--help after other options', [ 'run', '-v', '--help' ], qr/error: "--help" must be the first argument/ ],
 	[ 'too many arguments', [ 'env', 'a', 'b' ], qr/too many command-line arguments \(first is "b"\)/ ],
+	[ 'submit without a file', ['submit'], qr/error: no experiment file given\n.*Try "pgbench_ext submit --help"/s ],
+	[ 'submit --repeat 0', [ 'submit', '--repeat', '0', 'x.ini' ], qr/--repeat must be in range 1\.\.1000/ ],
+	[ 'submit of a file that is not there', [ 'submit', '/nonexistent/x.ini', 'db' ], qr/nonexistent\/x\.ini.*\n.*Nothing was queued/s ],
+	[ 'agent --poll 0', [ 'agent', '--poll', '0' ], qr/--poll must be in range 1\.\.3600/ ],
+	[ 'agent --timeout x', [ 'agent', '--timeout', 'x' ], qr/invalid value "x" for option --timeout/ ],
+	[ 'agent with two databases', [ 'agent', 'a', 'b' ], qr/too many command-line arguments \(first is "b"\)/ ],
+	[ 'jobs with two databases', [ 'jobs', 'a', 'b' ], qr/too many command-line arguments \(first is "b"\)/ ],
 );
 
 foreach my $case (@usage_errors)

@@ -1,0 +1,348 @@
+/*-------------------------------------------------------------------------
+ *
+ * farm_agent.c
+ *		"pgbench_ext agent CONNINFO": a host of the farm working through the
+ *		queue of the results database.  It registers its machine (agents),
+ *		takes the next job meant for it (take_job(): FOR UPDATE SKIP
+ *		LOCKED, so two agents never take one job), runs the experiment as
+ *		"run" runs it (run_execute()), and imports the results in the
+ *		transaction that marks the job done (farm_import.c), then waits for
+ *		the next.
+ *
+ * What happens to a job whose agent dies: its heartbeat (farm_heartbeat.c)
+ * stops, and once it is older than the timeout of an agent that asks for
+ * work, that agent takes the job again (a new attempt).  Nothing of the
+ * dead attempt is in the database — its results are imported only with
+ * "done" — so nothing is counted twice.  Each job's results directory is
+ * kept under the state directory by job (job-ID-DIGEST/run-ATTEMPT): an
+ * agent of the same host taking the job again continues the last attempt
+ * that recorded its experiment with --resume (runs already made are kept,
+ * servers left running by the dead agent are stopped first); an agent of
+ * another host has none of it and runs the experiment afresh, from the
+ * seed the job keeps.  A dead attempt's agent that comes back cannot
+ * finish the job: every update is for the attempt it took.
+ *
+ * Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops the experiment as it stops "run"
+ * (its servers stopped, what ran recorded), puts the job back in the
+ * queue, and exits with 128 + the signal's number.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "client.h"
+#include "digest.h"
+#include "experiment.h"
+#include "farm.h"
+#include "farm_agent.h"
+#include "farm_heartbeat.h"
+#include "farm_import.h"
+#include "results.h"
+#include "run_execute.h"
+#include "runner.h"
+#include "safe_file.h"
+#include "subprocess.h"
+
+#include <unistd.h>
+
+#include "common/logging.h"
+
+/* This host as the queue knows it. */
+typedef struct Agent
+{
+	PGconn	   *conn;
+	const ConnOptions *conn_opts;
+	const AgentOptions *opts;
+	char	   *fingerprint;
+	char	   *hostname;
+} Agent;
+
+/* A job as take_job() gave it. */
+typedef struct Job
+{
+	char	   *id;
+	char	   *name;
+	char	   *experiment;
+	char	   *seed;
+	char	   *attempt;
+	char	   *submitted_at;	/* seconds since 1970, whatever the TimeZone */
+	char	   *dir;			/* its directory under the state directory */
+} Job;
+
+/* A statement whose failure ends the agent (the job's heartbeat with it). */
+static PGresult *
+agent_exec(Agent *a, const char *sql, int n, const char *const *params)
+{
+	PGresult   *res = PQexecParams(a->conn, sql, n, NULL, params, NULL, NULL, 0);
+
+	if (PQresultStatus(res) != PGRES_TUPLES_OK && PQresultStatus(res) != PGRES_COMMAND_OK)
+	{
+		log_errorf("the queue: %s", PQerrorMessage(a->conn));
+		pg_log_error_detail("Query was: %s", sql);
+		pg_log_error_hint("An agent needs the grants of the running role (docs/farm.md, \"Roles\").");
+		PQfinish(a->conn);
+		exit(EXIT_RUNTIME_ERROR);
+	}
+	return res;
+}
+
+/*
+ * Register this host: its machine's facts as experiment.json records them
+ * and their fingerprint (without a server's environment() rows, which
+ * only a run has).
+ */
+static void
+agent_register(Agent *a)
+{
+	json_t	   *doc = json_pack("{s:o}", "machine", farm_machine_json());
+	FarmMachine m = farm_machine_of(doc);
+	const char *params[3];
+
+	a->fingerprint = m.fingerprint;
+	a->hostname = pg_strdup(json_string_value(json_object_get(json_object_get(doc, "machine"), "hostname")));
+	params[0] = a->fingerprint;
+	params[1] = a->hostname;
+	params[2] = json_dumps(m.facts, JSON_COMPACT | JSON_SORT_KEYS);
+	PQclear(agent_exec(a,
+					   "INSERT INTO pgbench_ext.agents (fingerprint, hostname, facts) VALUES ($1, $2, $3) "
+					   "ON CONFLICT (fingerprint) DO UPDATE SET hostname = excluded.hostname, "
+					   "facts = excluded.facts, seen_at = now()", 3, params));
+	printf("agent of machine %s (\"%s\"): taking the jobs for it, its host name or any machine\n",
+		   a->fingerprint, escape_text(a->hostname, ESCAPE_TERMINAL));
+	fflush(stdout);
+	json_decref(doc);
+}
+
+/* The next job for this host, or false when there is none. */
+static bool
+take_job(Agent *a, Job *job)
+{
+	const char *params[2] = {a->fingerprint, psprintf("%d seconds", a->opts->timeout_s)};
+	PGresult   *res = agent_exec(a,
+								 "SELECT job_id, name, experiment, seed, attempt, extract(epoch FROM submitted_at) "
+								 "FROM pgbench_ext.take_job($1, $2::interval)", 2, params);
+	bool		taken = PQntuples(res) > 0;
+
+	if (taken)
+	{
+		job->id = pg_strdup(PQgetvalue(res, 0, 0));
+		job->name = pg_strdup(PQgetvalue(res, 0, 1));
+		job->experiment = pg_strdup(PQgetvalue(res, 0, 2));
+		job->seed = pg_strdup(PQgetvalue(res, 0, 3));
+		job->attempt = pg_strdup(PQgetvalue(res, 0, 4));
+		job->submitted_at = pg_strdup(PQgetvalue(res, 0, 5));
+		/* the job's own: job ids of two results databases may meet here */
+		job->dir = psprintf("%s/job-%s-%.8s", a->opts->state_dir, job->id,
+							sha256_of_string(psprintf("%s\n%s\n%s", job->submitted_at, job->name,
+													  job->experiment)));
+	}
+	PQclear(res);
+	return taken;
+}
+
+/* The job back to the queue (interrupted), or failed with why. */
+static void
+release_job(Agent *a, const Job *job, const char *state, const char *error)
+{
+	const char *params[4] = {job->id, job->attempt, state, error};
+
+	PQclear(agent_exec(a,
+					   "UPDATE pgbench_ext.jobs SET state = $3, error = $4, heartbeat_at = NULL, "
+					   "finished_at = CASE WHEN $3 = 'failed' THEN now() END "
+					   "WHERE job_id = $1 AND attempt = $2 AND state = 'running'", 4, params));
+}
+
+/*
+ * The experiment of the job: the last attempt of this host that recorded
+ * one, to resume, or the job's text with its seed, to run afresh into
+ * run-ATTEMPT.  False with error when it cannot be read.
+ */
+static bool
+job_experiment(const Job *job, ExperimentSpec *spec, RunOptions *ropts, char **error)
+{
+	char	   *file;
+	json_t	   *doc;
+
+	experiment_init(spec);
+	for (int k = atoi(job->attempt) - 1; k >= 1; k--)
+	{
+		char	   *dir = psprintf("%s/run-%d", job->dir, k);
+
+		if (access(psprintf("%s/experiment.json", dir), F_OK) != 0)
+			continue;
+		if ((doc = results_read_spec(dir, spec, error)) == NULL)
+			return false;
+		json_decref(doc);
+		ropts->results_dir = dir;
+		ropts->resume = true;
+		printf("job %s: resuming attempt %d of this host in %s\n", job->id, k,
+			   escape_text(dir, ESCAPE_TERMINAL));
+		return true;
+	}
+	file = psprintf("%s/experiment-%s.ini", job->dir, job->attempt);
+	if (!safe_write_file(file, job->experiment, 0, error) ||
+		!experiment_read_ini(spec, file, error) ||
+		!experiment_set(spec, "experiment", "seed", job->seed, error))
+		return false;
+	ropts->results_dir = psprintf("%s/run-%s", job->dir, job->attempt);
+	return true;
+}
+
+/*
+ * The results into the database in the transaction that marks the job
+ * done, if it is still this attempt's.  0, or the exit status of a
+ * failure (the job then failed, or another agent's).
+ */
+static int
+finish_job(Agent *a, const Job *job, const char *dir)
+{
+	FarmImport	d = {0};
+	FarmImported r;
+	char	   *error = NULL,
+			   *hint = NULL;
+	const char *mine[2] = {job->id, job->attempt};
+	const char *done[3];
+	const char *seen[2];
+	PGresult   *res;
+	int			status;
+
+	if (!farm_import_read(dir, &d, &error, &hint))
+	{
+		release_job(a, job, "failed", psprintf("its results on %s could not be read: %s", a->hostname, error));
+		log_error_text(error);
+		return EXIT_RUNTIME_ERROR;
+	}
+	PQclear(agent_exec(a, "BEGIN", 0, NULL));
+	res = agent_exec(a, "SELECT 1 FROM pgbench_ext.jobs WHERE job_id = $1 AND attempt = $2 AND state = 'running' FOR UPDATE",
+					 2, mine);
+	if (PQntuples(res) == 0)
+	{
+		PQclear(res);
+		PQclear(agent_exec(a, "ROLLBACK", 0, NULL));
+		log_errorf("job %s was taken by another agent while this one ran it: its results are not imported", job->id);
+		pg_log_error_detail("They stay in %s.", escape_text(dir, ESCAPE_TERMINAL));
+		return EXIT_RUNTIME_ERROR;
+	}
+	PQclear(res);
+	if ((status = farm_import_load(a->conn, &d, &r, &error)) != 0)
+	{
+		PQclear(agent_exec(a, "ROLLBACK", 0, NULL));
+		release_job(a, job, "failed", psprintf("its results on %s could not be imported: %s", a->hostname, error));
+		log_error_text(error);
+		return status;
+	}
+	done[0] = job->id;
+	done[1] = job->attempt;
+	done[2] = r.experiment_id;
+	PQclear(agent_exec(a,
+					   "UPDATE pgbench_ext.jobs SET state = 'done', finished_at = now(), experiment_id = $3 "
+					   "WHERE job_id = $1 AND attempt = $2", 3, done));
+	/* jobs may name this host by the fingerprint of its results too */
+	seen[0] = a->fingerprint;
+	seen[1] = d.machine.fingerprint;
+	PQclear(agent_exec(a,
+					   "UPDATE pgbench_ext.agents SET seen_at = now(), result_fingerprints = "
+					   "CASE WHEN $2 = ANY (result_fingerprints) THEN result_fingerprints "
+					   "ELSE result_fingerprints || $2 END WHERE fingerprint = $1", 2, seen));
+	PQclear(agent_exec(a, "COMMIT", 0, NULL));
+	/* profile_import() prepares its statements anew for each experiment */
+	PQclear(agent_exec(a, "DEALLOCATE ALL", 0, NULL));
+	farm_import_print(&d, &r);
+	printf("job %s done: imported as experiment %s\n", job->id, r.experiment_id);
+	return 0;
+}
+
+/*
+ * Run one job taken and record how it ended.  The exit status: 0, that of
+ * a failed experiment (the job failed), or 128 + a signal's number (the
+ * job back in the queue).
+ */
+static int
+run_job(Agent *a, Job *job)
+{
+	ExperimentSpec spec;
+	RunOptions	ropts = {0};
+	char	   *error = NULL;
+	Heartbeat  *hb;
+	int			status;
+	bool		finished;
+
+	printf("job %s: %s (attempt %s)\n", job->id, escape_text(job->name, ESCAPE_TERMINAL), job->attempt);
+	fflush(stdout);
+	ropts.max_restarts = 3;
+	if (!safe_mkdir_p(job->dir, 0755, &error) || !job_experiment(job, &spec, &ropts, &error))
+	{
+		log_error_text(error);
+		release_job(a, job, "failed", psprintf("on %s: %s", a->hostname, error));
+		return EXIT_USAGE;
+	}
+	hb = heartbeat_start(connect_checked(a->conn_opts), job->id, job->attempt,
+						 Max(a->opts->timeout_s / AGENT_BEATS_PER_TIMEOUT, 1));
+	if (hb == NULL)
+	{
+		release_job(a, job, "queued", NULL);
+		log_errorf("could not start the heartbeat's thread: the job is back in the queue");
+		PQfinish(a->conn);
+		exit(EXIT_RUNTIME_ERROR);
+	}
+	status = run_execute(&spec, &ropts, "agent");
+	finished = status == 0;
+	if (finished)
+		status = finish_job(a, job, ropts.results_dir);
+	if (!heartbeat_stop(hb, &error) && !finished)
+		log_warning_text(error);
+	else if (error != NULL && status != 0)
+		log_warning_text(error);
+	if (finished)
+		return status;
+	if (run_interrupted)
+	{
+		release_job(a, job, "queued", NULL);
+		printf("job %s is back in the queue; an agent of this host resumes it from %s\n", job->id,
+			   escape_text(ropts.results_dir, ESCAPE_TERMINAL));
+		return runner_failure_status();
+	}
+	release_job(a, job, "failed",
+				psprintf("the experiment failed on %s (exit status %d); its results directory there: %s",
+						 a->hostname, status, ropts.results_dir));
+	return status;
+}
+
+/* Wait poll_s seconds for the next look at the queue, or a signal. */
+static void
+agent_wait(const Agent *a)
+{
+	for (int i = 0; i < a->opts->poll_s * 10 && !run_interrupted; i++)
+		pg_usleep(100000);
+}
+
+int
+farm_agent(const ConnOptions *conn, const AgentOptions *opts)
+{
+	Agent		a = {0};
+
+	a.conn_opts = conn;
+	a.opts = opts;
+	a.conn = connect_checked(conn);
+	agent_register(&a);
+	runner_catch_interrupts();
+	while (!run_interrupted)
+	{
+		Job			job = {0};
+		int			status;
+
+		if (!take_job(&a, &job))
+		{
+			agent_wait(&a);
+			continue;
+		}
+		status = run_job(&a, &job);
+		fflush(stdout);
+		if (run_interrupted || opts->once)
+		{
+			PQfinish(a.conn);
+			return status;
+		}
+	}
+	PQfinish(a.conn);
+	printf("agent stopped: no job was running\n");
+	return runner_failure_status();
+}
