@@ -32,7 +32,7 @@
  * (stats_mde.c); a level above it at 80%: its variance is a difference of
  * two mean squares, which scatters more than its own df say, and at 70%
  * plans from pilots of 3 to 10 instance pairs with an instance-pair sd of
- * 3% had a real power of 79.5-82% (bench/design_promise.sh).
+ * 3% had a mean real power of 79.5-84% (bench/design_promise.sh).
  *
  * A design is searched within the limits (STATS_DESIGN_MAX_*) first.  The
  * limits made the promise a conditional one: a plan at the upper bound
@@ -47,8 +47,8 @@
  * them too; otherwise the design at the upper bounds is searched up to
  * BEYOND_LIMITS times the limits and printed as it is, however large: for
  * every truth a design within the limits sees, a pilot prints a design
- * with a chance of at least 90%, so the printed designs planned below the
- * truth are at most the bound's misses (20 or 30% of all pilots) over 0.9.
+ * with a chance of at least 80% (two lower 90% bounds), so the printed
+ * designs planned below the truth are at most the bound's misses over 0.8.
  * Where even that search finds none (a level on 1 or 2 df), no design is
  * promised, and the reason says so.
  *
