@@ -522,9 +522,10 @@ typedef struct StatsDesign
  * stats_ratio_components); a level it lacks is taken from the two sides'
  * run scale (run_a plus run_b: the offsets of two servers add up; may be
  * NULL) when they have it.  Each level the comparison measured enters
- * at its upper 70% confidence bound on its degrees of freedom (df 0:
- * taken as known), as the verdict's MDE does, so that a plan from a short
- * pilot keeps its power on average (stats_design.c).  The variance of one
+ * at an upper confidence bound on its degrees of freedom (df 0: taken as
+ * known): the rounds' at 70%, as the verdict's MDE does, a level above
+ * them at 80%, so that a plan from a short pilot keeps its power
+ * (stats_design.c).  The variance of one
  * unit summary is then
  *	 var(build) + var(instance) / I + var(round) / (I R)	 (builds vary)
  *	 var(instance) + var(round) / R							 (they do not)
@@ -534,7 +535,13 @@ typedef struct StatsDesign
  * of them: one pair of servers can never tell its offset from the effect.
  * found is false, with the reason, when a level the design needs was not
  * measured, when the effect does not exceed the noise threshold, or when
- * no design within the limits above reaches the power.
+ * no design within the limits above reaches the power at the lower 90%
+ * bounds of what the comparison measured.  Where it does there but not at
+ * the upper bounds, the design at the upper bounds is searched up to 20
+ * times the limits and returned however large (so that whether a design
+ * is printed does not select the pilots that underestimated the noise);
+ * where even that finds none, found is false and the reason says that no
+ * design can be promised.
  */
 /*
  * The rounds per instance pair that make a unit of a nested design
@@ -551,7 +558,7 @@ extern int	stats_rounds_per_unit(double var_instance, double var_round, double r
 
 /*
  * ratio's components at their lower 90% confidence bounds
- * (stats_sd_lower_bound_factor(); stricter than the upper 70% bounds
+ * (stats_sd_lower_bound_factor(); stricter than the upper bounds
  * stats_plan_design() plans with, since "cannot" rests on them), given
  * without degrees of freedom so that a design planned from them takes them
  * as known: the cheapest design the noise measured so far could still
@@ -561,8 +568,9 @@ extern void stats_components_at_lower_bound(const StatsComponents *ratio,
 											StatsComponents *out);
 
 /*
- * ratio's components at their upper 70% confidence bounds, as
- * stats_plan_design() plans with them, given without degrees of freedom:
+ * ratio's components at their upper confidence bounds (70% for the
+ * lowest level measured, 80% above it), as stats_plan_design() plans with
+ * them, given without degrees of freedom:
  * for a design whose units are not the comparison's (a fixed spacing of
  * restarts), planned from components already bounded.
  */

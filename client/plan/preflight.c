@@ -60,7 +60,7 @@ typedef struct Planning
 } Planning;
 
 /*
- * Which noise a design is planned at: its lower 90% or upper 70% bounds
+ * Which noise a design is planned at: its lower 90% or upper 70/80% bounds
  * (stats_components_at_lower_bound() and _upper_), or the estimate
  */
 typedef enum NoiseBound
@@ -344,7 +344,7 @@ largest_offset_that_fits(const Planning *p, int unit_rounds, double expected_s, 
  * pairs in the demo's 2m30s and a t criterion on 6 to 9 degrees of
  * freedom, where the design, which pays for few units with the t quantile
  * of their degrees of freedom, gave 3.  The design is planned at the
- * record's sds' upper 70% bounds on its layout (record_components()), as
+ * record's sds' upper bounds on its layout (record_components()), as
  * the planner plans from an experiment's own data: an instance sd
  * recorded as 0 from 19 instance pairs chose blocks of 5 rounds as the
  * known truth, and one demo of 2m30s then ended undecided; bounded, it
@@ -570,7 +570,7 @@ offset_condition(double largest_sd)
  * of any load, where the load moves it little (docs/calibration.md), or 0 where
  * the history has none: the time is then the least it takes.  Its sd rests
  * on a few degrees of freedom, so the time is given at the estimate and at
- * its lower 90% and upper 70% bounds, the record's offset bounded likewise on
+ * its lower 90% and upper bounds, the record's offset bounded likewise on
  * its own layout (the upper is what the design planner plans with from
  * its own data, stats_design.c): "cannot" where even the
  * lower bound needs more time than is left, "can" where even the upper

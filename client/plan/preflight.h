@@ -67,7 +67,7 @@ typedef struct PilotNoise
 	double		instance_sd;	/* from the history; 0: none there */
 	double		expected_s;		/* to decide twice the threshold; NAN: no design */
 	double		least_s;		/* the same at the sd's lower 90% bound */
-	double		most_s;			/* and at its upper 70% bound */
+	double		most_s;			/* and at its upper bounds */
 	double		left_s;			/* of the experiment's time */
 	double		largest_offset_sd;	/* two servers, no offset on record: the
 									 * largest sd between instance pairs at
