@@ -16,11 +16,18 @@
  * Points of different experiments are not one history: their signatures
  * (the load, farm_machine.c) must agree.  Nor are points of different
  * machines: a machine's own offset would read as a change.  Their
- * fingerprints must agree unless --any-machine says to pool them.
+ * fingerprints must agree unless --any-machine says to pool them, or
+ * --farm says to take each (signature, machine) as a history of its own.
+ *
+ * With --output, each history's files and its page (farm_html.c) go into
+ * a directory, and index.html lists them all: the farm at a glance.  A
+ * change point's bisect is the one a --bisect argument names for the
+ * point after it.
  *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "bisect.h"
 #include "commands.h"
 #include "farm.h"
 #include "report.h"
@@ -40,6 +47,9 @@ typedef struct HistoryOptions
 	int			clients;		/* 0: each directory's first */
 	const char *output;			/* directory for the plot and data, or NULL */
 	bool		any_machine;
+	bool		farm;			/* one history per (signature, machine) */
+	char	  **bisects;		/* --bisect POINT=DIR, as given */
+	int			nbisects;
 	StatsChangeOptions change;
 } HistoryOptions;
 
@@ -60,8 +70,11 @@ history_usage(void)
 	printf("      --permutations N     shuffles per test (default 999)\n");
 	printf("      --min-segment N      fewest points between change points (default 3)\n");
 	printf("      --seed N             seed of the shuffles (default 1)\n");
-	printf("  -o, --output DIR         write history.svg, history.dat and changepoints.csv there\n");
+	printf("  -o, --output DIR         write history.svg, history.dat, changepoints.csv and the\n"
+		   "                           pages history.html and index.html there\n");
 	printf("      --any-machine        pool points of machines whose fingerprints differ\n");
+	printf("      --farm               one history per experiment and machine among the directories\n");
+	printf("      --bisect POINT=DIR   DIR is the bisect of the change before the results directory POINT\n");
 	printf("  -?, --help               show this help, then exit\n");
 	printf("\nThe same from psql: SELECT * FROM pgbench_ext.changepoints(ARRAY[...]);\n");
 }
@@ -79,6 +92,8 @@ parse_history_options(int argc, char **argv, HistoryOptions *o)
 		{"seed", required_argument, NULL, 6},
 		{"output", required_argument, NULL, 'o'},
 		{"any-machine", no_argument, NULL, 7},
+		{"farm", no_argument, NULL, 8},
+		{"bisect", required_argument, NULL, 9},
 		{NULL, 0, NULL, 0}
 	};
 	int			c,
@@ -128,6 +143,13 @@ parse_history_options(int argc, char **argv, HistoryOptions *o)
 			case 7:
 				o->any_machine = true;
 				break;
+			case 8:
+				o->farm = true;
+				break;
+			case 9:
+				o->bisects = pg_realloc(o->bisects, sizeof(char *) * (o->nbisects + 1));
+				o->bisects[o->nbisects++] = optarg;
+				break;
 			default:
 				good = false;
 		}
@@ -139,6 +161,8 @@ parse_history_options(int argc, char **argv, HistoryOptions *o)
 	}
 	if (optind >= argc)
 		usage_error("history", "no results directory given");
+	if (o->farm && o->any_machine)
+		usage_error("history", "--farm keeps machines apart: it cannot be given with --any-machine");
 }
 
 /*
@@ -180,6 +204,9 @@ read_point(const char *dir, const HistoryOptions *o, FarmPoint *p, char **why)
 		return false;
 	}
 	p->label = pg_strdup(dir);
+	p->variant = pg_strdup(report_variant_name(r, v));
+	p->cell = psprintf("%s, %d client%s", r->spec.scripts[s], r->spec.clients[c],
+					   r->spec.clients[c] == 1 ? "" : "s");
 	p->written_at = escape_text(report_json_str(r->experiment, "written_at", ""), ESCAPE_TERMINAL);
 	p->runs = sample->n;
 	stats_geomean(sample->tps, sample->n, &p->value);
@@ -218,16 +245,190 @@ print_history(const FarmPoint *pts, int n, const StatsChangePoint *cp, int k,
 			   o->change.alpha, o->change.permutations, o->change.seed);
 }
 
+/* The change points of one history; false (said) on an error of the test */
+static bool
+find_changes(FarmHistory *h, const HistoryOptions *o)
+{
+	double	   *values = pg_malloc(sizeof(double) * (h->n + 1));
+
+	for (int i = 0; i < h->n; i++)
+		values[i] = h->pts[i].value;
+	h->cp = pg_malloc(sizeof(StatsChangePoint) * (h->n + 1));
+	if ((h->k = stats_changepoints(values, h->n, &o->change, h->cp, h->n)) < 0)
+	{
+		log_errorf("could not look for change points: %s", stats_strerror(h->k));
+		return false;
+	}
+	h->bisect_dir = pg_malloc0(sizeof(char *) * (h->k + 1));
+	h->bisect_answer = pg_malloc0(sizeof(char *) * (h->k + 1));
+	if (h->n > 0)
+		h->what = psprintf("variant %s, %s", h->pts[0].variant, h->pts[0].cell);
+	return true;
+}
+
+/*
+ * The points as histories: all of them one, or with --farm one per
+ * (signature, machine fingerprint), in the order each is first seen.
+ */
+static FarmHistory *
+group_points(const FarmPoint *pts, int n, const HistoryOptions *o, int *nh)
+{
+	FarmHistory *h = pg_malloc0(sizeof(FarmHistory) * (n + 1));
+
+	*nh = o->farm ? 0 : 1;
+	h[0].pts = pg_malloc(sizeof(FarmPoint) * (n + 1));
+	for (int i = 0; i < n; i++)
+	{
+		int			g = 0;
+
+		while (o->farm && g < *nh &&
+			   (strcmp(h[g].pts[0].signature, pts[i].signature) != 0 ||
+				strcmp(h[g].pts[0].machine.fingerprint, pts[i].machine.fingerprint) != 0))
+			g++;
+		if (g == *nh)
+		{
+			h[g].pts = pg_malloc(sizeof(FarmPoint) * n);
+			(*nh)++;
+		}
+		h[g].pts[h[g].n++] = pts[i];
+	}
+	return h;
+}
+
+/* One history's points: one experiment, and one machine unless pooled */
+static bool
+check_history(const FarmHistory *h, const HistoryOptions *o)
+{
+	const FarmPoint *pts = h->pts;
+	char	   *error = NULL;
+
+	for (int i = 1; i < h->n; i++)
+		if (strcmp(pts[i].signature, pts[0].signature) != 0)
+		{
+			log_errorf("%s holds another experiment than %s (signatures %s and %s)",
+					   pts[i].label, pts[0].label, pts[i].signature, pts[0].signature);
+			pg_log_error_hint("A history is of one experiment file's load: the same scripts, scale, clients and duration.  "
+							  "Give --farm to take each experiment and machine as a history of its own.");
+			return false;
+		}
+	if (!o->any_machine && !farm_same_machine(pts, h->n, &error))
+	{
+		log_error_text(error);
+		pg_log_error_hint("A history is of one machine; give --any-machine to pool machines anyway, "
+						  "or --farm to take each machine as a history of its own.");
+		return false;
+	}
+	return true;
+}
+
+/*
+ * --bisect POINT=DIR: the bisect in DIR looked for the cause of the change
+ * before results directory POINT (as given among the DIRs: a name may
+ * hold "=", so POINT is the given directory the argument begins with).
+ * Its answer goes on the change point's row; POINT not the first point
+ * after a change point is a warning.  A bisect that cannot be read is a
+ * usage error, as a results directory that cannot be.
+ */
+static bool
+attach_bisects(FarmHistory *h, int nh, const HistoryOptions *o)
+{
+	for (int b = 0; b < o->nbisects; b++)
+	{
+		const char *arg = o->bisects[b];
+		const char *dir = NULL;
+		bool		placed = false;
+		Bisect		bisect;
+		char	   *error = NULL;
+
+		for (int g = 0; g < nh && dir == NULL; g++)
+			for (int i = 0; i < h[g].n && dir == NULL; i++)
+			{
+				size_t		len = strlen(h[g].pts[i].label);
+
+				if (strncmp(arg, h[g].pts[i].label, len) == 0 && arg[len] == '=')
+					dir = arg + len + 1;
+			}
+		if (dir == NULL)
+		{
+			log_errorf("--bisect \"%s\" does not begin with a results directory of the history and \"=\"",
+					   escape_text(arg, ESCAPE_TERMINAL));
+			pg_log_error_hint("Give --bisect POINT=DIR, POINT one of the results directories as given, DIR a bisect's directory.");
+			return false;
+		}
+		if (!bisect_load(&bisect, dir, &error))
+		{
+			log_error_text(error);
+			return false;
+		}
+		bisect_replay(&bisect);
+		for (int g = 0; g < nh; g++)
+			for (int c = 0; c < h[g].k; c++)
+				if (strncmp(arg, h[g].pts[h[g].cp[c].index].label, dir - 1 - arg) == 0 &&
+					h[g].pts[h[g].cp[c].index].label[dir - 1 - arg] == '\0')
+				{
+					char	   *answer = bisect_answer_text(&bisect, ESCAPE_TERMINAL);
+
+					for (char *n = answer; *n; n++)
+						*n = *n == '\n' ? ' ' : *n;
+					h[g].bisect_dir[c] = pg_strdup(dir);
+					h[g].bisect_answer[c] = answer;
+					placed = true;
+				}
+		if (!placed)
+			log_warningf("no change point is before %.*s: the bisect %s is not shown",
+						 (int) (dir - 1 - arg), escape_text(arg, ESCAPE_TERMINAL), escape_text(dir, ESCAPE_TERMINAL));
+	}
+	return true;
+}
+
+/*
+ * The files of each history (with --farm, each in OUT/SIGNATURE-FINGERPRINT)
+ * and the pages over them.
+ */
+static bool
+write_output(FarmHistory *h, int nh, int ndirs, const HistoryOptions *o)
+{
+	char	   *note = NULL;
+
+	if (o->farm && !safe_mkdir(o->output, 0755, 0, &note))
+	{
+		log_error_text(note);
+		return false;
+	}
+	for (int g = 0; g < nh; g++)
+	{
+		h[g].dir = o->farm ? psprintf("%s/%s-%s", o->output, h[g].pts[0].signature,
+									  h[g].pts[0].machine.fingerprint) : pg_strdup(o->output);
+		if (!farm_write_history(h[g].dir, h[g].pts, h[g].n, h[g].cp, h[g].k, &note))
+		{
+			log_error_text(note);
+			return false;
+		}
+		if ((h[g].plot_note = note) != NULL)
+			log_warningf("no plot: %s", note);
+		printf("written: %s/history.dat, changepoints.csv%s\n", escape_text(h[g].dir, ESCAPE_TERMINAL),
+			   note ? "" : ", history.svg");
+	}
+	if (nh == 0 || h[0].n == 0)
+		return true;			/* no point, no page */
+	if (!farm_write_pages(o->output, h, nh, &o->change,
+						  psprintf("%d results director%s", ndirs, ndirs == 1 ? "y" : "ies"), &note))
+	{
+		log_error_text(note);
+		return false;
+	}
+	printf("written: %s/index.html and %d history.html\n", escape_text(o->output, ESCAPE_TERMINAL), nh);
+	return true;
+}
+
 int
 cmd_history(int argc, char **argv)
 {
 	HistoryOptions o;
 	FarmPoint  *pts;
-	StatsChangePoint *cp;
-	double	   *values;
+	FarmHistory *h;
 	int			n = 0,
-				k;
-	char	   *error = NULL;
+				nh;
 
 	parse_history_options(argc, argv, &o);
 	pts = pg_malloc0(sizeof(FarmPoint) * (argc - optind));
@@ -240,44 +441,26 @@ cmd_history(int argc, char **argv)
 		else
 			log_warningf("%s is left out of the history: %s", argv[i], why);
 	}
-	for (int i = 1; i < n; i++)
-		if (strcmp(pts[i].signature, pts[0].signature) != 0)
-		{
-			log_errorf("%s holds another experiment than %s (signatures %s and %s)",
-					   pts[i].label, pts[0].label, pts[i].signature, pts[0].signature);
-			pg_log_error_hint("A history is of one experiment file's load: the same scripts, scale, clients and duration.");
+	h = group_points(pts, n, &o, &nh);
+	for (int g = 0; g < nh; g++)
+	{
+		if (!check_history(&h[g], &o))
 			return EXIT_USAGE;
-		}
-	if (!o.any_machine && !farm_same_machine(pts, n, &error))
-	{
-		log_error_text(error);
-		pg_log_error_hint("A history is of one machine; give --any-machine to pool machines anyway.");
-		return EXIT_USAGE;
-	}
-	values = pg_malloc(sizeof(double) * (n + 1));
-	for (int i = 0; i < n; i++)
-		values[i] = pts[i].value;
-	cp = pg_malloc(sizeof(StatsChangePoint) * (n + 1));
-	if ((k = stats_changepoints(values, n, &o.change, cp, n)) < 0)
-	{
-		log_errorf("could not look for change points: %s", stats_strerror(k));
-		return EXIT_RUNTIME_ERROR;
-	}
-	print_history(pts, n, cp, k, &o);
-	if (o.output != NULL)
-	{
-		char	   *note = NULL;
-
-		if (!farm_write_history(o.output, pts, n, cp, k, &note))
-		{
-			log_error_text(note);
+		if (!find_changes(&h[g], &o))
 			return EXIT_RUNTIME_ERROR;
-		}
-		if (note != NULL)
-			log_warningf("no plot: %s", note);
-		printf("written: %s/history.dat, %s/changepoints.csv%s%s%s\n", escape_text(o.output, ESCAPE_TERMINAL),
-			   escape_text(o.output, ESCAPE_TERMINAL), note ? "" : ", ",
-			   note ? "" : escape_text(o.output, ESCAPE_TERMINAL), note ? "" : "/history.svg");
 	}
+	if (!attach_bisects(h, nh, &o))
+		return EXIT_USAGE;
+	for (int g = 0; g < nh; g++)
+	{
+		if (o.farm)
+			printf("%s== experiment %s on machine %s (\"%s\"): %s\n", g > 0 ? "\n" : "",
+				   h[g].pts[0].signature, h[g].pts[0].machine.fingerprint,
+				   escape_text(h[g].pts[0].machine.hostname, ESCAPE_TERMINAL),
+				   escape_text(h[g].what, ESCAPE_TERMINAL));
+		print_history(h[g].pts, h[g].n, h[g].cp, h[g].k, &o);
+	}
+	if (o.output != NULL && !write_output(h, nh, n, &o))
+		return EXIT_RUNTIME_ERROR;
 	return 0;
 }
