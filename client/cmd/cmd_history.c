@@ -24,11 +24,16 @@
  * change point's bisect is the one a --bisect argument names for the
  * point after it.
  *
+ * From the results database (CONNINFO, or -h -p -U -d) the points are the
+ * imported experiments, read by farm_history_db.c through SQL's history():
+ * every signature on every machine, as --farm takes directories.
+ *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
 #include "bisect.h"
 #include "commands.h"
+#include "conn.h"
 #include "farm.h"
 #include "report.h"
 #include "safe_file.h"
@@ -36,6 +41,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <sys/stat.h>
 
 #include "common/logging.h"
 #include "fe_utils/option_utils.h"
@@ -48,6 +54,8 @@ typedef struct HistoryOptions
 	const char *output;			/* directory for the plot and data, or NULL */
 	bool		any_machine;
 	bool		farm;			/* one history per (signature, machine) */
+	ConnOptions conn;			/* the results database, if any */
+	bool		database;
 	char	  **bisects;		/* --bisect POINT=DIR, as given */
 	int			nbisects;
 	StatsChangeOptions change;
@@ -61,7 +69,10 @@ history_usage(void)
 	printf("The series is one experiment run again and again over builds or dates:\n"
 		   "each results directory is one point (in the order given), the geometric\n"
 		   "mean of one variant's counted runs in one cell.\n\n");
-	printf("Usage:\n  %s history [OPTION]... DIR...\n\n", progname);
+	printf("Usage:\n  %s history [OPTION]... DIR...\n", progname);
+	printf("  %s history [OPTION]... CONNINFO\n\n", progname);
+	printf("From a results database (CONNINFO or the connection options), a history per\n"
+		   "experiment and machine imported, as --farm takes directories.\n\n");
 	printf("Options:\n");
 	printf("      --variant NAME       the variant whose runs make a point (default: the first)\n");
 	printf("      --script NAME        the cell's script (default: the first)\n");
@@ -76,7 +87,24 @@ history_usage(void)
 	printf("      --farm               one history per experiment and machine among the directories\n");
 	printf("      --bisect POINT=DIR   DIR is the bisect of the change before the results directory POINT\n");
 	printf("  -?, --help               show this help, then exit\n");
+	conn_usage();
 	printf("\nThe same from psql: SELECT * FROM pgbench_ext.changepoints(ARRAY[...]);\n");
+}
+
+/*
+ * The one argument is a connection string when it is not a directory and
+ * reads as one ("key=value ...", or a URI): a directory that is missing
+ * stays a directory, to be said so.
+ */
+static bool
+is_conninfo(const char *arg)
+{
+	struct stat st;
+
+	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
+		return false;
+	return strchr(arg, '=') != NULL || strncmp(arg, "postgresql://", 13) == 0 ||
+		strncmp(arg, "postgres://", 11) == 0;
 }
 
 static void
@@ -94,6 +122,7 @@ parse_history_options(int argc, char **argv, HistoryOptions *o)
 		{"any-machine", no_argument, NULL, 7},
 		{"farm", no_argument, NULL, 8},
 		{"bisect", required_argument, NULL, 9},
+		CONN_LONG_OPTIONS,
 		{NULL, 0, NULL, 0}
 	};
 	int			c,
@@ -107,7 +136,7 @@ parse_history_options(int argc, char **argv, HistoryOptions *o)
 		history_usage();
 		exit(0);
 	}
-	while ((c = cli_getopt(argc, argv, "c:o:", long_options, "history")) != -1)
+	while ((c = cli_getopt(argc, argv, "c:o:" CONN_SHORT_OPTIONS, long_options, "history")) != -1)
 	{
 		bool		good = true;
 
@@ -151,7 +180,8 @@ parse_history_options(int argc, char **argv, HistoryOptions *o)
 				o->bisects[o->nbisects++] = optarg;
 				break;
 			default:
-				good = false;
+				good = conn_option(c, optarg, &o->conn);
+				o->database |= good;
 		}
 		if (!good)
 		{
@@ -159,8 +189,16 @@ parse_history_options(int argc, char **argv, HistoryOptions *o)
 			exit(EXIT_USAGE);
 		}
 	}
-	if (optind >= argc)
+	if (argc - optind == 1 && is_conninfo(argv[optind]))
+	{
+		o->conn.conninfo = argv[optind++];
+		o->database = true;
+	}
+	if (o->database && optind < argc)
+		usage_error("history", "a history is read from results directories or from a database, not both");
+	if (optind >= argc && !o->database)
 		usage_error("history", "no results directory given");
+	o->farm |= o->database;
 	if (o->farm && o->any_machine)
 		usage_error("history", "--farm keeps machines apart: it cannot be given with --any-machine");
 }
@@ -243,6 +281,26 @@ print_history(const FarmPoint *pts, int n, const StatsChangePoint *cp, int k,
 	else
 		printf("\n%d change point%s at alpha %g (%d permutations, seed %llu)\n", k, k == 1 ? "" : "s",
 			   o->change.alpha, o->change.permutations, o->change.seed);
+}
+
+/* The points of every history in the results database; exits on an error */
+static FarmPoint *
+database_points(const HistoryOptions *o, int *n, char **source)
+{
+	PGconn	   *conn = connect_checked(&o->conn);
+	char	   *error = NULL;
+	FarmPoint  *pts = farm_db_points(conn, o->variant, o->script, o->clients, n, &error);
+
+	if (pts == NULL)
+	{
+		log_error_text(error);
+		PQfinish(conn);
+		exit(EXIT_RUNTIME_ERROR);
+	}
+	*source = psprintf("%d imported experiment%s of the database %s", *n, *n == 1 ? "" : "s",
+					   PQdb(conn));
+	PQfinish(conn);
+	return pts;
 }
 
 /* The change points of one history; false (said) on an error of the test */
@@ -386,7 +444,7 @@ attach_bisects(FarmHistory *h, int nh, const HistoryOptions *o)
  * and the pages over them.
  */
 static bool
-write_output(FarmHistory *h, int nh, int ndirs, const HistoryOptions *o)
+write_output(FarmHistory *h, int nh, const char *source, const HistoryOptions *o)
 {
 	char	   *note = NULL;
 
@@ -411,8 +469,7 @@ write_output(FarmHistory *h, int nh, int ndirs, const HistoryOptions *o)
 	}
 	if (nh == 0 || h[0].n == 0)
 		return true;			/* no point, no page */
-	if (!farm_write_pages(o->output, h, nh, &o->change,
-						  psprintf("%d results director%s", ndirs, ndirs == 1 ? "y" : "ies"), &note))
+	if (!farm_write_pages(o->output, h, nh, &o->change, source, &note))
 	{
 		log_error_text(note);
 		return false;
@@ -429,17 +486,24 @@ cmd_history(int argc, char **argv)
 	FarmHistory *h;
 	int			n = 0,
 				nh;
+	char	   *source;
 
 	parse_history_options(argc, argv, &o);
-	pts = pg_malloc0(sizeof(FarmPoint) * (argc - optind));
-	for (int i = optind; i < argc; i++)
+	if (o.database)
+		pts = database_points(&o, &n, &source);
+	else
 	{
-		char	   *why = NULL;
+		pts = pg_malloc0(sizeof(FarmPoint) * (argc - optind));
+		for (int i = optind; i < argc; i++)
+		{
+			char	   *why = NULL;
 
-		if (read_point(argv[i], &o, &pts[n], &why))
-			n++;
-		else
-			log_warningf("%s is left out of the history: %s", argv[i], why);
+			if (read_point(argv[i], &o, &pts[n], &why))
+				n++;
+			else
+				log_warningf("%s is left out of the history: %s", argv[i], why);
+		}
+		source = psprintf("%d results director%s", n, n == 1 ? "y" : "ies");
 	}
 	h = group_points(pts, n, &o, &nh);
 	for (int g = 0; g < nh; g++)
@@ -460,7 +524,7 @@ cmd_history(int argc, char **argv)
 				   escape_text(h[g].what, ESCAPE_TERMINAL));
 		print_history(h[g].pts, h[g].n, h[g].cp, h[g].k, &o);
 	}
-	if (o.output != NULL && !write_output(h, nh, n, &o))
+	if (o.output != NULL && !write_output(h, nh, source, &o))
 		return EXIT_RUNTIME_ERROR;
 	return 0;
 }

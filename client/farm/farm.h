@@ -6,6 +6,7 @@
  *   farm_machine.c   a machine's facts when it runs an experiment, and the
  *                    fingerprint that tells machines apart in its results
  *   farm_plot.c      the history's data files and its plot
+ *   farm_history_db.c  the histories' points from the results database
  *   farm_html.c      the histories' pages: one per experiment and machine,
  *                    and the farm's index of machines and change points
  *   farm_report.c    "pgbench_ext report DIR1 DIR2 ...": machines as a level
@@ -72,6 +73,10 @@ extern int	farm_report(char **dirs, int n, const char *baseline);
 /* farm_plot.c */
 extern bool farm_write_history(const char *dir, const FarmPoint *pts, int n,
 							   const StatsChangePoint *cp, int k, char **note);
+
+/* farm_history_db.c */
+extern FarmPoint *farm_db_points(PGconn *conn, const char *variant, const char *script,
+								 int clients, int *n, char **error);
 
 /* farm_html.c */
 extern bool farm_write_pages(const char *out, const FarmHistory *h, int nh,
