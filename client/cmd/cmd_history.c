@@ -200,7 +200,8 @@ parse_history_options(int argc, char **argv, HistoryOptions *o)
 		usage_error("history", "no results directory given");
 	o->farm |= o->database;
 	if (o->farm && o->any_machine)
-		usage_error("history", "--farm keeps machines apart: it cannot be given with --any-machine");
+		usage_error("history", "%s keeps machines apart: it cannot be given with --any-machine",
+					o->database ? "a history from a database" : "--farm");
 }
 
 /*
