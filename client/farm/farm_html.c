@@ -85,17 +85,23 @@ relative_path(const char *from, const char *to)
 	return psprintf("%s%s", up, rest);
 }
 
-/* The link from a page in dir_real to file, or NULL when file is not there. */
+/*
+ * The link from a page in dir_real to the file name in directory dir, or
+ * NULL when it is not there.  The directory is resolved, the file not: a
+ * report.html that is a symbolic link (a results directory is anyone's)
+ * is not linked, so that a link leads into the directory it names.
+ */
 static char *
-link_to(const char *dir_real, const char *file)
+link_to(const char *dir_real, const char *dir, const char *name)
 {
-	char	   *real = realpath(file, NULL);
+	char	   *real = realpath(dir, NULL);
 	struct stat st;
-	char	   *href;
+	char	   *href = NULL;
 
-	if (real == NULL || stat(real, &st) != 0 || !S_ISREG(st.st_mode))
+	if (real == NULL)
 		return NULL;
-	href = url_path(relative_path(dir_real, real));
+	if (lstat(psprintf("%s/%s", real, name), &st) == 0 && S_ISREG(st.st_mode))
+		href = url_path(relative_path(dir_real, psprintf("%s/%s", real, name)));
 	free(real);
 	return href;
 }
@@ -177,7 +183,7 @@ change_table(Doc *d, const char *dir_real, const FarmHistory *h, const StatsChan
 			cell(d->out, "none given", NULL);
 		else
 		{
-			char	   *md = link_to(dir_real, psprintf("%s/bisect.md", h->bisect_dir[i]));
+			char	   *md = link_to(dir_real, h->bisect_dir[i], "bisect.md");
 
 			cell(d->out, h->bisect_answer[i], md);
 		}
@@ -213,7 +219,7 @@ point_table(Doc *d, const char *dir_real, const FarmHistory *h)
 		cell(d->out, psprintf("%.2f", p->value), NULL);
 		cell(d->out, psprintf("%d", p->runs), NULL);
 		cell(d->out, p->variant ? p->variant : "", NULL);
-		cell(d->out, p->label, link_to(dir_real, psprintf("%s/report.html", p->label)));
+		cell(d->out, p->label, link_to(dir_real, p->label, "report.html"));
 		fprintf(d->out, "</tr>\n");
 	}
 	doc_table_end(d);
@@ -327,7 +333,7 @@ machine_table(Doc *d, const char *out_real, const FarmHistory *h, int nh)
 			cell(d->out, "none", NULL);
 		else
 			cell(d->out, psprintf("%s: %s", h[at].pts[0].signature, change_summary(&h[at], latest)),
-				 link_to(out_real, psprintf("%s/%s", h[at].dir, HISTORY_PAGE)));
+				 link_to(out_real, h[at].dir, HISTORY_PAGE));
 		fprintf(d->out, "</tr>\n");
 	}
 	doc_table_end(d);
@@ -346,7 +352,7 @@ history_table(Doc *d, const char *out_real, const FarmHistory *h, int nh)
 	doc_table_begin(d, lengthof(headers), headers);
 	for (int i = 0; i < nh; i++)
 	{
-		char	   *page = link_to(out_real, psprintf("%s/%s", h[i].dir, HISTORY_PAGE));
+		char	   *page = link_to(out_real, h[i].dir, HISTORY_PAGE);
 
 		row_begin(d->out, NULL);
 		cell(d->out, h[i].pts[0].signature, page);

@@ -122,6 +122,7 @@ my @evil = map {
 } 0 .. 7;
 ($rc, $out, $err) = run_client('report', $dirs[11]);
 is($rc, 0, 'report of the point after the change: its report.html') or diag $err;
+symlink("$dirs[11]/report.html", "$dirs[12]/report.html") or die "symlink: $!";
 my $bisect = "$base/bisect";
 mkdir $bisect;
 chmod 0700, $bisect;
@@ -185,6 +186,7 @@ like($alpha, qr{<a href="(\.\./)+bisect/bisect\.md">The first state that differs
 like($alpha, qr{<tr id="p12"><td><a href="#c1">12 \(change\)</a></td>.*<td><a href="(\.\./)+step11/report\.html">\Q$dirs[11]\E</a></td></tr>},
 	'point 12 linked to its report');
 like($alpha, qr{<tr id="p11"><td>11</td>.*<td>\Q$dirs[10]\E</td></tr>}, 'a point without report.html: its path');
+like($alpha, qr{<tr id="p13"><td>13</td>.*<td>\Q$dirs[12]\E</td></tr>}, 'a point whose report.html is a link elsewhere: its path');
 my $evil = slurp_file($evil_page);
 like($evil, qr/host&lt;b id=&quot;x&quot;&gt;&amp;&#39;&quot;/, 'a host name as text');
 like($evil, qr/No change point at alpha 0\.05/, 'the flat history: no change point');
