@@ -475,7 +475,12 @@ write_output(FarmHistory *h, int nh, const char *source, const HistoryOptions *o
 		log_error_text(note);
 		return false;
 	}
-	printf("written: %s/index.html and %d history.html\n", escape_text(o->output, ESCAPE_TERMINAL), nh);
+	if (nh == 1)
+		printf("written: %s/history.html, %s/index.html\n", escape_text(h[0].dir, ESCAPE_TERMINAL),
+			   escape_text(o->output, ESCAPE_TERMINAL));
+	else
+		printf("written: %s/index.html, and history.html beside the files of each of the %d histories\n",
+			   escape_text(o->output, ESCAPE_TERMINAL), nh);
 	return true;
 }
 

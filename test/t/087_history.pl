@@ -205,5 +205,8 @@ like($err, qr/warning: no change point is before \Q$dirs[3]\E: the bisect \Q$bis
 is($rc, 2, '--bisect of a directory without a bisect: exit status 2');
 ($rc, $out, $err) = run_client('history', '--farm', '--any-machine', @dirs);
 is($rc, 2, '--farm with --any-machine: exit status 2');
+($rc, $out, $err) = run_client('history', '-d', 'farm', @dirs[0 .. 1]);
+is($rc, 2, 'a database and directories: exit status 2');
+like($err, qr/a history is read from results directories or from a database, not both/, '  and why');
 
 done_testing();
