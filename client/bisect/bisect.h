@@ -88,5 +88,6 @@ extern char *bisect_variant_name(const Bisect *b, int state);
 /* bisect_report.c */
 extern void bisect_report(const Bisect *b, FILE *out);
 extern bool bisect_write_report(const Bisect *b, char **error);
+extern char *bisect_answer_text(const Bisect *b, EscapeTarget target);
 
 #endif							/* PGBENCH_EXT_BISECT_H */

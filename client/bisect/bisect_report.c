@@ -79,8 +79,8 @@ go_on_text(const Bisect *b, int from, int to, EscapeTarget target)
  * bisect.md): the states' labels and commits, from the experiment file,
  * bisect.json or git, are escaped (escape.c), the text's own lines kept.
  */
-static char *
-answer_text(const Bisect *b, EscapeTarget target)
+char *
+bisect_answer_text(const Bisect *b, EscapeTarget target)
 {
 	const BisectSearch *s = &b->search;
 	const char *first_commit = b->search.first_differs >= 0 ? b->points[s->first_differs].commit : NULL;
@@ -138,7 +138,7 @@ bisect_report(const Bisect *b, FILE *out)
 	table_print(t, out);
 	table_free(t);
 	fprintf(out, "\n%s\nbisect: %s (each step's report: %s report %s/step-N)\n",
-			answer_text(b, ESCAPE_TERMINAL), escape_text(b->dir, ESCAPE_TERMINAL), progname,
+			bisect_answer_text(b, ESCAPE_TERMINAL), escape_text(b->dir, ESCAPE_TERMINAL), progname,
 			escape_text(b->dir, ESCAPE_TERMINAL));
 }
 
@@ -166,6 +166,6 @@ bisect_write_report(const Bisect *b, char **error)
 						  ? psprintf("[%s](%s/report.md)", escape_text(cells[0], ESCAPE_MARKDOWN), cells[0])
 						  : escape_text(cells[c], ESCAPE_MARKDOWN));
 	}
-	md = psprintf("%s\n\n## Answer\n\n%s", md, answer_text(b, ESCAPE_MARKDOWN));
+	md = psprintf("%s\n\n## Answer\n\n%s", md, bisect_answer_text(b, ESCAPE_MARKDOWN));
 	return safe_write_file(psprintf("%s/%s", b->dir, BISECT_REPORT_FILE), md, 0, error);
 }

@@ -6,6 +6,9 @@
  *   farm_machine.c   a machine's facts when it runs an experiment, and the
  *                    fingerprint that tells machines apart in its results
  *   farm_plot.c      the history's data files and its plot
+ *   farm_history_db.c  the histories' points from the results database
+ *   farm_html.c      the histories' pages: one per experiment and machine,
+ *                    and the farm's index of machines and change points
  *   farm_report.c    "pgbench_ext report DIR1 DIR2 ...": machines as a level
  *   cmd_history.c    "pgbench_ext history DIR...": change points of a series
  *   farm_import.c    a results directory into the results database, for
@@ -36,11 +39,31 @@ typedef struct FarmPoint
 {
 	char	   *label;			/* the results directory */
 	char	   *written_at;
+	char	   *variant;		/* the variant whose runs made it */
+	char	   *cell;			/* its script and client count */
 	int			runs;			/* counted runs behind the value */
 	double		value;			/* their geometric mean tps */
 	char	   *signature;		/* of its experiment (farm_signature) */
 	FarmMachine machine;
 } FarmPoint;
+
+/*
+ * One history as its page shows it: the points of one experiment
+ * (signature) on one machine, their change points, and per change point
+ * the bisect that looked for its cause, where one was given.
+ */
+typedef struct FarmHistory
+{
+	char	   *dir;			/* where its files and page go */
+	char	   *what;			/* its cell: variant, script, clients */
+	FarmPoint  *pts;
+	int			n;
+	StatsChangePoint *cp;
+	int			k;
+	char	  **bisect_dir;		/* per change point: a bisect directory, or NULL */
+	char	  **bisect_answer;	/* and its answer, on one line */
+	char	   *plot_note;		/* why there is no plot, or NULL */
+} FarmHistory;
 
 /* farm_machine.c */
 extern json_t *farm_machine_json(void);
@@ -54,5 +77,14 @@ extern int	farm_report(char **dirs, int n, const char *baseline);
 /* farm_plot.c */
 extern bool farm_write_history(const char *dir, const FarmPoint *pts, int n,
 							   const StatsChangePoint *cp, int k, char **note);
+
+/* farm_history_db.c */
+extern FarmPoint *farm_db_points(PGconn *conn, const char *variant, const char *script,
+								 int clients, int *n, char **error);
+
+/* farm_html.c */
+extern bool farm_write_pages(const char *out, const FarmHistory *h, int nh,
+							 const StatsChangeOptions *change, const char *source,
+							 char **error);
 
 #endif							/* PGBENCH_EXT_FARM_H */

@@ -112,4 +112,101 @@ foreach my $case (
 ($rc, $out) = run_client('history', '--help');
 like($out, qr/Usage:\n  pgbench_ext history \[OPTION\]\.\.\. DIR\.\.\./, 'history --help');
 
+# --- the pages: --farm, one history per (experiment, machine) ---------------
+# A second machine whose host name and directories' names are markup, a
+# report.html in the point after the change, and the bisect of that change.
+my $mark = q{<b id="x">&'"};
+my @evil = map {
+	point("$base/evil $mark #$_ ?q=1", 1000, $_,
+		machine => { arch => 'x86_64', cpus => 2, hostname => "host$mark", kernel => '6.0' })
+} 0 .. 7;
+($rc, $out, $err) = run_client('report', $dirs[11]);
+is($rc, 0, 'report of the point after the change: its report.html') or diag $err;
+symlink("$dirs[11]/report.html", "$dirs[12]/report.html") or die "symlink: $!";
+my $bisect = "$base/bisect";
+mkdir $bisect;
+chmod 0700, $bisect;
+{
+	my @states = ({ label => '(no patch)', commit => undef }, map { { label => "$_$mark.patch", commit => undef } } 1 .. 4);
+	my $step = sub {
+		my ($k, $state, $answer) = @_;
+		return { state => $state, attempt => 0, dir => "$bisect/step-$k", answer => $answer, verdict => $answer,
+			estimate => 1.05, ci_low => 1.04, ci_high => 1.06, good_value => 1000, state_value => 1050, units => 4 };
+	};
+	write_file("$bisect/bisect.json", JSON::PP->new->canonical->encode({
+		format => 1, method => 'tps', git => undef, patches => [ map { "$_$mark.patch" } 1 .. 4 ],
+		experiment => { experiment => { scale => 1, clients => [2], rounds => 'auto', script => ['default'], seed => '1' },
+			variants => [ { name => 'pg', source => "$base/src", patch => [] } ] },
+		states => \@states, good => 0, bad => 4, retries => 1,
+		steps => [ $step->(1, 4, 'differs'), $step->(2, 2, 'same'), $step->(3, 3, 'differs') ] }));
+	write_file("$bisect/bisect.md", "# bisect\n");
+	mkdir "$bisect/patches";
+	write_file("$bisect/patches/$_$mark.patch", '') foreach 1 .. 4;
+}
+my $pages = "$base/pages";
+($rc, $out, $err) = run_client('history', '--farm', '-o', $pages, '--bisect', "$dirs[11]=$bisect", @dirs, @evil);
+is($rc, 0, 'history --farm of two machines exits 0') or diag $err;
+is(() = $out =~ /^== experiment [0-9a-f]{16} on machine [0-9a-f]{16} \("(fixture|host<b .*)"\): variant head, default, 2 clients$/mg,
+	2, 'a history per machine on the terminal') or diag $out;
+my @page = sort glob("$pages/*/history.html");
+is(scalar @page, 2, 'a page per history, each in its directory') or diag $out;
+ok(-s "$pages/index.html", 'and index.html');
+my ($alpha_page) = grep { slurp_file($_) =~ /fixture/ } @page;
+my ($evil_page) = grep { $_ ne ($alpha_page // '') } @page;
+ok(-s $_, "$_ beside its page") foreach map { (my $d = $alpha_page) =~ s/history\.html$/$_/; $d } qw(history.dat changepoints.csv);
+
+# every link of every page resolves: a file beside it, or an element of the page
+foreach my $html (@page, "$pages/index.html")
+{
+	my $text = slurp_file($html);
+	(my $dir = $html) =~ s{/[^/]+$}{};
+	my @href = $text =~ /<a href="([^"]*)"/g;
+	ok(@href, "$html has links");
+	foreach my $href (@href)
+	{
+		if ($href =~ /^#(.*)$/)
+		{
+			like($text, qr/ id="\Q$1\E"/, "$href: an element of the page");
+			next;
+		}
+		unlike($href, qr{^[a-z]+:|^/}, "$href: a relative link");
+		(my $path = $href) =~ s/&amp;/&/g;
+		$path =~ s/%([0-9A-F]{2})/chr(hex($1))/ge;
+		ok(-f "$dir/$path", "$href: resolves to a file");
+	}
+	unlike($text, qr/\Q$mark\E|<b /, "$html: no markup from a name");
+	unlike($text, qr/<script/i, "$html: no script");
+}
+my $alpha = slurp_file($alpha_page);
+like($alpha, qr/<svg.*\+5\.\d%.*<\/svg>/s, 'the plot inlined, the change point marked with its shift');
+like($alpha, qr{<tr id="c1"><td><a href="#p12">12</a></td><td>2026-01-12T00:00:00Z</td><td>\+5\.\d\d% \[\+\d\.\d\d%, \+\d\.\d\d%\]</td><td>0\.001</td>},
+	'the change point: before point 12, its date, shift, CI and p');
+like($alpha, qr{<a href="(\.\./)+bisect/bisect\.md">The first state that differs from the good end \(state 0\) by tps: state 3, 3&lt;b id=&quot;x&quot;&gt;&amp;&#39;&quot;\.patch\.},
+	'its bisect\'s answer, linked to bisect.md, the patch\'s name escaped') or diag $alpha;
+like($alpha, qr{<tr id="p12"><td><a href="#c1">12 \(change\)</a></td>.*<td><a href="(\.\./)+step11/report\.html">\Q$dirs[11]\E</a></td></tr>},
+	'point 12 linked to its report');
+like($alpha, qr{<tr id="p11"><td>11</td>.*<td>\Q$dirs[10]\E</td></tr>}, 'a point without report.html: its path');
+like($alpha, qr{<tr id="p13"><td>13</td>.*<td>\Q$dirs[12]\E</td></tr>}, 'a point whose report.html is a link elsewhere: its path');
+my $evil = slurp_file($evil_page);
+like($evil, qr/host&lt;b id=&quot;x&quot;&gt;&amp;&#39;&quot;/, 'a host name as text');
+like($evil, qr/No change point at alpha 0\.05/, 'the flat history: no change point');
+my $index = slurp_file("$pages/index.html");
+like($index, qr{<tr><td>[0-9a-f]{16}</td><td>fixture</td><td>20</td><td>1</td><td><a href="[0-9a-f]{16}-[0-9a-f]{16}/history\.html">[0-9a-f]{16}: \+5\.\d\d% \[[^]]+\] before point 12, 2026-01-12T00:00:00Z</a></td></tr>},
+	'index.html: the machine, its experiments and histories, its latest change point') or diag $index;
+like($index, qr{<td>none</td></tr>}, 'index.html: a machine without a change point');
+
+# --bisect must name a point; a point that is not after a change is a warning
+($rc, $out, $err) = run_client('history', '--bisect', "$base/nowhere=$bisect", @dirs);
+is($rc, 2, '--bisect of no given directory: exit status 2');
+like($err, qr/--bisect ".*nowhere=.*" does not begin with a results directory of the history and "="/, '  and why');
+($rc, $out, $err) = run_client('history', '--bisect', "$dirs[3]=$bisect", @dirs);
+like($err, qr/warning: no change point is before \Q$dirs[3]\E: the bisect \Q$bisect\E is not shown/, 'a bisect of no change: a warning');
+($rc, $out, $err) = run_client('history', '--bisect', "$dirs[11]=$base", @dirs);
+is($rc, 2, '--bisect of a directory without a bisect: exit status 2');
+($rc, $out, $err) = run_client('history', '--farm', '--any-machine', @dirs);
+is($rc, 2, '--farm with --any-machine: exit status 2');
+($rc, $out, $err) = run_client('history', '-d', 'farm', @dirs[0 .. 1]);
+is($rc, 2, 'a database and directories: exit status 2');
+like($err, qr/a history is read from results directories or from a database, not both/, '  and why');
+
 done_testing();

@@ -93,6 +93,50 @@ my $sql = "SELECT point, round(shift::numeric, 5), round(ci_low::numeric, 5), ro
 is($node->safe_psql($db, $sql), join('|', 9, map({ sprintf('%.5f', $_) } $shift, $lo, $hi), $p),
 	'changepoints() over history() finds it at the same point with the same shift, CI and p');
 
+# --- "pgbench_ext history CONNINFO": the pages of every history imported ---
+# the same histories, change points and files as "history --farm" of the
+# directories imported, in the order written
+# and a second experiment (another script) on beta, 10% faster from its 6th point
+my @other = map {
+	ReportFixture::host_experiment(sprintf("$base/other%02d", $_), 'beta', 10 + $_, 1, $wobble,
+		clients => [2], script => 'other', level => $_ > 5 ? 550 : 500)
+} 1 .. 10;
+($rc, $out, $err) = run_client_on($node, 'import', @other, "dbname=$db");
+is($rc, 0, 'import of a history of another experiment on beta') or diag $err;
+($rc, $out, $err) = run_client('report', $steps[8]);
+is($rc, 0, 'a report.html in one directory imported') or diag $err;
+($rc, my $from_db, $err) = run_client_on($node, 'history', '-o', "$base/db", "dbname=$db");
+is($rc, 0, 'history CONNINFO -o exits 0') or diag $err;
+($rc, my $from_dirs, $err) = run_client('history', '--farm', '-o', "$base/dirs", @alpha, $beta, @steps, @other);
+is($rc, 0, 'history --farm of the directories imported') or diag $err;
+is(() = $from_db =~ /^== experiment $signature on machine [0-9a-f]{16} \("(alpha|beta)"\): variant base, default, 2 clients$/mg,
+	2, 'from the database: a history per machine, of the first variant and cell') or diag $from_db;
+like($from_db, qr/^== experiment (?!$signature)[0-9a-f]{16} on machine [0-9a-f]{16} \("beta"\): variant base, other, 2 clients$/m,
+	'and one of the other experiment');
+my $strip = sub { (my $t = $_[0]) =~ s/^written: .*\n//mg; $t =~ s/\Q$base\E//g; return $t };
+is($strip->($from_db), $strip->($from_dirs), 'the terminal shows the points and change points of the directories');
+my %html_changes;
+my @db_pages = map { s{^\Q$base\E/db/}{}r } sort glob("$base/db/*/history.html");
+is_deeply(\@db_pages, [ map { s{^\Q$base\E/dirs/}{}r } sort glob("$base/dirs/*/history.html") ],
+	'a page per (signature, machine), in the directories --farm names') or diag explain \@db_pages;
+is(scalar @db_pages, 3, 'three of them');
+foreach my $page (@db_pages)
+{
+	(my $dir = $page) =~ s{/history\.html$}{};
+	my $csv = slurp_file("$base/db/$dir/changepoints.csv");
+	is($csv, slurp_file("$base/dirs/$dir/changepoints.csv"), "$dir: the change points of the directories");
+	is(scalar(() = $csv =~ /\n/g) - 1, $html_changes{$dir} = () = slurp_file("$base/db/$page") =~ /<tr id="c\d+">/g,
+		"$dir: each in the page's table");
+	my $html = slurp_file("$base/db/$page");
+	my @href = $html =~ /<a href="([^"#]+)"/g;
+	ok(scalar(grep { -f "$base/db/$dir/$_" } @href) == @href, "$dir: its links resolve (@href)");
+	like($html, qr{<a href="[./]*step09/report\.html">}, "$dir: the point with a report links it") if $html =~ /on alpha \(/;
+}
+is_deeply([ sort values %html_changes ], [ 0, 0, 1 ], 'one history with a change point')
+  or diag $from_db;
+like(slurp_file("$base/db/index.html"), qr/3 histories \(an experiment&#39;s signature on one machine\) from 27 imported experiments of the database \Q$db\E;/,
+	'index.html: the database named');
+
 # changepoints() on its own
 is($node->safe_psql($db, 'SELECT point, round(shift::numeric, 9), n_before, n_after FROM pgbench_ext.changepoints(ARRAY[10,10.1,9.9,10,10.1,9.9,20,20.2,19.8,20,20.2,19.8]::float8[])'),
 	'7|2.000000000|6|6', 'a doubling after 6 points: at point 7, shift 2');
