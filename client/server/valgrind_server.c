@@ -7,7 +7,7 @@
  *		exited have written their files.
  *
  * Every process the postmaster forks is profiled too and writes its own
- * file (callgrind.out.PID[.PART] in clusters/NAME/callgrind) when it
+ * file (callgrind.out.PID[.PART] in clusters/NN/callgrind) when it
  * dumps or exits; the options below choose what is counted, and
  * profile_counted.c reads the files of each run.
  *
