@@ -52,12 +52,14 @@ for i in $(seq 1 "${N:-20}"); do
 		my $m = $s->{profiles}{cells}[0]{metrics}[0];
 		printf "%3d %-32s %-32s %10.1f %10.1f %+8.4f%% [%+.4f%%, %+.4f%%] %s\n", $ARGV[1], $ARGV[2], $ARGV[3],
 			$m->{a_median}, $m->{b_median}, 100 * ($m->{estimate} - 1),
-			100 * ($m->{ci_low} - 1), 100 * ($m->{ci_high} - 1), $m->{verdict};' \
-		"$work/aa-$i/summary.json" "$i" "$first" "$second" | tee -a "$work/table"
+			100 * ($m->{ci_low} - 1), 100 * ($m->{ci_high} - 1), $m->{verdict};
+		open my $cis, ">>", $ARGV[4] or die;
+		printf $cis "%.17g %.17g\n", $m->{ci_low}, $m->{ci_high};' \
+		"$work/aa-$i/summary.json" "$i" "$first" "$second" "$work/cis"
 done
-perl -ne '
-	next unless /\[([-+\d.]+)%, ([-+\d.]+)%\]/;
+# from the CIs as summary.json has them, not as printed
+perl -ane '
 	$n++;
-	$cover++ if $1 <= 0 && $2 >= 0;
-	for my $end ($1, $2) { $max = abs($end) if abs($end) > $max }
-	END { printf "%d of %d CIs cover 0; the largest |CI end| %.4f%%\n", $cover, $n, $max }' "$work/table"
+	$cover++ if $F[0] <= 1 && $F[1] >= 1;
+	for my $end (@F) { $max = abs($end - 1) if abs($end - 1) > $max }
+	END { printf "%d of %d CIs cover 0; the largest |CI end| %.4f%%\n", $cover, $n, 100 * $max }' "$work/cis"
