@@ -358,7 +358,7 @@ bisect_variant_name(const Bisect *b, int state)
 
 	for (int n = b->npoints - 1; n >= 10; n /= 10)
 		width++;
-	/* of one length, so that the servers' paths are too (counted) */
+	/* of one width, so that the states' names sort in their order */
 	return psprintf("state-%0*d", width, state);
 }
 
