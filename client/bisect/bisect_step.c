@@ -455,11 +455,10 @@ decision_of(json_t *o, const BisectStep *s, const char *what, BisectAnswer *a, c
 static bool
 counted_answer(const Bisect *b, json_t *summary, BisectStep *s, char **error)
 {
-	const BisectStep *bad = bad_end_step(b);
-
 	json_t	   *cell = json_array_get(json_object_get(json_object_get(summary, "profiles"), "cells"), 0);
 	json_t	   *m = json_array_get(json_object_get(cell, "metrics"), 0);
 	const char *v = json_string_value(json_object_get(m, "verdict_text"));
+	const BisectStep *bad = bad_end_step(b);
 
 	if (v == NULL || !decision_of(m, s, "counted instructions per transaction", &s->answer, error))
 	{
