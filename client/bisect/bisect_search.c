@@ -130,3 +130,16 @@ bisect_side_answer(bool decided, double estimate, double halfway, double bad_rat
 	/* a CI wholly on one side has its estimate on that side too */
 	return (estimate < halfway) == (bad_ratio < 1) ? BISECT_DIFFERS : BISECT_SAME;
 }
+
+BisectAnswer
+bisect_counted_side_answer(double estimate, double ci_low, double ci_high, double bad_ratio)
+{
+	double		halfway = bisect_halfway(bad_ratio);
+	bool		decided;
+
+	if (isnan(ci_low) || isnan(ci_high) || isnan(halfway))
+		return BISECT_UNDECIDED;
+	/* a fixed design: its 95% CI is the test, each side at most alpha/2 */
+	decided = ci_low > halfway || ci_high < halfway;
+	return bisect_side_answer(decided, estimate, halfway, bad_ratio);
+}

@@ -68,4 +68,16 @@ extern double bisect_halfway(double bad_ratio);
 extern BisectAnswer bisect_side_answer(bool decided, double estimate, double halfway,
 									   double bad_ratio);
 
+/*
+ * A middle step's answer by counted instructions per transaction, a fixed
+ * number of rounds: decided when its CI [ci_low, ci_high] of the state's
+ * ratio to the good end lies wholly on one side of the halfway point
+ * between the ends, then answered as bisect_side_answer() does.  A layout
+ * change between builds moves the count by a few hundredths of a per
+ * cent, which a threshold around the good end would call a difference;
+ * the change looked for is the one between the ends.
+ */
+extern BisectAnswer bisect_counted_side_answer(double estimate, double ci_low, double ci_high,
+											   double bad_ratio);
+
 #endif							/* PGBENCH_EXT_BISECT_SEARCH_H */

@@ -9,14 +9,15 @@
  * variant built from source is (cached by the build key; a patched state
  * starts from a copy of the unpatched tree).  Its summary.json gives the
  * answer by the machine-readable "decision" set where the verdict is made
- * (differs, same, undecided), never by the verdict's words: by counted
- * instructions per transaction, the metric's at its noise threshold; by
- * tps under rounds = auto, the bad end's against its threshold, and a
- * middle state's against the halfway point between the ends, which its
- * step's looks test as the experiment's reference ratio (so that they
+ * (differs, same, undecided), never by the verdict's words: the bad
+ * end's against the metric's threshold; a middle state's against the
+ * halfway point between the ends, the side answering same or differs
+ * (bisect_side_answer()).  By counted instructions per transaction, a
+ * fixed number of rounds, that is where the step's CI lies
+ * (bisect_counted_side_answer()); by tps under rounds = auto, the
+ * step's looks test it as the experiment's reference ratio (so that they
  * stop when the CI lies wholly on one side of it, with the sequential
- * error control of any look), the side answering same or differs
- * (bisect_side_answer()).  An undecided step is measured again, as a new
+ * error control of any look).  An undecided step is measured again, as a new
  * step with twice the rounds (counted) or twice the budget (tps), up to
  * the bisect's retries; then the search stops where it is.
  *
@@ -357,7 +358,7 @@ bisect_variant_name(const Bisect *b, int state)
 
 	for (int n = b->npoints - 1; n >= 10; n /= 10)
 		width++;
-	/* of one length, so that the servers' paths are too (counted) */
+	/* of one width, so that the states' names sort in their order */
 	return psprintf("state-%0*d", width, state);
 }
 
@@ -442,13 +443,22 @@ decision_of(json_t *o, const BisectStep *s, const char *what, BisectAnswer *a, c
 	return true;
 }
 
-/* Counted: the instructions per transaction row of the one cell. */
+/*
+ * Counted: the instructions per transaction row of the one cell.  The bad
+ * end by its decision (more or less: differs; same within the metric's
+ * threshold: same); a middle state by where its CI lies against the
+ * halfway point between the ends (bisect_counted_side_answer()), as by
+ * tps: two builds that differ only in where their code and data lie
+ * count a few hundredths of a per cent apart, and the threshold around
+ * the good end would take that for the change looked for.
+ */
 static bool
-counted_answer(json_t *summary, BisectStep *s, char **error)
+counted_answer(const Bisect *b, json_t *summary, BisectStep *s, char **error)
 {
 	json_t	   *cell = json_array_get(json_object_get(json_object_get(summary, "profiles"), "cells"), 0);
 	json_t	   *m = json_array_get(json_object_get(cell, "metrics"), 0);
 	const char *v = json_string_value(json_object_get(m, "verdict_text"));
+	const BisectStep *bad = bad_end_step(b);
 
 	if (v == NULL || !decision_of(m, s, "counted instructions per transaction", &s->answer, error))
 	{
@@ -464,6 +474,16 @@ counted_answer(json_t *summary, BisectStep *s, char **error)
 	s->state_value = num_of(m, "b_median");
 	/* the paired rounds of the instructions' verdict */
 	s->units = (int) json_integer_value(json_object_get(m, "n_pairs"));
+	if (s->state != b->bad && bad != NULL)
+	{
+		double		half = bisect_halfway(bad->estimate);
+
+		s->answer = bisect_counted_side_answer(s->estimate, s->ci_low, s->ci_high, bad->estimate);
+		s->verdict = psprintf("%s; against the halfway point %+.3f%%: %s", v, 100 * (half - 1),
+							  s->answer == BISECT_UNDECIDED ? "its CI lies across it"
+							  : s->answer == BISECT_SAME ? "on the good end's side"
+							  : "on the bad end's side");
+	}
 	return true;
 }
 
@@ -527,7 +547,7 @@ read_answer(const Bisect *b, BisectStep *s, char **error)
 		json_decref(summary);
 		return false;
 	}
-	ok = b->counted ? counted_answer(summary, s, error) : tps_answer(b, summary, s, error);
+	ok = b->counted ? counted_answer(b, summary, s, error) : tps_answer(b, summary, s, error);
 	json_decref(summary);
 	s->done = ok;
 	return ok;

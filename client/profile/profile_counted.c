@@ -8,7 +8,7 @@
  *
  * The postmaster runs under valgrind --tool=callgrind; every process it
  * forks is profiled too, and writes its own file (callgrind.out.PID in
- * clusters/NAME/callgrind) when it exits.  Counting is on only inside
+ * clusters/NN/callgrind) when it exits.  Counting is on only inside
  * PostgresMain, and off again inside InitPostgres and proc_exit (each
  * --toggle-collect turns it over on entry and back on return): a
  * backend's own work on its queries, never the postmaster's before the

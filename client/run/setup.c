@@ -271,6 +271,23 @@ build_identity(const VariantSpec *v, const VariantState *vs)
 }
 
 /*
+ * The directory of variant i's cluster, below RESULTS/clusters: its name,
+ * or under profile = counted its index, of one width whatever the names.
+ * The server sees the path (in its argv, its data_directory, the files of
+ * its configuration, where callgrind writes), and a path of another
+ * length moves its processes' heap and stack, and with them the paths
+ * string functions take: a count of another variant's name.
+ */
+static const char *
+cluster_dirname(const Experiment *x, int i)
+{
+	if (x->spec->profile.mode != PROFILE_COUNTED)
+		return NULL;
+	StaticAssertStmt(MAX_VARIANTS <= 100, "two digits name every variant");
+	return psprintf("%02d", i);
+}
+
+/*
  * Servers of their own first, then the variants on another's server
  * (experiment_check() made sure that one has its own): their template is
  * the host's, found ready, and only its own session's facts are read.
@@ -295,7 +312,7 @@ setup_variants(Experiment *x, char **error)
 			else
 			{
 				printf("setting up variant %s (%s)\n", v->name, v->bindir ? v->bindir : v->conninfo);
-				if (!cluster_prepare(&vs->cluster, v, x->dir, error))
+				if (!cluster_prepare(&vs->cluster, v, x->dir, cluster_dirname(x, i), error))
 					return false;
 				vs->cluster.instance = x->last_instance[i];
 				vs->cluster.pad_environment = x->plan->restart_rounds > 0;

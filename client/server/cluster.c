@@ -314,7 +314,8 @@ dir_of_server_account(const char *dir)
  * configuration from its postgresql.conf.
  */
 bool
-cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir, char **error)
+cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir, const char *dirname,
+				char **error)
 {
 	struct stat st;
 
@@ -328,7 +329,7 @@ cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir, char 
 
 	c->stop_s = NAN;
 	c->huge_pages_need = -1;
-	c->dir = psprintf("%s/clusters/%s", results_dir, v->name);
+	c->dir = psprintf("%s/clusters/%s", results_dir, dirname ? dirname : v->name);
 	/*
 	 * A cluster below a directory of the server account (the PGO training
 	 * cluster, in a build of the build cache) has its directories made by

@@ -19,7 +19,7 @@ typedef struct Cluster
 	int			dir_how;		/* SAFE_SERVER_DIR when the server account made
 								 * its directories (safe_file.h) */
 	char	   *bindir;			/* where pgbench (and for managed, postgres) live */
-	char	   *dir;			/* managed: RESULTS/clusters/NAME */
+	char	   *dir;			/* managed: RESULTS/clusters/NAME (or an index) */
 	char	   *datadir;
 	char	   *sockdir;		/* short private path: socket names are limited */
 	char	   *logfile;
@@ -54,8 +54,13 @@ typedef struct Cluster
 	bool		(*start_server) (struct Cluster *c, char **error);
 } Cluster;
 
+/*
+ * c's cluster in RESULTS/clusters/DIRNAME (NULL: the variant's name): what
+ * its server sees of the path (its argv, data_directory, the files of its
+ * configuration) has the length of DIRNAME.
+ */
 extern bool cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir,
-							char **error);
+							const char *dirname, char **error);
 extern void cluster_prepare_shared(Cluster *c, const VariantSpec *v, Cluster *host);
 extern Cluster *cluster_server(Cluster *c);
 extern pid_t cluster_postmaster_pid(const Cluster *c);

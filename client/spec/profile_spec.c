@@ -350,34 +350,17 @@ check_sampled(const ExperimentSpec *spec)
 
 /*
  * What moves a count between servers of one binary (docs/profiles.md, what
- * moves the count): each start's addresses, and each server's data
- * directory, named after its variant: a path of another length moves its
- * processes' heap, and with it the paths string functions take.  Said,
- * not refused: the effect is a few hundredths of a per cent.
+ * moves the count): each start's addresses.  Said, not refused: the effect
+ * is a few hundredths of a per cent.  (The variants' names do not reach
+ * the servers: their clusters are named by index, setup.c.)
  */
 static void
 warn_counted_layout(const ExperimentSpec *spec)
 {
-	const char *first = NULL;
 	int			servers = 0;
-	bool		warned = false;
 
 	for (int i = 0; i < spec->nvariants; i++)
-	{
-		const VariantSpec *v = &spec->variants[i];
-
-		if (v->cluster)
-			continue;
-		servers++;
-		if (first == NULL)
-			first = v->name;
-		else if (strlen(v->name) != strlen(first) && !warned)
-			log_warningf("profile = counted: variants \"%s\" and \"%s\" have servers of their own and names of "
-						   "different lengths; their data directories' paths move the servers' heaps, and with "
-						   "them instructions per transaction by a few hundredths of a per cent: name them alike (A, B)",
-						   first, v->name);
-		warned |= strlen(v->name) != strlen(first);
-	}
+		servers += spec->variants[i].cluster == NULL;
 	if (servers > 1 && spec->quiet.aslr)
 		log_warningf("profile = counted with servers of their own and aslr = on: every start has other addresses, "
 					   "which move instructions per transaction by a few hundredths of a per cent; set aslr = off");

@@ -64,7 +64,7 @@ my ($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-t', '25', '-r', 
 is($rc, 0, 'a counted experiment completes') or diag "$out\n$err";
 like($out, qr/^restarting the server of variant A under valgrind \(callgrind\)$/m, 'A restarts under valgrind');
 unlike($out, qr/restarting the server of variant slow/, 'slow has no server of its own');
-like(slurp_file("$dir/clusters/A/server.log"), qr/starting the server under callgrind/, 'the server log says so');
+like(slurp_file("$dir/clusters/00/server.log"), qr/starting the server under callgrind/, 'the server log says so');
 
 my @runs = read_runs($dir);
 is(scalar(grep { $_->{status} eq 'ok' && $_->{reason} eq '' } @runs), 20, 'all 20 runs ok, none without its profile');
@@ -146,7 +146,7 @@ like(slurp_file("$dir/report.md"), qr/^inject_delay_before_commit \+\d+ of \+\d+
 # the callgrind files are read and removed; those the server's processes
 # wrote as it stopped stay (over 60 backends ran), with the parts of the
 # runner's connection since the last run (a part per statement)
-opendir my $d, "$dir/clusters/A/callgrind" or die;
+opendir my $d, "$dir/clusters/00/callgrind" or die;
 my %left = map { /^callgrind\.out\.(\d+)/ ? ($1 => 1) : () } readdir $d;
 closedir $d;
 cmp_ok(scalar keys %left, '<=', 15, 'the runs\' files are gone: those of ' . scalar(keys %left) . ' processes left');

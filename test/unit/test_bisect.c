@@ -17,6 +17,11 @@
  *	  and every stop has its CI wholly on one side of the halfway point,
  *	  where the ordinary looks (against 1, with a noise band) stop with it
  *	  across; and bisect_side_answer() maps the side to same or differs.
+ *	  By counted instructions (a fixed number of rounds), a middle step's
+ *	  CI against the halfway point (bisect_counted_side_answer()): a state
+ *	  that differs from its end only in layout (0.1%, beyond the ±0.05%
+ *	  threshold around the good end) is placed on its end's side, and a
+ *	  state on the halfway point on each side at most alpha/2.
  *
  *	  Tolerances (the project's rule: a check of simulated data fails by
  *	  chance at most once in 1,000 runs, whatever the seed): a rate's bound
@@ -305,6 +310,98 @@ test_side_answer(void)
 	   "undecided, or without figures: undecided");
 }
 
+/*
+ * By counted instructions, a fixed design (COUNTED_ROUNDS paired rounds,
+ * their log ratio's sd COUNTED_NOISE, as counted A/As read on one server):
+ * a series whose bad end counts +0.5%, and middle states that differ from
+ * their end only in where code and data lie (COUNTED_LAYOUT, the +0.1% a
+ * state of comments and one string read).
+ */
+#define COUNTED_ROUNDS 8
+#define COUNTED_NOISE 0.0002
+#define COUNTED_BAD 1.005
+#define COUNTED_LAYOUT 0.001
+
+static void
+counted_step(double ratio, StatsComparison *cmp)
+{
+	double		a[COUNTED_ROUNDS],
+				b[COUNTED_ROUNDS];
+	int			round[COUNTED_ROUNDS];
+	StatsOptions opt;
+
+	stats_default_options(&opt);
+	opt.higher_is_better = false;
+	opt.noise = 0.0005;
+	for (int i = 0; i < COUNTED_ROUNDS; i++)
+	{
+		double		keys = 0.001 * rng_normal();	/* each round's keys, both sides */
+
+		a[i] = 100000.0 * exp(keys + COUNTED_NOISE / sqrt(2.0) * rng_normal());
+		b[i] = 100000.0 * ratio * exp(keys + COUNTED_NOISE / sqrt(2.0) * rng_normal());
+		round[i] = i + 1;
+	}
+	stats_compare_units(a, round, NULL, COUNTED_ROUNDS, b, round, NULL, COUNTED_ROUNDS,
+						STATS_UNIT_ROUND, &opt, cmp);
+}
+
+static void
+test_counted_side_answer(int n)
+{
+	double		truth[3] = {COUNTED_LAYOUT + 1, COUNTED_BAD - COUNTED_LAYOUT, sqrt(COUNTED_BAD)};
+	const char *name[3] = {"like the good end, its layout +0.1%", "like the bad end, its layout -0.1%",
+	"on the halfway point"};
+	BisectAnswer right[2] = {BISECT_SAME, BISECT_DIFFERS};
+
+	ok(bisect_counted_side_answer(1.001, 1.0008, 1.0012, 1.005) == BISECT_SAME &&
+	   bisect_counted_side_answer(1.004, 1.0035, 1.0045, 1.005) == BISECT_DIFFERS &&
+	   bisect_counted_side_answer(0.996, 0.9955, 0.9965, 0.995) == BISECT_DIFFERS &&
+	   bisect_counted_side_answer(0.999, 0.9985, 0.9995, 0.995) == BISECT_SAME,
+	   "counted: a CI wholly on one side of the halfway point answers its side, either way");
+	ok(bisect_counted_side_answer(1.0025, 1.002, 1.003, 1.005) == BISECT_UNDECIDED &&
+	   bisect_counted_side_answer(1.001, NAN, 1.0012, 1.005) == BISECT_UNDECIDED &&
+	   bisect_counted_side_answer(1.001, 1.0008, 1.0012, NAN) == BISECT_UNDECIDED &&
+	   bisect_counted_side_answer(1.001, 1.0008, 1.0012, 1.0) == BISECT_UNDECIDED,
+	   "counted: a CI across the halfway point, or without figures: undecided");
+	for (int t = 0; t < 3; t++)
+	{
+		int			wrong = 0,
+					undecided = 0,
+					same = 0,
+					differs = 0,
+					threshold_same = 0;
+
+		for (int i = 0; i < n; i++)
+		{
+			StatsComparison cmp;
+			BisectAnswer a;
+
+			counted_step(truth[t], &cmp);
+			a = bisect_counted_side_answer(cmp.estimate, cmp.ci_low, cmp.ci_high, COUNTED_BAD);
+			undecided += a == BISECT_UNDECIDED;
+			same += a == BISECT_SAME;
+			differs += a == BISECT_DIFFERS;
+			wrong += t < 2 && a != right[t] && a != BISECT_UNDECIDED;
+			/* the rule it replaces: same when the CI lies inside ±0.05% */
+			threshold_same += cmp.ci_low > 1 / 1.0005 && cmp.ci_high < 1.0005;
+		}
+		if (t < 2)
+		{
+			ok((double) wrong / n <= 0.025 + mc_tolerance(0.025, n) &&
+			   (double) undecided / n <= 0.05 + mc_tolerance(0.05, n),
+			   "counted, a state %s: wrong %.2f%%, undecided %.2f%% of %d steps (at most %.2f%%, %.2f%%); "
+			   "same within +-0.05%% of the good end in %.2f%%", name[t], 100.0 * wrong / n,
+			   100.0 * undecided / n, n, 100 * (0.025 + mc_tolerance(0.025, n)),
+			   100 * (0.05 + mc_tolerance(0.05, n)), 100.0 * threshold_same / n);
+		}
+		else
+			ok((double) same / n <= 0.025 + mc_tolerance(0.025, n) &&
+			   (double) differs / n <= 0.025 + mc_tolerance(0.025, n),
+			   "counted, a state %s: same %.2f%%, differs %.2f%% of %d steps (each at most %.2f%%)",
+			   name[t], 100.0 * same / n, 100.0 * differs / n, n, 100 * (0.025 + mc_tolerance(0.025, n)));
+	}
+}
+
 int
 main(void)
 {
@@ -321,6 +418,7 @@ main(void)
 		rng_seed(2026);
 		test_middle_on_halfway(&m, n);
 		test_middle_ends(&m, n);
+		test_counted_side_answer(n);
 	}
 	return done_testing();
 }
