@@ -174,9 +174,10 @@ foreach my $clients (1, 2)
 		  . "FROM pgbench_ext.farm_compare('$two_machines', 'base', 'patch', 'default', $clients)");
 	my ($est, $lo, $hi, $verdict, $units, $unit, $nmachines) = split /\|/, $row;
 	my $pct = sub { sprintf('%+.2f%%', 100 * ($_[0] - 1)) };
-	# SQL names a verdict short of the threshold without its figure, the
-	# client's words with it (the noise threshold, 1% here)
+	# SQL names its verdicts without figures, the client's words with them:
+	# the noise threshold (1% here), the MDE beside no change
 	$verdict =~ s/the threshold/1%/;
+	$line =~ s/~ no change \(MDE [^)]*\)/no change/;
 	my $sql = sprintf('%s [%s, %s]  %s  (%d %ss)', $pct->($est), $pct->($lo), $pct->($hi), $verdict, $units, $unit);
 	is($sql, $line, "farm_compare() at $clients clients gives the same figures");
 	is($nmachines, 2, '  over two machines');
