@@ -7,15 +7,4 @@
 # and what is printed otherwise.  Built against the statistics of the
 # working tree, or of git revision REV (e.g. main: the figures before a
 # change).  SIMS pilots a cell (default 2000).  Prints one line per cell.
-set -e
-cd "$(dirname "$0")/.."
-dir=$(mktemp -d /tmp/design_promise.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
-if [ -n "$1" ]; then
-	git archive "$1" common | tar -x -C "$dir"
-	src="$dir/common"
-else
-	src=common
-fi
-${CC:-cc} -O2 -I"$src" -Itest/unit -o "$dir/design_promise" bench/design_promise.c "$src"/*.c -lm
-"$dir/design_promise" "${SIMS:-2000}"
+exec "$(dirname "$0")/stats_sim.sh" design_promise 2000 "$@"

@@ -13,13 +13,12 @@
 use strict;
 use warnings;
 
-use File::Temp;
-use JSON::PP;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
 use ReportFixture;
+use BrowserProbe;
 
 # make test installs the browser beside the other tests: wait for it
 my $install_failed = wait_for_install();
@@ -65,28 +64,9 @@ EOF
 sub browse
 {
 	my ($dir) = @_;
-	my $html = slurp_file("$dir/report.html");
-	$html =~ s/<head>/<head>$probe_head/ or die "no <head> in $dir/report.html";
-	$html =~ s/<\/body>/$probe_body<\/body>/ or die "no </body> in $dir/report.html";
-	my $page = "$dir/probe.html";
-	open my $f, '>', $page or die "$page: $!";
-	print $f $html;
-	close $f;
-	my $profile = File::Temp->newdir("$base/chromium-XXXX");
-	my ($dom, $log) = ('', '');
-	local $ENV{HOME} = "$profile";
-	IPC::Run::run(
-		[ $chromium, '--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars',
-		  "--user-data-dir=$profile", "--window-size=$screen_w,1000", '--enable-logging=stderr',
-		  '--v=0', '--dump-dom', "file://$page" ],
-		'<', \undef, '>', \$dom, '2>', \$log, IPC::Run::timeout(120));
-	my ($json) = $dom =~ /<pre id="probe-result">(.*?)<\/pre>/s;
-	return (undef, $log) unless defined $json;
-	# --dump-dom serializes the text with &, < and > as entities
-	$json =~ s/&lt;/</g;
-	$json =~ s/&gt;/>/g;
-	$json =~ s/&amp;/&/g;
-	return (decode_json($json), $log);
+	return browse_with_probe(chromium => $chromium, page => "$dir/report.html",
+		copy => "$dir/probe.html", head => $probe_head, body => $probe_body,
+		tmp => $base, width => $screen_w);
 }
 
 sub check_page

@@ -10,13 +10,12 @@
 use strict;
 use warnings;
 
-use File::Temp;
-use JSON::PP;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
 use ReportFixture;
+use BrowserProbe;
 
 my $install_failed = wait_for_install();
 my ($chromium) = grep { -x } map { "$_/chromium" } split /:/, $ENV{PATH};
@@ -65,28 +64,11 @@ EOF
 sub browse
 {
 	my ($page) = @_;
-	my $html = slurp_file($page);
-	$html =~ s/<head>/<head>$probe_head/ or die "no <head> in $page";
-	$html =~ s/<\/body>/$probe_body<\/body>/ or die "no </body> in $page";
 	(my $copy = $page) =~ s/\.html$/-probe.html/;
-	open my $f, '>', $copy or die "$copy: $!";
-	print $f $html;
-	close $f;
-	my $profile = File::Temp->newdir("$base/chromium-XXXX");
-	my ($dom, $log) = ('', '');
-	local $ENV{HOME} = "$profile";
-	IPC::Run::run(
-		[ $chromium, '--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars',
-		  "--user-data-dir=$profile", '--window-size=1400,1000', '--enable-logging=stderr',
-		  '--v=0', '--dump-dom', "file://$copy" ],
-		'<', \undef, '>', \$dom, '2>', \$log, IPC::Run::timeout(120));
+	my @result = browse_with_probe(chromium => $chromium, page => $page, copy => $copy,
+		head => $probe_head, body => $probe_body, tmp => $base, width => 1400);
 	unlink $copy;
-	my ($json) = $dom =~ /<pre id="probe-result">(.*?)<\/pre>/s;
-	return (undef, $log) unless defined $json;
-	$json =~ s/&lt;/</g;
-	$json =~ s/&gt;/>/g;
-	$json =~ s/&amp;/&/g;
-	return (decode_json($json), $log);
+	return @result;
 }
 
 sub check_page
