@@ -15,7 +15,10 @@
 # it so when started as root, since initdb refuses root), which is not
 # root; it makes its namespaces through a user namespace that maps only
 # its own user (unshare --user --map-user --keep-caps), and sets the host
-# name there.  It skips, saying why, when unshare, setpriv or ip is missing
+# name there; a sleeping process holds each host's namespaces, and its
+# agents enter them (nsenter), so that an agent started again is on the
+# same host and may stop the server its killed predecessor left there.
+# It skips, saying why, when unshare, setpriv or ip is missing
 # or the kernel refuses such namespaces (a container's seccomp, a
 # user.max_user_namespaces of 0).  Each agent's network namespace holds
 # its own loopback only: it cannot reach the database over TCP, nor the
@@ -120,20 +123,40 @@ sub submit
 	is($rc, 0, "submit for $machines") or diag $err;
 }
 
+# A host: a process that holds its namespaces (sleeping) as long as the
+# test runs, so that an agent killed and started again is on the same host,
+# and sees the processes the first one left there as its own.
+my %host;
+sub host_pid
+{
+	my ($name) = @_;
+	$host{$name} //= IPC::Run::start([ host_argv($name, 'sleep', 'infinity') ], '<', \undef, '>', \my $o, '2>', \my $e);
+	ok(wait_until(10, sub {
+		my $n = '';
+		IPC::Run::run([ 'nsenter', '-t', $host{$name}{KIDS}[0]{PID}, '-U', '-u', '--preserve-credentials', 'hostname' ],
+			'<', \undef, '>', \$n, '2>', \my $e);
+		$n eq "$name\n" || undef; }), "host $name is up") if !$host{"$name up"}++;
+	return $host{$name}{KIDS}[0]{PID};
+}
+END { local $?; $_->kill_kill for grep { ref } values %host; }
+
 # an agent on host NAME: looping (or --once), polling every second, taking
 # over a job whose heartbeat is 2 s old
 sub start_agent
 {
 	my ($name, @opts) = @_;
 	my %h = (out => '', err => '');
+	my $pid = host_pid($name);
 	# a host of its own: its own noise history, and not the test's initdb
 	# cache, whose directories above are root's, which a user namespace
 	# shows as "nobody"'s (the client refuses such a cache)
 	local $ENV{PGBENCH_EXT_STATE_DIR} = "$base/home-$name";
 	delete local $ENV{PGBENCH_EXT_INITDB_CACHE};
 	$h{run} = IPC::Run::start(
-		[ host_argv($name, client(), 'agent', '--poll', '1', '--timeout', '2',
-			'--state-dir', "$base/state-$name", @opts, $as{run}) ],
+		[ 'nsenter', '-t', $pid, '-U', '-u', '-n', '--preserve-credentials', '--',
+			'setpriv', '--inh-caps=-all', '--ambient-caps=-all', '--',
+			client(), 'agent', '--poll', '1', '--timeout', '2',
+			'--state-dir', "$base/state-$name", @opts, $as{run} ],
 		'<', \undef, '>', \$h{out}, '2>', \$h{err});
 	return \%h;
 }
@@ -193,6 +216,8 @@ $a2->{run}->finish;
 is($? >> 8, 0, 'agent A started again finishes job 6') or diag "$a2->{out}\n$a2->{err}";
 like($a2->{out}, qr/^job 6: .*long\.ini \(attempt 2\)$/m, 'as its second attempt');
 like($a2->{out}, qr/^job 6: resuming attempt 1 of this host in /m, 'resumed from the first attempt\'s directory');
+like($a2->{out}, qr/stopping its server \(pid \d+\), left running by a pgbench_ext that ended without stopping it/,
+	'the server the killed agent left on its host stopped first');
 my $eid = $sql_of->("SELECT experiment_id FROM pgbench_ext.jobs WHERE job_id = 6 AND state = 'done'");
 ok($eid, 'job 6 is done');
 is($sql_of->('SELECT string_agg(run_id::text, \',\' ORDER BY run_id) FROM pgbench_ext.runs WHERE experiment_id = ' . ($eid || 0)),
@@ -212,7 +237,7 @@ submit('host-a', $small);                       # 7
 submit('any', $small);                          # 8
 my $mark = q{<b id="x">&'"};
 my ($stdout, $stderr) = ('', '');
-$node->psql($db, "INSERT INTO pgbench_ext.agents (fingerprint, hostname, facts) VALUES ('0123456789abcdef', 'm$mark', '{}')",
+$node->psql($db, "INSERT INTO pgbench_ext.agents (fingerprint, hostname, facts) VALUES ('0123456789abcdef', \$m\$m$mark\$m\$, '{}')",
 	stdout => \$stdout, stderr => \$stderr, extra_params => [ '-U', 'farm_run' ]);
 is($stderr, '', 'a runner\'s role registers a host name that is markup');
 my ($rc, $out, $err) = run_client('history', '-o', "$base/pages", $as{read});
