@@ -2,8 +2,8 @@
 # headless Chromium as a reader opens it, with a probe script added to a
 # copy of it: script errors, console messages, resources loaded, elements
 # a name could have made, SVGs rendered and titled, links inside the page
-# that find no element.  Used by 057 (pages of directories) and 143 (the
-# farm's index from the database, its queues).
+# that find no element, as 057 checks the pages of directories.  Used by
+# 143 (the farm's index from the database, its queues).
 package PageProbe;
 
 use strict;
