@@ -284,9 +284,12 @@ print_history(const FarmPoint *pts, int n, const StatsChangePoint *cp, int k,
 			   o->change.alpha, o->change.permutations, o->change.seed);
 }
 
-/* The points of every history in the results database; exits on an error */
+/*
+ * The points of every history in the results database, and with -o its
+ * queue (*queue); exits on an error
+ */
 static FarmPoint *
-database_points(const HistoryOptions *o, int *n, char **source)
+database_points(const HistoryOptions *o, int *n, char **source, FarmQueue **queue)
 {
 	PGconn	   *conn = connect_checked(&o->conn);
 	char	   *error = NULL;
@@ -300,6 +303,8 @@ database_points(const HistoryOptions *o, int *n, char **source)
 	}
 	*source = psprintf("%d imported experiment%s of the database %s", *n, *n == 1 ? "" : "s",
 					   PQdb(conn));
+	if (o->output != NULL)
+		*queue = farm_db_queue(conn);
 	PQfinish(conn);
 	return pts;
 }
@@ -445,7 +450,8 @@ attach_bisects(FarmHistory *h, int nh, const HistoryOptions *o)
  * and the pages over them.
  */
 static bool
-write_output(FarmHistory *h, int nh, const char *source, const HistoryOptions *o)
+write_output(FarmHistory *h, int nh, const char *source, const FarmQueue *queue,
+			 const HistoryOptions *o)
 {
 	char	   *note = NULL;
 
@@ -470,7 +476,7 @@ write_output(FarmHistory *h, int nh, const char *source, const HistoryOptions *o
 	}
 	if (nh == 0 || h[0].n == 0)
 		return true;			/* no point, no page */
-	if (!farm_write_pages(o->output, h, nh, &o->change, source, &note))
+	if (!farm_write_pages(o->output, h, nh, &o->change, source, queue, &note))
 	{
 		log_error_text(note);
 		return false;
@@ -493,10 +499,11 @@ cmd_history(int argc, char **argv)
 	int			n = 0,
 				nh;
 	char	   *source;
+	FarmQueue  *queue = NULL;	/* from the database only */
 
 	parse_history_options(argc, argv, &o);
 	if (o.database)
-		pts = database_points(&o, &n, &source);
+		pts = database_points(&o, &n, &source, &queue);
 	else
 	{
 		pts = pg_malloc0(sizeof(FarmPoint) * (argc - optind));
@@ -530,7 +537,7 @@ cmd_history(int argc, char **argv)
 				   escape_text(h[g].what, ESCAPE_TERMINAL));
 		print_history(h[g].pts, h[g].n, h[g].cp, h[g].k, &o);
 	}
-	if (o.output != NULL && !write_output(h, nh, source, &o))
+	if (o.output != NULL && !write_output(h, nh, source, queue, &o))
 		return EXIT_RUNTIME_ERROR;
 	return 0;
 }

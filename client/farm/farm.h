@@ -65,6 +65,31 @@ typedef struct FarmHistory
 	char	   *plot_note;		/* why there is no plot, or NULL */
 } FarmHistory;
 
+/*
+ * One agent's queue as the farm's index shows it: the jobs queued that it
+ * may take, and those it took last by their state.
+ */
+typedef struct FarmAgentQueue
+{
+	char	   *fingerprint;	/* its machine's, as it registered */
+	char	   *hostname;
+	char	  **fingerprints;	/* that one and its results' */
+	int			nfp;
+	int			queued;			/* queued for any, its host name or fingerprints */
+	int			running;
+	int			done;
+	int			failed;
+} FarmAgentQueue;
+
+/* The queues of the results database: NULL where pages come from directories */
+typedef struct FarmQueue
+{
+	FarmAgentQueue *agents;
+	int			n;
+	int			unclaimed;		/* queued jobs no registered agent may take */
+	char	   *error;			/* why the queue could not be read, or NULL */
+} FarmQueue;
+
 /* farm_machine.c */
 extern json_t *farm_machine_json(void);
 extern FarmMachine farm_machine_of(json_t *experiment);
@@ -81,10 +106,11 @@ extern bool farm_write_history(const char *dir, const FarmPoint *pts, int n,
 /* farm_history_db.c */
 extern FarmPoint *farm_db_points(PGconn *conn, const char *variant, const char *script,
 								 int clients, int *n, char **error);
+extern FarmQueue *farm_db_queue(PGconn *conn);
 
 /* farm_html.c */
 extern bool farm_write_pages(const char *out, const FarmHistory *h, int nh,
 							 const StatsChangeOptions *change, const char *source,
-							 char **error);
+							 const FarmQueue *queue, char **error);
 
 #endif							/* PGBENCH_EXT_FARM_H */

@@ -4,7 +4,7 @@
  *		The points of "pgbench_ext history" from the results database:
  *		every imported signature on every machine that ran it, through the
  *		SQL function history(), so that the database gives the points the
- *		directories give.
+ *		directories give; and the queue of each agent, for the farm's index.
  *
  * The cell of a signature is the one asked for (--variant, --script,
  * --clients), else that of its first imported experiment (in the order
@@ -53,6 +53,34 @@ static const char *const points_sql =
 "WHERE c.variant IS NOT NULL AND c.script IS NOT NULL AND c.clients IS NOT NULL\n"
 "ORDER BY min(h.written_at) OVER (PARTITION BY c.signature, p.fingerprint),\n"
 "         c.signature, p.fingerprint, h.point";
+
+/*
+ * Per agent, in the order registered: its fingerprints (its machine's and
+ * its results'), the queued jobs it may take (as take_job() chooses them),
+ * and the jobs it took last by their state.  Then the queued jobs that no
+ * registered agent may take.  A reader needs SELECT on agents and jobs
+ * (docs/farm.md, "Roles").
+ */
+static const char *const queue_sql =
+"SELECT a.fingerprint, a.hostname, array_to_string(a.result_fingerprints, ' '),\n"
+"       (SELECT count(*) FROM pgbench_ext.jobs q\n"
+"        WHERE q.state = 'queued'\n"
+"          AND (q.machines IN ('any', a.hostname, a.fingerprint)\n"
+"               OR q.machines = ANY (a.result_fingerprints))),\n"
+"       count(j.job_id) FILTER (WHERE j.state = 'running'),\n"
+"       count(j.job_id) FILTER (WHERE j.state = 'done'),\n"
+"       count(j.job_id) FILTER (WHERE j.state = 'failed')\n"
+"FROM pgbench_ext.agents a\n"
+"LEFT JOIN pgbench_ext.jobs j ON j.agent = a.fingerprint\n"
+"GROUP BY a.fingerprint\n"
+"ORDER BY a.registered_at, a.fingerprint";
+
+static const char *const unclaimed_sql =
+"SELECT count(*) FROM pgbench_ext.jobs q\n"
+"WHERE q.state = 'queued'\n"
+"  AND NOT EXISTS (SELECT FROM pgbench_ext.agents a\n"
+"                  WHERE q.machines IN ('any', a.hostname, a.fingerprint)\n"
+"                     OR q.machines = ANY (a.result_fingerprints))";
 
 /* 16 lower-case hex digits, as import computes them */
 static bool
@@ -121,4 +149,64 @@ farm_db_points(PGconn *conn, const char *variant, const char *script, int client
 	}
 	PQclear(res);
 	return pts;
+}
+
+/* An agent's fingerprints: its machine's, then those of its results */
+static void
+agent_fingerprints(FarmAgentQueue *a, const char *results)
+{
+	char	   *list = pg_strdup(results);
+	char	   *save = NULL;
+
+	a->fingerprints = pg_malloc(sizeof(char *) * (strlen(results) / 2 + 2));
+	a->fingerprints[a->nfp++] = a->fingerprint;
+	for (char *tok = strtok_r(list, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save))
+		a->fingerprints[a->nfp++] = tok;
+}
+
+/*
+ * The queues of the agents the database knows.  A database that has no
+ * queue (an extension before 1.1.0) or a role that may not read it gives
+ * a queue with its error, said on the page, not a failure: the histories
+ * are still worth their pages.
+ */
+FarmQueue *
+farm_db_queue(PGconn *conn)
+{
+	FarmQueue  *q = pg_malloc0(sizeof(FarmQueue));
+	PGresult   *res = PQexec(conn, queue_sql);
+
+	if (PQresultStatus(res) == PGRES_TUPLES_OK)
+	{
+		q->agents = pg_malloc0(sizeof(FarmAgentQueue) * (PQntuples(res) + 1));
+		for (int i = 0; i < PQntuples(res); i++)
+		{
+			FarmAgentQueue *a = &q->agents[q->n++];
+
+			a->fingerprint = pg_strdup(PQgetvalue(res, i, 0));
+			a->hostname = pg_strdup(PQgetvalue(res, i, 1));
+			agent_fingerprints(a, PQgetvalue(res, i, 2));
+			a->queued = atoi(PQgetvalue(res, i, 3));
+			a->running = atoi(PQgetvalue(res, i, 4));
+			a->done = atoi(PQgetvalue(res, i, 5));
+			a->failed = atoi(PQgetvalue(res, i, 6));
+		}
+		PQclear(res);
+		res = PQexec(conn, unclaimed_sql);
+	}
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+	{
+		char	   *msg = pg_strdup(PQerrorMessage(conn));
+		size_t		len = strlen(msg);
+
+		while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
+			msg[--len] = '\0';
+		q->error = escape_text(msg, ESCAPE_TERMINAL);
+		q->n = 0;
+		log_warningf("the queue is not on the pages: could not read it: %s", q->error);
+	}
+	else
+		q->unclaimed = atoi(PQgetvalue(res, 0, 0));
+	PQclear(res);
+	return q;
 }

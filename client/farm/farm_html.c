@@ -6,7 +6,8 @@
  *		its change points (each with its bisect's answer where one was
  *		given) and its points (each linked to its results directory's
  *		report); and DIR/index.html, the farm at a glance: its machines,
- *		its histories and their latest change points.
+ *		their queues (from the results database), its histories and their
+ *		latest change points.
  *
  * Every name on these pages (results directories, host names, variants,
  * dates, a bisect's patch names) is read from results that may be anyone's:
@@ -285,6 +286,46 @@ change_summary(const FarmHistory *h, const StatsChangePoint *c)
 					h->pts[c->index].written_at);
 }
 
+/*
+ * The latest change point of the histories of any of the fingerprints fps
+ * (by the date of its first point), or NULL; *at its history.
+ */
+static const StatsChangePoint *
+latest_of(const FarmHistory *h, int nh, char *const *fps, int nfp, int *at)
+{
+	const StatsChangePoint *latest = NULL;
+
+	for (int j = 0; j < nh; j++)
+	{
+		const StatsChangePoint *c;
+		bool		mine = false;
+
+		for (int f = 0; f < nfp && !mine; f++)
+			mine = strcmp(h[j].pts[0].machine.fingerprint, fps[f]) == 0;
+		if (!mine || (c = latest_change(&h[j])) == NULL)
+			continue;
+		if (latest == NULL ||
+			strcmp(h[j].pts[c->index].written_at, h[*at].pts[latest->index].written_at) >= 0)
+		{
+			latest = c;
+			*at = j;
+		}
+	}
+	return latest;
+}
+
+/* A cell of the latest change point of history at, linked to its page */
+static void
+latest_cell(Doc *d, const char *out_real, const FarmHistory *h, int at,
+			const StatsChangePoint *latest)
+{
+	if (latest == NULL)
+		cell(d->out, "none", NULL);
+	else
+		cell(d->out, psprintf("%s: %s", h[at].pts[0].signature, change_summary(&h[at], latest)),
+			 link_to(out_real, h[at].dir, HISTORY_PAGE));
+}
+
 /* The index's machines: one row per fingerprint, in the order first seen. */
 static void
 machine_table(Doc *d, const char *out_real, const FarmHistory *h, int nh)
@@ -301,7 +342,7 @@ machine_table(Doc *d, const char *out_real, const FarmHistory *h, int nh)
 		int			experiments = 0,
 					histories = 0,
 					at = -1;
-		const StatsChangePoint *latest = NULL;
+		const StatsChangePoint *latest;
 		bool		seen = false;
 
 		for (int j = 0; j < i && !seen; j++)
@@ -310,33 +351,75 @@ machine_table(Doc *d, const char *out_real, const FarmHistory *h, int nh)
 			continue;
 		for (int j = i; j < nh; j++)
 		{
-			const StatsChangePoint *c;
-
 			if (strcmp(h[j].pts[0].machine.fingerprint, m->fingerprint) != 0)
 				continue;
 			experiments += h[j].n;
 			histories++;
-			c = latest_change(&h[j]);
-			if (c != NULL && (latest == NULL ||
-							  strcmp(h[j].pts[c->index].written_at, h[at].pts[latest->index].written_at) >= 0))
-			{
-				latest = c;
-				at = j;
-			}
 		}
 		row_begin(d->out, NULL);
 		cell(d->out, m->fingerprint, NULL);
 		cell(d->out, m->hostname ? m->hostname : "", NULL);
 		cell(d->out, psprintf("%d", experiments), NULL);
 		cell(d->out, psprintf("%d", histories), NULL);
-		if (latest == NULL)
-			cell(d->out, "none", NULL);
-		else
-			cell(d->out, psprintf("%s: %s", h[at].pts[0].signature, change_summary(&h[at], latest)),
-				 link_to(out_real, h[at].dir, HISTORY_PAGE));
+		latest = latest_of(h, nh, &m->fingerprint, 1, &at);
+		latest_cell(d, out_real, h, at, latest);
 		fprintf(d->out, "</tr>\n");
 	}
 	doc_table_end(d);
+}
+
+/*
+ * The index's queues: one row per agent of the results database, with the
+ * latest change point of the histories of its machine and its results.
+ */
+static void
+queue_table(Doc *d, const char *out_real, const FarmHistory *h, int nh, const FarmQueue *q)
+{
+	static const char *const headers[] = {
+		"host name", "fingerprint", "queued for it", "running", "done", "failed",
+		"latest change point"
+	};
+
+	doc_heading(d, 2, "Queues");
+	if (q == NULL)
+	{
+		doc_para(d, "No queue to show: these pages are of results directories; the queue is in "
+				 "the results database (history CONNINFO -o).");
+		return;
+	}
+	if (q->error != NULL)
+	{
+		doc_para(d, "The queue could not be read: %s", q->error);
+		return;
+	}
+	if (q->n == 0)
+		doc_para(d, "No agent has registered with the database.");
+	else
+	{
+		doc_para(d, "Each agent: the jobs queued that it may take (for any machine, its host name "
+				 "or its fingerprints), and the jobs it took last by their state.");
+		doc_table_begin(d, lengthof(headers), headers);
+		for (int i = 0; i < q->n; i++)
+		{
+			const FarmAgentQueue *a = &q->agents[i];
+			int			at = -1;
+			const StatsChangePoint *latest = latest_of(h, nh, a->fingerprints, a->nfp, &at);
+
+			row_begin(d->out, NULL);
+			cell(d->out, a->hostname, NULL);
+			cell(d->out, a->fingerprint, NULL);
+			cell(d->out, psprintf("%d", a->queued), NULL);
+			cell(d->out, psprintf("%d", a->running), NULL);
+			cell(d->out, psprintf("%d", a->done), NULL);
+			cell(d->out, psprintf("%d", a->failed), NULL);
+			latest_cell(d, out_real, h, at, latest);
+			fprintf(d->out, "</tr>\n");
+		}
+		doc_table_end(d);
+	}
+	if (q->unclaimed > 0)
+		doc_para(d, "%d queued job%s for machines no agent has registered as.", q->unclaimed,
+				 q->unclaimed == 1 ? " is" : "s are");
 }
 
 /* The index's histories: one row each, linked to its page. */
@@ -370,11 +453,13 @@ history_table(Doc *d, const char *out_real, const FarmHistory *h, int nh)
 /*
  * Each history's page into its directory (made already, with its plot),
  * then out/index.html over them all.  source says where the points came
- * from ("12 results directories", "the database ..."), for the index.
+ * from ("12 results directories", "the database ..."), for the index;
+ * queue is the database's queue, NULL from directories.
  */
 bool
 farm_write_pages(const char *out, const FarmHistory *h, int nh,
-				 const StatsChangeOptions *change, const char *source, char **error)
+				 const StatsChangeOptions *change, const char *source,
+				 const FarmQueue *queue, char **error)
 {
 	char	   *out_real;
 	FILE	   *f;
@@ -398,6 +483,7 @@ farm_write_pages(const char *out, const FarmHistory *h, int nh,
 	doc_para(&d, "%d histor%s (an experiment's signature on one machine) from %s; "
 			 "change points at alpha %g.", nh, nh == 1 ? "y" : "ies", source, change->alpha);
 	machine_table(&d, out_real, h, nh);
+	queue_table(&d, out_real, h, nh, queue);
 	history_table(&d, out_real, h, nh);
 	doc_end(&d);
 	free(out_real);

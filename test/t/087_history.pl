@@ -194,6 +194,8 @@ my $index = slurp_file("$pages/index.html");
 like($index, qr{<tr><td>[0-9a-f]{16}</td><td>fixture</td><td>20</td><td>1</td><td><a href="[0-9a-f]{16}-[0-9a-f]{16}/history\.html">[0-9a-f]{16}: \+5\.\d\d% \[[^]]+\] before point 12, 2026-01-12T00:00:00Z</a></td></tr>},
 	'index.html: the machine, its experiments and histories, its latest change point') or diag $index;
 like($index, qr{<td>none</td></tr>}, 'index.html: a machine without a change point');
+like($index, qr{Queues</h2>\s*<p>No queue to show: these pages are of results directories},
+	'index.html: no queue from directories, and where one is');
 
 # --bisect must name a point; a point that is not after a change is a warning
 ($rc, $out, $err) = run_client('history', '--bisect', "$base/nowhere=$bisect", @dirs);
