@@ -2,19 +2,16 @@
 # headless Chromium as a reader opens it, with a probe script added to a
 # copy of it: script errors, console messages, resources loaded, elements
 # a name could have made, SVGs rendered and titled, links inside the page
-# that find no element, as 057 checks the pages of directories.  Used by
-# 143 (the farm's index from the database, its queues).
+# that find no element.  Used by 057 (the pages of directories) and 143
+# (the farm's index from the database, its queues).
 package PageProbe;
 
 use strict;
 use warnings;
 
-use File::Temp;
-use IPC::Run;
-use JSON::PP;
-use PostgreSQL::Test::Utils;
 use Test::More;
 
+use BrowserProbe;
 use PgbenchExtTest;
 
 # chromium() -> its path, after what make test installs in the background;
@@ -70,28 +67,11 @@ EOF
 sub browse
 {
 	my ($page, $chromium, $base) = @_;
-	my $html = slurp_file($page);
-	$html =~ s/<head>/<head>$probe_head/ or die "no <head> in $page";
-	$html =~ s/<\/body>/$probe_body<\/body>/ or die "no </body> in $page";
 	(my $copy = $page) =~ s/\.html$/-probe.html/;
-	open my $f, '>', $copy or die "$copy: $!";
-	print $f $html;
-	close $f;
-	my $profile = File::Temp->newdir("$base/chromium-XXXX");
-	my ($dom, $log) = ('', '');
-	local $ENV{HOME} = "$profile";
-	IPC::Run::run(
-		[ $chromium, '--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars',
-		  "--user-data-dir=$profile", '--window-size=1400,1000', '--enable-logging=stderr',
-		  '--v=0', '--dump-dom', "file://$copy" ],
-		'<', \undef, '>', \$dom, '2>', \$log, IPC::Run::timeout(120));
+	my @result = browse_with_probe(chromium => $chromium, page => $page, copy => $copy,
+		head => $probe_head, body => $probe_body, tmp => $base, width => 1400);
 	unlink $copy;
-	my ($json) = $dom =~ /<pre id="probe-result">(.*?)<\/pre>/s;
-	return (undef, $log) unless defined $json;
-	$json =~ s/&lt;/</g;
-	$json =~ s/&gt;/>/g;
-	$json =~ s/&amp;/&/g;
-	return (decode_json($json), $log);
+	return @result;
 }
 
 # check_page(PAGE, WHAT, CHROMIUM, BASE) -> what the probe found, each check a test

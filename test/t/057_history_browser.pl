@@ -15,77 +15,10 @@ use Test::More;
 
 use PgbenchExtTest;
 use ReportFixture;
-use BrowserProbe;
+use PageProbe;
 
-my $install_failed = wait_for_install();
-my ($chromium) = grep { -x } map { "$_/chromium" } split /:/, $ENV{PATH};
-ok($chromium, 'chromium is on PATH (tools/deps install brings Debian\'s chromium)')
-  or BAIL_OUT('no chromium: ' . ($install_failed // 'run tools/deps install'));
+my $chromium = PageProbe::chromium();
 my $base = PostgreSQL::Test::Utils::tempdir;
-
-# The probe: errors from the first moment; at the end of the body what the
-# page holds, written into it for --dump-dom.
-my $probe_head = <<'EOF';
-<script>window.__errors=[];window.addEventListener('error',function(e){window.__errors.push(String(e.message))});</script>
-EOF
-my $probe_body = <<'EOF';
-<script>(function(){
-var out={errors:window.__errors,unrendered:[],untitled:[],dangling:[],marks:[],dashes:0};
-var svgs=document.querySelectorAll('svg');
-out.svgs=svgs.length;
-svgs.forEach(function(s,i){
-	var r=s.getBoundingClientRect(),b={width:0,height:0};
-	try{b=s.getBBox();}catch(e){}
-	if(!(r.width>0&&r.height>0&&b.width>0&&b.height>0))out.unrendered.push(i);
-	var t=s.querySelector('title');
-	if(!t||!t.textContent.trim())out.untitled.push(i);
-	s.querySelectorAll('text').forEach(function(x){
-		var r=x.getBoundingClientRect();
-		if(/^[+-][0-9]+\.[0-9]%$/.test(x.textContent.trim())&&r.width>0&&r.height>0)out.marks.push(x.textContent.trim());
-	});
-	s.querySelectorAll('path[stroke-dasharray]').forEach(function(p){
-		var r=p.getBoundingClientRect();
-		if(r.height>0)out.dashes++;
-	});
-});
-document.querySelectorAll('a[href^="#"]').forEach(function(a){
-	if(!document.getElementById(a.getAttribute('href').substring(1)))out.dangling.push(a.getAttribute('href'));
-});
-out.links=document.querySelectorAll('a[href]').length;
-out.injected=document.querySelectorAll('b,i[id],[id="x"]').length;
-out.rows=document.querySelectorAll('tr').length;
-out.resources=performance.getEntriesByType('resource').length;
-var p=document.createElement('pre');p.id='probe-result';p.textContent=JSON.stringify(out);
-document.body.appendChild(p);
-})();</script>
-EOF
-
-# $page in Chromium (a copy beside it with the probe): what the probe found, and the log
-sub browse
-{
-	my ($page) = @_;
-	(my $copy = $page) =~ s/\.html$/-probe.html/;
-	my @result = browse_with_probe(chromium => $chromium, page => $page, copy => $copy,
-		head => $probe_head, body => $probe_body, tmp => $base, width => 1400);
-	unlink $copy;
-	return @result;
-}
-
-sub check_page
-{
-	my ($page, $what) = @_;
-	my ($p, $log) = browse($page);
-	ok($p, "$what: Chromium rendered the page and the probe ran") or return diag $log;
-	is_deeply($p->{errors}, [], "$what: no script error");
-	is_deeply([ grep { /:CONSOLE/ } split /\n/, $log ], [], "$what: nothing on the console");
-	is($p->{resources}, 0, "$what: nothing loaded: the page is self-contained");
-	is($p->{injected}, 0, "$what: no element made by a name");
-	is_deeply($p->{unrendered}, [], "$what: every SVG rendered");
-	is_deeply($p->{untitled}, [], "$what: every SVG titled");
-	is_deeply($p->{dangling}, [], "$what: every link inside the page finds its element");
-	cmp_ok($p->{links}, '>', 0, "$what: has links ($p->{links})");
-	return $p;
-}
 
 # 16 points of machine "fixture", 5% faster from point 9 on; 8 flat points
 # of a machine whose host name is markup, in directories named with markup
@@ -111,13 +44,13 @@ is($rc, 0, 'history --farm -o exits 0') or diag $err;
 my @pages = sort glob("$base/pages/*/history.html");
 is(scalar @pages, 2, 'two histories, two pages');
 
-my $p = check_page("$base/pages/index.html", 'index.html');
+my $p = PageProbe::check_page("$base/pages/index.html", 'index.html', $chromium, $base);
 cmp_ok($p->{rows}, '>=', 5, 'index.html: its tables have rows (two machines, two histories)') if $p;
 foreach my $page (@pages)
 {
 	my $stepped = slurp_file($page) =~ /fixture/;
 	my $what = $stepped ? 'the history with a step' : 'the flat history';
-	$p = check_page($page, $what) or next;
+	$p = PageProbe::check_page($page, $what, $chromium, $base) or next;
 	is($p->{svgs}, 1, "$what: its plot");
 	if ($stepped)
 	{
