@@ -51,7 +51,7 @@ is($sql->(q{SELECT count(*) FROM pgbench_ext.take_job('a1')}), 0, 'an agent aski
 # --- the points ---------------------------------------------------------
 my $step = 7;    # the first point of the slower commits
 my $n = 12;
-my @commits = map { sprintf('%040x', 0xc0ffee00 + $_) } 1 .. $n;
+my @commits = map { sprintf('%08x', 0xc0ffee00 + $_) x 5 } 1 .. $n;
 my $attempt = 0;
 my @new;
 sub take_watch
@@ -111,7 +111,7 @@ like($fails->(qq{SELECT pgbench_ext.watch_point($watch, $attempt - 1, 1, '$commi
 	qr/job $watch is no running watch job at attempt/, 'an older attempt records no point');
 $sql->(qq{UPDATE pgbench_ext.jobs SET every_commits = NULL, every = '10 minutes' WHERE job_id = $watch});
 my $e = point($n + 1);
-$sql->(qq{SELECT pgbench_ext.watch_point($watch, $attempt, $e, '${\ sprintf('%040x', 1)}')});
+$sql->(qq{SELECT pgbench_ext.watch_point($watch, $attempt, $e, '${\ ('ab' x 20)}')});
 is($sql->(qq{SELECT not_before > now() + '9 minutes'::interval FROM pgbench_ext.jobs WHERE job_id = $watch}), 't',
 	'a watch by time is next taken after its interval');
 
@@ -124,6 +124,52 @@ is($sql->(qq{SELECT count(*) FROM pgbench_ext.bisect_answer($bisect, $attempt, '
 is($sql->(q{SELECT culprit || ':' || culprit_shift_pct || ':' || culprit_ci_low || ':' || culprit_ci_high || ':' || (answered_at IS NOT NULL)
 	FROM pgbench_ext.change_points}), "$commits[$step - 1]:-20.1:-21.5:-18.7:true", 'culprit, shift and CI');
 is($sql->(qq{SELECT state FROM pgbench_ext.jobs WHERE job_id = $bisect}), 'done', 'the bisect job is done');
+
+# --- submit --watch and jobs ---------------------------------------------
+my $base = PostgreSQL::Test::Utils::tempdir;
+my $bindir = pg_bindir();
+mkdir "$base/src";
+write_file("$base/watch.ini", <<"INI");
+[experiment]
+clients = 1
+duration = 1
+rounds = 2
+script = select-only
+
+[variant base]
+bindir = $bindir
+
+[variant head]
+source = $base/src
+INI
+my ($rc, $out, $err);
+for my $bad ([ [ '--watch', 'relative:main' ], qr/no absolute path/ ], [ [ '--watch', '/repo:a..b' ], qr/no branch name/ ],
+	[ [ '--watch', '/repo' ], qr/is not REPO:BRANCH/ ], [ [ '--watch', '/repo:main', '--every', '0-commits' ], qr/--every "0-commits"/ ],
+	[ [ '--watch', '/repo:main', '--every', '5 weeks' ], qr/--every "5 weeks"/ ],
+	[ [ '--watch', '/repo:main', '--variant', 'base' ], qr/variant "base" is not built from a source tree/ ],
+	[ [ '--watch', '/repo:main', '--repeat', '2' ], qr/--repeat does not go with --watch/ ],
+	[ [ '--every', '2-commits' ], qr/give --watch REPO:BRANCH/ ])
+{
+	($rc, $out, $err) = run_client_on($node, 'submit', @{ $bad->[0] }, "$base/watch.ini", "dbname=$db");
+	is($rc, 2, "submit @{ $bad->[0] }: exit status 2");
+	like($err, $bad->[1], '  naming the problem');
+}
+my $before = $sql->('SELECT count(*) FROM pgbench_ext.jobs');
+($rc, $out, $err) = run_client_on($node, 'submit', '--watch', '/repo/pg.git:dev/perf', '--every', '6h', "$base/watch.ini", "dbname=$db");
+is($rc, 0, 'submit --watch --every 6h') or diag $err;
+like($out, qr{^job (\d+) watches branch dev/perf of /repo/pg\.git: variant head built from each head, at most once in 21600 seconds$}m,
+	'says what it watches');
+is($sql->(q{SELECT kind || ':' || repo || ':' || branch || ':' || variant || ':' || coalesce(every_commits::text, '-') || ':' || extract(epoch FROM every)::int
+	FROM pgbench_ext.jobs ORDER BY job_id DESC LIMIT 1}), 'watch:/repo/pg.git:dev/perf:head:-:21600', 'queued as a watch');
+($rc, $out, $err) = run_client_on($node, 'submit', '--watch', '/repo/pg.git:main', "$base/watch.ini", "dbname=$db");
+is($rc, 0, 'submit --watch, every commit by default') or diag $err;
+is($sql->('SELECT count(*) FROM pgbench_ext.jobs') - $before, 2, 'two watches queued');
+($rc, $out, $err) = run_client_on($node, 'jobs', "dbname=$db");
+is($rc, 0, 'jobs') or diag $err;
+like($out, qr/\| watch main at abababababab, every 00:10:00\s*$/m, 'lists a watch with its last commit and interval') or diag $out;
+like($out, qr/\| watch main, every 1 commit\(s\)\s*$/m, 'and one not yet looked at');
+like($out, qr/\| bisect c0ffee06c0ff\.\.c0ffee07c0ff: culprit c0ffee07c0ff -20\.1% \(CI -21\.5 to -18\.7\)\s*$/m,
+	'a bisect with its answer');
 
 $node->stop;
 done_testing();
