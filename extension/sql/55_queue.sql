@@ -275,9 +275,10 @@ FOR cp IN SELECT * FROM changepoints(tps, alpha) LOOP
       AND c.commit_after = cpr.commit_after AND c.bisect_job IS NOT NULL
     LIMIT 1;
     IF cpr.bisect_job IS NULL AND cpr.commit_before <> cpr.commit_after THEN
-        INSERT INTO jobs (name, experiment, builds, seed, machines, kind, repo, variant, good, bad)
-        VALUES (j.name, j.experiment, j.builds, j.seed, fp, 'bisect', j.repo, j.variant,
-                cpr.commit_before, cpr.commit_after)
+        INSERT INTO jobs (name, experiment, builds, seed, machines, submitted_by,
+                          kind, repo, variant, good, bad)
+        VALUES (j.name, j.experiment, j.builds, j.seed, fp, j.submitted_by,
+                'bisect', j.repo, j.variant, cpr.commit_before, cpr.commit_after)
         RETURNING job_id INTO cpr.bisect_job;
     END IF;
     UPDATE change_points SET bisect_job = cpr.bisect_job
@@ -295,10 +296,14 @@ COMMENT ON FUNCTION watch_cell_changes(jobs, text, text, text, int, float8) IS
 -- to the head it was built from, the watch queued again for its next look
 -- (after every, for a schedule by time), and the new change points of the
 -- watched variant's history on that machine, each with its bisect job.
+-- SECURITY DEFINER, executable by no one but those granted it (the running
+-- role): the bisect jobs it queues are the watch's experiment, in the name
+-- of the watch's submitter, and the agents' role needs no INSERT on jobs,
+-- which would let it queue any code for every host.
 CREATE FUNCTION watch_point(job int, attempt int, experiment int, head text,
                             alpha float8 DEFAULT 0.05)
 RETURNS SETOF change_points
-LANGUAGE plpgsql VOLATILE
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = @extschema@, pg_catalog, pg_temp
 AS $$
 #variable_conflict use_variable
@@ -326,6 +331,9 @@ FOR cell IN SELECT DISTINCT r.script, r.clients FROM runs r
 END LOOP;
 END
 $$;
+
+REVOKE ALL ON FUNCTION watch_cell_changes(jobs, text, text, text, int, float8) FROM PUBLIC;
+REVOKE ALL ON FUNCTION watch_point(int, int, int, text, float8) FROM PUBLIC;
 
 COMMENT ON FUNCTION watch_point(int, int, int, text, float8) IS
 'record a point of a watch job (its imported experiment and the head''s commit), queue the watch again, and return the change points of its history found anew, each with the bisect job queued for it';

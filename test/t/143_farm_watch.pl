@@ -44,8 +44,8 @@ like($fails->(q{INSERT INTO pgbench_ext.jobs (name, experiment, seed, kind, repo
 like($fails->(q{INSERT INTO pgbench_ext.jobs (name, experiment, seed, kind, repo, branch, variant, every_commits)
 	VALUES ('w', 'x', 1, 'watch', '/repo', 'main', 'head', 0)}), qr/violates check constraint/,
 	'nor every 0 commits');
-my $watch = $sql->(q{INSERT INTO pgbench_ext.jobs (name, experiment, seed, machines, kind, repo, branch, variant, every_commits)
-	VALUES ('watch.ini', '[experiment]', 7, 'host1', 'watch', '/repo', 'main', 'head', 1) RETURNING job_id});
+my $watch = $sql->(q{INSERT INTO pgbench_ext.jobs (name, experiment, seed, machines, submitted_by, kind, repo, branch, variant, every_commits)
+	VALUES ('watch.ini', '[experiment]', 7, 'host1', 'watcher', 'watch', '/repo', 'main', 'head', 1) RETURNING job_id});
 is($sql->(q{SELECT count(*) FROM pgbench_ext.take_job('a1')}), 0, 'an agent asking for runs does not take the watch');
 
 # --- the points ---------------------------------------------------------
@@ -94,9 +94,19 @@ is($sql->(qq{SELECT state || ':' || last_commit || ':' || (heartbeat_at IS NULL)
 	'the watch is queued again with its last point');
 is($sql->(qq{SELECT count(*) || ':' || count(DISTINCT commit) FROM pgbench_ext.watch_points WHERE job_id = $watch}),
 	"$n:$n", 'each point with its commit');
-is($sql->(qq{SELECT string_agg(kind || ':' || machines || ':' || repo || ':' || variant || ':' || seed || ':' || state, ',')
-	FROM pgbench_ext.jobs WHERE job_id = $bisect}), 'bisect:m1:/repo:head:7:queued',
-	'the bisect job: for the machine of the history, the watch\'s repository, variant and seed');
+is($sql->(qq{SELECT string_agg(kind || ':' || machines || ':' || repo || ':' || variant || ':' || seed || ':' || submitted_by || ':' || state, ',')
+	FROM pgbench_ext.jobs WHERE job_id = $bisect}), 'bisect:m1:/repo:head:7:watcher:queued',
+	'the bisect job: for the machine of the history, the watch\'s repository, variant, seed and submitter');
+
+# watch_point() queues jobs as its owner: only those granted it may call it
+$sql->(q{CREATE ROLE farm_any LOGIN; GRANT USAGE ON SCHEMA pgbench_ext TO farm_any;
+	GRANT SELECT ON ALL TABLES IN SCHEMA pgbench_ext TO farm_any});
+{
+	my ($stdout, $stderr) = ('', '');
+	$node->psql($db, "SELECT pgbench_ext.watch_point($watch, $attempt, 1, '$commits[0]')",
+		stdout => \$stdout, stderr => \$stderr, extra_params => [ '-U', 'farm_any' ]);
+	like($stderr, qr/permission denied for function watch_point/, 'a role not granted watch_point() cannot call it');
+}
 
 # --- a watch that waits ---------------------------------------------------
 $sql->(q{UPDATE pgbench_ext.jobs SET state = 'failed' WHERE kind = 'bisect'});
