@@ -250,6 +250,8 @@ watch_variant(const ExperimentSpec *spec, Watch *w, const char *named)
 	}
 	if (named && found == NULL)
 		usage_error("submit", "--variant: the file has no variant \"%s\"", named);
+	if (!named && sources == 0)
+		usage_error("submit", "--watch: no variant of the file is built from a source tree (source = DIR); the head is built as one");
 	if (!named && sources != 1)
 		usage_error("submit", "--watch: the file has %d variants with source; name the one built from the head with --variant",
 					sources);

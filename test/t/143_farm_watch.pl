@@ -158,7 +158,7 @@ for my $bad ([ [ '--watch', 'relative:main' ], qr/no absolute path/ ], [ [ '--wa
 	[ [ '--watch', '/repo:main', '--every', '5 weeks' ], qr/--every "5 weeks"/ ],
 	[ [ '--watch', '/repo:main', '--variant', 'base' ], qr/variant "base" is not built from a source tree/ ],
 	[ [ '--watch', '/repo:main', '--repeat', '2' ], qr/--repeat does not go with --watch/ ],
-	[ [ '--every', '2-commits' ], qr/give --watch REPO:BRANCH/ ])
+	[ [ '--every', '2-commits' ], qr/give --watch REPO:BRANCH/ ], [ [ '--watch', '/repo:main', '--variant', 'nope' ], qr/no variant "nope"/ ])
 {
 	($rc, $out, $err) = run_client_on($node, 'submit', @{ $bad->[0] }, "$base/watch.ini", "dbname=$db");
 	is($rc, 2, "submit @{ $bad->[0] }: exit status 2");
