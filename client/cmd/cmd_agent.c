@@ -8,6 +8,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "cmd_agent_watch.h"
 #include "commands.h"
 #include "conn.h"
 #include "farm_agent.h"
@@ -54,7 +55,7 @@ cmd_agent(int argc, char **argv)
 		{NULL, 0, NULL, 0}
 	};
 	ConnOptions opts = {0};
-	AgentOptions agent = {false, AGENT_POLL_S, AGENT_TIMEOUT_S, "pgbench_ext-agent"};
+	AgentOptions agent = {false, AGENT_POLL_S, AGENT_TIMEOUT_S, "pgbench_ext-agent", &agent_git};
 	int			c;
 
 	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
