@@ -28,7 +28,8 @@ agent_usage(void)
 		   "queued for it, its host name or any machine (\"%s submit\"), runs it as\n"
 		   "\"run\" does, imports the results in the transaction that marks the job\n"
 		   "done, and waits for the next.  A running job whose heartbeat is older than\n"
-		   "--timeout is taken again: on the host that ran it, it is resumed.\n\n", progname);
+		   "--timeout is taken again: on the host that ran it, it is resumed.  A\n"
+		   "watch (\"submit --watch\") builds its branch's head when it has moved.\n\n", progname);
 	printf("Usage:\n  %s agent [OPTION]... [CONNINFO]\n\n", progname);
 	printf("Options:\n");
 	printf("      --once               take one job (waiting for it), run it, then exit\n");
