@@ -230,8 +230,32 @@ parse_watch(const char *arg, Watch *w)
 }
 
 /*
+ * A change point of a watch is bisected with the watch's file, its other
+ * variants left out: the measurement must be one a bisect can answer with
+ * (bisect's own checks, cmd_bisect.c), so that a watch is never queued
+ * whose bisects would fail only after its builds and runs.
+ */
+static void
+watch_bisectable(const ExperimentSpec *spec, const VariantSpec *v)
+{
+	if (v->npatches > 0 || v->build_seeds > 1 || v->cluster || v->conninfo)
+		usage_error("submit", "--watch: variant \"%s\" is built from each head alone: patch, build_seeds, cluster "
+					"and conninfo do not go with a watch", v->name);
+	if (spec->nscripts != 1 || spec->nclients != 1)
+		usage_error("submit", "--watch: a change point is bisected in one cell: give one script and one client count "
+					"(found %d and %d)", spec->nscripts, spec->nclients);
+	if (spec->profile.mode != PROFILE_COUNTED && !spec->rounds_auto)
+		usage_error("submit", "--watch: a change point's bisect answers by profile = counted or by tps with "
+					"rounds = auto and a budget: set one of them");
+	if (spec->profile.mode != PROFILE_COUNTED && !spec->restart_auto && spec->restart_every == 0)
+		usage_error("submit", "--watch: by tps a bisect compares builds, each on a server of its own: "
+					"set restart = auto (or a number of rounds), not never");
+}
+
+/*
  * The variant a watch builds from the head: the one named, or the file's
- * only variant built from a source tree; it must be one.
+ * only variant built from a source tree; it must be one, and its change
+ * points bisectable.
  */
 static void
 watch_variant(const ExperimentSpec *spec, Watch *w, const char *named)
@@ -258,6 +282,7 @@ watch_variant(const ExperimentSpec *spec, Watch *w, const char *named)
 	if (found->source == NULL)
 		usage_error("submit", "--variant: variant \"%s\" is not built from a source tree (it has no source key)",
 					found->name);
+	watch_bisectable(spec, found);
 	w->variant = found->name;
 }
 

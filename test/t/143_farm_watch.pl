@@ -143,7 +143,9 @@ write_file("$base/watch.ini", <<"INI");
 [experiment]
 clients = 1
 duration = 1
-rounds = 2
+rounds = auto
+budget = 10m
+restart = auto
 script = select-only
 
 [variant base]
@@ -163,6 +165,18 @@ for my $bad ([ [ '--watch', 'relative:main' ], qr/no absolute path/ ], [ [ '--wa
 	($rc, $out, $err) = run_client_on($node, 'submit', @{ $bad->[0] }, "$base/watch.ini", "dbname=$db");
 	is($rc, 2, "submit @{ $bad->[0] }: exit status 2");
 	like($err, $bad->[1], '  naming the problem');
+}
+# a change point is bisected with the watch's file: it must be one bisect takes
+for my $unbisectable ([ "rounds = auto\nbudget = 10m\nrestart = auto\n", "rounds = 2\nrestart = auto\n", qr/profile = counted or by tps with rounds = auto/ ],
+	[ "rounds = auto\nbudget = 10m\nrestart = auto\n", "rounds = auto\nbudget = 10m\nrestart = never\n", qr/set restart = auto/ ],
+	[ "clients = 1\n", "clients = 1,4\n", qr/one script and one client count \(found 1 and 2\)/ ])
+{
+	my ($from, $to, $why) = @$unbisectable;
+	(my $text = slurp_file("$base/watch.ini")) =~ s/\Q$from\E/$to/ or die "no \"$from\" in watch.ini";
+	write_file("$base/unbisectable.ini", $text);
+	($rc, $out, $err) = run_client_on($node, 'submit', '--watch', '/repo:main', "$base/unbisectable.ini", "dbname=$db");
+	is($rc, 2, "submit --watch of a file bisect could not take: exit status 2");
+	like($err, $why, '  naming what bisect needs');
 }
 my $before = $sql->('SELECT count(*) FROM pgbench_ext.jobs');
 ($rc, $out, $err) = run_client_on($node, 'submit', '--watch', '/repo/pg.git:dev/perf', '--every', '6h', "$base/watch.ini", "dbname=$db");

@@ -56,9 +56,10 @@ write_file("$base/watch.ini", <<"INI");
 [experiment]
 clients = 1
 duration = 1
-rounds = 2
+rounds = auto
+budget = 10m
+restart = auto
 script = select-only
-restart = never
 pilot = off
 
 [variant base]
