@@ -15,6 +15,9 @@
 #include "client.h"
 #include "bisect.h"
 #include "cmd_agent_watch.h"
+#include "subprocess.h"
+
+#include <dirent.h>
 
 /*
  * The first-parent commits of branch after last, oldest first: how many,
@@ -33,14 +36,38 @@ watch_commits(const char *repo, const char *branch, const char *last,
 	return true;
 }
 
-/* commit's tree exported into DIR/sources/COMMIT as the build account: that path. */
+/*
+ * The trees of the watch's earlier points removed (as the build account,
+ * whose DIR/sources is): a build copies its tree into the build cache and
+ * a watch's point is never resumed, so they would only fill the disk, one
+ * source tree a point.
+ */
+static bool
+drop_old_trees(const char *dir, char **error)
+{
+	char	   *sources = psprintf("%s/sources", dir);
+	DIR		   *d = opendir(sources);
+	struct dirent *de;
+	bool		ok = true;
+
+	if (d == NULL)
+		return true;
+	while (ok && (de = readdir(d)) != NULL)
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+			ok = unprivileged_remove(psprintf("%s/%s", sources, de->d_name), error);
+	closedir(d);
+	return ok;
+}
+
+/* commit's tree exported into DIR/sources/COMMIT as the build account, alone there: that path. */
 static char *
 watch_export(const char *repo, const char *commit, const char *dir, char **error)
 {
 	Bisect		b = {0};
 
 	b.dir = (char *) dir;
-	if (!bisect_git_commits(&b, repo, psprintf("%s..%s", commit, commit), error))
+	if (!drop_old_trees(dir, error) ||
+		!bisect_git_commits(&b, repo, psprintf("%s..%s", commit, commit), error))
 		return NULL;
 	b.exported = palloc0(sizeof(bool));
 	if (!bisect_git_export(&b, 0, error))

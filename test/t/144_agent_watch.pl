@@ -3,8 +3,8 @@
 # point, and while they are fewer than its schedule it queues the watch
 # for a later look (watch_wait()) and builds nothing; once the branch has
 # moved far enough it exports the head's tree (git archive, as the build
-# account, none of the repository's filters run) and builds it as the
-# watched variant's source.  An agent not given watches by its command
+# account, none of the repository's filters run; the last point's tree
+# removed) and builds it as the watched variant's source.  An agent not given watches by its command
 # never takes one.  The point's import with its commit (watch_point()) is
 # 143's; the whole watch, built and bisected, the long test's.
 use strict;
@@ -119,6 +119,15 @@ ok(!-e "$base/filter-ran", 'the repository\'s filter did not run');
 like($sql->(qq{SELECT state || ':' || error FROM pgbench_ext.jobs WHERE job_id = $job}), qr/^failed:.*experiment failed/,
 	'the tree is no PostgreSQL source: its build fails and so does the watch');
 isnt($rc, 0, 'as the agent\'s exit status says');
+
+# --- the next point's tree replaces the last's ----------------------------
+$sql->(qq{UPDATE pgbench_ext.jobs SET state = 'queued', last_commit = '$third' WHERE job_id = $job});
+$commit->('four');
+my $fifth = $commit->('five');
+($rc, $out, $err) = $agent->();
+like($out, qr/2 commit\(s\) after the last point: building it/, 'two commits more: the next head is built') or diag "$out\n$err";
+my @trees = map { s{.*/}{}r } glob("$state/job-$job-*/sources/*");
+is("@trees", $fifth, 'its tree alone is kept, the last point\'s removed');
 
 # --- an agent its command gave no git takes no watch ----------------------
 is($sql->(q{SELECT count(*) FROM pgbench_ext.take_job((SELECT fingerprint FROM pgbench_ext.agents), kinds => '{run}')}),
