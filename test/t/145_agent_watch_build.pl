@@ -35,7 +35,8 @@ my $git = sub {
 	return $out;
 };
 $git->('init', '-q', '-b', 'perf');
-$git->('add', '-A', '.');
+# the release's generated files too (its .gitignore names them), as the tarball has them
+$git->('add', '-A', '-f', '.');
 $git->('commit', '-q', '-m', 'PostgreSQL 15');
 my $head = $git->('rev-parse', 'HEAD');
 system('chmod', '-R', 'go-w,a+rX', $repo) == 0 or die "chmod: $?";
