@@ -8,6 +8,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "cmd_agent_watch.h"
 #include "commands.h"
 #include "conn.h"
 #include "farm_agent.h"
@@ -27,7 +28,8 @@ agent_usage(void)
 		   "queued for it, its host name or any machine (\"%s submit\"), runs it as\n"
 		   "\"run\" does, imports the results in the transaction that marks the job\n"
 		   "done, and waits for the next.  A running job whose heartbeat is older than\n"
-		   "--timeout is taken again: on the host that ran it, it is resumed.\n\n", progname);
+		   "--timeout is taken again: on the host that ran it, it is resumed.  A\n"
+		   "watch (\"submit --watch\") builds its branch's head when it has moved.\n\n", progname);
 	printf("Usage:\n  %s agent [OPTION]... [CONNINFO]\n\n", progname);
 	printf("Options:\n");
 	printf("      --once               take one job (waiting for it), run it, then exit\n");
@@ -54,7 +56,7 @@ cmd_agent(int argc, char **argv)
 		{NULL, 0, NULL, 0}
 	};
 	ConnOptions opts = {0};
-	AgentOptions agent = {false, AGENT_POLL_S, AGENT_TIMEOUT_S, "pgbench_ext-agent"};
+	AgentOptions agent = {false, AGENT_POLL_S, AGENT_TIMEOUT_S, "pgbench_ext-agent", &agent_git};
 	int			c;
 
 	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))

@@ -24,7 +24,8 @@ jobs_usage(void)
 	printf("It lists the jobs of the results database's queue (pgbench_ext.jobs): the\n"
 		   "experiment, the machines it is for, its state (queued, running, done,\n"
 		   "failed), the host whose agent took it, the seconds since that agent's last\n"
-		   "heartbeat, and the imported experiment once done.\n\n");
+		   "heartbeat, the imported experiment once done, and for a watch its branch\n"
+		   "and last commit, for a bisect its commits and answer.\n\n");
 	printf("Usage:\n  %s jobs [OPTION]... [CONNINFO]\n\n", progname);
 	printf("Options:\n");
 	printf("  -?, --help               show this help, then exit\n");
@@ -40,7 +41,7 @@ cmd_jobs(int argc, char **argv)
 		{NULL, 0, NULL, 0}
 	};
 	static const char *const headers[] = {"job", "experiment file", "run", "machines", "state",
-	"submitted by", "host", "attempt", "heartbeat", "imported as", "error"};
+	"submitted by", "host", "attempt", "heartbeat", "imported as", "error", "watch or bisect"};
 	ConnOptions opts = {0};
 	PGconn	   *conn;
 	PGresult   *res;
@@ -69,7 +70,14 @@ cmd_jobs(int argc, char **argv)
 					  "j.submitted_by, coalesce(a.hostname, ''), j.attempt, "
 					  "CASE WHEN j.state = 'running' THEN "
 					  "round(extract(epoch FROM now() - j.heartbeat_at))::text || ' s ago' ELSE '' END, "
-					  "coalesce(j.experiment_id::text, ''), coalesce(j.error, '') "
+					  "coalesce(j.experiment_id::text, ''), coalesce(j.error, ''), "
+					  "CASE j.kind WHEN 'watch' THEN 'watch ' || j.branch || coalesce(' at ' || left(j.last_commit, 12), '') || "
+					  "', every ' || coalesce(j.every_commits || ' commit(s)', j.every::text) "
+					  "WHEN 'bisect' THEN 'bisect ' || left(j.good, 12) || '..' || left(j.bad, 12) || coalesce(("
+					  "SELECT ': culprit ' || left(c.culprit, 12) || ' ' || round(c.culprit_shift_pct::numeric, 1) || '% (CI ' || "
+					  "round(c.culprit_ci_low::numeric, 1) || ' to ' || round(c.culprit_ci_high::numeric, 1) || ')' "
+					  "FROM pgbench_ext.change_points c WHERE c.bisect_job = j.job_id AND c.culprit IS NOT NULL LIMIT 1), '') "
+					  "ELSE '' END "
 					  "FROM pgbench_ext.jobs j LEFT JOIN pgbench_ext.agents a ON a.fingerprint = j.agent "
 					  "ORDER BY j.job_id");
 	t = table_create(lengthof(headers), headers);

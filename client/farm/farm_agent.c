@@ -22,6 +22,15 @@
  * seed the job keeps.  A dead attempt's agent that comes back cannot
  * finish the job: every update is for the attempt it took.
  *
+ * A watch job (docs/farm.md, "A watched branch") is taken only by an
+ * agent given git's hooks (AgentGit).  Its agent looks at how far the
+ * branch moved since the watch's last point: by less than its schedule,
+ * the watch waits (watch_wait()); else the head is exported and built as
+ * the watched variant's source, the experiment runs afresh (a watch's
+ * earlier attempts are its earlier points, never resumed), and its
+ * results are imported with watch_point(), which ties them to the head,
+ * queues the watch again and queues a bisect for each new change point.
+ *
  * Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops the experiment as it stops "run"
  * (its servers stopped, what ran recorded), puts the job back in the
  * queue, and exits with 128 + the signal's number.
@@ -65,6 +74,15 @@ typedef struct Job
 	char	   *attempt;
 	char	   *submitted_at;	/* seconds since 1970, whatever the TimeZone */
 	char	   *dir;			/* its directory under the state directory */
+	/* a watch: its columns of jobs, and the head it builds */
+	bool		watch;
+	char	   *repo;
+	char	   *branch;
+	char	   *variant;
+	int			every_commits;	/* 0: a schedule by time */
+	char	   *every;
+	char	   *last_commit;	/* NULL before its first point */
+	char	   *head;
 } Job;
 
 /* A statement whose failure ends the agent (the job's heartbeat with it). */
@@ -115,10 +133,12 @@ agent_register(Agent *a)
 static bool
 take_job(Agent *a, Job *job)
 {
-	const char *params[2] = {a->fingerprint, psprintf("%d seconds", a->opts->timeout_s)};
+	const char *params[3] = {a->fingerprint, psprintf("%d seconds", a->opts->timeout_s),
+	a->opts->git ? "{run,watch}" : "{run}"};
 	PGresult   *res = agent_exec(a,
-								 "SELECT job_id, name, experiment, seed, attempt, extract(epoch FROM submitted_at) "
-								 "FROM pgbench_ext.take_job($1, $2::interval)", 2, params);
+								 "SELECT job_id, name, experiment, seed, attempt, extract(epoch FROM submitted_at), "
+								 "kind, repo, branch, variant, every_commits, every, last_commit "
+								 "FROM pgbench_ext.take_job($1, $2::interval, $3::text[])", 3, params);
 	bool		taken = PQntuples(res) > 0;
 
 	if (taken)
@@ -129,6 +149,13 @@ take_job(Agent *a, Job *job)
 		job->seed = pg_strdup(PQgetvalue(res, 0, 3));
 		job->attempt = pg_strdup(PQgetvalue(res, 0, 4));
 		job->submitted_at = pg_strdup(PQgetvalue(res, 0, 5));
+		job->watch = strcmp(PQgetvalue(res, 0, 6), "watch") == 0;
+		job->repo = pg_strdup(PQgetvalue(res, 0, 7));
+		job->branch = pg_strdup(PQgetvalue(res, 0, 8));
+		job->variant = pg_strdup(PQgetvalue(res, 0, 9));
+		job->every_commits = atoi(PQgetvalue(res, 0, 10));
+		job->every = pg_strdup(PQgetvalue(res, 0, 11));
+		job->last_commit = PQgetisnull(res, 0, 12) ? NULL : pg_strdup(PQgetvalue(res, 0, 12));
 		/* the job's own: job ids of two results databases may meet here */
 		job->dir = psprintf("%s/job-%s-%.8s", a->opts->state_dir, job->id,
 							sha256_of_string(psprintf("%s\n%s\n%s", job->submitted_at, job->name,
@@ -162,7 +189,7 @@ job_experiment(const Job *job, ExperimentSpec *spec, RunOptions *ropts, char **e
 	json_t	   *doc;
 
 	experiment_init(spec);
-	for (int k = atoi(job->attempt) - 1; k >= 1; k--)
+	for (int k = job->watch ? 0 : atoi(job->attempt) - 1; k >= 1; k--)
 	{
 		char	   *dir = psprintf("%s/run-%d", job->dir, k);
 
@@ -186,6 +213,76 @@ job_experiment(const Job *job, ExperimentSpec *spec, RunOptions *ropts, char **e
 	return true;
 }
 
+/* The outcome of a watch's look at its branch */
+typedef enum WatchLook
+{
+	WATCH_BUILD,				/* moved by its schedule: job->head to build */
+	WATCH_WAITS,				/* not moved enough: queued for a later look */
+	WATCH_FAILED				/* error set */
+} WatchLook;
+
+/*
+ * A watch's look at its branch: when the head moved by the schedule (or
+ * on the first look), job->head, exported into the job's directory and
+ * set as the watched variant's source; else the watch queued again, after
+ * its interval (a schedule by time) or the agent's poll (by commits).
+ */
+static WatchLook
+watch_look(Agent *a, Job *job, ExperimentSpec *spec, char **error)
+{
+	int			moved;
+	char	   *source;
+
+	if (!a->opts->git->commits(job->repo, job->branch, job->last_commit, &moved, &job->head, error))
+		return WATCH_FAILED;
+	if (moved == 0 || moved < job->every_commits)
+	{
+		const char *params[3] = {job->id, job->attempt,
+		job->every_commits ? psprintf("%d seconds", a->opts->poll_s) : job->every};
+
+		PQclear(agent_exec(a, "SELECT pgbench_ext.watch_wait($1, $2, $3::interval)", 3, params));
+		printf("job %s: branch %s is at %.12s, %d commit(s) after the last point: waiting\n", job->id,
+			   escape_text(job->branch, ESCAPE_TERMINAL), job->head, moved);
+		return WATCH_WAITS;
+	}
+	printf("job %s: branch %s is at %.12s, %d commit(s) after the last point: building it as variant %s\n",
+		   job->id, escape_text(job->branch, ESCAPE_TERMINAL), job->head, moved,
+		   escape_text(job->variant, ESCAPE_TERMINAL));
+	fflush(stdout);
+	if ((source = a->opts->git->export(job->repo, job->head, job->dir, error)) == NULL)
+		return WATCH_FAILED;
+	return experiment_set(spec, psprintf("variant %s", job->variant), "source", source, error)
+		? WATCH_BUILD : WATCH_FAILED;
+}
+
+/*
+ * The job's end in the import's transaction: a run done; a watch's point
+ * recorded with its head (the watch queued again), and the change points
+ * it found printed.
+ */
+static void
+job_imported(Agent *a, const Job *job, const char *experiment_id)
+{
+	const char *done[4] = {job->id, job->attempt, experiment_id, job->head};
+	PGresult   *res;
+
+	if (!job->watch)
+	{
+		PQclear(agent_exec(a,
+						   "UPDATE pgbench_ext.jobs SET state = 'done', finished_at = now(), experiment_id = $3 "
+						   "WHERE job_id = $1 AND attempt = $2", 3, done));
+		return;
+	}
+	res = agent_exec(a,
+					 "SELECT script, clients, commit_before, commit_after, bisect_job "
+					 "FROM pgbench_ext.watch_point($1, $2, $3, $4)", 4, done);
+	for (int i = 0; i < PQntuples(res); i++)
+		printf("job %s: a change point of %s at %s clients between %.12s and %.12s: bisect job %s queued\n",
+			   job->id, escape_text(PQgetvalue(res, i, 0), ESCAPE_TERMINAL), PQgetvalue(res, i, 1),
+			   PQgetvalue(res, i, 2), PQgetvalue(res, i, 3), PQgetvalue(res, i, 4));
+	PQclear(res);
+}
+
 /*
  * The results into the database in the transaction that marks the job
  * done, if it is still this attempt's.  0, or the exit status of a
@@ -199,7 +296,6 @@ finish_job(Agent *a, const Job *job, const char *dir)
 	char	   *error = NULL,
 			   *hint = NULL;
 	const char *mine[2] = {job->id, job->attempt};
-	const char *done[3];
 	const char *seen[2];
 	PGresult   *res;
 	int			status;
@@ -229,12 +325,7 @@ finish_job(Agent *a, const Job *job, const char *dir)
 		log_error_text(error);
 		return status;
 	}
-	done[0] = job->id;
-	done[1] = job->attempt;
-	done[2] = r.experiment_id;
-	PQclear(agent_exec(a,
-					   "UPDATE pgbench_ext.jobs SET state = 'done', finished_at = now(), experiment_id = $3 "
-					   "WHERE job_id = $1 AND attempt = $2", 3, done));
+	job_imported(a, job, r.experiment_id);
 	/* jobs may name this host by the fingerprint of its results too */
 	seen[0] = a->fingerprint;
 	seen[1] = d.machine.fingerprint;
@@ -246,7 +337,8 @@ finish_job(Agent *a, const Job *job, const char *dir)
 	/* profile_import() prepares its statements anew for each experiment */
 	PQclear(agent_exec(a, "DEALLOCATE ALL", 0, NULL));
 	farm_import_print(&d, &r);
-	printf("job %s done: imported as experiment %s\n", job->id, r.experiment_id);
+	printf(job->watch ? "job %s: its point imported as experiment %s\n" : "job %s done: imported as experiment %s\n",
+		   job->id, r.experiment_id);
 	return 0;
 }
 
@@ -264,16 +356,20 @@ run_job(Agent *a, Job *job)
 	Heartbeat  *hb;
 	int			status;
 	bool		finished;
+	WatchLook	look = WATCH_BUILD;
 
 	printf("job %s: %s (attempt %s)\n", job->id, escape_text(job->name, ESCAPE_TERMINAL), job->attempt);
 	fflush(stdout);
 	ropts.max_restarts = 3;
-	if (!safe_mkdir_p(job->dir, 0755, &error) || !job_experiment(job, &spec, &ropts, &error))
+	if (!safe_mkdir_p(job->dir, 0755, &error) || !job_experiment(job, &spec, &ropts, &error) ||
+		(job->watch && (look = watch_look(a, job, &spec, &error)) == WATCH_FAILED))
 	{
 		log_error_text(error);
 		release_job(a, job, "failed", psprintf("on %s: %s", a->hostname, error));
 		return EXIT_USAGE;
 	}
+	if (look == WATCH_WAITS)
+		return 0;
 	hb = heartbeat_start(connect_checked(a->conn_opts), job->id, job->attempt,
 						 Max(a->opts->timeout_s / AGENT_BEATS_PER_TIMEOUT, 1));
 	if (hb == NULL)

@@ -12,6 +12,19 @@
 #include "client.h"
 #include "conn.h"
 
+/*
+ * What a watch job needs of git, which farm/ may not call (bisect/ is of
+ * its rank): the command (cmd_agent_watch.c) hands it these.
+ */
+typedef struct AgentGit
+{
+	/* the commits of branch after last (NULL: the head alone, counted 1), and its head */
+	bool		(*commits) (const char *repo, const char *branch, const char *last,
+							int *count, char **head, char **error);
+	/* commit's tree exported under dir as the build account: its path */
+	char	   *(*export) (const char *repo, const char *commit, const char *dir, char **error);
+} AgentGit;
+
 typedef struct AgentOptions
 {
 	bool		once;			/* take one job, run it, exit */
@@ -19,6 +32,7 @@ typedef struct AgentOptions
 	int			timeout_s;		/* a running job's heartbeat older than this:
 								 * its agent is dead, the job is taken again */
 	const char *state_dir;		/* the jobs' results directories */
+	const AgentGit *git;		/* NULL: this agent takes no watches */
 } AgentOptions;
 
 /* the default of --timeout, and how often an agent beats within it */

@@ -44,6 +44,10 @@ GRANT SELECT, INSERT ON pgbench_ext.experiments, pgbench_ext.variants, pgbench_e
     pgbench_ext.profile_runs, pgbench_ext.profile_functions, pgbench_ext.profile_stacks TO farm_run;
 GRANT UPDATE (sequential, plan) ON pgbench_ext.experiments TO farm_run;
 GRANT USAGE ON SEQUENCE pgbench_ext.experiments_experiment_id_seq TO farm_run;
+GRANT INSERT (kind, repo, branch, variant, every_commits, every) ON pgbench_ext.jobs TO farm_submit;
+GRANT SELECT ON pgbench_ext.change_points TO farm_submit;
+GRANT EXECUTE ON FUNCTION pgbench_ext.watch_point(int, int, int, text, float8) TO farm_run;
+GRANT SELECT, UPDATE ON pgbench_ext.change_points TO farm_run;
 SQL
 my %as = map { $_ => "dbname=$db user=farm_$_" } qw(submit run read);
 is($node->safe_psql($db, q{SELECT count(*) FROM pg_class c, aclexplode(coalesce(c.relacl, acldefault('r', c.relowner))) a
