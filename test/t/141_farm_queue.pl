@@ -18,6 +18,7 @@ use PostgreSQL::Test::Utils;
 use Sys::Hostname ();
 use Test::More;
 
+use FarmQueue;
 use PgbenchExtTest;
 
 my $base = PostgreSQL::Test::Utils::tempdir;
@@ -27,58 +28,13 @@ $node->init;
 $node->start;
 my $db = create_database($node, 'farm');
 
-# the roles, granted as docs/farm.md ("Roles") says
-$node->safe_psql($db, <<'SQL');
-CREATE ROLE farm_submit LOGIN;
-CREATE ROLE farm_run LOGIN;
-CREATE ROLE farm_read LOGIN;
-GRANT USAGE ON SCHEMA pgbench_ext TO farm_submit, farm_run, farm_read;
-GRANT SELECT ON ALL TABLES IN SCHEMA pgbench_ext TO farm_read;
-GRANT SELECT ON pgbench_ext.jobs, pgbench_ext.agents TO farm_submit;
-GRANT INSERT (name, experiment, builds, seed, machines, repeat_index, repeat_count) ON pgbench_ext.jobs TO farm_submit;
-GRANT USAGE ON SEQUENCE pgbench_ext.jobs_job_id_seq TO farm_submit;
-GRANT SELECT, INSERT, UPDATE ON pgbench_ext.agents TO farm_run;
-GRANT SELECT, UPDATE ON pgbench_ext.jobs TO farm_run;
-GRANT SELECT, INSERT ON pgbench_ext.experiments, pgbench_ext.variants, pgbench_ext.runs,
-    pgbench_ext.budget_blocks, pgbench_ext.machines, pgbench_ext.experiment_sources,
-    pgbench_ext.profile_runs, pgbench_ext.profile_functions, pgbench_ext.profile_stacks TO farm_run;
-GRANT UPDATE (sequential, plan) ON pgbench_ext.experiments TO farm_run;
-GRANT USAGE ON SEQUENCE pgbench_ext.experiments_experiment_id_seq TO farm_run;
-GRANT INSERT (kind, repo, branch, variant, every_commits, every) ON pgbench_ext.jobs TO farm_submit;
-GRANT SELECT ON pgbench_ext.change_points TO farm_submit;
-GRANT EXECUTE ON FUNCTION pgbench_ext.watch_point(int, int, int, text, float8) TO farm_run;
-GRANT SELECT, UPDATE ON pgbench_ext.change_points TO farm_run;
-SQL
+farm_roles($node, $db);
 my %as = map { $_ => "dbname=$db user=farm_$_" } qw(submit run read);
 is($node->safe_psql($db, q{SELECT count(*) FROM pg_class c, aclexplode(coalesce(c.relacl, acldefault('r', c.relowner))) a
     WHERE c.oid IN ('pgbench_ext.jobs'::regclass, 'pgbench_ext.agents'::regclass) AND a.grantee = 0}),
 	0, 'nothing on jobs and agents is granted to PUBLIC');
 
-# tiny experiments: one server, two variants on it
-sub experiment_file
-{
-	my ($path, $rounds, $duration) = @_;
-	write_file($path, <<"INI");
-[experiment]
-scale = 1
-clients = 1
-duration = $duration
-rounds = $rounds
-script = select-only
-restart = never
-pilot = off
-schedule = interleaved
-
-[variant a]
-bindir = $bindir
-
-[variant b]
-cluster = a
-session_set = work_mem=8MB
-INI
-	return $path;
-}
-my $small = experiment_file("$base/small.ini", 2, 1);
+my $small = farm_experiment_file("$base/small.ini", 2, 1, $bindir);
 my $sql_of = sub { $node->safe_psql($db, $_[0]) };
 
 # --- submit: a bad file is refused and nothing queued ------------------
@@ -158,7 +114,7 @@ like($err, qr/permission denied for table/, '  (permission denied)');
 is($psql_as->('read', 'SELECT count(*) FROM pgbench_ext.jobs'), '', 'a reader reads the jobs');
 
 # --- an agent killed mid-run; another of this host resumes its job -------
-my $long = experiment_file("$base/long.ini", 3, 2);
+my $long = farm_experiment_file("$base/long.ini", 3, 2, $bindir);
 ($rc, $out, $err) = run_client_on($node, 'submit', $long, $as{submit});
 is($rc, 0, 'submit for any machine') or diag $err;
 $sql_of->("UPDATE pgbench_ext.jobs SET state = 'failed' WHERE job_id IN (2, 3)");    # out of the way

@@ -38,6 +38,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PageProbe;
+use FarmQueue;
 use PgbenchExtTest;
 
 # A host: argv that runs a command in new namespaces with the host name
@@ -68,53 +69,14 @@ my $node = PostgreSQL::Test::Cluster->new('hosts');
 $node->init;
 $node->start;
 my $db = create_database($node, 'farm');
-$node->safe_psql($db, <<'SQL');
-CREATE ROLE farm_submit LOGIN;
-CREATE ROLE farm_run LOGIN;
-CREATE ROLE farm_read LOGIN;
-GRANT USAGE ON SCHEMA pgbench_ext TO farm_submit, farm_run, farm_read;
-GRANT SELECT ON ALL TABLES IN SCHEMA pgbench_ext TO farm_read;
-GRANT SELECT ON pgbench_ext.jobs, pgbench_ext.agents TO farm_submit;
-GRANT INSERT (name, experiment, builds, seed, machines, repeat_index, repeat_count) ON pgbench_ext.jobs TO farm_submit;
-GRANT USAGE ON SEQUENCE pgbench_ext.jobs_job_id_seq TO farm_submit;
-GRANT SELECT, INSERT, UPDATE ON pgbench_ext.agents TO farm_run;
-GRANT SELECT, UPDATE ON pgbench_ext.jobs TO farm_run;
-GRANT SELECT, INSERT ON pgbench_ext.experiments, pgbench_ext.variants, pgbench_ext.runs,
-    pgbench_ext.budget_blocks, pgbench_ext.machines, pgbench_ext.experiment_sources,
-    pgbench_ext.profile_runs, pgbench_ext.profile_functions, pgbench_ext.profile_stacks TO farm_run;
-GRANT UPDATE (sequential, plan) ON pgbench_ext.experiments TO farm_run;
-GRANT USAGE ON SEQUENCE pgbench_ext.experiments_experiment_id_seq TO farm_run;
-SQL
+farm_roles($node, $db);
 # through the socket's directory: the only way into the database from a host
 my %as = map { $_ => "host=" . $node->host . " port=" . $node->port . " dbname=$db user=farm_$_" }
   qw(submit run read);
 my $sql_of = sub { $node->safe_psql($db, $_[0]) };
 
-sub experiment_file
-{
-	my ($path, $rounds, $duration) = @_;
-	write_file($path, <<"INI");
-[experiment]
-scale = 1
-clients = 1
-duration = $duration
-rounds = $rounds
-script = select-only
-restart = never
-pilot = off
-schedule = interleaved
-
-[variant a]
-bindir = $bindir
-
-[variant b]
-cluster = a
-session_set = work_mem=8MB
-INI
-	return $path;
-}
-my $small = experiment_file("$base/small.ini", 2, 1);
-my $long = experiment_file("$base/long.ini", 3, 2);
+my $small = farm_experiment_file("$base/small.ini", 2, 1, $bindir);
+my $long = farm_experiment_file("$base/long.ini", 3, 2, $bindir);
 
 sub submit
 {

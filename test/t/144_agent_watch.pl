@@ -6,7 +6,7 @@
 # account, none of the repository's filters run; the last point's tree
 # removed) and builds it as the watched variant's source.  An agent not given watches by its command
 # never takes one.  The point's import with its commit (watch_point()) is
-# 143's; the whole watch, built and bisected, the long test's.
+# 146's; the whole watch, built and bisected, the long test's.
 use strict;
 use warnings;
 

@@ -1,0 +1,67 @@
+# FarmQueue.pm — what the queue's tests (141, 143) share: the three roles of
+# a results database granted as docs/farm.md ("Roles") says, and the tiny
+# experiment their agents run (one server, two variants on it).
+package FarmQueue;
+
+use strict;
+use warnings;
+
+use Exporter 'import';
+use PgbenchExtTest qw(write_file);
+
+our @EXPORT = qw(farm_roles farm_experiment_file);
+
+# farm_roles($node, $db): farm_submit, farm_run and farm_read, as logins
+sub farm_roles
+{
+	my ($node, $db) = @_;
+	$node->safe_psql($db, <<'SQL');
+CREATE ROLE farm_submit LOGIN;
+CREATE ROLE farm_run LOGIN;
+CREATE ROLE farm_read LOGIN;
+GRANT USAGE ON SCHEMA pgbench_ext TO farm_submit, farm_run, farm_read;
+GRANT SELECT ON ALL TABLES IN SCHEMA pgbench_ext TO farm_read;
+GRANT SELECT ON pgbench_ext.jobs, pgbench_ext.agents TO farm_submit;
+GRANT INSERT (name, experiment, builds, seed, machines, repeat_index, repeat_count) ON pgbench_ext.jobs TO farm_submit;
+GRANT USAGE ON SEQUENCE pgbench_ext.jobs_job_id_seq TO farm_submit;
+GRANT SELECT, INSERT, UPDATE ON pgbench_ext.agents TO farm_run;
+GRANT SELECT, UPDATE ON pgbench_ext.jobs TO farm_run;
+GRANT SELECT, INSERT ON pgbench_ext.experiments, pgbench_ext.variants, pgbench_ext.runs,
+    pgbench_ext.budget_blocks, pgbench_ext.machines, pgbench_ext.experiment_sources,
+    pgbench_ext.profile_runs, pgbench_ext.profile_functions, pgbench_ext.profile_stacks TO farm_run;
+GRANT UPDATE (sequential, plan) ON pgbench_ext.experiments TO farm_run;
+GRANT USAGE ON SEQUENCE pgbench_ext.experiments_experiment_id_seq TO farm_run;
+GRANT INSERT (kind, repo, branch, variant, every_commits, every) ON pgbench_ext.jobs TO farm_submit;
+GRANT SELECT ON pgbench_ext.change_points TO farm_submit;
+GRANT EXECUTE ON FUNCTION pgbench_ext.watch_point(int, int, int, text, float8) TO farm_run;
+GRANT SELECT, UPDATE ON pgbench_ext.change_points TO farm_run;
+SQL
+}
+
+# farm_experiment_file($path, $rounds, $duration, $bindir): a file of two
+# variants on one server of $bindir, restarted never, without a pilot
+sub farm_experiment_file
+{
+	my ($path, $rounds, $duration, $bindir) = @_;
+	write_file($path, <<"INI");
+[experiment]
+scale = 1
+clients = 1
+duration = $duration
+rounds = $rounds
+script = select-only
+restart = never
+pilot = off
+schedule = interleaved
+
+[variant a]
+bindir = $bindir
+
+[variant b]
+cluster = a
+session_set = work_mem=8MB
+INI
+	return $path;
+}
+
+1;
