@@ -584,6 +584,20 @@ extern int	stats_plan_design(const StatsComponents *ratio,
 							  double effect, const StatsOptions *opt,
 							  StatsDesign *out);
 
+/*
+ * The power of a design of one build, "units" instance pairs of "rounds"
+ * rounds each, to see "effect" (as stats_plan_design() sizes it: the t
+ * verdict on the units, its CI beyond the noise threshold), at the
+ * components "known" taken as the truth (their instance and round
+ * variances; a bound of stats_components_at_*_bound(), say).  On one
+ * server, rounds as units: instance variance 0, rounds 1.  0 with fewer
+ * than 2 units or no room beyond the threshold; NAN for a variance not
+ * finite.  What a given budget buys, where stats_plan_design() gives
+ * what a given power costs.
+ */
+extern double stats_design_power(const StatsComponents *known, int units, int rounds,
+								 double effect, const StatsOptions *opt);
+
 /* ---- Sequential decisions (stats_sequential.c) ---- */
 
 /*

@@ -379,6 +379,36 @@ search_beyond(const StatsComponents *ratio, StatsLevel top, const double *base,
 	return true;
 }
 
+/*
+ * The power of the t verdict on k units of sd unit_sd to see a change
+ * whose log lies room beyond the noise threshold's.
+ */
+static double
+units_power(double unit_sd, int k, double room, double alpha)
+{
+	if (k < 2)
+		return 0.0;
+	if (!(unit_sd > 0.0))
+		return 1.0;
+	return stats_t_power(room / (unit_sd / sqrt((double) k)), k - 1,
+						 stats_t_quantile(1.0 - alpha / 2.0, k - 1));
+}
+
+double
+stats_design_power(const StatsComponents *known, int units, int rounds, double effect,
+				   const StatsOptions *opt)
+{
+	double		room = log1p(effect) - log1p(opt->noise);
+	double		var;
+
+	if (units < 2 || rounds < 1 || !(room > 0.0))
+		return 0.0;
+	var = known->variance[STATS_LEVEL_INSTANCE] + known->variance[STATS_LEVEL_ROUND] / rounds;
+	if (!(var >= 0.0) || !isfinite(var))
+		return NAN;
+	return units_power(sqrt(var), units, room, opt->alpha);
+}
+
 /* out's unit, predicted unit sd and power at the variances var, and its words. */
 static void
 describe_design(const double *var, bool vary_builds, double effect, double room,
@@ -393,10 +423,7 @@ describe_design(const double *var, bool vary_builds, double effect, double room,
 	out->unit = vary_builds ? STATS_UNIT_SEED_PAIR : STATS_UNIT_INSTANCE_PAIR;
 	out->n_units = k = vary_builds ? out->builds : out->instances;
 	out->unit_sd = sqrt(unit_var);
-	out->power = out->unit_sd > 0.0
-		? stats_t_power(room / (out->unit_sd / sqrt((double) k)), k - 1,
-						stats_t_quantile(1.0 - opt->alpha / 2.0, k - 1))
-		: 1.0;
+	out->power = units_power(out->unit_sd, k, room, opt->alpha);
 	if (vary_builds)
 		snprintf(out->reason, STATS_REASON_LEN,
 				 "to see %g%%: %d build seeds x %d instance pair%s x %d round%s, about %.0f %s",

@@ -3,9 +3,9 @@
  * preflight.c
  *		The pre-flight, before the first counted run and in the dry run
  *		(--check): what the host allows (host_load.c), the noise this host
- *		showed for such a load (noise_history.c), and from it the expected
- *		time to decide an effect of twice the noise threshold, with a
- *		warning when the experiment's time cannot.
+ *		showed for such a load (noise_history.c), and from it the time to
+ *		see twice the noise threshold with 80% power and the power the
+ *		experiment's own time has, with a warning where that is less.
  *
  * The noise is the record of the host's history that describes the
  * experiment best (noise_history_find()); with none, the first looks
@@ -177,7 +177,7 @@ limit_hint(const ExperimentSpec *spec)
 static void
 warn_unmeasured_load(const ExperimentSpec *spec, double effect, FILE *out)
 {
-	fprintf(out, "pre-flight: warning: other processes load the host, and no noise was measured here at such a load: the %s may not decide %.0f%% (pilot = auto measures it first)\n",
+	fprintf(out, "pre-flight: warning: other processes load the host, and no noise was measured here at such a load: the power of the %s to see %.0f%% is not known, and may be low (pilot = auto measures it first)\n",
 			spec->rounds_auto ? psprintf("budget (%s)", format_duration(spec->budget_s)) :
 			psprintf("%d rounds", spec->rounds), 100 * effect);
 }
@@ -213,7 +213,7 @@ pilot_rounds_of(const ExperimentSpec *spec, const HostLoad *h, const NoiseRecord
 static void
 announce_pilot(const ExperimentSpec *spec, int rounds, double effect, FILE *out)
 {
-	fprintf(out, "pre-flight: a pilot of %d paired rounds measures the noise at this load after the set-up, before the first counted run, and says whether the %s can decide %.0f%% (pilot =)\n",
+	fprintf(out, "pre-flight: a pilot of %d paired rounds measures the noise at this load after the set-up, before the first counted run, and says what power the %s has to see %.0f%% (pilot =)\n",
 			rounds, limit_name(spec), 100 * effect);
 }
 
@@ -260,10 +260,10 @@ design_seconds_range(const Planning *p, int unit_rounds, double *least_s, double
 }
 
 /*
- * What to give a time that falls short, for a warning: the time that
- * decides at the estimate (give it), or at the noise's upper bound
- * (likely), with the keys that set it.  It is rounded up to a budget one
- * would write (10 s steps up to 10 minutes, then minutes, then 5
+ * What to give a time that falls short of 80% power: the time of the
+ * design at the estimate (likely false), or at the noise's upper bound
+ * (likely true), with the keys that set it.  It is rounded up to a budget
+ * one would write (10 s steps up to 10 minutes, then minutes, then 5
  * minutes): rounded to the nearest second, a time just past a budget of
  * 2m30s read "give it 2m30s or more".
  */
@@ -272,8 +272,139 @@ time_to_give(const ExperimentSpec *spec, double seconds, bool likely)
 {
 	double		step = seconds <= 600 ? 10 : seconds <= 3600 ? 60 : 300;
 
-	return psprintf(likely ? "; %s or more would likely decide it%s" : "; give it %s or more%s",
+	if (!isfinite(seconds))
+		return pg_strdup("");
+	return psprintf(likely ? "; %s or more keeps 80%% even at the noise's upper bound%s"
+					: "; 80%% takes %s or more%s",
 					format_duration(step * ceil(seconds / step)), limit_hint(spec));
+}
+
+/* ---- what the experiment's time buys ---- */
+
+/*
+ * What the experiment's time holds, and the power it buys to see the
+ * effect: a probability, so that no outcome of one experiment can
+ * contradict it (an A/A that settles "same" long before a design of 80%
+ * power would end, a large change seen at the first look), where a time
+ * "to decide" was contradicted by both.  cannot is set only where the
+ * units can decide nothing whatever they measure.
+ */
+typedef struct BudgetPower
+{
+	int			units;			/* instance pairs (two servers) or rounds */
+	int			rounds;			/* per unit */
+	double		at_lower;		/* power at the noise's lower 90% bound */
+	double		at_estimate;	/* at its estimate */
+	double		at_upper;		/* at its upper bounds (the design's) */
+	char	   *cannot;			/* why nothing can be decided; NULL: it can */
+} BudgetPower;
+
+/* The fewest runs a side needs for any test to reach p < alpha: 2 / C(2n, n) < alpha */
+static int
+fewest_rounds(double alpha)
+{
+	int			n = 1;
+	double		arrangements = 2;	/* C(2n, n) */
+
+	while (2.0 / arrangements >= alpha)
+	{
+		arrangements *= (double) (2 * n + 1) * (2 * n + 2) / ((n + 1) * (n + 1));
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The units left_s holds (the budget's, or the fixed rounds') and why they
+ * can decide nothing where they cannot: two servers started once (no
+ * restarts: one pair of starts, whose offset no CI holds, as the report
+ * says), fewer than 2 instance pairs (no t CI), fewer rounds on one server
+ * than any rank test needs.
+ */
+static void
+budget_units(const ExperimentSpec *spec, const Planning *p, bool two, int unit_rounds,
+			 double left_s, double alpha, BudgetPower *bp)
+{
+	bp->cannot = NULL;
+	bp->rounds = two ? unit_rounds : 1;
+	if (two && unit_rounds <= 0)
+	{
+		bp->units = 1;
+		bp->cannot = pg_strdup("its two servers are each started once, and the offset of one pair of starts is in every round alike, where no CI can hold it (restart = auto)");
+		return;
+	}
+	if (spec->rounds_auto)
+		bp->units = (int) floor(Max(0, left_s) / (two ? p->cost.restart_s + unit_rounds * p->cost.round_s
+												  : p->cost.round_s));
+	else
+		bp->units = two ? (spec->rounds + unit_rounds - 1) / unit_rounds : spec->rounds;
+	if (two && bp->units < 2)
+		bp->cannot = psprintf("it holds %d instance pair%s, and a CI across instance pairs needs 2%s",
+							  bp->units, bp->units == 1 ? "" : "s", limit_hint(spec));
+	else if (!two && bp->units < fewest_rounds(alpha))
+		bp->cannot = psprintf("it holds %d round%s, and no test of fewer than %d can reach p < %g%s",
+							  bp->units, bp->units == 1 ? "" : "s", fewest_rounds(alpha), alpha,
+							  limit_hint(spec));
+}
+
+/* The power at p's noise at bound of bp's units (stats_design_power()) */
+static double
+power_at(const Planning *p, NoiseBound bound, const BudgetPower *bp)
+{
+	StatsComponents c;
+
+	planned_components(p, bound, &c);
+	return stats_design_power(&c, bp->units, bp->rounds, p->effect, &p->opt);
+}
+
+/* What left_s buys at p's noise: its units, their power at its bounds and estimate */
+static void
+budget_power(const ExperimentSpec *spec, const Planning *p, bool two, int unit_rounds,
+			 double left_s, BudgetPower *bp)
+{
+	budget_units(spec, p, two, unit_rounds, left_s, p->opt.alpha, bp);
+	bp->at_lower = power_at(p, AT_LOWER_BOUND, bp);
+	bp->at_estimate = power_at(p, AT_ESTIMATE, bp);
+	bp->at_upper = power_at(p, AT_UPPER_BOUND, bp);
+}
+
+/*
+ * bp in the words of the pilot and the pre-flight: "cannot" where nothing
+ * can be decided, "can" where even the noise's upper bound leaves 80%
+ * power (unbounded: an instance offset not measured, which no bound
+ * covers, leaves it "may not"), "may not" otherwise.
+ */
+static BudgetWord
+budget_power_word(const BudgetPower *bp, const Planning *p, bool unbounded)
+{
+	if (bp->cannot)
+		return BUDGET_CANNOT;
+	if (!unbounded && bp->at_upper >= p->opt.power)
+		return BUDGET_CAN;
+	return BUDGET_MAY_NOT;
+}
+
+/*
+ * "this experiment's budget (2m30s) sees a 2% change with about 62% power
+ * at this noise (35% to 90% within what DF allow)", or that it cannot
+ * decide anything and why; a warning where the power at the estimate is
+ * below the design's (or nothing can be decided), then tail.
+ */
+static void
+print_budget_power(const ExperimentSpec *spec, const Planning *p, const BudgetPower *bp,
+				   const char *left, const char *at, const char *df, bool may_warn,
+				   const char *tail, FILE *out)
+{
+	if (bp->cannot)
+	{
+		fprintf(out, "pre-flight: warning: in its %s %s this experiment cannot decide anything: %s\n",
+				limit_name(spec), left, bp->cannot);
+		return;
+	}
+	fprintf(out, "pre-flight: %sin its %s %s this experiment sees a %.0f%% change with about %.0f%% power %s (%.0f%% to %.0f%% within what %s allow)%s\n",
+			may_warn && !(bp->at_estimate >= p->opt.power) ? "warning: " : "",
+			limit_name(spec), left, 100 * p->effect,
+			100 * bp->at_estimate, at, 100 * bp->at_upper, 100 * bp->at_lower, df, tail);
 }
 
 /*
@@ -406,13 +537,14 @@ time_range(double least_s, double most_s, const char *df)
 }
 
 /*
- * The time record r's noise takes to decide twice the threshold with this
- * experiment's plan (its spacing of restarts), at the estimate and within
- * its bounds, against the experiment's time, in the pilot's three
- * words (preflight_budget_word()): a warning where it cannot or may not
- * pay for it, unless the record is of a busier host (busier), and where
- * it is of a quieter one (quieter) with no pilot to measure the load,
- * that the time may not be enough.
+ * The time record r's noise takes to see twice the threshold with 80%
+ * power with this experiment's plan (its spacing of restarts), at the
+ * estimate and within its bounds, and what the experiment's time buys
+ * instead: its power to see it (print_budget_power()), a warning where
+ * that is below 80% at the estimate or nothing can be decided.  Where the
+ * record is of a busier host (busier), that power is the least at this
+ * load; where it is of a quieter one (quieter) with no pilot to measure
+ * the load, that the time may not be enough.
  */
 static void
 print_expected_time(const ExperimentSpec *spec, const NoiseRecord *r, double noise,
@@ -420,55 +552,53 @@ print_expected_time(const ExperimentSpec *spec, const NoiseRecord *r, double noi
 {
 	Planning	p;
 	StatsDesign design;
+	BudgetPower bp;
 	double		effect = 2 * noise;
 	bool		two = plan_two_servers(spec);
 	char	   *why;
+	char	   *tail;
 	int			unit_rounds;
 	int			rounds;
 	double		expected_s;
 	double		least_s;
 	double		most_s;
 	double		left_s;
-	BudgetWord	word;
 
 	if (!design_inputs(spec, r, two, noise, &p))
 	{
-		fprintf(out, "pre-flight: the time to decide %.0f%% is not known: runs of a fixed transaction count\n",
+		fprintf(out, "pre-flight: the power to see %.0f%% is not known: runs of a fixed transaction count\n",
 				100 * effect);
 		return;
 	}
 	unit_rounds = plan_restart_rounds(spec, &why);
 	left_s = available_s(spec, &p.cost);
 	design_seconds_range(&p, unit_rounds, &least_s, &expected_s, &most_s, &design);
-	if (!isfinite(expected_s))
-	{
-		fprintf(out, "pre-flight: warning: this experiment cannot decide %.0f%% at this noise: %s\n",
-				100 * effect, design.reason);
-		return;
-	}
 	/* one server: rounds are the units, however they fall into blocks */
 	rounds = unit_rounds > 0 ? unit_rounds : design.rounds;
-	fprintf(out, "pre-flight: to decide %.0f%% (twice the ±%g%% threshold) at %.0f%% power: %s, about %s (%s)\n",
-			100 * effect, 100 * noise, 100 * p.opt.power,
-			two ? psprintf("%d instance pairs x %d round%s", design.instances, rounds,
-						   rounds == 1 ? "" : "s")
-			: psprintf("%d rounds", design.instances * rounds),
-			format_duration(expected_s),
-			time_range(least_s, most_s, "its degrees of freedom"));
-	word = preflight_budget_word(least_s, most_s, left_s);
-	if (word != BUDGET_CAN && busier)
-		fprintf(out, "pre-flight: this experiment's %s (%s) %s decide %.0f%% at that host's noise; at this load it may\n",
-				limit_name(spec), format_duration(left_s),
-				word == BUDGET_CANNOT ? "would not" : "might not", 100 * effect);
-	else if (word == BUDGET_CANNOT)
-		fprintf(out, "pre-flight: warning: this experiment's %s (%s) cannot decide %.0f%% here%s\n",
-				limit_name(spec), format_duration(left_s), 100 * effect,
-				time_to_give(spec, expected_s, false));
-	else if (word == BUDGET_MAY_NOT)
-		fprintf(out, "pre-flight: warning: this experiment's %s (%s) may not decide %.0f%% here%s\n",
-				limit_name(spec), format_duration(left_s), 100 * effect,
-				isfinite(most_s) ? time_to_give(spec, most_s, true) : "");
-	else if (quieter && !pilot)
+	if (!isfinite(expected_s))
+		fprintf(out, "pre-flight: no design sees %.0f%% with %.0f%% power at this noise: %s\n",
+				100 * effect, 100 * p.opt.power, design.reason);
+	else
+		fprintf(out, "pre-flight: to see %.0f%% (twice the ±%g%% threshold) with %.0f%% power: %s, about %s (%s)\n",
+				100 * effect, 100 * noise, 100 * p.opt.power,
+				two ? psprintf("%d instance pairs x %d round%s", design.instances, rounds,
+							   rounds == 1 ? "" : "s")
+				: psprintf("%d rounds", design.instances * rounds),
+				format_duration(expected_s),
+				time_range(least_s, most_s, "its degrees of freedom"));
+	budget_power(spec, &p, two, unit_rounds, left_s, &bp);
+	if (busier)
+		tail = pg_strdup("; at this load, likely more");
+	else if (!(bp.at_estimate >= p.opt.power))
+		tail = time_to_give(spec, expected_s, false);
+	else if (!(bp.at_upper >= p.opt.power))
+		tail = time_to_give(spec, most_s, true);
+	else
+		tail = pg_strdup("");
+	print_budget_power(spec, &p, &bp, psprintf("(%s)", format_duration(left_s)),
+					   busier ? "at that host's noise" : "at this noise",
+					   "its degrees of freedom", !busier, tail, out);
+	if (quieter && !pilot && !bp.cannot)
 		warn_unmeasured_load(spec, effect, out);
 	print_spacing_hint(&p, unit_rounds, expected_s, left_s, "at this noise", out);
 }
@@ -517,11 +647,11 @@ preflight_print(ExperimentSpec *spec, double noise, bool choose_restart, FILE *o
 			fprintf(out, "; other processes were busy %.0f%%", r.busy_pct);
 		fprintf(out, "\n");
 		if (quieter)
-			fprintf(out, "pre-flight: warning: that noise was measured %s than now (%.0f%% busy): the time below is the least it takes\n",
+			fprintf(out, "pre-flight: warning: that noise was measured %s than now (%.0f%% busy): the time below is the least it takes, the power the most\n",
 					isfinite(r.busy_pct) ? psprintf("on a quieter host (%.0f%% busy)", r.busy_pct) :
 					"at a load not recorded, perhaps quieter", h.busy_pct);
 		else if (busier)
-			fprintf(out, "pre-flight: that noise was measured on a busier host (%.0f%% busy) than now: the time below may be more than it takes\n",
+			fprintf(out, "pre-flight: that noise was measured on a busier host (%.0f%% busy) than now: the time below may be more than it takes, the power less\n",
 					r.busy_pct);
 		if (choose_restart)
 			choose_restart_from(spec, &r, noise, out);
@@ -551,15 +681,15 @@ preflight_budget_word_name(BudgetWord word)
 }
 
 /*
- * What the time at the pilot's noise assumes of an instance offset not
+ * What the power at the pilot's noise assumes of an instance offset not
  * measured yet (largest_offset_that_fits()'s sd, NAN: none fits).
  */
 static char *
 offset_condition(double largest_sd)
 {
 	if (!isfinite(largest_sd))
-		return pg_strdup(" with no offset between instance pairs, more with one (not measured here yet)");
-	return psprintf(" with no offset between instance pairs; it fits if their sd, not measured here yet, is below %.2f%%",
+		return pg_strdup(" with no offset between instance pairs, less with one (not measured here yet)");
+	return psprintf(" with no offset between instance pairs; 80%% at this noise holds while their sd, not measured here yet, is below %.2f%%",
 					100 * largest_sd);
 }
 
@@ -567,19 +697,14 @@ offset_condition(double largest_sd)
  * The pilot's rounds are one instance pair's: the sd between rounds is
  * theirs, the run's cost beyond its pgbench time what they took, and the
  * sd between instance pairs (two servers) that of the pre-flight's record
- * of any load, where the load moves it little (docs/calibration.md), or 0 where
- * the history has none: the time is then the least it takes.  Its sd rests
- * on a few degrees of freedom, so the time is given at the estimate and at
- * its lower 90% and upper bounds, the record's offset bounded likewise on
- * its own layout (the upper is what the design planner plans with from
- * its own data, stats_design.c): "cannot" where even the
- * lower bound needs more time than is left, "can" where even the upper
- * one fits and the instance offset (two servers) is on record, "may not"
- * between.  The time is that of the experiment's own
- * plan, its instance pairs of unit_rounds rounds (the restarts' spacing,
- * which no record chose on a host without one; 0: any spacing), and where
- * at the estimate the cheapest spacing would fit and the plan's would not,
- * that is said.
+ * of any load, where the load moves it little (docs/calibration.md), or 0
+ * where the history has none: the power is then the most it has.  Its sd
+ * rests on a few degrees of freedom, so the time to 80% power and the
+ * power of the time left are given at the estimate and within its lower
+ * 90% and upper bounds (the record's offset bounded on its own layout), in
+ * budget_power_word()'s words; of the plan's instance pairs of unit_rounds
+ * rounds (the restarts' spacing; 0: any), naming a cheaper spacing that
+ * would fit where the plan's would not.
  */
 void
 preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightResult *preflight,
@@ -589,16 +714,13 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 	NoiseRecord r = {0};
 	Planning	p;
 	StatsDesign design;
-	double		effect = 2 * noise;
+	BudgetPower bp;
 	bool		two = plan_two_servers(spec);
 	int			df = pilot->rounds - 1;
-	const char *what = limit_name(spec);
-	char	   *expected;
-	char	   *range;
-	BudgetWord	word;
+	char	   *tail;
 
 	/*
-	 * Two servers with no instance offset on record: the time at the
+	 * Two servers with no instance offset on record: the power at the
 	 * pilot's upper bound took that offset as 0, which is no bound, so the
 	 * pilot cannot say "can" (taken as 0, "can" was followed by a decision
 	 * in 6 of 15 experiments, docs/calibration.md).
@@ -623,6 +745,8 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 						 &design);
 	pilot->largest_offset_sd = unbounded
 		? largest_offset_that_fits(&p, unit_rounds, pilot->expected_s, pilot->left_s) : NAN;
+	budget_power(spec, &p, two, unit_rounds, pilot->left_s, &bp);
+	pilot->outcome = preflight_budget_word_name(budget_power_word(&bp, &p, unbounded));
 
 	fprintf(out, "pre-flight: pilot: %d rounds in %s: sd between rounds %.2f%% (%d df)",
 			pilot->rounds, format_duration(pilot->seconds), 100 * pilot->round_sd, df);
@@ -631,28 +755,24 @@ preflight_judge_pilot(const ExperimentSpec *spec, double noise, const PreflightR
 	else if (two)
 		fprintf(out, "; between instance pairs not measured here yet, taken as 0");
 	fprintf(out, "\n");
-	expected = isfinite(pilot->expected_s)
-		? psprintf("about %s", format_duration(pilot->expected_s))
-		: pg_strdup("more than any design the planner weighs");
-	range = time_range(pilot->least_s, pilot->most_s, psprintf("its %d rounds", pilot->rounds));
-	word = preflight_budget_word(pilot->least_s, unbounded ? NAN : pilot->most_s, pilot->left_s);
-	pilot->outcome = preflight_budget_word_name(word);
-	if (!isfinite(pilot->least_s))
-		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) cannot decide %.0f%% at this load: %s\n",
-				what, format_duration(Max(0, pilot->left_s)), 100 * effect, design.reason);
-	else if (word == BUDGET_CANNOT)
-		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) cannot decide %.0f%% at this load: at the pilot's noise it takes %s (%s)%s\n",
-				what, format_duration(Max(0, pilot->left_s)), 100 * effect, expected, range,
-				time_to_give(spec, before + (isfinite(pilot->expected_s) ? pilot->expected_s : pilot->least_s),
-							 false));
-	else if (word == BUDGET_MAY_NOT)
-		fprintf(out, "pre-flight: warning: this experiment's %s (%s left) may not decide %.0f%% at this load: at the pilot's noise it takes %s (%s)%s\n",
-				what, format_duration(pilot->left_s), 100 * effect, expected, range,
-				unbounded ? offset_condition(pilot->largest_offset_sd)
-				: isfinite(pilot->most_s) ? time_to_give(spec, before + pilot->most_s, true) : "");
+	if (isfinite(pilot->expected_s))
+		fprintf(out, "pre-flight: at the pilot's noise, to see %.0f%% with %.0f%% power takes about %s (%s)\n",
+				100 * p.effect, 100 * p.opt.power, format_duration(pilot->expected_s),
+				time_range(pilot->least_s, pilot->most_s, psprintf("its %d rounds", pilot->rounds)));
 	else
-		fprintf(out, "pre-flight: at the pilot's noise, to decide %.0f%% takes %s (%s): within the %s (%s left)\n",
-				100 * effect, expected, range, what, format_duration(pilot->left_s));
+		fprintf(out, "pre-flight: at the pilot's noise, no design sees %.0f%% with %.0f%% power: %s\n",
+				100 * p.effect, 100 * p.opt.power, design.reason);
+	if (unbounded)
+		tail = offset_condition(pilot->largest_offset_sd);
+	else if (!(bp.at_estimate >= p.opt.power))
+		tail = time_to_give(spec, before + pilot->expected_s, false);
+	else if (!(bp.at_upper >= p.opt.power))
+		tail = time_to_give(spec, before + pilot->most_s, true);
+	else
+		tail = pg_strdup("");
+	print_budget_power(spec, &p, &bp, psprintf("(%s left)", format_duration(Max(0, pilot->left_s))),
+					   "at the pilot's noise", psprintf("its %d rounds", pilot->rounds), true,
+					   tail, out);
 	print_spacing_hint(&p, unit_rounds, pilot->expected_s, pilot->left_s, "at the pilot's noise",
 					   out);
 }

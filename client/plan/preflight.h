@@ -2,7 +2,7 @@
  *
  * preflight.h
  *		Before the first counted run, and in the dry run (--check): what the
- *		host allows and whether the experiment's time can decide
+ *		host allows and what power the experiment's time has to see a change
  *		(preflight.c), from the host's load (host_load.h) and its noise
  *		history (noise_history.h).
  *
@@ -26,9 +26,11 @@ typedef struct PreflightResult
 } PreflightResult;
 
 /*
- * Print what the host allows and the expected time to decide an effect of
- * twice the noise threshold, with a warning where the experiment's budget
- * (or its fixed rounds) cannot decide it; where the history holds no noise
+ * Print what the host allows, the expected time to see an effect of twice
+ * the noise threshold with 80% power, and the power the experiment's
+ * budget (or its fixed rounds) has to see it, with a warning where that is
+ * below 80% at the noise's estimate or where the time can decide nothing
+ * whatever it measures; where the history holds no noise
  * of the host's load now, the pilot that will measure it (pilot.c).  With
  * choose_restart (not on --resume), restart = auto across servers takes
  * its spacing from the same record, and says so, before the time is
@@ -42,10 +44,13 @@ extern PreflightResult preflight_print_run(ExperimentSpec *spec, bool choose_res
 
 /*
  * What an experiment's time can do for an effect, in the words of the
- * pilot and of the line after the second block: "cannot" where even the
- * time at the noise's lower bound (least_s) is more than left_s, "can"
- * where the time at its upper bound (most_s) fits, "may not" between.  A
- * time of NAN is more than any design gives.
+ * pilot and of the line after the second block.  preflight_budget_word()
+ * (the line after the second block): "cannot" where even the time at the
+ * noise's lower bound (least_s) is more than left_s, "can" where the time
+ * at its upper bound (most_s) fits, "may not" between; a time of NAN is
+ * more than any design gives.  The pilot's (preflight_judge_pilot()):
+ * "cannot" only where the time left can decide nothing whatever it
+ * measures, "can" where even the noise's upper bound leaves it 80% power.
  */
 typedef enum BudgetWord
 {
@@ -65,7 +70,8 @@ typedef struct PilotNoise
 	double		seconds;		/* the wall time of those rounds */
 	/* filled by preflight_judge_pilot() */
 	double		instance_sd;	/* from the history; 0: none there */
-	double		expected_s;		/* to decide twice the threshold; NAN: no design */
+	double		expected_s;		/* to see twice the threshold with 80% power;
+								 * NAN: no design */
 	double		least_s;		/* the same at the sd's lower 90% bound */
 	double		most_s;			/* and at its upper bounds */
 	double		left_s;			/* of the experiment's time */
@@ -77,12 +83,14 @@ typedef struct PilotNoise
 } PilotNoise;
 
 /*
- * After a pilot: the expected time to decide twice the noise threshold at
- * its noise, against the time left (spent_s of a budget already gone):
- * "cannot decide" where even the pilot's lower bound on the noise needs
- * more, "can" where even its upper bound fits (and, for two servers, the
- * history holds their instance offset), "may not" between; of the
- * plan's instance pairs of unit_rounds rounds (0: of any).
+ * After a pilot: the expected time to see twice the noise threshold with
+ * 80% power at its noise, and the power of the time left (spent_s of a
+ * budget already gone): "cannot" where that time can decide nothing
+ * whatever it measures (too few instance pairs or rounds for any test, two
+ * servers never restarted), "can" where even the pilot's upper bound on
+ * the noise leaves 80% power (and, for two servers, the history holds
+ * their instance offset), "may not" otherwise; of the plan's instance
+ * pairs of unit_rounds rounds (0: of any).
  */
 extern void preflight_judge_pilot(const ExperimentSpec *spec, double noise,
 								  const PreflightResult *preflight, int unit_rounds,
