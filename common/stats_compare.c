@@ -20,7 +20,10 @@
  *	insufficient  a side has no runs, or even the most extreme outcome
  *				  could not reach p < alpha (min_p: 2 / C(m+n, m) for m and
  *				  n untied runs, 2 / 2^n for n rounds that differ, fewer
- *				  than 2 distinct units across units);
+ *				  than 2 distinct units across units) — unless only ties
+ *				  kept it from alpha and the CI lies wholly inside the
+ *				  threshold (identical counted rounds: CI [0, 0]), where
+ *				  the CI's words follow;
  *	faster/slower p < alpha, and the whole CI of B/A lies beyond the noise
  *				  threshold (above 1 + noise or below 1 - noise);
  *	faster/slower, by less than the threshold
@@ -82,10 +85,45 @@ units_insufficient(StatsComparison *c)
 				 one, stats_unit_name(c->unit, 2));
 }
 
-/* "insufficient" when no arrangement of these runs could reach p < alpha. */
+/*
+ * Whether the test could not reach alpha only because of ties, and the CI
+ * settles the size anyway: rounds without any difference (the signed-rank
+ * test drops them, and the rounds that differ are too few for a p) or runs
+ * so many of them equal, where as many untied would have reached alpha,
+ * and the CI, made from all of them, lies wholly inside the noise
+ * threshold.  Identical rounds of a counted metric (instructions per
+ * transaction, nearly deterministic) are the case: their CI is [0, 0], and
+ * "insufficient" said less than it shows.  Real noise never ties exactly,
+ * so what decides for it is unchanged; a CI across the threshold stays
+ * insufficient, with its remedy.
+ */
 static bool
-decide_insufficient(StatsComparison *c, double alpha)
+ties_settle(const StatsComparison *c, const StatsOptions *opt)
 {
+	bool		tied;
+
+	if (!c->has_ci || !(c->ci_low > 1.0 - opt->noise && c->ci_high < 1.0 + opt->noise))
+		return false;
+	if (c->unit == STATS_UNIT_ROUND)
+		tied = c->n_used < c->n_pairs && paired_min_p(c->n_pairs) < opt->alpha;
+	else if (c->unit == STATS_UNIT_RUN)
+		tied = c->min_p > 2.0 / stats_choose(c->n_a + c->n_b, c->n_a) * (1.0 + 1e-9) &&
+			2.0 / stats_choose(c->n_a + c->n_b, c->n_a) < opt->alpha;
+	else
+		tied = false;
+	return tied;
+}
+
+/*
+ * "insufficient" when no arrangement of these runs could reach p < alpha,
+ * unless ties alone kept it from alpha and the CI settles the size
+ * (ties_settle()).
+ */
+static bool
+decide_insufficient(StatsComparison *c, const StatsOptions *opt)
+{
+	double		alpha = opt->alpha;
+
 	if (c->n_a == 0 || c->n_b == 0)
 	{
 		snprintf(c->reason, STATS_REASON_LEN, "%s no runs",
@@ -93,7 +131,7 @@ decide_insufficient(StatsComparison *c, double alpha)
 				 c->n_a == 0 ? "A has" : "B has");
 		return true;
 	}
-	if (c->min_p < alpha)
+	if (c->min_p < alpha || ties_settle(c, opt))
 		return false;
 	if (c->unit != STATS_UNIT_RUN && c->unit != STATS_UNIT_ROUND)
 		units_insufficient(c);
@@ -164,7 +202,21 @@ within_reason(StatsComparison *c, const StatsOptions *opt, bool inside, const ch
 {
 	char		mde[96];
 
-	if (c->verdict == STATS_NO_CHANGE && c->p_value >= opt->alpha)
+	if (c->min_p >= opt->alpha)
+	{
+		/* ties_settle(): the test could not reach alpha, the CI settles */
+		if (c->unit == STATS_UNIT_ROUND)
+			snprintf(mde, sizeof(mde), "%d of the %d paired rounds without any difference",
+					 c->n_pairs - c->n_used, c->n_pairs);
+		else
+			snprintf(mde, sizeof(mde), "%d and %d runs, so many of them equal", c->n_a, c->n_b);
+		snprintf(c->reason, STATS_REASON_LEN,
+				 "%s: no rank test can reach alpha %g, but the CI [%+.3f%%, %+.3f%%] of them all "
+				 "lies inside the %g%% threshold",
+				 mde, opt->alpha, 100.0 * (c->ci_low - 1.0), 100.0 * (c->ci_high - 1.0),
+				 100.0 * opt->noise);
+	}
+	else if (c->verdict == STATS_NO_CHANGE && c->p_value >= opt->alpha)
 		snprintf(c->reason, STATS_REASON_LEN, "%s%s", test, mde_clause(c, mde, sizeof(mde)));
 	else if (c->verdict == STATS_NO_CHANGE && !c->has_ci)
 		snprintf(c->reason, STATS_REASON_LEN, "%s, but too few for a CI at that level%s",
@@ -191,7 +243,7 @@ stats_decide(StatsComparison *c, const StatsOptions *opt)
 
 	c->noise = opt->noise;
 	c->verdict = STATS_INSUFFICIENT;
-	if (decide_insufficient(c, opt->alpha))
+	if (decide_insufficient(c, opt))
 		return;
 
 	above = c->has_ci && c->ci_low > 1.0 + opt->noise;

@@ -97,6 +97,17 @@ SELECT n_pairs, verdict, reason
 FROM pgbench_ext.compare('{100,100,100,100,100,100}', '{110,111,112,113,114,100}',
                          round_a => '{1,2,3,4,5,6}', round_b => '{1,2,3,4,5,6}');
 
+-- Eight identical rounds, as a counted metric repeats (instructions per
+-- transaction): no round differs, so the signed-rank test has no p, but
+-- the Walsh averages of all eight are 0: the CI is [0, 0], inside the
+-- counted threshold of 0.05%, and the verdict is what it says (no change;
+-- the client's decision: same), not insufficient.
+SELECT n_pairs, ci_low, ci_high, verdict, reason
+FROM pgbench_ext.compare('{41000,41037,41074,41111,41148,41185,41222,41259}',
+                         '{41000,41037,41074,41111,41148,41185,41222,41259}',
+                         noise => 0.0005,
+                         round_a => '{1,2,3,4,5,6,7,8}', round_b => '{1,2,3,4,5,6,7,8}');
+
 -- Across instance pairs: 3 pairs of servers of 2 rounds each, per-round log
 -- ratios 0.02, 0.04 | 0.01, 0.03 | 0.05, 0.03.  Unit summaries 0.03, 0.02,
 -- 0.04: t = 0.03 / (0.01 / sqrt 3) = 5.196 on 2 df, p = 0.0351; CI

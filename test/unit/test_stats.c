@@ -923,10 +923,15 @@ test_ties_exact(void)
 		   t, r.n_used, r.p_value, p, r.n_used);
 	}
 
-	/* all runs equal: no labelling can differ, so never a verdict */
+	/*
+	 * all runs equal: no labelling can differ, so no p; but every shift
+	 * but 0 would separate them, so the CI is [0, 0], inside the threshold:
+	 * what it says decides (test_stats_ties.c)
+	 */
 	stats_compare(mw[6].a, 4, mw[6].b, 4, &opt, &c);
-	ok(c.min_p == 1.0 && c.verdict == STATS_INSUFFICIENT,
-	   "8 equal runs: smallest p 1, insufficient (%s)", c.reason);
+	ok(c.min_p == 1.0 && c.verdict == STATS_NO_CHANGE && c.ci_low == 1.0 && c.ci_high == 1.0 &&
+	   stats_comparison_decision(&c, opt.noise) == STATS_DECIDED_SAME,
+	   "8 equal runs: smallest p 1, CI [0, 0], same (%s)", c.reason);
 
 	/* the tied counts with every group of one value are the untied distribution */
 	{
