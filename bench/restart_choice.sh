@@ -67,9 +67,10 @@ while read -r record; do
 	for client in "$@"; do
 		out=$(check_with "$client")
 		rounds=$(echo "$out" | sed -n 's/^restart = auto: every \([0-9]*\) round.*/\1/p')
-		if echo "$out" | grep -q "^pre-flight: warning: this experiment's .* cannot decide"; then
+		# the words of a client before the pre-flight spoke of power, and after
+		if echo "$out" | grep -Eq "^pre-flight: warning: (this experiment's|in its) .* cannot decide"; then
 			word=cannot
-		elif echo "$out" | grep -q "^pre-flight: warning: this experiment's .* may not decide"; then
+		elif echo "$out" | grep -Eq "^pre-flight: (warning: this experiment's .* may not decide|warning: in its .* sees a|in its .* keeps 80% even at)"; then
 			word="may not"
 		else
 			word=can
