@@ -109,7 +109,9 @@ my %csv_col = ('full median' => 'snapshot_full_ns_median', 'full p90' => 'snapsh
 # so a round's two medians can be equal (20.611 and 20.611 in one make
 # test); the paired test sets a round without a difference aside, and five
 # rounds cannot reach p < 0.05 (2/32 at best): "insufficient" is then the
-# right answer, and the report says why.
+# right answer, and the report says why, unless the CI of all six rounds
+# lies inside the threshold, where it says what that CI says: "no change",
+# with no MDE (no test to have one).
 sub verdicts_of
 {
 	my ($col) = @_;
@@ -120,7 +122,7 @@ sub verdicts_of
 	# (with its figure in the report, "the threshold" in summary.json)
 	my $words = '(?:faster|slower)(?:, by less than (?:[\d.]+%|the threshold)|; beyond (?:[\d.]+%|the threshold) not settled)?'
 	  . '|no change';
-	return $ties ? "$words|insufficient" : $words;
+	return $ties ? "$words|insufficient|no change" : $words;
 }
 like($out, qr/^snapshot probe: ns per GetSnapshotData\(\) call, lower is better$/m, 'the terminal has the probe block');
 foreach my $fig ('full (median', 'full (p90', 'reuse (median', 'reuse (p90')

@@ -48,8 +48,8 @@ is($rc, 0, 'report exits 0') or diag $err;
 my @rows = grep { /^ default / } split /\n/, $out;
 is(scalar @rows, 2, 'one row per cell');
 like($rows[0], qr/^ default \| 1 .*\| \+5\.00% .*\| 8 rounds \| faster/, 'B 5% faster: +5.00%, faster, round by round');
-like($rows[1], qr/^ default \| 2 .*\| \+0\.00% .*\| 8 rounds \| insufficient/,
-	'identical in every round: insufficient, since no round differs and the test cannot reject');
+like($rows[1], qr/^ default \| 2 .*\| \+0\.00% \| \[\+0\.00%, \+0\.00%\] .*\| 8 rounds \| no change/,
+	'identical in every round: no round differs, so no rank test can reject, but the CI of them all is [0, 0]: what it says, not insufficient');
 like($out, qr/^ geomean .*\| \+2\.47% /m, 'geomean of 1.05 and 1 is +2.47%');
 like($out, qr/^warning: 1 run\(s\) did not complete and are not counted: 33 \(failed\)/m, 'failed run warned');
 like($out, qr/^warning: 1 run\(s\) had a checkpoint or autovacuum inside them: 3 \(checkpoint\)/m,
@@ -69,8 +69,8 @@ my $summary = ReportFixture::read_json_exact("$dir/summary.json");
 my ($c1) = grep { $_->{clients} == 1 } @{ $summary->{cells} };
 is($c1->{comparison}{verdict}, 'faster', 'summary.json: verdict');
 my ($c2) = grep { $_->{clients} == 2 } @{ $summary->{cells} };
-is("$c1->{decision} $c2->{decision}", 'differs undecided',
-	'summary.json: the decision for programs (faster: differs; insufficient, though every round is the same: undecided)');
+is("$c1->{decision} $c2->{decision}", 'differs same',
+	'summary.json: the decision for programs (faster: differs; every round the same, CI [0, 0] inside the threshold: same)');
 ok(exists $c1->{reference} && !defined $c1->{reference}, 'summary.json: no reference ratio');
 is(scalar @{ $c1->{a}{tps} }, 8, 'summary.json: the counted runs of A');
 my $node = PostgreSQL::Test::Cluster->new('parity');
@@ -100,7 +100,7 @@ like($md, qr/^\| wait samples\/tx LWLock:WALWrite .*\n(?:\|.*\n)*\n<details><sum
 	'report.md: the counters that moved first, the others folded');
 like($md, qr/^## Runs side by side/m, 'report.md: per-run table');
 like($md, qr/^\| 1 \| 980\.0 \| 1029\.0 \| \+49\.0 \| \+5\.00% \|$/m, 'report.md: round 1 of A and B, diff and %');
-like($md, qr/^\| new \| \+5\.00% \| \+0\.00% \? \|$/m, 'report.md: % change vs baseline across clients');
+like($md, qr/^\| new \| \+5\.00% \| \+0\.00% ~ \|$/m, 'report.md: % change vs baseline across clients');
 # a counter that moved moved alike in every round: its signed-rank p is
 # 2/256; 4 of the 9 counters of 1 client did (the others not at all), so
 # Benjamini-Hochberg's q is 9/4 * 2/256 = 0.0176
@@ -326,7 +326,7 @@ ReportFixture::write_dir(
 is($rc, 0, 'compare exits 0') or diag $err;
 like($out, qr/^ default \| 1 +\| old .*\| faster|^ default \| 1 +\| old .*no change/m, 'old in both');
 like($out, qr/^ default \| 2 +\| new .*\| \+10\.00% .*\| faster/m, 'new is 10% faster in the rerun');
-like($out, qr/^ default \| 2 +\| new vs old \| \+0\.00% \[.*\] \(8 rounds\) \| insufficient.*\| \+10\.00% \[.*\] \(8 rounds\) +\| faster +\| disjoint/m,
+like($out, qr/^ default \| 2 +\| new vs old \| \+0\.00% \[.*\] \(8 rounds\) \| no change.*\| \+10\.00% \[.*\] \(8 rounds\) +\| faster +\| disjoint/m,
 	'effects side by side, each with its unit: not reproduced, CIs disjoint');
 ($rc, $out, $err) = run_client('compare', $dir);
 is($rc, 2, 'compare with one directory: usage error');
