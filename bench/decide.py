@@ -152,7 +152,10 @@ def preflight_word(d):
     """What the pre-flight said before the first counted run of whether the
     budget could decide: the last warning's "cannot" or "may not" (a
     pilot's, where there was one, comes last), "can" where it gave a time
-    and no warning, empty where it promised nothing."""
+    and no warning, empty where it promised nothing.  A client that gives
+    the budget's power instead: "cannot" where it cannot decide anything,
+    "may not" where the power is below 80% at the estimate (a warning) or
+    at the upper bound ("keeps 80% even at"), "can" otherwise."""
     try:
         lines = open(d + "/ab.log").read().splitlines()
     except FileNotFoundError:
@@ -164,6 +167,8 @@ def preflight_word(d):
         m = re.match(r"pre-flight: warning: .*?\b(cannot|may not) decide", line)
         if m:
             word = m.group(1)
+        elif re.match(r"pre-flight: (warning: )?in its .* sees a \S+ change", line):
+            word = "may not" if "warning: " in line or "keeps 80% even at" in line else "can"
         elif not word and re.match(r"pre-flight: (to decide|at the pilot's noise, to decide)", line):
             word = "can"
     return word
