@@ -385,9 +385,9 @@ budget_power_word(const BudgetPower *bp, const Planning *p, bool unbounded)
 }
 
 /*
- * "this experiment's budget (2m30s) sees a 2% change with about 62% power
- * at this noise (35% to 90% within what DF allow)", or that it cannot
- * decide anything and why; a warning where the power at the estimate is
+ * "in its budget (2m30s) this experiment sees a 2% change with about 62%
+ * power at this noise (35% to 90% within what DF allow)", or that it
+ * cannot decide anything and why; a warning where the power at the estimate is
  * below the design's (or nothing can be decided), then tail.
  */
 static void
