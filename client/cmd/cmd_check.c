@@ -3,8 +3,8 @@
  * cmd_check.c
  *		The dry run, "--check" of "pgbench_ext run FILE" and of "pgbench_ext
  *		ab": the pre-flight of an experiment without running it — what the
- *		host allows, the noise it showed for such a load, whether the
- *		experiment's budget (or rounds) can decide an effect of twice the
+ *		host allows, the noise it showed for such a load, the power the
+ *		experiment's budget (or rounds) has to see an effect of twice the
  *		noise threshold, whether a run would measure the noise first in a
  *		pilot, and the rounds between restarts that restart = auto would
  *		choose (preflight.c).

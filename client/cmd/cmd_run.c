@@ -46,8 +46,8 @@ run_usage(void)
 	printf("      --build-only         build the variants that name a source tree, print\n"
 		   "                           where each is installed, run nothing\n");
 	printf("      --check              the dry run: print the pre-flight (what this host\n"
-		   "                           allows, the noise it showed for such a load, whether\n"
-		   "                           the budget or rounds can decide 2%%), run nothing\n");
+		   "                           allows, the noise it showed for such a load, the power\n"
+		   "                           the budget or rounds has to see 2%%), run nothing\n");
 	printf("  -v, --verbose            at the end, the noise by level and the designs too\n");
 	printf("  -?, --help               show this help, then exit\n");
 	printf("\nThe experiment file format: docs/experiments.md of pgbench_ext's sources.\n");

@@ -28,7 +28,7 @@
  * estimate comes from that history).  The design is the one the report
  * prints at the end ("to decide: ..."), from the data seen so far, which
  * plans with the noise's upper bound; on a few instance pairs that bound
- * is far above the estimate, so the budget is said to be unable to decide
+ * is far above the estimate, so the budget is said to be unable to see it
  * only where even the design at the noise's lower bound takes more
  * (report_cell_design_low()), the words of the pilot's judgement
  * (preflight.c).  It speaks of the effect the design is for, not of the
@@ -60,7 +60,7 @@ print_forecast(ReportData *r, const BudgetPlan *b, int rounds)
 			why = ", even at the low end of that noise";
 		else if (word == BUDGET_MAY_NOT && least_s > 0)
 			why = psprintf(" (at the low end of that noise it takes %s)", format_duration(least_s));
-		fprintf(stderr, "rounds = auto: %s: at the noise of its first %d rounds, %s; the budget of %s %s decide %g%%%s\n",
+		fprintf(stderr, "rounds = auto: %s: at the noise of its first %d rounds, %s; the budget of %s %s see %g%% with the design's power%s\n",
 				report_cell_title(c), rounds, c->design.reason, format_duration(b->budget_s),
 				preflight_budget_word_name(word), 100 * r->design_effect, why);
 	}

@@ -59,7 +59,7 @@ diag("B decided at look $cell{B}{sequential}{look} (block $cell{B}{sequential}{b
 my $forecast = qr/^rounds = auto: select-only, 1 client: C vs A: at the noise of its first 10 rounds, /m;
 if ($blocks_done > 2 && ($cell{C}{sequential}{decision} eq 'undecided' || $cell{C}{sequential}{block} > 2))
 {
-	like($err, qr/${forecast}(to see 2%: \d+ rounds on one server, about \d+ (seconds|minutes)|no experiment of up to \d+ rounds sees 2% .*); the budget of 1m00s (can decide 2%|may not decide 2%(?: \(at the low end of that noise it takes \S+\))?|cannot decide 2%, even at the low end of that noise)$/m,
+	like($err, qr/${forecast}(to see 2%: \d+ rounds on one server, about \d+ (seconds|minutes)|no experiment of up to \d+ rounds sees 2% .*); the budget of 1m00s (can see 2% with the design's power|may not see 2% with the design's power(?: \(at the low end of that noise it takes \S+\))?|cannot see 2% with the design's power, even at the low end of that noise)$/m,
 		'after block 2: the design C\'s noise needs, against the budget, in the pilot\'s words');
 }
 else
