@@ -29,10 +29,6 @@
  * inside; beside it the report gives how exact this experiment's design
  * is, from its own rounds: the spread an A/A would show and the MDE.
  *
- * In report.h's map: the analysis stage, called by report_analysis.c; it
- * calls profile_data.c, report_access.c, report_compare.c, report_format.c
- * and report_lines.c, below it.
- *
  *-------------------------------------------------------------------------
  */
 #include "client.h"

@@ -11,12 +11,6 @@
  * Part of the analysis stage (report.h's map): it reads what report_data.c
  * loaded and calls the statistics of common/; no writer calls it.
  *
- * In report.h's map: the analysis stage, below every file of the analysis
- * that compares (report_levels.c, report_sequential.c, report_metrics.c,
- * report_probe.c, profile_report.c, report_analysis.c); it calls no file
- * of the report, and takes the figures it compares as values, not as
- * functions to call back.
- *
  *-------------------------------------------------------------------------
  */
 #include "client.h"

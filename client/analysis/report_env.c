@@ -44,8 +44,7 @@
  * addresses above, its session's settings) are ignored, so that two
  * servers of one set-up never warn.
  *
- * In report.h's map: the analysis stage, called by report_analysis.c; it
- * calls report_access.c, report_format.c and report_lines.c, below it.
+ * In report.h's map: the analysis stage.
  *
  *-------------------------------------------------------------------------
  */

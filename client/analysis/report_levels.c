@@ -26,9 +26,7 @@
  * round, a seed pair the seed.  The extension's experiment_report()
  * numbers them the same way, so psql gives the same digits.
  *
- * In report.h's map: the analysis stage, called by report_analysis.c,
- * report_answer.c and report_sequential.c; it calls report_access.c and
- * report_compare.c, below it.
+ * In report.h's map: the analysis stage.
  *
  *-------------------------------------------------------------------------
  */

@@ -12,8 +12,7 @@
  * them under the verdict table, in report.md and report.html and in
  * summary.json.
  *
- * In report.h's map: the analysis stage, called by report_analysis.c; it
- * calls report_access.c, report_compare.c and report_lines.c, below it.
+ * In report.h's map: the analysis stage.
  *
  *-------------------------------------------------------------------------
  */

@@ -8,9 +8,7 @@
  * A writer: every comparison, median, verdict and function row is the one
  * profile_report.c computed into r->profile.
  *
- * In report.h's map: a writer, called by report_render.c, report_table.c,
- * report_sections.c and report_export.c; it calls profile_flame.c,
- * report_access.c, report_doc.c and report_format.c, below it.
+ * In report.h's map: a writer.
  *
  *-------------------------------------------------------------------------
  */

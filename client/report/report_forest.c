@@ -15,9 +15,7 @@
  * with any common colour-vision deficiency, and each verdict has a marker
  * of its own as well, so that a grey print still tells them apart.
  *
- * In report.h's map: a writer, called by report_render.c, report_table.c
- * and report_sections.c; it calls report_access.c, report_doc.c and
- * report_format.c, below it.
+ * In report.h's map: a writer.
  *
  *-------------------------------------------------------------------------
  */

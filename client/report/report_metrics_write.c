@@ -8,8 +8,7 @@
  * A writer: every row, its medians, CI, q and verdict are the ones
  * report_metrics.c computed into the cells.
  *
- * In report.h's map: a writer, called by report_sections.c; it calls
- * report_access.c, report_doc.c and report_format.c, below it.
+ * In report.h's map: a writer.
  *
  *-------------------------------------------------------------------------
  */

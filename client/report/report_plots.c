@@ -18,8 +18,7 @@
  * transaction when the runs have counters.  The forest plot, drawn
  * without gnuplot, is report_forest.c's.
  *
- * In report.h's map: a writer, called by report_render.c; it calls
- * report_access.c, below it.
+ * In report.h's map: a writer.
  *
  *-------------------------------------------------------------------------
  */

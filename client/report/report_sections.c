@@ -8,10 +8,7 @@
  *		people post on the lists — per-run tps side by side, "% change vs
  *		baseline" across client counts.
  *
- * In report.h's map: a writer, called by report_render.c; it calls
- * profile_report_write.c, report_access.c, report_doc.c, report_forest.c,
- * report_format.c, report_layout_write.c, report_metrics_write.c,
- * report_probe_write.c and report_sequential_write.c, below it.
+ * In report.h's map: a writer.
  *
  *-------------------------------------------------------------------------
  */

@@ -7,9 +7,7 @@
  * A writer: the decisions, the looks and their texts are the ones
  * report_sequential.c computed into the cells.
  *
- * In report.h's map: a writer, called by report_sections.c and
- * report_export.c; it calls report_access.c, report_doc.c and
- * report_format.c, below it.
+ * In report.h's map: a writer.
  *
  *-------------------------------------------------------------------------
  */

@@ -13,10 +13,7 @@
  * come with --verbose; the per-run figures, the counters and the plots are
  * in report.md and report.html.
  *
- * In report.h's map: a writer, called by report_render.c; it calls
- * profile_report_write.c, report_access.c, report_forest.c,
- * report_format.c, report_layout_write.c and report_probe_write.c, below
- * it.
+ * In report.h's map: a writer.
  *
  *-------------------------------------------------------------------------
  */

@@ -5,11 +5,7 @@
  *		samples as the load (report_data.c) left them, and each cell's
  *		answer as the analysis stored it.
  *
- * In report.h's map: the accessors, below the load, the analysis, the
- * writers and the format, and above profile_data.c alone.  Every stage
- * reads the ReportData with these; they compute nothing and call no other
- * file of the report, so the load, the analysis and the writers may all
- * call them.
+ * In report.h's map: the accessors.
  *
  *-------------------------------------------------------------------------
  */
