@@ -23,7 +23,7 @@
 
 #include <math.h>
 
-const char *const calibrate_budget_phase_names[CAL_BUDGET_NPHASES] = {"aa", "slowed-2", "slowed-5"};
+static const char *const calibrate_budget_phase_names[CAL_BUDGET_NPHASES] = {"aa", "slowed-2", "slowed-5"};
 const double calibrate_budget_slowdown_pct[CAL_BUDGET_NPHASES] = {0, 2, 5};
 
 /* Where comparison k (1-based) of phase p runs. */

@@ -392,7 +392,7 @@ list_known_files(CountedRun *cr)
  * statistics entries; they are the same for every variant, but not work
  * that recurs per transaction).
  */
-int
+static int
 counted_warmup_transactions(int transactions)
 {
 	return Min(Max(5, transactions / 10), transactions / 2);

@@ -65,7 +65,7 @@ struct SampledRun
 	char	   *problem;
 };
 
-pid_t
+static pid_t
 profile_postmaster_pid(const Cluster *server)
 {
 	char	   *problem;

@@ -438,8 +438,6 @@ extern bool report_look_cell(const ReportData *r, const ReportCell *c,
 							 const StatsBudgetPlan *plan, int blocks_done,
 							 const double *info, const double *z,
 							 StatsLook *out, int *block);
-extern void report_cell_rounds(const ReportData *r, const ReportCell *c, int first, int last,
-							   ReportSample *a, ReportSample *b);
 extern bool report_compare_rounds(const ReportData *r, const ReportCell *c, int first, int last,
 								  StatsComparison *out);
 
