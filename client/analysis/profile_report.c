@@ -32,17 +32,13 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "table.h"
 #include "profile.h"
 #include "profile_report.h"
 #include "profile_spec.h"
-#include "profile_flame.h"
 #include "results.h"
-#include "safe_file.h"
 #include "safe_read.h"
 
 #include <math.h>
-#include <sys/stat.h>
 
 
 

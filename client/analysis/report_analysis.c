@@ -16,8 +16,6 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "build_seeds.h"
-#include "plan.h"
 #include "profile_report.h"
 #include "report.h"
 

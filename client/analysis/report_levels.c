@@ -35,7 +35,6 @@
 #include "pgbench_output.h"
 #include "plan.h"
 #include "report.h"
-#include "safe_file.h"
 #include "results.h"
 #include "safe_read.h"
 

@@ -18,7 +18,6 @@
  */
 #include "client.h"
 #include "report.h"
-#include "snapshot_probe.h"
 
 #include <math.h>
 

@@ -69,12 +69,9 @@
 #include "client.h"
 #include "profile_counted.h"
 #include "profile_spec.h"
-#include "procfs.h"
 #include "profile_parse.h"
 #include "safe_file.h"
-#include "subprocess.h"
 #include "valgrind_server.h"
-#include "progress.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -82,7 +79,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/logging.h"
 
 struct CountedRun
 {

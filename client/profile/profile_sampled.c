@@ -35,12 +35,10 @@
 #include "profile_parse.h"
 #include "safe_file.h"
 #include "subprocess.h"
-#include "progress.h"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 

@@ -22,7 +22,6 @@
 #include "safe_file.h"
 
 #include <math.h>
-#include <sys/stat.h>
 
 #define TOP_CHANGES 5			/* function changes under the verdict table */
 #define TABLE_FUNCTIONS 30		/* rows of the function table in the reports */

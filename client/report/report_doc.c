@@ -15,7 +15,6 @@
  */
 #include "client.h"
 #include "report.h"
-#include "safe_file.h"
 #include "safe_read.h"
 
 /*

@@ -32,7 +32,6 @@
 #include "safe_read.h"
 
 #include <math.h>
-#include <sys/stat.h>
 
 /* per-second plots only of runs at least this long (seconds of -P 1 lines) */
 #define PROGRESS_MIN_SECONDS 10

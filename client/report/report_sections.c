@@ -13,7 +13,6 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "layout.h"
 #include "profile_report_write.h"
 #include "farm.h"
 #include "report.h"
