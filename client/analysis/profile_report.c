@@ -40,8 +40,6 @@
 
 #include <math.h>
 
-
-
 typedef struct MetricDef
 {
 	const char *label;
@@ -58,10 +56,6 @@ static const MetricDef sampled_metrics[] = {
 	{"CPU ns/tx (sampled)", {"cpu-clock"}},
 	{"cycles/tx (sampled)", {"cycles"}},
 };
-
-
-
-
 
 /* ---- loading ---- */
 

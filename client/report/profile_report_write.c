@@ -26,8 +26,6 @@
 #define TOP_CHANGES 5			/* function changes under the verdict table */
 #define TABLE_FUNCTIONS 30		/* rows of the function table in the reports */
 
-
-
 /* "instructions/tx: an A/A of this design ±0.020% (10 rounds), MDE 0.06%" */
 static char *
 spread_text(const ProfileMetricRow *row)

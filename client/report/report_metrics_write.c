@@ -25,7 +25,6 @@ fmt_value(double v)
 	return psprintf("%.3g", v);
 }
 
-
 static void
 metric_row(Doc *d, const ReportMetricRow *row)
 {
