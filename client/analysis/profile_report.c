@@ -11,15 +11,9 @@
  * test.  Costs are compared with higher_is_better off, so that "more"
  * (the verdict's "slower") is a larger cost.
  *
- * Functions: each whose self cost per transaction (median over runs) is
- * at least PROFILE_MIN_SHARE of its side's total gets a comparison; their
- * p-values get Benjamini–Hochberg q-values over the cell; a function has
- * changed when q < alpha and its whole CI lies beyond the noise threshold
- * (the verdict's rule, with q for p).  A run whose profile lacks a
- * function counts its floor, half the smallest cost it could have seen,
- * so that functions that appear or vanish are compared too.  Its part of
- * the total change is the difference of its medians, beside that of the
- * totals.
+ * Which functions are compared, their q-values, when one has changed and
+ * the floor a run without it counts: docs/profiles.md, "A verdict per
+ * function".
  *
  * In a counted experiment the runs' tps were measured under valgrind and
  * mean nothing: their comparisons are withdrawn, and the counted metrics
