@@ -156,7 +156,7 @@ print_comparisons(FILE *f, int p, const BudgetPhase *ph)
 
 		fprintf(f, "| %s %d | %s | %s | %s |\n", calibrate_budget_phase_names[p], k + 1,
 				stats_decision_name(report_look_decision(c)),
-				report_look_text(r, c), report_look_stopped(r, c));
+				report_look_text(r, c), c->look_stopped);
 	}
 }
 

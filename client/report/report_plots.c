@@ -9,8 +9,8 @@
  * plots off), else as "gnuplot" on PATH.  Without it, or when it fails,
  * no plot is drawn and the reason goes into the reports.
  *
- * The plots are listed in docs/reports.md (plots/*.svg); the forest
- * plot, drawn without gnuplot, is report_forest.c's.
+ * The plots are listed in docs/reports.md (the SVG files of plots/);
+ * the forest plot, drawn without gnuplot, is report_forest.c's.
  *
  * In report.h's map: a writer.
  *

@@ -113,7 +113,7 @@ verdict_table(const ReportData *r, Doc *d, bool fixed)
 		cells[10] = r->sequential && !fixed ? (c->has_look ? c->look.reason : "no look yet")
 			: cmp ? cmp->reason : "";
 		/* the answer in the forest plot's colour; the other view in none */
-		doc_table_row_marked(d, cells, 9, fixed ? NULL : report_class_colour(report_cell_class(r, c)));
+		doc_table_row_marked(d, cells, 9, fixed ? NULL : report_class_colour(c->klass));
 	}
 	for (int v = 0; v < r->spec.nvariants && !fixed; v++)
 	{
@@ -373,7 +373,7 @@ section_change_grid(const ReportData *r, Doc *d)
 				const ReportCell *cell = report_find_cell(r, r->spec.scripts[s], r->spec.clients[c],
 														  report_variant_name(r, v));
 				const StatsComparison *cmp = cell ? report_cell_answer(r, cell) : NULL;
-				ReportClass k = cell ? report_cell_class(r, cell) : REPORT_INSUFFICIENT;
+				ReportClass k = cell ? cell->klass : REPORT_INSUFFICIENT;
 
 				if (cmp == NULL || !cmp->has_estimate)
 					cells[c + 1] = "-";

@@ -128,7 +128,7 @@ add_rows(const ReportData *r, TextTable *t, int nh, bool many)
 		k += 4;
 		cells[k++] = report_cell_verdict(r, c);
 		if (r->sequential)
-			cells[k++] = report_look_stopped(r, c);
+			cells[k++] = c->look_stopped;
 		table_add_row(t, cells);
 	}
 	for (int v = 0; v < r->spec.nvariants; v++)

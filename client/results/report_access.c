@@ -164,12 +164,6 @@ report_cell_answer(const ReportData *r, const ReportCell *c)
 	return c->answer;
 }
 
-ReportClass
-report_cell_class(const ReportData *r, const ReportCell *c)
-{
-	return c->klass;
-}
-
 /* "faster", "~ no change (MDE 3.1%)", "same within ±1%", "undecided", "not compared", ... */
 char *
 report_cell_verdict(const ReportData *r, const ReportCell *c)
@@ -196,11 +190,4 @@ char *
 report_look_text(const ReportData *r, const ReportCell *c)
 {
 	return c->look_text;
-}
-
-/* "look 3 of 9, 15 rounds, 1m15s" and, when undecided, why it stopped */
-char *
-report_look_stopped(const ReportData *r, const ReportCell *c)
-{
-	return c->look_stopped;
 }
