@@ -14,12 +14,11 @@
  *	 every build seed of B against		 the build seed pair: B@seedK with
  *	 every seed of A ("B@seed*")		 A@seedK
  *
- * Different servers started once (restart = never, and every results
- * directory of before restarts) have no unit to judge across: their
- * rounds share one pair of starts, whose offset no CI of the rounds
- * holds, so their verdict is "insufficient", saying what to set; the
- * rounds' estimate stays, for what it describes.  experiment_report() in
- * SQL says the same.
+ * Different servers started once (restart = never) have no unit to judge
+ * across: their rounds share one pair of starts, whose offset no CI of
+ * the rounds holds, so their verdict is "insufficient", saying what to
+ * set; the rounds' estimate stays, for what it describes.
+ * experiment_report() in SQL says the same.
  *
  * The unit of a run is a number both sides' runs of one unit share: an
  * instance pair is "instance of A * 32768 + instance of B" in the run's

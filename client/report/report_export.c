@@ -18,8 +18,6 @@
 #include <ctype.h>
 #include <math.h>
 
-/* A double, or null for a figure that could not be computed. */
-
 static json_t *
 sample_json(const ReportSample *s)
 {
