@@ -11,15 +11,9 @@
  * test.  Costs are compared with higher_is_better off, so that "more"
  * (the verdict's "slower") is a larger cost.
  *
- * Functions: each whose self cost per transaction (median over runs) is
- * at least PROFILE_MIN_SHARE of its side's total gets a comparison; their
- * p-values get Benjamini–Hochberg q-values over the cell; a function has
- * changed when q < alpha and its whole CI lies beyond the noise threshold
- * (the verdict's rule, with q for p).  A run whose profile lacks a
- * function counts its floor, half the smallest cost it could have seen,
- * so that functions that appear or vanish are compared too.  Its part of
- * the total change is the difference of its medians, beside that of the
- * totals.
+ * Which functions are compared, their q-values, when one has changed and
+ * the floor a run without it counts: docs/profiles.md, "A verdict per
+ * function".
  *
  * In a counted experiment the runs' tps were measured under valgrind and
  * mean nothing: their comparisons are withdrawn, and the counted metrics
@@ -29,26 +23,16 @@
  * inside; beside it the report gives how exact this experiment's design
  * is, from its own rounds: the spread an A/A would show and the MDE.
  *
- * In report.h's map: the analysis stage, called by report_analysis.c; it
- * calls profile_data.c, report_access.c, report_compare.c, report_format.c
- * and report_lines.c, below it.
- *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "table.h"
 #include "profile.h"
 #include "profile_report.h"
 #include "profile_spec.h"
-#include "profile_flame.h"
 #include "results.h"
-#include "safe_file.h"
 #include "safe_read.h"
 
 #include <math.h>
-#include <sys/stat.h>
-
-
 
 typedef struct MetricDef
 {
@@ -66,10 +50,6 @@ static const MetricDef sampled_metrics[] = {
 	{"CPU ns/tx (sampled)", {"cpu-clock"}},
 	{"cycles/tx (sampled)", {"cycles"}},
 };
-
-
-
-
 
 /* ---- loading ---- */
 

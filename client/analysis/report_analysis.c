@@ -13,15 +13,9 @@
  * format what it leaves.  Runs that did not count, and runs with a
  * checkpoint or autovacuum inside, become warnings.
  *
- * In report.h's map: the first file of the analysis stage, called by
- * report_render.c; it calls every other file of the analysis
- * (profile_report.c among them) and report_access.c, all below it.
- *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "build_seeds.h"
-#include "plan.h"
 #include "profile_report.h"
 #include "report.h"
 

@@ -15,9 +15,7 @@
  * of the same data (all rounds as if their number had been fixed) is shown
  * only in the details, under that name.
  *
- * In report.h's map: the analysis stage, called by report_render.c and
- * report_analysis.c; it calls report_access.c, report_format.c,
- * report_levels.c and report_sequential.c, below it.
+ * In report.h's map: the analysis stage.
  *
  *-------------------------------------------------------------------------
  */

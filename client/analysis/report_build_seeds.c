@@ -11,8 +11,7 @@
  * One build is one sample of code layout: a change of a few percent can
  * come from where the linker happened to put the hot functions.
  *
- * In report.h's map: the analysis stage, called by report_analysis.c; it
- * calls report_access.c, report_format.c and report_lines.c, below it.
+ * In report.h's map: the analysis stage.
  *
  *-------------------------------------------------------------------------
  */

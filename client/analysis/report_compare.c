@@ -11,12 +11,6 @@
  * Part of the analysis stage (report.h's map): it reads what report_data.c
  * loaded and calls the statistics of common/; no writer calls it.
  *
- * In report.h's map: the analysis stage, below every file of the analysis
- * that compares (report_levels.c, report_sequential.c, report_metrics.c,
- * report_probe.c, profile_report.c, report_analysis.c); it calls no file
- * of the report, and takes the figures it compares as values, not as
- * functions to call back.
- *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
@@ -130,46 +124,12 @@ report_compare_samples(const ReportData *r, const ReportCell *c,
 }
 
 /*
- * Under rounds = auto: cell c's decision after blocks_done blocks of the
- * plan, on the units of the cell's verdict (stats_sequential_decide(),
- * which the extension's experiment_report() calls too; against the
- * experiment's reference ratio when it has one,
- * stats_sequential_decide_against()): its deciding (or last) look into
- * out and that look's block into *block (0: none).
- */
-bool
-report_look_cell(const ReportData *r, const ReportCell *c, const StatsBudgetPlan *plan,
-				 int blocks_done, const double *info, const double *z,
-				 StatsLook *out, int *block)
-{
-	ReportSample a,
-				b;
-	int		   *ua,
-			   *ub;
-	int			rc;
-
-	report_cell_rounds(r, c, 1, INT_MAX, &a, &b);
-	ua = units_of(c->unit_a, &a);
-	ub = units_of(c->unit_b, &b);
-	rc = stats_sequential_decide_against(a.tps, a.rounds, ua, a.n, b.tps, b.rounds, ub, b.n,
-										 stats_unit_of(c), plan, blocks_done, info, z,
-										 r->spec.reference, &r->opt, out, block);
-	if (ua)
-		pg_free(ua);
-	if (ub)
-		pg_free(ub);
-	report_free_figure_sample(&a);
-	report_free_figure_sample(&b);
-	return rc == STATS_OK && *block > 0;
-}
-
-/*
  * The tps of each side of cell c in rounds [first, last], as figure
  * samples: one block of a calibration, or the rounds a look has seen.
  */
-void
-report_cell_rounds(const ReportData *r, const ReportCell *c, int first, int last,
-				   ReportSample *a, ReportSample *b)
+static void
+cell_rounds(const ReportData *r, const ReportCell *c, int first, int last,
+			ReportSample *a, ReportSample *b)
 {
 	ReportSample *side[2] = {a, b};
 
@@ -194,6 +154,40 @@ report_cell_rounds(const ReportData *r, const ReportCell *c, int first, int last
 	}
 }
 
+/*
+ * Under rounds = auto: cell c's decision after blocks_done blocks of the
+ * plan, on the units of the cell's verdict (stats_sequential_decide(),
+ * which the extension's experiment_report() calls too; against the
+ * experiment's reference ratio when it has one,
+ * stats_sequential_decide_against()): its deciding (or last) look into
+ * out and that look's block into *block (0: none).
+ */
+bool
+report_look_cell(const ReportData *r, const ReportCell *c, const StatsBudgetPlan *plan,
+				 int blocks_done, const double *info, const double *z,
+				 StatsLook *out, int *block)
+{
+	ReportSample a,
+				b;
+	int		   *ua,
+			   *ub;
+	int			rc;
+
+	cell_rounds(r, c, 1, INT_MAX, &a, &b);
+	ua = units_of(c->unit_a, &a);
+	ub = units_of(c->unit_b, &b);
+	rc = stats_sequential_decide_against(a.tps, a.rounds, ua, a.n, b.tps, b.rounds, ub, b.n,
+										 stats_unit_of(c), plan, blocks_done, info, z,
+										 r->spec.reference, &r->opt, out, block);
+	if (ua)
+		pg_free(ua);
+	if (ub)
+		pg_free(ub);
+	report_free_figure_sample(&a);
+	report_free_figure_sample(&b);
+	return rc == STATS_OK && *block > 0;
+}
+
 /* B against A in cell c over rounds [first, last], as the verdict table compares. */
 bool
 report_compare_rounds(const ReportData *r, const ReportCell *c, int first, int last,
@@ -203,7 +197,7 @@ report_compare_rounds(const ReportData *r, const ReportCell *c, int first, int l
 				b;
 	bool		ok;
 
-	report_cell_rounds(r, c, first, last, &a, &b);
+	cell_rounds(r, c, first, last, &a, &b);
 	ok = report_compare_samples(r, c, &a, &b, r->opt.higher_is_better, out);
 	report_free_figure_sample(&a);
 	report_free_figure_sample(&b);

@@ -6,46 +6,21 @@
  *
  * An A/B is only about what it declares (the "set" lines, the bindir).
  * A build with assertions on one side only, or fsync off on one server,
- * makes the verdict meaningless, so such differences are warnings.  Some
- * rows differ between any two clusters and say nothing about speed, and
- * are ignored:
- *   - paths and addresses: port, data_directory, config_file, hba_file,
- *     ident_file, unix_socket_directories, listen_addresses,
- *     external_pid_file;
- *   - settings the client sets for its own session (application_name,
- *     client_min_messages, DateStyle, TimeZone, transaction_*...), which
- *     pgbench sets again for its own connections anyway;
- *   - any setting named in a variant's "set" or "session_set" list, or
- *     in the "set" list of the variant whose server it shares (declared);
- *   - shared_preload_libraries when one variant runs without the extension
- *     ("extension = off" is declared, and changes exactly that);
- *   - the server version string and CONFIGURE when the variants declare
- *     different bindirs of one release (a different build is what is
- *     compared), while debug_assertions, CFLAGS and CC are still reported,
- *     since those are the differences that bias a comparison of builds
- *     unnoticed.
- *
- * When server_version_num differs, the release is what is compared: that
- * is declared (report_declare), not warned, and so are the rows only one
- * of the releases has or sets (old_snapshot_threshold gone in 17,
- * autovacuum_worker_slots new in 18): they are named in the declaration.
- * The build is then not what is compared, so the configure options that
- * shape the server's code are warned of (not the packaging's paths and
- * switches), and so are settings whose defaults changed between the
- * releases, such as data_checksums, on by default from 18.
- *
- * CFLAGS and CONFIGURE are compared word by word, and the warning names
- * the words only one side has, less those its "cflags" or "configure"
- * declares.
+ * makes the verdict meaningless, so such differences are warnings.  Which
+ * rows are declared, and which are ignored because they differ between
+ * any two clusters and say nothing about speed, is in docs/reports.md
+ * ("Declared differences"); when server_version_num differs the release
+ * is declared and the build's words and changed defaults are warned of
+ * (docs/versions.md).  CFLAGS and CONFIGURE are compared word by word,
+ * and the warning names the words only one side has, less those its
+ * "cflags" or "configure" declares.
  *
  * Unlike the drift and outlier warnings these judge no sample: the rows
  * are read, so they have no false-alarm rate by chance, and the rows that
- * the client makes differ between its own servers (the paths and
- * addresses above, its session's settings) are ignored, so that two
- * servers of one set-up never warn.
+ * the client makes differ between its own servers are ignored, so that
+ * two servers of one set-up never warn.
  *
- * In report.h's map: the analysis stage, called by report_analysis.c; it
- * calls report_access.c, report_format.c and report_lines.c, below it.
+ * In report.h's map: the analysis stage.
  *
  *-------------------------------------------------------------------------
  */

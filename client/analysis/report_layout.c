@@ -12,8 +12,7 @@
  * A B" command prints, in lines of REPORT_LAYOUT_LINE_SIZE bytes.  The
  * diffs are loaded and compared here; report_layout_write.c writes them.
  *
- * In report.h's map: the analysis stage, called by report_analysis.c; it
- * calls report_access.c, below it.
+ * In report.h's map: the analysis stage.
  *
  *-------------------------------------------------------------------------
  */

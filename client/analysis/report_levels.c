@@ -14,21 +14,18 @@
  *	 every build seed of B against		 the build seed pair: B@seedK with
  *	 every seed of A ("B@seed*")		 A@seedK
  *
- * Different servers started once (restart = never, and every results
- * directory of before restarts) have no unit to judge across: their
- * rounds share one pair of starts, whose offset no CI of the rounds
- * holds, so their verdict is "insufficient", saying what to set; the
- * rounds' estimate stays, for what it describes.  experiment_report() in
- * SQL says the same.
+ * Different servers started once (restart = never) have no unit to judge
+ * across: their rounds share one pair of starts, whose offset no CI of
+ * the rounds holds, so their verdict is "insufficient", saying what to
+ * set; the rounds' estimate stays, for what it describes.
+ * experiment_report() in SQL says the same.
  *
  * The unit of a run is a number both sides' runs of one unit share: an
  * instance pair is "instance of A * 32768 + instance of B" in the run's
  * round, a seed pair the seed.  The extension's experiment_report()
  * numbers them the same way, so psql gives the same digits.
  *
- * In report.h's map: the analysis stage, called by report_analysis.c,
- * report_answer.c and report_sequential.c; it calls report_access.c and
- * report_compare.c, below it.
+ * In report.h's map: the analysis stage.
  *
  *-------------------------------------------------------------------------
  */
@@ -37,7 +34,6 @@
 #include "pgbench_output.h"
 #include "plan.h"
 #include "report.h"
-#include "safe_file.h"
 #include "results.h"
 #include "safe_read.h"
 

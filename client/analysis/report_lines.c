@@ -11,9 +11,6 @@
  * UTF-8 in summary.json; report.md and report.html escape it again for
  * their markup.
  *
- * In report.h's map: the last file of the analysis stage, called by the
- * others; it calls no file of the report.
- *
  *-------------------------------------------------------------------------
  */
 #include "client.h"

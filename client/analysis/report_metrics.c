@@ -14,8 +14,7 @@
  * rows of each comparison are stored in its cell, what moved first,
  * largest change first; report_metrics_write.c writes them.
  *
- * In report.h's map: the analysis stage, called by report_analysis.c; it
- * calls report_access.c, report_compare.c and report_format.c, below it.
+ * In report.h's map: the analysis stage.
  *
  *-------------------------------------------------------------------------
  */

@@ -12,14 +12,12 @@
  * them under the verdict table, in report.md and report.html and in
  * summary.json.
  *
- * In report.h's map: the analysis stage, called by report_analysis.c; it
- * calls report_access.c, report_compare.c and report_lines.c, below it.
+ * In report.h's map: the analysis stage.
  *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
 #include "report.h"
-#include "snapshot_probe.h"
 
 #include <math.h>
 

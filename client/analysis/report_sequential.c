@@ -17,9 +17,7 @@
  * The texts of each cell's decision and looks are made here too, once,
  * for report_sequential_write.c and the other writers.
  *
- * In report.h's map: the analysis stage, called by report_analysis.c and
- * report_answer.c; it calls report_access.c, report_compare.c,
- * report_format.c, report_levels.c and report_lines.c, below it.
+ * In report.h's map: the analysis stage.
  *
  *-------------------------------------------------------------------------
  */

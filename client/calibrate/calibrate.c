@@ -16,7 +16,6 @@
 #include "client.h"
 #include "calibrate.h"
 #include "pgbench_output.h"
-#include "plan.h"
 #include "report.h"
 #include "results.h"
 #include "safe_file.h"

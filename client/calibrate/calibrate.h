@@ -152,7 +152,6 @@ extern bool calibrate_report(const CalibrateOptions *o, const CalibrationResult 
 
 /* calibrate_budget.c: --rounds auto, the phases and their figures */
 #define CAL_BUDGET_NPHASES 3
-extern const char *const calibrate_budget_phase_names[CAL_BUDGET_NPHASES];
 extern const double calibrate_budget_slowdown_pct[CAL_BUDGET_NPHASES];
 extern char *calibrate_budget_dir(const CalibrateOptions *o, int phase, int k);
 extern bool calibrate_budget_report(const CalibrateOptions *o, FILE *out, char **error);

@@ -23,7 +23,7 @@
 
 #include <math.h>
 
-const char *const calibrate_budget_phase_names[CAL_BUDGET_NPHASES] = {"aa", "slowed-2", "slowed-5"};
+static const char *const calibrate_budget_phase_names[CAL_BUDGET_NPHASES] = {"aa", "slowed-2", "slowed-5"};
 const double calibrate_budget_slowdown_pct[CAL_BUDGET_NPHASES] = {0, 2, 5};
 
 /* Where comparison k (1-based) of phase p runs. */
@@ -156,7 +156,7 @@ print_comparisons(FILE *f, int p, const BudgetPhase *ph)
 
 		fprintf(f, "| %s %d | %s | %s | %s |\n", calibrate_budget_phase_names[p], k + 1,
 				stats_decision_name(report_look_decision(c)),
-				report_look_text(r, c), report_look_stopped(r, c));
+				report_look_text(r, c), c->look_stopped);
 	}
 }
 

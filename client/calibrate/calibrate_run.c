@@ -12,7 +12,6 @@
  */
 #include "client.h"
 #include "calibrate.h"
-#include "quiet.h"
 #include "runner.h"
 #include "validate.h"
 

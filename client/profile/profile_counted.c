@@ -6,59 +6,18 @@
  *		cache_sim, simulated cache misses) of one transaction, in total and
  *		per function.
  *
- * The postmaster runs under valgrind --tool=callgrind; every process it
- * forks is profiled too, and writes its own file (callgrind.out.PID in
- * clusters/NN/callgrind) when it exits.  Counting is on only inside
- * PostgresMain, and off again inside InitPostgres and proc_exit (each
- * --toggle-collect turns it over on entry and back on return): a
- * backend's own work on its queries, never the postmaster's before the
- * fork, nor the background processes', nor connecting and exiting, whose
- * cost varies with the state of caches shared between backends (the first
- * backend of a new database builds its relation cache file).  A toggle
- * turns counting over, not off: a process that never runs PostgresMain
- * (an autovacuum worker) counts from InitPostgres on, but never reaches
- * ReadyForQuery (below), so is never read.
- *
- * Each connection is counted from its warm-up on: callgrind dumps its
- * counts before every ReadyForQuery (--dump-before), so that a backend
- * leaves a part per statement, callgrind.out.PID.N, and its last part,
- * callgrind.out.PID, when it exits.  A client backend of the run ran the
- * run's transactions, each of the same statements: of its parts, the
- * first warm-up transactions' (catalog and relation caches filled, plans'
- * first lookups) are left out, and so are connecting and exiting; the
- * rest, its window, is what a warm backend spends per transaction, on the
- * same connection.  Other processes (pgbench's own connection that reads
- * the scale, the runner's connection, an autovacuum worker) are no client
- * of the run and are not counted.  This replaced a short pgbench run
- * subtracted from the long one: what the short run's connection found
- * (a relation cache to rebuild after an invalidation, the first zeroing
- * of a memory context) differed from what the long run's found, and the
- * difference moved the total by up to 2% (docs/profiles.md).
- *
- * Time is kept out of the count, where it is not work: collection is off
- * inside secure_read (waiting for the client's next command: how often
- * the backend polls depends on who was faster), pgstat_report_stat (a
- * flush at most once a second) and pgbench_ext's own counters at commit
- * (xact_end: reading the CPU time every so many milliseconds); and so is
- * other processes' work, inside ReceiveSharedInvalidMessages (reading
- * the catalog invalidations they sent, whenever they arrive).
- *
- * pgbench gets the same --random-seed for every variant of a round, and
- * another each round (run_one.c gives counted runs one per round whatever
- * pgbench_seed says), so that rounds sample different accounts.
- *
- * Which files belong to a run: those that appear after it starts.  Before
- * listing the files and after the run, the server must be settled: every
- * process the postmaster has forked is one pg_stat_activity knows (or one
- * that was there when the server started), so that no backend
- * that exited is still writing its file (watched in /proc while only the
- * run's backends are leaving: a statement of the runner's own connection
- * costs the server under valgrind tens of milliseconds of CPU); the parts
- * of a process still alive then (the runner's own connection) are no
- * run's and are removed.
- * Files are opened and removed
- * relative to the directory, never through a symbolic link: the server
- * account owns that directory.
+ * docs/profiles.md ("Counted: how") gives the method and why: counting
+ * only inside PostgresMain (toggled over again in InitPostgres and
+ * proc_exit); a part dumped before every ReadyForQuery, so that each
+ * client backend of the run is counted after its warm-up transactions on
+ * its own connection, and no other process is; time kept out (secure_read,
+ * pgstat_report_stat, xact_end, ReceiveSharedInvalidMessages); the same
+ * pgbench seed for every variant of a round; and which files are a run's:
+ * those that appear after it starts, listed and read only once the server
+ * is settled (every process the postmaster forked is one pg_stat_activity
+ * knows), the parts of a process still alive then (the runner's own
+ * connection) removed.  Files are opened and removed relative to the
+ * directory, never through a symbolic link: the server account owns it.
  *
  * pgbench -i and the template's VACUUM run on the natively started server
  * (setup.c); the servers are then restarted under valgrind (see
@@ -69,12 +28,9 @@
 #include "client.h"
 #include "profile_counted.h"
 #include "profile_spec.h"
-#include "procfs.h"
 #include "profile_parse.h"
 #include "safe_file.h"
-#include "subprocess.h"
 #include "valgrind_server.h"
-#include "progress.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -82,7 +38,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/logging.h"
 
 struct CountedRun
 {
@@ -392,7 +347,7 @@ list_known_files(CountedRun *cr)
  * statistics entries; they are the same for every variant, but not work
  * that recurs per transaction).
  */
-int
+static int
 counted_warmup_transactions(int transactions)
 {
 	return Min(Max(5, transactions / 10), transactions / 2);

@@ -24,7 +24,6 @@ extern void counted_stop(CountedRun *cr);
 extern bool counted_collect(CountedRun *cr, const RunRecord *rec, Prof *out,
 							char **problem);
 extern long long counted_transactions(const CountedRun *cr);
-extern int	counted_warmup_transactions(int transactions);
 
 /* Files a server account wrote: opened and removed without following links. */
 extern int	profile_open_dir(const char *path, char **problem);

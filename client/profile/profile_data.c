@@ -15,9 +15,7 @@
  *
  * client/profile/profile_data.c
  *
- * In report.h's map: the bottom (base), below every stage, called by
- * profile_report.c and profile_flame.c there and by the profilers outside
- * the map; it calls no file of the report.
+ * In report.h's map: the bottom (base).
  *
  *-------------------------------------------------------------------------
  */

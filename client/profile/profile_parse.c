@@ -69,7 +69,8 @@ base_name(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
-bool
+/* A symbol the profiler could not name: "[unknown]" (perf), "0x4f2a10" (callgrind). */
+static bool
 prof_name_unresolved(const char *name)
 {
 	if (strcmp(name, "[unknown]") == 0 || name[0] == '\0')

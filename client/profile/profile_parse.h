@@ -40,9 +40,6 @@ extern bool prof_parse_callgrind(FILE *in, Prof *p, char *errbuf, size_t errlen)
 extern bool prof_parse_perf_script(FILE *in, const char *event, Prof *p,
 								   char *errbuf, size_t errlen);
 
-/* A symbol the profiler could not name: "[unknown]" (perf), "0x4f2a10" (callgrind). */
-extern bool prof_name_unresolved(const char *name);
-
 /*
  * "[unknown in postgres]" for a function named by its address,
  * "[postgres+0x265970]" (malloc'd), else NULL: function tables group what

@@ -5,20 +5,11 @@
  *		its runs, and per run the CPU time (or cycles) per transaction of
  *		every function, from perf script.
  *
- * What is sampled: the postmaster and its long-lived children (the
- * background writer, checkpointer, WAL writer, launchers, background
- * workers), and with perf's default inheritance every process the
- * postmaster forks while perf is attached: the run's backends, and any
- * autovacuum worker started during it.  Not the runner's own connection,
- * not pgbench, nothing else on the host.  The event is the user-space
- * part of cycles, or of the cpu-clock timer where the CPU's counters are
- * unavailable (profile_spec.c decides): kernel time is not in these
- * profiles.
- *
- * perf starts with its events disabled (-D -1) and is enabled through its
- * control descriptors (--control=fd:CTL,ACK) right before pgbench starts:
- * its acknowledgement means the events are on, so no backend of the run
- * escapes.  It is stopped with SIGINT once pgbench has ended.
+ * What is sampled (the postmaster, its long-lived children and every
+ * process it forks while perf is attached), the event (user space only;
+ * profile_spec.c chooses it) and why no backend of the run escapes (perf
+ * enabled through its control descriptors right before pgbench starts,
+ * stopped with SIGINT once it has ended): docs/profiles.md, "Sampled: how".
  *
  * perf record and perf script run as the account that owns the server
  * (profile_perf_as_server), in and on a directory that account owns
@@ -35,12 +26,10 @@
 #include "profile_parse.h"
 #include "safe_file.h"
 #include "subprocess.h"
-#include "progress.h"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -65,7 +54,7 @@ struct SampledRun
 	char	   *problem;
 };
 
-pid_t
+static pid_t
 profile_postmaster_pid(const Cluster *server)
 {
 	char	   *problem;

@@ -21,7 +21,4 @@ extern void sampled_stop(SampledRun *sr);
 extern bool sampled_collect(SampledRun *sr, const RunRecord *rec, Prof *out,
 							char **problem);
 
-/* The pid in DATADIR/postmaster.pid, or 0. */
-extern pid_t profile_postmaster_pid(const Cluster *server);
-
 #endif							/* PGBENCH_EXT_PROFILE_SAMPLED_H */

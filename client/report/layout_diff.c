@@ -13,7 +13,6 @@
 #include "table.h"
 #include "layout.h"
 
-#include "lib/stringinfo.h"
 
 const char *const layout_diff_headers[LAYOUT_DIFF_COLUMNS] = {
 	"field", "A offset", "A line", "B offset", "B line", "change", "line neighbours (+gained -lost)"

@@ -19,8 +19,7 @@
  *
  * client/report/profile_flame.c
  *
- * In report.h's map: a writer, called by profile_report_write.c; it calls
- * profile_data.c, below it.
+ * In report.h's map: a writer.
  *
  *-------------------------------------------------------------------------
  */

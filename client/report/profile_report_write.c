@@ -8,9 +8,7 @@
  * A writer: every comparison, median, verdict and function row is the one
  * profile_report.c computed into r->profile.
  *
- * In report.h's map: a writer, called by report_render.c, report_table.c,
- * report_sections.c and report_export.c; it calls profile_flame.c,
- * report_access.c, report_doc.c and report_format.c, below it.
+ * In report.h's map: a writer.
  *
  *-------------------------------------------------------------------------
  */
@@ -24,12 +22,9 @@
 #include "safe_file.h"
 
 #include <math.h>
-#include <sys/stat.h>
 
 #define TOP_CHANGES 5			/* function changes under the verdict table */
 #define TABLE_FUNCTIONS 30		/* rows of the function table in the reports */
-
-
 
 /* "instructions/tx: an A/A of this design ±0.020% (10 rounds), MDE 0.06%" */
 static char *
@@ -62,11 +57,11 @@ fmt_signed(double v)
 	return psprintf("%s%s", v >= 0 ? "+" : "", fmt_cost(v));
 }
 
-/* "GetSnapshotData +2011 (+172% [+171%, +173%], q 0.0039)" */
+/* "(+172% [+171%, +173%], q 0.0039)": a function's change, relative */
 static char *
-change_text(const ProfileFunctionRow *f)
+change_figures(const ProfileFunctionRow *f)
 {
-	return psprintf("%s %s (%s [%s, %s], q %.2g)", f->name, fmt_signed(f->b_median - f->a_median),
+	return psprintf("(%s [%s, %s], q %.2g)",
 					f->cmp.has_estimate ? report_pct(f->cmp.estimate) : "-",
 					f->cmp.has_ci ? report_pct(f->cmp.ci_low) : "-",
 					f->cmp.has_ci ? report_pct(f->cmp.ci_high) : "-", f->q);
@@ -153,7 +148,9 @@ profile_print_summary(const ReportData *r, FILE *out)
 		{
 			fprintf(out, "\n");
 			for (int f = 0; f < cp->nfuncs && f < TOP_CHANGES && cp->funcs[f].changed; f++)
-				fprintf(out, "  %s\n", change_text(&cp->funcs[f]));
+				fprintf(out, "  %s %s %s\n", cp->funcs[f].name,
+						fmt_signed(cp->funcs[f].b_median - cp->funcs[f].a_median),
+						change_figures(&cp->funcs[f]));
 			fprintf(out, "  of %s %s per transaction in total; %d of %d functions compared changed\n",
 					fmt_signed(cp->b_total - cp->a_total), pr->unit, cp->nchanged, cp->nfuncs);
 		}
@@ -211,13 +208,10 @@ profile_write_sections(const ReportData *r, Doc *d)
 					 cp->nfuncs, fmt_signed(cp->b_total - cp->a_total), pr->unit, too_few_rounds(cp));
 		else
 			for (int f = 0; f < cp->nfuncs && cp->funcs[f].changed; f++)
-				doc_para(d, "%s %s of %s %s per transaction (%s [%s, %s], q %.2g)", cp->funcs[f].name,
+				doc_para(d, "%s %s of %s %s per transaction %s", cp->funcs[f].name,
 						 fmt_signed(cp->funcs[f].b_median - cp->funcs[f].a_median),
 						 fmt_signed(cp->b_total - cp->a_total), pr->unit,
-						 cp->funcs[f].cmp.has_estimate ? report_pct(cp->funcs[f].cmp.estimate) : "-",
-						 cp->funcs[f].cmp.has_ci ? report_pct(cp->funcs[f].cmp.ci_low) : "-",
-						 cp->funcs[f].cmp.has_ci ? report_pct(cp->funcs[f].cmp.ci_high) : "-",
-						 cp->funcs[f].q);
+						 change_figures(&cp->funcs[f]));
 		doc_table_begin(d, lengthof(fhdr), fhdr);
 		for (int f = 0; f < cp->nfuncs && f < TABLE_FUNCTIONS; f++)
 		{

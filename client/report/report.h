@@ -221,7 +221,7 @@ typedef struct ReportCell
 	char	   *verdict;
 	char	   *decision;
 	char	   *look_text;
-	char	   *look_stopped;
+	char	   *look_stopped;	/* "look 3 of 9, 15 rounds, 1m15s", and why it stopped */
 
 	/* its server counters, what moved first (report_metrics.c) */
 	ReportMetricRow *metrics;
@@ -438,8 +438,6 @@ extern bool report_look_cell(const ReportData *r, const ReportCell *c,
 							 const StatsBudgetPlan *plan, int blocks_done,
 							 const double *info, const double *z,
 							 StatsLook *out, int *block);
-extern void report_cell_rounds(const ReportData *r, const ReportCell *c, int first, int last,
-							   ReportSample *a, ReportSample *b);
 extern bool report_compare_rounds(const ReportData *r, const ReportCell *c, int first, int last,
 								  StatsComparison *out);
 
@@ -542,11 +540,9 @@ extern const char *report_variant_name(const ReportData *r, int v);
 extern bool report_run_counted(const ReportRun *run);
 extern double report_run_tps(const ReportRun *run);
 extern const StatsComparison *report_cell_answer(const ReportData *r, const ReportCell *c);
-extern ReportClass report_cell_class(const ReportData *r, const ReportCell *c);
 extern char *report_cell_verdict(const ReportData *r, const ReportCell *c);
 extern StatsDecision report_look_decision(const ReportCell *c);
 extern char *report_decision_text(const ReportData *r, const ReportCell *c);
 extern char *report_look_text(const ReportData *r, const ReportCell *c);
-extern char *report_look_stopped(const ReportData *r, const ReportCell *c);
 
 #endif							/* PGBENCH_EXT_REPORT_H */

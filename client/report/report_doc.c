@@ -9,15 +9,12 @@
  * it opens offline, from a mail attachment or a CI artifact, with no
  * external asset.
  *
- * In report.h's map: a writer, the last, called by report_sections.c,
- * report_forest.c, the writers of report_*_write.c and
- * profile_report_write.c; it calls no file of the report.
+ * In report.h's map: a writer, the last.
  *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
 #include "report.h"
-#include "safe_file.h"
 #include "safe_read.h"
 
 /*

@@ -6,10 +6,7 @@
  *		counted run, so that "benchstat -col variant benchstat.txt" reads
  *		the same runs).
  *
- * In report.h's map: a writer, called by report_render.c; it calls
- * profile_report_write.c, report_access.c, report_format.c,
- * report_layout_write.c, report_probe_write.c and
- * report_sequential_write.c, below it.
+ * In report.h's map: a writer.
  *
  *-------------------------------------------------------------------------
  */
@@ -20,8 +17,6 @@
 
 #include <ctype.h>
 #include <math.h>
-
-/* A double, or null for a figure that could not be computed. */
 
 static json_t *
 sample_json(const ReportSample *s)

@@ -15,9 +15,7 @@
  * with any common colour-vision deficiency, and each verdict has a marker
  * of its own as well, so that a grey print still tells them apart.
  *
- * In report.h's map: a writer, called by report_render.c, report_table.c
- * and report_sections.c; it calls report_access.c, report_doc.c and
- * report_format.c, below it.
+ * In report.h's map: a writer.
  *
  *-------------------------------------------------------------------------
  */
@@ -204,7 +202,7 @@ svg_row(const ReportData *r, Doc *d, const ForestGeometry *g, int i)
 {
 	const ReportCell *c = &r->cells[i];
 	const StatsComparison *cmp = report_cell_answer(r, c);
-	ReportClass k = report_cell_class(r, c);
+	ReportClass k = c->klass;
 	const char *col = report_class_colour(k);
 	double		y = g->top + i * g->row_h + g->row_h / 2.0;
 	double		tx = g->x0 + g->width + 16;

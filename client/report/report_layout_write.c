@@ -7,9 +7,7 @@
  *
  * A writer: the diffs are the ones report_layout.c loaded and compared.
  *
- * In report.h's map: a writer, called by report_table.c, report_sections.c
- * and report_export.c; it calls report_access.c and report_doc.c, below
- * it.
+ * In report.h's map: a writer.
  *
  *-------------------------------------------------------------------------
  */

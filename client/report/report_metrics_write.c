@@ -8,8 +8,7 @@
  * A writer: every row, its medians, CI, q and verdict are the ones
  * report_metrics.c computed into the cells.
  *
- * In report.h's map: a writer, called by report_sections.c; it calls
- * report_access.c, report_doc.c and report_format.c, below it.
+ * In report.h's map: a writer.
  *
  *-------------------------------------------------------------------------
  */
@@ -25,7 +24,6 @@ fmt_value(double v)
 		return psprintf("%.1f", v);
 	return psprintf("%.3g", v);
 }
-
 
 static void
 metric_row(Doc *d, const ReportMetricRow *row)

@@ -9,17 +9,10 @@
  * plots off), else as "gnuplot" on PATH.  Without it, or when it fails,
  * no plot is drawn and the reason goes into the reports.
  *
- * Plots: tps by round of each cell, restarts and warm-ups marked (the
- * experiment as it ran); tps vs clients with the median CI as error bars,
- * one line per variant and script; tps of every run in run order,
- * coloured by variant (drift and interleaving show); per-second tps from
- * the progress lines of each run, when the runs are long enough to have a
- * shape; latency average of each run against clients; CPU µs per
- * transaction when the runs have counters.  The forest plot, drawn
- * without gnuplot, is report_forest.c's.
+ * The plots are listed in docs/reports.md (the SVG files of plots/);
+ * the forest plot, drawn without gnuplot, is report_forest.c's.
  *
- * In report.h's map: a writer, called by report_render.c; it calls
- * report_access.c, below it.
+ * In report.h's map: a writer.
  *
  *-------------------------------------------------------------------------
  */
@@ -33,7 +26,6 @@
 #include "safe_read.h"
 
 #include <math.h>
-#include <sys/stat.h>
 
 /* per-second plots only of runs at least this long (seconds of -P 1 lines) */
 #define PROGRESS_MIN_SECONDS 10

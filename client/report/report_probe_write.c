@@ -8,9 +8,7 @@
  * A writer: the rows, their medians and comparisons, and what the probes
  * saw, are the ones report_probe.c computed.
  *
- * In report.h's map: a writer, called by report_table.c, report_sections.c
- * and report_export.c; it calls report_access.c, report_doc.c and
- * report_format.c, below it.
+ * In report.h's map: a writer.
  *
  *-------------------------------------------------------------------------
  */

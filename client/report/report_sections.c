@@ -8,15 +8,11 @@
  *		people post on the lists — per-run tps side by side, "% change vs
  *		baseline" across client counts.
  *
- * In report.h's map: a writer, called by report_render.c; it calls
- * profile_report_write.c, report_access.c, report_doc.c, report_forest.c,
- * report_format.c, report_layout_write.c, report_metrics_write.c,
- * report_probe_write.c and report_sequential_write.c, below it.
+ * In report.h's map: a writer.
  *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "layout.h"
 #include "profile_report_write.h"
 #include "farm.h"
 #include "report.h"
@@ -117,7 +113,7 @@ verdict_table(const ReportData *r, Doc *d, bool fixed)
 		cells[10] = r->sequential && !fixed ? (c->has_look ? c->look.reason : "no look yet")
 			: cmp ? cmp->reason : "";
 		/* the answer in the forest plot's colour; the other view in none */
-		doc_table_row_marked(d, cells, 9, fixed ? NULL : report_class_colour(report_cell_class(r, c)));
+		doc_table_row_marked(d, cells, 9, fixed ? NULL : report_class_colour(c->klass));
 	}
 	for (int v = 0; v < r->spec.nvariants && !fixed; v++)
 	{
@@ -377,7 +373,7 @@ section_change_grid(const ReportData *r, Doc *d)
 				const ReportCell *cell = report_find_cell(r, r->spec.scripts[s], r->spec.clients[c],
 														  report_variant_name(r, v));
 				const StatsComparison *cmp = cell ? report_cell_answer(r, cell) : NULL;
-				ReportClass k = cell ? report_cell_class(r, cell) : REPORT_INSUFFICIENT;
+				ReportClass k = cell ? cell->klass : REPORT_INSUFFICIENT;
 
 				if (cmp == NULL || !cmp->has_estimate)
 					cells[c + 1] = "-";

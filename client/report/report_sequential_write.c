@@ -7,9 +7,7 @@
  * A writer: the decisions, the looks and their texts are the ones
  * report_sequential.c computed into the cells.
  *
- * In report.h's map: a writer, called by report_sections.c and
- * report_export.c; it calls report_access.c, report_doc.c and
- * report_format.c, below it.
+ * In report.h's map: a writer.
  *
  *-------------------------------------------------------------------------
  */
@@ -33,7 +31,7 @@ report_look_json(const ReportData *r, const ReportCell *c)
 					 "alpha_look", report_json_num(c->has_look, c->look.alpha_look),
 					 "alpha_spent", report_json_num(c->has_look, c->look.alpha_spent),
 					 "spent_s", report_json_num(c->has_look && !isnan(c->look_spent_s), c->look_spent_s),
-					 "stopped", report_look_stopped(r, c),
+					 "stopped", c->look_stopped,
 					 "comparison", report_comparison_json(&c->look.cmp, c->has_look, c->unit),
 					 "reason", c->has_look ? c->look.reason : "");
 }
@@ -73,7 +71,7 @@ report_sequential_section(const ReportData *r, Doc *d)
 		cells[2] = c->name;
 		cells[3] = report_decision_text(r, c);
 		cells[4] = report_look_text(r, c);
-		cells[5] = report_look_stopped(r, c);
+		cells[5] = c->look_stopped;
 		cells[6] = decided ? "" : c->has_design ? c->design.reason : "no design could be planned from these runs";
 		doc_table_row(d, cells);
 	}

@@ -13,10 +13,7 @@
  * come with --verbose; the per-run figures, the counters and the plots are
  * in report.md and report.html.
  *
- * In report.h's map: a writer, called by report_render.c; it calls
- * profile_report_write.c, report_access.c, report_forest.c,
- * report_format.c, report_layout_write.c and report_probe_write.c, below
- * it.
+ * In report.h's map: a writer.
  *
  *-------------------------------------------------------------------------
  */
@@ -131,7 +128,7 @@ add_rows(const ReportData *r, TextTable *t, int nh, bool many)
 		k += 4;
 		cells[k++] = report_cell_verdict(r, c);
 		if (r->sequential)
-			cells[k++] = report_look_stopped(r, c);
+			cells[k++] = c->look_stopped;
 		table_add_row(t, cells);
 	}
 	for (int v = 0; v < r->spec.nvariants; v++)

@@ -5,11 +5,7 @@
  *		samples as the load (report_data.c) left them, and each cell's
  *		answer as the analysis stored it.
  *
- * In report.h's map: the accessors, below the load, the analysis, the
- * writers and the format, and above profile_data.c alone.  Every stage
- * reads the ReportData with these; they compute nothing and call no other
- * file of the report, so the load, the analysis and the writers may all
- * call them.
+ * In report.h's map: the accessors.
  *
  *-------------------------------------------------------------------------
  */
@@ -168,12 +164,6 @@ report_cell_answer(const ReportData *r, const ReportCell *c)
 	return c->answer;
 }
 
-ReportClass
-report_cell_class(const ReportData *r, const ReportCell *c)
-{
-	return c->klass;
-}
-
 /* "faster", "~ no change (MDE 3.1%)", "same within ±1%", "undecided", "not compared", ... */
 char *
 report_cell_verdict(const ReportData *r, const ReportCell *c)
@@ -200,11 +190,4 @@ char *
 report_look_text(const ReportData *r, const ReportCell *c)
 {
 	return c->look_text;
-}
-
-/* "look 3 of 9, 15 rounds, 1m15s" and, when undecided, why it stopped */
-char *
-report_look_stopped(const ReportData *r, const ReportCell *c)
-{
-	return c->look_stopped;
 }

@@ -18,7 +18,6 @@
 #include "report.h"
 #include "results.h"
 
-#include <limits.h>
 #include <math.h>
 
 static double

@@ -9,9 +9,6 @@
  * compute none (report.h's map), so the analysis may use them for the
  * texts it stores, and the writers for what they print.
  *
- * In report.h's map: the format, below the analysis and the writers, which
- * call it; it calls no file of the report.
- *
  *-------------------------------------------------------------------------
  */
 #include "client.h"

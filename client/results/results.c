@@ -15,8 +15,6 @@
 #include "safe_read.h"
 
 #include <dirent.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <math.h>
 #include <sys/stat.h>
 #include <time.h>

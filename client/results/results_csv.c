@@ -15,7 +15,6 @@
  */
 #include "client.h"
 #include "results_csv.h"
-#include "safe_file.h"
 #include "safe_read.h"
 
 #include <limits.h>
