@@ -33,8 +33,10 @@ extern const char *progname;
 /* PG 18 replaced the suffix pg_attribute_noreturn() by the prefix pg_noreturn */
 #if PG_VERSION_NUM >= 180000
 pg_noreturn extern void usage_error(const char *command, const char *fmt,...) pg_attribute_printf(2, 3);
+pg_noreturn extern void usage_hint_exit(const char *command);
 #else
 extern void usage_error(const char *command, const char *fmt,...) pg_attribute_printf(2, 3) pg_attribute_noreturn();
+extern void usage_hint_exit(const char *command) pg_attribute_noreturn();
 #endif
 extern void log_error_text(const char *text);
 extern void log_warning_text(const char *text);
@@ -49,6 +51,8 @@ extern char *format_duration(double s);
 struct option;
 extern int	cli_getopt(int argc, char **argv, const char *optstring,
 					   const struct option *longopts, const char *command);
+extern void cli_help(int argc, char **argv, void (*usage) (void));
+extern int	cli_int(const char *arg, const char *name, int min, int max);
 
 
 #endif							/* PGBENCH_EXT_CLIENT_H */

@@ -64,7 +64,6 @@
 #include <unistd.h>
 
 #include "common/logging.h"
-#include "fe_utils/option_utils.h"
 
 static void
 calibrate_usage(void)
@@ -519,26 +518,22 @@ parse_calibrate_options(int argc, char **argv, CalibrateOptions *o, CalibrateGiv
 				o->script = optarg;
 				break;
 			case 'c':
-				if (!option_parse_int(optarg, "-c/--clients", 1, 1000, &o->clients))
-					exit(EXIT_USAGE);
+				o->clients = cli_int(optarg, "-c/--clients", 1, 1000);
 				break;
 			case 's':
-				if (!option_parse_int(optarg, "-s/--scale", 1, 100000, &o->scale))
-					exit(EXIT_USAGE);
+				o->scale = cli_int(optarg, "-s/--scale", 1, 100000);
 				break;
 			case 'T':
-				if (!option_parse_int(optarg, "-T/--duration", 1, 86400, &o->duration_s))
-					exit(EXIT_USAGE);
+				o->duration_s = cli_int(optarg, "-T/--duration", 1, 86400);
 				break;
 			case 2:
-				if (!option_parse_int(optarg, "--blocks", 1, 1000, &o->blocks))
-					exit(EXIT_USAGE);
+				o->blocks = cli_int(optarg, "--blocks", 1, 1000);
 				g->blocks = true;
 				break;
 			case 3:
 				o->rounds_auto = strcmp(optarg, "auto") == 0;
-				if (!o->rounds_auto && !option_parse_int(optarg, "--rounds", 2, 1000, &o->rounds))
-					exit(EXIT_USAGE);
+				if (!o->rounds_auto)
+					o->rounds = cli_int(optarg, "--rounds", 2, 1000);
 				g->rounds = true;
 				break;
 			case 4:
@@ -551,8 +546,7 @@ parse_calibrate_options(int argc, char **argv, CalibrateOptions *o, CalibrateGiv
 				o->skip_aa = true;
 				break;
 			case 6:
-				if (!option_parse_int(optarg, "--delay-ns", 1, 100000000, &o->delay_ns))
-					exit(EXIT_USAGE);
+				o->delay_ns = cli_int(optarg, "--delay-ns", 1, 100000000);
 				break;
 			case 'o':
 				o->dir = optarg;
@@ -562,8 +556,7 @@ parse_calibrate_options(int argc, char **argv, CalibrateOptions *o, CalibrateGiv
 				o->reanalyse = true;
 				break;
 			case 8:
-				if (!option_parse_int(optarg, "--size-rounds", 2, 10000, &o->size_rounds))
-					exit(EXIT_USAGE);
+				o->size_rounds = cli_int(optarg, "--size-rounds", 2, 10000);
 				break;
 			case 9:
 				g->setting_pct = strtod(optarg, &end);
@@ -571,8 +564,7 @@ parse_calibrate_options(int argc, char **argv, CalibrateOptions *o, CalibrateGiv
 					usage_error("calibrate", "--setting must be a percentage above 0 and at most 50, got \"%s\"", optarg);
 				break;
 			case 10:
-				if (!option_parse_int(optarg, "--restart", 1, 1000, &o->restart_rounds))
-					exit(EXIT_USAGE);
+				o->restart_rounds = cli_int(optarg, "--restart", 1, 1000);
 				break;
 			case 11:
 				if (!experiment_parse_duration(optarg, &o->budget_s))
@@ -582,8 +574,7 @@ parse_calibrate_options(int argc, char **argv, CalibrateOptions *o, CalibrateGiv
 				o->counted = true;
 				break;
 			case 't':
-				if (!option_parse_int(optarg, "-t/--transactions", 20, 1000000, &o->transactions))
-					exit(EXIT_USAGE);
+				o->transactions = cli_int(optarg, "-t/--transactions", 20, 1000000);
 				break;
 			case 13:
 				o->known_cost_bindir = optarg;
@@ -598,8 +589,7 @@ parse_calibrate_options(int argc, char **argv, CalibrateOptions *o, CalibrateGiv
 				}
 				break;
 			default:
-				pg_log_error_hint("Try \"%s calibrate --help\" for more information.", progname);
-				exit(EXIT_USAGE);
+				usage_hint_exit("calibrate");
 		}
 	}
 	if (optind < argc)
@@ -695,11 +685,7 @@ cmd_calibrate(int argc, char **argv)
 	CalibrateGiven g = {0};
 	char	   *error;
 
-	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
-	{
-		calibrate_usage();
-		return 0;
-	}
+	cli_help(argc, argv, calibrate_usage);
 	o.bindir = PGBENCH_EXT_PG_BINDIR;
 	o.script = "select-only";
 	o.clients = 2;

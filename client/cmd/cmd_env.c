@@ -42,19 +42,10 @@ cmd_env(int argc, char **argv)
 	TextTable  *table;
 	int			c;
 
-	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
-	{
-		env_usage();
-		return 0;
-	}
+	cli_help(argc, argv, env_usage);
 	while ((c = cli_getopt(argc, argv, CONN_SHORT_OPTIONS, long_options, "env")) != -1)
-	{
 		if (!conn_option(c, optarg, &opts))
-		{
-			pg_log_error_hint("Try \"%s env --help\" for more information.", progname);
-			exit(EXIT_USAGE);
-		}
-	}
+			usage_hint_exit("env");
 	if (optind < argc)
 		opts.conninfo = argv[optind++];
 	if (optind < argc)

@@ -131,11 +131,7 @@ parse_history_options(int argc, char **argv, HistoryOptions *o)
 
 	memset(o, 0, sizeof(*o));
 	stats_default_change_options(&o->change);
-	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
-	{
-		history_usage();
-		exit(0);
-	}
+	cli_help(argc, argv, history_usage);
 	while ((c = cli_getopt(argc, argv, "c:o:" CONN_SHORT_OPTIONS, long_options, "history")) != -1)
 	{
 		bool		good = true;
@@ -184,10 +180,7 @@ parse_history_options(int argc, char **argv, HistoryOptions *o)
 				o->database |= good;
 		}
 		if (!good)
-		{
-			pg_log_error_hint("Try \"%s history --help\" for more information.", progname);
-			exit(EXIT_USAGE);
-		}
+			usage_hint_exit("history");
 	}
 	if (argc - optind == 1 && is_conninfo(argv[optind]))
 	{

@@ -111,11 +111,7 @@ cmd_layout(int argc, char **argv)
 	int			nargs;
 	int			c;
 
-	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
-	{
-		layout_usage();
-		return 0;
-	}
+	cli_help(argc, argv, layout_usage);
 	while ((c = cli_getopt(argc, argv, CONN_SHORT_OPTIONS "s:l:", long_options, "layout")) != -1)
 	{
 		if (c == 's')
@@ -125,10 +121,7 @@ cmd_layout(int argc, char **argv)
 		else if (conn_option(c, optarg, &opts))
 			conn_given = true;
 		else
-		{
-			pg_log_error_hint("Try \"%s layout --help\" for more information.", progname);
-			exit(EXIT_USAGE);
-		}
+			usage_hint_exit("layout");
 	}
 	nargs = argc - optind;
 

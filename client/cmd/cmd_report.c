@@ -42,11 +42,7 @@ report_parse_options(int argc, char **argv, const char *command, void (*usage) (
 	const char *baseline = NULL;
 	int			c;
 
-	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
-	{
-		usage();
-		exit(0);
-	}
+	cli_help(argc, argv, usage);
 	while ((c = cli_getopt(argc, argv, "v", long_options, command)) != -1)
 	{
 		if (c == 'v')
@@ -54,10 +50,7 @@ report_parse_options(int argc, char **argv, const char *command, void (*usage) (
 		else if (c == 'B')
 			baseline = optarg;
 		else
-		{
-			pg_log_error_hint("Try \"%s %s --help\" for more information.", progname, command);
-			exit(EXIT_USAGE);
-		}
+			usage_hint_exit(command);
 	}
 	return baseline;
 }

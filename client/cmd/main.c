@@ -71,11 +71,7 @@ main(int argc, char **argv)
 	pg_logging_init(argv[0]);
 	progname = get_progname(argv[0]);
 
-	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
-	{
-		usage();
-		exit(0);
-	}
+	cli_help(argc, argv, usage);
 
 	/*
 	 * Options before the command name are global; "+" stops getopt at the
@@ -90,8 +86,7 @@ main(int argc, char **argv)
 				printf("%s (pgbench_ext) %s\n", progname, PGBENCH_EXT_VERSION);
 				exit(0);
 			default:
-				pg_log_error_hint("Try \"%s --help\" for more information.", progname);
-				exit(EXIT_USAGE);
+				usage_hint_exit(NULL);
 		}
 	}
 

@@ -14,6 +14,7 @@
 #include "client.h"
 
 #include "common/logging.h"
+#include "fe_utils/option_utils.h"
 
 #include <getopt.h>
 #include <time.h>
@@ -34,11 +35,40 @@ usage_error(const char *command, const char *fmt,...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	pg_log_error("%s", escape_text(msg, ESCAPE_TERMINAL_LINES));
+	usage_hint_exit(command);
+}
+
+/* The hint of a usage error already said, then the usage status. */
+void
+usage_hint_exit(const char *command)
+{
 	if (command)
 		pg_log_error_hint("Try \"%s %s --help\" for more information.", progname, command);
 	else
 		pg_log_error_hint("Try \"%s --help\" for more information.", progname);
 	exit(EXIT_USAGE);
+}
+
+/* "--help" or "-?" as the first argument: usage(), then exit status 0. */
+void
+cli_help(int argc, char **argv, void (*usage) (void))
+{
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
+	{
+		usage();
+		exit(0);
+	}
+}
+
+/* A whole number from min to max given to option name, or a usage error. */
+int
+cli_int(const char *arg, const char *name, int min, int max)
+{
+	int			value;
+
+	if (!option_parse_int(arg, name, min, max, &value))
+		exit(EXIT_USAGE);
+	return value;
 }
 
 /*
