@@ -242,19 +242,6 @@ bad_int(const char *key, const char *value, char **error)
 }
 
 static bool
-bad_bool(const char *key, const char *value, char **error)
-{
-	*error = psprintf("%s must be on or off, got \"%s\"", key, value);
-	return false;
-}
-
-static bool
-set_scale(ExperimentSpec *spec, const char *key, const char *value, char **error)
-{
-	return parse_int(value, 1, 100000, &spec->scale) || bad_int(key, value, error);
-}
-
-static bool
 set_clients(ExperimentSpec *spec, const char *key, const char *value, char **error)
 {
 	char	   *items[MAX_LIST];
@@ -332,12 +319,6 @@ set_budget(ExperimentSpec *spec, const char *key, const char *value, char **erro
 }
 
 static bool
-set_min_rounds(ExperimentSpec *spec, const char *key, const char *value, char **error)
-{
-	return parse_int(value, 1, 100000, &spec->min_rounds) || bad_int(key, value, error);
-}
-
-static bool
 set_reference(ExperimentSpec *spec, const char *key, const char *value, char **error)
 {
 	char	   *end;
@@ -352,12 +333,6 @@ set_reference(ExperimentSpec *spec, const char *key, const char *value, char **e
 	}
 	spec->reference = v;
 	return true;
-}
-
-static bool
-set_warmup(ExperimentSpec *spec, const char *key, const char *value, char **error)
-{
-	return parse_int(value, 0, 1000, &spec->warmup) || bad_int(key, value, error);
 }
 
 static bool
@@ -397,12 +372,6 @@ set_protocol(ExperimentSpec *spec, const char *key, const char *value, char **er
 }
 
 static bool
-set_unlogged(ExperimentSpec *spec, const char *key, const char *value, char **error)
-{
-	return parse_bool_word(value, &spec->unlogged) || bad_bool(key, value, error);
-}
-
-static bool
 set_seed(ExperimentSpec *spec, const char *key, const char *value, char **error)
 {
 	char	   *end;
@@ -438,12 +407,6 @@ set_reset(ExperimentSpec *spec, const char *key, const char *value, char **error
 		return false;
 	}
 	return true;
-}
-
-static bool
-set_snapshot_probe(ExperimentSpec *spec, const char *key, const char *value, char **error)
-{
-	return parse_bool_word(value, &spec->snapshot_probe) || bad_bool(key, value, error);
 }
 
 static bool
@@ -489,18 +452,30 @@ set_pilot(ExperimentSpec *spec, const char *key, const char *value, char **error
 	return true;
 }
 
+/*
+ * A key of parse NULL is a whole number from min to max, or with max 0 an
+ * on/off word, at offset in the specification.
+ */
 static const struct
 {
 	const char *key;
 	KeyParser	parse;
+	size_t		offset;
+	int			min,
+				max;
 }			experiment_keys[] = {
-	{"scale", set_scale}, {"clients", set_clients}, {"jobs", set_jobs},
+	{"scale", NULL, offsetof(ExperimentSpec, scale), 1, 100000},
+	{"clients", set_clients}, {"jobs", set_jobs},
 	{"duration", set_duration}, {"transactions", set_transactions},
-	{"rounds", set_rounds}, {"budget", set_budget}, {"min_rounds", set_min_rounds},
+	{"rounds", set_rounds}, {"budget", set_budget},
+	{"min_rounds", NULL, offsetof(ExperimentSpec, min_rounds), 1, 100000},
 	{"reference", set_reference},
-	{"warmup", set_warmup}, {"script", set_script}, {"protocol", set_protocol},
-	{"unlogged", set_unlogged}, {"seed", set_seed}, {"pgbench_args", set_pgbench_args},
-	{"reset", set_reset}, {"snapshot_probe", set_snapshot_probe},
+	{"warmup", NULL, offsetof(ExperimentSpec, warmup), 0, 1000},
+	{"script", set_script}, {"protocol", set_protocol},
+	{"unlogged", NULL, offsetof(ExperimentSpec, unlogged)},
+	{"seed", set_seed}, {"pgbench_args", set_pgbench_args},
+	{"reset", set_reset},
+	{"snapshot_probe", NULL, offsetof(ExperimentSpec, snapshot_probe)},
 	{"snapshot_probe_interval", set_snapshot_probe_interval}, {"restart", set_restart},
 	{"pilot", set_pilot},
 };
@@ -526,8 +501,23 @@ set_experiment_key(ExperimentSpec *spec, const char *key, const char *value, cha
 {
 	*error = NULL;
 	for (int i = 0; i < lengthof(experiment_keys); i++)
-		if (strcmp(key, experiment_keys[i].key) == 0)
+	{
+		char	   *field = (char *) spec + experiment_keys[i].offset;
+
+		if (strcmp(key, experiment_keys[i].key) != 0)
+			continue;
+		if (experiment_keys[i].parse)
 			return experiment_keys[i].parse(spec, key, value, error);
+		if (experiment_keys[i].max == 0 && !parse_bool_word(value, (bool *) field))
+		{
+			*error = psprintf("%s must be on or off, got \"%s\"", key, value);
+			return false;
+		}
+		if (experiment_keys[i].max > 0 &&
+			!parse_int(value, experiment_keys[i].min, experiment_keys[i].max, (int *) field))
+			return bad_int(key, value, error);
+		return true;
+	}
 	if (quiet_set_key(&spec->quiet, key, value, error) || *error != NULL)
 		return *error == NULL;
 	if (profile_set_key(&spec->profile, key, value, error) || *error != NULL)
