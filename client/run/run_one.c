@@ -441,7 +441,6 @@ typedef struct RunInFlight
 	cpu_set_t	cpus;
 	bool		pinned;
 	json_t	   *quiet;			/* what /proc said was in force */
-	SnapshotProbe *probe;
 	ProfileRun *profile;
 	double		t_run;
 	double		t0;
@@ -582,7 +581,7 @@ run_end(RunInFlight *f, int rc, json_t *probe_json, char **error)
  * experiment cannot go on (error set); a failed run is a record, not an
  * error.
  */
-bool
+static bool
 execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *rec, char **error)
 {
 	RunInFlight f;
@@ -619,7 +618,7 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
  * pinned, then both recorded.  Profiles and the snapshot probe are refused
  * with duets (experiment_check), so neither is served here.
  */
-bool
+static bool
 execute_duet(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord rec[2],
 			 char **error)
 {

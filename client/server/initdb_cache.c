@@ -54,7 +54,7 @@ static const char *const initdb_environment[] = {
 	"LC_MONETARY", "LC_NUMERIC", "LC_TIME", "TZ", "PGTZ",
 };
 
-const char *
+static const char *
 initdb_cache_root(void)
 {
 	const char *root = getenv(INITDB_CACHE_ENV);

@@ -481,7 +481,7 @@ static const struct
 };
 
 /* Every [experiment] key, comma-separated: this module's, quiet.c's, profile_spec.c's */
-char *
+static char *
 experiment_key_names(void)
 {
 	PQExpBufferData buf;
