@@ -4,39 +4,18 @@
  *		Build the variants that name a PostgreSQL source tree, before any
  *		cluster starts, into a cache that later experiments reuse.
  *
- * A build is identified by a key: a hash of everything that changes the
- * binary — the source tree's identity, each patch's contents, cflags,
- * configure arguments, LTO, the build seed, the compiler's version and
- * this file's recipe version.  CACHE/KEY/ holds the build tree, the
- * installation (DESTDIR install of prefix BUILD_PREFIX), the logs of every
- * step and build.json, written last: a directory with build.json is a
- * finished build and is reused as is, once build_cache.c has made sure
- * that no one else could have written it.
+ * docs/building.md describes the build key, the cache entry (CACHE/KEY
+ * with build.json written last: a finished build, reused once
+ * build_cache.c has checked who could have written it), the equal prefix
+ * and path length of every build, and the shared work: a patched or
+ * seeded build starts from a copy of the finished tree it differs from.
  *
  * Every step is a child process given as an argv vector, run as the
- * build account (subprocess.c: the server account when we are root):
- * copying the tree in, patch, configure, make, install, the training
- * load of PGO, the extension's make.  The invoking user only reads — the
- * source tree and the patches, which may be readable by it alone — and
- * hands the bytes over a pipe.  configure's extra arguments are split
- * into words by words.c's rule; nothing passes through a shell.
- *
- * Every variant is configured with the same prefix and installed under
- * CACHE/KEY/dest, KEY being of fixed length: the compiled-in paths are
- * identical and the real paths of equal length, so neither differs
- * between variants (path length is a known source of layout bias).
- * PostgreSQL installations are relocatable, so this works.
- *
- * Shared work: a patched variant starts from a copy of the finished build
- * tree of the same source and flags without patches (configured with
- * --enable-depend, so make recompiles only what the patch touches).
- * Unpatched builds therefore go first.
- *
- * Build seeds: every build compiles with -ffunction-sections, and a
- * seeded one relinks postgres with lld's --shuffle-sections=*=SEED, which
- * gives each seed its own function order; it starts from the same build
- * without a seed, or the first seed's, so a seed costs a copy and a link.
- * build_seeds.c expands the variant into NAME@seedK variants.
+ * build account (subprocess.c: the server account when we are root).
+ * The invoking user only reads — the source tree and the patches, which
+ * may be readable by it alone — and hands the bytes over a pipe;
+ * configure's extra arguments are split by words.c's rule; nothing passes
+ * through a shell.
  *
  *-------------------------------------------------------------------------
  */

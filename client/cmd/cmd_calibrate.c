@@ -4,45 +4,11 @@
  *		"pgbench_ext calibrate": how often does the harness cry wolf on this
  *		machine, and how small an effect can it see?
  *
- * Up to three phases, each an ordinary experiment in its own results
- * directory:
- *
- *   aa/     A against an identical A2, blocks × rounds_per_block rounds.
- *           Each block of consecutive rounds is one A/A comparison; the
- *           share whose verdict is faster, slower or insufficient is the
- *           false-positive rate.
- *   size/   With --size-rounds: A against A with the target as
- *           inject_slowdown_pct, whose true slowdown comes out larger where
- *           backends share CPUs; the setting of the next phase is scaled by
- *           target / measured.
- *   delay/  A against A with pgbench_ext.inject_slowdown_pct set to the
- *           target, the --setting or the sized setting: each commit waits
- *           that share of its backend's transaction cycle, so the slowdown
- *           follows the machine's speed as it drifts (with --delay-ns, a
- *           fixed wait instead).  The slowed variant runs on A's own
- *           server, the setting given to its sessions only (session_set):
- *           two clusters of the same build serve pgbench -S 1-2% apart, a
- *           difference that would be added to the known effect.  The A/A
- *           phase keeps two clusters, as real comparisons of builds have.
- *           Each block is one experiment; the
- *           share that says "slower" is the detection rate, and the share
- *           whose CI covers its true effect is the coverage.  A block's
- *           true effect comes from the CPU time per transaction the
- *           extension measured in it, not from tps; the tps estimate of all
- *           blocks pooled is reported beside it.
- *   noise   From the A runs' per-second progress lines: the CV of tps for
- *           windows of 1, 2, 5, 10 ... seconds, and the runs per side
- *           needed at each length to detect 1%, 2% and 5%.
- *
- * With --restart N the calibration is across servers, old scheme against
- * new: aa/ as above (two clusters started once), then aa-restart/, the
- * same A/A with both servers restarted every N rounds; delay/ puts the
- * slowed variant on a cluster of its own, started once, and
- * delay-restart/ restarts both every N rounds.  Each comparison is then a
- * block of whole instance pairs, judged as the verdict table judges it:
- * across instance pairs, so the offset of each pair of starts is in its
- * CI.  calibration.json records each phase's elapsed time, the cost of
- * the restarts beside the runs' own wall time.
+ * Each phase (docs/calibrate.md: aa/, size/, delay/, and with --restart
+ * aa-restart/ and delay-restart/) is an ordinary experiment in its own
+ * results directory; calibrate.c judges them.  calibration.json records
+ * what the phases' experiment.json files do not: the split into
+ * comparisons, the target and each phase's elapsed time.
  *
  *-------------------------------------------------------------------------
  */

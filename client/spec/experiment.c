@@ -1,33 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * experiment.c
- *		Parsing and checking an experiment specification.
- *
- * The INI format (read with inih):
- *
- *		[experiment]
- *		scale = 10
- *		clients = 1,2,4
- *		duration = 30			; or transactions = 1000
- *		rounds = 6
- *		script = select-only, tpcb-like
- *
- *		[variant A]
- *		bindir = /usr/lib/postgresql/15/bin
- *		set = synchronous_commit=on
- *
- *		[variant B]
- *		bindir = /usr/lib/postgresql/15/bin
- *		set = synchronous_commit=off
- *
- *		[variant C]
- *		cluster = A				; A's server, no cluster of its own
- *		session_set = synchronous_commit=off
- *
- * A setting that a session may change (session_set, sent as libpq
- * options) lets two variants share one server.  Two clusters of the same
- * software differ by their memory layout, by 1-2% of pgbench -S here for
- * as long as they run; on one server a comparison sees the setting alone.
+ *		Parsing and checking an experiment specification: the INI file of
+ *		docs/experiments.md (read with inih), and every key of it.
  *
  * Every key is also a flag of "pgbench_ext ab"; both land in
  * experiment_set(), which owns the meaning and the error messages.
