@@ -128,13 +128,12 @@ quiet_set_key(QuietSpec *q, const char *key, const char *value, char **error)
 void
 quiet_spec_to_json(const QuietSpec *q, json_t *experiment)
 {
-	json_object_set_new(experiment, "pin", json_boolean(q->pin));
-	json_object_set_new(experiment, "aslr", json_boolean(q->aslr));
-	json_object_set_new(experiment, "pgbench_seed", json_string(q->shared_seed ? "shared" : "own"));
-	json_object_set_new(experiment, "prewarm", json_boolean(q->prewarm));
-	json_object_set_new(experiment, "huge_pages", json_string(quiet_huge_pages_name(q->huge_pages)));
-	json_object_set_new(experiment, "schedule", json_string(quiet_schedule_name(q->schedule)));
-	json_object_set_new(experiment, "swap_interval", json_string(quiet_swap_name(q->swap_ms)));
+	json_object_update_new(experiment,
+						   json_pack("{s:b, s:b, s:s, s:b, s:s, s:s, s:s}", "pin", q->pin, "aslr", q->aslr,
+									 "pgbench_seed", q->shared_seed ? "shared" : "own",
+									 "prewarm", q->prewarm, "huge_pages", quiet_huge_pages_name(q->huge_pages),
+									 "schedule", quiet_schedule_name(q->schedule),
+									 "swap_interval", quiet_swap_name(q->swap_ms)));
 }
 
 /*
