@@ -76,41 +76,36 @@ calibrate_usage(void)
 	printf("  -?, --help               show this help, then exit\n");
 }
 
+/* experiment_set(), a value it refuses being a usage error */
 static void
-base_spec(ExperimentSpec *spec, const CalibrateOptions *o, int rounds)
+set_key(ExperimentSpec *spec, const char *section, const char *key, const char *value)
 {
 	char	   *error;
 
+	if (!experiment_set(spec, section, key, value, &error))
+		usage_error("calibrate", "%s", error);
+}
+
+static void
+base_spec(ExperimentSpec *spec, const CalibrateOptions *o, int rounds)
+{
 	experiment_init(spec);
 
 	/*
 	 * restart = never: one start per phase, each block of rounds judged
 	 * round by round (calibrate.c), the scheme these figures measure.
 	 */
-	if (!experiment_set(spec, "experiment", "script", o->script, &error) ||
-		!experiment_set(spec, "experiment", "clients", psprintf("%d", o->clients), &error) ||
-		!experiment_set(spec, "experiment", "scale", psprintf("%d", o->scale), &error) ||
-		!experiment_set(spec, "experiment", "duration", psprintf("%d", o->duration_s), &error) ||
-		!experiment_set(spec, "experiment", "rounds", psprintf("%d", rounds), &error) ||
-		!experiment_set(spec, "experiment", "seed", psprintf("%d", (int) time(NULL) % 1000000), &error) ||
-		!experiment_set(spec, "variant A", "bindir", o->bindir, &error) ||
-		!experiment_set(spec, "experiment", "restart", "never", &error))
-		usage_error("calibrate", "%s", error);
+	set_key(spec, "experiment", "script", o->script);
+	set_key(spec, "experiment", "clients", psprintf("%d", o->clients));
+	set_key(spec, "experiment", "scale", psprintf("%d", o->scale));
+	set_key(spec, "experiment", "duration", psprintf("%d", o->duration_s));
+	set_key(spec, "experiment", "rounds", psprintf("%d", rounds));
+	set_key(spec, "experiment", "seed", psprintf("%d", (int) time(NULL) % 1000000));
+	set_key(spec, "variant A", "bindir", o->bindir);
+	set_key(spec, "experiment", "restart", "never");
 	/* a read-only load leaves the data as it found it: skip the copies */
-	if (strcmp(o->script, "select-only") == 0 &&
-		!experiment_set(spec, "experiment", "reset", "never", &error))
-		usage_error("calibrate", "%s", error);
-}
-
-/* Both servers restarted every rounds rounds (0: started once). */
-static void
-set_restart(ExperimentSpec *spec, int rounds)
-{
-	char	   *error;
-
-	if (rounds > 0 &&
-		!experiment_set(spec, "experiment", "restart", psprintf("%d", rounds), &error))
-		usage_error("calibrate", "%s", error);
+	if (strcmp(o->script, "select-only") == 0)
+		set_key(spec, "experiment", "reset", "never");
 }
 
 static int
@@ -128,13 +123,9 @@ run_phase(const CalibrateOptions *o, ExperimentSpec *spec, const char *dir)
 static void
 set_slowdown(ExperimentSpec *spec, const CalibrateOptions *o)
 {
-	char	   *error;
-
-	if (!experiment_set(spec, "variant delayed", "session_set",
-						o->delay_ns > 0 ? psprintf("pgbench_ext.inject_delay_ns=%d", o->delay_ns)
-						: psprintf("pgbench_ext.inject_slowdown_pct=%g", o->setting_pct),
-						&error))
-		usage_error("calibrate", "%s", error);
+	set_key(spec, "variant delayed", "session_set",
+			o->delay_ns > 0 ? psprintf("pgbench_ext.inject_delay_ns=%d", o->delay_ns)
+			: psprintf("pgbench_ext.inject_slowdown_pct=%g", o->setting_pct));
 }
 
 /* A against A with the slowdown the options say, over rounds rounds. */
@@ -142,12 +133,10 @@ static int
 run_slowed_phase(const CalibrateOptions *o, int rounds, const char *dir)
 {
 	ExperimentSpec spec;
-	char	   *error;
 
 	base_spec(&spec, o, rounds);
 	/* on A's own server: a second cluster would add its layout's luck to the effect */
-	if (!experiment_set(&spec, "variant delayed", "cluster", "A", &error))
-		usage_error("calibrate", "%s", error);
+	set_key(&spec, "variant delayed", "cluster", "A");
 	set_slowdown(&spec, o);
 	return run_phase(o, &spec, dir);
 }
@@ -161,13 +150,11 @@ static int
 run_servers_phase(const CalibrateOptions *o, bool slowed, int restart, const char *dir)
 {
 	ExperimentSpec spec;
-	char	   *error;
 
 	base_spec(&spec, o, o->blocks * o->rounds);
-	set_restart(&spec, restart);
-	if (!experiment_set(&spec, slowed ? "variant delayed" : "variant A2", "bindir", o->bindir,
-						&error))
-		usage_error("calibrate", "%s", error);
+	if (restart > 0)
+		set_key(&spec, "experiment", "restart", psprintf("%d", restart));
+	set_key(&spec, slowed ? "variant delayed" : "variant A2", "bindir", o->bindir);
 	if (slowed)
 		set_slowdown(&spec, o);
 	return run_phase(o, &spec, dir);
@@ -190,16 +177,17 @@ run_budgeted_calibration(const CalibrateOptions *o)
 			int			rc;
 
 			base_spec(&spec, o, 6);
-			if (!experiment_set(&spec, "experiment", "rounds", "auto", &error) ||
-				!experiment_set(&spec, "experiment", "budget", psprintf("%d", o->budget_s), &error) ||
-				!experiment_set(&spec, "experiment", "restart", "auto", &error) ||
-				!(p == 0
-				  ? experiment_set(&spec, "variant A2", "bindir", o->bindir, &error)
-				  : (experiment_set(&spec, "variant slowed", "cluster", "A", &error) &&
-					 experiment_set(&spec, "variant slowed", "session_set",
-									psprintf("pgbench_ext.inject_slowdown_pct=%g",
-											 calibrate_budget_slowdown_pct[p]), &error))))
-				usage_error("calibrate", "%s", error);
+			set_key(&spec, "experiment", "rounds", "auto");
+			set_key(&spec, "experiment", "budget", psprintf("%d", o->budget_s));
+			set_key(&spec, "experiment", "restart", "auto");
+			if (p == 0)
+				set_key(&spec, "variant A2", "bindir", o->bindir);
+			else
+			{
+				set_key(&spec, "variant slowed", "cluster", "A");
+				set_key(&spec, "variant slowed", "session_set",
+						psprintf("pgbench_ext.inject_slowdown_pct=%g", calibrate_budget_slowdown_pct[p]));
+			}
 			ropts.results_dir = calibrate_budget_dir(o, p, k);
 			ropts.max_restarts = 3;
 			ropts.no_summary = true;
