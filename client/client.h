@@ -51,7 +51,6 @@ extern char *format_duration(double s);
 struct option;
 extern int	cli_getopt(int argc, char **argv, const char *optstring,
 					   const struct option *longopts, const char *command);
-extern void cli_help(int argc, char **argv, void (*usage) (void));
 extern int	cli_int(const char *arg, const char *name, int min, int max);
 
 

@@ -175,7 +175,11 @@ cmd_ab(int argc, char **argv)
 	int			c;
 	char	   *error;
 
-	cli_help(argc, argv, ab_usage);
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
+	{
+		ab_usage();
+		return 0;
+	}
 	experiment_init(&spec);
 	ropts.max_restarts = 3;
 	while ((c = cli_getopt(argc, argv, "s:c:j:T:t:r:b:M:o:v", ab_options, "ab")) != -1)

@@ -639,7 +639,11 @@ cmd_calibrate(int argc, char **argv)
 	CalibrateGiven g = {0};
 	char	   *error;
 
-	cli_help(argc, argv, calibrate_usage);
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
+	{
+		calibrate_usage();
+		return 0;
+	}
 	o.bindir = PGBENCH_EXT_PG_BINDIR;
 	o.script = "select-only";
 	o.clients = 2;

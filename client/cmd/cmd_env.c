@@ -42,7 +42,11 @@ cmd_env(int argc, char **argv)
 	TextTable  *table;
 	int			c;
 
-	cli_help(argc, argv, env_usage);
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
+	{
+		env_usage();
+		return 0;
+	}
 	while ((c = cli_getopt(argc, argv, CONN_SHORT_OPTIONS, long_options, "env")) != -1)
 		if (!conn_option(c, optarg, &opts))
 			usage_hint_exit("env");

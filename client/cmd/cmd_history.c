@@ -131,7 +131,11 @@ parse_history_options(int argc, char **argv, HistoryOptions *o)
 
 	memset(o, 0, sizeof(*o));
 	stats_default_change_options(&o->change);
-	cli_help(argc, argv, history_usage);
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
+	{
+		history_usage();
+		exit(0);
+	}
 	while ((c = cli_getopt(argc, argv, "c:o:" CONN_SHORT_OPTIONS, long_options, "history")) != -1)
 	{
 		bool		good = true;

@@ -96,7 +96,11 @@ cmd_import(int argc, char **argv)
 	FarmImport *dirs;
 	PGconn	   *conn;
 
-	cli_help(argc, argv, import_usage);
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
+	{
+		import_usage();
+		return 0;
+	}
 	while ((c = cli_getopt(argc, argv, CONN_SHORT_OPTIONS, long_options, "import")) != -1)
 		if (!conn_option(c, optarg, &opts))
 			usage_hint_exit("import");

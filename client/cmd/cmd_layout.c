@@ -111,7 +111,11 @@ cmd_layout(int argc, char **argv)
 	int			nargs;
 	int			c;
 
-	cli_help(argc, argv, layout_usage);
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
+	{
+		layout_usage();
+		return 0;
+	}
 	while ((c = cli_getopt(argc, argv, CONN_SHORT_OPTIONS "s:l:", long_options, "layout")) != -1)
 	{
 		if (c == 's')

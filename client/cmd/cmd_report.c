@@ -42,7 +42,11 @@ report_parse_options(int argc, char **argv, const char *command, void (*usage) (
 	const char *baseline = NULL;
 	int			c;
 
-	cli_help(argc, argv, usage);
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
+	{
+		usage();
+		exit(0);
+	}
 	while ((c = cli_getopt(argc, argv, "v", long_options, command)) != -1)
 	{
 		if (c == 'v')

@@ -123,7 +123,11 @@ cmd_run(int argc, char **argv)
 	int			c;
 	char	   *error;
 
-	cli_help(argc, argv, run_usage);
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
+	{
+		run_usage();
+		return 0;
+	}
 	ropts.max_restarts = 3;
 	while ((c = cli_getopt(argc, argv, "o:v", long_options, "run")) != -1)
 	{

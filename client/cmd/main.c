@@ -71,7 +71,11 @@ main(int argc, char **argv)
 	pg_logging_init(argv[0]);
 	progname = get_progname(argv[0]);
 
-	cli_help(argc, argv, usage);
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
+	{
+		usage();
+		exit(0);
+	}
 
 	/*
 	 * Options before the command name are global; "+" stops getopt at the

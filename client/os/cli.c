@@ -49,17 +49,6 @@ usage_hint_exit(const char *command)
 	exit(EXIT_USAGE);
 }
 
-/* "--help" or "-?" as the first argument: usage(), then exit status 0. */
-void
-cli_help(int argc, char **argv, void (*usage) (void))
-{
-	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
-	{
-		usage();
-		exit(0);
-	}
-}
-
 /* A whole number from min to max given to option name, or a usage error. */
 int
 cli_int(const char *arg, const char *name, int min, int max)
