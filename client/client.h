@@ -42,6 +42,7 @@ extern void log_error_text(const char *text);
 extern void log_warning_text(const char *text);
 extern void log_errorf(const char *fmt,...) pg_attribute_printf(1, 2);
 extern void log_warningf(const char *fmt,...) pg_attribute_printf(1, 2);
+extern bool fail_with(char **error, const char *fmt,...) pg_attribute_printf(2, 3);
 extern bool parse_bool_word(const char *value, bool *result);
 
 /* Seconds since some fixed point, monotonic; a duration as "3m05s" */

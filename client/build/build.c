@@ -183,36 +183,21 @@ build_check(const ExperimentSpec *spec, char **error)
 			continue;
 		any = true;
 		if (access(psprintf("%s/configure", v->source), X_OK) != 0)
-		{
-			*error = psprintf("variant \"%s\": source \"%s\" is not a PostgreSQL source tree (no executable configure)",
-							  v->name, v->source);
-			return false;
-		}
+			return fail_with(error, "variant \"%s\": source \"%s\" is not a PostgreSQL source tree (no executable configure)",
+							 v->name, v->source);
 		for (int p = 0; p < v->npatches; p++)
 			if (access(v->patches[p], R_OK) != 0)
-			{
-				*error = psprintf("variant \"%s\": patch \"%s\" is not a readable file", v->name, v->patches[p]);
-				return false;
-			}
+				return fail_with(error, "variant \"%s\": patch \"%s\" is not a readable file", v->name, v->patches[p]);
 		if (split_words(v->configure, &nwords, error) == NULL)
-		{
-			*error = psprintf("variant \"%s\": configure: %s\nhint: Quote as a shell would: 'a b' or \"a b\" is one word, \\ escapes the next character; nothing is expanded.",
-							  v->name, *error);
-			return false;
-		}
+			return fail_with(error, "variant \"%s\": configure: %s\nhint: Quote as a shell would: 'a b' or \"a b\" is one word, \\ escapes the next character; nothing is expanded.",
+							 v->name, *error);
 		if (v->build_seed > 0 && access("/usr/bin/ld.lld", X_OK) != 0)
-		{
-			*error = psprintf("variant \"%s\": build seeds need the lld linker (/usr/bin/ld.lld)", v->name);
-			return false;
-		}
+			return fail_with(error, "variant \"%s\": build seeds need the lld linker (/usr/bin/ld.lld)", v->name);
 	}
 	if (any && access(psprintf("%s/pgbench_ext.control", extension_source_tree()), R_OK) != 0)
-	{
-		*error = psprintf("the extension's sources, which a build from source compiles, are not in \"%s\": %m\n"
-						  "hint: Install pgbench_ext with \"make install\" (it installs them), or set PGBENCH_EXT_TOP to a pgbench_ext source tree.",
-						  extension_source_tree());
-		return false;
-	}
+		return fail_with(error, "the extension's sources, which a build from source compiles, are not in \"%s\": %m\n"
+						 "hint: Install pgbench_ext with \"make install\" (it installs them), or set PGBENCH_EXT_TOP to a pgbench_ext source tree.",
+						 extension_source_tree());
 	return !any || compiler_words(error) != NULL;
 }
 
@@ -640,10 +625,7 @@ build_one(VariantSpec *v, char **error)
 	bool		ok = false;
 
 	if (!describe_build(&b, error))
-	{
-		*error = psprintf("variant \"%s\": %s", v->name, *error);
-		return false;
-	}
+		return fail_with(error, "variant \"%s\": %s", v->name, *error);
 	if ((lock_fd = lock_entry(&b, error)) < 0)
 		return false;
 	state = build_cache_entry(b.dir, error);

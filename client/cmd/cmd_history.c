@@ -227,18 +227,12 @@ read_point(const char *dir, const HistoryOptions *o, FarmPoint *p, char **why)
 	s = o->script ? report_script_index(r, o->script) : 0;
 	c = o->clients ? report_clients_index(r, o->clients) : 0;
 	if (v < 0 || s < 0 || c < 0)
-	{
-		*why = psprintf("it has no %s \"%s\"", v < 0 ? "variant" : s < 0 ? "script" : "client count",
-						v < 0 ? o->variant : s < 0 ? o->script : psprintf("%d", o->clients));
-		return false;
-	}
+		return fail_with(why, "it has no %s \"%s\"", v < 0 ? "variant" : s < 0 ? "script" : "client count",
+						 v < 0 ? o->variant : s < 0 ? o->script : psprintf("%d", o->clients));
 	sample = report_sample(r, s, c, v);
 	if (sample->n == 0)
-	{
-		*why = psprintf("no counted run of %s in (%s, %d clients)", report_variant_name(r, v),
-						r->spec.scripts[s], r->spec.clients[c]);
-		return false;
-	}
+		return fail_with(why, "no counted run of %s in (%s, %d clients)", report_variant_name(r, v),
+						 r->spec.scripts[s], r->spec.clients[c]);
 	p->label = pg_strdup(dir);
 	p->variant = pg_strdup(report_variant_name(r, v));
 	p->cell = psprintf("%s, %d client%s", r->spec.scripts[s], r->spec.clients[c],

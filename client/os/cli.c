@@ -49,6 +49,36 @@ usage_hint_exit(const char *command)
 	exit(EXIT_USAGE);
 }
 
+/*
+ * *error set to a message formatted as psprintf() formats it (%m too),
+ * and false: the return of a function that says why it failed.
+ */
+bool
+fail_with(char **error, const char *fmt,...)
+{
+	int			save_errno = errno;
+	size_t		len = 128;
+
+	for (;;)
+	{
+		char	   *buf = pg_malloc(len);
+		va_list		ap;
+		size_t		needed;
+
+		errno = save_errno;
+		va_start(ap, fmt);
+		needed = pvsnprintf(buf, len, fmt, ap);
+		va_end(ap);
+		if (needed < len)
+		{
+			*error = buf;
+			return false;
+		}
+		pg_free(buf);
+		len = needed;
+	}
+}
+
 /* A whole number from min to max given to option name, or a usage error. */
 int
 cli_int(const char *arg, const char *name, int min, int max)

@@ -536,10 +536,7 @@ run_in_child(bool (*fn) (void *arg, char **error), void *arg, bool unprivileged,
 	int			rc;
 
 	if (pipe2(fds, O_CLOEXEC) != 0)
-	{
-		*error = psprintf("could not create a pipe: %m");
-		return false;
-	}
+		return fail_with(error, "could not create a pipe: %m");
 	pid = fork_in_own_group(unprivileged);
 	if (pid == 0)
 	{

@@ -108,11 +108,8 @@ run_as_server(char *const argv[], int log_fd, char **error)
 	int			rc = run_logged_fd(argv, true, log_fd);
 
 	if (rc != 0)
-	{
-		*error = psprintf("\"%s %s\" failed (%s)", argv[0], argv[1],
-						  rc < 0 ? "could not run it" : psprintf("exit status %d", rc));
-		return false;
-	}
+		return fail_with(error, "\"%s %s\" failed (%s)", argv[0], argv[1],
+						 rc < 0 ? "could not run it" : psprintf("exit status %d", rc));
 	return true;
 }
 

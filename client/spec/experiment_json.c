@@ -161,11 +161,8 @@ set_from_json(ExperimentSpec *spec, const char *section, const char *key, json_t
 	if (!list_within(value, MAX_LIST, section, key, error))
 		return false;
 	if ((text = json_value_text(value)) == NULL)
-	{
-		*error = psprintf("[%s] %s has a value of the wrong type (%s)", section, key,
-						  json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY));
-		return false;
-	}
+		return fail_with(error, "[%s] %s has a value of the wrong type (%s)", section, key,
+						 json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY));
 	return experiment_set(spec, section, key, text, error);
 }
 
@@ -184,10 +181,7 @@ experiment_from_json(ExperimentSpec *spec, json_t *obj, char **error)
 	json_t	   *vj;
 
 	if (!json_is_object(exp) || !json_is_array(variants))
-	{
-		*error = pg_strdup("the specification has no \"experiment\" object or no \"variants\" array");
-		return false;
-	}
+		return fail_with(error, "the specification has no \"experiment\" object or no \"variants\" array");
 	experiment_init(spec);
 	/* recorded before servers were restarted during an experiment: never */
 	if (json_object_get(exp, "restart") == NULL)
@@ -213,10 +207,7 @@ experiment_from_json(ExperimentSpec *spec, json_t *obj, char **error)
 		char	   *section;
 
 		if (!json_is_string(name))
-		{
-			*error = psprintf("variant %zu has no name", i);
-			return false;
-		}
+			return fail_with(error, "variant %zu has no name", i);
 		section = psprintf("variant %s", json_string_value(name));
 		/* creates the variant even when it has no other keys */
 		if (!experiment_set(spec, section, "extension",
@@ -233,19 +224,13 @@ experiment_from_json(ExperimentSpec *spec, json_t *obj, char **error)
 				json_t	   *item;
 
 				if (!json_is_array(value))
-				{
-					*error = psprintf("[%s] %s must be a list of strings", section, key);
-					return false;
-				}
+					return fail_with(error, "[%s] %s must be a list of strings", section, key);
 				if (!list_within(value, MAX_LIST, section, key, error))
 					return false;
 				json_array_foreach(value, k, item)
 				{
 					if (!json_is_string(item))
-					{
-						*error = psprintf("[%s] %s must be a list of strings", section, key);
-						return false;
-					}
+						return fail_with(error, "[%s] %s must be a list of strings", section, key);
 					if (!experiment_set(spec, section, key, json_string_value(item), error))
 						return false;
 				}

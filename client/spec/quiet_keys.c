@@ -281,12 +281,9 @@ quiet_check(const ExperimentSpec *spec, char **error)
 	/* the experiment's huge_pages is written after the variant's settings */
 	for (int i = 0; i < spec->nvariants && spec->quiet.huge_pages != HUGE_PAGES_SERVER; i++)
 		if (settings_have(spec->variants[i].settings, spec->variants[i].nsettings, "huge_pages"))
-		{
-			*error = psprintf("variant \"%s\" sets huge_pages itself, and the experiment's huge_pages = %s would override it; "
-							  "set the experiment's huge_pages = server to compare huge page settings",
-							  spec->variants[i].name, quiet_huge_pages_name(spec->quiet.huge_pages));
-			return false;
-		}
+			return fail_with(error, "variant \"%s\" sets huge_pages itself, and the experiment's huge_pages = %s would override it; "
+							 "set the experiment's huge_pages = server to compare huge page settings",
+							 spec->variants[i].name, quiet_huge_pages_name(spec->quiet.huge_pages));
 	if (spec->quiet.schedule != SCHEDULE_DUET || (obstacle = duet_obstacle(spec)) == NULL)
 		return true;
 	*error = psprintf("schedule = duet cannot run: %s; set schedule = interleaved (or auto)", obstacle);
