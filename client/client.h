@@ -39,6 +39,7 @@ extern void usage_error(const char *command, const char *fmt,...) pg_attribute_p
 extern void usage_hint_exit(const char *command) pg_attribute_noreturn();
 #endif
 extern void log_error_text(const char *text);
+extern int	log_error_status(const char *text, int status);
 extern void log_warning_text(const char *text);
 extern void log_errorf(const char *fmt,...) pg_attribute_printf(1, 2);
 extern void log_warningf(const char *fmt,...) pg_attribute_printf(1, 2);

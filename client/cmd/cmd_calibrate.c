@@ -199,10 +199,7 @@ run_budgeted_calibration(const CalibrateOptions *o)
 				return rc;
 		}
 	if (!calibrate_budget_report(o, stdout, &error))
-	{
-		log_error_text(error);
-		return EXIT_RUNTIME_ERROR;
-	}
+		return log_error_status(error, EXIT_RUNTIME_ERROR);
 	return 0;
 }
 
@@ -352,10 +349,7 @@ reanalyse(CalibrateOptions *o)
 		o->target = (o->setting_pct > 0 ? o->setting_pct : DEFAULT_TARGET_PCT) / 100.0;
 	if (access(psprintf("%s/size/runs.csv", o->dir), R_OK) == 0 &&
 		!calibrate_analyse_sizing(o, psprintf("%s/size", o->dir), &result, &error))
-	{
-		log_error_text(error);
-		return EXIT_RUNTIME_ERROR;
-	}
+		return log_error_status(error, EXIT_RUNTIME_ERROR);
 	o->skip_aa = access(psprintf("%s/aa/runs.csv", o->dir), R_OK) != 0;
 	if ((!o->skip_aa && !calibrate_analyse_aa(o, psprintf("%s/aa", o->dir), &result, &error)) ||
 		!calibrate_analyse_delay(o, psprintf("%s/delay", o->dir), &result, &error) ||
@@ -572,10 +566,7 @@ run_calibration_phases(CalibrateOptions *o)
 			return rc;
 		record_elapsed(o, "aa", now_seconds() - started);
 		if (!calibrate_analyse_aa(o, psprintf("%s/aa", o->dir), &result, &error))
-		{
-			log_error_text(error);
-			return EXIT_RUNTIME_ERROR;
-		}
+			return log_error_status(error, EXIT_RUNTIME_ERROR);
 	}
 	if (!o->skip_aa && o->restart_rounds > 0)
 	{
@@ -595,10 +586,7 @@ run_calibration_phases(CalibrateOptions *o)
 		if ((rc = run_slowed_phase(o, o->size_rounds, psprintf("%s/size", o->dir))) != 0)
 			return rc;
 		if (!calibrate_analyse_sizing(o, psprintf("%s/size", o->dir), &result, &error))
-		{
-			log_error_text(error);
-			return EXIT_RUNTIME_ERROR;
-		}
+			return log_error_status(error, EXIT_RUNTIME_ERROR);
 		o->setting_pct = result.sized_setting_pct;
 	}
 
@@ -625,10 +613,7 @@ run_calibration_phases(CalibrateOptions *o)
 	if (!calibrate_analyse_delay(o, psprintf("%s/delay", o->dir), &result, &error) ||
 		!calibrate_report(o, &result, stdout, &error) ||
 		(o->restart_rounds > 0 && !analyse_servers(o, &error)))
-	{
-		log_error_text(error);
-		return EXIT_RUNTIME_ERROR;
-	}
+		return log_error_status(error, EXIT_RUNTIME_ERROR);
 	return 0;
 }
 
@@ -665,10 +650,7 @@ cmd_calibrate(int argc, char **argv)
 	 */
 	if ((!o.reanalyse || access(o.dir, F_OK) == 0) &&
 		!safe_results_dir(o.dir, false, &error))
-	{
-		log_error_text(error);
-		return EXIT_USAGE;
-	}
+		return log_error_status(error, EXIT_USAGE);
 
 	if (o.reanalyse)
 	{
@@ -682,10 +664,7 @@ cmd_calibrate(int argc, char **argv)
 	if (o.counted)
 		return calibrate_counted(&o);
 	if (!write_calibration_file(&o, &error))
-	{
-		log_error_text(error);
-		return EXIT_RUNTIME_ERROR;
-	}
+		return log_error_status(error, EXIT_RUNTIME_ERROR);
 
 	return run_calibration_phases(&o);
 }

@@ -234,6 +234,14 @@ log_error_text(const char *text)
 	log_text(PG_LOG_ERROR, text);
 }
 
+/* log_error_text(), then status: the return of a command that failed */
+int
+log_error_status(const char *text, int status)
+{
+	log_text(PG_LOG_ERROR, text);
+	return status;
+}
+
 /* log_error_text() for a warning: the run, or the report, goes on. */
 void
 log_warning_text(const char *text)

@@ -212,8 +212,7 @@ typedef bool (*KeyParser) (ExperimentSpec *spec, const char *key, const char *va
 static bool
 bad_int(const char *key, const char *value, char **error)
 {
-	*error = psprintf("%s must be a whole number in range, got \"%s\"", key, value);
-	return false;
+	return fail_with(error, "%s must be a whole number in range, got \"%s\"", key, value);
 }
 
 static bool

@@ -144,11 +144,10 @@ list_within(json_t *list, size_t max, const char *section, const char *key, char
 {
 	if (!json_is_array(list) || json_array_size(list) <= max)
 		return true;
-	*error = psprintf("%s%s%s%s lists %zu items, more than the %zu it may have\n"
-					  "hint: The results directory is damaged or not one of %s's: no experiment of it lists more.",
-					  section ? "[" : "", section ? section : "", section ? "] " : "", key,
-					  json_array_size(list), max, progname);
-	return false;
+	return fail_with(error, "%s%s%s%s lists %zu items, more than the %zu it may have\n"
+					 "hint: The results directory is damaged or not one of %s's: no experiment of it lists more.",
+					 section ? "[" : "", section ? section : "", section ? "] " : "", key,
+					 json_array_size(list), max, progname);
 }
 
 /* experiment_set() with a JSON value, or the type of the value refused. */
