@@ -33,13 +33,17 @@ extern const char *progname;
 /* PG 18 replaced the suffix pg_attribute_noreturn() by the prefix pg_noreturn */
 #if PG_VERSION_NUM >= 180000
 pg_noreturn extern void usage_error(const char *command, const char *fmt,...) pg_attribute_printf(2, 3);
+pg_noreturn extern void usage_hint_exit(const char *command);
 #else
 extern void usage_error(const char *command, const char *fmt,...) pg_attribute_printf(2, 3) pg_attribute_noreturn();
+extern void usage_hint_exit(const char *command) pg_attribute_noreturn();
 #endif
 extern void log_error_text(const char *text);
+extern int	log_error_status(const char *text, int status);
 extern void log_warning_text(const char *text);
 extern void log_errorf(const char *fmt,...) pg_attribute_printf(1, 2);
 extern void log_warningf(const char *fmt,...) pg_attribute_printf(1, 2);
+extern bool fail_with(char **error, const char *fmt,...) pg_attribute_printf(2, 3);
 extern bool parse_bool_word(const char *value, bool *result);
 
 /* Seconds since some fixed point, monotonic; a duration as "3m05s" */
@@ -49,6 +53,7 @@ extern char *format_duration(double s);
 struct option;
 extern int	cli_getopt(int argc, char **argv, const char *optstring,
 					   const struct option *longopts, const char *command);
+extern int	cli_int(const char *arg, const char *name, int min, int max);
 
 
 #endif							/* PGBENCH_EXT_CLIENT_H */

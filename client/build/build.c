@@ -4,39 +4,18 @@
  *		Build the variants that name a PostgreSQL source tree, before any
  *		cluster starts, into a cache that later experiments reuse.
  *
- * A build is identified by a key: a hash of everything that changes the
- * binary — the source tree's identity, each patch's contents, cflags,
- * configure arguments, LTO, the build seed, the compiler's version and
- * this file's recipe version.  CACHE/KEY/ holds the build tree, the
- * installation (DESTDIR install of prefix BUILD_PREFIX), the logs of every
- * step and build.json, written last: a directory with build.json is a
- * finished build and is reused as is, once build_cache.c has made sure
- * that no one else could have written it.
+ * docs/building.md describes the build key, the cache entry (CACHE/KEY
+ * with build.json written last: a finished build, reused once
+ * build_cache.c has checked who could have written it), the equal prefix
+ * and path length of every build, and the shared work: a patched or
+ * seeded build starts from a copy of the finished tree it differs from.
  *
  * Every step is a child process given as an argv vector, run as the
- * build account (subprocess.c: the server account when we are root):
- * copying the tree in, patch, configure, make, install, the training
- * load of PGO, the extension's make.  The invoking user only reads — the
- * source tree and the patches, which may be readable by it alone — and
- * hands the bytes over a pipe.  configure's extra arguments are split
- * into words by words.c's rule; nothing passes through a shell.
- *
- * Every variant is configured with the same prefix and installed under
- * CACHE/KEY/dest, KEY being of fixed length: the compiled-in paths are
- * identical and the real paths of equal length, so neither differs
- * between variants (path length is a known source of layout bias).
- * PostgreSQL installations are relocatable, so this works.
- *
- * Shared work: a patched variant starts from a copy of the finished build
- * tree of the same source and flags without patches (configured with
- * --enable-depend, so make recompiles only what the patch touches).
- * Unpatched builds therefore go first.
- *
- * Build seeds: every build compiles with -ffunction-sections, and a
- * seeded one relinks postgres with lld's --shuffle-sections=*=SEED, which
- * gives each seed its own function order; it starts from the same build
- * without a seed, or the first seed's, so a seed costs a copy and a link.
- * build_seeds.c expands the variant into NAME@seedK variants.
+ * build account (subprocess.c: the server account when we are root).
+ * The invoking user only reads — the source tree and the patches, which
+ * may be readable by it alone — and hands the bytes over a pipe;
+ * configure's extra arguments are split by words.c's rule; nothing passes
+ * through a shell.
  *
  *-------------------------------------------------------------------------
  */
@@ -204,36 +183,21 @@ build_check(const ExperimentSpec *spec, char **error)
 			continue;
 		any = true;
 		if (access(psprintf("%s/configure", v->source), X_OK) != 0)
-		{
-			*error = psprintf("variant \"%s\": source \"%s\" is not a PostgreSQL source tree (no executable configure)",
-							  v->name, v->source);
-			return false;
-		}
+			return fail_with(error, "variant \"%s\": source \"%s\" is not a PostgreSQL source tree (no executable configure)",
+							 v->name, v->source);
 		for (int p = 0; p < v->npatches; p++)
 			if (access(v->patches[p], R_OK) != 0)
-			{
-				*error = psprintf("variant \"%s\": patch \"%s\" is not a readable file", v->name, v->patches[p]);
-				return false;
-			}
+				return fail_with(error, "variant \"%s\": patch \"%s\" is not a readable file", v->name, v->patches[p]);
 		if (split_words(v->configure, &nwords, error) == NULL)
-		{
-			*error = psprintf("variant \"%s\": configure: %s\nhint: Quote as a shell would: 'a b' or \"a b\" is one word, \\ escapes the next character; nothing is expanded.",
-							  v->name, *error);
-			return false;
-		}
+			return fail_with(error, "variant \"%s\": configure: %s\nhint: Quote as a shell would: 'a b' or \"a b\" is one word, \\ escapes the next character; nothing is expanded.",
+							 v->name, *error);
 		if (v->build_seed > 0 && access("/usr/bin/ld.lld", X_OK) != 0)
-		{
-			*error = psprintf("variant \"%s\": build seeds need the lld linker (/usr/bin/ld.lld)", v->name);
-			return false;
-		}
+			return fail_with(error, "variant \"%s\": build seeds need the lld linker (/usr/bin/ld.lld)", v->name);
 	}
 	if (any && access(psprintf("%s/pgbench_ext.control", extension_source_tree()), R_OK) != 0)
-	{
-		*error = psprintf("the extension's sources, which a build from source compiles, are not in \"%s\": %m\n"
-						  "hint: Install pgbench_ext with \"make install\" (it installs them), or set PGBENCH_EXT_TOP to a pgbench_ext source tree.",
-						  extension_source_tree());
-		return false;
-	}
+		return fail_with(error, "the extension's sources, which a build from source compiles, are not in \"%s\": %m\n"
+						 "hint: Install pgbench_ext with \"make install\" (it installs them), or set PGBENCH_EXT_TOP to a pgbench_ext source tree.",
+						 extension_source_tree());
 	return !any || compiler_words(error) != NULL;
 }
 
@@ -661,10 +625,7 @@ build_one(VariantSpec *v, char **error)
 	bool		ok = false;
 
 	if (!describe_build(&b, error))
-	{
-		*error = psprintf("variant \"%s\": %s", v->name, *error);
-		return false;
-	}
+		return fail_with(error, "variant \"%s\": %s", v->name, *error);
 	if ((lock_fd = lock_entry(&b, error)) < 0)
 		return false;
 	state = build_cache_entry(b.dir, error);

@@ -39,10 +39,7 @@ training_pgbench(const Cluster *c, const char *log, char **error, char **args)
 	spec.interruptible = true;
 	spec.log_path = log;
 	if (child_run(&spec) != 0)
-	{
-		*error = psprintf("pgbench %s failed", argv[1]);
-		return false;
-	}
+		return fail_with(error, "pgbench %s failed", argv[1]);
 	return true;
 }
 

@@ -103,40 +103,12 @@ ab_usage(void)
 		   "     --variant B --bindir $(pg_config --bindir) --set synchronous_commit=off\n", progname);
 }
 
-static const char *
-option_name(const struct option *options, int code)
-{
-	for (; options->name; options++)
-		if (options->val == code)
-			return options->name;
-	return "?";
-}
-
-/* ab: its short options and the [experiment] / [variant] key each flag sets */
-static const struct
-{
-	int			code;
-	const char *key;
-	bool		variant;
-}			ab_keys[] = {
-	{'s', "scale", false}, {'c', "clients", false}, {'j', "jobs", false},
-	{'T', "duration", false}, {'t', "transactions", false}, {'r', "rounds", false},
-	{10, "warmup", false}, {'b', "script", false}, {'M', "protocol", false},
-	{11, "unlogged", false}, {12, "reset", false}, {13, "pgbench_args", false},
-	{14, "seed", false}, {15, "snapshot_probe", false}, {16, "snapshot_probe_interval", false},
-	{17, "restart", false}, {35, "profile", false}, {36, "cache_sim", false},
-	{37, "sample_event", false}, {38, "sample_rate", false},
-	{39, "budget", false}, {40, "min_rounds", false}, {47, "reference", false},
-	{41, "pin", false}, {42, "aslr", false}, {43, "pgbench_seed", false},
-	{44, "prewarm", false}, {45, "schedule", false}, {49, "huge_pages", false},
-	{50, "swap_interval", false}, {51, "pilot", false},
-	{21, "bindir", true}, {22, "conninfo", true}, {23, "set", true},
-	{24, "extension", true}, {25, "initdb_args", true},
-	{26, "source", true}, {27, "patch", true}, {28, "cflags", true},
-	{29, "configure", true}, {30, "lto", true}, {31, "build_seeds", true},
-	{32, "pgo", true}, {33, "cluster", true}, {34, "session_set", true},
-	{46, "symbols", true},
-};
+/*
+ * ab's flags.  Each but the last six sets the key of its name ("-" for
+ * "_"): one of [experiment], or with a code from VARIANT_KEY (above any
+ * short option's) one of [variant NAME].
+ */
+#define VARIANT_KEY 1000
 static struct option ab_options[] = {
 	{"scale", required_argument, NULL, 's'},
 	{"clients", required_argument, NULL, 'c'},
@@ -169,22 +141,22 @@ static struct option ab_options[] = {
 	{"huge-pages", required_argument, NULL, 49},
 	{"swap-interval", required_argument, NULL, 50},
 	{"pilot", required_argument, NULL, 51},
+	{"bindir", required_argument, NULL, VARIANT_KEY + 1},
+	{"conninfo", required_argument, NULL, VARIANT_KEY + 2},
+	{"set", required_argument, NULL, VARIANT_KEY + 3},
+	{"extension", required_argument, NULL, VARIANT_KEY + 4},
+	{"initdb-args", required_argument, NULL, VARIANT_KEY + 5},
+	{"source", required_argument, NULL, VARIANT_KEY + 6},
+	{"patch", required_argument, NULL, VARIANT_KEY + 7},
+	{"cflags", required_argument, NULL, VARIANT_KEY + 8},
+	{"configure", required_argument, NULL, VARIANT_KEY + 9},
+	{"lto", required_argument, NULL, VARIANT_KEY + 10},
+	{"build-seeds", required_argument, NULL, VARIANT_KEY + 11},
+	{"pgo", required_argument, NULL, VARIANT_KEY + 12},
+	{"symbols", required_argument, NULL, VARIANT_KEY + 15},
+	{"cluster", required_argument, NULL, VARIANT_KEY + 13},
+	{"session-set", required_argument, NULL, VARIANT_KEY + 14},
 	{"variant", required_argument, NULL, 20},
-	{"bindir", required_argument, NULL, 21},
-	{"conninfo", required_argument, NULL, 22},
-	{"set", required_argument, NULL, 23},
-	{"extension", required_argument, NULL, 24},
-	{"initdb-args", required_argument, NULL, 25},
-	{"source", required_argument, NULL, 26},
-	{"patch", required_argument, NULL, 27},
-	{"cflags", required_argument, NULL, 28},
-	{"configure", required_argument, NULL, 29},
-	{"lto", required_argument, NULL, 30},
-	{"build-seeds", required_argument, NULL, 31},
-	{"pgo", required_argument, NULL, 32},
-	{"symbols", required_argument, NULL, 46},
-	{"cluster", required_argument, NULL, 33},
-	{"session-set", required_argument, NULL, 34},
 	{"output", required_argument, NULL, 'o'},
 	{"build-only", no_argument, NULL, 48},
 	{"check", no_argument, NULL, 52},
@@ -212,8 +184,6 @@ cmd_ab(int argc, char **argv)
 	ropts.max_restarts = 3;
 	while ((c = cli_getopt(argc, argv, "s:c:j:T:t:r:b:M:o:v", ab_options, "ab")) != -1)
 	{
-		bool		handled = false;
-
 		if (c == 'o')
 		{
 			ropts.results_dir = optarg;
@@ -242,21 +212,20 @@ cmd_ab(int argc, char **argv)
 				usage_error("ab", "%s", error);
 			continue;
 		}
-		for (int i = 0; i < lengthof(ab_keys); i++)
+		for (const struct option *o = ab_options; o->name; o++)
 		{
-			if (ab_keys[i].code != c)
+			char	   *key;
+
+			if (o->val != c)
 				continue;
-			if (ab_keys[i].variant && section == NULL)
-				usage_error("ab", "--%s must follow a --variant NAME", option_name(ab_options, c));
-			if (!experiment_set(&spec, ab_keys[i].variant ? section : "experiment", ab_keys[i].key,
+			if (c >= VARIANT_KEY && section == NULL)
+				usage_error("ab", "--%s must follow a --variant NAME", o->name);
+			key = pg_strdup(o->name);
+			for (char *p = key; *p; p++)
+				*p = *p == '-' ? '_' : *p;
+			if (!experiment_set(&spec, c >= VARIANT_KEY ? section : "experiment", key,
 								c == 11 || (c == 15 && optarg == NULL) ? "on" : optarg, &error))
 				usage_error("ab", "%s", error);
-			handled = true;
-		}
-		if (!handled)
-		{
-			pg_log_error_hint("Try \"%s ab --help\" for more information.", progname);
-			exit(EXIT_USAGE);
 		}
 	}
 	if (optind < argc)

@@ -4,45 +4,11 @@
  *		"pgbench_ext calibrate": how often does the harness cry wolf on this
  *		machine, and how small an effect can it see?
  *
- * Up to three phases, each an ordinary experiment in its own results
- * directory:
- *
- *   aa/     A against an identical A2, blocks × rounds_per_block rounds.
- *           Each block of consecutive rounds is one A/A comparison; the
- *           share whose verdict is faster, slower or insufficient is the
- *           false-positive rate.
- *   size/   With --size-rounds: A against A with the target as
- *           inject_slowdown_pct, whose true slowdown comes out larger where
- *           backends share CPUs; the setting of the next phase is scaled by
- *           target / measured.
- *   delay/  A against A with pgbench_ext.inject_slowdown_pct set to the
- *           target, the --setting or the sized setting: each commit waits
- *           that share of its backend's transaction cycle, so the slowdown
- *           follows the machine's speed as it drifts (with --delay-ns, a
- *           fixed wait instead).  The slowed variant runs on A's own
- *           server, the setting given to its sessions only (session_set):
- *           two clusters of the same build serve pgbench -S 1-2% apart, a
- *           difference that would be added to the known effect.  The A/A
- *           phase keeps two clusters, as real comparisons of builds have.
- *           Each block is one experiment; the
- *           share that says "slower" is the detection rate, and the share
- *           whose CI covers its true effect is the coverage.  A block's
- *           true effect comes from the CPU time per transaction the
- *           extension measured in it, not from tps; the tps estimate of all
- *           blocks pooled is reported beside it.
- *   noise   From the A runs' per-second progress lines: the CV of tps for
- *           windows of 1, 2, 5, 10 ... seconds, and the runs per side
- *           needed at each length to detect 1%, 2% and 5%.
- *
- * With --restart N the calibration is across servers, old scheme against
- * new: aa/ as above (two clusters started once), then aa-restart/, the
- * same A/A with both servers restarted every N rounds; delay/ puts the
- * slowed variant on a cluster of its own, started once, and
- * delay-restart/ restarts both every N rounds.  Each comparison is then a
- * block of whole instance pairs, judged as the verdict table judges it:
- * across instance pairs, so the offset of each pair of starts is in its
- * CI.  calibration.json records each phase's elapsed time, the cost of
- * the restarts beside the runs' own wall time.
+ * Each phase (docs/calibrate.md: aa/, size/, delay/, and with --restart
+ * aa-restart/ and delay-restart/) is an ordinary experiment in its own
+ * results directory; calibrate.c judges them.  calibration.json records
+ * what the phases' experiment.json files do not: the split into
+ * comparisons, the target and each phase's elapsed time.
  *
  *-------------------------------------------------------------------------
  */
@@ -64,7 +30,6 @@
 #include <unistd.h>
 
 #include "common/logging.h"
-#include "fe_utils/option_utils.h"
 
 static void
 calibrate_usage(void)
@@ -111,41 +76,36 @@ calibrate_usage(void)
 	printf("  -?, --help               show this help, then exit\n");
 }
 
+/* experiment_set(), a value it refuses being a usage error */
 static void
-base_spec(ExperimentSpec *spec, const CalibrateOptions *o, int rounds)
+set_key(ExperimentSpec *spec, const char *section, const char *key, const char *value)
 {
 	char	   *error;
 
+	if (!experiment_set(spec, section, key, value, &error))
+		usage_error("calibrate", "%s", error);
+}
+
+static void
+base_spec(ExperimentSpec *spec, const CalibrateOptions *o, int rounds)
+{
 	experiment_init(spec);
 
 	/*
 	 * restart = never: one start per phase, each block of rounds judged
 	 * round by round (calibrate.c), the scheme these figures measure.
 	 */
-	if (!experiment_set(spec, "experiment", "script", o->script, &error) ||
-		!experiment_set(spec, "experiment", "clients", psprintf("%d", o->clients), &error) ||
-		!experiment_set(spec, "experiment", "scale", psprintf("%d", o->scale), &error) ||
-		!experiment_set(spec, "experiment", "duration", psprintf("%d", o->duration_s), &error) ||
-		!experiment_set(spec, "experiment", "rounds", psprintf("%d", rounds), &error) ||
-		!experiment_set(spec, "experiment", "seed", psprintf("%d", (int) time(NULL) % 1000000), &error) ||
-		!experiment_set(spec, "variant A", "bindir", o->bindir, &error) ||
-		!experiment_set(spec, "experiment", "restart", "never", &error))
-		usage_error("calibrate", "%s", error);
+	set_key(spec, "experiment", "script", o->script);
+	set_key(spec, "experiment", "clients", psprintf("%d", o->clients));
+	set_key(spec, "experiment", "scale", psprintf("%d", o->scale));
+	set_key(spec, "experiment", "duration", psprintf("%d", o->duration_s));
+	set_key(spec, "experiment", "rounds", psprintf("%d", rounds));
+	set_key(spec, "experiment", "seed", psprintf("%d", (int) time(NULL) % 1000000));
+	set_key(spec, "variant A", "bindir", o->bindir);
+	set_key(spec, "experiment", "restart", "never");
 	/* a read-only load leaves the data as it found it: skip the copies */
-	if (strcmp(o->script, "select-only") == 0 &&
-		!experiment_set(spec, "experiment", "reset", "never", &error))
-		usage_error("calibrate", "%s", error);
-}
-
-/* Both servers restarted every rounds rounds (0: started once). */
-static void
-set_restart(ExperimentSpec *spec, int rounds)
-{
-	char	   *error;
-
-	if (rounds > 0 &&
-		!experiment_set(spec, "experiment", "restart", psprintf("%d", rounds), &error))
-		usage_error("calibrate", "%s", error);
+	if (strcmp(o->script, "select-only") == 0)
+		set_key(spec, "experiment", "reset", "never");
 }
 
 static int
@@ -163,13 +123,9 @@ run_phase(const CalibrateOptions *o, ExperimentSpec *spec, const char *dir)
 static void
 set_slowdown(ExperimentSpec *spec, const CalibrateOptions *o)
 {
-	char	   *error;
-
-	if (!experiment_set(spec, "variant delayed", "session_set",
-						o->delay_ns > 0 ? psprintf("pgbench_ext.inject_delay_ns=%d", o->delay_ns)
-						: psprintf("pgbench_ext.inject_slowdown_pct=%g", o->setting_pct),
-						&error))
-		usage_error("calibrate", "%s", error);
+	set_key(spec, "variant delayed", "session_set",
+			o->delay_ns > 0 ? psprintf("pgbench_ext.inject_delay_ns=%d", o->delay_ns)
+			: psprintf("pgbench_ext.inject_slowdown_pct=%g", o->setting_pct));
 }
 
 /* A against A with the slowdown the options say, over rounds rounds. */
@@ -177,12 +133,10 @@ static int
 run_slowed_phase(const CalibrateOptions *o, int rounds, const char *dir)
 {
 	ExperimentSpec spec;
-	char	   *error;
 
 	base_spec(&spec, o, rounds);
 	/* on A's own server: a second cluster would add its layout's luck to the effect */
-	if (!experiment_set(&spec, "variant delayed", "cluster", "A", &error))
-		usage_error("calibrate", "%s", error);
+	set_key(&spec, "variant delayed", "cluster", "A");
 	set_slowdown(&spec, o);
 	return run_phase(o, &spec, dir);
 }
@@ -196,13 +150,11 @@ static int
 run_servers_phase(const CalibrateOptions *o, bool slowed, int restart, const char *dir)
 {
 	ExperimentSpec spec;
-	char	   *error;
 
 	base_spec(&spec, o, o->blocks * o->rounds);
-	set_restart(&spec, restart);
-	if (!experiment_set(&spec, slowed ? "variant delayed" : "variant A2", "bindir", o->bindir,
-						&error))
-		usage_error("calibrate", "%s", error);
+	if (restart > 0)
+		set_key(&spec, "experiment", "restart", psprintf("%d", restart));
+	set_key(&spec, slowed ? "variant delayed" : "variant A2", "bindir", o->bindir);
 	if (slowed)
 		set_slowdown(&spec, o);
 	return run_phase(o, &spec, dir);
@@ -225,16 +177,17 @@ run_budgeted_calibration(const CalibrateOptions *o)
 			int			rc;
 
 			base_spec(&spec, o, 6);
-			if (!experiment_set(&spec, "experiment", "rounds", "auto", &error) ||
-				!experiment_set(&spec, "experiment", "budget", psprintf("%d", o->budget_s), &error) ||
-				!experiment_set(&spec, "experiment", "restart", "auto", &error) ||
-				!(p == 0
-				  ? experiment_set(&spec, "variant A2", "bindir", o->bindir, &error)
-				  : (experiment_set(&spec, "variant slowed", "cluster", "A", &error) &&
-					 experiment_set(&spec, "variant slowed", "session_set",
-									psprintf("pgbench_ext.inject_slowdown_pct=%g",
-											 calibrate_budget_slowdown_pct[p]), &error))))
-				usage_error("calibrate", "%s", error);
+			set_key(&spec, "experiment", "rounds", "auto");
+			set_key(&spec, "experiment", "budget", psprintf("%d", o->budget_s));
+			set_key(&spec, "experiment", "restart", "auto");
+			if (p == 0)
+				set_key(&spec, "variant A2", "bindir", o->bindir);
+			else
+			{
+				set_key(&spec, "variant slowed", "cluster", "A");
+				set_key(&spec, "variant slowed", "session_set",
+						psprintf("pgbench_ext.inject_slowdown_pct=%g", calibrate_budget_slowdown_pct[p]));
+			}
 			ropts.results_dir = calibrate_budget_dir(o, p, k);
 			ropts.max_restarts = 3;
 			ropts.no_summary = true;
@@ -246,10 +199,7 @@ run_budgeted_calibration(const CalibrateOptions *o)
 				return rc;
 		}
 	if (!calibrate_budget_report(o, stdout, &error))
-	{
-		log_error_text(error);
-		return EXIT_RUNTIME_ERROR;
-	}
+		return log_error_status(error, EXIT_RUNTIME_ERROR);
 	return 0;
 }
 
@@ -399,10 +349,7 @@ reanalyse(CalibrateOptions *o)
 		o->target = (o->setting_pct > 0 ? o->setting_pct : DEFAULT_TARGET_PCT) / 100.0;
 	if (access(psprintf("%s/size/runs.csv", o->dir), R_OK) == 0 &&
 		!calibrate_analyse_sizing(o, psprintf("%s/size", o->dir), &result, &error))
-	{
-		log_error_text(error);
-		return EXIT_RUNTIME_ERROR;
-	}
+		return log_error_status(error, EXIT_RUNTIME_ERROR);
 	o->skip_aa = access(psprintf("%s/aa/runs.csv", o->dir), R_OK) != 0;
 	if ((!o->skip_aa && !calibrate_analyse_aa(o, psprintf("%s/aa", o->dir), &result, &error)) ||
 		!calibrate_analyse_delay(o, psprintf("%s/delay", o->dir), &result, &error) ||
@@ -519,26 +466,22 @@ parse_calibrate_options(int argc, char **argv, CalibrateOptions *o, CalibrateGiv
 				o->script = optarg;
 				break;
 			case 'c':
-				if (!option_parse_int(optarg, "-c/--clients", 1, 1000, &o->clients))
-					exit(EXIT_USAGE);
+				o->clients = cli_int(optarg, "-c/--clients", 1, 1000);
 				break;
 			case 's':
-				if (!option_parse_int(optarg, "-s/--scale", 1, 100000, &o->scale))
-					exit(EXIT_USAGE);
+				o->scale = cli_int(optarg, "-s/--scale", 1, 100000);
 				break;
 			case 'T':
-				if (!option_parse_int(optarg, "-T/--duration", 1, 86400, &o->duration_s))
-					exit(EXIT_USAGE);
+				o->duration_s = cli_int(optarg, "-T/--duration", 1, 86400);
 				break;
 			case 2:
-				if (!option_parse_int(optarg, "--blocks", 1, 1000, &o->blocks))
-					exit(EXIT_USAGE);
+				o->blocks = cli_int(optarg, "--blocks", 1, 1000);
 				g->blocks = true;
 				break;
 			case 3:
 				o->rounds_auto = strcmp(optarg, "auto") == 0;
-				if (!o->rounds_auto && !option_parse_int(optarg, "--rounds", 2, 1000, &o->rounds))
-					exit(EXIT_USAGE);
+				if (!o->rounds_auto)
+					o->rounds = cli_int(optarg, "--rounds", 2, 1000);
 				g->rounds = true;
 				break;
 			case 4:
@@ -551,8 +494,7 @@ parse_calibrate_options(int argc, char **argv, CalibrateOptions *o, CalibrateGiv
 				o->skip_aa = true;
 				break;
 			case 6:
-				if (!option_parse_int(optarg, "--delay-ns", 1, 100000000, &o->delay_ns))
-					exit(EXIT_USAGE);
+				o->delay_ns = cli_int(optarg, "--delay-ns", 1, 100000000);
 				break;
 			case 'o':
 				o->dir = optarg;
@@ -562,8 +504,7 @@ parse_calibrate_options(int argc, char **argv, CalibrateOptions *o, CalibrateGiv
 				o->reanalyse = true;
 				break;
 			case 8:
-				if (!option_parse_int(optarg, "--size-rounds", 2, 10000, &o->size_rounds))
-					exit(EXIT_USAGE);
+				o->size_rounds = cli_int(optarg, "--size-rounds", 2, 10000);
 				break;
 			case 9:
 				g->setting_pct = strtod(optarg, &end);
@@ -571,8 +512,7 @@ parse_calibrate_options(int argc, char **argv, CalibrateOptions *o, CalibrateGiv
 					usage_error("calibrate", "--setting must be a percentage above 0 and at most 50, got \"%s\"", optarg);
 				break;
 			case 10:
-				if (!option_parse_int(optarg, "--restart", 1, 1000, &o->restart_rounds))
-					exit(EXIT_USAGE);
+				o->restart_rounds = cli_int(optarg, "--restart", 1, 1000);
 				break;
 			case 11:
 				if (!experiment_parse_duration(optarg, &o->budget_s))
@@ -582,8 +522,7 @@ parse_calibrate_options(int argc, char **argv, CalibrateOptions *o, CalibrateGiv
 				o->counted = true;
 				break;
 			case 't':
-				if (!option_parse_int(optarg, "-t/--transactions", 20, 1000000, &o->transactions))
-					exit(EXIT_USAGE);
+				o->transactions = cli_int(optarg, "-t/--transactions", 20, 1000000);
 				break;
 			case 13:
 				o->known_cost_bindir = optarg;
@@ -598,8 +537,7 @@ parse_calibrate_options(int argc, char **argv, CalibrateOptions *o, CalibrateGiv
 				}
 				break;
 			default:
-				pg_log_error_hint("Try \"%s calibrate --help\" for more information.", progname);
-				exit(EXIT_USAGE);
+				usage_hint_exit("calibrate");
 		}
 	}
 	if (optind < argc)
@@ -628,10 +566,7 @@ run_calibration_phases(CalibrateOptions *o)
 			return rc;
 		record_elapsed(o, "aa", now_seconds() - started);
 		if (!calibrate_analyse_aa(o, psprintf("%s/aa", o->dir), &result, &error))
-		{
-			log_error_text(error);
-			return EXIT_RUNTIME_ERROR;
-		}
+			return log_error_status(error, EXIT_RUNTIME_ERROR);
 	}
 	if (!o->skip_aa && o->restart_rounds > 0)
 	{
@@ -651,10 +586,7 @@ run_calibration_phases(CalibrateOptions *o)
 		if ((rc = run_slowed_phase(o, o->size_rounds, psprintf("%s/size", o->dir))) != 0)
 			return rc;
 		if (!calibrate_analyse_sizing(o, psprintf("%s/size", o->dir), &result, &error))
-		{
-			log_error_text(error);
-			return EXIT_RUNTIME_ERROR;
-		}
+			return log_error_status(error, EXIT_RUNTIME_ERROR);
 		o->setting_pct = result.sized_setting_pct;
 	}
 
@@ -681,10 +613,7 @@ run_calibration_phases(CalibrateOptions *o)
 	if (!calibrate_analyse_delay(o, psprintf("%s/delay", o->dir), &result, &error) ||
 		!calibrate_report(o, &result, stdout, &error) ||
 		(o->restart_rounds > 0 && !analyse_servers(o, &error)))
-	{
-		log_error_text(error);
-		return EXIT_RUNTIME_ERROR;
-	}
+		return log_error_status(error, EXIT_RUNTIME_ERROR);
 	return 0;
 }
 
@@ -721,10 +650,7 @@ cmd_calibrate(int argc, char **argv)
 	 */
 	if ((!o.reanalyse || access(o.dir, F_OK) == 0) &&
 		!safe_results_dir(o.dir, false, &error))
-	{
-		log_error_text(error);
-		return EXIT_USAGE;
-	}
+		return log_error_status(error, EXIT_USAGE);
 
 	if (o.reanalyse)
 	{
@@ -738,10 +664,7 @@ cmd_calibrate(int argc, char **argv)
 	if (o.counted)
 		return calibrate_counted(&o);
 	if (!write_calibration_file(&o, &error))
-	{
-		log_error_text(error);
-		return EXIT_RUNTIME_ERROR;
-	}
+		return log_error_status(error, EXIT_RUNTIME_ERROR);
 
 	return run_calibration_phases(&o);
 }

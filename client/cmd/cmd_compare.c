@@ -193,10 +193,7 @@ cmd_compare(int argc, char **argv)
 					argc - optind);
 	if ((a = report_load(argv[optind], baseline, &error)) == NULL ||
 		(b = report_load(argv[optind + 1], baseline, &error)) == NULL)
-	{
-		log_error_text(error);
-		return EXIT_USAGE;
-	}
+		return log_error_status(error, EXIT_USAGE);
 	if (print_same_variant(a, b, stdout) + print_effects(a, b, stdout) == 0)
 	{
 		log_errorf("the two experiments have no cell in common");

@@ -48,13 +48,8 @@ cmd_env(int argc, char **argv)
 		return 0;
 	}
 	while ((c = cli_getopt(argc, argv, CONN_SHORT_OPTIONS, long_options, "env")) != -1)
-	{
 		if (!conn_option(c, optarg, &opts))
-		{
-			pg_log_error_hint("Try \"%s env --help\" for more information.", progname);
-			exit(EXIT_USAGE);
-		}
-	}
+			usage_hint_exit("env");
 	if (optind < argc)
 		opts.conninfo = argv[optind++];
 	if (optind < argc)

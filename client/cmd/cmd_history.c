@@ -5,28 +5,14 @@
  *		or dates as a series, with its change points — where it shifted, by
  *		how much, with a CI — and a plot of the series with them marked.
  *
- * Each results directory is one point of the history, in the order given
- * (a shell's sorted glob of dated directories is history order): the
- * geometric mean of the counted runs of one variant in one cell (script,
- * clients).  The change points come from common/stats_changepoint.c, the
- * code behind SQL's pgbench_ext.changepoints(), so both give the same
- * answer for the same series and seed.  Directories are read as untrusted
- * data, as "report" reads them.
- *
- * Points of different experiments are not one history: their signatures
- * (the load, farm_machine.c) must agree.  Nor are points of different
- * machines: a machine's own offset would read as a change.  Their
- * fingerprints must agree unless --any-machine says to pool them, or
- * --farm says to take each (signature, machine) as a history of its own.
- *
- * With --output, each history's files and its page (farm_html.c) go into
- * a directory, and index.html lists them all: the farm at a glance.  A
- * change point's bisect is the one a --bisect argument names for the
- * point after it.
- *
- * From the results database (CONNINFO, or -h -p -U -d) the points are the
- * imported experiments, read by farm_history_db.c through SQL's history():
- * every signature on every machine, as --farm takes directories.
+ * docs/farm.md describes the points (each results directory, in the order
+ * given, or the imported experiments of a results database), why points
+ * of other experiments or machines are refused unless --any-machine or
+ * --farm says otherwise, and the pages --output writes.  The change points
+ * come from common/stats_changepoint.c, the code behind SQL's
+ * pgbench_ext.changepoints(), so both give the same answer for the same
+ * series and seed.  Directories are read as untrusted data, as "report"
+ * reads them.
  *
  *-------------------------------------------------------------------------
  */
@@ -184,10 +170,7 @@ parse_history_options(int argc, char **argv, HistoryOptions *o)
 				o->database |= good;
 		}
 		if (!good)
-		{
-			pg_log_error_hint("Try \"%s history --help\" for more information.", progname);
-			exit(EXIT_USAGE);
-		}
+			usage_hint_exit("history");
 	}
 	if (argc - optind == 1 && is_conninfo(argv[optind]))
 	{
@@ -230,18 +213,12 @@ read_point(const char *dir, const HistoryOptions *o, FarmPoint *p, char **why)
 	s = o->script ? report_script_index(r, o->script) : 0;
 	c = o->clients ? report_clients_index(r, o->clients) : 0;
 	if (v < 0 || s < 0 || c < 0)
-	{
-		*why = psprintf("it has no %s \"%s\"", v < 0 ? "variant" : s < 0 ? "script" : "client count",
-						v < 0 ? o->variant : s < 0 ? o->script : psprintf("%d", o->clients));
-		return false;
-	}
+		return fail_with(why, "it has no %s \"%s\"", v < 0 ? "variant" : s < 0 ? "script" : "client count",
+						 v < 0 ? o->variant : s < 0 ? o->script : psprintf("%d", o->clients));
 	sample = report_sample(r, s, c, v);
 	if (sample->n == 0)
-	{
-		*why = psprintf("no counted run of %s in (%s, %d clients)", report_variant_name(r, v),
-						r->spec.scripts[s], r->spec.clients[c]);
-		return false;
-	}
+		return fail_with(why, "no counted run of %s in (%s, %d clients)", report_variant_name(r, v),
+						 r->spec.scripts[s], r->spec.clients[c]);
 	p->label = pg_strdup(dir);
 	p->variant = pg_strdup(report_variant_name(r, v));
 	p->cell = psprintf("%s, %d client%s", r->spec.scripts[s], r->spec.clients[c],

@@ -102,13 +102,8 @@ cmd_import(int argc, char **argv)
 		return 0;
 	}
 	while ((c = cli_getopt(argc, argv, CONN_SHORT_OPTIONS, long_options, "import")) != -1)
-	{
 		if (!conn_option(c, optarg, &opts))
-		{
-			pg_log_error_hint("Try \"%s import --help\" for more information.", progname);
-			exit(EXIT_USAGE);
-		}
-	}
+			usage_hint_exit("import");
 	if (argc - optind >= 2 && is_conninfo(argv[argc - 1]))
 		opts.conninfo = argv[--argc];
 	if (optind >= argc)

@@ -125,10 +125,7 @@ cmd_layout(int argc, char **argv)
 		else if (conn_option(c, optarg, &opts))
 			conn_given = true;
 		else
-		{
-			pg_log_error_hint("Try \"%s layout --help\" for more information.", progname);
-			exit(EXIT_USAGE);
-		}
+			usage_hint_exit("layout");
 	}
 	nargs = argc - optind;
 

@@ -54,10 +54,7 @@ report_parse_options(int argc, char **argv, const char *command, void (*usage) (
 		else if (c == 'B')
 			baseline = optarg;
 		else
-		{
-			pg_log_error_hint("Try \"%s %s --help\" for more information.", progname, command);
-			exit(EXIT_USAGE);
-		}
+			usage_hint_exit(command);
 	}
 	return baseline;
 }

@@ -24,7 +24,6 @@
 
 #include "common/logging.h"
 #include "common/pg_prng.h"
-#include "fe_utils/option_utils.h"
 
 static void
 run_usage(void)
@@ -151,8 +150,7 @@ cmd_run(int argc, char **argv)
 				seed_arg = optarg;
 				break;
 			case 4:
-				if (!option_parse_int(optarg, "--max-restarts", 0, 100, &ropts.max_restarts))
-					exit(EXIT_USAGE);
+				ropts.max_restarts = cli_int(optarg, "--max-restarts", 0, 100);
 				break;
 			case 5:
 				ropts.build_only = true;
@@ -161,8 +159,7 @@ cmd_run(int argc, char **argv)
 				check = true;
 				break;
 			default:
-				pg_log_error_hint("Try \"%s run --help\" for more information.", progname);
-				exit(EXIT_USAGE);
+				usage_hint_exit("run");
 		}
 	}
 

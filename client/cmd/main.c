@@ -90,8 +90,7 @@ main(int argc, char **argv)
 				printf("%s (pgbench_ext) %s\n", progname, PGBENCH_EXT_VERSION);
 				exit(0);
 			default:
-				pg_log_error_hint("Try \"%s --help\" for more information.", progname);
-				exit(EXIT_USAGE);
+				usage_hint_exit(NULL);
 		}
 	}
 

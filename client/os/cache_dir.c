@@ -67,20 +67,14 @@ cache_trusted(const char *what, const char *path, const struct stat *st, const c
 	if (!build_account(&builder, &builder_name, error))
 		return false;
 	if (st->st_uid != geteuid() && st->st_uid != builder)
-	{
-		*error = psprintf("%s \"%s\" belongs to %s, not to you (%s)%s: anything in it could be someone else's\nhint: %s",
-						  what, path, user_name(st->st_uid), user_name(geteuid()),
-						  builder == geteuid() ? "" : psprintf(" or to user \"%s\", who runs the builds", builder_name),
-						  fix);
-		return false;
-	}
+		return fail_with(error, "%s \"%s\" belongs to %s, not to you (%s)%s: anything in it could be someone else's\nhint: %s",
+						 what, path, user_name(st->st_uid), user_name(geteuid()),
+						 builder == geteuid() ? "" : psprintf(" or to user \"%s\", who runs the builds", builder_name),
+						 fix);
 	if (st->st_mode & (S_IWGRP | S_IWOTH))
-	{
-		*error = psprintf("%s \"%s\" is writable by %s (mode %04o): anyone could have changed it\nhint: %s",
-						  what, path, (st->st_mode & S_IWOTH) ? "others" : "its group",
-						  (unsigned int) (st->st_mode & 07777), fix);
-		return false;
-	}
+		return fail_with(error, "%s \"%s\" is writable by %s (mode %04o): anyone could have changed it\nhint: %s",
+						 what, path, (st->st_mode & S_IWOTH) ? "others" : "its group",
+						 (unsigned int) (st->st_mode & 07777), fix);
 	return true;
 }
 
@@ -110,14 +104,11 @@ ancestors_safe(const char *path, const char *what, const char *env_name, char **
 			break;				/* not there yet: we create the rest */
 		foreign = st.st_uid != 0 && st.st_uid != geteuid();
 		if (foreign || ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)))
-		{
-			*error = psprintf("directory \"%s\" above the %s %s: someone else could replace the cache\nhint: Name a cache under a directory only you can write with %s=DIR.",
-							  dir, what, foreign ? psprintf("belongs to %s", user_name(st.st_uid))
-							  : psprintf("is writable by others (mode %04o) and not sticky",
-										 (unsigned int) (st.st_mode & 07777)),
-							  env_name);
-			return false;
-		}
+			return fail_with(error, "directory \"%s\" above the %s %s: someone else could replace the cache\nhint: Name a cache under a directory only you can write with %s=DIR.",
+							 dir, what, foreign ? psprintf("belongs to %s", user_name(st.st_uid))
+							 : psprintf("is writable by others (mode %04o) and not sticky",
+										(unsigned int) (st.st_mode & 07777)),
+							 env_name);
 	}
 	return true;
 }
@@ -144,34 +135,22 @@ cache_dir_prepare(const char *root, const char *env_name, const char *what, char
 	if (stat(root, &st) != 0)
 	{
 		if (errno != ENOENT)
-		{
-			*error = psprintf("could not create the %s \"%s\": %m", what, root);
-			return false;
-		}
+			return fail_with(error, "could not create the %s \"%s\": %m", what, root);
 		if (!safe_mkdir_p(root, 0700, error))
 			return false;
 		if (!give_to_server_account(root, error))
 			return false;
 	}
 	if ((real = realpath(root, NULL)) == NULL || stat(real, &st) != 0)
-	{
-		*error = psprintf("could not use the %s \"%s\": %m", what, root);
-		return false;
-	}
+		return fail_with(error, "could not use the %s \"%s\": %m", what, root);
 	if (!S_ISDIR(st.st_mode))
-	{
-		*error = psprintf("%s \"%s\" is not a directory\nhint: %s", what, root, fix);
-		return false;
-	}
+		return fail_with(error, "%s \"%s\" is not a directory\nhint: %s", what, root, fix);
 	if ((strcmp(real, root) != 0 && !ancestors_safe(real, what, env_name, error)) ||
 		!cache_trusted(what, root, &st, fix, error))
 		return false;
 	if (st.st_uid != builder)
-	{
-		*error = psprintf("%s \"%s\" belongs to %s, but the builds run as user \"%s\", who cannot write it\nhint: Give it to that user (chown %s \"%s\"), or name another cache with %s=DIR.",
-						  what, root, user_name(st.st_uid), builder_name, builder_name, root, env_name);
-		return false;
-	}
+		return fail_with(error, "%s \"%s\" belongs to %s, but the builds run as user \"%s\", who cannot write it\nhint: Give it to that user (chown %s \"%s\"), or name another cache with %s=DIR.",
+						 what, root, user_name(st.st_uid), builder_name, builder_name, root, env_name);
 	return true;
 }
 

@@ -14,6 +14,7 @@
 #include "client.h"
 
 #include "common/logging.h"
+#include "fe_utils/option_utils.h"
 
 #include <getopt.h>
 #include <time.h>
@@ -34,11 +35,59 @@ usage_error(const char *command, const char *fmt,...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	pg_log_error("%s", escape_text(msg, ESCAPE_TERMINAL_LINES));
+	usage_hint_exit(command);
+}
+
+/* The hint of a usage error already said, then the usage status. */
+void
+usage_hint_exit(const char *command)
+{
 	if (command)
 		pg_log_error_hint("Try \"%s %s --help\" for more information.", progname, command);
 	else
 		pg_log_error_hint("Try \"%s --help\" for more information.", progname);
 	exit(EXIT_USAGE);
+}
+
+/*
+ * *error set to a message formatted as psprintf() formats it (%m too),
+ * and false: the return of a function that says why it failed.
+ */
+bool
+fail_with(char **error, const char *fmt,...)
+{
+	int			save_errno = errno;
+	size_t		len = 128;
+
+	for (;;)
+	{
+		char	   *buf = pg_malloc(len);
+		va_list		ap;
+		size_t		needed;
+
+		errno = save_errno;
+		va_start(ap, fmt);
+		needed = pvsnprintf(buf, len, fmt, ap);
+		va_end(ap);
+		if (needed < len)
+		{
+			*error = buf;
+			return false;
+		}
+		pg_free(buf);
+		len = needed;
+	}
+}
+
+/* A whole number from min to max given to option name, or a usage error. */
+int
+cli_int(const char *arg, const char *name, int min, int max)
+{
+	int			value;
+
+	if (!option_parse_int(arg, name, min, max, &value))
+		exit(EXIT_USAGE);
+	return value;
 }
 
 /*
@@ -183,6 +232,14 @@ void
 log_error_text(const char *text)
 {
 	log_text(PG_LOG_ERROR, text);
+}
+
+/* log_error_text(), then status: the return of a command that failed */
+int
+log_error_status(const char *text, int status)
+{
+	log_text(PG_LOG_ERROR, text);
+	return status;
 }
 
 /* log_error_text() for a warning: the run, or the report, goes on. */

@@ -130,15 +130,9 @@ check_dir_fd(int fd, const char *path, int how, char **error)
 	bool		owner_ok;
 
 	if (fstat(fd, &st) != 0)
-	{
-		*error = psprintf("could not examine directory \"%s\": %m", path);
-		return false;
-	}
+		return fail_with(error, "could not examine directory \"%s\": %m", path);
 	if (!S_ISDIR(st.st_mode))
-	{
-		*error = psprintf("\"%s\" is not a directory: refusing to write into it", path);
-		return false;
-	}
+		return fail_with(error, "\"%s\" is not a directory: refusing to write into it", path);
 	if ((st.st_mode & S_ISVTX) && (st.st_uid == 0 || st.st_uid == geteuid()))
 		return true;
 	owner_ok = st.st_uid == geteuid() ||
@@ -499,15 +493,9 @@ safe_write_sysctl(const char *path, const char *value, char **error)
 	bool		ok;
 
 	if (strncmp(path, "/proc/sys/", 10) != 0 || strstr(path, "..") != NULL)
-	{
-		*error = psprintf("\"%s\" is not a kernel setting under /proc/sys", path);
-		return false;
-	}
+		return fail_with(error, "\"%s\" is not a kernel setting under /proc/sys", path);
 	if ((fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
-	{
-		*error = psprintf("could not open \"%s\": %m", path);
-		return false;
-	}
+		return fail_with(error, "could not open \"%s\": %m", path);
 	ok = write(fd, value, len) == (ssize_t) len;
 	if (!ok)
 		*error = psprintf("could not write \"%s\" to \"%s\": %m", value, path);
@@ -555,10 +543,7 @@ safe_mkdir(const char *path, mode_t mode, int how, char **error)
 	refused = false;
 	split_path(path, &parent, &name);
 	if ((pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-	{
-		*error = psprintf("could not create directory \"%s\": %m", path);
-		return false;
-	}
+		return fail_with(error, "could not create directory \"%s\": %m", path);
 	made = mkdirat(pfd, name, mode) == 0;
 	if (!made && errno != EEXIST)
 	{
@@ -602,10 +587,7 @@ safe_mkdir_p(const char *path, mode_t mode, char **error)
 			continue;
 		*s = '\0';
 		if (mkdir(p, 0755) != 0 && errno != EEXIST)
-		{
-			*error = psprintf("could not create directory \"%s\": %m", p);
-			return false;
-		}
+			return fail_with(error, "could not create directory \"%s\": %m", p);
 		*s = '/';
 	}
 	return safe_mkdir(p, mode, 0, error);

@@ -536,10 +536,7 @@ run_in_child(bool (*fn) (void *arg, char **error), void *arg, bool unprivileged,
 	int			rc;
 
 	if (pipe2(fds, O_CLOEXEC) != 0)
-	{
-		*error = psprintf("could not create a pipe: %m");
-		return false;
-	}
+		return fail_with(error, "could not create a pipe: %m");
 	pid = fork_in_own_group(unprivileged);
 	if (pid == 0)
 	{
@@ -557,8 +554,7 @@ run_in_child(bool (*fn) (void *arg, char **error), void *arg, bool unprivileged,
 	if (pid < 0)
 	{
 		close(fds[0]);
-		*error = psprintf("could not fork: %m");
-		return false;
+		return fail_with(error, "could not fork: %m");
 	}
 	initPQExpBuffer(&msg);
 	while ((n = read(fds[0], buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
@@ -618,8 +614,7 @@ do_file_work(void *arg, char **error)
 			/* rmtree() removes links, never what they point to */
 			if (S_ISDIR(st.st_mode) ? rmtree(w->path, true) : unlink(w->path) == 0)
 				return true;
-			*error = psprintf("could not remove \"%s\": %m", w->path);
-			return false;
+			return fail_with(error, "could not remove \"%s\": %m", w->path);
 		case FILE_WRITE:
 			return safe_write_file(w->path, w->text, 0, error);
 	}

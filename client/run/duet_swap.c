@@ -66,11 +66,8 @@ move_side(pid_t postmaster, pid_t pgbench, const cpu_set_t *set, char **error)
 	/* a pgbench that has just ended has nothing left to move */
 	for (int i = 0; i < n; i++)
 		if (sched_setaffinity(threads[i], sizeof(*set), set) != 0 && errno != ESRCH)
-		{
-			*error = psprintf("could not move pgbench (thread %d) to CPUs %s: %m",
-							  (int) threads[i], quiet_cpu_list(set));
-			return false;
-		}
+			return fail_with(error, "could not move pgbench (thread %d) to CPUs %s: %m",
+							 (int) threads[i], quiet_cpu_list(set));
 	return quiet_pin_server(postmaster, set, error);
 }
 

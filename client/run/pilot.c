@@ -84,33 +84,34 @@ run_pilot_round(Experiment *x, const PlannedRun pr[2], Progress *progress, doubl
 	return true;
 }
 
+/* a figure, or null where it could not be had */
+static json_t *
+real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
 static void
 write_pilot_json(const Experiment *x, const PilotNoise *p, const double *ratios, int nratios)
 {
-	json_t	   *doc = json_object();
 	json_t	   *arr = json_array();
+	json_t	   *doc;
 	char	   *error;
 
 	for (int i = 0; i < nratios; i++)
-		json_array_append_new(arr, isfinite(ratios[i]) ? json_real(ratios[i]) : json_null());
-	json_object_set_new(doc, "variants", json_pack("[s,s]", x->spec->variants[0].name,
-												   x->spec->variants[1].name));
-	json_object_set_new(doc, "log_ratios", arr);
-	json_object_set_new(doc, "rounds", json_integer(p->rounds));
-	json_object_set_new(doc, "seconds", json_real(p->seconds));
+		json_array_append_new(arr, real_or_null(ratios[i]));
+	doc = json_pack("{s:[s,s], s:o, s:i, s:f}",
+					"variants", x->spec->variants[0].name, x->spec->variants[1].name,
+					"log_ratios", arr, "rounds", p->rounds, "seconds", p->seconds);
 	if (p->rounds >= PILOT_MIN_ROUNDS)
-	{
-		json_object_set_new(doc, "round_sd", json_real(p->round_sd));
-		json_object_set_new(doc, "instance_sd", json_real(p->instance_sd));
-		json_object_set_new(doc, "largest_offset_sd", isfinite(p->largest_offset_sd) ?
-							json_real(p->largest_offset_sd) : json_null());
-		json_object_set_new(doc, "expected_s", isfinite(p->expected_s) ? json_real(p->expected_s) : json_null());
-		json_object_set_new(doc, "least_s", isfinite(p->least_s) ? json_real(p->least_s) : json_null());
-		json_object_set_new(doc, "most_s", isfinite(p->most_s) ? json_real(p->most_s) : json_null());
-		json_object_set_new(doc, "restart_rounds", json_integer(x->plan->restart_rounds));
-		json_object_set_new(doc, "left_s", json_real(p->left_s));
-		json_object_set_new(doc, "decides", json_string(p->outcome));
-	}
+		json_object_update_new(doc, json_pack("{s:f, s:f, s:o, s:o, s:o, s:o, s:i, s:f, s:s}",
+											  "round_sd", p->round_sd, "instance_sd", p->instance_sd,
+											  "largest_offset_sd", real_or_null(p->largest_offset_sd),
+											  "expected_s", real_or_null(p->expected_s),
+											  "least_s", real_or_null(p->least_s),
+											  "most_s", real_or_null(p->most_s),
+											  "restart_rounds", x->plan->restart_rounds,
+											  "left_s", p->left_s, "decides", p->outcome));
 	if (!results_write_json(x->dir, "pilot.json", doc, &error))
 		log_warning_text(psprintf("the pilot's figures were not kept: %s", error));
 	json_decref(doc);

@@ -67,10 +67,7 @@ run_execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 	PreflightResult preflight;
 
 	if (!build_seeds_expand(spec, &error))
-	{
-		log_error_text(error);
-		return EXIT_USAGE;
-	}
+		return log_error_status(error, EXIT_USAGE);
 	profile_resolve(spec);
 	quiet_resolve(spec);
 	if (ropts->build_only)

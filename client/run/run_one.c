@@ -441,7 +441,6 @@ typedef struct RunInFlight
 	cpu_set_t	cpus;
 	bool		pinned;
 	json_t	   *quiet;			/* what /proc said was in force */
-	SnapshotProbe *probe;
 	ProfileRun *profile;
 	double		t_run;
 	double		t0;
@@ -582,7 +581,7 @@ run_end(RunInFlight *f, int rc, json_t *probe_json, char **error)
  * experiment cannot go on (error set); a failed run is a record, not an
  * error.
  */
-bool
+static bool
 execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *rec, char **error)
 {
 	RunInFlight f;
@@ -619,7 +618,7 @@ execute_run(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord *
  * pinned, then both recorded.  Profiles and the snapshot probe are refused
  * with duets (experiment_check), so neither is served here.
  */
-bool
+static bool
 execute_duet(Experiment *x, const PlannedRun *pr, Progress *progress, RunRecord rec[2],
 			 char **error)
 {
@@ -703,10 +702,7 @@ execute_and_record_run(Experiment *x, const PlannedRun *pr, Progress *progress,
 {
 	if (!execute_run(x, pr, progress, rec, error) ||
 		!results_append_run(x->dir, rec, error))
-	{
-		*error = psprintf("run %d (variant %s): %s", pr->run_id, rec->variant, *error);
-		return false;
-	}
+		return fail_with(error, "run %d (variant %s): %s", pr->run_id, rec->variant, *error);
 	progress_end_run(progress, rec->reason ? psprintf("%s: %s", rec->status, rec->reason) : rec->status,
 					 rec->tps);
 	return true;
@@ -724,12 +720,9 @@ execute_and_record_duet(Experiment *x, const PlannedRun *pr, Progress *progress,
 	if (!execute_duet(x, pr, progress, rec, error) ||
 		!results_append_run(x->dir, &rec[0], error) ||
 		!results_append_run(x->dir, &rec[1], error))
-	{
-		*error = psprintf("runs %d and %d (a duet of %s and %s): %s", pr[0].run_id, pr[1].run_id,
-						  x->spec->variants[pr[0].variant].name,
-						  x->spec->variants[pr[1].variant].name, *error);
-		return false;
-	}
+		return fail_with(error, "runs %d and %d (a duet of %s and %s): %s", pr[0].run_id, pr[1].run_id,
+						 x->spec->variants[pr[0].variant].name,
+						 x->spec->variants[pr[1].variant].name, *error);
 	for (int i = 0; i < 2; i++)
 	{
 		if (i == 1)

@@ -13,10 +13,6 @@
 #include "setup.h"
 #include "subprocess.h"		/* run_interrupted: the current run stops and is recorded */
 
-extern bool execute_run(Experiment *x, const PlannedRun *pr, Progress *progress,
-						RunRecord *rec, char **error);
-extern bool execute_duet(Experiment *x, const PlannedRun *pr, Progress *progress,
-						 RunRecord rec[2], char **error);
 extern bool execute_and_record_run(Experiment *x, const PlannedRun *pr, Progress *progress,
 								   RunRecord *rec, char **error);
 extern bool execute_and_record_duet(Experiment *x, const PlannedRun *pr, Progress *progress,

@@ -156,17 +156,11 @@ recover_variant(Experiment *x, VariantState *vs, const RunOptions *opts, bool *r
 		return true;
 	server->running = false;
 	if (!cluster_wait_for_exit(server))
-	{
-		*error = psprintf("the server of variant \"%s\" stopped answering but its postmaster is still there; stopping (its log: %s)",
-						  vs->cluster.variant->name, vs->cluster.logfile);
-		return false;
-	}
+		return fail_with(error, "the server of variant \"%s\" stopped answering but its postmaster is still there; stopping (its log: %s)",
+						 vs->cluster.variant->name, vs->cluster.logfile);
 	if (++vs->restarts > opts->max_restarts)
-	{
-		*error = psprintf("the server of variant \"%s\" died %d times; stopping (its log: %s)",
-						  vs->cluster.variant->name, vs->restarts, vs->cluster.logfile);
-		return false;
-	}
+		return fail_with(error, "the server of variant \"%s\" died %d times; stopping (its log: %s)",
+						 vs->cluster.variant->name, vs->restarts, vs->cluster.logfile);
 	log_warningf("the server of variant \"%s\" died during a run; restarting it (%d of at most %d)",
 				 vs->cluster.variant->name, vs->restarts, opts->max_restarts);
 	server->run_db_ready = false;

@@ -141,16 +141,10 @@ run_pgbench_init(Experiment *x, VariantState *vs, char **error)
 	child.interruptible = true; /* a large scale takes long: Ctrl-C ends it */
 	rc = child_run_logged(&child, log);
 	if (run_interrupted)
-	{
-		*error = psprintf("pgbench -i for variant \"%s\" interrupted", vs->cluster.variant->name);
-		return false;
-	}
+		return fail_with(error, "pgbench -i for variant \"%s\" interrupted", vs->cluster.variant->name);
 	if (rc != 0)
-	{
-		*error = psprintf("pgbench -i failed for variant \"%s\" (exit status %d); its output (%s):\n%s",
-						  vs->cluster.variant->name, rc, log, tail_of_file(log, 10));
-		return false;
-	}
+		return fail_with(error, "pgbench -i failed for variant \"%s\" (exit status %d); its output (%s):\n%s",
+						 vs->cluster.variant->name, rc, log, tail_of_file(log, 10));
 	vs->pgbench_init_s = now_seconds() - t0;
 	return true;
 }

@@ -4,35 +4,17 @@
  *		Time GetSnapshotData() under each run's own pgbench load: a session
  *		of the runner's own calls pgbench_ext.snapshot_bench() in 'full'
  *		and 'reuse' mode in turn, at a small, steady duty cycle, while
- *		pgbench runs.
+ *		pgbench runs (docs/experiments.md, "The snapshot probe").
  *
  * Why in the run: what a snapshot-struct patch changes is the cost of a
  * snapshot while other backends commit, end and start transactions on
- * other cores; an idle snapshot_bench() sees none of that.  The probe
- * asks for SNAPSHOT_PROBE_CALLS calls in one batch (one clock pair around
- * them), so each query is one sample of ns per call at one moment of the
- * run; the run records the median and p90 of its samples per mode.
- *
- * Duty cycle.  Each probe takes ProcArrayLock shared once per call, as
- * every snapshot does, and its backend's CPU time is taken from the load:
- * a probe (about a millisecond with its round trip) is followed by a pause
- * of snapshot_probe_interval (100 ms by default), counted from the end of
- * the previous probe, so that a slow probe never raises the duty cycle.
- * docs/experiments.md gives its measured cost on tps (bench/probe_cost.sh).
- * No probe starts in the first or the last SNAPSHOT_PROBE_MARGIN_S of a
- * run, while pgbench connects or its clients end; one still running when
- * pgbench exits is dropped, so every sample is taken under the load.
- *
- * The probe's session is one more backend of the run: it is in the probe's
- * own figure of backends, and the wait profile samples it (between probes,
- * Client:ClientRead, as it does the runner's other session); its
- * statements are not counted (pgbench_ext.track is off for it).
- *
- * No thread: the runner already sleeps in poll() on pgbench's progress
- * pipe; the probe's socket and its next due time join that poll(), and
- * its queries are sent with libpq's asynchronous API.  A probe that fails
- * (connection, query) stops probing for the rest of the run and says why
- * in runs/NNNN.json; the run itself is not failed by it.
+ * other cores; an idle snapshot_bench() sees none of that.  The pause
+ * after a probe is counted from its end, so that a slow probe never
+ * raises the duty cycle.  No thread: the probe's socket and its next due
+ * time join the runner's poll() on pgbench's progress pipe, its queries
+ * sent with libpq's asynchronous API.  A probe that fails stops probing
+ * for the rest of the run and says why in runs/NNNN.json; the run itself
+ * is not failed by it.
  *
  *-------------------------------------------------------------------------
  */

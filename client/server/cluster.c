@@ -166,11 +166,8 @@ stop_left_over_server(Cluster *c, char **error)
 		   c->variant->name, pid, progname);
 	fflush(stdout);
 	if (pg_ctl_stop(c, error) != 0)
-	{
-		*error = psprintf("could not stop the server of variant \"%s\" (pid %ld) left running in \"%s\"; pg_ctl's output: %s/pg_ctl.log",
-						  c->variant->name, pid, c->datadir, c->dir);
-		return false;
-	}
+		return fail_with(error, "could not stop the server of variant \"%s\" (pid %ld) left running in \"%s\"; pg_ctl's output: %s/pg_ctl.log",
+						 c->variant->name, pid, c->datadir, c->dir);
 	remove_socket_dir(sockdir);
 	return true;
 }
@@ -187,10 +184,7 @@ write_server_conf(const Cluster *c, char **error)
 	bool		ok;
 
 	if (absdir == NULL)
-	{
-		*error = psprintf("could not resolve the path \"%s\": %m", c->dir);
-		return false;
-	}
+		return fail_with(error, "could not resolve the path \"%s\": %m", c->dir);
 	conf = psprintf("# written by %s at every start of the server of variant %s\n"
 					"listen_addresses = ''\n"
 					"port = %d\n"
@@ -359,11 +353,8 @@ cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir, const
 		!safe_mkdir(c->dir, 0755, c->dir_how, error))
 		return false;
 	if (lstat(c->datadir, &st) == 0)
-	{
-		*error = psprintf("\"%s\" exists but holds no cluster: refusing to use it\n"
-						  "hint: Remove it; %s makes the data directory itself.", c->datadir, progname);
-		return false;
-	}
+		return fail_with(error, "\"%s\" exists but holds no cluster: refusing to use it\n"
+						 "hint: Remove it; %s makes the data directory itself.", c->datadir, progname);
 	if (!safe_mkdir(c->datadir, 0700, SAFE_GIVE, error))
 		return false;
 	/* server.log is written by the server, in our directory */

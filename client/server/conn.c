@@ -70,43 +70,27 @@ describe_conninfo(PGconn *conn)
 static PGconn *
 connect_or_die(const ConnOptions *opts)
 {
-	const char *keywords[7];
-	const char *values[7];
-	int			n = 0;
-	PGconn	   *conn;
-
 	/*
 	 * A positional CONNINFO goes in as dbname with expand_dbname, so it may
 	 * be a plain database name, a key=value string or a URI; explicit
 	 * options come after it and win.
 	 */
-	if (opts->conninfo)
-	{
-		keywords[n] = "dbname";
-		values[n++] = opts->conninfo;
-	}
-	if (opts->host)
-	{
-		keywords[n] = "host";
-		values[n++] = opts->host;
-	}
-	if (opts->port)
-	{
-		keywords[n] = "port";
-		values[n++] = opts->port;
-	}
-	if (opts->username)
-	{
-		keywords[n] = "user";
-		values[n++] = opts->username;
-	}
-	if (opts->dbname)
-	{
-		keywords[n] = "dbname";
-		values[n++] = opts->dbname;
-	}
-	keywords[n] = "fallback_application_name";
-	values[n++] = progname;
+	const char *given[][2] = {
+		{"dbname", opts->conninfo}, {"host", opts->host}, {"port", opts->port},
+		{"user", opts->username}, {"dbname", opts->dbname},
+		{"fallback_application_name", progname},
+	};
+	const char *keywords[lengthof(given) + 1];
+	const char *values[lengthof(given) + 1];
+	int			n = 0;
+	PGconn	   *conn;
+
+	for (int i = 0; i < lengthof(given); i++)
+		if (given[i][1] != NULL)
+		{
+			keywords[n] = given[i][0];
+			values[n++] = given[i][1];
+		}
 	keywords[n] = NULL;
 	values[n] = NULL;
 

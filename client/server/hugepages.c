@@ -105,10 +105,7 @@ hugepages_provide(long need, const char *variant, char **error)
 	long		before;
 
 	if (!read_pool(&pool))
-	{
-		*error = pg_strdup("huge_pages = on: /proc/meminfo says nothing of huge pages: this kernel has none; set huge_pages = off");
-		return false;
-	}
+		return fail_with(error, "huge_pages = on: /proc/meminfo says nothing of huge pages: this kernel has none; set huge_pages = off");
 	available = pool.free - pool.reserved;
 	if (need == 0)
 	{
@@ -124,12 +121,9 @@ hugepages_provide(long need, const char *variant, char **error)
 		return true;
 	missing = need - available;
 	if (geteuid() != 0)
-	{
-		*error = psprintf("huge_pages = on: the server of variant \"%s\" needs %ld huge pages of %ld kB and %ld are free, and only root may reserve more; "
-						  "run as root (the client then reserves them for the experiment and puts the pool back), reserve them (sysctl -w vm.nr_hugepages=%ld) or set huge_pages = off",
-						  variant, need, pool.page_kb, available, pool.total + missing);
-		return false;
-	}
+		return fail_with(error, "huge_pages = on: the server of variant \"%s\" needs %ld huge pages of %ld kB and %ld are free, and only root may reserve more; "
+						 "run as root (the client then reserves them for the experiment and puts the pool back), reserve them (sysctl -w vm.nr_hugepages=%ld) or set huge_pages = off",
+						 variant, need, pool.page_kb, available, pool.total + missing);
 	if (!safe_write_sysctl(NR_HUGEPAGES_PATH, psprintf("%ld", pool.total + missing), error))
 		return false;
 	before = pool.total;
@@ -142,12 +136,9 @@ hugepages_provide(long need, const char *variant, char **error)
 	/* the kernel may have found fewer: what it gave is what goes back */
 	pool_added += pool.total - before;
 	if (pool.free - pool.reserved < need)
-	{
-		*error = psprintf("huge_pages = on: the kernel gave %ld of the %ld huge pages of %ld kB the server of variant \"%s\" needs (memory too fragmented for more); "
-						  "reserve them soon after a boot (vm.nr_hugepages) or set huge_pages = off",
-						  pool.free - pool.reserved, need, pool.page_kb, variant);
-		return false;
-	}
+		return fail_with(error, "huge_pages = on: the kernel gave %ld of the %ld huge pages of %ld kB the server of variant \"%s\" needs (memory too fragmented for more); "
+						 "reserve them soon after a boot (vm.nr_hugepages) or set huge_pages = off",
+						 pool.free - pool.reserved, need, pool.page_kb, variant);
 	printf("huge_pages = on: reserved %ld huge pages of %ld kB for the server of variant %s (vm.nr_hugepages %ld, %ld before this experiment; put back when it ends)\n",
 		   missing, pool.page_kb, variant, pool.total, pool.total - pool_added);
 	fflush(stdout);

@@ -54,7 +54,7 @@ static const char *const initdb_environment[] = {
 	"LC_MONETARY", "LC_NUMERIC", "LC_TIME", "TZ", "PGTZ",
 };
 
-const char *
+static const char *
 initdb_cache_root(void)
 {
 	const char *root = getenv(INITDB_CACHE_ENV);
@@ -108,11 +108,8 @@ run_as_server(char *const argv[], int log_fd, char **error)
 	int			rc = run_logged_fd(argv, true, log_fd);
 
 	if (rc != 0)
-	{
-		*error = psprintf("\"%s %s\" failed (%s)", argv[0], argv[1],
-						  rc < 0 ? "could not run it" : psprintf("exit status %d", rc));
-		return false;
-	}
+		return fail_with(error, "\"%s %s\" failed (%s)", argv[0], argv[1],
+						 rc < 0 ? "could not run it" : psprintf("exit status %d", rc));
 	return true;
 }
 

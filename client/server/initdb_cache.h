@@ -17,7 +17,6 @@ typedef enum InitdbTemplate
 	TEMPLATE_REFUSED			/* the cache fails its checks: error set */
 } InitdbTemplate;
 
-extern const char *initdb_cache_root(void);
 extern InitdbTemplate initdb_cache_lookup(const char *bindir, char *const argv[], char **entry,
 										  char **key_text, char **values, char **error);
 extern bool initdb_cache_copy(const char *entry, const char *datadir, int log_fd, char **error);

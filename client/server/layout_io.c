@@ -107,22 +107,17 @@ layout_from_server(PGconn *conn)
 void
 layout_save(const Layout *layout, const char *path)
 {
-	json_t	   *root = json_object();
 	json_t	   *structs = json_array();
+	json_t	   *root = json_pack("{s:s, s:i, s:s, s:s, s:i, s:o}", "format", LAYOUT_FORMAT_NAME,
+								 "format_version", LAYOUT_FORMAT_VERSION, "pgbench_ext", PGBENCH_EXT_VERSION,
+								 "server_version", layout->server_version,
+								 "pg_cache_line_size", layout->pg_cache_line_size, "structs", structs);
 
-	json_object_set_new(root, "format", json_string(LAYOUT_FORMAT_NAME));
-	json_object_set_new(root, "format_version", json_integer(LAYOUT_FORMAT_VERSION));
-	json_object_set_new(root, "pgbench_ext", json_string(PGBENCH_EXT_VERSION));
-	json_object_set_new(root, "server_version", json_string(layout->server_version));
-	json_object_set_new(root, "pg_cache_line_size", json_integer(layout->pg_cache_line_size));
 	for (int i = 0; i < layout->nstructs; i++)
 	{
 		const LayoutStructInfo *s = &layout->structs[i];
-		json_t	   *js = json_object();
 		json_t	   *fields = json_array();
 
-		json_object_set_new(js, "name", json_string(s->name));
-		json_object_set_new(js, "size", json_integer(s->size));
 		for (int f = 0; f < s->nfields; f++)
 			json_array_append_new(fields,
 								  json_pack("{s:s, s:s, s:i, s:i}",
@@ -130,10 +125,9 @@ layout_save(const Layout *layout, const char *path)
 											"type", s->fields[f].type,
 											"offset", s->fields[f].offset,
 											"size", s->fields[f].size));
-		json_object_set_new(js, "fields", fields);
-		json_array_append_new(structs, js);
+		json_array_append_new(structs, json_pack("{s:s, s:i, s:o}", "name", s->name, "size", s->size,
+												 "fields", fields));
 	}
-	json_object_set_new(root, "structs", structs);
 
 	{
 		char	   *error;

@@ -42,16 +42,10 @@ quiet_cpu_slot(int slot, cpu_set_t *set, char **error)
 	int			n = usable_cpus(cpus);
 
 	if (n < 0)
-	{
-		*error = psprintf("could not read the CPUs this process may use: %m");
-		return false;
-	}
+		return fail_with(error, "could not read the CPUs this process may use: %m");
 	if (n < QUIET_CPU_SLOTS)
-	{
-		*error = psprintf("pin = on needs at least %d CPUs for this process; it may use %d; set pin = off",
-						  QUIET_CPU_SLOTS, n);
-		return false;
-	}
+		return fail_with(error, "pin = on needs at least %d CPUs for this process; it may use %d; set pin = off",
+						 QUIET_CPU_SLOTS, n);
 	CPU_ZERO(set);
 	for (int i = slot * n / QUIET_CPU_SLOTS; i < (slot + 1) * n / QUIET_CPU_SLOTS; i++)
 		CPU_SET(cpus[i], set);
@@ -88,25 +82,16 @@ quiet_pin_server(pid_t postmaster, const cpu_set_t *set, char **error)
 	int			n;
 
 	if (sched_setaffinity(postmaster, sizeof(*set), set) != 0)
-	{
-		*error = psprintf("could not pin the server (pid %d) to CPUs %s: %m",
-						  (int) postmaster, quiet_cpu_list(set));
-		return false;
-	}
+		return fail_with(error, "could not pin the server (pid %d) to CPUs %s: %m",
+						 (int) postmaster, quiet_cpu_list(set));
 	if ((n = procfs_children(postmaster, children, lengthof(children))) < 0)
-	{
-		*error = psprintf("could not read /proc to pin the server's processes: %m");
-		return false;
-	}
+		return fail_with(error, "could not read /proc to pin the server's processes: %m");
 	for (int i = 0; i < n; i++)
 	{
 		/* a process that ended meanwhile is no longer ours to pin */
 		if (sched_setaffinity(children[i], sizeof(*set), set) != 0 && errno != ESRCH)
-		{
-			*error = psprintf("could not pin the server's process %d to CPUs %s: %m",
-							  (int) children[i], quiet_cpu_list(set));
-			return false;
-		}
+			return fail_with(error, "could not pin the server's process %d to CPUs %s: %m",
+							 (int) children[i], quiet_cpu_list(set));
 	}
 	return true;
 }
@@ -118,11 +103,8 @@ quiet_aslr_off_begin(int *saved, char **error)
 {
 	*saved = personality(0xffffffff);
 	if (*saved == -1 || personality((unsigned long) *saved | ADDR_NO_RANDOMIZE) == -1)
-	{
-		*error = psprintf("could not turn address-space randomization off for the server (personality: %m); "
-						  "a seccomp filter (a container's, say) refuses it: set aslr = on");
-		return false;
-	}
+		return fail_with(error, "could not turn address-space randomization off for the server (personality: %m); "
+						 "a seccomp filter (a container's, say) refuses it: set aslr = on");
 	return true;
 }
 

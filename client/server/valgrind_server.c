@@ -217,10 +217,7 @@ start_under_valgrind(Cluster *c, char **error)
 	PGconn	   *conn;
 
 	if (valgrind == NULL || vg == NULL)
-	{
-		*error = psprintf("variant \"%s\": %s", c->variant->name, problem ? problem : "too many servers");
-		return false;
-	}
+		return fail_with(error, "variant \"%s\": %s", c->variant->name, problem ? problem : "too many servers");
 	argv[argc++] = valgrind;
 	argv[argc++] = "--tool=callgrind";
 	argv[argc++] = "-q";
@@ -259,10 +256,7 @@ start_under_valgrind(Cluster *c, char **error)
 	}
 	close(log);
 	if (pid < 0)
-	{
-		*error = psprintf("could not start valgrind for variant \"%s\": %m", c->variant->name);
-		return false;
-	}
+		return fail_with(error, "could not start valgrind for variant \"%s\": %m", c->variant->name);
 	for (;;)
 	{
 		PGPing		ping = PQping(conninfo);
@@ -321,10 +315,7 @@ valgrind_server_use(Cluster *c, bool cache_sim, char **error)
 	ValgrindServer *vg = valgrind_server(c);
 
 	if (vg == NULL)
-	{
-		*error = pg_strdup("too many servers under valgrind");
-		return false;
-	}
+		return fail_with(error, "too many servers under valgrind");
 	vg->cache_sim = cache_sim;
 	c->start_server = start_under_valgrind;
 

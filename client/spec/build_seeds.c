@@ -42,17 +42,11 @@ build_seeds_expand(ExperimentSpec *spec, char **error)
 		}
 		for (int j = 0; j < spec->nvariants; j++)
 			if (spec->variants[j].cluster && strcmp(spec->variants[j].cluster, v->name) == 0)
-			{
-				*error = psprintf("variant \"%s\" has cluster = %s, but \"%s\" has build_seeds = %d and runs as that many servers; give \"%s\" a server of its own",
-								  spec->variants[j].name, v->name, v->name, seeds, spec->variants[j].name);
-				return false;
-			}
+				return fail_with(error, "variant \"%s\" has cluster = %s, but \"%s\" has build_seeds = %d and runs as that many servers; give \"%s\" a server of its own",
+								 spec->variants[j].name, v->name, v->name, seeds, spec->variants[j].name);
 		if (n + seeds + (spec->nvariants - i - 1) > MAX_VARIANTS)
-		{
-			*error = psprintf("build_seeds = %d in variant \"%s\" makes more than %d variants in all",
-							  seeds, v->name, MAX_VARIANTS);
-			return false;
-		}
+			return fail_with(error, "build_seeds = %d in variant \"%s\" makes more than %d variants in all",
+							 seeds, v->name, MAX_VARIANTS);
 		for (int k = 1; k <= seeds; k++)
 		{
 			out[n] = *v;

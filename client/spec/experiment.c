@@ -1,33 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * experiment.c
- *		Parsing and checking an experiment specification.
- *
- * The INI format (read with inih):
- *
- *		[experiment]
- *		scale = 10
- *		clients = 1,2,4
- *		duration = 30			; or transactions = 1000
- *		rounds = 6
- *		script = select-only, tpcb-like
- *
- *		[variant A]
- *		bindir = /usr/lib/postgresql/15/bin
- *		set = synchronous_commit=on
- *
- *		[variant B]
- *		bindir = /usr/lib/postgresql/15/bin
- *		set = synchronous_commit=off
- *
- *		[variant C]
- *		cluster = A				; A's server, no cluster of its own
- *		session_set = synchronous_commit=off
- *
- * A setting that a session may change (session_set, sent as libpq
- * options) lets two variants share one server.  Two clusters of the same
- * software differ by their memory layout, by 1-2% of pgbench -S here for
- * as long as they run; on one server a comparison sees the setting alone.
+ *		Parsing and checking an experiment specification: the INI file of
+ *		docs/experiments.md (read with inih), and every key of it.
  *
  * Every key is also a flag of "pgbench_ext ab"; both land in
  * experiment_set(), which owns the meaning and the error messages.
@@ -237,21 +212,7 @@ typedef bool (*KeyParser) (ExperimentSpec *spec, const char *key, const char *va
 static bool
 bad_int(const char *key, const char *value, char **error)
 {
-	*error = psprintf("%s must be a whole number in range, got \"%s\"", key, value);
-	return false;
-}
-
-static bool
-bad_bool(const char *key, const char *value, char **error)
-{
-	*error = psprintf("%s must be on or off, got \"%s\"", key, value);
-	return false;
-}
-
-static bool
-set_scale(ExperimentSpec *spec, const char *key, const char *value, char **error)
-{
-	return parse_int(value, 1, 100000, &spec->scale) || bad_int(key, value, error);
+	return fail_with(error, "%s must be a whole number in range, got \"%s\"", key, value);
 }
 
 static bool
@@ -261,16 +222,10 @@ set_clients(ExperimentSpec *spec, const char *key, const char *value, char **err
 	int			n = split_list(value, items);
 
 	if (n <= 0)
-	{
-		*error = psprintf("clients must be a comma-separated list of 1 to %d client counts, got \"%s\"", MAX_LIST, value);
-		return false;
-	}
+		return fail_with(error, "clients must be a comma-separated list of 1 to %d client counts, got \"%s\"", MAX_LIST, value);
 	for (int i = 0; i < n; i++)
 		if (!parse_int(items[i], 1, 10000, &spec->clients[i]))
-		{
-			*error = psprintf("clients must be whole numbers from 1 to 10000, got \"%s\"", items[i]);
-			return false;
-		}
+			return fail_with(error, "clients must be whole numbers from 1 to 10000, got \"%s\"", items[i]);
 	spec->nclients = n;
 	return true;
 }
@@ -282,10 +237,7 @@ set_jobs(ExperimentSpec *spec, const char *key, const char *value, char **error)
 
 	if (strcmp(value, "auto") != 0 && strcmp(value, "clients") != 0 &&
 		strcmp(value, "cpus") != 0 && !parse_int(value, 1, 10000, &dummy))
-	{
-		*error = psprintf("jobs must be a number, \"clients\", \"cpus\" or \"auto\", got \"%s\"", value);
-		return false;
-	}
+		return fail_with(error, "jobs must be a number, \"clients\", \"cpus\" or \"auto\", got \"%s\"", value);
 	spec->jobs = pg_strdup(value);
 	return true;
 }
@@ -313,10 +265,7 @@ set_rounds(ExperimentSpec *spec, const char *key, const char *value, char **erro
 {
 	spec->rounds_auto = strcmp(value, "auto") == 0;
 	if (!spec->rounds_auto && !parse_int(value, 1, 100000, &spec->rounds))
-	{
-		*error = psprintf("rounds must be a whole number from 1 to 100000 or \"auto\" (with a budget), got \"%s\"", value);
-		return false;
-	}
+		return fail_with(error, "rounds must be a whole number from 1 to 100000 or \"auto\" (with a budget), got \"%s\"", value);
 	return true;
 }
 
@@ -324,17 +273,8 @@ static bool
 set_budget(ExperimentSpec *spec, const char *key, const char *value, char **error)
 {
 	if (!experiment_parse_duration(value, &spec->budget_s))
-	{
-		*error = psprintf("budget must be a duration such as 900s, 30m, 2h or 1h30m (a bare number is seconds; from 1 s to 7 days), got \"%s\"", value);
-		return false;
-	}
+		return fail_with(error, "budget must be a duration such as 900s, 30m, 2h or 1h30m (a bare number is seconds; from 1 s to 7 days), got \"%s\"", value);
 	return true;
-}
-
-static bool
-set_min_rounds(ExperimentSpec *spec, const char *key, const char *value, char **error)
-{
-	return parse_int(value, 1, 100000, &spec->min_rounds) || bad_int(key, value, error);
 }
 
 static bool
@@ -346,18 +286,9 @@ set_reference(ExperimentSpec *spec, const char *key, const char *value, char **e
 	errno = 0;
 	v = strtod(value, &end);
 	if (errno != 0 || end == value || *end != '\0' || !(v >= 0.01 && v <= 100))
-	{
-		*error = psprintf("reference must be a ratio B/A from 0.01 to 100 (0.94: B 6%% below A), got \"%s\"", value);
-		return false;
-	}
+		return fail_with(error, "reference must be a ratio B/A from 0.01 to 100 (0.94: B 6%% below A), got \"%s\"", value);
 	spec->reference = v;
 	return true;
-}
-
-static bool
-set_warmup(ExperimentSpec *spec, const char *key, const char *value, char **error)
-{
-	return parse_int(value, 0, 1000, &spec->warmup) || bad_int(key, value, error);
 }
 
 static bool
@@ -366,19 +297,13 @@ set_script(ExperimentSpec *spec, const char *key, const char *value, char **erro
 	int			n = split_list(value, spec->scripts);
 
 	if (n <= 0)
-	{
-		*error = psprintf("script must list 1 to %d scripts, got \"%s\"", MAX_LIST, value);
-		return false;
-	}
+		return fail_with(error, "script must list 1 to %d scripts, got \"%s\"", MAX_LIST, value);
 	/* runs.csv, the reports and the plots hold script names on one line */
 	for (int i = 0; i < n; i++)
 		for (const char *p = spec->scripts[i]; *p; p++)
 			if ((unsigned char) *p < 0x20 || *p == 0x7f)
-			{
-				*error = psprintf("script \"%s\" has a control character (such as a line break) in its name; rename the file",
-								  spec->scripts[i]);
-				return false;
-			}
+				return fail_with(error, "script \"%s\" has a control character (such as a line break) in its name; rename the file",
+								 spec->scripts[i]);
 	spec->nscripts = n;
 	return true;
 }
@@ -388,18 +313,9 @@ set_protocol(ExperimentSpec *spec, const char *key, const char *value, char **er
 {
 	if (strcmp(value, "simple") != 0 && strcmp(value, "extended") != 0 &&
 		strcmp(value, "prepared") != 0)
-	{
-		*error = psprintf("protocol must be simple, extended or prepared, got \"%s\"", value);
-		return false;
-	}
+		return fail_with(error, "protocol must be simple, extended or prepared, got \"%s\"", value);
 	spec->protocol = pg_strdup(value);
 	return true;
-}
-
-static bool
-set_unlogged(ExperimentSpec *spec, const char *key, const char *value, char **error)
-{
-	return parse_bool_word(value, &spec->unlogged) || bad_bool(key, value, error);
 }
 
 static bool
@@ -410,10 +326,7 @@ set_seed(ExperimentSpec *spec, const char *key, const char *value, char **error)
 	errno = 0;
 	spec->seed = strtoull(value, &end, 10);
 	if (errno != 0 || end == value || *end != '\0')
-	{
-		*error = psprintf("seed must be a non-negative whole number, got \"%s\"", value);
-		return false;
-	}
+		return fail_with(error, "seed must be a non-negative whole number, got \"%s\"", value);
 	spec->seed_given = true;
 	return true;
 }
@@ -433,27 +346,15 @@ set_reset(ExperimentSpec *spec, const char *key, const char *value, char **error
 	else if (strcmp(value, "never") == 0 || strcmp(value, "off") == 0)
 		spec->reset = RESET_NEVER;
 	else
-	{
-		*error = psprintf("reset must be \"every-run\" or \"never\", got \"%s\"", value);
-		return false;
-	}
+		return fail_with(error, "reset must be \"every-run\" or \"never\", got \"%s\"", value);
 	return true;
-}
-
-static bool
-set_snapshot_probe(ExperimentSpec *spec, const char *key, const char *value, char **error)
-{
-	return parse_bool_word(value, &spec->snapshot_probe) || bad_bool(key, value, error);
 }
 
 static bool
 set_snapshot_probe_interval(ExperimentSpec *spec, const char *key, const char *value, char **error)
 {
 	if (!parse_int(value, 10, 60000, &spec->snapshot_probe_interval_ms))
-	{
-		*error = psprintf("snapshot_probe_interval must be a whole number of milliseconds from 10 to 60000, got \"%s\"", value);
-		return false;
-	}
+		return fail_with(error, "snapshot_probe_interval must be a whole number of milliseconds from 10 to 60000, got \"%s\"", value);
 	return true;
 }
 
@@ -464,10 +365,7 @@ set_restart(ExperimentSpec *spec, const char *key, const char *value, char **err
 	spec->restart_every = 0;
 	if (!spec->restart_auto && strcmp(value, "never") != 0 &&
 		!parse_int(value, 1, 100000, &spec->restart_every))
-	{
-		*error = psprintf("restart must be a number of rounds (1 to 100000), \"never\" or \"auto\", got \"%s\"", value);
-		return false;
-	}
+		return fail_with(error, "restart must be a number of rounds (1 to 100000), \"never\" or \"auto\", got \"%s\"", value);
 	return true;
 }
 
@@ -480,33 +378,42 @@ set_pilot(ExperimentSpec *spec, const char *key, const char *value, char **error
 	else if (strcmp(value, "off") == 0)
 		spec->pilot_rounds = 0;
 	else if (!parse_int(value, PILOT_MIN_ROUNDS, PILOT_MAX_ROUNDS, &spec->pilot_rounds))
-	{
-		*error = psprintf("pilot must be auto (%d paired rounds before the first counted run where the host is loaded and its noise at such a load was never measured), "
-						  "off, or a number of rounds from %d to %d (always), got \"%s\"",
-						  PILOT_DEFAULT_ROUNDS, PILOT_MIN_ROUNDS, PILOT_MAX_ROUNDS, value);
-		return false;
-	}
+		return fail_with(error, "pilot must be auto (%d paired rounds before the first counted run where the host is loaded and its noise at such a load was never measured), "
+						 "off, or a number of rounds from %d to %d (always), got \"%s\"",
+						 PILOT_DEFAULT_ROUNDS, PILOT_MIN_ROUNDS, PILOT_MAX_ROUNDS, value);
 	return true;
 }
 
+/*
+ * A key of parse NULL is a whole number from min to max, or with max 0 an
+ * on/off word, at offset in the specification.
+ */
 static const struct
 {
 	const char *key;
 	KeyParser	parse;
+	size_t		offset;
+	int			min,
+				max;
 }			experiment_keys[] = {
-	{"scale", set_scale}, {"clients", set_clients}, {"jobs", set_jobs},
+	{"scale", NULL, offsetof(ExperimentSpec, scale), 1, 100000},
+	{"clients", set_clients}, {"jobs", set_jobs},
 	{"duration", set_duration}, {"transactions", set_transactions},
-	{"rounds", set_rounds}, {"budget", set_budget}, {"min_rounds", set_min_rounds},
+	{"rounds", set_rounds}, {"budget", set_budget},
+	{"min_rounds", NULL, offsetof(ExperimentSpec, min_rounds), 1, 100000},
 	{"reference", set_reference},
-	{"warmup", set_warmup}, {"script", set_script}, {"protocol", set_protocol},
-	{"unlogged", set_unlogged}, {"seed", set_seed}, {"pgbench_args", set_pgbench_args},
-	{"reset", set_reset}, {"snapshot_probe", set_snapshot_probe},
+	{"warmup", NULL, offsetof(ExperimentSpec, warmup), 0, 1000},
+	{"script", set_script}, {"protocol", set_protocol},
+	{"unlogged", NULL, offsetof(ExperimentSpec, unlogged)},
+	{"seed", set_seed}, {"pgbench_args", set_pgbench_args},
+	{"reset", set_reset},
+	{"snapshot_probe", NULL, offsetof(ExperimentSpec, snapshot_probe)},
 	{"snapshot_probe_interval", set_snapshot_probe_interval}, {"restart", set_restart},
 	{"pilot", set_pilot},
 };
 
 /* Every [experiment] key, comma-separated: this module's, quiet.c's, profile_spec.c's */
-char *
+static char *
 experiment_key_names(void)
 {
 	PQExpBufferData buf;
@@ -526,8 +433,20 @@ set_experiment_key(ExperimentSpec *spec, const char *key, const char *value, cha
 {
 	*error = NULL;
 	for (int i = 0; i < lengthof(experiment_keys); i++)
-		if (strcmp(key, experiment_keys[i].key) == 0)
+	{
+		char	   *field = (char *) spec + experiment_keys[i].offset;
+
+		if (strcmp(key, experiment_keys[i].key) != 0)
+			continue;
+		if (experiment_keys[i].parse)
 			return experiment_keys[i].parse(spec, key, value, error);
+		if (experiment_keys[i].max == 0 && !parse_bool_word(value, (bool *) field))
+			return fail_with(error, "%s must be on or off, got \"%s\"", key, value);
+		if (experiment_keys[i].max > 0 &&
+			!parse_int(value, experiment_keys[i].min, experiment_keys[i].max, (int *) field))
+			return bad_int(key, value, error);
+		return true;
+	}
 	if (quiet_set_key(&spec->quiet, key, value, error) || *error != NULL)
 		return *error == NULL;
 	if (profile_set_key(&spec->profile, key, value, error) || *error != NULL)
@@ -550,20 +469,11 @@ add_setting(const VariantSpec *v, const char *key, const char *value,
 	char	   *problem;
 
 	if (eq == NULL || eq == value)
-	{
-		*error = psprintf("%s must be name=value, got \"%s\" in variant \"%s\"", key, value, v->name);
-		return false;
-	}
+		return fail_with(error, "%s must be name=value, got \"%s\" in variant \"%s\"", key, value, v->name);
 	if (!setting_check(key, value, &normalized, &problem))
-	{
-		*error = psprintf("variant \"%s\": %s", v->name, problem);
-		return false;
-	}
+		return fail_with(error, "variant \"%s\": %s", v->name, problem);
 	if (*n == MAX_LIST)
-	{
-		*error = psprintf("too many %s settings in variant \"%s\" (at most %d)", key, v->name, MAX_LIST);
-		return false;
-	}
+		return fail_with(error, "too many %s settings in variant \"%s\" (at most %d)", key, v->name, MAX_LIST);
 	list[(*n)++] = normalized;
 	return true;
 }
@@ -585,10 +495,7 @@ set_variant_key(VariantSpec *v, const char *key, const char *value, char **error
 	else if (strcmp(key, "extension") == 0)
 	{
 		if (!parse_bool_word(value, &v->extension))
-		{
-			*error = psprintf("extension must be on or off, got \"%s\" in variant \"%s\"", value, v->name);
-			return false;
-		}
+			return fail_with(error, "extension must be on or off, got \"%s\" in variant \"%s\"", value, v->name);
 	}
 	else if (strcmp(key, "initdb_args") == 0)
 	{
@@ -602,10 +509,7 @@ set_variant_key(VariantSpec *v, const char *key, const char *value, char **error
 		bool		on;
 
 		if (!parse_bool_word(value, &on))
-		{
-			*error = psprintf("snapshot_probe must be on or off, got \"%s\" in variant \"%s\"", value, v->name);
-			return false;
-		}
+			return fail_with(error, "snapshot_probe must be on or off, got \"%s\" in variant \"%s\"", value, v->name);
 		v->snapshot_probe = on ? PROBE_ON : PROBE_OFF;
 	}
 	else if (strcmp(key, "source") == 0)
@@ -613,10 +517,7 @@ set_variant_key(VariantSpec *v, const char *key, const char *value, char **error
 	else if (strcmp(key, "patch") == 0)
 	{
 		if (v->npatches == MAX_LIST)
-		{
-			*error = psprintf("too many patches in variant \"%s\" (at most %d)", v->name, MAX_LIST);
-			return false;
-		}
+			return fail_with(error, "too many patches in variant \"%s\" (at most %d)", v->name, MAX_LIST);
 		v->patches[v->npatches++] = pg_strdup(value);
 	}
 	else if (strcmp(key, "cflags") == 0)
@@ -626,24 +527,15 @@ set_variant_key(VariantSpec *v, const char *key, const char *value, char **error
 	else if (strcmp(key, "pgo") == 0 || strcmp(key, "lto") == 0 || strcmp(key, "symbols") == 0)
 	{
 		if (!parse_bool_word(value, key[0] == 'p' ? &v->pgo : key[0] == 'l' ? &v->lto : &v->symbols))
-		{
-			*error = psprintf("%s must be on or off, got \"%s\" in variant \"%s\"", key, value, v->name);
-			return false;
-		}
+			return fail_with(error, "%s must be on or off, got \"%s\" in variant \"%s\"", key, value, v->name);
 	}
 	else if (strcmp(key, "build_seeds") == 0 || strcmp(key, "build_seed") == 0)
 	{
 		if (!parse_int(value, 1, 64, strcmp(key, "build_seeds") == 0 ? &v->build_seeds : &v->build_seed))
-		{
-			*error = psprintf("%s must be a whole number from 1 to 64, got \"%s\" in variant \"%s\"", key, value, v->name);
-			return false;
-		}
+			return fail_with(error, "%s must be a whole number from 1 to 64, got \"%s\" in variant \"%s\"", key, value, v->name);
 	}
 	else
-	{
-		*error = psprintf("unknown key \"%s\" in [variant %s]; known keys: bindir, conninfo, cluster, set, session_set, extension, initdb_args, snapshot_probe, source, patch, cflags, configure, pgo, lto, symbols, build_seeds", key, v->name);
-		return false;
-	}
+		return fail_with(error, "unknown key \"%s\" in [variant %s]; known keys: bindir, conninfo, cluster, set, session_set, extension, initdb_args, snapshot_probe, source, patch, cflags, configure, pgo, lto, symbols, build_seeds", key, v->name);
 	return true;
 }
 
@@ -665,10 +557,7 @@ experiment_set(ExperimentSpec *spec, const char *section, const char *key,
 		VariantSpec *v;
 
 		if (*name == '\0')
-		{
-			*error = pg_strdup("a [variant] section needs a name, as in [variant A]");
-			return false;
-		}
+			return fail_with(error, "a [variant] section needs a name, as in [variant A]");
 		if ((v = find_or_add_variant(spec, name, error)) == NULL)
 			return false;
 		return set_variant_key(v, key, val, error);
@@ -723,17 +612,11 @@ experiment_read_ini(ExperimentSpec *spec, const char *path, char **error)
 	int			rc;
 
 	if ((st.file = fopen(path, "re")) == NULL)
-	{
-		*error = psprintf("could not open experiment file \"%s\": %m", path);
-		return false;
-	}
+		return fail_with(error, "could not open experiment file \"%s\": %m", path);
 	rc = ini_parse_stream(read_ini_line, &st, read_ini_entry, &st);
 	fclose(st.file);
 	if (rc == -2)
-	{
-		*error = pg_strdup("out of memory reading the experiment file");
-		return false;
-	}
+		return fail_with(error, "out of memory reading the experiment file");
 	if (rc > 0)
 	{
 		*error = (st.error && st.error_line == rc)

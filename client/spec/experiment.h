@@ -137,7 +137,6 @@ extern bool experiment_read_ini(ExperimentSpec *spec, const char *path, char **e
 extern bool experiment_check(const ExperimentSpec *spec, char **error);
 extern bool experiment_check_variants(const ExperimentSpec *spec, char **error);
 extern bool snapshot_probe_enabled(const ExperimentSpec *spec, const VariantSpec *v);
-extern char *experiment_key_names(void);
 extern int	experiment_variant_index(const ExperimentSpec *spec, const char *name);
 extern char *experiment_variant_names(const ExperimentSpec *spec);
 extern int	experiment_jobs_for(const ExperimentSpec *spec, int clients);

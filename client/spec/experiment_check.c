@@ -24,23 +24,14 @@ check_shared_cluster(const ExperimentSpec *spec, const VariantSpec *v, char **er
 	const VariantSpec *host = h >= 0 ? &spec->variants[h] : NULL;
 
 	if (host == NULL || host == v)
-	{
-		*error = psprintf("variant \"%s\": cluster = %s names no other variant of this experiment",
-						  v->name, v->cluster);
-		return false;
-	}
+		return fail_with(error, "variant \"%s\": cluster = %s names no other variant of this experiment",
+						 v->name, v->cluster);
 	if (host->cluster != NULL)
-	{
-		*error = psprintf("variant \"%s\": cluster = %s names a variant that runs on variant \"%s\"'s cluster itself; name \"%s\"",
-						  v->name, host->name, host->cluster, host->cluster);
-		return false;
-	}
+		return fail_with(error, "variant \"%s\": cluster = %s names a variant that runs on variant \"%s\"'s cluster itself; name \"%s\"",
+						 v->name, host->name, host->cluster, host->cluster);
 	if (v->bindir || v->conninfo || v->source || v->nsettings > 0 || v->initdb_args)
-	{
-		*error = psprintf("variant \"%s\" runs on variant \"%s\"'s cluster: its bindir, conninfo, source, set and initdb_args are \"%s\"'s; give it only session_set (and snapshot_probe)",
-						  v->name, host->name, host->name);
-		return false;
-	}
+		return fail_with(error, "variant \"%s\" runs on variant \"%s\"'s cluster: its bindir, conninfo, source, set and initdb_args are \"%s\"'s; give it only session_set (and snapshot_probe)",
+						 v->name, host->name, host->name);
 	return true;
 }
 
@@ -62,31 +53,16 @@ experiment_check_variants(const ExperimentSpec *spec, char **error)
 			continue;
 		}
 		if (v->bindir == NULL && v->conninfo == NULL && v->source == NULL)
-		{
-			*error = psprintf("variant \"%s\" needs bindir (an installation to run), source (a PostgreSQL source tree to build) or conninfo (a running server)", v->name);
-			return false;
-		}
+			return fail_with(error, "variant \"%s\" needs bindir (an installation to run), source (a PostgreSQL source tree to build) or conninfo (a running server)", v->name);
 		if (v->source != NULL && (v->bindir != NULL || v->conninfo != NULL))
-		{
-			*error = psprintf("variant \"%s\" has source and %s; give one", v->name, v->bindir ? "bindir" : "conninfo");
-			return false;
-		}
+			return fail_with(error, "variant \"%s\" has source and %s; give one", v->name, v->bindir ? "bindir" : "conninfo");
 		if (v->source == NULL && (v->npatches > 0 || v->cflags || v->configure || v->pgo || v->lto ||
 								  v->symbols || v->build_seeds > 0 || v->build_seed > 0))
-		{
-			*error = psprintf("variant \"%s\": patch, cflags, configure, pgo, lto, symbols and build_seeds apply only to variants built from a source tree (source = DIR)", v->name);
-			return false;
-		}
+			return fail_with(error, "variant \"%s\": patch, cflags, configure, pgo, lto, symbols and build_seeds apply only to variants built from a source tree (source = DIR)", v->name);
 		if (v->bindir != NULL && v->conninfo != NULL)
-		{
-			*error = psprintf("variant \"%s\" has both bindir and conninfo; give one", v->name);
-			return false;
-		}
+			return fail_with(error, "variant \"%s\" has both bindir and conninfo; give one", v->name);
 		if (v->conninfo != NULL && (v->nsettings > 0 || v->initdb_args != NULL))
-		{
-			*error = psprintf("variant \"%s\" uses conninfo, a server this tool does not manage: set and initdb_args apply only to bindir variants", v->name);
-			return false;
-		}
+			return fail_with(error, "variant \"%s\" uses conninfo, a server this tool does not manage: set and initdb_args apply only to bindir variants", v->name);
 	}
 	return true;
 }
@@ -99,10 +75,7 @@ bool
 experiment_check(const ExperimentSpec *spec, char **error)
 {
 	if (spec->nvariants < 2)
-	{
-		*error = psprintf("an experiment needs at least two variants, found %d", spec->nvariants);
-		return false;
-	}
+		return fail_with(error, "an experiment needs at least two variants, found %d", spec->nvariants);
 	if (!experiment_check_variants(spec, error))
 		return false;
 	if (spec->rounds_auto != (spec->budget_s > 0))
@@ -113,31 +86,16 @@ experiment_check(const ExperimentSpec *spec, char **error)
 		return false;
 	}
 	if (spec->min_rounds > 0 && !spec->rounds_auto)
-	{
-		*error = psprintf("min_rounds applies only to rounds = auto; with rounds = %d every round runs", spec->rounds);
-		return false;
-	}
+		return fail_with(error, "min_rounds applies only to rounds = auto; with rounds = %d every round runs", spec->rounds);
 	if (spec->reference > 0 && !spec->rounds_auto)
-	{
-		*error = psprintf("reference applies only to rounds = auto (the looks test against it); with rounds = %d give rounds = auto and a budget, or drop reference", spec->rounds);
-		return false;
-	}
+		return fail_with(error, "reference applies only to rounds = auto (the looks test against it); with rounds = %d give rounds = auto and a budget, or drop reference", spec->rounds);
 	if (!spec->pilot_auto && spec->pilot_rounds > 0 && spec->duration_s == 0)
-	{
-		*error = pg_strdup("pilot needs runs of a fixed duration (duration = N, -T N): it forecasts the time to decide from the time its rounds took (give pilot = off, or a duration)");
-		return false;
-	}
+		return fail_with(error, "pilot needs runs of a fixed duration (duration = N, -T N): it forecasts the time to decide from the time its rounds took (give pilot = off, or a duration)");
 	if (spec->rounds_auto && spec->duration_s == 0)
-	{
-		*error = pg_strdup("rounds = auto needs runs of a fixed duration (duration = N, -T N): the length of a block of rounds is planned from it before any run");
-		return false;
-	}
+		return fail_with(error, "rounds = auto needs runs of a fixed duration (duration = N, -T N): the length of a block of rounds is planned from it before any run");
 	/* under rounds = auto, budget.c checks warmup against the first look */
 	if (!spec->rounds_auto && spec->warmup >= spec->rounds)
-	{
-		*error = psprintf("warmup (%d) must be smaller than rounds (%d), or no run would count", spec->warmup, spec->rounds);
-		return false;
-	}
+		return fail_with(error, "warmup (%d) must be smaller than rounds (%d), or no run would count", spec->warmup, spec->rounds);
 	return quiet_check(spec, error);
 }
 

@@ -37,82 +37,61 @@ auto_word_or_count(bool is_auto, int count, const char *none_word)
 json_t *
 experiment_to_json(const ExperimentSpec *spec)
 {
-	json_t	   *exp = json_object();
+	json_t	   *exp;
 	json_t	   *clients = json_array();
 	json_t	   *variants = json_array();
 
 	for (int i = 0; i < spec->nclients; i++)
 		json_array_append_new(clients, json_integer(spec->clients[i]));
-	json_object_set_new(exp, "scale", json_integer(spec->scale));
-	json_object_set_new(exp, "clients", clients);
-	json_object_set_new(exp, "jobs", json_string(spec->jobs));
+	exp = json_pack("{s:i, s:o, s:s}", "scale", spec->scale, "clients", clients, "jobs", spec->jobs);
 	if (spec->duration_s > 0)
 		json_object_set_new(exp, "duration", json_integer(spec->duration_s));
 	else
 		json_object_set_new(exp, "transactions", json_integer(spec->transactions));
 	if (spec->rounds_auto)
-	{
-		json_object_set_new(exp, "rounds", json_string("auto"));
-		json_object_set_new(exp, "budget", json_integer(spec->budget_s));
-		if (spec->min_rounds > 0)
-			json_object_set_new(exp, "min_rounds", json_integer(spec->min_rounds));
-		if (spec->reference > 0)
-			json_object_set_new(exp, "reference", json_real(spec->reference));
-	}
+		json_object_update_new(exp, json_pack("{s:s, s:i, s:o*, s:o*}", "rounds", "auto",
+											  "budget", spec->budget_s,
+											  "min_rounds", spec->min_rounds > 0 ? json_integer(spec->min_rounds) : NULL,
+											  "reference", spec->reference > 0 ? json_real(spec->reference) : NULL));
 	else
 		json_object_set_new(exp, "rounds", json_integer(spec->rounds));
-	json_object_set_new(exp, "warmup", json_integer(spec->warmup));
-	json_object_set_new(exp, "script", json_string_list(spec->scripts, spec->nscripts));
-	json_object_set_new(exp, "protocol", json_string(spec->protocol));
-	json_object_set_new(exp, "unlogged", json_boolean(spec->unlogged));
-	/* as a string: JSON readers lose precision past 2^53 */
-	json_object_set_new(exp, "seed", json_string(psprintf(UINT64_FORMAT, spec->seed)));
-	if (spec->pgbench_args)
-		json_object_set_new(exp, "pgbench_args", json_string(spec->pgbench_args));
-	json_object_set_new(exp, "reset", json_string(spec->reset == RESET_EVERY_RUN ? "every-run" : "never"));
-	json_object_set_new(exp, "snapshot_probe", json_boolean(spec->snapshot_probe));
-	json_object_set_new(exp, "snapshot_probe_interval", json_integer(spec->snapshot_probe_interval_ms));
-	json_object_set_new(exp, "restart", auto_word_or_count(spec->restart_auto, spec->restart_every, "never"));
-	json_object_set_new(exp, "pilot", auto_word_or_count(spec->pilot_auto, spec->pilot_rounds, "off"));
+	/* the seed as a string: JSON readers lose precision past 2^53 */
+	json_object_update_new(exp, json_pack("{s:i, s:o, s:s, s:b, s:s, s:s*, s:s, s:b, s:i, s:o, s:o}",
+										  "warmup", spec->warmup,
+										  "script", json_string_list(spec->scripts, spec->nscripts),
+										  "protocol", spec->protocol, "unlogged", spec->unlogged,
+										  "seed", psprintf(UINT64_FORMAT, spec->seed),
+										  "pgbench_args", spec->pgbench_args,
+										  "reset", spec->reset == RESET_EVERY_RUN ? "every-run" : "never",
+										  "snapshot_probe", spec->snapshot_probe,
+										  "snapshot_probe_interval", spec->snapshot_probe_interval_ms,
+										  "restart", auto_word_or_count(spec->restart_auto, spec->restart_every, "never"),
+										  "pilot", auto_word_or_count(spec->pilot_auto, spec->pilot_rounds, "off")));
 	quiet_spec_to_json(&spec->quiet, exp);
 	profile_spec_to_json(&spec->profile, exp);
 
 	for (int i = 0; i < spec->nvariants; i++)
 	{
 		const VariantSpec *v = &spec->variants[i];
-		json_t	   *vj = json_object();
+		json_t	   *vj;
 
-		json_object_set_new(vj, "name", json_string(v->name));
-		if (v->bindir && v->source == NULL)
-			json_object_set_new(vj, "bindir", json_string(v->bindir));
-		if (v->conninfo)
-			json_object_set_new(vj, "conninfo", json_string(v->conninfo));
-		if (v->cluster)
-			json_object_set_new(vj, "cluster", json_string(v->cluster));
-		json_object_set_new(vj, "set", json_string_list(v->settings, v->nsettings));
-		if (v->nsession_settings > 0)
-			json_object_set_new(vj, "session_set",
-								json_string_list(v->session_settings, v->nsession_settings));
-		json_object_set_new(vj, "extension", json_boolean(v->extension));
-		if (v->initdb_args)
-			json_object_set_new(vj, "initdb_args", json_string(v->initdb_args));
-		if (v->snapshot_probe != PROBE_AS_EXPERIMENT)
-			json_object_set_new(vj, "snapshot_probe", json_boolean(v->snapshot_probe == PROBE_ON));
+		vj = json_pack("{s:s, s:s*, s:s*, s:s*, s:o, s:o*, s:b, s:s*, s:o*}", "name", v->name,
+					   "bindir", v->source == NULL ? v->bindir : NULL,
+					   "conninfo", v->conninfo, "cluster", v->cluster,
+					   "set", json_string_list(v->settings, v->nsettings),
+					   "session_set", v->nsession_settings > 0
+					   ? json_string_list(v->session_settings, v->nsession_settings) : NULL,
+					   "extension", v->extension, "initdb_args", v->initdb_args,
+					   "snapshot_probe", v->snapshot_probe != PROBE_AS_EXPERIMENT
+					   ? json_boolean(v->snapshot_probe == PROBE_ON) : NULL);
 		if (v->source)
-		{
-			json_object_set_new(vj, "source", json_string(v->source));
-			json_object_set_new(vj, "patch", json_string_list(v->patches, v->npatches));
-			if (v->cflags)
-				json_object_set_new(vj, "cflags", json_string(v->cflags));
-			if (v->configure)
-				json_object_set_new(vj, "configure", json_string(v->configure));
-			json_object_set_new(vj, "pgo", json_boolean(v->pgo));
-			json_object_set_new(vj, "lto", json_boolean(v->lto));
-			if (v->symbols)
-				json_object_set_new(vj, "symbols", json_boolean(true));
-			if (v->build_seed > 0)
-				json_object_set_new(vj, "build_seed", json_integer(v->build_seed));
-		}
+			json_object_update_new(vj, json_pack("{s:s, s:o, s:s*, s:s*, s:b, s:b, s:o*, s:o*}",
+												 "source", v->source,
+												 "patch", json_string_list(v->patches, v->npatches),
+												 "cflags", v->cflags, "configure", v->configure,
+												 "pgo", v->pgo, "lto", v->lto,
+												 "symbols", v->symbols ? json_true() : NULL,
+												 "build_seed", v->build_seed > 0 ? json_integer(v->build_seed) : NULL));
 		json_array_append_new(variants, vj);
 	}
 	return json_pack("{s:o, s:o}", "experiment", exp, "variants", variants);
@@ -165,11 +144,10 @@ list_within(json_t *list, size_t max, const char *section, const char *key, char
 {
 	if (!json_is_array(list) || json_array_size(list) <= max)
 		return true;
-	*error = psprintf("%s%s%s%s lists %zu items, more than the %zu it may have\n"
-					  "hint: The results directory is damaged or not one of %s's: no experiment of it lists more.",
-					  section ? "[" : "", section ? section : "", section ? "] " : "", key,
-					  json_array_size(list), max, progname);
-	return false;
+	return fail_with(error, "%s%s%s%s lists %zu items, more than the %zu it may have\n"
+					 "hint: The results directory is damaged or not one of %s's: no experiment of it lists more.",
+					 section ? "[" : "", section ? section : "", section ? "] " : "", key,
+					 json_array_size(list), max, progname);
 }
 
 /* experiment_set() with a JSON value, or the type of the value refused. */
@@ -182,11 +160,8 @@ set_from_json(ExperimentSpec *spec, const char *section, const char *key, json_t
 	if (!list_within(value, MAX_LIST, section, key, error))
 		return false;
 	if ((text = json_value_text(value)) == NULL)
-	{
-		*error = psprintf("[%s] %s has a value of the wrong type (%s)", section, key,
-						  json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY));
-		return false;
-	}
+		return fail_with(error, "[%s] %s has a value of the wrong type (%s)", section, key,
+						 json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY));
 	return experiment_set(spec, section, key, text, error);
 }
 
@@ -205,10 +180,7 @@ experiment_from_json(ExperimentSpec *spec, json_t *obj, char **error)
 	json_t	   *vj;
 
 	if (!json_is_object(exp) || !json_is_array(variants))
-	{
-		*error = pg_strdup("the specification has no \"experiment\" object or no \"variants\" array");
-		return false;
-	}
+		return fail_with(error, "the specification has no \"experiment\" object or no \"variants\" array");
 	experiment_init(spec);
 	/* recorded before servers were restarted during an experiment: never */
 	if (json_object_get(exp, "restart") == NULL)
@@ -234,10 +206,7 @@ experiment_from_json(ExperimentSpec *spec, json_t *obj, char **error)
 		char	   *section;
 
 		if (!json_is_string(name))
-		{
-			*error = psprintf("variant %zu has no name", i);
-			return false;
-		}
+			return fail_with(error, "variant %zu has no name", i);
 		section = psprintf("variant %s", json_string_value(name));
 		/* creates the variant even when it has no other keys */
 		if (!experiment_set(spec, section, "extension",
@@ -254,19 +223,13 @@ experiment_from_json(ExperimentSpec *spec, json_t *obj, char **error)
 				json_t	   *item;
 
 				if (!json_is_array(value))
-				{
-					*error = psprintf("[%s] %s must be a list of strings", section, key);
-					return false;
-				}
+					return fail_with(error, "[%s] %s must be a list of strings", section, key);
 				if (!list_within(value, MAX_LIST, section, key, error))
 					return false;
 				json_array_foreach(value, k, item)
 				{
 					if (!json_is_string(item))
-					{
-						*error = psprintf("[%s] %s must be a list of strings", section, key);
-						return false;
-					}
+						return fail_with(error, "[%s] %s must be a list of strings", section, key);
 					if (!experiment_set(spec, section, key, json_string_value(item), error))
 						return false;
 				}

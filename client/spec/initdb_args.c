@@ -103,10 +103,7 @@ scan(const char *variant, const char *args, char **error)
 	argv[0] = "initdb";
 	argc += initdb_args_words(args, argv + 1, lengthof(argv) - 2);
 	if (argc > lengthof(argv) - 2)
-	{
-		*error = psprintf("initdb_args of variant \"%s\" has too many words", variant);
-		return false;
-	}
+		return fail_with(error, "initdb_args of variant \"%s\" has too many words", variant);
 	argv[argc] = NULL;
 	memcpy(orig, argv, sizeof(argv));
 

@@ -69,13 +69,7 @@ profile_set_key(ProfileSpec *p, const char *key, const char *value, char **error
 	}
 	else if (strcmp(key, "cache_sim") == 0)
 	{
-		if (pg_strcasecmp(value, "on") == 0 || pg_strcasecmp(value, "true") == 0 ||
-			pg_strcasecmp(value, "yes") == 0 || strcmp(value, "1") == 0)
-			p->cache_sim = true;
-		else if (pg_strcasecmp(value, "off") == 0 || pg_strcasecmp(value, "false") == 0 ||
-				 pg_strcasecmp(value, "no") == 0 || strcmp(value, "0") == 0)
-			p->cache_sim = false;
-		else
+		if (!parse_bool_word(value, &p->cache_sim))
 			*error = psprintf("cache_sim must be on or off, got \"%s\"", value);
 	}
 	else if (strcmp(key, "sample_event") == 0)

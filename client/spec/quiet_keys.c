@@ -128,13 +128,12 @@ quiet_set_key(QuietSpec *q, const char *key, const char *value, char **error)
 void
 quiet_spec_to_json(const QuietSpec *q, json_t *experiment)
 {
-	json_object_set_new(experiment, "pin", json_boolean(q->pin));
-	json_object_set_new(experiment, "aslr", json_boolean(q->aslr));
-	json_object_set_new(experiment, "pgbench_seed", json_string(q->shared_seed ? "shared" : "own"));
-	json_object_set_new(experiment, "prewarm", json_boolean(q->prewarm));
-	json_object_set_new(experiment, "huge_pages", json_string(quiet_huge_pages_name(q->huge_pages)));
-	json_object_set_new(experiment, "schedule", json_string(quiet_schedule_name(q->schedule)));
-	json_object_set_new(experiment, "swap_interval", json_string(quiet_swap_name(q->swap_ms)));
+	json_object_update_new(experiment,
+						   json_pack("{s:b, s:b, s:s, s:b, s:s, s:s, s:s}", "pin", q->pin, "aslr", q->aslr,
+									 "pgbench_seed", q->shared_seed ? "shared" : "own",
+									 "prewarm", q->prewarm, "huge_pages", quiet_huge_pages_name(q->huge_pages),
+									 "schedule", quiet_schedule_name(q->schedule),
+									 "swap_interval", quiet_swap_name(q->swap_ms)));
 }
 
 /*
@@ -282,12 +281,9 @@ quiet_check(const ExperimentSpec *spec, char **error)
 	/* the experiment's huge_pages is written after the variant's settings */
 	for (int i = 0; i < spec->nvariants && spec->quiet.huge_pages != HUGE_PAGES_SERVER; i++)
 		if (settings_have(spec->variants[i].settings, spec->variants[i].nsettings, "huge_pages"))
-		{
-			*error = psprintf("variant \"%s\" sets huge_pages itself, and the experiment's huge_pages = %s would override it; "
-							  "set the experiment's huge_pages = server to compare huge page settings",
-							  spec->variants[i].name, quiet_huge_pages_name(spec->quiet.huge_pages));
-			return false;
-		}
+			return fail_with(error, "variant \"%s\" sets huge_pages itself, and the experiment's huge_pages = %s would override it; "
+							 "set the experiment's huge_pages = server to compare huge page settings",
+							 spec->variants[i].name, quiet_huge_pages_name(spec->quiet.huge_pages));
 	if (spec->quiet.schedule != SCHEDULE_DUET || (obstacle = duet_obstacle(spec)) == NULL)
 		return true;
 	*error = psprintf("schedule = duet cannot run: %s; set schedule = interleaved (or auto)", obstacle);

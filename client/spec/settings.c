@@ -185,23 +185,14 @@ setting_check(const char *key, const char *text, char **normalized, char **error
 	const char *why;
 
 	if (!valid_setting_name(name))
-	{
-		*error = psprintf("%s: \"%s\" is not a setting name (letters, digits and \"_\", optionally PREFIX.NAME)",
-						  key, name);
-		return false;
-	}
+		return fail_with(error, "%s: \"%s\" is not a setting name (letters, digits and \"_\", optionally PREFIX.NAME)",
+						 key, name);
 	for (const char *p = value; *p; p++)
 		if ((unsigned char) *p < 0x20 || *p == 0x7f)
-		{
-			*error = psprintf("%s %s: the value contains %s, which a configuration file cannot hold",
-							  key, name, *p == '\n' || *p == '\r' ? "a line break" : "a control character");
-			return false;
-		}
+			return fail_with(error, "%s %s: the value contains %s, which a configuration file cannot hold",
+							 key, name, *p == '\n' || *p == '\r' ? "a line break" : "a control character");
 	if ((why = refusal_reason(name)) != NULL)
-	{
-		*error = psprintf("%s %s is refused: %s (docs/security.md, \"Managed clusters\")", key, name, why);
-		return false;
-	}
+		return fail_with(error, "%s %s is refused: %s (docs/security.md, \"Managed clusters\")", key, name, why);
 	/* shared_preload_libraries: below, with the merge's own rule */
 	if (is_library_setting(name) && pg_strcasecmp(name, "shared_preload_libraries") != 0)
 	{
@@ -213,11 +204,8 @@ setting_check(const char *key, const char *text, char **normalized, char **error
 			(pg_strcasecmp(name, "jit_provider") != 0 || strchr(list.data, ',') == NULL);
 		termPQExpBuffer(&list);
 		if (!ok)
-		{
-			*error = psprintf("%s %s = \"%s\" is refused: a library is named by its bare name (letters, digits, \"_ - . +\"), which the server finds in the variant's installation (pkglibdir); a path or \"$libdir\" would load code from elsewhere (docs/security.md, \"Managed clusters\")",
-							  key, name, value);
-			return false;
-		}
+			return fail_with(error, "%s %s = \"%s\" is refused: a library is named by its bare name (letters, digits, \"_ - . +\"), which the server finds in the variant's installation (pkglibdir); a path or \"$libdir\" would load code from elsewhere (docs/security.md, \"Managed clusters\")",
+							 key, name, value);
 	}
 	if (pg_strcasecmp(name, "shared_preload_libraries") == 0)
 	{
@@ -225,19 +213,13 @@ setting_check(const char *key, const char *text, char **normalized, char **error
 		bool		ok;
 
 		if (strcmp(key, "set") != 0)
-		{
-			*error = psprintf("%s shared_preload_libraries is refused: libraries are loaded at server start; give them with set", key);
-			return false;
-		}
+			return fail_with(error, "%s shared_preload_libraries is refused: libraries are loaded at server start; give them with set", key);
 		initPQExpBuffer(&list);
 		ok = preload_items(value, &list);
 		termPQExpBuffer(&list);
 		if (!ok)
-		{
-			*error = psprintf("%s shared_preload_libraries = \"%s\" is refused: it must be a comma-separated list of library names, which is merged with pgbench_ext's; each a bare name (letters, digits, \"_ - . +\"), which the server finds in the variant's installation (pkglibdir): a path or \"$libdir\" would load code from elsewhere",
-							  key, value);
-			return false;
-		}
+			return fail_with(error, "%s shared_preload_libraries = \"%s\" is refused: it must be a comma-separated list of library names, which is merged with pgbench_ext's; each a bare name (letters, digits, \"_ - . +\"), which the server finds in the variant's installation (pkglibdir): a path or \"$libdir\" would load code from elsewhere",
+							 key, value);
 	}
 	*normalized = psprintf("%s=%s", name, value);
 	return true;
@@ -277,11 +259,8 @@ settings_check_libraries(const VariantSpec *v, const char *bindir, char **error)
 			pkglibdir = child_output(&spec, false, &status);
 			pkglibdir[strcspn(pkglibdir, "\n")] = '\0';
 			if (status != 0 || pkglibdir[0] != '/')
-			{
-				*error = psprintf("variant \"%s\" sets %s, but the pkglibdir of its installation could not be had from \"%s\"",
-								  v->name, name, argv[0]);
-				return false;
-			}
+				return fail_with(error, "variant \"%s\" sets %s, but the pkglibdir of its installation could not be had from \"%s\"",
+								 v->name, name, argv[0]);
 		}
 		initPQExpBuffer(&list);
 		(void) preload_items(value, &list);
@@ -291,12 +270,9 @@ settings_check_libraries(const VariantSpec *v, const char *bindir, char **error)
 
 			if (stat(psprintf("%s/%s", pkglibdir, lib), &st) != 0 &&
 				stat(psprintf("%s/%s.so", pkglibdir, lib), &st) != 0)
-			{
-				*error = psprintf("variant \"%s\": %s names library \"%s\", which is not in its installation's pkglibdir \"%s\"\n"
-								  "hint: Install the library into that installation, or name one that is there.",
-								  v->name, name, lib, pkglibdir);
-				return false;
-			}
+				return fail_with(error, "variant \"%s\": %s names library \"%s\", which is not in its installation's pkglibdir \"%s\"\n"
+								 "hint: Install the library into that installation, or name one that is there.",
+								 v->name, name, lib, pkglibdir);
 		}
 		termPQExpBuffer(&list);
 	}
