@@ -5,6 +5,11 @@
 # pg_ctl leaves them to init).
 #
 #   bench/test_time.sh [make test's arguments, e.g. TEST_JOBS=4]
+#   PG_CONFIG=/prefix/bin/pg_config bench/test_time.sh   a private installation
+#   bench/test_time.sh --tap PROVE_TESTS='test/t/041_run_e2e.pl ...'
+#                      the TAP tests alone (make prove_installcheck) on
+#                      what is built and installed, without make test's
+#                      installs, build and pg_regress
 #
 # Needs root: each TAP test runs in a CPU-accounting control group of its
 # own (cgroup v2's cpu.stat, or v1's cpuacct), which every process it
@@ -17,6 +22,11 @@ set -eu
 cd "$(dirname "$0")/.."
 top=$(pwd)
 
+target=test
+if [ "${1:-}" = --tap ]; then
+	target=prove_installcheck
+	shift
+fi
 [ "$(id -u)" = 0 ] || { echo "bench/test_time.sh: needs root (control groups)" >&2; exit 2; }
 if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
 	root=/sys/fs/cgroup
@@ -35,7 +45,8 @@ trap 'echo $$ > "$root/cgroup.procs" 2>/dev/null || echo $$ > "$root/tasks"; rmd
 
 # prove runs each test through this: into a group named for it, then perl
 # with the include directories prove would have given
-pgxs_perl=$(dirname "$(pg_config --pgxs)")/../../src/test/perl
+# (PG_CONFIG in the environment names the installation, as for make test)
+pgxs_perl=$(dirname "$("${PG_CONFIG:-pg_config}" --pgxs)")/../../src/test/perl
 cat > "$wrapper" <<EOF
 #!/bin/sh
 g="$group/\$(basename "\$1" .pl)"
@@ -50,7 +61,7 @@ echo $$ > "$group/cgroup.procs" 2>/dev/null || echo $$ > "$group/tasks"
 m0=$(machine_cpu)
 start=$(date +%s)
 log=$(mktemp /tmp/pgbench_ext_test_time_log.XXXXXX)
-make test PROVE_FLAGS="--exec $wrapper" "$@" | tee "$log" || true
+make -s "$target" PG_CONFIG="${PG_CONFIG:-pg_config}" PROVE_FLAGS="--exec $wrapper" "$@" | tee "$log" || true
 wall=$(( $(date +%s) - start ))
 m1=$(machine_cpu)
 
@@ -63,5 +74,5 @@ for g in "$group"/*/; do
 	printf '%-40s %8s %8s\n' "$name.pl" "${w:--}" "$(usage "$g")"
 done | sort -k3 -rn
 rm -f "$log"
-echo "make test: wall $wall s, CPU $(usage "$group") s (its TAP tests and its build);" \
+echo "make $target: wall $wall s, CPU $(usage "$group") s (its TAP tests, and make test's build);" \
 	"the machine's CPU $(awk "BEGIN { printf \"%.0f\", $m1 - $m0 }") s"

@@ -42,11 +42,13 @@ SERVER_PROVE_TESTS = $(sort $(wildcard test/t/1[0-9][0-9]_*.pl))
 TEST_JOBS ?= 6
 prove_schedule = --timer -j$(TEST_JOBS)
 # The longest start first, so that none is left running alone at the end
-# (their times: docs/testing.md).
+# (their times: docs/testing.md).  The farm's two-agent tests (143, 141)
+# take four minutes of a loaded host whatever else runs: started last, in
+# their numbers' order, they were the last two minutes of make test alone.
 # 010 runs the statistics' simulations, minutes at full size (LONG) and
 # seconds at the size of make test.
 LONG_FIRST = $(wildcard $(addprefix test/t/,077_*.pl 097_*.pl 098_*.pl 075_*.pl 079_*.pl 078_*.pl 074_*.pl 061_*.pl \
-	$(if $(PGBENCH_EXT_TEST_LONG),010_*.pl 096_*.pl) 093_*.pl 043_*.pl 046_*.pl 062_*.pl 041_*.pl \
+	$(if $(PGBENCH_EXT_TEST_LONG),010_*.pl 096_*.pl) 093_*.pl 143_*.pl 141_*.pl 043_*.pl 046_*.pl 062_*.pl 041_*.pl \
 	094_*.pl 055_*.pl 047_*.pl 072_*.pl 060_*.pl 045_*.pl 042_*.pl 010_*.pl))
 PROVE_TESTS := $(LONG_FIRST) $(filter-out $(LONG_FIRST),$(PROVE_TESTS))
 

@@ -29,11 +29,15 @@ sub private_cache
 }
 
 # The arguments of a tiny A/B: A built from the linked source with the
-# given extra variant options, B the installation under test.
+# given extra variant options, B the installation under test.  The build
+# is the point, not the runs: no restarts with their warm-up runs, no copy
+# of the run database before each run, and pgbench throttled, which
+# leaves the CPUs to the tests beside this one.
 sub linked_ab
 {
 	my ($dir, @a_options) = @_;
 	return ('ab', '-s', '1', '-r', '1', '-T', '1', '-c', '1', '-b', 'select-only',
+		'--restart', 'never', '--reset', 'never', '--pgbench-args', '-R 400',
 		'--variant', 'A', '--source', linked_source(), @a_options,
 		'--variant', 'B', '--bindir', pg_bindir(), '-o', $dir);
 }

@@ -16,7 +16,11 @@ use PgbenchExtTest;
 my $bindir = pg_bindir();
 my $base = shared_tempdir();
 my $cache = "$base/initdb";
-my @tiny = ('ab', '-s', '1', '-c', '1', '-t', '20', '-r', '1', '-b', 'select-only', '--seed', '3');
+# The clusters' set-up is the point, not the runs: no restarts with
+# their warm-up runs, no copy of the run database before each run, and
+# where one cluster is looked at, the other variant runs on its server
+my @tiny = ('ab', '-s', '1', '-c', '1', '-t', '20', '-r', '1', '-b', 'select-only', '--seed', '3',
+	'--restart', 'never', '--reset', 'never');
 my $account = $> == 0 ? ($ENV{PGBENCH_EXT_OS_USER} || 'postgres') : scalar getpwuid($>);
 
 sub variant_of
@@ -73,8 +77,9 @@ my ($initdb_max) = $kept{'postgresql.conf'} =~ /^max_connections = (\d+)/m;
 # initdb's own line edited in place
 write_file("$entry/data/postgresql.conf",
 	slurp_file("$entry/data/postgresql.conf") =~ s/^max_connections = \d+/max_connections = 77/mr);
+# (B on A's server: A's cluster is the one looked at)
 $dir = "$base/planted-settings";
-($rc, $out, $err) = run_client(@tiny, '--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir, '-o', $dir);
+($rc, $out, $err) = run_client(@tiny, '--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--cluster', 'A', '-o', $dir);
 is($rc, 0, 'an A/B copied from an entry with planted settings completes') or diag "$out\n$err";
 is(variant_of($dir, 'A')->{initdb_template}, $entry, 'A is a copy of that entry');
 my %env = map { ($_->{name} => $_) } grep { ($_->{category} // '') eq 'changed' } @{ variant_of($dir, 'A')->{environment} // [] };
@@ -140,7 +145,7 @@ SKIP:
 # --- without the variable, initdb runs and nothing is kept -------------------
 delete local $ENV{PGBENCH_EXT_INITDB_CACHE};
 $dir = "$base/none";
-($rc, $out, $err) = run_client(@tiny, '--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir, '-o', $dir);
+($rc, $out, $err) = run_client(@tiny, '--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--cluster', 'A', '-o', $dir);
 is($rc, 0, 'a run without the cache completes') or diag "$out\n$err";
 is(variant_of($dir, 'A')->{initdb_template}, undef, 'initdb ran');
 

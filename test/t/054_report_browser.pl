@@ -92,7 +92,7 @@ sub check_page
 # --- a real experiment ------------------------------------------------------
 my $dir = "$base/ab";
 my ($rc, $out, $err) = run_client('ab', '-s', '1', '-T', '1', '-c', '1', '-b', 'select-only', '--seed', '54',
-	'-r', '6', '--restart', 'never', '--snapshot-probe', '--variant', 'A', '--bindir', $bindir,
+	'-r', '6', '--restart', 'never', '--reset', 'never', '--snapshot-probe', '--variant', 'A', '--bindir', $bindir,
 	'--variant', 'B', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_slowdown_pct=40', '-o', $dir);
 is($rc, 0, 'a short A/B on one cluster completes') or diag "$out\n$err";
 like($out, qr/^ B vs A  .{41}  \S.*\n +-\d+%.* B\/A, log scale/m, 'the terminal: the forest plot in text under the table');

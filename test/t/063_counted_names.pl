@@ -16,7 +16,9 @@
 #
 # What it assumes of the machine: valgrind (tools/deps installs it) and
 # Debian's postgres with PostgresMain in .dynsym, as 093 does; the
-# experiment is 2 runs of 20 transactions under valgrind.
+# experiment is 2 runs of 20 transactions under valgrind, without the
+# warm-up run after each start that restart = auto would add under
+# valgrind too (restart = never: what the servers are given is the point).
 use strict;
 use warnings;
 
@@ -32,7 +34,7 @@ my ($out, $err) = ('', '');
 my $h = IPC::Run::start(
 	[
 		client(), 'ab', '-s', '1', '-c', '1', '-t', '20', '-r', '1', '-b', 'select-only',
-		'--reset', 'never', '--profile', 'counted', '--seed', '3',
+		'--reset', 'never', '--restart', 'never', '--profile', 'counted', '--seed', '3',
 		'--variant', $names[0], '--bindir', pg_bindir(),
 		'--variant', $names[1], '--bindir', pg_bindir(), '-o', $dir
 	],

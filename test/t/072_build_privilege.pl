@@ -125,7 +125,9 @@ foreach my $r (@refusals)
 	unlike($out, qr/reusing build|setting up/, "$what: nothing is used from it");
 	ok(!-e $dir, "$what: no results directory, no cluster");
 }
-($rc, $out, $err) = run_client(linked_ab("$base/mended"));
+# (the build alone, --build-only: the entry's use is the point, and the
+# experiments above ran on it)
+($rc, $out, $err) = run_client(linked_ab("$base/mended"), '--build-only');
 like($out, qr/^variant A: reusing build \Q$entry\E$/m, 'mended, the entry is used again') or diag "$out\n$err";
 
 # --- pgbench runs as the server account: a script it cannot read is refused ---

@@ -37,7 +37,9 @@ sub run_installed
 	delete $ENV{PGBENCH_EXT_TOP};
 	$ENV{PGBENCH_EXT_TOP} = $env{top} if defined $env{top};
 	my ($out, $err) = ('', '');
-	IPC::Run::run([ $installed, linked_ab($dir) ], '<', \undef, '>', \$out, '2>', \$err,
+	# the build alone (--build-only): the module's sources are the point,
+	# not an experiment on the build
+	IPC::Run::run([ $installed, linked_ab($dir), '--build-only' ], '<', \undef, '>', \$out, '2>', \$err,
 		init => sub { chdir '/' or die "chdir /: $!" });
 	return ($? >> 8, $out, $err);
 }
