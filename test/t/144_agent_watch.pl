@@ -90,11 +90,14 @@ my $agent = sub {
 };
 
 # --- not moved: the watch waits -----------------------------------------
+# the look's time is before the agent's: not_before, its now() plus the
+# poll of 1 s, is at least a second after it however long the agent took
+my $before_look = $sql->(q{SELECT now()});
 ($rc, $out, $err) = $agent->();
 is($rc, 0, 'the agent looked at the unmoved branch: exit status 0') or diag "$out\n$err";
 like($out, qr/job $job: branch dev is at \Q@{[substr($first, 0, 12)]}\E, 0 commit\(s\) after the last point: waiting/,
 	'it says the branch has not moved');
-is($sql->(qq{SELECT state || ':' || attempt || ':' || (not_before > now())::int || ':' || last_commit FROM pgbench_ext.jobs WHERE job_id = $job}),
+is($sql->(qq{SELECT state || ':' || attempt || ':' || (not_before >= '$before_look'::timestamptz + interval '1 second')::int || ':' || last_commit FROM pgbench_ext.jobs WHERE job_id = $job}),
 	"queued:1:1:$first", 'the watch is queued again for a later look, its last point unchanged');
 
 # --- one commit: fewer than its schedule ---------------------------------
