@@ -323,10 +323,7 @@ calibrate_analyse_delay(const CalibrateOptions *o, const char *dir, CalibrationR
 
 	/* the true effect, from every block at once */
 	if (!compare_rounds(d, "delayed", 1, INT_MAX, &pooled) || !pooled.has_ci)
-	{
-		*error = psprintf("the delay phase in \"%s\" has too few completed runs to estimate the true effect", dir);
-		return false;
-	}
+		return fail_with(error, "the delay phase in \"%s\" has too few completed runs to estimate the true effect", dir);
 	r->pooled_ratio = pooled.estimate;
 	r->pooled_ci_low = pooled.ci_low;
 	r->pooled_ci_high = pooled.ci_high;
@@ -388,15 +385,9 @@ calibrate_analyse_sizing(const CalibrateOptions *o, const char *dir, Calibration
 	r->sizing_setting_pct = 0;
 	calibrate_recorded_slowdown(&d->spec, &delay_ns, &r->sizing_setting_pct);
 	if (!(r->sizing_setting_pct > 0))
-	{
-		*error = psprintf("the sizing phase in \"%s\" has no inject_slowdown_pct setting", dir);
-		return false;
-	}
+		return fail_with(error, "the sizing phase in \"%s\" has no inject_slowdown_pct setting", dir);
 	if (!compare_rounds(d, "delayed", 1, INT_MAX, &r->sizing) || !r->sizing.has_ci)
-	{
-		*error = psprintf("the sizing phase in \"%s\" has too few completed runs to measure the slowdown", dir);
-		return false;
-	}
+		return fail_with(error, "the sizing phase in \"%s\" has too few completed runs to measure the slowdown", dir);
 	r->has_sizing = true;
 	slowdown = 1 - r->sizing.estimate;
 	r->sized_setting_pct = r->sizing_setting_pct;

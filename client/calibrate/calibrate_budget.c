@@ -101,11 +101,8 @@ load_phase(const CalibrateOptions *o, int p, BudgetPhase *ph, char **error)
 		if (r == NULL)
 			return false;
 		if (!r->sequential || r->ncells != 1)
-		{
-			*error = psprintf("%s is not a budgeted comparison of two variants",
-							  calibrate_budget_dir(o, p, k));
-			return false;
-		}
+			return fail_with(error, "%s is not a budgeted comparison of two variants",
+							 calibrate_budget_dir(o, p, k));
 		ph->data[ph->n++] = r;
 	}
 	if (p == 0)

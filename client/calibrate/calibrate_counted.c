@@ -105,10 +105,7 @@ read_phase(const char *dir, CountedPhase *ph, char **error)
 	cells = json_object_get(json_object_get(summary, "profiles"), "cells");
 	m = json_array_get(json_object_get(json_array_get(cells, 0), "metrics"), 0);
 	if (!json_is_object(m) || !json_is_string(json_object_get(m, "verdict_text")))
-	{
-		*error = psprintf("%s/summary.json has no counted instructions per transaction", dir);
-		return false;
-	}
+		return fail_with(error, "%s/summary.json has no counted instructions per transaction", dir);
 	ph->a_median = json_num(m, "a_median");
 	ph->estimate = json_num(m, "estimate");
 	ph->ci_low = json_num(m, "ci_low");
@@ -134,10 +131,7 @@ read_direct_cost(const char *dir, CountedPhase *ph, char **error)
 	int			n = 0;
 
 	if (d == NULL)
-	{
-		*error = psprintf("could not open directory \"%s\": %m", runs);
-		return false;
-	}
+		return fail_with(error, "could not open directory \"%s\": %m", runs);
 	while ((de = readdir(d)) != NULL)
 	{
 		json_t	   *doc;
@@ -157,11 +151,8 @@ read_direct_cost(const char *dir, CountedPhase *ph, char **error)
 	}
 	closedir(d);
 	if (n == 0)
-	{
-		*error = psprintf("no run of %s counted %s(): is --known-cost-bindir a build with "
-						  "test/fixtures/xact-known-cost.patch and its symbols?", dir, KNOWN_COST_FUNCTION);
-		return false;
-	}
+		return fail_with(error, "no run of %s counted %s(): is --known-cost-bindir a build with "
+						 "test/fixtures/xact-known-cost.patch and its symbols?", dir, KNOWN_COST_FUNCTION);
 	ph->direct = report_median(v, n);
 	pfree(v);
 	return true;

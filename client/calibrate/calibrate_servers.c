@@ -74,10 +74,7 @@ calibrate_analyse_servers(const CalibrateOptions *o, const char *dir, bool slowe
 	b = experiment_variant_index(&d->spec, b_name);
 	cell = report_find_cell(d, d->spec.scripts[0], d->spec.clients[0], b_name);
 	if (b < 0 || cell == NULL)
-	{
-		*error = psprintf("\"%s\" has no variant \"%s\": it is not a phase of a calibration", dir, b_name);
-		return false;
-	}
+		return fail_with(error, "\"%s\" has no variant \"%s\": it is not a phase of a calibration", dir, b_name);
 	if (plan_server_of(&d->spec, d->baseline) == plan_server_of(&d->spec, b))
 		return true;
 	p->ran = true;

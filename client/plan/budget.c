@@ -250,11 +250,8 @@ check_budget_row(const RunsCsv *t, char **f, const void *arg, char **problem)
 	long		n;
 
 	if (!results_parse_int(f[runs_csv_column(t, "block")], 1, &n) || n > max_blocks)
-	{
-		*problem = psprintf("block \"%s\" is not a whole number from 1 to %d",
-							escape_text(f[runs_csv_column(t, "block")], ESCAPE_TERMINAL), max_blocks);
-		return false;
-	}
+		return fail_with(problem, "block \"%s\" is not a whole number from 1 to %d",
+						 escape_text(f[runs_csv_column(t, "block")], ESCAPE_TERMINAL), max_blocks);
 	return results_check_numbers(t, f, numbers, lengthof(numbers), problem);
 }
 

@@ -148,11 +148,8 @@ report_gp_path_ok(const char *dir, char **note)
 {
 	for (const unsigned char *p = (const unsigned char *) dir; *p; p++)
 		if (*p < 0x20 || *p == 0x7f)
-		{
-			*note = psprintf("the path of \"%s\" holds a control character, which gnuplot's script cannot hold",
+			return fail_with(note, "the path of \"%s\" holds a control character, which gnuplot's script cannot hold",
 							 dir);
-			return false;
-		}
 	return true;
 }
 

@@ -146,13 +146,10 @@ farm_same_machine(const FarmPoint *pts, int n, char **error)
 {
 	for (int i = 1; i < n; i++)
 		if (strcmp(pts[i].machine.fingerprint, pts[0].machine.fingerprint) != 0)
-		{
-			*error = psprintf("%s and %s ran on different machines (fingerprints %s of \"%s\" and %s of \"%s\")",
-							  pts[0].label, pts[i].label,
-							  pts[0].machine.fingerprint, pts[0].machine.hostname,
-							  pts[i].machine.fingerprint, pts[i].machine.hostname);
-			return false;
-		}
+			return fail_with(error, "%s and %s ran on different machines (fingerprints %s of \"%s\" and %s of \"%s\")",
+							 pts[0].label, pts[i].label,
+							 pts[0].machine.fingerprint, pts[0].machine.hostname,
+							 pts[i].machine.fingerprint, pts[i].machine.hostname);
 	return true;
 }
 

@@ -108,22 +108,16 @@ recorded_within_limits(const char *dir, json_t *doc, char **error)
 	json_t	   *v;
 
 	if (json_is_array(plan) && json_array_size(plan) > RESULTS_MAX_RUN_ID)
-	{
-		*error = psprintf("\"%s/experiment.json\": the plan lists %zu runs, more than the %d an experiment numbers\nhint: %s",
-						  dir, json_array_size(plan), RESULTS_MAX_RUN_ID, damaged_hint);
-		return false;
-	}
+		return fail_with(error, "\"%s/experiment.json\": the plan lists %zu runs, more than the %d an experiment numbers\nhint: %s",
+						 dir, json_array_size(plan), RESULTS_MAX_RUN_ID, damaged_hint);
 	json_object_foreach(json_object_get(doc, "variants"), name, v)
 	{
 		json_t	   *env = json_object_get(v, "environment");
 
 		if (json_is_array(env) && json_array_size(env) > RESULTS_MAX_ENV_ROWS)
-		{
-			*error = psprintf("\"%s/experiment.json\": the environment of variant \"%s\" has %zu rows, more than the %d a server reports\nhint: %s",
-							  dir, escape_text(name, ESCAPE_TERMINAL), json_array_size(env), RESULTS_MAX_ENV_ROWS,
-							  damaged_hint);
-			return false;
-		}
+			return fail_with(error, "\"%s/experiment.json\": the environment of variant \"%s\" has %zu rows, more than the %d a server reports\nhint: %s",
+							 dir, escape_text(name, ESCAPE_TERMINAL), json_array_size(env), RESULTS_MAX_ENV_ROWS,
+							 damaged_hint);
 	}
 	return true;
 }
@@ -151,11 +145,8 @@ format_known(const char *dir, json_t *doc, char **error)
 	if (results_format_ours(doc))
 		return true;
 	if (format == NULL)
-	{
-		*error = psprintf("\"%s/experiment.json\" has no \"format\": a results directory of no release of pgbench_ext (formats are numbered from 1.0 on), which this pgbench_ext (%s) does not read; it reads results format %s\nhint: Run the experiment again with this pgbench_ext.",
-						  dir, PGBENCH_EXT_VERSION, RESULTS_FORMAT);
-		return false;
-	}
+		return fail_with(error, "\"%s/experiment.json\" has no \"format\": a results directory of no release of pgbench_ext (formats are numbered from 1.0 on), which this pgbench_ext (%s) does not read; it reads results format %s\nhint: Run the experiment again with this pgbench_ext.",
+						 dir, PGBENCH_EXT_VERSION, RESULTS_FORMAT);
 	found = json_dumps(format, JSON_ENCODE_ANY | JSON_COMPACT);
 	*error = psprintf("\"%s/experiment.json\" is of results format %s, which this pgbench_ext (%s) does not read; it reads results format %s\nhint: Read it with the pgbench_ext that wrote it (its \"pgbench_ext_version\"), or one that reads its format.",
 					  dir, found ? escape_text(found, ESCAPE_TERMINAL) : "(unprintable)", PGBENCH_EXT_VERSION,
@@ -246,10 +237,7 @@ results_append_run(const char *dir, const RunRecord *r, char **error)
 	results_csv_text(f, r->reason);
 	fputc('\n', f);
 	if (fflush(f) != 0 || fsync(fileno(f)) != 0 || fclose(f) != 0)
-	{
-		*error = psprintf("could not write \"%s\": %m", path);
-		return false;
-	}
+		return fail_with(error, "could not write \"%s\": %m", path);
 	return true;
 }
 
@@ -284,65 +272,41 @@ check_row(const RunsCsv *t, char **f, const void *arg, char **problem)
 	bool		known = false;
 
 	if (!results_parse_int(f[runs_csv_column(t, "run_id")], 1, &n))
-	{
-		*problem = psprintf("run_id \"%s\" is not a positive whole number",
-							escape_text(f[runs_csv_column(t, "run_id")], ESCAPE_TERMINAL));
-		return false;
-	}
+		return fail_with(problem, "run_id \"%s\" is not a positive whole number",
+						 escape_text(f[runs_csv_column(t, "run_id")], ESCAPE_TERMINAL));
 	/* a report takes memory by run number */
 	if (n > RESULTS_MAX_RUN_ID)
-	{
-		*problem = psprintf("run_id %ld is more than %d, the most runs an experiment numbers", n, RESULTS_MAX_RUN_ID);
-		return false;
-	}
+		return fail_with(problem, "run_id %ld is more than %d, the most runs an experiment numbers", n, RESULTS_MAX_RUN_ID);
 	if (experiment_variant_index(spec, variant) < 0)
-	{
-		*problem = psprintf("variant \"%s\" is not a variant of the experiment (experiment.json has %s)",
-							escape_text(variant, ESCAPE_TERMINAL), experiment_variant_names(spec));
-		return false;
-	}
+		return fail_with(problem, "variant \"%s\" is not a variant of the experiment (experiment.json has %s)",
+						 escape_text(variant, ESCAPE_TERMINAL), experiment_variant_names(spec));
 	for (int i = 0; i < spec->nscripts; i++)
 		known |= strcmp(spec->scripts[i], script) == 0;
 	if (!known)
-	{
-		*problem = psprintf("script \"%s\" is not a script of the experiment",
-							escape_text(script, ESCAPE_TERMINAL));
-		return false;
-	}
+		return fail_with(problem, "script \"%s\" is not a script of the experiment",
+						 escape_text(script, ESCAPE_TERMINAL));
 	known = false;
 	if (results_parse_int(f[runs_csv_column(t, "clients")], 1, &n))
 		for (int i = 0; i < spec->nclients; i++)
 			known |= spec->clients[i] == n;
 	if (!known)
-	{
-		*problem = psprintf("clients \"%s\" is not a client count of the experiment",
-							escape_text(f[runs_csv_column(t, "clients")], ESCAPE_TERMINAL));
-		return false;
-	}
+		return fail_with(problem, "clients \"%s\" is not a client count of the experiment",
+						 escape_text(f[runs_csv_column(t, "clients")], ESCAPE_TERMINAL));
 	if (strcmp(status, "ok") != 0 && strcmp(status, "failed") != 0 && strcmp(status, "interrupted") != 0)
-	{
-		*problem = psprintf("status \"%s\" is none of ok, failed, interrupted",
-							escape_text(status, ESCAPE_TERMINAL));
-		return false;
-	}
+		return fail_with(problem, "status \"%s\" is none of ok, failed, interrupted",
+						 escape_text(status, ESCAPE_TERMINAL));
 	for (int i = 0; i < lengthof(level_columns); i++)
 	{
 		int			c = runs_csv_column(t, level_columns[i]);
 
 		/* an instance number also keys the nested verdict's units (< 2^15) */
 		if (c >= 0 && (!results_parse_int(f[c], 0, &n) || n > RESULTS_MAX_INSTANCE))
-		{
-			*problem = psprintf("%s \"%s\" is not a whole number from 0 to %d", level_columns[i],
-								escape_text(f[c], ESCAPE_TERMINAL), RESULTS_MAX_INSTANCE);
-			return false;
-		}
+			return fail_with(problem, "%s \"%s\" is not a whole number from 0 to %d", level_columns[i],
+							 escape_text(f[c], ESCAPE_TERMINAL), RESULTS_MAX_INSTANCE);
 	}
 	if (c_warmup >= 0 && strcmp(f[c_warmup], "true") != 0 && strcmp(f[c_warmup], "false") != 0)
-	{
-		*problem = psprintf("warmup \"%s\" is neither true nor false",
-							escape_text(f[c_warmup], ESCAPE_TERMINAL));
-		return false;
-	}
+		return fail_with(problem, "warmup \"%s\" is neither true nor false",
+						 escape_text(f[c_warmup], ESCAPE_TERMINAL));
 	return results_check_numbers(t, f, number_columns, lengthof(number_columns), problem);
 }
 
@@ -522,17 +486,11 @@ check_instance_row(const RunsCsv *t, char **f, const void *arg, char **problem)
 	long		n;
 
 	if (experiment_variant_index(spec, server) < 0)
-	{
-		*problem = psprintf("server \"%s\" is not a variant of the experiment (experiment.json has %s)",
-							escape_text(server, ESCAPE_TERMINAL), experiment_variant_names(spec));
-		return false;
-	}
+		return fail_with(problem, "server \"%s\" is not a variant of the experiment (experiment.json has %s)",
+						 escape_text(server, ESCAPE_TERMINAL), experiment_variant_names(spec));
 	if (!results_parse_int(f[runs_csv_column(t, "instance")], 1, &n) || n > RESULTS_MAX_INSTANCE)
-	{
-		*problem = psprintf("instance \"%s\" is not a whole number from 1 to %d",
-							escape_text(f[runs_csv_column(t, "instance")], ESCAPE_TERMINAL), RESULTS_MAX_INSTANCE);
-		return false;
-	}
+		return fail_with(problem, "instance \"%s\" is not a whole number from 1 to %d",
+						 escape_text(f[runs_csv_column(t, "instance")], ESCAPE_TERMINAL), RESULTS_MAX_INSTANCE);
 	return results_check_numbers(t, f, numbers, lengthof(numbers), problem);
 }
 
@@ -555,10 +513,7 @@ bool
 results_close_csv(FILE *f, const char *dir, const char *name, char **error)
 {
 	if (fflush(f) != 0 || fsync(fileno(f)) != 0 || fclose(f) != 0)
-	{
-		*error = psprintf("could not write \"%s/%s\": %m", dir, name);
-		return false;
-	}
+		return fail_with(error, "could not write \"%s/%s\": %m", dir, name);
 	return true;
 }
 

@@ -136,10 +136,7 @@ results_check_numbers(const RunsCsv *t, char **f, const char *const *columns, in
 			continue;
 		v = strtod(f[c], &end);
 		if (*end != '\0' || !isfinite(v))
-		{
-			*problem = psprintf("%s \"%s\" is not a number", columns[i], escape_text(f[c], ESCAPE_TERMINAL));
-			return false;
-		}
+			return fail_with(problem, "%s \"%s\" is not a number", columns[i], escape_text(f[c], ESCAPE_TERMINAL));
 	}
 	return true;
 }
