@@ -181,7 +181,6 @@ layout_compare(const Layout *a, const Layout *b, int line_size)
 
 	d->a = a;
 	d->b = b;
-	d->line_size = line_size;
 	d->identical = true;
 	d->structs = pg_malloc0(sizeof(LayoutStructDiff) * (a->nstructs + b->nstructs + 1));
 	for (int i = 0; i < a->nstructs; i++)

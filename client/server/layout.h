@@ -69,7 +69,6 @@ typedef struct LayoutDiff
 {
 	const Layout *a;
 	const Layout *b;
-	int			line_size;
 	bool		identical;		/* every struct in both, unchanged */
 	int			nstructs;
 	LayoutStructDiff *structs;
