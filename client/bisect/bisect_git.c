@@ -345,6 +345,17 @@ bisect_git_export(Bisect *b, int state, char **error)
 		*error = psprintf("could not export commit %s of \"%s\" into \"%s\"", b->points[state].commit, b->git, to);
 		return false;
 	}
+
+	/*
+	 * The build cache tells trees apart by their files' names, sizes and
+	 * times, and git archive gives every file its commit's time: two
+	 * commits of one second (a rebase, a script) that change a file's
+	 * bytes but not its size would be one build.  The commit, named in
+	 * the origin a build's key includes, keeps them apart.
+	 */
+	if (!unprivileged_write(psprintf("%s/.pgbench_ext_origin", to),
+							psprintf("git commit %s\n", b->points[state].commit), error))
+		return false;
 	b->exported[state] = true;
 	return true;
 }

@@ -8,6 +8,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "cmd_agent_bisect.h"
 #include "cmd_agent_watch.h"
 #include "commands.h"
 #include "conn.h"
@@ -29,7 +30,9 @@ agent_usage(void)
 		   "\"run\" does, imports the results in the transaction that marks the job\n"
 		   "done, and waits for the next.  A running job whose heartbeat is older than\n"
 		   "--timeout is taken again: on the host that ran it, it is resumed.  A\n"
-		   "watch (\"submit --watch\") builds its branch's head when it has moved.\n\n", progname);
+		   "watch (\"submit --watch\") builds its branch's head when it has moved; a\n"
+		   "bisect job, queued for a watch's change point, bisects the commits around\n"
+		   "it and stores the answer with the change point.\n\n", progname);
 	printf("Usage:\n  %s agent [OPTION]... [CONNINFO]\n\n", progname);
 	printf("Options:\n");
 	printf("      --once               take one job (waiting for it), run it, then exit\n");
@@ -56,7 +59,7 @@ cmd_agent(int argc, char **argv)
 		{NULL, 0, NULL, 0}
 	};
 	ConnOptions opts = {0};
-	AgentOptions agent = {false, AGENT_POLL_S, AGENT_TIMEOUT_S, "pgbench_ext-agent", &agent_git};
+	AgentOptions agent = {false, AGENT_POLL_S, AGENT_TIMEOUT_S, "pgbench_ext-agent", &agent_git, agent_bisect};
 	int			c;
 
 	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))

@@ -22,6 +22,7 @@
 #include "client.h"
 #include "bisect.h"
 #include "digest.h"
+#include "cmd_bisect.h"
 #include "cmd_run.h"
 #include "commands.h"
 #include "experiment.h"
@@ -71,18 +72,6 @@ bisect_usage(void)
 	printf("\nThe exit status is 0 with an answer (a first differing state, or none), 1 when\n"
 		   "a step stays undecided or fails, 2 for a usage error.  See docs/farm.md, Bisect.\n");
 }
-
-typedef struct BisectArgs
-{
-	const char *file;
-	const char *dir;
-	const char *commits;
-	const char *seed;
-	int			good;
-	int			bad;			/* -1: the last state */
-	int			retries;
-	bool		resume;
-} BisectArgs;
 
 static void
 parse_args(int argc, char **argv, BisectArgs *a)
@@ -155,35 +144,39 @@ parse_args(int argc, char **argv, BisectArgs *a)
 /*
  * What a bisect's experiment must be: one variant, built from source, one
  * cell, measured by counted instructions or by tps under rounds = auto.
+ * False with error when it is not.
  */
-static void
-check_template(const ExperimentSpec *spec, const BisectArgs *a)
+static bool
+check_template(const ExperimentSpec *spec, const BisectArgs *a, char **error)
 {
 	const VariantSpec *v = &spec->variants[0];
 
 	if (spec->nvariants != 1)
-		usage_error("bisect", "%s has %d variants: a bisect's experiment file describes one, the variant every state is built as",
-					a->file, spec->nvariants);
-	if (v->source == NULL)
-		usage_error("bisect", "variant \"%s\" is not built from source: set source = DIR (a PostgreSQL source tree)", v->name);
-	if (v->build_seeds > 1 || v->cluster || v->conninfo)
-		usage_error("bisect", "variant \"%s\": build_seeds, cluster and conninfo do not apply to a bisect's states", v->name);
-	if (spec->nscripts != 1 || spec->nclients != 1)
-		usage_error("bisect", "a bisect's experiment has one cell: one script and one client count (found %d and %d)",
-					spec->nscripts, spec->nclients);
-	if (spec->profile.mode != PROFILE_COUNTED && !spec->rounds_auto)
-		usage_error("bisect", "a step answers same, differs or undecided by profile = counted (instructions per transaction) "
-					"or by tps with rounds = auto and a budget: set one of them in %s", a->file);
-	if (spec->profile.mode == PROFILE_COUNTED && spec->rounds_auto)
-		usage_error("bisect", "profile = counted takes a number of rounds, not rounds = auto");
-	if (spec->reference > 0)
-		usage_error("bisect", "%s sets reference: a bisect sets it itself, the halfway point between the ends for each middle step; drop it",
-					a->file);
+		*error = psprintf("%s has %d variants: a bisect's experiment file describes one, the variant every state is built as",
+						  a->file, spec->nvariants);
+	else if (v->source == NULL)
+		*error = psprintf("variant \"%s\" is not built from source: set source = DIR (a PostgreSQL source tree)", v->name);
+	else if (v->build_seeds > 1 || v->cluster || v->conninfo)
+		*error = psprintf("variant \"%s\": build_seeds, cluster and conninfo do not apply to a bisect's states", v->name);
+	else if (spec->nscripts != 1 || spec->nclients != 1)
+		*error = psprintf("a bisect's experiment has one cell: one script and one client count (found %d and %d)",
+						  spec->nscripts, spec->nclients);
+	else if (spec->profile.mode != PROFILE_COUNTED && !spec->rounds_auto)
+		*error = psprintf("a step answers same, differs or undecided by profile = counted (instructions per transaction) "
+						  "or by tps with rounds = auto and a budget: set one of them in %s", a->file);
+	else if (spec->profile.mode == PROFILE_COUNTED && spec->rounds_auto)
+		*error = pg_strdup("profile = counted takes a number of rounds, not rounds = auto");
+	else if (spec->reference > 0)
+		*error = psprintf("%s sets reference: a bisect sets it itself, the halfway point between the ends for each middle step; drop it",
+						  a->file);
 	/* two builds are two servers: by tps, their starts are a level of their own */
-	if (spec->profile.mode != PROFILE_COUNTED && !spec->restart_auto && spec->restart_every == 0)
-		usage_error("bisect", "by tps a step compares two builds, each on a server of its own: with restart = never "
-					"the variance between server starts is not measured and no verdict can be reached; "
-					"set restart = auto (or a number of rounds)");
+	else if (spec->profile.mode != PROFILE_COUNTED && !spec->restart_auto && spec->restart_every == 0)
+		*error = pg_strdup("by tps a step compares two builds, each on a server of its own: with restart = never "
+						   "the variance between server starts is not measured and no verdict can be reached; "
+						   "set restart = auto (or a number of rounds)");
+	else
+		return true;
+	return false;
 }
 
 /* The files a patch touches, as -p1 names them, added to *files. */
@@ -315,36 +308,40 @@ patch_points(Bisect *b, VariantSpec *v)
 	v->npatches = 0;
 }
 
-/* The series and its ends, from the file's variant and the options. */
-static void
-make_series(Bisect *b, ExperimentSpec *spec, const BisectArgs *a)
+/*
+ * The series and its ends, from the file's variant and the options.  False
+ * with error, and a hint when it is not the usual one.
+ */
+static bool
+make_series(Bisect *b, ExperimentSpec *spec, const BisectArgs *a, char **error, const char **hint)
 {
 	VariantSpec *v = &spec->variants[0];
-	char	   *error;
 
 	if (a->commits)
 	{
 		if (v->npatches > 0)
-			usage_error("bisect", "with --commits the states are commits: variant \"%s\" must have no patch keys", v->name);
-		if (!bisect_git_commits(b, make_absolute_path(v->source), a->commits, &error))
-			usage_error("bisect", "%s", error);
+		{
+			*error = psprintf("with --commits the states are commits: variant \"%s\" must have no patch keys", v->name);
+			return false;
+		}
+		if (!bisect_git_commits(b, make_absolute_path(v->source), a->commits, error))
+			return false;
 	}
 	else
 		patch_points(b, v);
 	b->good = a->good;
 	b->bad = a->bad < 0 ? b->npoints - 1 : a->bad;
 	if (b->npoints < 2)
-		usage_error("bisect", "%s has fewer than 2 states: %s", a->commits ? a->commits : a->file,
-					a->commits ? "the range holds no commit after GOOD" : "give the series as the variant's patch keys, in order");
-	if (b->bad >= b->npoints || b->good >= b->bad)
-		usage_error("bisect", "the good end (state %d) must come before the bad end (state %d), both among states 0 to %d",
-					b->good, b->bad, b->npoints - 1);
-	if (!b->git && !check_series_applies(v->source, b->patches, b->bad, &error))
-	{
-		log_error_text(error);
-		pg_log_error_hint("Nothing was built.  Fix the series, or end the bisect before that patch with --bad.");
-		exit(EXIT_USAGE);
-	}
+		*error = psprintf("%s has fewer than 2 states: %s", a->commits ? a->commits : a->file,
+						  a->commits ? "the range holds no commit after GOOD" : "give the series as the variant's patch keys, in order");
+	else if (b->bad >= b->npoints || b->good >= b->bad)
+		*error = psprintf("the good end (state %d) must come before the bad end (state %d), both among states 0 to %d",
+						  b->good, b->bad, b->npoints - 1);
+	else if (!b->git && !check_series_applies(v->source, b->patches, b->bad, error))
+		*hint = "Nothing was built.  Fix the series, or end the bisect before that patch with --bad.";
+	else
+		return true;
+	return false;
 }
 
 /*
@@ -410,32 +407,72 @@ keep_patches(Bisect *b, char **error)
 	return true;
 }
 
-/* A new bisect's directory: new, or empty. */
-static void
-make_dir(const char *dir)
+/* A new bisect's directory: new, or empty.  False with error and hint. */
+static bool
+make_dir(const char *dir, char **error, const char **hint)
 {
-	char	   *error;
 	struct stat st;
 
 	if (access(psprintf("%s/%s", dir, BISECT_STATE_FILE), F_OK) == 0)
 	{
-		log_errorf("\"%s\" already holds a bisect", dir);
-		pg_log_error_hint("Continue it with \"%s bisect --resume %s\", or choose a new directory with -o.", progname,
-						  escape_text(dir, ESCAPE_TERMINAL));
-		exit(EXIT_USAGE);
+		*error = psprintf("\"%s\" already holds a bisect", dir);
+		*hint = psprintf("Continue it with \"%s bisect --resume %s\", or choose a new directory with -o.", progname,
+						 escape_text(dir, ESCAPE_TERMINAL));
+		return false;
 	}
-	if (stat(dir, &st) == 0 && !safe_results_dir(dir, true, &error))
-		usage_error("bisect", "%s", error);
-	if (!safe_mkdir_p(dir, 0755, &error))
-		usage_error("bisect", "%s", error);
+	if (stat(dir, &st) == 0 && !safe_results_dir(dir, true, error))
+		return false;
+	return safe_mkdir_p(dir, 0755, error);
+}
+
+/*
+ * A new bisect of spec (read from a->file) made ready for bisect_go():
+ * everything checked that can be before the first build, its directory
+ * made.  False with error, and a hint when it is not "--help"'s, with
+ * nothing built; the caller says how it ends (the command exits, an agent
+ * fails the job and goes on).
+ */
+bool
+bisect_begin(Bisect *b, ExperimentSpec *spec, const BisectArgs *a, char **error, const char **hint)
+{
+	*hint = NULL;
+	memset(b, 0, sizeof(*b));
+	if (!check_template(spec, a, error))
+		return false;
+	/* so that --resume from elsewhere finds it */
+	spec->variants[0].source = make_absolute_path(spec->variants[0].source);
+	run_choose_seed(spec, a->seed);
+	if (!make_series(b, spec, a, error, hint))
+		return false;
+	b->counted = spec->profile.mode == PROFILE_COUNTED;
+	b->retries = a->retries;
+	b->spec = experiment_to_json(spec);
+	b->dir = make_absolute_path(a->dir ? a->dir : timestamped_dir("bisect"));
+	b->exported = palloc0(sizeof(bool) * (b->npoints + 1));
+	if (!make_dir(b->dir, error, hint) || !keep_patches(b, error))
+		return false;
+	if (!check_first_step(b))
+	{
+		*error = psprintf("the first step's experiment fails the checks of \"run\" (above)");
+		*hint = psprintf("Nothing was built. Try \"%s bisect --help\" for the options.", progname);
+		return false;
+	}
+	printf("bisect of %d states, %d (%s) to %d (%s), by %s: at most %d step%s besides the bad end's\n",
+		   b->bad - b->good + 1, b->good, escape_text(b->points[b->good].label, ESCAPE_TERMINAL), b->bad,
+		   escape_text(b->points[b->bad].label, ESCAPE_TERMINAL),
+		   b->counted ? "counted instructions per transaction" : "tps (rounds = auto)",
+		   bisect_max_middle_steps(b->good, b->bad), bisect_max_middle_steps(b->good, b->bad) == 1 ? "" : "s");
+	fflush(stdout);
+	return true;
 }
 
 static int
 new_bisect(const BisectArgs *a)
 {
 	ExperimentSpec spec;
-	Bisect		b = {0};
+	Bisect		b;
 	char	   *error;
+	const char *hint;
 
 	experiment_init(&spec);
 	if (!experiment_read_ini(&spec, a->file, &error))
@@ -443,29 +480,14 @@ new_bisect(const BisectArgs *a)
 		log_error_text(error);
 		exit(EXIT_USAGE);
 	}
-	check_template(&spec, a);
-	/* so that --resume from elsewhere finds it */
-	spec.variants[0].source = make_absolute_path(spec.variants[0].source);
-	run_choose_seed(&spec, a->seed);
-	make_series(&b, &spec, a);
-	b.counted = spec.profile.mode == PROFILE_COUNTED;
-	b.retries = a->retries;
-	b.spec = experiment_to_json(&spec);
-	b.dir = make_absolute_path(a->dir ? a->dir : timestamped_dir("bisect"));
-	b.exported = palloc0(sizeof(bool) * (b.npoints + 1));
-	make_dir(b.dir);
-	if (!keep_patches(&b, &error))
-		usage_error("bisect", "%s", error);
-	if (!check_first_step(&b))
+	if (!bisect_begin(&b, &spec, a, &error, &hint))
 	{
-		pg_log_error_hint("Nothing was built. Try \"%s bisect --help\" for the options.", progname);
+		if (hint == NULL)
+			usage_error("bisect", "%s", error);
+		log_error_text(error);
+		pg_log_error_hint("%s", hint);
 		return EXIT_USAGE;
 	}
-	printf("bisect of %d states, %d (%s) to %d (%s), by %s: at most %d step%s besides the bad end's\n",
-		   b.bad - b.good + 1, b.good, escape_text(b.points[b.good].label, ESCAPE_TERMINAL), b.bad,
-		   escape_text(b.points[b.bad].label, ESCAPE_TERMINAL),
-		   b.counted ? "counted instructions per transaction" : "tps (rounds = auto)",
-		   bisect_max_middle_steps(b.good, b.bad), bisect_max_middle_steps(b.good, b.bad) == 1 ? "" : "s");
 	return bisect_go(&b, false);
 }
 

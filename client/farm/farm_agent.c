@@ -31,6 +31,15 @@
  * results are imported with watch_point(), which ties them to the head,
  * queues the watch again and queues a bisect for each new change point.
  *
+ * A bisect job is taken only by an agent given the bisect's hook (the
+ * command's: bisect/ is of farm/'s rank too).  It bisects the commits
+ * around the change point with the watch's experiment, the watched
+ * variant alone, in the job's directory (DIR/bisect): taken again on the
+ * same host after its agent died, the bisect resumes there.  Its answer,
+ * the culprit or none and why, is stored with bisect_answer() in the
+ * transaction that marks the job done; a bisect that fails marks the job
+ * failed with why, and the agent goes on with the next.
+ *
  * Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops the experiment as it stops "run"
  * (its servers stopped, what ran recorded), puts the job back in the
  * queue, and exits with 128 + the signal's number.
@@ -50,6 +59,7 @@
 #include "safe_file.h"
 #include "subprocess.h"
 
+#include <math.h>
 #include <unistd.h>
 
 #include "common/logging.h"
@@ -83,6 +93,10 @@ typedef struct Job
 	char	   *every;
 	char	   *last_commit;	/* NULL before its first point */
 	char	   *head;
+	/* a bisect: the commits around its change point */
+	bool		bisect;
+	char	   *good;
+	char	   *bad;
 } Job;
 
 /* A statement whose failure ends the agent (the job's heartbeat with it). */
@@ -134,10 +148,10 @@ static bool
 take_job(Agent *a, Job *job)
 {
 	const char *params[3] = {a->fingerprint, psprintf("%d seconds", a->opts->timeout_s),
-	a->opts->git ? "{run,watch}" : "{run}"};
+		psprintf("{run%s%s}", a->opts->git ? ",watch" : "", a->opts->bisect ? ",bisect" : "")};
 	PGresult   *res = agent_exec(a,
 								 "SELECT job_id, name, experiment, seed, attempt, extract(epoch FROM submitted_at), "
-								 "kind, repo, branch, variant, every_commits, every, last_commit "
+								 "kind, repo, branch, variant, every_commits, every, last_commit, good, bad "
 								 "FROM pgbench_ext.take_job($1, $2::interval, $3::text[])", 3, params);
 	bool		taken = PQntuples(res) > 0;
 
@@ -156,6 +170,9 @@ take_job(Agent *a, Job *job)
 		job->every_commits = atoi(PQgetvalue(res, 0, 10));
 		job->every = pg_strdup(PQgetvalue(res, 0, 11));
 		job->last_commit = PQgetisnull(res, 0, 12) ? NULL : pg_strdup(PQgetvalue(res, 0, 12));
+		job->bisect = strcmp(PQgetvalue(res, 0, 6), "bisect") == 0;
+		job->good = pg_strdup(PQgetvalue(res, 0, 13));
+		job->bad = pg_strdup(PQgetvalue(res, 0, 14));
 		/* the job's own: job ids of two results databases may meet here */
 		job->dir = psprintf("%s/job-%s-%.8s", a->opts->state_dir, job->id,
 							sha256_of_string(psprintf("%s\n%s\n%s", job->submitted_at, job->name,
@@ -177,6 +194,13 @@ release_job(Agent *a, const Job *job, const char *state, const char *error)
 					   "WHERE job_id = $1 AND attempt = $2 AND state = 'running'", 4, params));
 }
 
+/* Where the job's experiment file is written for this attempt. */
+static char *
+job_file(const Job *job)
+{
+	return psprintf("%s/experiment-%s.ini", job->dir, job->attempt);
+}
+
 /*
  * The experiment of the job: the last attempt of this host that recorded
  * one, to resume, or the job's text with its seed, to run afresh into
@@ -189,7 +213,8 @@ job_experiment(const Job *job, ExperimentSpec *spec, RunOptions *ropts, char **e
 	json_t	   *doc;
 
 	experiment_init(spec);
-	for (int k = job->watch ? 0 : atoi(job->attempt) - 1; k >= 1; k--)
+	/* a bisect resumes from its own directory */
+	for (int k = job->watch || job->bisect ? 0 : atoi(job->attempt) - 1; k >= 1; k--)
 	{
 		char	   *dir = psprintf("%s/run-%d", job->dir, k);
 
@@ -204,7 +229,7 @@ job_experiment(const Job *job, ExperimentSpec *spec, RunOptions *ropts, char **e
 			   escape_text(dir, ESCAPE_TERMINAL));
 		return true;
 	}
-	file = psprintf("%s/experiment-%s.ini", job->dir, job->attempt);
+	file = job_file(job);
 	if (!safe_write_file(file, job->experiment, 0, error) ||
 		!experiment_read_ini(spec, file, error) ||
 		!experiment_set(spec, "experiment", "seed", job->seed, error))
@@ -343,6 +368,112 @@ finish_job(Agent *a, const Job *job, const char *dir)
 }
 
 /*
+ * The job's heartbeat started on a connection of its own; when it cannot
+ * be, the job is put back in the queue and the agent ends.
+ */
+static Heartbeat *
+start_heartbeat(Agent *a, const Job *job)
+{
+	Heartbeat  *hb = heartbeat_start(connect_checked(a->conn_opts), job->id, job->attempt,
+									 Max(a->opts->timeout_s / AGENT_BEATS_PER_TIMEOUT, 1));
+
+	if (hb == NULL)
+	{
+		release_job(a, job, "queued", NULL);
+		log_errorf("could not start the heartbeat's thread: the job is back in the queue");
+		PQfinish(a->conn);
+		exit(EXIT_RUNTIME_ERROR);
+	}
+	return hb;
+}
+
+/* A number for the database: NULL when there is none. */
+static const char *
+float_param(double v)
+{
+	return isnan(v) ? NULL : psprintf("%.17g", v);
+}
+
+/*
+ * A bisect's answer stored with its change points (bisect_answer()), the
+ * job done in the same transaction if it is still this attempt's; without
+ * a culprit, why is kept as the job's error.  0, or an exit status.
+ */
+static int
+bisect_answered(Agent *a, const Job *job, const AgentBisectAnswer *ans)
+{
+	const char *mine[2] = {job->id, job->attempt};
+	const char *params[6] = {job->id, job->attempt, ans->culprit, float_param(ans->shift_pct),
+	float_param(ans->ci_low), float_param(ans->ci_high)};
+	const char *why[3] = {job->id, job->attempt, ans->why};
+	PGresult   *res;
+	int			points;
+
+	PQclear(agent_exec(a, "BEGIN", 0, NULL));
+	res = agent_exec(a, "SELECT 1 FROM pgbench_ext.jobs WHERE job_id = $1 AND attempt = $2 AND state = 'running' FOR UPDATE",
+					 2, mine);
+	if (PQntuples(res) == 0)
+	{
+		PQclear(res);
+		PQclear(agent_exec(a, "ROLLBACK", 0, NULL));
+		log_errorf("job %s was taken by another agent while this one ran it: its answer is not stored", job->id);
+		return EXIT_RUNTIME_ERROR;
+	}
+	PQclear(res);
+	res = agent_exec(a, "SELECT count(*) FROM pgbench_ext.bisect_answer($1, $2, $3, $4, $5, $6)", 6, params);
+	points = atoi(PQgetvalue(res, 0, 0));
+	PQclear(res);
+	if (ans->culprit == NULL)
+		PQclear(agent_exec(a, "UPDATE pgbench_ext.jobs SET error = $3 WHERE job_id = $1 AND attempt = $2", 3, why));
+	PQclear(agent_exec(a, "COMMIT", 0, NULL));
+	if (ans->culprit)
+		printf("job %s done: culprit %.12s, %+.2f%% (CI %+.2f%% to %+.2f%%), stored with %d change point(s)\n",
+			   job->id, ans->culprit, ans->shift_pct, ans->ci_low, ans->ci_high, points);
+	else
+		printf("job %s done without a culprit, stored with %d change point(s): %s", job->id, points,
+			   escape_text(ans->why, ESCAPE_TERMINAL_LINES));
+	return 0;
+}
+
+/*
+ * A bisect job: the hook runs (or resumes) the bisect of its commits in
+ * DIR/bisect, its heartbeat beating; the answer stored, or the job back in
+ * the queue (interrupted) or failed with why.
+ */
+static int
+run_bisect_job(Agent *a, const Job *job, ExperimentSpec *spec)
+{
+	AgentBisectJob bj = {spec, job_file(job), job->repo, job->variant, job->good, job->bad,
+	psprintf("%s/bisect", job->dir)};
+	AgentBisectAnswer ans = {NULL, NAN, NAN, NAN, NULL};
+	char	   *error = NULL;
+	char	   *problem = NULL;
+	Heartbeat  *hb;
+	int			status;
+
+	printf("job %s: bisect of %.12s..%.12s of %s, variant %s, in %s\n", job->id, job->good, job->bad,
+		   escape_text(job->repo, ESCAPE_TERMINAL), escape_text(job->variant, ESCAPE_TERMINAL),
+		   escape_text(bj.dir, ESCAPE_TERMINAL));
+	fflush(stdout);
+	hb = start_heartbeat(a, job);
+	status = a->opts->bisect(&bj, &ans, &error);
+	if (!heartbeat_stop(hb, &problem))
+		log_warning_text(problem);
+	if (status == 0)
+		return bisect_answered(a, job, &ans);
+	if (run_interrupted)
+	{
+		release_job(a, job, "queued", NULL);
+		printf("job %s is back in the queue; an agent of this host resumes the bisect in %s\n", job->id,
+			   escape_text(bj.dir, ESCAPE_TERMINAL));
+		return runner_failure_status();
+	}
+	log_error_text(error);
+	release_job(a, job, "failed", psprintf("the bisect failed on %s: %s", a->hostname, error));
+	return status;
+}
+
+/*
  * Run one job taken and record how it ended.  The exit status: 0, that of
  * a failed experiment (the job failed), or 128 + a signal's number (the
  * job back in the queue).
@@ -370,15 +501,9 @@ run_job(Agent *a, Job *job)
 	}
 	if (look == WATCH_WAITS)
 		return 0;
-	hb = heartbeat_start(connect_checked(a->conn_opts), job->id, job->attempt,
-						 Max(a->opts->timeout_s / AGENT_BEATS_PER_TIMEOUT, 1));
-	if (hb == NULL)
-	{
-		release_job(a, job, "queued", NULL);
-		log_errorf("could not start the heartbeat's thread: the job is back in the queue");
-		PQfinish(a->conn);
-		exit(EXIT_RUNTIME_ERROR);
-	}
+	if (job->bisect)
+		return run_bisect_job(a, job, &spec);
+	hb = start_heartbeat(a, job);
 	status = run_execute(&spec, &ropts, "agent");
 	finished = status == 0;
 	if (finished)

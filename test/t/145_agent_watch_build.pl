@@ -10,6 +10,7 @@ use warnings;
 
 use AsServerAccount;
 use IPC::Run;
+use PgSourceRepo;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -25,21 +26,7 @@ my $db = create_database($node, 'farm');
 my $sql = sub { $node->safe_psql($db, $_[0]) };
 
 my $repo = "$base/pg";
-system('cp', '-a', $src, $repo) == 0 or die "cp: $?";
-my $git = sub {
-	my ($out, $err) = ('', '');
-	IPC::Run::run([ 'git', '-C', $repo, '-c', 'user.name=t', '-c', 'user.email=t@example.org', @_ ],
-		'<', \undef, '>', \$out, '2>', \$err)
-	  or die "git @_: $err";
-	chomp $out;
-	return $out;
-};
-$git->('init', '-q', '-b', 'perf');
-# the release's generated files too (its .gitignore names them), as the tarball has them
-$git->('add', '-A', '-f', '.');
-$git->('commit', '-q', '-m', 'PostgreSQL 15');
-my $head = $git->('rev-parse', 'HEAD');
-system('chmod', '-R', 'go-w,a+rX', $repo) == 0 or die "chmod: $?";
+my ($git, $head) = pg_source_repo($repo, $src, 'perf');
 
 write_file("$base/watch.ini", <<"INI");
 [experiment]
