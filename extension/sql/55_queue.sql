@@ -238,9 +238,12 @@ COMMENT ON FUNCTION watch_wait(int, int, interval) IS
 
 -- New change points of one cell of a watch's history, with their bisect
 -- jobs (one per pair of commits: two cells changing at the same place
--- share it).
+-- share it).  A change point counts only where its shift's CI lies wholly
+-- beyond the noise threshold, as a verdict of "slower" does: the history
+-- is tested again at every point, and a shift within the noise that one of
+-- those tests finds by chance would queue a bisect of nothing.
 CREATE FUNCTION watch_cell_changes(j jobs, fp text, sig text, cell_script text,
-                                   cell_clients int, alpha float8)
+                                   cell_clients int, alpha float8, noise float8)
 RETURNS SETOF change_points
 LANGUAGE plpgsql VOLATILE
 SET search_path = @extschema@, pg_catalog, pg_temp
@@ -261,6 +264,7 @@ IF tps IS NULL THEN
     RETURN;
 END IF;
 FOR cp IN SELECT * FROM changepoints(tps, alpha) LOOP
+    CONTINUE WHEN NOT coalesce(cp.ci_high < 1 - noise OR cp.ci_low > 1 + noise, false);
     INSERT INTO change_points (watch_job, fingerprint, signature, variant, script, clients,
                                experiment_before, experiment_after, commit_before, commit_after,
                                p_value, shift_pct, ci_low, ci_high)
@@ -289,7 +293,7 @@ END LOOP;
 END
 $$;
 
-COMMENT ON FUNCTION watch_cell_changes(jobs, text, text, text, int, float8) IS
+COMMENT ON FUNCTION watch_cell_changes(jobs, text, text, text, int, float8, float8) IS
 'the change points of a watch''s history in one cell not recorded before, recorded, each with the bisect job queued for its pair of commits';
 
 -- A point of a watch: its experiment (imported in this transaction) tied
@@ -301,7 +305,7 @@ COMMENT ON FUNCTION watch_cell_changes(jobs, text, text, text, int, float8) IS
 -- of the watch's submitter, and the agents' role needs no INSERT on jobs,
 -- which would let it queue any code for every host.
 CREATE FUNCTION watch_point(job int, attempt int, experiment int, head text,
-                            alpha float8 DEFAULT 0.05)
+                            alpha float8 DEFAULT 0.05, noise float8 DEFAULT 0.01)
 RETURNS SETOF change_points
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = @extschema@, pg_catalog, pg_temp
@@ -327,15 +331,15 @@ WHERE job_id = job;
 FOR cell IN SELECT DISTINCT r.script, r.clients FROM runs r
             WHERE r.experiment_id = experiment AND r.variant = j.variant
             ORDER BY 1, 2 LOOP
-    RETURN QUERY SELECT * FROM watch_cell_changes(j, fp, sig, cell.script, cell.clients, alpha);
+    RETURN QUERY SELECT * FROM watch_cell_changes(j, fp, sig, cell.script, cell.clients, alpha, noise);
 END LOOP;
 END
 $$;
 
-REVOKE ALL ON FUNCTION watch_cell_changes(jobs, text, text, text, int, float8) FROM PUBLIC;
-REVOKE ALL ON FUNCTION watch_point(int, int, int, text, float8) FROM PUBLIC;
+REVOKE ALL ON FUNCTION watch_cell_changes(jobs, text, text, text, int, float8, float8) FROM PUBLIC;
+REVOKE ALL ON FUNCTION watch_point(int, int, int, text, float8, float8) FROM PUBLIC;
 
-COMMENT ON FUNCTION watch_point(int, int, int, text, float8) IS
+COMMENT ON FUNCTION watch_point(int, int, int, text, float8, float8) IS
 'record a point of a watch job (its imported experiment and the head''s commit), queue the watch again, and return the change points of its history found anew, each with the bisect job queued for it';
 
 -- A bisect job's answer, stored with the change points it was queued for,

@@ -1,6 +1,7 @@
-# FarmQueue.pm — what the queue's tests (141, 143) share: the three roles of
-# a results database granted as docs/farm.md ("Roles") says, and the tiny
-# experiment their agents run (one server, two variants on it).
+# FarmQueue.pm — what the queue's tests (141, 143–148) share: the three
+# roles of a results database granted as docs/farm.md ("Roles") says, the
+# tiny experiment their agents run (one server, two variants on it), and a
+# watch's experiment.
 package FarmQueue;
 
 use strict;
@@ -9,7 +10,7 @@ use warnings;
 use Exporter 'import';
 use PgbenchExtTest qw(write_file);
 
-our @EXPORT = qw(farm_roles farm_experiment_file);
+our @EXPORT = qw(farm_roles farm_experiment_file watch_experiment_file);
 
 # farm_roles($node, $db): farm_submit, farm_run and farm_read, as logins
 sub farm_roles
@@ -33,7 +34,7 @@ GRANT UPDATE (sequential, plan) ON pgbench_ext.experiments TO farm_run;
 GRANT USAGE ON SEQUENCE pgbench_ext.experiments_experiment_id_seq TO farm_run;
 GRANT INSERT (kind, repo, branch, variant, every_commits, every) ON pgbench_ext.jobs TO farm_submit;
 GRANT SELECT ON pgbench_ext.change_points TO farm_submit;
-GRANT EXECUTE ON FUNCTION pgbench_ext.watch_point(int, int, int, text, float8) TO farm_run;
+GRANT EXECUTE ON FUNCTION pgbench_ext.watch_point(int, int, int, text, float8, float8) TO farm_run;
 GRANT SELECT, UPDATE ON pgbench_ext.change_points TO farm_run;
 SQL
 }
@@ -62,6 +63,32 @@ cluster = a
 session_set = work_mem=8MB
 INI
 	return $path;
+}
+
+# watch_experiment_file($path, $budget, $bindir) -> $path: a watch's file,
+# the installation $bindir (base) against the watched variant head, whose
+# source the agent sets to each head's tree, decided under rounds = auto
+# within $budget as a watch requires
+sub watch_experiment_file
+{
+	my ($path, $budget, $bindir) = @_;
+	return write_file($path, <<"INI");
+[experiment]
+scale = 1
+clients = 1
+duration = 1
+rounds = auto
+budget = $budget
+restart = auto
+script = select-only
+pilot = off
+
+[variant base]
+bindir = $bindir
+
+[variant head]
+source = /nonexistent
+INI
 }
 
 1;

@@ -12,9 +12,10 @@ use Exporter 'import';
 use Test::More;
 
 use PgbenchExtTest qw(pg_bindir shared_tempdir source_tree);
+use PgSourceRepo qw(git_in);
 
 our @EXPORT = qw(linked_source private_cache linked_ab entry_of processes_in
-  build_account_uid);
+  build_account_uid linked_rate_repo);
 
 sub linked_source { return source_tree() . '/test/fixtures/linked-source'; }
 
@@ -77,6 +78,51 @@ sub build_account_uid
 	my $uid = getpwnam($name);
 	die "no account $name" unless defined $uid;
 	return $uid;
+}
+
+# linked_rate_repo($repo, $branch, $rate) -> ($git, $commit, $set_rate):
+# a git repository at $repo of the linked source whose pgbench runs
+# (pgbench -n ...) are held to a rate, its -i as it was, so that every
+# commit's tps is its rate's whatever else the machine does; the first
+# commit of $branch at $rate.  $set_rate->(N) changes the rate in the
+# work tree, $commit->(MESSAGE) commits the tree and returns the commit,
+# leaving the repository writable by no one else, as an agent requires of
+# a watched repository.
+sub linked_rate_repo
+{
+	my ($repo, $branch, $rate) = @_;
+	system('cp', '-a', linked_source(), $repo) == 0 or die "cp: $?";
+	my $git = git_in($repo);
+	my $commit = sub {
+		$git->('add', '-A', '.');
+		$git->('commit', '-q', '-m', $_[0]);
+		system('chmod', '-R', 'go-w,a+rX', $repo) == 0 or die "chmod: $?";
+		return $git->('rev-parse', 'HEAD');
+	};
+	my $set_rate = sub {
+		open my $f, '>', "$repo/pgbench.in" or die "$repo/pgbench.in: $!";
+		print $f <<"SH";
+#!/bin/sh
+case "\$1" in
+-n) exec \@LINK_BINDIR\@/pgbench -R $_[0] "\$@" ;;
+esac
+exec \@LINK_BINDIR\@/pgbench "\$@"
+SH
+		close $f;
+	};
+	$git->('init', '-q', '-b', $branch);
+	$set_rate->($rate);
+	open my $in, '<', "$repo/Makefile" or die "$repo/Makefile: $!";
+	my $mk = do { local $/; <$in> };
+	close $in;
+	$mk =~ s/^PROGRAMS = postgres initdb pg_ctl pgbench$/PROGRAMS = postgres initdb pg_ctl/m or die 'Makefile: PROGRAMS';
+	$mk =~ s{(\tcp pg_config \$\(DESTDIR\)/usr/local/pgsql/bin/pg_config\n)}
+		{$1\tsed "s|\@LINK_BINDIR\@|\$(LINK_BINDIR)|" pgbench.in >\$(DESTDIR)/usr/local/pgsql/bin/pgbench\n\tchmod +x \$(DESTDIR)/usr/local/pgsql/bin/pgbench\n}
+	  or die 'Makefile: install';
+	open my $out, '>', "$repo/Makefile" or die "$repo/Makefile: $!";
+	print $out $mk;
+	close $out;
+	return ($git, $commit, $set_rate);
 }
 
 1;

@@ -11,6 +11,7 @@ use strict;
 use warnings;
 
 use AsServerAccount;
+use FarmQueue;
 use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
@@ -52,22 +53,7 @@ $git->('add', '.gitattributes');
 my $first = $commit->('one');
 system('chmod', '-R', 'go-w,a+rX', $repo) == 0 or die "chmod: $?";
 
-write_file("$base/watch.ini", <<"INI");
-[experiment]
-clients = 1
-duration = 1
-rounds = auto
-budget = 10m
-restart = auto
-script = select-only
-pilot = off
-
-[variant base]
-bindir = $bindir
-
-[variant head]
-source = $base/nowhere
-INI
+watch_experiment_file("$base/watch.ini", '10m', $bindir);
 my ($rc, $out, $err) = run_client_on($node, 'submit', '--watch', "$repo:dev", '--every', '2-commits',
 	"$base/watch.ini", "dbname=$db");
 is($rc, 0, 'submit --watch --every 2-commits') or diag $err;

@@ -9,6 +9,7 @@ use strict;
 use warnings;
 
 use AsServerAccount;
+use FarmQueue;
 use IPC::Run;
 use PgSourceRepo;
 use PostgreSQL::Test::Cluster;
@@ -28,23 +29,7 @@ my $sql = sub { $node->safe_psql($db, $_[0]) };
 my $repo = "$base/pg";
 my ($git, $head) = pg_source_repo($repo, $src, 'perf');
 
-write_file("$base/watch.ini", <<"INI");
-[experiment]
-scale = 1
-clients = 1
-duration = 1
-rounds = auto
-budget = 1m
-restart = auto
-script = select-only
-pilot = off
-
-[variant base]
-bindir = $bindir
-
-[variant head]
-source = $base/nowhere
-INI
+watch_experiment_file("$base/watch.ini", '1m', $bindir);
 my ($rc, $out, $err) = run_client_on($node, 'submit', '--watch', "$repo:perf", "$base/watch.ini", "dbname=$db");
 is($rc, 0, 'submit --watch') or diag $err;
 my $job = $sql->(q{SELECT job_id FROM pgbench_ext.jobs WHERE kind = 'watch'});
