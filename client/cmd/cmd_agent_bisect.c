@@ -36,11 +36,8 @@ one_variant(ExperimentSpec *spec, const AgentBisectJob *job, char **error)
 	int			i = experiment_variant_index(spec, job->variant);
 
 	if (i < 0)
-	{
-		*error = psprintf("the watch's experiment has no variant \"%s\" (its variants: %s)", job->variant,
-						  experiment_variant_names(spec));
-		return false;
-	}
+		return fail_with(error, "the watch's experiment has no variant \"%s\" (its variants: %s)",
+						 job->variant, experiment_variant_names(spec));
 	if (i > 0)
 		spec->variants[0] = spec->variants[i];
 	spec->nvariants = 1;
