@@ -281,6 +281,28 @@ watch_look(Agent *a, Job *job, ExperimentSpec *spec, char **error)
 }
 
 /*
+ * A transaction begun with the job locked, if it is still this attempt's
+ * and running; else none (rolled back) and false: an agent given up for
+ * dead must not finish a job another agent has taken.
+ */
+static bool
+begin_own_job(Agent *a, const Job *job)
+{
+	const char *mine[2] = {job->id, job->attempt};
+	PGresult   *res;
+	bool		own;
+
+	PQclear(agent_exec(a, "BEGIN", 0, NULL));
+	res = agent_exec(a, "SELECT 1 FROM pgbench_ext.jobs WHERE job_id = $1 AND attempt = $2 AND state = 'running' FOR UPDATE",
+					 2, mine);
+	own = PQntuples(res) > 0;
+	PQclear(res);
+	if (!own)
+		PQclear(agent_exec(a, "ROLLBACK", 0, NULL));
+	return own;
+}
+
+/*
  * The job's end in the import's transaction: a run done; a watch's point
  * recorded with its head (the watch queued again), and the change points
  * it found printed.
@@ -320,9 +342,7 @@ finish_job(Agent *a, const Job *job, const char *dir)
 	FarmImported r;
 	char	   *error = NULL,
 			   *hint = NULL;
-	const char *mine[2] = {job->id, job->attempt};
 	const char *seen[2];
-	PGresult   *res;
 	int			status;
 
 	if (!farm_import_read(dir, &d, &error, &hint))
@@ -331,18 +351,12 @@ finish_job(Agent *a, const Job *job, const char *dir)
 		log_error_text(error);
 		return EXIT_RUNTIME_ERROR;
 	}
-	PQclear(agent_exec(a, "BEGIN", 0, NULL));
-	res = agent_exec(a, "SELECT 1 FROM pgbench_ext.jobs WHERE job_id = $1 AND attempt = $2 AND state = 'running' FOR UPDATE",
-					 2, mine);
-	if (PQntuples(res) == 0)
+	if (!begin_own_job(a, job))
 	{
-		PQclear(res);
-		PQclear(agent_exec(a, "ROLLBACK", 0, NULL));
 		log_errorf("job %s was taken by another agent while this one ran it: its results are not imported", job->id);
 		pg_log_error_detail("They stay in %s.", escape_text(dir, ESCAPE_TERMINAL));
 		return EXIT_RUNTIME_ERROR;
 	}
-	PQclear(res);
 	if ((status = farm_import_load(a->conn, &d, &r, &error)) != 0)
 	{
 		PQclear(agent_exec(a, "ROLLBACK", 0, NULL));
@@ -402,24 +416,17 @@ float_param(double v)
 static int
 bisect_answered(Agent *a, const Job *job, const AgentBisectAnswer *ans)
 {
-	const char *mine[2] = {job->id, job->attempt};
 	const char *params[6] = {job->id, job->attempt, ans->culprit, float_param(ans->shift_pct),
 	float_param(ans->ci_low), float_param(ans->ci_high)};
 	const char *why[3] = {job->id, job->attempt, ans->why};
 	PGresult   *res;
 	int			points;
 
-	PQclear(agent_exec(a, "BEGIN", 0, NULL));
-	res = agent_exec(a, "SELECT 1 FROM pgbench_ext.jobs WHERE job_id = $1 AND attempt = $2 AND state = 'running' FOR UPDATE",
-					 2, mine);
-	if (PQntuples(res) == 0)
+	if (!begin_own_job(a, job))
 	{
-		PQclear(res);
-		PQclear(agent_exec(a, "ROLLBACK", 0, NULL));
 		log_errorf("job %s was taken by another agent while this one ran it: its answer is not stored", job->id);
 		return EXIT_RUNTIME_ERROR;
 	}
-	PQclear(res);
 	res = agent_exec(a, "SELECT count(*) FROM pgbench_ext.bisect_answer($1, $2, $3, $4, $5, $6)", 6, params);
 	points = atoi(PQgetvalue(res, 0, 0));
 	PQclear(res);

@@ -1,5 +1,6 @@
 # PgSourceRepo — a local git repository of PostgreSQL's source, for the
-# tests of watched branches that build for real (145, 148): the release's
+# tests of watched branches that build it for real (145, and 148 when
+# asked), and git_in(), every watch test's git (144, LinkedSource.pm): the release's
 # tree committed whole, generated files included (its .gitignore names
 # them, and a tarball has them), owned by the user running the test and
 # writable by no one else, as an agent requires of a watched repository.

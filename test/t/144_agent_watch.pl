@@ -13,6 +13,7 @@ use warnings;
 use AsServerAccount;
 use FarmQueue;
 use IPC::Run;
+use PgSourceRepo;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -30,14 +31,7 @@ my $sql = sub { $node->safe_psql($db, $_[0]) };
 # a repository of the user running the test, its objects readable by the build account
 my $repo = "$base/repo";
 mkdir $repo;
-my $git = sub {
-	my ($out, $err) = ('', '');
-	IPC::Run::run([ 'git', '-C', $repo, '-c', 'user.name=t', '-c', 'user.email=t@example.org', @_ ],
-		'<', \undef, '>', \$out, '2>', \$err)
-	  or die "git @_: $err";
-	chomp $out;
-	return $out;
-};
+my $git = git_in($repo);
 my $commit = sub {
 	my ($text) = @_;
 	write_file("$repo/file.txt", "$text\n");
