@@ -299,18 +299,17 @@ typedef struct BudgetPower
 	char	   *cannot;			/* why nothing can be decided; NULL: it can */
 } BudgetPower;
 
-/* The fewest runs a side needs for any test to reach p < alpha: 2 / C(2n, n) < alpha */
+/*
+ * The fewest runs a side needs for any test to reach p < alpha: the rank
+ * test's least p, 2 / C(2n, n), as stats_compare.c bounds it
+ */
 static int
 fewest_rounds(double alpha)
 {
 	int			n = 1;
-	double		arrangements = 2;	/* C(2n, n) */
 
-	while (2.0 / arrangements >= alpha)
-	{
-		arrangements *= (double) (2 * n + 1) * (2 * n + 2) / ((n + 1) * (n + 1));
+	while (2.0 / stats_choose(2 * n, n) >= alpha)
 		n++;
-	}
 	return n;
 }
 
