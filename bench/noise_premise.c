@@ -1,7 +1,7 @@
 /*
  * noise_premise.c — how often a budgeted experiment on one server leaves
  * a 40% slowdown undecided, and how often it does so although the noise
- * measured on its runs lies below a test's premise (tests 046 and 055:
+ * measured on its runs lies below a test's premise (test 046:
  * round_noise() in test/lib/PgbenchExtTest.pm, the sd of the rounds' log
  * ratios, and none with fewer than 6 rounds, which the tests skip).  The
  * looks are the runner's own: stats_sequential_decide() after every block
