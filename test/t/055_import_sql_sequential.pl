@@ -9,7 +9,8 @@
 #
 # The experiment is one this client ran and kept
 # (test/fixtures/results-budgeted: experiment.json, runs.csv, budget.csv
-# and instances.csv as written, on a loaded 2-CPU host):
+# and instances.csv as written, on a loaded 2-CPU host, the results
+# directory's path in them made /tmp/results-budgeted):
 #
 #   pgbench_ext ab -s 1 -c 1 -T 1 -b select-only --reset never \
 #     --rounds auto --budget 150s --seed 31 \
