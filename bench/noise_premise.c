@@ -1,9 +1,9 @@
 /*
  * noise_premise.c — how often a budgeted experiment on one server leaves
  * a 40% slowdown undecided, and how often it does so although the noise
- * measured on its runs lies below a test's premise (tests 046 and 055:
+ * measured on its runs lies below a test's premise (test 046:
  * round_noise() in test/lib/PgbenchExtTest.pm, the sd of the rounds' log
- * ratios, and none with fewer than 6 rounds, which the tests skip).  The
+ * ratios, and none with fewer than 6 rounds, which the test skips).  The
  * looks are the runner's own: stats_sequential_decide() after every block
  * of 5 rounds, alpha spent by the share of the budget spent, stopping
  * when another block as long as the mean so far would overrun it.  Each

@@ -8,9 +8,9 @@
 # decisions, Benjamini-Hochberg, each error rate by simulation), the
 # pgbench output parser and the latency histogram, the profiles' readers
 # and per-function verdict, and the client's logic that needs no server:
-# the plan, the budget, the experiment file's parser, results CSV reading
-# and the noise history.  PGBENCH_EXT_TEST_LONG=1 makes the simulations
-# larger (make test-build).
+# the plan, the budget, the experiment file's parser, results CSV reading,
+# the noise history and the pre-flight's judgement after a pilot.
+# PGBENCH_EXT_TEST_LONG=1 makes the simulations larger (make test-build).
 use strict;
 use warnings;
 

@@ -79,6 +79,22 @@ ok($seq->{decision} ne 'slower' || $seq->{comparison}{ci_high} < 0.99, 'slower o
 like($summary->{sequential}{stopped}, qr/^(budget spent|every cell decided)$/,
 	"it stopped by the rule ($summary->{sequential}{stopped})");
 is($summary->{sequential}{blocks_done}, $blocks, 'the report counts the blocks budget.csv holds');
+# after the second block (the resumed session's first), while the cell is
+# undecided and the budget goes on: what its noise so far takes to
+# decide, against the budget, in the pilot's words (the budget left after
+# block 2 decides whether there is a third block, the noise whether the
+# A/A is undecided at block 2: either way, the line is there exactly when
+# both hold)
+my $forecast = qr/^rounds = auto: select-only, 1 client: A2 vs A: at the noise of its first 10 rounds, /m;
+if ($blocks > 2 && ($seq->{decision} eq 'undecided' || $seq->{block} > 2))
+{
+	like($rerr, qr/${forecast}(to see 2%: \d+ rounds on one server, about \d+ (seconds|minutes)|no experiment of up to \d+ rounds sees 2% .*); the budget of 50s (can see 2% with the design's power|may not see 2% with the design's power(?: \(at the low end of that noise it takes \S+\))?|cannot see 2% with the design's power, even at the low end of that noise)$/m,
+		'after block 2: the design the noise so far needs, against the budget, in the pilot\'s words');
+}
+else
+{
+	unlike($rerr, $forecast, 'decided by block 2, or no block after it: no forecast');
+}
 
 # --- resumed again: nothing left to do ---------------------------------------
 my $nlines = () = slurp_file("$dir/runs.csv") =~ /\n/g;

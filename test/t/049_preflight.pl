@@ -396,11 +396,11 @@ waitpid($_, 0) foreach @spinners;
 # rounds recorded as warm-ups (round 0, numbered past the plan's runs),
 # before the first counted run.  The first run above was a duet of 4 rounds
 # (12 runs with the warm-ups after its 2 starts), with the history's
-# offset between instance pairs; this one is interleaved, with no history,
-# of 2 fixed rounds of 1 s (8 runs), two instance pairs of a round each,
-# whose t CI on 1 degree of freedom sees 2% with little power, and never
-# "can" with no offset between instance pairs on record; nor "cannot":
-# two instance pairs could decide.  Neither sees 2% with 80% power.
+# offset between instance pairs; the one below is interleaved, with no
+# history.  What a pilot of two fixed rounds (two instance pairs of a
+# round each) says of them, never "can" with no offset between instance
+# pairs on record nor "cannot" (two instance pairs could decide), and no
+# offset sd that would fit, is test/unit/test_preflight.c's.
 sub pilot_ok
 {
 	my ($what, $dir, $output, $plan_runs, $offset, @order) = @_;
@@ -412,7 +412,8 @@ sub pilot_ok
 	my ($first_counted) = grep { $runs->[$_]{round} > 0 } 0 .. $#$runs;
 	is(scalar(@pilot), 6, "$what: its 6 runs recorded past the plan's");
 	ok(!grep({ $_->{round} ne '0' || $_->{warmup} ne 'true' } @pilot), "$what: as warm-ups (round 0)");
-	ok(!grep({ $runs->[$_]{run_id} > $plan_runs } $first_counted .. $#$runs), "$what: all before the first counted run");
+	ok(defined $first_counted && !grep({ $runs->[$_]{run_id} > $plan_runs } $first_counted .. $#$runs),
+		"$what: all before the first counted run");
 	is_deeply([ map { $_->{variant} } @pilot ], \@order, "$what: each round pairs A and B");
 	my $pj = read_json("$dir/pilot.json");
 	is($pj->{rounds}, 3, "$what: pilot.json: its rounds");
@@ -422,38 +423,26 @@ sub pilot_ok
 }
 pilot_ok('duet', "$base/run", $run_out, 12, qr/0\.30% \(2089-01-01T00:00:00Z\)/, qw(A B A B A B));
 like(slurp_file("$base/run/report.md"), qr/2 instance pairs/, 'the verdict counts only the plan\'s rounds');
-{
-	local $ENV{PGBENCH_EXT_STATE_DIR} = "$base/state-pilot";
-	($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-T', '1', '-r', '2', '-b', 'select-only', @throttled,
-		'--pilot', '3', '--schedule', 'interleaved', '--variant', 'A', '--bindir', $bindir,
-		'--variant', 'B', '--bindir', $bindir, '-o', "$base/pilot-interleaved");
-	is($rc, 0, 'interleaved: a run with a pilot of 3 rounds') or diag "$out\n$err";
-	my $pj = pilot_ok('interleaved', "$base/pilot-interleaved", $out, 8,
-		qr/not measured here yet, taken as 0/, qw(A B B A A B));
-	my ($pilot_power) = $out =~ /^pre-flight: (?:warning: )?in its rounds \(\S+ left\) this experiment sees a 2% change with about (\d+)% power at the pilot's noise \(.*within what its 3 rounds allow\) with no offset between instance pairs/m;
-	ok(defined $pilot_power, 'two instance pairs: their power at the pilot\'s noise, said before the first counted run') or diag $out;
-	is($pj->{decides}, 'may not', 'pilot.json: may not (not "cannot": two instance pairs could decide)');
-	ok(exists $pj->{largest_offset_sd} && !defined $pj->{largest_offset_sd},
-		'where even no offset between instance pairs fits, no sd of it does');
-}
 # With time enough at the pilot's noise and no offset between instance pairs
 # on record, "may not" says up to which sd of that offset the time fits (at
-# most the rounds' own), as pilot.json does; the run is stopped with Ctrl-C
-# once the pilot has spoken, keeping what it wrote.
+# most the rounds' own), as pilot.json does; the run, interleaved, is
+# stopped with Ctrl-C once the first counted run after the pilot is
+# recorded, keeping what it wrote.
 #
 # Its premise is the host's noise: a day must be time enough at the sd the
-# pilot measures between its 3 rounds of 1 s duets.  Across instance pairs
-# of 5 rounds (its restart = auto with no history), the planner's largest
-# design (200 pairs) decides 2% up to a round sd of 11.0-11.5%
+# pilot measures between its 3 interleaved rounds of 1 s.  Across instance
+# pairs of 5 rounds (its restart = auto with no history), the planner's
+# largest design (200 pairs) decides 2% up to a round sd of 11.0-11.5%
 # (stats_plan_design() at the estimate, 2026-12-06): a run on a loaded
 # host (2 CPUs, load 9) measured 11.86% and had no design at all ("more
 # than any design the planner weighs"), so nothing to say of the offset.
 # The checks are therefore made when the pilot measured below
-# PILOT_SD_PREMISE (8%), where the cheapest design takes about 18 minutes, and
-# skipped above it, saying so.  On a host whose true round sd is s, the
-# pilot's sd on 2 df exceeds 8% with chance exp(-(8% / s)^2): a skip, not a
-# failure; the throttled runs' own schedule puts s at 4.5% or more, where
-# that chance is at least 4%.  The checks themselves then judge nothing by chance: below 8% a
+# PILOT_SD_PREMISE (8%), where a design fits in a day (at 4% and 7.9%,
+# interleaved: test/unit/test_preflight.c), and skipped above it, saying
+# so.  On a host whose true round sd is s, the pilot's sd on 2 df exceeds
+# 8% with chance exp(-(8% / s)^2): a skip, not a failure; the throttled
+# runs' own schedule puts s at 4.5% or more, where that chance is at least
+# 4%.  The checks themselves then judge nothing by chance: below 8% a
 # design exists and fits in a day, so "may not" with its offset is what a
 # correct planner says (it cannot say "can" with the offset unmeasured).
 use constant PILOT_SD_PREMISE => 0.08;
@@ -463,14 +452,17 @@ use constant PILOT_SD_PREMISE => 0.08;
 	my ($o, $e) = ('', '');
 	my $h = IPC::Run::start(
 		[ client(), 'ab', '-s', '1', '-c', '1', '-T', '1', '-b', 'select-only', @throttled,
-			'--rounds', 'auto', '--budget', '1d', '--pilot', '3', '--variant', 'A', '--bindir', $bindir,
-			'--variant', 'B', '--bindir', $bindir, '-o', $dir ],
+			'--rounds', 'auto', '--budget', '1d', '--pilot', '3', '--schedule', 'interleaved',
+			'--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir, '-o', $dir ],
 		'<', \undef, '>', \$o, '2>', \$e);
-	wait_until(300, sub { -f "$dir/pilot.json" || undef }, $h);
+	# a counted run recorded (the file is read whole once a line is there)
+	wait_until(300, sub {
+		-f "$dir/runs.csv" && slurp_file("$dir/runs.csv") =~ /^\d+,[1-9]\d*,/m || undef }, $h);
 	$h->signal('INT');
 	$h->finish;
-	is($? >> 8, 130, 'Ctrl-C after the pilot') or diag "$o\n$e";
-	my $pj = read_json("$dir/pilot.json");
+	is($? >> 8, 130, 'Ctrl-C after the pilot and the first counted run') or diag "$o\n$e";
+	my $pj = pilot_ok('interleaved', $dir, $o, scalar @{ read_json("$dir/experiment.json")->{plan} },
+		qr/not measured here yet, taken as 0/, qw(A B B A A B));
   SKIP:
 	{
 		skip sprintf('the pilot measured an sd of %.2f%% between its rounds, above the %g%% this check\'s premise needs: '
