@@ -15,15 +15,27 @@
 # names its exported functions, pgbench_ext.so all of its own.  Where the
 # busy-wait's time lands is the machine's clock path: in the loop's own
 # function, or in clock_gettime's vDSO code or glibc's wrapper (a loaded
-# host, kvm-clock or tsc), so any of them counts.  The chance checks: the
-# busy-wait runs in slow's transactions only, 50 us each, so every round
-# of slow has hundreds of its samples and A's none: its change is found
-# in every round whatever the load (q <= 2 / 2^10 x the functions
-# compared, under 0.05 while 25 or fewer are: 6 to 8 reach the 1% a
-# function needs in these profiles, docs/profiles.md).  B's
+# host, kvm-clock or tsc), so any of them counts.
+#
+# The load is held to 500 transactions a second (pgbench -R) for the 2 s
+# of a run: about 1,000 transactions, where a run at full speed kept a
+# CPU busy for its 2 s and the 33 runs were most of this test's CPU.  What
+# is sampled is CPU time, one sample per 2 ms of a process's CPU (499 Hz),
+# so a run's samples are its CPU time, not its wall time: A's transactions
+# took 31-46 us of user-space CPU each here (2-CPU AMD EPYC, kvm-clock,
+# loaded, 2026-12-06), 15-25 samples a run, and slow's busy-wait, 200 us
+# in each of its transactions, about 100 more.  The chance checks: the
+# busy-wait runs in slow's transactions only, so every round of slow has
+# about 100 of its samples (in its function or the clock's) and A's none:
+# its change is found in every round whatever the load (q <= 2 / 2^11 x
+# the functions compared, under 0.05 while 25 or fewer are: 6 to 8 reach
+# the 1% a function needs in these profiles, docs/profiles.md).  B's
 # functions would need half that busy-wait's time more than A's in the
-# median round, a change of a quarter of a transaction's CPU time, where
-# the host's load moves a whole transaction by 6-12% (docs/profiles.md).
+# median round: 100 us a transaction, about 50 samples more in one
+# function in 6 of 11 rounds, where a whole run of B has 15-25 (the
+# host's load moved a transaction's CPU by a third between A and B here):
+# a Poisson count of mean 25 reaches 75 with a chance under 1e-13.  A run
+# without samples (checked below) has a chance of e^-15 at most.
 use strict;
 use warnings;
 
@@ -67,10 +79,10 @@ sub child_named
 
 # 11 rounds: a single changed function among ~15 needs 2 / 2^rounds * 15 < 0.05
 my @ab = ('ab', '-s', '1', '-c', '1', '-T', '2', '-r', '11', '-b', 'select-only', '--reset', 'never',
-	'--profile', 'sampled', '--seed', '5', '--verbose',
+	'--pgbench-args', '-R 500', '--profile', 'sampled', '--seed', '5', '--verbose',
 	'--variant', 'A', '--bindir', $bindir,
 	'--variant', 'B', '--cluster', 'A',
-	'--variant', 'slow', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_delay_ns=50000',
+	'--variant', 'slow', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_delay_ns=200000',
 	'-o', $dir);
 my ($out, $err) = ('', '');
 my $h = IPC::Run::start([ client(), @ab ], '<', \undef, '>', \$out, '2>', \$err);
