@@ -18,6 +18,7 @@
 #include "procfs.h"
 #include "profile_spec.h"
 #include "safe_file.h"
+#include "safe_read.h"
 #include "settings.h"
 #include "subprocess.h"
 #include "valgrind_server.h"
@@ -162,6 +163,28 @@ wait_settled(ValgrindServer *vg, PGconn *conn, char **problem)
 /* ---- the server under valgrind ---- */
 
 /*
+ * Whether the postmaster says in its postmaster.pid that it accepts
+ * connections (its eighth line, "ready", as pg_ctl waits for it).  Until
+ * then every connection tried is a process forked under valgrind only to
+ * be refused ("the database system is starting up"), a third of a second
+ * of CPU each.
+ */
+static bool
+says_ready(const Cluster *c)
+{
+	FILE	   *f = safe_fopen_read_optional(psprintf("%s/postmaster.pid", c->datadir), SAFE_MAX_LOG);
+	char		line[MAXPGPATH];
+	int			n = 0;
+
+	if (f == NULL)
+		return false;
+	while (n < 8 && fgets(line, sizeof(line), f))
+		n++;
+	fclose(f);
+	return n == 8 && strncmp(line, "ready", 5) == 0;
+}
+
+/*
  * Where counting turns on and off (callgrind's --toggle-collect): argv's
  * options from argc on; returns the new argc.
  */
@@ -287,7 +310,8 @@ start_under_valgrind(Cluster *c, char **error)
 	{
 		int			status;
 
-		if ((conn = PQconnectdb(conninfo)) != NULL && PQstatus(conn) == CONNECTION_OK)
+		conn = says_ready(c) ? PQconnectdb(conninfo) : NULL;
+		if (conn != NULL && PQstatus(conn) == CONNECTION_OK)
 			break;
 		PQfinish(conn);
 		if (waitpid(pid, &status, WNOHANG) == pid || now_seconds() > deadline)

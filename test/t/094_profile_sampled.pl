@@ -17,28 +17,30 @@
 # function, or in clock_gettime's vDSO code or glibc's wrapper (a loaded
 # host, kvm-clock or tsc), so any of them counts.
 #
-# The load is held to 250 transactions a second (pgbench -R) for the 2 s
-# of a run: about 500 transactions, where a run at full speed kept a CPU
-# busy for its 2 s and the 33 runs were most of this test's CPU.  What is
-# sampled is CPU time, one sample per 2 ms of a process's CPU (499 Hz), so
-# a run's samples are its CPU time, not its wall time: a throttled
+# The load is held to 500 transactions a second (pgbench -R) for the 2 s
+# of a run: about 1,000 transactions, where a run at full speed kept a CPU
+# busy for its 2 s and the 33 runs were half of this test's CPU (60 CPU-s
+# then, 30 held; at 250 a second no less: the rest is each run's perf).
+# What is sampled is CPU time, one sample per 2 ms of a process's CPU (499
+# Hz), so a run's samples are its CPU time, not its wall time: a throttled
 # transaction, its caches cold after each wait, took 161-185 us of
 # user-space CPU here (2-CPU AMD EPYC, kvm-clock, loaded, 2026-12-06; 31-46
-# us at full speed), 40-46 samples a run of A, and slow's busy-wait, 200
-# us in each of its transactions, about 50 more.  The chance checks: the
-# busy-wait runs in slow's transactions only, so every round of slow has
-# about 50 of its samples (in its function or the clock's) and A's none:
-# its change is found in every round whatever the load (q <= 2 / 2^11 x
-# the functions compared, under 0.05 while 25 or fewer are: 6 to 8 reach
-# the 1% a function needs in these profiles, docs/profiles.md).  B's
-# functions would need half that busy-wait's time more than A's in the
-# median round: 100 us a transaction, 25 samples more in one function in
-# 6 of 11 rounds, where a whole run of B has about 45 and its largest
-# function (or group of unnamed ones) under a third of them: a Poisson
-# count of mean 15 reaches 40 with a chance under 1e-7 a round, and the
-# host's load, which moved a whole transaction's CPU by 6-50% between A
-# and B here, would have to move that function's by 170% in 6 rounds.  A
-# run without samples (checked below) has a chance of e^-40.
+# us at full speed; 220-375 us at 250 a second on a host loaded more), 80
+# or more samples a run of A, and slow's busy-wait, 200 us in each of its
+# transactions, about 100 more.  The chance checks: the busy-wait runs in
+# slow's transactions only, so every round of slow has about 100 of its
+# samples (in its function or the clock's) and A's none: its change is
+# found in every round whatever the load (q <= 2 / 2^11 x the functions
+# compared, under 0.05 while 25 or fewer are: 6 to 8 reach the 1% a
+# function needs in these profiles, docs/profiles.md).  B's functions
+# would need half that busy-wait's time more than A's in the median round:
+# 100 us a transaction, 50 samples more in one function in 6 of 11
+# rounds, where its largest (the group of postgres's unnamed functions)
+# has under a quarter of a run's 80: a Poisson count of mean 20 reaches 70
+# with a chance under 1e-15 a round, and the host's load, which moved a
+# whole transaction's CPU by 6-50% between A and B here, would have to
+# move that function's by 250% in 6 rounds.  A run without samples
+# (checked below) has a chance of e^-80.
 use strict;
 use warnings;
 
@@ -82,7 +84,7 @@ sub child_named
 
 # 11 rounds: a single changed function among ~15 needs 2 / 2^rounds * 15 < 0.05
 my @ab = ('ab', '-s', '1', '-c', '1', '-T', '2', '-r', '11', '-b', 'select-only', '--reset', 'never',
-	'--pgbench-args', '-R 250', '--profile', 'sampled', '--seed', '5', '--verbose',
+	'--pgbench-args', '-R 500', '--profile', 'sampled', '--seed', '5', '--verbose',
 	'--variant', 'A', '--bindir', $bindir,
 	'--variant', 'B', '--cluster', 'A',
 	'--variant', 'slow', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_delay_ns=200000',
