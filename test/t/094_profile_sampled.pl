@@ -21,13 +21,15 @@
 # of a run: about 1,000 transactions, where a run at full speed kept a CPU
 # busy for its 2 s and the 33 runs were half of this test's CPU (60 CPU-s
 # then, 30 held).  What is sampled is CPU time, so a throttled run has
-# fewer samples: a throttled transaction took 31-375 us of user-space CPU
-# here as the host's load came and went (2-CPU AMD EPYC, kvm-clock,
-# 2026-12-06), and at the default 499 samples per CPU-second a run of A
-# had as few as 30, where the floor of a function a run lacks, half a
-# sample, is over the 1% that makes a function compared: all 143 seen
-# were, and none could reach q < 0.05.  So sample_rate = 4999: 155 to
-# 1,900 samples a run of A, the floor 0.3% at most (perf's cost, about 8
+# fewer samples: a throttled transaction took 161-375 us of user-space
+# CPU in two runs here and under 100 us in a third, as the host's load came
+# and went (2-CPU AMD EPYC, kvm-clock, 2026-12-06; 31-46 us at full
+# speed), and at the default 499 samples per CPU-second the third's runs
+# had under 50, where the floor of a function a run lacks, half a sample,
+# is over the 1% that makes a function compared: all 143 seen were, and
+# none could reach q < 0.05.  So sample_rate = 4999: from 31 us a
+# transaction up, 155 samples a run of A or more, the floor 0.3% at most
+# (perf's cost, about 8
 # us a sample, 4% of the servers' CPU, alike for every variant), and
 # slow's busy-wait, 200 us in each of its transactions, about 1,000 more.
 # The chance checks: the busy-wait runs in slow's transactions only, so
