@@ -272,11 +272,12 @@ start_under_valgrind(Cluster *c, char **error)
 	 * No autovacuum unless the variant's settings ask for it: its launcher
 	 * starts a worker in each database every autovacuum_naptime, and each
 	 * runs under valgrind too, a second or more of CPU for nothing that is
-	 * counted (one every 15 s with the four databases of an experiment,
-	 * about a third of the servers' CPU in a counted experiment of 20
-	 * short runs).  A worker's ANALYZE also sends the catalog invalidations
-	 * that move a run's count.  Runs of a fixed number of transactions
-	 * under valgrind are short; the template was vacuumed natively.
+	 * counted (one every 15 s with the four databases of an experiment:
+	 * about 26, some 30 of its servers' 99 CPU-s, in a counted experiment
+	 * of 20 short runs that took 7 minutes on a loaded host).  A worker's
+	 * ANALYZE also sends the catalog invalidations that move a run's
+	 * count.  Runs of a fixed number of transactions under valgrind are
+	 * short; the template was vacuumed natively.
 	 */
 	if (!settings_have(c->variant->settings, c->variant->nsettings, "autovacuum"))
 	{
