@@ -18,6 +18,8 @@
 #include "procfs.h"
 #include "profile_spec.h"
 #include "safe_file.h"
+#include "safe_read.h"
+#include "settings.h"
 #include "subprocess.h"
 #include "valgrind_server.h"
 
@@ -28,7 +30,8 @@
 #define START_TIMEOUT_S		600		/* a start under valgrind takes ~10 s */
 #define SETTLE_TIMEOUT_S	300		/* backends exiting under valgrind */
 #define SETTLE_POLL_MS		20		/* /proc, while a run's backends exit */
-#define SETTLE_PROC_ONLY_S	2.0		/* then pg_stat_activity too */
+#define SETTLE_PROC_ONLY_S	2.0		/* then pg_stat_activity too, */
+#define SETTLE_ASK_EVERY_S	1.0		/* at most this often */
 #define MAX_OWN				32
 
 /* What a server under valgrind runs beside its backends. */
@@ -117,7 +120,10 @@ children_known(const ValgrindServer *vg, const pid_t *children, int nc, const pi
  * conn's backend (which the server lists); only a child that stays (an
  * autovacuum worker, another session) is asked of pg_stat_activity, whose
  * every statement a backend under valgrind runs tens of times slower (and
- * dumps a part for).
+ * dumps a part for): once a second at most, /proc watched in between,
+ * since a run's backends exiting under valgrind on a loaded host can take
+ * seconds, and asking every tenth of a second kept the runner's backend
+ * busy the whole time.
  */
 static bool
 wait_settled(ValgrindServer *vg, PGconn *conn, char **problem)
@@ -140,6 +146,7 @@ wait_settled(ValgrindServer *vg, PGconn *conn, char **problem)
 			pg_usleep(SETTLE_POLL_MS * 1000L);
 			continue;
 		}
+		ask_after = now_seconds() + SETTLE_ASK_EVERY_S;
 		nl = listed_pids(conn, listed, lengthof(listed));
 		if (nl >= 0 && children_known(vg, children, nc, listed, nl))
 			return true;
@@ -150,11 +157,32 @@ wait_settled(ValgrindServer *vg, PGconn *conn, char **problem)
 				: psprintf("the server's exiting processes did not finish within %d s", SETTLE_TIMEOUT_S);
 			return false;
 		}
-		pg_usleep(100000);
 	}
 }
 
 /* ---- the server under valgrind ---- */
+
+/*
+ * Whether the postmaster says in its postmaster.pid that it accepts
+ * connections (its eighth line, "ready", as pg_ctl waits for it).  Until
+ * then every connection tried is a process forked under valgrind only to
+ * be refused ("the database system is starting up"), a third of a second
+ * of CPU each.
+ */
+static bool
+says_ready(const Cluster *c)
+{
+	FILE	   *f = safe_fopen_read_optional(psprintf("%s/postmaster.pid", c->datadir), SAFE_MAX_LOG);
+	char		line[MAXPGPATH];
+	int			n = 0;
+
+	if (f == NULL)
+		return false;
+	while (n < 8 && fgets(line, sizeof(line), f))
+		n++;
+	fclose(f);
+	return n == 8 && strncmp(line, "ready", 5) == 0;
+}
 
 /*
  * Where counting turns on and off (callgrind's --toggle-collect): argv's
@@ -239,6 +267,23 @@ start_under_valgrind(Cluster *c, char **error)
 	argv[argc++] = c->datadir;
 	argv[argc++] = "-c";
 	argv[argc++] = CLUSTER_NO_TCP;
+
+	/*
+	 * No autovacuum unless the variant's settings ask for it: its launcher
+	 * starts a worker in each database every autovacuum_naptime, and each
+	 * runs under valgrind too, a second or more of CPU for nothing that is
+	 * counted (one every 15 s with the four databases of an experiment:
+	 * about 26, some 30 of its servers' 99 CPU-s, in a counted experiment
+	 * of 20 short runs that took 7 minutes on a loaded host).  A worker's
+	 * ANALYZE also sends the catalog invalidations that move a run's
+	 * count.  Runs of a fixed number of transactions under valgrind are
+	 * short; the template was vacuumed natively.
+	 */
+	if (!settings_have(c->variant->settings, c->variant->nsettings, "autovacuum"))
+	{
+		argv[argc++] = "-c";
+		argv[argc++] = "autovacuum=off";
+	}
 	argv[argc] = NULL;
 
 	/* the server's log, appended to as pg_ctl -l would, never through a link */
@@ -257,13 +302,19 @@ start_under_valgrind(Cluster *c, char **error)
 	close(log);
 	if (pid < 0)
 		return fail_with(error, "could not start valgrind for variant \"%s\": %m", c->variant->name);
+	/*
+	 * Connected, not pinged: a ping that reaches the server starts a
+	 * backend under valgrind as a connection does (about half a second of
+	 * CPU), and the connection serves below.
+	 */
 	for (;;)
 	{
-		PGPing		ping = PQping(conninfo);
 		int			status;
 
-		if (ping == PQPING_OK)
+		conn = says_ready(c) ? PQconnectdb(conninfo) : NULL;
+		if (conn != NULL && PQstatus(conn) == CONNECTION_OK)
 			break;
+		PQfinish(conn);
 		if (waitpid(pid, &status, WNOHANG) == pid || now_seconds() > deadline)
 		{
 			if (now_seconds() > deadline)
@@ -281,7 +332,6 @@ start_under_valgrind(Cluster *c, char **error)
 	 * (13, 14: the stats collector is not), but not this connection's.
 	 */
 	vg->nown = 0;
-	if ((conn = PQconnectdb(conninfo)) != NULL && PQstatus(conn) == CONNECTION_OK)
 	{
 		pid_t		children[1024];
 		int			nc,

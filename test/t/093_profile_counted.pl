@@ -144,7 +144,7 @@ like(slurp_file("$dir/report.md"), qr/^inject_delay_before_commit \+\d+ of \+\d+
 	'report.md names the change and its part of the total');
 
 # the callgrind files are read and removed; those the server's processes
-# wrote as it stopped stay (over 60 backends ran), with the parts of the
+# wrote as it stopped stay (over 40 backends ran), with the parts of the
 # runner's connection since the last run (a part per statement)
 opendir my $d, "$dir/clusters/00/callgrind" or die;
 my %left = map { /^callgrind\.out\.(\d+)/ ? ($1 => 1) : () } readdir $d;

@@ -15,15 +15,36 @@
 # names its exported functions, pgbench_ext.so all of its own.  Where the
 # busy-wait's time lands is the machine's clock path: in the loop's own
 # function, or in clock_gettime's vDSO code or glibc's wrapper (a loaded
-# host, kvm-clock or tsc), so any of them counts.  The chance checks: the
-# busy-wait runs in slow's transactions only, 50 us each, so every round
-# of slow has hundreds of its samples and A's none: its change is found
-# in every round whatever the load (q <= 2 / 2^10 x the functions
-# compared, under 0.05 while 25 or fewer are: 6 to 8 reach the 1% a
-# function needs in these profiles, docs/profiles.md).  B's
-# functions would need half that busy-wait's time more than A's in the
-# median round, a change of a quarter of a transaction's CPU time, where
-# the host's load moves a whole transaction by 6-12% (docs/profiles.md).
+# host, kvm-clock or tsc), so any of them counts.
+#
+# The load is held to 500 transactions a second (pgbench -R) for the 2 s
+# of a run: about 1,000 transactions, where a run at full speed kept a CPU
+# busy for its 2 s and the 33 runs were half of this test's CPU (60 CPU-s
+# then, 30 held).  What is sampled is CPU time, so a throttled run has
+# fewer samples: a throttled transaction took 161-375 us of user-space
+# CPU in two runs here and under 100 us in a third, as the host's load came
+# and went (2-CPU AMD EPYC, kvm-clock, 2026-12-06; 31-46 us at full
+# speed), and at the default 499 samples per CPU-second the third's runs
+# had under 50, where the floor of a function a run lacks, half a sample,
+# is over the 1% that makes a function compared: all 143 seen were, and
+# none could reach q < 0.05.  So sample_rate = 4999: from 31 us a
+# transaction up, 155 samples a run of A or more, the floor 0.3% at most
+# (perf's cost, about 8
+# us a sample, 4% of the servers' CPU, alike for every variant), and
+# slow's busy-wait, 200 us in each of its transactions, about 1,000 more.
+# The chance checks: the busy-wait runs in slow's transactions only, so
+# every round of slow has about 1,000 of its samples (in its function or
+# the clock's) and A's none: its change is found in every round whatever
+# the load (q <= 2 / 2^10 x the functions compared, the first round's A
+# without a profile; under 0.05 while 25 or fewer are).  B's functions
+# would need half that busy-wait's time more than A's in the median round:
+# 100 us a transaction, where its largest (the group of postgres's
+# unnamed functions) took under a quarter of a transaction, at most 94 us
+# at the heaviest: the host's load, which moved a whole transaction's CPU
+# by 6-50% between A and B here, would have to double that function's in
+# 6 of 10 rounds (at full speed, the bar was a quarter of a transaction),
+# and its samples, hundreds a run, cannot by chance.  A run without
+# samples (checked below) has a chance of e^-155.
 use strict;
 use warnings;
 
@@ -67,10 +88,10 @@ sub child_named
 
 # 11 rounds: a single changed function among ~15 needs 2 / 2^rounds * 15 < 0.05
 my @ab = ('ab', '-s', '1', '-c', '1', '-T', '2', '-r', '11', '-b', 'select-only', '--reset', 'never',
-	'--profile', 'sampled', '--seed', '5', '--verbose',
+	'--pgbench-args', '-R 500', '--profile', 'sampled', '--sample-rate', '4999', '--seed', '5', '--verbose',
 	'--variant', 'A', '--bindir', $bindir,
 	'--variant', 'B', '--cluster', 'A',
-	'--variant', 'slow', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_delay_ns=50000',
+	'--variant', 'slow', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_delay_ns=200000',
 	'-o', $dir);
 my ($out, $err) = ('', '');
 my $h = IPC::Run::start([ client(), @ab ], '<', \undef, '>', \$out, '2>', \$err);
@@ -86,7 +107,7 @@ is($? >> 8, 0, 'a sampled experiment completes') or diag "$out\n$err";
 my $json = JSON::PP->new;
 my $exp = $json->decode(slurp_file("$dir/experiment.json"));
 like($exp->{profile}{event}, qr/^(cpu-clock|cycles)$/, "the event is recorded: $exp->{profile}{event}");
-is($exp->{spec}{experiment}{sample_rate}, 499, 'and the sample rate');
+is($exp->{spec}{experiment}{sample_rate}, 4999, 'and the sample rate');
 
 my @runs = read_runs($dir);
 is(scalar(grep { $_->{status} eq 'ok' && $_->{tps} > 0 } @runs), 33, 'all 33 runs ok, with their tps');
