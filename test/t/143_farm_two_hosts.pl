@@ -73,7 +73,12 @@ farm_roles($node, $db);
 # through the socket's directory: the only way into the database from a host
 my %as = map { $_ => "host=" . $node->host . " port=" . $node->port . " dbname=$db user=farm_$_" }
   qw(submit run read);
-my $sql_of = sub { $node->safe_psql($db, $_[0]) };
+# one session for the test's queries, which the waits below repeat every
+# tenth of a second: a psql and a backend for each cost more CPU than the
+# agents' work
+my $session = $node->background_psql($db);
+$session->set_query_timer_restart;
+my $sql_of = sub { $session->query_safe($_[0]) };
 
 my $small = farm_experiment_file("$base/small.ini", 2, 1, $bindir);
 my $long = farm_experiment_file("$base/long.ini", 3, 2, $bindir);
@@ -223,5 +228,6 @@ unlike($index, qr/<b id="x">/, 'no markup of a host name on the page');
 my $chromium = PageProbe::chromium();
 PageProbe::check_page("$base/pages/index.html", 'index.html with queues', $chromium, $base);
 
+$session->quit;
 $node->stop;
 done_testing();
