@@ -16,12 +16,13 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
+use NodeTemplate;
 use PgbenchExtTest;
 use ReportFixture;
 
 my $base = PostgreSQL::Test::Utils::tempdir;
 my $node = PostgreSQL::Test::Cluster->new('farm');
-$node->init;
+init_node($node);
 $node->start;
 my $db = create_database($node, 'farm');
 # one session for the test's queries: a psql and a backend for each cost

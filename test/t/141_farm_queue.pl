@@ -19,12 +19,13 @@ use Sys::Hostname ();
 use Test::More;
 
 use FarmQueue;
+use NodeTemplate;
 use PgbenchExtTest;
 
 my $base = PostgreSQL::Test::Utils::tempdir;
 my $bindir = pg_bindir();
 my $node = PostgreSQL::Test::Cluster->new('queue');
-$node->init;
+init_node($node);
 $node->start;
 my $db = create_database($node, 'farm');
 

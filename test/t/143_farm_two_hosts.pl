@@ -39,6 +39,7 @@ use Test::More;
 
 use PageProbe;
 use FarmQueue;
+use NodeTemplate;
 use PgbenchExtTest;
 
 # A host: argv that runs a command in new namespaces with the host name
@@ -66,7 +67,7 @@ sub host_argv
 my $base = PostgreSQL::Test::Utils::tempdir;
 my $bindir = pg_bindir();
 my $node = PostgreSQL::Test::Cluster->new('hosts');
-$node->init;
+init_node($node);
 $node->start;
 my $db = create_database($node, 'farm');
 farm_roles($node, $db);

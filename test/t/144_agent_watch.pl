@@ -18,12 +18,13 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
+use NodeTemplate;
 use PgbenchExtTest;
 
 my $base = shared_tempdir();
 my $bindir = pg_bindir();
 my $node = PostgreSQL::Test::Cluster->new('agentwatch');
-$node->init;
+init_node($node);
 $node->start;
 my $db = create_database($node, 'farm');
 # one session for the test's queries: a psql and a backend for each cost

@@ -17,10 +17,11 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
+use NodeTemplate;
 use PgbenchExtTest;
 
 my $node = PostgreSQL::Test::Cluster->new('watch');
-$node->init;
+init_node($node);
 $node->start;
 my $db = create_database($node, 'farm');
 # one session for the test's queries (about sixty): a psql and a backend
