@@ -40,7 +40,13 @@ SQL
 }
 
 # farm_experiment_file($path, $rounds, $duration, $bindir): a file of two
-# variants on one server of $bindir, restarted never, without a pilot
+# variants on one server of $bindir, restarted never, reset never, without
+# a pilot, its runs throttled to 50 transactions a second.  What the farm's
+# tests check is who takes which job, what is imported once and what
+# survives a kill, never a speed: unthrottled, each run took a core for its
+# whole duration, and a fresh copy of the data before each run a
+# checkpoint; throttled, a run still lasts $duration seconds, which the
+# tests that stop an agent mid-run need.
 sub farm_experiment_file
 {
 	my ($path, $rounds, $duration, $bindir) = @_;
@@ -52,8 +58,10 @@ duration = $duration
 rounds = $rounds
 script = select-only
 restart = never
+reset = never
 pilot = off
 schedule = interleaved
+pgbench_args = -R 50
 
 [variant a]
 bindir = $bindir

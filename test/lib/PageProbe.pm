@@ -2,8 +2,9 @@
 # headless Chromium as a reader opens it, with a probe script added to a
 # copy of it: script errors, console messages, resources loaded, elements
 # a name could have made, SVGs rendered and titled, links inside the page
-# that find no element.  Used by 057 (the pages of directories) and 143
-# (the farm's index from the database, its queues).
+# that find no element.  Used by 057 (the pages of directories, all in
+# one start of Chromium) and 143 (the farm's index from the database, its
+# queues).
 package PageProbe;
 
 use strict;
@@ -78,7 +79,27 @@ sub browse
 sub check_page
 {
 	my ($page, $what, $chromium, $base) = @_;
-	my ($p, $log) = browse($page, $chromium, $base);
+	return checks($what, browse($page, $chromium, $base));
+}
+
+# check_pages([ [ PAGE, WHAT ], ... ], CHROMIUM, BASE) -> what the probe
+# found in each, the checks of check_page for each, with one start of
+# Chromium for them all
+sub check_pages
+{
+	my ($pages, $chromium, $base) = @_;
+	my @copies = map { $_->[0] =~ s/\.html$/-probe.html/r } @$pages;
+	my @found = browse_pages_with_probe(chromium => $chromium, tmp => $base, width => 1400,
+		pages => [ map { { page => $pages->[$_][0], copy => $copies[$_], head => $probe_head, body => $probe_body } }
+			0 .. $#$pages ]);
+	unlink @copies;
+	return map { scalar checks($pages->[$_][1], @{ $found[$_] }) } 0 .. $#$pages;
+}
+
+# the checks of a page, given what its probe found and Chromium's log
+sub checks
+{
+	my ($what, $p, $log) = @_;
 	ok($p, "$what: Chromium rendered the page and the probe ran") or return diag $log;
 	is_deeply($p->{errors}, [], "$what: no script error");
 	is_deeply([ grep { /:CONSOLE/ } split /\n/, $log ], [], "$what: nothing on the console");

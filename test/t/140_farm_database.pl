@@ -16,14 +16,20 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
+use NodeTemplate;
 use PgbenchExtTest;
 use ReportFixture;
 
 my $base = PostgreSQL::Test::Utils::tempdir;
 my $node = PostgreSQL::Test::Cluster->new('farm');
-$node->init;
+init_node($node);
 $node->start;
 my $db = create_database($node, 'farm');
+# one session for the test's queries: a psql and a backend for each cost
+# more CPU than the queries
+my $session = $node->background_psql($db);
+$session->set_query_timer_restart;
+my $sql_of = sub { $session->query_safe($_[0]) };
 
 # uniform noise in [-1, 1) with a fixed seed: the same on every machine
 my $wobble = ReportFixture::noise(4242);
@@ -40,9 +46,9 @@ is(scalar @fp, 3, 'each with its machine\'s fingerprint');
 is($fp[0], $fp[1], 'the two of alpha have one fingerprint');
 isnt($fp[0], $fp[2], 'beta has another');
 my ($signature) = $out =~ /signature ([0-9a-f]{16})/;
-is($node->safe_psql($db, 'SELECT count(*), count(DISTINCT signature) FROM pgbench_ext.experiment_sources'),
+is($sql_of->('SELECT count(*), count(DISTINCT signature) FROM pgbench_ext.experiment_sources'),
 	'3|1', 'three experiments of one signature');
-is($node->safe_psql($db, 'SELECT string_agg(hostname || ' . q{':'} . ' || (facts ->> \'cpu_model\'), \',\' ORDER BY hostname) FROM pgbench_ext.machines'),
+is($sql_of->('SELECT string_agg(hostname || ' . q{':'} . ' || (facts ->> \'cpu_model\'), \',\' ORDER BY hostname) FROM pgbench_ext.machines'),
 	'alpha:Xeon,beta:EPYC', 'two machines, with their facts');
 
 # idempotent: again, nothing new; a resumed experiment adds its new runs only
@@ -57,17 +63,17 @@ like($out, qr/^experiment \d+ was imported before from .*: 2 new runs of 18$/m, 
 ($rc, $out, $err) = run_client_on($node, 'import', $beta, $db);
 like($out, qr/^experiment \d+ was imported before from .*beta1: 0 new runs of 16$/m, 'a database name as the last argument')
   or diag $out, $err;
-is($node->safe_psql($db, 'SELECT count(*) FROM pgbench_ext.experiments'), 3, 'still three experiments');
-is($node->safe_psql($db, 'SELECT count(*) FROM pgbench_ext.runs'), 50, 'and 16 + 18 + 16 runs');
+is($sql_of->('SELECT count(*) FROM pgbench_ext.experiments'), 3, 'still three experiments');
+is($sql_of->('SELECT count(*) FROM pgbench_ext.runs'), 50, 'and 16 + 18 + 16 runs');
 
 # history(): not pooled across machines unless asked
 my $stderr;
 $node->psql($db, "SELECT * FROM pgbench_ext.history('$signature', 'base', 'default', 2)", stderr => \$stderr);
 like($stderr, qr/the experiments of signature $signature ran on 2 machines\nDETAIL:  Their fingerprints are [0-9a-f, ]+\.\nHINT:  A history is of one machine/,
 	'history() refuses to pool two machines by default');
-is($node->safe_psql($db, "SELECT string_agg(point || ':' || hostname || ':' || runs, ',') FROM pgbench_ext.history('$signature', 'base', 'default', 2, '$fp[0]')"),
+is($sql_of->("SELECT string_agg(point || ':' || hostname || ':' || runs, ',') FROM pgbench_ext.history('$signature', 'base', 'default', 2, '$fp[0]')"),
 	'1:alpha:9,2:alpha:8', 'history() of one machine, its points in the order written');
-is($node->safe_psql($db, "SELECT count(*) FROM pgbench_ext.history('$signature', 'base', 'default', 2, '*')"),
+is($sql_of->("SELECT count(*) FROM pgbench_ext.history('$signature', 'base', 'default', 2, '*')"),
 	3, "with '*' every machine's points");
 $node->psql($db, "SELECT * FROM pgbench_ext.history('0000', 'base', 'default', 2)", stderr => \$stderr);
 like($stderr, qr/no imported experiment has signature 0000/, 'an unknown signature is said');
@@ -90,7 +96,7 @@ is(scalar @csv, 2, 'the client finds one change point');
 my (undef, undef, $shift, undef, $lo, $hi, $p) = split /,/, $csv[1];
 my $sql = "SELECT point, round(shift::numeric, 5), round(ci_low::numeric, 5), round(ci_high::numeric, 5), p_value "
   . "FROM pgbench_ext.changepoints((SELECT array_agg(tps ORDER BY point) FROM pgbench_ext.history('$signature', 'base', 'default', 2, '$fp[0]') WHERE experiment_id > 3))";
-is($node->safe_psql($db, $sql), join('|', 9, map({ sprintf('%.5f', $_) } $shift, $lo, $hi), $p),
+is($sql_of->($sql), join('|', 9, map({ sprintf('%.5f', $_) } $shift, $lo, $hi), $p),
 	'changepoints() over history() finds it at the same point with the same shift, CI and p');
 
 # --- "pgbench_ext history CONNINFO": the pages of every history imported ---
@@ -138,9 +144,9 @@ like(slurp_file("$base/db/index.html"), qr/3 histories \(an experiment&#39;s sig
 	'index.html: the database named');
 
 # changepoints() on its own
-is($node->safe_psql($db, 'SELECT point, round(shift::numeric, 9), n_before, n_after FROM pgbench_ext.changepoints(ARRAY[10,10.1,9.9,10,10.1,9.9,20,20.2,19.8,20,20.2,19.8]::float8[])'),
+is($sql_of->('SELECT point, round(shift::numeric, 9), n_before, n_after FROM pgbench_ext.changepoints(ARRAY[10,10.1,9.9,10,10.1,9.9,20,20.2,19.8,20,20.2,19.8]::float8[])'),
 	'7|2.000000000|6|6', 'a doubling after 6 points: at point 7, shift 2');
-is($node->safe_psql($db, 'SELECT count(*) FROM pgbench_ext.changepoints(ARRAY[5,5,5,5,5,5,5]::float8[])'), 0,
+is($sql_of->('SELECT count(*) FROM pgbench_ext.changepoints(ARRAY[5,5,5,5,5,5,5]::float8[])'), 0,
 	'a constant series: none');
 foreach my $case (
 	[ 'ARRAY[1,0,1]::float8[]', qr/must contain only finite values greater than zero/ ],
@@ -169,7 +175,7 @@ foreach my $clients (1, 2)
 	my ($block) = grep { /^default, $clients clients?: patch vs base:/ } split /\n\n/, $out;
 	my ($line) = $block =~ /^  across machines\s+(.*)$/m;
 	ok($line, "the client's verdict across machines at $clients clients: $line");
-	my $row = $node->safe_psql($db,
+	my $row = $sql_of->(
 		"SELECT estimate, ci_low, ci_high, verdict, n_units, unit, array_length(machines, 1) "
 		  . "FROM pgbench_ext.farm_compare('$two_machines', 'base', 'patch', 'default', $clients)");
 	my ($est, $lo, $hi, $verdict, $units, $unit, $nmachines) = split /\|/, $row;
@@ -184,12 +190,13 @@ foreach my $clients (1, 2)
 }
 
 # compare() with machine pairs by hand: two machines, paired rounds in each
-is($node->safe_psql($db,
+is($sql_of->(
 		q{SELECT n_units, unit, round(estimate::numeric, 6) FROM pgbench_ext.compare(
 		    ARRAY[100,100,200,200]::float8[], ARRAY[110,110,230,230]::float8[],
 		    round_a => ARRAY[1,2,1,2], round_b => ARRAY[1,2,1,2],
 		    unit_a => ARRAY[1,1,2,2], unit_b => ARRAY[1,1,2,2], unit_kind => 'machine pair')}),
 	sprintf('2|machine pair|%.6f', sqrt(1.1 * 1.15)), 'compare() with unit_kind machine pair: one summary per machine');
 
+$session->quit;
 $node->stop;
 done_testing();

@@ -19,12 +19,13 @@ use Sys::Hostname ();
 use Test::More;
 
 use FarmQueue;
+use NodeTemplate;
 use PgbenchExtTest;
 
 my $base = PostgreSQL::Test::Utils::tempdir;
 my $bindir = pg_bindir();
 my $node = PostgreSQL::Test::Cluster->new('queue');
-$node->init;
+init_node($node);
 $node->start;
 my $db = create_database($node, 'farm');
 
@@ -35,7 +36,11 @@ is($node->safe_psql($db, q{SELECT count(*) FROM pg_class c, aclexplode(coalesce(
 	0, 'nothing on jobs and agents is granted to PUBLIC');
 
 my $small = farm_experiment_file("$base/small.ini", 2, 1, $bindir);
-my $sql_of = sub { $node->safe_psql($db, $_[0]) };
+# one session for the test's queries: a psql and a backend for each cost
+# more CPU than the queries
+my $session = $node->background_psql($db);
+$session->set_query_timer_restart;
+my $sql_of = sub { $session->query_safe($_[0]) };
 
 # --- submit: a bad file is refused and nothing queued ------------------
 write_file("$base/bad.ini", "[experiment]\nscael = 1\n[variant a]\nbindir = $bindir\n[variant b]\ncluster = a\n");
@@ -183,7 +188,7 @@ is($rc, 0, 'two more jobs') or diag $err;
 my $holder = $node->background_psql($db);
 like($holder->query_safe("BEGIN; SELECT job_id FROM pgbench_ext.take_job('$fp');"), qr/^7$/m,
 	'a transaction takes job 7 and holds it');
-is($sql_of->("SET lock_timeout = '5s'; SELECT job_id FROM pgbench_ext.take_job('$fp')"), 8,
+is($sql_of->("SET lock_timeout = '5s'; SELECT job_id FROM pgbench_ext.take_job('$fp'); RESET lock_timeout"), 8,
 	'a second taker meanwhile gets job 8, without waiting');
 $holder->query_safe('ROLLBACK');
 $holder->quit;
@@ -206,5 +211,6 @@ is($sql_of->("SELECT count(*) || ':' || (SELECT state FROM pgbench_ext.jobs WHER
 	'3:running', 'nothing imported, the job left to its new attempt');
 $sql_of->("UPDATE pgbench_ext.jobs SET state = 'failed' WHERE job_id = 9");
 
+$session->quit;
 $node->stop;
 done_testing();

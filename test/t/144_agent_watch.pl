@@ -18,15 +18,20 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
+use NodeTemplate;
 use PgbenchExtTest;
 
 my $base = shared_tempdir();
 my $bindir = pg_bindir();
 my $node = PostgreSQL::Test::Cluster->new('agentwatch');
-$node->init;
+init_node($node);
 $node->start;
 my $db = create_database($node, 'farm');
-my $sql = sub { $node->safe_psql($db, $_[0]) };
+# one session for the test's queries: a psql and a backend for each cost
+# more CPU than the queries
+my $session = $node->background_psql($db);
+$session->set_query_timer_restart;
+my $sql = sub { $session->query_safe($_[0]) };
 
 # a repository of the user running the test, its objects readable by the build account
 my $repo = "$base/repo";
@@ -116,4 +121,5 @@ is("@trees", $fifth, 'its tree alone is kept, the last point\'s removed');
 is($sql->(q{SELECT count(*) FROM pgbench_ext.take_job((SELECT fingerprint FROM pgbench_ext.agents), kinds => '{run}')}),
 	0, 'asking for runs only, the watch is not taken');
 
+$session->quit;
 done_testing();

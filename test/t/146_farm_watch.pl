@@ -17,13 +17,18 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
+use NodeTemplate;
 use PgbenchExtTest;
 
 my $node = PostgreSQL::Test::Cluster->new('watch');
-$node->init;
+init_node($node);
 $node->start;
 my $db = create_database($node, 'farm');
-my $sql = sub { $node->safe_psql($db, $_[0]) };
+# one session for the test's queries (about sixty): a psql and a backend
+# started for each cost more CPU than the queries
+my $session = $node->background_psql($db);
+$session->set_query_timer_restart;
+my $sql = sub { $session->query_safe($_[0]) };
 my $fails = sub {
 	my ($stdout, $stderr) = ('', '');
 	$node->psql($db, $_[0], stdout => \$stdout, stderr => \$stderr);
@@ -195,5 +200,6 @@ like($out, qr/\| watch main, every 1 commit\(s\)\s*$/m, 'and one not yet looked 
 like($out, qr/\| bisect c0ffee06c0ff\.\.c0ffee07c0ff: culprit c0ffee07c0ff -20\.1% \(CI -21\.5 to -18\.7\)\s*$/m,
 	'a bisect with its answer');
 
+$session->quit;
 $node->stop;
 done_testing();
