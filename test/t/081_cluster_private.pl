@@ -52,9 +52,10 @@ sub server_psql
 }
 
 my ($out, $err) = ('', '');
-# throttled (pgbench -R): the servers' privacy is the point, not their speed
-my $h = IPC::Run::start([ client(), 'ab', '-s', '1', '-T', '2', '-r', '3', '-b', 'select-only', '--seed', '3', '--restart', 'never',
-		'--reset', 'never', '--pgbench-args', '-R 400', '--variant', 'A', '--bindir', $bindir, '--set', "log_line_prefix=$prefix",
+# throttled (pgbench -R), runs of a second (the servers stay up between
+# runs, restart = never): the servers' privacy is the point, not their speed
+my $h = IPC::Run::start([ client(), 'ab', '-s', '1', '-T', '1', '-r', '3', '-b', 'select-only', '--seed', '3', '--restart', 'never',
+		'--reset', 'never', '--pgbench-args', '-R 100', '--variant', 'A', '--bindir', $bindir, '--set', "log_line_prefix=$prefix",
 		'--variant', 'B', '--bindir', $bindir, '-o', $dir ], '>', \$out, '2>', \$err);
 wait_until(180, sub { -f "$dir/runs/0001.err" || undef });
 my %pm = postmaster_of('A');
@@ -133,7 +134,7 @@ my $elsewhere = "$base/elsewhere";
 mkdir $elsewhere, 0700 or die $!;
 ($out, $err) = ('', '');
 $h = IPC::Run::start([ client(), 'ab', '-s', '1', '-T', '3', '-r', '2', '-b', 'select-only', '--restart', 'never',
-		'--reset', 'never', '--pgbench-args', '-R 400',
+		'--reset', 'never', '--pgbench-args', '-R 100',
 		'--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir, '-o', $moving ],
 	'<', \undef, '>', \$out, '2>', \$err, IPC::Run::timeout(300));
 ok(wait_until(240, sub { -f "$moving/runs/0001.out" || undef }, $h), 'replaced -o: the first run is under way')
