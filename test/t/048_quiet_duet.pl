@@ -64,8 +64,10 @@ my @duet = ('ab', '-s', '1', '-c', '1', '-T', '2', '-r', '2', '-b', 'select-only
 my $dir = "$base/duet";
 my ($out, $err) = ('', '');
 my $h = IPC::Run::start([ client(), @duet, '-o', $dir ], '<', \undef, '>', \$out, '2>', \$err);
+# (set-up included: two clusters made on a host loaded by a parallel make
+# test once took 86 s before the first run)
 my $seen = wait_until(
-	60,
+	240,
 	sub {
 		return undef unless -f "$dir/runs/0001.err";
 		my @seen;

@@ -122,7 +122,9 @@ is(scalar(servers_left()), 0, 'after --resume: no server left running');
 # --- run -o: the directory replaced by a link while the run is under way -----
 # The client refuses to write through the link and exits; its servers stop
 # with it, although their data directories are no longer where it started
-# them (pg_ctl cannot reach them: the postmasters get its signals).
+# them (pg_ctl cannot reach them: the postmasters get its signals).  One
+# server is enough to show it (B runs on A's): a second would cost a
+# cluster's set-up and prove nothing more.
 sub postmaster_alive
 {
 	my ($pid) = @_;
@@ -135,12 +137,12 @@ mkdir $elsewhere, 0700 or die $!;
 ($out, $err) = ('', '');
 $h = IPC::Run::start([ client(), 'ab', '-s', '1', '-T', '3', '-r', '2', '-b', 'select-only', '--restart', 'never',
 		'--reset', 'never', '--pgbench-args', '-R 100',
-		'--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir, '-o', $moving ],
+		'--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--cluster', 'A', '-o', $moving ],
 	'<', \undef, '>', \$out, '2>', \$err, IPC::Run::timeout(300));
 ok(wait_until(240, sub { -f "$moving/runs/0001.out" || undef }, $h), 'replaced -o: the first run is under way')
   or diag $err;
 my @postmasters = map { (split /\n/, slurp_file($_))[0] } grep { -f $_ } glob("$moving/clusters/*/data/postmaster.pid");
-is(scalar(grep { postmaster_alive($_) } @postmasters), 2, 'replaced -o: both servers run');
+is(scalar(grep { postmaster_alive($_) } @postmasters), 1, 'replaced -o: the server runs');
 rename $moving, "$moving.moved" or die $!;
 symlink $elsewhere, $moving or die $!;
 eval { $h->finish; 1 } or $h->kill_kill;
