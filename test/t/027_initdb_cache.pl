@@ -18,9 +18,13 @@ my $base = shared_tempdir();
 my $cache = "$base/initdb";
 # The clusters' set-up is the point, not the runs: no restarts with
 # their warm-up runs, no copy of the run database before each run, and
-# where one cluster is looked at, the other variant runs on its server
-my @tiny = ('ab', '-s', '1', '-c', '1', '-t', '20', '-r', '1', '-b', 'select-only', '--seed', '3',
-	'--restart', 'never', '--reset', 'never');
+# where one cluster is looked at, the other variant runs on its server.
+# The first experiment keeps the default restart = auto, whose choice on
+# servers of their own it shows (a restart before every round: with one
+# round, only warm-up runs after the set-up's start).
+my @one_round = ('ab', '-s', '1', '-c', '1', '-t', '20', '-r', '1', '-b', 'select-only', '--seed', '3',
+	'--reset', 'never');
+my @tiny = (@one_round, '--restart', 'never');
 my $account = $> == 0 ? ($ENV{PGBENCH_EXT_OS_USER} || 'postgres') : scalar getpwuid($>);
 
 sub variant_of
@@ -34,7 +38,7 @@ local $ENV{PGBENCH_EXT_INITDB_CACHE} = $cache;
 # --- A runs initdb and keeps it; B, of the same kind, is a copy; C, with
 # other initdb options, is another entry --------------------------------------
 my $dir = "$base/first";
-my ($rc, $out, $err) = run_client(@tiny, '--variant', 'A', '--bindir', $bindir,
+my ($rc, $out, $err) = run_client(@one_round, '--variant', 'A', '--bindir', $bindir,
 	'--variant', 'B', '--bindir', $bindir,
 	'--variant', 'C', '--bindir', $bindir, '--initdb-args', '--data-checksums', '-o', $dir);
 is($rc, 0, 'an A/B/C with the cache named completes') or diag "$out\n$err";
@@ -54,6 +58,12 @@ like(slurp_file("$dir/clusters/B/initdb.log"), qr/^\$ cp -a -T \Q$entry\E\/data 
 @st = stat("$dir/clusters/B/data");
 is($st[2] & 07777, 0700, 'the copied data directory is private as initdb makes it');
 like($out . $err, qr/setting data_checksums is "off" in A but "on" in C/, 'and each cluster is what its options made');
+my $exp = read_json("$dir/experiment.json");
+is($exp->{spec}{experiment}{restart}, 'auto', 'restart = auto is the default');
+is($exp->{restart}{rounds_per_instance}, 1, 'servers of their own: a restart before every round');
+like($exp->{restart}{why}, qr/variants on different servers/, 'and why');
+is(join(',', sort keys %{ { map { ($_->{variant} => 1) } grep { $_->{warmup} eq 'true' && $_->{round} == 0 } @runs } }),
+	'A,B,C', 'each variant warms up after its start');
 
 # --- settings planted in an entry are not the cluster's ---------------------
 # The server account owns the cache, so it can write an entry's

@@ -8,11 +8,18 @@
 # throttled to 400 transactions a second (-R 400: the other variants
 # leave the CPUs to the tests beside this one), runs faster than 210 a
 # second in every round (unthrottled it runs a few thousand on the 2-CPU
-# hosts here, loaded or not; a throttled second of a Poisson schedule at
-# 400 has an sd of 20 transactions, so 210 is 9.5 sds below it), while
-# the busy-wait caps slow at 200 whatever the host.  Then every one of
-# the 6 rounds has slow below A, the signed-rank p is 2 / 2^6 = 0.031 and
-# the CI lies far below -1%: the verdict "slower" is not left to chance.
+# hosts here, loaded or not), while the busy-wait caps slow at 200
+# whatever the host.  A run is 50 transactions (-t 50): slow busy-waits
+# for 0.25 s of it, where a timed second cost a CPU-second each run.  A's
+# 50 transactions on a Poisson schedule at 400 a second take a
+# Gamma(50, 1/400) time; below 210 a second means more than 50/210 s,
+# P(Gamma(50, 1) > 95.2) = P(Poisson(95.2) < 50) = 1.3e-7 a run, under
+# 1e-6 for the 6 rounds.  Then every one of the 6 rounds has slow
+# below A, the signed-rank p is 2 / 2^6 = 0.031 and the CI lies far below
+# -1%: the verdict "slower" is not left to chance.
+#
+# Its A/B runs under the default restart = auto, which on one server
+# restarts nothing: no warm-ups, every run on instance 1.
 use strict;
 use warnings;
 
@@ -42,7 +49,7 @@ sub environment_rows
 
 # One client: the slowed variant busy-waits, so each client costs a CPU
 # for the whole run, and one shows the setting as well as two.
-my @ab = ('ab', '-s', '1', '-T', '1', '-c', '1', '-b', 'select-only', '--seed', '7', '--pgbench-args', '-R 400',
+my @ab = ('ab', '-s', '1', '-t', '50', '-c', '1', '-b', 'select-only', '--seed', '7', '--pgbench-args', '-R 400',
 	'--variant', 'A', '--bindir', $bindir,
 	'--variant', 'slow', '--cluster', 'A', '--session-set', 'pgbench_ext.inject_delay_ns=5000000');
 
@@ -53,7 +60,9 @@ like($out, qr/setting up variant slow \(on variant A's cluster\)/, 'says where t
 ok(-d "$dir/clusters/A" && !-e "$dir/clusters/slow", 'one cluster only: A\'s');
 
 my @runs = read_runs($dir);
+is(scalar @runs, 12, 'twelve runs: no warm-ups');
 is(scalar(grep { $_->{status} eq 'ok' && $_->{tps} > 0 } @runs), 12, 'all twelve runs ok');
+ok(!grep({ $_->{instance} != 1 || $_->{warmup} ne 'false' } @runs), 'all counted, on instance 1');
 foreach my $round (1 .. 6)
 {
 	my %tps = map { ($_->{variant} => $_->{tps}) } grep { $_->{round} == $round } @runs;
@@ -70,6 +79,9 @@ my ($slow) = grep { $_->{name} eq 'slow' } @{ $exp->{spec}{variants} };
 is($slow->{cluster}, 'A', 'the spec records the shared cluster');
 is_deeply($slow->{session_set}, ['pgbench_ext.inject_delay_ns=5000000'], 'and the session setting');
 is($exp->{variants}{slow}{on_cluster_of}, 'A', 'the variant\'s record says whose server it ran on');
+is($exp->{spec}{experiment}{restart}, 'auto', 'restart = auto is the default');
+is($exp->{restart}{rounds_per_instance}, 0, 'one server: no restarts');
+like($exp->{restart}{why}, qr/one server, where the round is the unit/, 'and why');
 is(scalar(environment_rows($exp, 'pgbench_ext.inject_delay_ns')), 1,
 	'the setting shows in the environment of its own variant only');
 unlike($out . $err, qr/environment differs beyond the declared settings/,

@@ -63,11 +63,12 @@ foreach my $case (
 my $dir = "$base/probe";
 # Throttled (pgbench -R): the probes' path to the report is the point, not
 # the server's speed, and a throttled load leaves the CPUs to the tests
-# beside this one; nor is the run database copied afresh before each run
-# (reset = never: select-only changes nothing).
+# beside this one (the probe's backend sees the load's two backends,
+# connected, at any rate); nor is the run database copied afresh before
+# each run (reset = never: select-only changes nothing).
 my ($rc, $out, $err) = run_client('ab', '-s', '1', '-T', $duration, '-c', '2', '-j', '2',
 	'-b', 'select-only', '--seed', '11', '-r', '6', '--snapshot-probe', '--snapshot-probe-interval', '40',
-	'--pgbench-args', '-R 400', '--reset', 'never',
+	'--pgbench-args', '-R 100', '--reset', 'never',
 	'--variant', 'A', '--bindir', $bindir,
 	'--variant', 'B', '--cluster', 'A', '-o', $dir);
 is($rc, 0, 'an A/B with the snapshot probe completes') or diag "$out\n$err";
@@ -186,6 +187,7 @@ rounds = 2
 script = select-only
 seed = 5
 reset = never
+pgbench_args = -R 100
 snapshot_probe_interval = 50
 
 [variant off]

@@ -30,8 +30,10 @@ my $cache = $ENV{PGBENCH_EXT_BUILD_CACHE};
 my $builder = build_account_uid();
 
 # --- a build as root: everything written by the build account ---------------
-my ($rc, $out, $err) = run_client(linked_ab("$base/first"));
-is($rc, 0, 'an A/B with a linked-source build completes') or diag "$out\n$err";
+# (the build alone, --build-only: the A/B that waits for its lock below
+# runs on it, and the cache is looked at again after that)
+my ($rc, $out, $err) = run_client(linked_ab("$base/first"), '--build-only');
+is($rc, 0, 'a linked-source build completes') or diag "$out\n$err";
 my $entry = entry_of($out);
 ok(defined $entry && -f "$entry/build.json", "the build finished in $entry");
 
@@ -39,13 +41,6 @@ my @cache_st = stat $cache;
 is($cache_st[4], $builder, 'the cache directory belongs to the build account');
 is($cache_st[2] & 07777, 0700, 'the cache directory is private (0700)');
 
-my @foreign;
-find({ no_chdir => 1, wanted => sub {
-	my @st = lstat $File::Find::name;
-	push @foreign, "$File::Find::name (uid $st[4])" if $st[4] != $builder;
-} }, $cache);
-is(scalar(@foreign), 0, 'no file in the cache was written by anyone but the build account')
-  or diag join("\n", @foreign[ 0 .. ($#foreign > 9 ? 9 : $#foreign) ]);
 is(slurp_file("$entry/build/configure.uid"), "$builder\n", 'configure ran as the build account, not root');
 is((stat "$entry/build/hello.o")[4], $builder, 'the compiler\'s object file belongs to the build account');
 ok(-f "$entry/dest/usr/local/pgsql/lib/pgbench_ext.so", 'the extension was compiled into the build, as that account too');
@@ -63,8 +58,16 @@ ok(defined(wait_until(60, sub { $out2 =~ /^variant A: waiting for another client
 ok(!-e "$base/again/runs.csv", 'and runs nothing meanwhile');
 close $lock;
 $h->finish;
-is($? >> 8, 0, 'once the lock is released it completes') or diag "$out2\n$err2";
+is($? >> 8, 0, 'once the lock is released it completes: an A/B with a linked-source build') or diag "$out2\n$err2";
 like($out2, qr/^variant A: reusing build \Q$entry\E$/m, 'the private entry is reused');
+
+my @foreign;
+find({ no_chdir => 1, wanted => sub {
+	my @st = lstat $File::Find::name;
+	push @foreign, "$File::Find::name (uid $st[4])" if $st[4] != $builder;
+} }, $cache);
+is(scalar(@foreign), 0, 'no file in the cache was written by anyone but the build account, after a build and an A/B')
+  or diag join("\n", @foreign[ 0 .. ($#foreign > 9 ? 9 : $#foreign) ]);
 
 # --- what is refused ----------------------------------------------------------
 my $nobody = getpwnam('nobody') // die 'no account nobody';

@@ -19,9 +19,11 @@ use PgbenchExtTest;
 my $bindir = pg_bindir();
 my $base = shared_tempdir();
 my $dir = "$base/piped";
-# throttled (pgbench -R): descriptors and signals are the point, not speed
+# throttled (pgbench -R), no fresh copy of the run database before each
+# run (select-only changes nothing): descriptors and signals are the
+# point, not speed
 my @ab = ('ab', '-s', '1', '-T', '1', '-r', '2', '-b', 'select-only', '--seed', '3', '--restart', 'never',
-	'--pgbench-args', '-R 400', '--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir, '-o', $dir);
+	'--reset', 'never', '--pgbench-args', '-R 100', '--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--bindir', $bindir, '-o', $dir);
 
 sub postmasters_left
 {
