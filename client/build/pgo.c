@@ -69,7 +69,7 @@ pgo_train(const char *bindir, const char *work_dir, const char *log, char **erro
 	/* the account creates the cluster's directory, so root never writes there */
 	if (!unprivileged_mkdir(clusters, error) ||
 		!unprivileged_mkdir(psprintf("%s/%s", clusters, v.name), error) ||
-		!cluster_prepare(&c, &v, work_dir, NULL, error))
+		!cluster_prepare(&c, &v, work_dir, NULL, NULL, error))
 		return false;
 	ok = cluster_start(&c, error) &&
 		training_pgbench(&c, log, error, init) &&

@@ -103,7 +103,7 @@ write_experiment_json(Experiment *x, const RunOptions *opts, const BudgetPlan *b
 		const VariantSpec *v = &x->spec->variants[i];
 
 		json_object_set_new(variants, v->name,
-							json_pack("{s:O?, s:O?, s:i, s:b, s:s?, s:b, s:f, s:s?, s:f, s:f, s:O?}",
+							json_pack("{s:O?, s:O?, s:i, s:b, s:s?, s:b, s:f, s:s?, s:s?, s:f, s:f, s:O?}",
 									  "environment", vs->environment,	/* NULL: interrupted */
 									  "pg_config", vs->pg_config,
 									  "server_version_num", vs->server_version_num,
@@ -112,6 +112,7 @@ write_experiment_json(Experiment *x, const RunOptions *opts, const BudgetPlan *b
 									  "counters", vs->has_counters,
 									  "initdb_s", vs->cluster.initdb_s,
 									  "initdb_template", vs->cluster.initdb_template,
+									  "template_cache", vs->cluster.template_entry,
 									  "start_s", vs->cluster.start_s,
 									  "pgbench_init_s", vs->pgbench_init_s,
 									  "build", v->build));

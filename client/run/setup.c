@@ -17,6 +17,7 @@
 #include "conn.h"
 #include "setup.h"
 #include "results.h"
+#include "safe_file.h"
 #include "subprocess.h"
 #include "progress.h"
 
@@ -172,6 +173,23 @@ run_pgbench_init(Experiment *x, VariantState *vs, char **error)
 }
 
 /*
+ * A template found ready in a copy of the template cache's entry: its
+ * pgbench -i log says where it came from, and no time went into filling.
+ */
+static bool
+template_from_cache(Experiment *x, VariantState *vs, PGconn *conn, char **error)
+{
+	char	   *log = psprintf("%s/pgbench-init-%s.log", x->dir, vs->cluster.variant->name);
+
+	PQfinish(conn);
+	vs->pgbench_init_s = 0;
+	return safe_write_file(log,
+						   psprintf("pgbench -i not run: the template database came ready (pgbench -i -I dtgp -s %d%s, VACUUM ANALYZE, CHECKPOINT) from the template cache, in the copy of entry %s\n",
+									x->spec->scale, x->spec->unlogged ? " --unlogged-tables" : "",
+									vs->cluster.template_entry), 0, error);
+}
+
+/*
  * The template database: created, given the extension (its environment()
  * works even when not preloaded), and filled by pgbench -i.  A resumed
  * experiment finds it ready.
@@ -242,7 +260,13 @@ prepare_template(Experiment *x, VariantState *vs, char **error)
 	if (fresh && !run_pgbench_init(x, vs, error))
 		goto fail;
 
-	/* A settled starting point: nothing dirty, statistics current. */
+	/*
+	 * A settled starting point: nothing dirty, statistics current.  A copy
+	 * of the template cache's entry is that already: it was kept after this
+	 * step and a clean stop, and nothing has written to it since.
+	 */
+	if (!fresh && vs->cluster.template_entry)
+		return template_from_cache(x, vs, conn, error);
 	if (!exec_ok(conn, "VACUUM ANALYZE", error) || !exec_ok(conn, "CHECKPOINT", error) ||
 		(fresh && !exec_ok(conn, "COMMENT ON DATABASE " TEMPLATE_DB " IS '" TEMPLATE_READY "'", error)))
 		goto fail;
@@ -306,6 +330,21 @@ cluster_dirname(const Experiment *x, int i)
 }
 
 /*
+ * What the template cache may stand for: the template's scale and
+ * tables.  Not under profile = counted, whose servers start under
+ * callgrind (and whose counts would then include no set-up at all).
+ */
+static const TemplateWish *
+template_wish(const Experiment *x, TemplateWish *wish)
+{
+	if (x->spec->profile.mode == PROFILE_COUNTED)
+		return NULL;
+	wish->scale = x->spec->scale;
+	wish->unlogged = x->spec->unlogged;
+	return wish;
+}
+
+/*
  * Servers of their own first, then the variants on another's server
  * (experiment_check() made sure that one has its own): their template is
  * the host's, found ready, and only its own session's facts are read.
@@ -313,6 +352,8 @@ cluster_dirname(const Experiment *x, int i)
 bool
 setup_variants(Experiment *x, char **error)
 {
+	TemplateWish wish;
+
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < x->spec->nvariants; i++)
 		{
@@ -330,7 +371,8 @@ setup_variants(Experiment *x, char **error)
 			else
 			{
 				printf("setting up variant %s (%s)\n", v->name, v->bindir ? v->bindir : v->conninfo);
-				if (!cluster_prepare(&vs->cluster, v, x->dir, cluster_dirname(x, i), error))
+				if (!cluster_prepare(&vs->cluster, v, x->dir, cluster_dirname(x, i),
+									 template_wish(x, &wish), error))
 					return false;
 				vs->cluster.instance = x->last_instance[i];
 				vs->cluster.pad_environment = x->plan->restart_rounds > 0;
@@ -340,7 +382,8 @@ setup_variants(Experiment *x, char **error)
 			fflush(stdout);
 			if (!cluster_start(&vs->cluster, error) ||
 				(!v->cluster && !record_start(x, &vs->cluster, x->resume ? "resume" : "setup", error)) ||
-				!prepare_template(x, vs, error))
+				!prepare_template(x, vs, error) ||
+				(!v->cluster && !cluster_keep_template(&vs->cluster, error)))
 				return false;
 			vs->build_id = v->cluster ? cluster_variant_state(x, v->cluster)->build_id : build_identity(v, vs);
 		}

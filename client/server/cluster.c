@@ -38,6 +38,7 @@
 #include "safe_file.h"
 #include "initdb_args.h"
 #include "initdb_cache.h"
+#include "template_cache.h"
 #include "quiet.h"
 #include "settings.h"
 #include "subprocess.h"
@@ -221,8 +222,57 @@ prepare_existing(Cluster *c, const char *results_dir, char **error)
 		cluster_conf_own(c, error);
 }
 
+/*
+ * A cluster of the initdb entry's kind, its template to be as wish says:
+ * the template cache's entry of that kind when one is kept
+ * (c->template_entry, to copy), else where to keep one once its template
+ * is ready (c->template_store).  No wish, or no key to be had: neither.
+ * False only when the entry is refused.
+ */
 static bool
-run_initdb(Cluster *c, char **error)
+find_filled_template(Cluster *c, const TemplateWish *wish, const char *initdb_entry,
+					 const char *initdb_key, char **error)
+{
+	char	   *key_text;
+	char	   *entry;
+
+	if (wish == NULL ||
+		(entry = template_cache_entry(initdb_entry, initdb_key, c->variant, c->bindir,
+									  wish->scale, wish->unlogged, &key_text)) == NULL)
+		return true;
+	switch (template_cache_find(entry, error))
+	{
+		case ENTRY_FINISHED:
+			c->template_entry = entry;
+			return true;
+		case ENTRY_REFUSED:
+			return false;
+		default:
+			c->template_store = entry;
+			c->template_key = key_text;
+			return true;
+	}
+}
+
+/* The data directory copied from a cache's entry, the copy logged in initdb.log. */
+static bool
+copy_cache_entry(Cluster *c, const char *entry, char **error)
+{
+	int			log_fd;
+	bool		ok;
+
+	if ((log_fd = open_cluster_log(c, "initdb.log", error)) < 0)
+		return false;
+	ok = initdb_cache_copy(entry, c->datadir, log_fd, error);
+	close(log_fd);
+	if (!ok)
+		*error = psprintf("variant \"%s\": could not copy the data directory of %s: %s (its log: %s/initdb.log)",
+						  c->variant->name, entry, *error, c->dir);
+	return ok;
+}
+
+static bool
+run_initdb(Cluster *c, const TemplateWish *wish, char **error)
 {
 	const VariantSpec *v = c->variant;
 	char	   *argv[32];
@@ -256,14 +306,11 @@ run_initdb(Cluster *c, char **error)
 		case TEMPLATE_REFUSED:
 			return false;
 		case TEMPLATE_FOUND:
-			if ((log_fd = open_cluster_log(c, "initdb.log", error)) < 0)
-				return false;
-			ok = initdb_cache_copy(entry, c->datadir, log_fd, error);
-			close(log_fd);
-			if (!ok)
-				*error = psprintf("variant \"%s\": could not copy initdb's data directory from %s: %s (its log: %s/initdb.log)",
-								  v->name, entry, *error, c->dir);
+			/* a filled template descends from the entry: initdb's values are its */
 			c->initdb_template = entry;
+			if (!find_filled_template(c, wish, entry, key_text, error))
+				return false;
+			ok = copy_cache_entry(c, c->template_entry ? c->template_entry : entry, error);
 			c->initdb_s = now_seconds() - t0;
 			return ok;
 		case TEMPLATE_NONE:
@@ -287,6 +334,39 @@ run_initdb(Cluster *c, char **error)
 		return false;
 	if (entry)
 		initdb_cache_record_values(entry, values);
+	/* initdb ran: its template is filled here, and kept if none is */
+	if (entry && !find_filled_template(c, wish, entry, key_text, error))
+		return false;
+	c->template_entry = NULL;
+	return true;
+}
+
+/*
+ * The first cluster of its kind in the template cache, its template
+ * ready and no run made yet: stopped cleanly, its data directory kept,
+ * and started again (a restart paid once per kind).  The start before
+ * served the set-up alone, which no run saw: the runs' instance is still
+ * the one recorded at set-up.  Nothing is kept unless the stop was clean.
+ */
+bool
+cluster_keep_template(Cluster *c, char **error)
+{
+	int			instance = c->instance;
+	int			log_fd;
+
+	if (c->template_store == NULL || c->host || !c->managed || !c->running)
+		return true;
+	cluster_stop(c);
+	if (read_postmaster_pid(c, NULL) <= 0 &&
+		(log_fd = open_cluster_log(c, "initdb.log", error)) >= 0)
+	{
+		template_cache_store(c->template_store, c->template_key, c->datadir, log_fd);
+		close(log_fd);
+	}
+	c->template_store = NULL;
+	if (!cluster_start(c, error))
+		return false;
+	c->instance = instance;
 	return true;
 }
 
@@ -305,11 +385,12 @@ dir_of_server_account(const char *dir)
 /*
  * Set up the variant's server: for a managed variant run initdb (unless a
  * resumed experiment already has the cluster) and include our
- * configuration from its postgresql.conf.
+ * configuration from its postgresql.conf.  wish, when given, lets a copy
+ * of the template cache's entry stand for initdb and pgbench -i.
  */
 bool
 cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir, const char *dirname,
-				char **error)
+				const TemplateWish *wish, char **error)
 {
 	struct stat st;
 
@@ -360,7 +441,7 @@ cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir, const
 	/* server.log is written by the server, in our directory */
 	return safe_write_file(c->logfile, "", SAFE_APPEND | c->dir_how, error) &&
 		safe_give_to_server_account(c->logfile, error) &&
-		run_initdb(c, error) &&
+		run_initdb(c, wish, error) &&
 		cluster_conf_own(c, error);
 }
 

@@ -36,6 +36,11 @@ typedef struct Cluster
 	double		initdb_s;
 	char	   *initdb_template;	/* the initdb cache's entry it was copied
 								 * from, or NULL: initdb ran */
+	char	   *template_entry;	/* the template cache's entry (template_cache.c)
+								 * it was copied from, or NULL */
+	char	   *template_store;	/* an entry to keep its data directory in once
+								 * its template is ready, or NULL */
+	char	   *template_key;	/* the text template_store's name hashes */
 	char	   *initdb_values;	/* a copy's: the client's record of the values
 								 * initdb chose, for cluster_conf.c */
 	pid_t		postmaster;		/* running: its postmaster, when the server
@@ -59,8 +64,19 @@ typedef struct Cluster
  * its server sees of the path (its argv, data_directory, the files of its
  * configuration) has the length of DIRNAME.
  */
+/*
+ * What a cluster's template database is to hold, for the template cache:
+ * pgbench -i's scale and whether its tables are unlogged.
+ */
+typedef struct TemplateWish
+{
+	int			scale;
+	bool		unlogged;
+} TemplateWish;
+
 extern bool cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir,
-							const char *dirname, char **error);
+							const char *dirname, const TemplateWish *wish, char **error);
+extern bool cluster_keep_template(Cluster *c, char **error);
 extern void cluster_prepare_shared(Cluster *c, const VariantSpec *v, Cluster *host);
 extern Cluster *cluster_server(Cluster *c);
 extern pid_t cluster_postmaster_pid(const Cluster *c);

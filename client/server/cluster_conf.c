@@ -206,7 +206,8 @@ cluster_conf_own(const Cluster *c, char **error)
 {
 	char	   *conf = psprintf("%s/postgresql.conf", c->datadir);
 	char	   *auto_conf = psprintf("%s/postgresql.auto.conf", c->datadir);
-	char	   *from = c->initdb_template ? psprintf("initdb cache entry \"%s\"", c->initdb_template)
+	char	   *from = c->template_entry ? psprintf("template cache entry \"%s\"", c->template_entry)
+		: c->initdb_template ? psprintf("initdb cache entry \"%s\"", c->initdb_template)
 		: psprintf("variant \"%s\"", c->variant->name);
 	char	   *dropped = NULL;
 	char	   *ours;

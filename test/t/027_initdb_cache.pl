@@ -4,7 +4,10 @@
 # server account's, private); the next is a copy and runs as well; other
 # initdb options are another entry; a cache or an entry someone else could
 # have written is refused with the fix, before any run; without the
-# variable nothing is kept.
+# variable nothing is kept.  Beside them, the template cache: the first
+# cluster of a kind whose template was filled keeps its data directory
+# once the template is ready; the next of that kind (installation,
+# scale, settings) is a copy of it and runs no pgbench -i.
 use strict;
 use warnings;
 
@@ -25,6 +28,16 @@ my $cache = "$base/initdb";
 my @one_round = ('ab', '-s', '1', '-c', '1', '-t', '20', '-r', '1', '-b', 'select-only', '--seed', '3',
 	'--reset', 'never');
 my @tiny = (@one_round, '--restart', 'never');
+# Runs that fail unless the template holds what pgbench -i -s 1 and the
+# set-up made: pgbench_accounts' 100000 rows, analyzed, and the extension
+# at its default version (a division by zero fails the run otherwise).
+my $check_script = "$base/check-template.sql";
+write_file($check_script,
+	"SELECT 1 / (count(*) = 100000)::int FROM pgbench_accounts;\n"
+	  . "SELECT 1 / count(*)::int FROM pg_stats WHERE tablename = 'pgbench_accounts';\n"
+	  . "SELECT 1 / count(*)::int FROM pg_extension e JOIN pg_available_extensions a ON a.name = e.extname "
+	  . "AND e.extversion = a.default_version WHERE e.extname = 'pgbench_ext';\n");
+my @checked = map { $_ eq 'select-only' ? $check_script : $_ } @one_round;
 my $account = $> == 0 ? ($ENV{PGBENCH_EXT_OS_USER} || 'postgres') : scalar getpwuid($>);
 
 sub variant_of
@@ -38,7 +51,7 @@ local $ENV{PGBENCH_EXT_INITDB_CACHE} = $cache;
 # --- A runs initdb and keeps it; B, of the same kind, is a copy; C, with
 # other initdb options, is another entry --------------------------------------
 my $dir = "$base/first";
-my ($rc, $out, $err) = run_client(@one_round, '--variant', 'A', '--bindir', $bindir,
+my ($rc, $out, $err) = run_client(@checked, '--variant', 'A', '--bindir', $bindir,
 	'--variant', 'B', '--bindir', $bindir,
 	'--variant', 'C', '--bindir', $bindir, '--initdb-args', '--data-checksums', '-o', $dir);
 is($rc, 0, 'an A/B/C with the cache named completes') or diag "$out\n$err";
@@ -54,7 +67,23 @@ like(slurp_file("$entry/initdb.key"), qr{^initdb template \d+\ninitdb [0-9a-f]{6
 is(scalar(my @entries = glob("$cache/initdb-*")), 2, 'two entries: C\'s options are another');
 my @runs = read_runs($dir);
 is(scalar(grep { $_->{status} ne 'ok' } @runs), 0, 'every run of the three variants is ok (' . scalar(@runs) . ')');
-like(slurp_file("$dir/clusters/B/initdb.log"), qr/^\$ cp -a -T \Q$entry\E\/data /m, 'B\'s initdb.log shows the copy');
+my $filled = variant_of($dir, 'B')->{template_cache};
+like($filled // '', qr{^\Q$cache\E/template-[0-9a-f]{16}$}, 'B\'s data directory is a copy of the filled template A left');
+like(slurp_file("$dir/clusters/B/initdb.log"), qr/^\$ cp -a -T \Q$filled\E\/data /m, 'B\'s initdb.log shows the copy');
+is(variant_of($dir, 'A')->{template_cache}, undef, 'A filled its template');
+is(variant_of($dir, 'C')->{template_cache}, undef, 'so did C, of another initdb entry');
+like(slurp_file("$dir/pgbench-init-A.log"), qr/done in/, 'A ran pgbench -i');
+like(slurp_file("$dir/pgbench-init-B.log"), qr/^pgbench -i not run: the template database came ready \(pgbench -i -I dtgp -s 1, .*from the template cache, in the copy of entry \Q$filled\E$/m,
+	'B did not, and its log says whence its template came');
+is(variant_of($dir, 'B')->{pgbench_init_s}, 0, 'no time went into filling B\'s');
+is(join(',', sort keys %{ variant_of($dir, 'B') }), join(',', sort keys %{ variant_of($dir, 'A') }), 'A and B are recorded alike');
+@st = stat($filled);
+ok(@st && scalar getpwuid($st[4]) eq $account && ($st[2] & 07777) == 0700, 'the filled entry is the server account\'s, private');
+like(slurp_file("$filled/template.key"), qr/^filled template \d+\ninitdb template \d+\n.*^pgbench [0-9a-f]{64}\nscale 1\nunlogged no\nextension control [0-9a-f]{64}\nextension module [0-9a-f]{64}\n(extension script pgbench_ext--\S+ [0-9a-f]{64}\n)+settings\n/ms,
+	'its key holds the initdb entry\'s, pgbench, the scale, the extension and the settings');
+ok(!-e "$filled/data/postmaster.pid" && !-e "$filled/data/postmaster.opts" && !-e "$filled/data/log",
+	'it holds no pid file, no command line and no log');
+is(scalar(my @tentries = glob("$cache/template-*")), 2, 'two filled entries: A\'s (copied by B) and C\'s');
 @st = stat("$dir/clusters/B/data");
 is($st[2] & 07777, 0700, 'the copied data directory is private as initdb makes it');
 like($out . $err, qr/setting data_checksums is "off" in A but "on" in C/, 'and each cluster is what its options made');
@@ -89,8 +118,12 @@ write_file("$entry/data/postgresql.conf",
 	slurp_file("$entry/data/postgresql.conf") =~ s/^max_connections = \d+/max_connections = 77/mr);
 # (B on A's server: A's cluster is the one looked at)
 $dir = "$base/planted-settings";
-($rc, $out, $err) = run_client(@tiny, '--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--cluster', 'A', '-o', $dir);
+# (at scale 2, of which no filled template is kept yet: a copy of the
+# initdb entry)
+($rc, $out, $err) = run_client(@tiny, '-s', '2', '--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--cluster', 'A', '-o', $dir);
 is($rc, 0, 'an A/B copied from an entry with planted settings completes') or diag "$out\n$err";
+is(variant_of($dir, 'A')->{template_cache}, undef, 'scale 2: A filled its template');
+is(scalar(my @scaled = glob("$cache/template-*")), 3, 'and kept a new filled entry');
 is(variant_of($dir, 'A')->{initdb_template}, $entry, 'A is a copy of that entry');
 my %env = map { ($_->{name} => $_) } grep { ($_->{category} // '') eq 'changed' } @{ variant_of($dir, 'A')->{environment} // [] };
 ok(%env, 'A\'s settings are recorded');
@@ -125,6 +158,28 @@ write_file("$entry/data/$_", $kept{$_}) foreach sort keys %kept;
 	my @rst = stat($record // '/dev/null');
 	is($rst[4], $>, 'and belongs to the client\'s user');
 }
+
+# --- filled entries: another setting is another; one incomplete is not
+# copied; one writable by others is refused -------------------------------
+$dir = "$base/setting";
+($rc, $out, $err) = run_client(@tiny, '--variant', 'A', '--bindir', $bindir, '--set', 'work_mem=5MB',
+	'--variant', 'B', '--cluster', 'A', '-o', $dir);
+is($rc, 0, 'an A/B of another setting completes') or diag "$out\n$err";
+is(variant_of($dir, 'A')->{template_cache}, undef, 'another setting: A filled its template');
+is(scalar(my @set = glob("$cache/template-*")), 4, 'and kept another filled entry');
+rename("$filled/template.key", "$base/template.key") or die;
+$dir = "$base/unfinished";
+($rc, $out, $err) = run_client(@tiny, '--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--cluster', 'A', '-o', $dir);
+is($rc, 0, 'an A/B beside an incomplete filled entry completes') or diag "$out\n$err";
+is(variant_of($dir, 'A')->{template_cache}, undef, 'the incomplete entry is not copied');
+like(slurp_file("$dir/pgbench-init-A.log"), qr/done in/, 'pgbench -i ran');
+rename("$base/template.key", "$filled/template.key") or die;
+chmod 0707, $filled or die;
+$dir = "$base/open-entry";
+($rc, $out, $err) = run_client(@tiny, '--variant', 'A', '--bindir', $bindir, '--variant', 'B', '--cluster', 'A', '-o', $dir);
+is($rc, 2, 'a filled entry writable by others is refused (status 2)');
+like($err, qr/template cache entry "\Q$filled\E" is writable by others/, 'naming it');
+chmod 0700, $filled or die;
 
 # --- refusals, before any run -----------------------------------------------
 chmod 0777, $cache or die;
