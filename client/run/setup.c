@@ -345,6 +345,25 @@ template_wish(const Experiment *x, TemplateWish *wish)
 }
 
 /*
+ * Start the variant's server and make its template ready.  A cluster that
+ * keeps its data directory in the template cache restarts once after the
+ * filling: the start recorded is then the restart, the one runs see.
+ */
+static bool
+start_and_fill(Experiment *x, VariantState *vs, const VariantSpec *v, char **error)
+{
+	bool		keeps = !v->cluster && vs->cluster.template_store != NULL;
+	const char *cause = x->resume ? "resume" : "setup";
+
+	if (!cluster_start(&vs->cluster, error) ||
+		(!v->cluster && !keeps && !record_start(x, &vs->cluster, cause, error)) ||
+		!prepare_template(x, vs, error))
+		return false;
+	return !keeps ||
+		(cluster_keep_template(&vs->cluster, error) && record_start(x, &vs->cluster, cause, error));
+}
+
+/*
  * Servers of their own first, then the variants on another's server
  * (experiment_check() made sure that one has its own): their template is
  * the host's, found ready, and only its own session's facts are read.
@@ -380,10 +399,7 @@ setup_variants(Experiment *x, char **error)
 				vs->cluster.huge_pages = x->spec->quiet.huge_pages;
 			}
 			fflush(stdout);
-			if (!cluster_start(&vs->cluster, error) ||
-				(!v->cluster && !record_start(x, &vs->cluster, x->resume ? "resume" : "setup", error)) ||
-				!prepare_template(x, vs, error) ||
-				(!v->cluster && !cluster_keep_template(&vs->cluster, error)))
+			if (!start_and_fill(x, vs, v, error))
 				return false;
 			vs->build_id = v->cluster ? cluster_variant_state(x, v->cluster)->build_id : build_identity(v, vs);
 		}

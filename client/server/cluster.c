@@ -345,13 +345,15 @@ run_initdb(Cluster *c, const TemplateWish *wish, char **error)
  * The first cluster of its kind in the template cache, its template
  * ready and no run made yet: stopped cleanly, its data directory kept,
  * and started again (a restart paid once per kind).  The start before
- * served the set-up alone, which no run saw: the runs' instance is still
- * the one recorded at set-up.  Nothing is kept unless the stop was clean.
+ * served the set-up alone, which no run saw: the restart is the set-up's
+ * start, its instance and stop time those before it (run/setup.c records
+ * it then).  Nothing is kept unless the stop was clean.
  */
 bool
 cluster_keep_template(Cluster *c, char **error)
 {
 	int			instance = c->instance;
+	double		stop_s = c->stop_s;
 	int			log_fd;
 
 	if (c->template_store == NULL || c->host || !c->managed || !c->running)
@@ -367,6 +369,7 @@ cluster_keep_template(Cluster *c, char **error)
 	if (!cluster_start(c, error))
 		return false;
 	c->instance = instance;
+	c->stop_s = stop_s;
 	return true;
 }
 

@@ -83,6 +83,13 @@ like(slurp_file("$filled/template.key"), qr/^filled template \d+\ninitdb templat
 	'its key holds the initdb entry\'s, pgbench, the scale, the extension and the settings');
 ok(!-e "$filled/data/postmaster.pid" && !-e "$filled/data/postmaster.opts" && !-e "$filled/data/log",
 	'it holds no pid file, no command line and no log');
+{
+	my @lines = split /\n/, slurp_file("$dir/instances.csv");
+	my @cols = split /,/, shift @lines;
+	my @starts = map { my %r; @r{@cols} = split /,/, $_, -1; \%r } @lines;
+	is(join(',', map { "$_->{instance}:$_->{cause}" } grep { $_->{server} eq 'A' && $_->{cause} eq 'setup' } @starts),
+		'1:setup', 'A\'s restart to keep its data directory is its one set-up start, instance 1');
+}
 is(scalar(my @tentries = glob("$cache/template-*")), 2, 'two filled entries: A\'s (copied by B) and C\'s');
 @st = stat("$dir/clusters/B/data");
 is($st[2] & 07777, 0700, 'the copied data directory is private as initdb makes it');
