@@ -167,12 +167,15 @@ initdb_cache_copy(const char *entry, const char *datadir, int log_fd, char **err
 }
 
 /*
- * Keep a copy of datadir, fresh from initdb, as entry, with the text its
- * key hashes.  Whatever goes wrong only costs the next cluster an initdb:
- * a warning, not an error.
+ * Keep a copy of datadir as entry, with the text its key hashes in the
+ * file marker, written last; leave_out (or NULL), a file of datadir the
+ * entry must not hold.  Whatever goes wrong only costs the next cluster
+ * the work the entry would have saved: a warning naming what (the kind of
+ * data directory), not an error.
  */
 void
-initdb_cache_store(const char *entry, const char *key_text, const char *datadir, int log_fd)
+cache_keep_datadir(const char *entry, const char *marker, const char *what, const char *key_text,
+				   const char *datadir, const char *leave_out, int log_fd)
 {
 	char	   *tmp = psprintf("%s.tmp.%d", entry, (int) getpid());
 	char	   *cp[] = {"cp", "-a", "-T", (char *) datadir, psprintf("%s/data", tmp), NULL};
@@ -181,13 +184,21 @@ initdb_cache_store(const char *entry, const char *key_text, const char *datadir,
 
 	if (unprivileged_mkdir(tmp, &error) &&
 		run_as_server(cp, log_fd, &error) &&
-		unprivileged_write(psprintf("%s/%s", tmp, INITDB_CACHE_MARKER), key_text, &error) &&
+		(leave_out == NULL || unprivileged_remove(psprintf("%s/data/%s", tmp, leave_out), &error)) &&
+		unprivileged_write(psprintf("%s/%s", tmp, marker), key_text, &error) &&
 		run_as_server(mv, log_fd, &error))
 		return;
 	/* another client may have put the same entry in place first */
-	if (cache_entry(entry, INITDB_CACHE_MARKER, "initdb", &error) != ENTRY_FINISHED)
-		log_warningf("could not keep initdb's data directory in %s: %s", entry, error);
+	if (cache_entry(entry, marker, what, &error) != ENTRY_FINISHED)
+		log_warningf("could not keep %s's data directory in %s: %s", what, entry, error);
 	(void) unprivileged_remove(tmp, &error);
+}
+
+/* Keep a copy of datadir, fresh from initdb, as entry. */
+void
+initdb_cache_store(const char *entry, const char *key_text, const char *datadir, int log_fd)
+{
+	cache_keep_datadir(entry, INITDB_CACHE_MARKER, "initdb", key_text, datadir, NULL, log_fd);
 }
 
 /*

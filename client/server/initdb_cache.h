@@ -22,6 +22,9 @@ extern InitdbTemplate initdb_cache_lookup(const char *bindir, char *const argv[]
 extern bool initdb_cache_copy(const char *entry, const char *datadir, int log_fd, char **error);
 extern void initdb_cache_store(const char *entry, const char *key_text, const char *datadir,
 							   int log_fd);
+extern void cache_keep_datadir(const char *entry, const char *marker, const char *what,
+							   const char *key_text, const char *datadir, const char *leave_out,
+							   int log_fd);
 extern void initdb_cache_record_values(const char *entry, const char *values);
 
 #endif							/* PGBENCH_EXT_INITDB_CACHE_H */

@@ -31,6 +31,7 @@
  */
 #include "client.h"
 #include "digest.h"
+#include "initdb_cache.h"
 #include "settings.h"
 #include "subprocess.h"
 #include "template_cache.h"
@@ -175,22 +176,6 @@ template_cache_find(const char *entry, char **error)
 void
 template_cache_store(const char *entry, const char *key_text, const char *datadir, int log_fd)
 {
-	char	   *tmp = psprintf("%s.tmp.%d", entry, (int) getpid());
-	char	   *cp[] = {"cp", "-a", "-T", (char *) datadir, psprintf("%s/data", tmp), NULL};
-	char	   *mv[] = {"mv", "-T", tmp, (char *) entry, NULL};
-	char	   *error = NULL;
-	int			rc = -1;
-
-	if (unprivileged_mkdir(tmp, &error) &&
-		(rc = run_logged_fd(cp, true, log_fd)) == 0 &&
-		unprivileged_remove(psprintf("%s/data/postmaster.opts", tmp), &error) &&
-		unprivileged_write(psprintf("%s/%s", tmp, TEMPLATE_CACHE_MARKER), key_text, &error) &&
-		(rc = run_logged_fd(mv, true, log_fd)) == 0)
-		return;
-	if (error == NULL)
-		error = psprintf("cp or mv failed (%s)", rc < 0 ? "could not run it" : psprintf("exit status %d", rc));
-	/* another client may have put the same entry in place first */
-	if (template_cache_find(entry, &error) != ENTRY_FINISHED)
-		log_warningf("could not keep the filled template's data directory in %s: %s", entry, error);
-	(void) unprivileged_remove(tmp, &error);
+	cache_keep_datadir(entry, TEMPLATE_CACHE_MARKER, "template", key_text, datadir,
+					   "postmaster.opts", log_fd);
 }
