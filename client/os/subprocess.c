@@ -708,3 +708,25 @@ tail_of_file(const char *path, int max_lines)
 		result = psprintf("%s%s", result, lines[i % max_lines]);
 	return result;
 }
+
+/*
+ * An absolute directory of the installation in bindir, as its pg_config
+ * prints it for option ("--pkglibdir", "--sharedir"), run as the server
+ * account; NULL when pg_config fails or prints no absolute path.
+ */
+char *
+pg_config_dir(const char *bindir, const char *option)
+{
+	char	   *argv[] = {psprintf("%s/pg_config", bindir), (char *) option, NULL};
+	ChildSpec	spec = CHILD_SPEC_INIT;
+	int			status;
+	char	   *out;
+
+	spec.argv = argv;
+	spec.unprivileged = true;
+	out = child_output(&spec, false, &status);
+	if (status != 0 || out == NULL || out[0] != '/')
+		return NULL;
+	out[strcspn(out, "\n")] = '\0';
+	return out;
+}

@@ -49,6 +49,7 @@ extern int	untar_as_server_account(const ChildSpec *writer, const char *to, cons
 extern bool copy_to_server_account(const char *from, char *const *excludes, char *const *files,
 								   const char *to, const char *log_path);
 extern char *child_output(const ChildSpec *spec, bool with_stderr, int *status);
+extern char *pg_config_dir(const char *bindir, const char *option);
 extern bool run_in_child(bool (*fn) (void *arg, char **error), void *arg, bool unprivileged,
 						 char **error);
 

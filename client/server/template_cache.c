@@ -50,28 +50,6 @@ compare_names(const void *a, const void *b)
 	return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
-/* The installation's sharedir and pkglibdir, from its pg_config; false if not had. */
-static bool
-installation_dirs(const char *bindir, char **sharedir, char **pkglibdir)
-{
-	char	   *argv[] = {psprintf("%s/pg_config", bindir), "--sharedir", "--pkglibdir", NULL};
-	ChildSpec	spec = CHILD_SPEC_INIT;
-	int			status;
-	char	   *out;
-	char	   *nl;
-
-	spec.argv = argv;
-	spec.unprivileged = true;
-	out = child_output(&spec, false, &status);
-	if (status != 0 || out == NULL || (nl = strchr(out, '\n')) == NULL)
-		return false;
-	*nl = '\0';
-	*sharedir = out;
-	*pkglibdir = nl + 1;
-	(*pkglibdir)[strcspn(*pkglibdir, "\n")] = '\0';
-	return (*sharedir)[0] == '/' && (*pkglibdir)[0] == '/';
-}
-
 /*
  * The extension as installed: lines of the digests of its control file,
  * of every one of its SQL scripts (by name), and of its module; NULL when
@@ -91,7 +69,8 @@ extension_digests(const char *bindir)
 	char	  **names = NULL;
 	int			n = 0;
 
-	if (!installation_dirs(bindir, &sharedir, &pkglibdir))
+	if ((sharedir = pg_config_dir(bindir, "--sharedir")) == NULL ||
+		(pkglibdir = pg_config_dir(bindir, "--pkglibdir")) == NULL)
 		return NULL;
 	extdir = psprintf("%s/extension", sharedir);
 	if ((sum = sha256_of_file(psprintf("%s/pgbench_ext.control", extdir), &error)) == NULL)

@@ -248,20 +248,9 @@ settings_check_libraries(const VariantSpec *v, const char *bindir, char **error)
 		*value++ = '\0';
 		if (!is_library_setting(name))
 			continue;
-		if (pkglibdir == NULL)
-		{
-			char	   *argv[] = {psprintf("%s/pg_config", bindir), "--pkglibdir", NULL};
-			ChildSpec	spec = CHILD_SPEC_INIT;
-			int			status;
-
-			spec.argv = argv;
-			spec.unprivileged = true;
-			pkglibdir = child_output(&spec, false, &status);
-			pkglibdir[strcspn(pkglibdir, "\n")] = '\0';
-			if (status != 0 || pkglibdir[0] != '/')
-				return fail_with(error, "variant \"%s\" sets %s, but the pkglibdir of its installation could not be had from \"%s\"",
-								 v->name, name, argv[0]);
-		}
+		if (pkglibdir == NULL && (pkglibdir = pg_config_dir(bindir, "--pkglibdir")) == NULL)
+			return fail_with(error, "variant \"%s\" sets %s, but the pkglibdir of its installation could not be had from \"%s/pg_config\"",
+							 v->name, name, bindir);
 		initPQExpBuffer(&list);
 		(void) preload_items(value, &list);
 		for (char *lib = strtok_r(list.data, ",", &save); lib; lib = strtok_r(NULL, ",", &save))
