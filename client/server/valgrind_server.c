@@ -185,6 +185,34 @@ says_ready(const Cluster *c)
 }
 
 /*
+ * What runs beside backends: the background processes of the postmaster
+ * pid, listed in pg_stat_activity or not (13, 14: the stats collector is
+ * not), but not the connection's own backend, which started them waiting.
+ */
+static void
+note_own_processes(ValgrindServer *vg, pid_t pid, int own_backend, double deadline)
+{
+	pid_t		children[1024];
+	int			nc,
+				stable = 0,
+				last = -1;
+
+	vg->nown = 0;
+	/* background processes start over the first seconds */
+	while (stable < 10 && now_seconds() < deadline)
+	{
+		nc = procfs_children(pid, children, lengthof(children));
+		stable = nc == last ? stable + 1 : 0;
+		last = nc;
+		pg_usleep(200000);
+	}
+	nc = procfs_children(pid, children, lengthof(children));
+	for (int i = 0; i < nc && vg->nown < MAX_OWN; i++)
+		if (children[i] != (pid_t) own_backend)
+			vg->own[vg->nown++] = children[i];
+}
+
+/*
  * Where counting turns on and off (callgrind's --toggle-collect): argv's
  * options from argc on; returns the new argc.
  */
@@ -272,11 +300,8 @@ start_under_valgrind(Cluster *c, char **error)
 	 * No autovacuum unless the variant's settings ask for it: its launcher
 	 * starts a worker in each database every autovacuum_naptime, and each
 	 * runs under valgrind too, a second or more of CPU for nothing that is
-	 * counted (one every 15 s with the four databases of an experiment:
-	 * about 26, some 30 of its servers' 99 CPU-s, in a counted experiment
-	 * of 20 short runs that took 7 minutes on a loaded host).  A worker's
-	 * ANALYZE also sends the catalog invalidations that move a run's
-	 * count.  Runs of a fixed number of transactions under valgrind are
+	 * counted.  A worker's ANALYZE also sends the catalog invalidations
+	 * that move a run's count.  Runs of a fixed number of transactions under valgrind are
 	 * short; the template was vacuumed natively.
 	 */
 	if (!settings_have(c->variant->settings, c->variant->nsettings, "autovacuum"))
@@ -327,30 +352,7 @@ start_under_valgrind(Cluster *c, char **error)
 	}
 	vg->postmaster = pid;
 
-	/*
-	 * What runs beside backends: the background processes, listed or not
-	 * (13, 14: the stats collector is not), but not this connection's.
-	 */
-	vg->nown = 0;
-	{
-		pid_t		children[1024];
-		int			nc,
-					stable = 0,
-					last = -1;
-
-		/* background processes start over the first seconds */
-		while (stable < 10 && now_seconds() < deadline)
-		{
-			nc = procfs_children(pid, children, lengthof(children));
-			stable = nc == last ? stable + 1 : 0;
-			last = nc;
-			pg_usleep(200000);
-		}
-		nc = procfs_children(pid, children, lengthof(children));
-		for (int i = 0; i < nc && vg->nown < MAX_OWN; i++)
-			if (children[i] != (pid_t) PQbackendPID(conn))
-				vg->own[vg->nown++] = children[i];
-	}
+	note_own_processes(vg, pid, PQbackendPID(conn), deadline);
 	PQfinish(conn);
 	return true;
 }
