@@ -98,6 +98,7 @@ clean: client-clean
 client-clean:
 	+$(CLIENT_MAKE) clean
 	$(MAKE) -C test clean
+	tools/test-scratch --remove
 
 else
 all install installcheck installcheck-regress prove_installcheck check-regress:

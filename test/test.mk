@@ -99,6 +99,9 @@ installcheck-regress:
 # The TAP tests, as PGXS's prove_installcheck runs them: PostgreSQL::Test::Utils
 # keeps everything under tmp_check/ (TESTDIR up to PostgreSQL 15, TESTDATADIR
 # and TESTLOGDIR from 16), and the installation's bindir comes first on PATH.
+# tmp_check/ is in memory where there is room (tools/test-scratch says when),
+# the tree's tmp_check a link to it; the initdb cache, hundreds of megabytes
+# that serve only this run, goes when it ends.
 # The client's clusters are copies of one initdb per installation, options
 # and locale (PGBENCH_EXT_INITDB_CACHE, given to the server account so that
 # tests running as that account use it too).
@@ -110,13 +113,16 @@ prove_installcheck: test-programs
 		echo "pgbench_ext: hint: the TAP tests need its PostgreSQL::Test modules; build it with --enable-tap-tests" >&2; \
 		exit 2; }
 	@$(check_test_account)
-	rm -rf tmp_check && $(MKDIR_P) tmp_check/initdb-cache && chmod 700 tmp_check/initdb-cache
-	$(give_to_test_account) tmp_check/initdb-cache
-	env TESTDIR='$(CURDIR)' TESTDATADIR='$(CURDIR)/tmp_check' TESTLOGDIR='$(CURDIR)/tmp_check/log' \
-		PGBENCH_EXT_INITDB_CACHE='$(CURDIR)/tmp_check/initdb-cache' \
+	@scratch=$$(tools/test-scratch) || exit 2; \
+	cache="$$scratch/tmp_check/initdb-cache"; \
+	$(MKDIR_P) "$$cache" && chmod 700 "$$cache" && $(give_to_test_account) "$$cache" || exit 2; \
+	echo "the tests' data: $$scratch/tmp_check"; \
+	env TESTDIR="$$scratch" TESTDATADIR="$$scratch/tmp_check" TESTLOGDIR="$$scratch/tmp_check/log" \
+		PGBENCH_EXT_INITDB_CACHE="$$cache" \
 		PATH='$(bindir)':"$$PATH" PG_REGRESS='$(pg_regress)' PG_CONFIG='$(PG_CONFIG)' \
 		HARNESS_RULESFILE='$(CURDIR)/test/testrules.yml' \
-		$(PROVE) $(PG_PROVE_FLAGS) -I test/lib $(prove_schedule) $(PROVE_FLAGS) $(PROVE_TESTS)
+		$(PROVE) $(PG_PROVE_FLAGS) -I test/lib $(prove_schedule) $(PROVE_FLAGS) $(PROVE_TESTS); \
+	status=$$?; rm -rf "$$cache"; exit $$status
 
 # The whole pg_regress suite on a temporary instance with the preload, as
 # contrib/pg_stat_statements runs its own (--temp-config); the instance,
