@@ -504,7 +504,13 @@ parse_calibrate_options(int argc, char **argv, CalibrateOptions *o, CalibrateGiv
 				o->reanalyse = true;
 				break;
 			case 8:
-				o->size_rounds = cli_int(optarg, "--size-rounds", 2, 10000);
+				/*
+				 * Fewer than 4 rounds give the slowdown no confidence
+				 * interval (3 + 3 runs: no rank sum is beyond chance at 5%),
+				 * and without one the sizing cannot decide: refused here,
+				 * not after the rounds have run.
+				 */
+				o->size_rounds = cli_int(optarg, "--size-rounds", 4, 10000);
 				break;
 			case 9:
 				g->setting_pct = strtod(optarg, &end);

@@ -25,7 +25,7 @@ foreach my $case (
 	[ [ '--target', '2', '--delay-ns', '1000' ], qr/--target and --delay-ns exclude each other/ ],
 	[ [ '--rounds', '1' ], qr/--rounds must be in range 2\.\.1000/ ],
 	[ [ '--size-rounds', '4', '--delay-ns', '1000' ], qr/--size-rounds and --delay-ns exclude each other/ ],
-	[ [ '--size-rounds', '1' ], qr/--size-rounds must be in range 2\.\.10000/ ],
+	[ [ '--size-rounds', '3' ], qr/--size-rounds must be in range 4\.\.10000/ ],
 	[ [ '--setting', '2', '--size-rounds', '4' ], qr/--setting excludes --delay-ns and --size-rounds/ ],
 	[ [ '--setting', '0' ], qr/--setting must be a percentage above 0 and at most 50, got "0"/ ],
 	[ [ '--schedule', 'sometimes' ], qr/--schedule: schedule must be auto .* got "sometimes"/ ],
