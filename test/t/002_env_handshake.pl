@@ -11,12 +11,13 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
+use NodeTemplate;
 
 my $top = source_tree();
 my ($rc, $out, $err);
 
 my $node = PostgreSQL::Test::Cluster->new('main');
-$node->init;
+init_node($node);
 $node->append_conf('postgresql.conf', "shared_preload_libraries = 'pgbench_ext'");
 $node->start;
 

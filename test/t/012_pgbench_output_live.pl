@@ -20,12 +20,13 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
+use NodeTemplate;
 
 my $dir = PostgreSQL::Test::Utils::tempdir;
 my $duration = 3;
 
 my $node = PostgreSQL::Test::Cluster->new('main');
-$node->init;
+init_node($node);
 $node->start;
 my $pgbench = $node->config_data('--bindir') . '/pgbench';
 my @server = ('-h', $node->host, '-p', $node->port);

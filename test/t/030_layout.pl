@@ -17,6 +17,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
+use NodeTemplate;
 
 my $fixtures = source_tree() . '/test/fixtures';
 my $base = "$fixtures/layout_pg15_x86_64.json";
@@ -82,7 +83,7 @@ like($out, qr/^PROC_HDR: size 104 -> 168 bytes \(\+64\), 0 fields changed$/m, 'a
 
 # --- live server: save, print, and compare with a saved file
 my $node = PostgreSQL::Test::Cluster->new('live');
-$node->init;
+init_node($node);
 $node->start;
 my $db = create_database($node, 'layout_live');
 ($rc, $out, $err) = run_client_on($node, 'layout', '--save', "$tmp/live.json", "dbname=$db");

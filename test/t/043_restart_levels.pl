@@ -19,6 +19,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
+use NodeTemplate;
 use ReportFixture;
 
 my $bindir = pg_bindir();
@@ -124,7 +125,7 @@ like(slurp_file("$dir/benchstat.txt"), qr/^instance: 3$/m, 'benchstat.txt: each 
 
 # experiment_report() in SQL, given each run's instance, = summary.json to the last bit
 my $node = PostgreSQL::Test::Cluster->new(q{sql});
-$node->init;
+init_node($node);
 $node->start;
 my $db = create_database($node, q{restart_levels});
 ($rc, $out, $err) = run_client_on($node, q{import}, $dir, "dbname=$db");

@@ -12,6 +12,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
+use NodeTemplate;
 use ReportFixture;
 
 my $base = PostgreSQL::Test::Utils::tempdir;
@@ -74,7 +75,7 @@ is("$c1->{decision} $c2->{decision}", 'differs same',
 ok(exists $c1->{reference} && !defined $c1->{reference}, 'summary.json: no reference ratio');
 is(scalar @{ $c1->{a}{tps} }, 8, 'summary.json: the counted runs of A');
 my $node = PostgreSQL::Test::Cluster->new('parity');
-$node->init;
+init_node($node);
 $node->start;
 $node->safe_psql('postgres', 'CREATE EXTENSION pgbench_ext');
 my $sql = sprintf(

@@ -11,11 +11,12 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
+use NodeTemplate;
 use ReportFixture;
 
 my $base = PostgreSQL::Test::Utils::tempdir;
 my $node = PostgreSQL::Test::Cluster->new('main');
-$node->init;
+init_node($node);
 $node->start;
 my $db = create_database($node, 'report_import');
 my @noise = (-0.02, -0.01, 0, 0.01, 0.02, -0.015, 0.005, 0.015, 0.003, -0.007);

@@ -36,6 +36,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
+use NodeTemplate;
 use ReportFixture;
 
 my $base = shared_tempdir();
@@ -56,7 +57,7 @@ diag("B decided at look $cell{B}{sequential}{look} (block $cell{B}{sequential}{b
 	  . "$summary->{sequential}{blocks_done} blocks done, $summary->{sequential}{stopped}");
 
 my $node = PostgreSQL::Test::Cluster->new('main');
-$node->init;
+init_node($node);
 $node->start;
 my $db = create_database($node, 'report_sequential');
 ($rc, $out, $err) = run_client_on($node, 'import', $dir, "dbname=$db");

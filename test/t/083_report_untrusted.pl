@@ -20,6 +20,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
+use NodeTemplate;
 use ReportFixture;
 
 my $base = shared_tempdir();
@@ -257,7 +258,7 @@ unlike($out . $err, $raw, 'control characters in runs.csv: none reaches the term
 
 # --- import reads the same way, and imports nothing of a damaged directory ----
 my $node = PostgreSQL::Test::Cluster->new('import');
-$node->init;
+init_node($node);
 $node->start;
 create_database($node, 'untrusted_import');
 $dir = fixture("$base/import-bad");

@@ -39,6 +39,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
+use NodeTemplate;
 
 my $bindir = pg_bindir();
 my $base = shared_tempdir();
@@ -153,7 +154,7 @@ cmp_ok(scalar keys %left, '<=', 15, 'the runs\' files are gone: those of ' . sca
 
 # --- from psql: import, then profile_compare() gives summary.json's figures to the last bit
 my $node = PostgreSQL::Test::Cluster->new(q{sql});
-$node->init;
+init_node($node);
 $node->start;
 my $db = create_database($node, q{profile_counted});
 ($rc, $out, $err) = run_client_on($node, q{import}, $dir, q{-d}, $db);

@@ -9,8 +9,10 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
+use NodeTemplate;
+
 my $node = PostgreSQL::Test::Cluster->new('nopreload');
-$node->init;
+init_node($node);
 $node->append_conf('postgresql.conf', "shared_preload_libraries = ''");
 $node->start;
 

@@ -19,9 +19,10 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
+use NodeTemplate;
 
 my $node = PostgreSQL::Test::Cluster->new('preloaded');
-$node->init;
+init_node($node);
 $node->append_conf('postgresql.conf', "shared_preload_libraries = 'pgbench_ext'");
 # the loads' statements would only fill the server log
 $node->append_conf('postgresql.conf', 'log_statement = none');
@@ -200,7 +201,7 @@ note "hw_status: @hw";
 
 # --- a second server: without preloading, then without a worker slot
 my $second = PostgreSQL::Test::Cluster->new('not_preloaded');
-$second->init;
+init_node($second);
 $second->append_conf('postgresql.conf', "shared_preload_libraries = ''");
 $second->start;
 

@@ -16,8 +16,10 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
+use NodeTemplate;
+
 my $node = PostgreSQL::Test::Cluster->new('wait_overflow');
-$node->init;
+init_node($node);
 $node->append_conf('postgresql.conf', qq{
 shared_preload_libraries = 'pgbench_ext'
 pgbench_ext.wait_table_size = 4

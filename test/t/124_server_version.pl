@@ -13,13 +13,14 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
+use NodeTemplate;
 
 my $pg_config = pg_config();
 my ($major) = `$pg_config --version` =~ /^PostgreSQL (\d+)/;
 ok($major, "$pg_config is of PostgreSQL $major");
 
 my $node = PostgreSQL::Test::Cluster->new('main');
-$node->init;
+init_node($node);
 $node->start;
 my $db = create_database($node, 'server_version');
 my $num = $node->safe_psql($db, 'SHOW server_version_num');

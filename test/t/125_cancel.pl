@@ -34,11 +34,12 @@ use Test::More;
 use Time::HiRes qw(time);
 
 use PgbenchExtTest;
+use NodeTemplate;
 
 my $bound_s = 3;
 
 my $node = PostgreSQL::Test::Cluster->new('cancel');
-$node->init;
+init_node($node);
 $node->start;
 my $db = create_database($node, 'cancel');
 

@@ -23,9 +23,10 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
+use NodeTemplate;
 
 my $node = PostgreSQL::Test::Cluster->new('main');
-$node->init;
+init_node($node);
 $node->append_conf('postgresql.conf', "shared_preload_libraries = 'pgbench_ext'");
 # the writer's statements would only fill the server log
 $node->append_conf('postgresql.conf', 'log_statement = none');

@@ -60,6 +60,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 use PgbenchExtTest;
+use NodeTemplate;
 
 my $version = control_version();
 plan skip_all => $skip if $skip;
@@ -68,7 +69,7 @@ is(File::Compare::compare($installed, $fixture), 0, "the installed 1.0.0 script 
 ok(-e "$sharedir/extension/pgbench_ext--1.0.0--$version.sql", "the update script to $version is installed");
 
 my $node = PostgreSQL::Test::Cluster->new('update');
-$node->init;
+init_node($node);
 $node->start;
 $node->safe_psql('postgres', 'CREATE DATABASE fresh');
 $node->safe_psql('postgres', 'CREATE DATABASE updated');
