@@ -712,21 +712,41 @@ tail_of_file(const char *path, int max_lines)
 /*
  * An absolute directory of the installation in bindir, as its pg_config
  * prints it for option ("--pkglibdir", "--sharedir"), run as the server
- * account; NULL when pg_config fails or prints no absolute path.
+ * account; NULL when pg_config fails or prints no absolute path.  An
+ * answer is kept for the life of the process: an installation's
+ * directories do not move while an experiment runs, and every managed
+ * cluster asks again (the library check, the template cache's key).
  */
 char *
 pg_config_dir(const char *bindir, const char *option)
 {
+	static struct
+	{
+		char	   *bindir;
+		char	   *option;
+		char	   *dir;
+	}			known[16];
+	static int	nknown;
 	char	   *argv[] = {psprintf("%s/pg_config", bindir), (char *) option, NULL};
 	ChildSpec	spec = CHILD_SPEC_INIT;
 	int			status;
 	char	   *out;
 
+	for (int i = 0; i < nknown; i++)
+		if (strcmp(known[i].bindir, bindir) == 0 && strcmp(known[i].option, option) == 0)
+			return pg_strdup(known[i].dir);
 	spec.argv = argv;
 	spec.unprivileged = true;
 	out = child_output(&spec, false, &status);
 	if (status != 0 || out == NULL || out[0] != '/')
 		return NULL;
 	out[strcspn(out, "\n")] = '\0';
+	if (nknown < lengthof(known))
+	{
+		known[nknown].bindir = pg_strdup(bindir);
+		known[nknown].option = pg_strdup(option);
+		known[nknown].dir = pg_strdup(out);
+		nknown++;
+	}
 	return out;
 }
