@@ -301,8 +301,8 @@ start_under_valgrind(Cluster *c, char **error)
 	 * starts a worker in each database every autovacuum_naptime, and each
 	 * runs under valgrind too, a second or more of CPU for nothing that is
 	 * counted.  A worker's ANALYZE also sends the catalog invalidations
-	 * that move a run's count.  Runs of a fixed number of transactions under valgrind are
-	 * short; the template was vacuumed natively.
+	 * that move a run's count.  Runs of a fixed number of transactions
+	 * under valgrind are short; the template was vacuumed natively.
 	 */
 	if (!settings_have(c->variant->settings, c->variant->nsettings, "autovacuum"))
 	{
