@@ -120,7 +120,7 @@ like($out, qr/^counted profile \(tps above is under valgrind and not compared\):
 like($out, qr/^ select-only \| 1 +\| slow +\| instructions\/tx \|.*\| (?:$rounds rounds|$rounds\+$rounds) \| \S/m,
 	'slow: instructions per transaction compared');
 note $1 if $out =~ /^(function changes, select-only, 1 client: slow vs A .*\n(?:  .*\n)*)/m;
-like($out, qr/^function changes, select-only, 1 client: slow vs A \([^)]*\): none of \d+ functions compared; with so few runs not even one function could reach q < alpha among \d+: make at least 10 rounds$/m,
+like($out, qr/^function changes, select-only, 1 client: slow vs A \([^)]*\): none of \d+ functions compared; with so few runs not even one function could reach q < alpha among \d+: make at least \d+ rounds$/m,
 	'3 rounds: the report says that no function change could be found, and what would find one') unless $verdicts;
 if ($verdicts)
 {

@@ -139,7 +139,7 @@ like($out, qr/^sampled profile \(runs as above\): (ns of CPU|cycles) per transac
 like($out, qr/^ select-only \| 1 +\| slow +\| (CPU ns|cycles)\/tx \(sampled\) \|/m, 'a row per metric');
 like($out, qr/^function changes, select-only, 1 client: B vs A \([^)]*\):( none of \d+ functions compared$|\n)/m,
 	'A/A: B\'s function changes are listed') if $verdicts;
-like($out, qr/^function changes, select-only, 1 client: B vs A \([^)]*\): none of \d+ functions compared; with so few runs not even one function could reach q < alpha among \d+: make at least 10 rounds$/m,
+like($out, qr/^function changes, select-only, 1 client: B vs A \([^)]*\): none of \d+ functions compared; with so few runs not even one function could reach q < alpha among \d+: make at least \d+ rounds$/m,
 	'3 rounds: the report says that no function change could be found, and what would find one') unless $verdicts;
 # The busy-wait's own time is inject_delay_before_commit's, or that of the
 # clock it reads in its loop (clock_gettime, the vDSO), where perf puts
