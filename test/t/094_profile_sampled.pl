@@ -37,14 +37,15 @@
 # the clock's) and A's none: with 11 rounds (PGBENCH_EXT_TEST_LONG) its
 # change is found in every round whatever the load (q <= 2 / 2^10 x the
 # functions compared, the first round's A without a profile; under 0.05
-# while 25 or fewer are); with 3, its change is the largest.  B's functions
-# would need half that busy-wait's time more than A's in the median round:
-# 100 us a transaction, where its largest (the group of postgres's
-# unnamed functions) took under a quarter of a transaction, at most 94 us
-# at the heaviest: the host's load, which moved a whole transaction's CPU
-# by 6-50% between A and B here, would have to double that function's in
-# 6 of 10 rounds, or 2 of 3 (at full speed, the bar was a quarter of a transaction),
-# and its samples, hundreds a run, cannot by chance.  A run without
+# while 25 or fewer are); with 3, it is compared and costs more, which
+# its 1,000 samples a run make certain.  B's functions would need half
+# that busy-wait's time more than A's in the median round: 100 us a
+# transaction, where its largest (the group of postgres's unnamed
+# functions) took under a quarter of a transaction, at most 94 us at the
+# heaviest: the host's load, which moved a whole transaction's CPU by
+# 6-50% between A and B here, would have to double that function's in 6
+# of 10 rounds, or 2 of 3 (at full speed, the bar was a quarter of a
+# transaction), and its samples, hundreds a run, cannot by chance.  A run without
 # samples (checked below) has a chance of e^-155.
 use strict;
 use warnings;
