@@ -15,6 +15,14 @@
 # for, whichever the host gave; a budgeted comparison of two blocks,
 # judged round by round, is test 046's.  (The budget was 30 s, two blocks
 # on a quiet host: a third of this test's CPU for what 046 runs too.)
+#
+# The calibration itself, three budgeted comparisons of 25 s with
+# unthrottled runs (about 24 CPU-s on a 2-CPU AMD EPYC host), runs with
+# PGBENCH_EXT_TEST_LONG=1 (make test-build, CI), as the other calibrations
+# that run for minutes do (060's sizing, 061, 099); its parts are make
+# test's anyway: budgeted experiments end to end in 046 and 047, their
+# plan and looks in test_budget and test_stats_sequential.  Plain make
+# test checks the options.
 use strict;
 use warnings;
 
@@ -36,6 +44,13 @@ foreach my $case (
 	my ($rc, $out, $err) = run_client('calibrate', @$args, '-o', "$base/bad");
 	is($rc, 2, "calibrate @$args: exit status 2");
 	like($err, $pattern, "calibrate @$args: message");
+}
+
+unless ($ENV{PGBENCH_EXT_TEST_LONG})
+{
+	note 'a budgeted calibration: PGBENCH_EXT_TEST_LONG=1 (make test-build)';
+	done_testing();
+	exit 0;
 }
 
 my $dir = "$base/cal";
