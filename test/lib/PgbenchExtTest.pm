@@ -23,7 +23,8 @@ use Text::CSV;
 
 our @EXPORT =
   qw(client run_client run_client_on create_database shared_tempdir read_runs read_json unit_program
-  source_tree postgresql_source source_build_test pg_config pg_bindir wait_until lines_in c_code_of forbid_in_client write_file
+  source_tree postgresql_source source_build_test long_leg end_unless_long_leg pg_config pg_bindir wait_until
+  lines_in c_code_of forbid_in_client write_file
   variant_build usable_cpus round_noise noisier_than wait_for_install control_version);
 
 # test/lib/ is two levels below the top of the tree
@@ -66,6 +67,24 @@ sub postgresql_source
 	return $src;
 }
 
+# long_leg() -> whether PGBENCH_EXT_TEST_LONG asks for what takes minutes by
+# nature (make test-build, CI), as test_long() does for the unit tests.
+sub long_leg
+{
+	return $ENV{PGBENCH_EXT_TEST_LONG} ? 1 : 0;
+}
+
+# end_unless_long_leg(WHAT): outside the long leg, the test ends here with
+# what it has checked, noting that WHAT, the rest, is the long leg's.
+sub end_unless_long_leg
+{
+	my ($what) = @_;
+	return if long_leg();
+	Test::More::note("$what: PGBENCH_EXT_TEST_LONG=1 (make test-build)");
+	Test::More::done_testing();
+	exit 0;
+}
+
 # source_build_test(WHAT) -> (BASE, SRC): the prologue of a test that
 # builds PostgreSQL from source: skipped (WHAT says why it is long) unless
 # PGBENCH_EXT_TEST_LONG is set; BASE a shared temporary directory, the
@@ -75,7 +94,7 @@ sub source_build_test
 {
 	my ($what) = @_;
 	Test::More::plan(skip_all => "$what: run \"make test-build\", or set PGBENCH_EXT_TEST_LONG=1")
-	  unless $ENV{PGBENCH_EXT_TEST_LONG};
+	  unless long_leg();
 	my $base = shared_tempdir();
 	$ENV{PGBENCH_EXT_BUILD_CACHE} ||= "$base/cache";
 	return ($base, postgresql_source());

@@ -158,12 +158,7 @@ else
 }
 
 # Sizing, run: the second phase runs with the setting the first one gave.
-unless ($ENV{PGBENCH_EXT_TEST_LONG})
-{
-	note 'a calibration with a sizing phase: PGBENCH_EXT_TEST_LONG=1 (make test-build)';
-	done_testing();
-	exit 0;
-}
+end_unless_long_leg('a calibration with a sizing phase');
 my $size_run = "$base/size_run";
 my ($rc6, $out6, $err6) = run_client('calibrate', '--bindir', $bindir, '-s', '1', '-c', '1', '-T', '1',
 	'--skip-aa', '--size-rounds', '4', '--blocks', '1', '--rounds', '4', '-o', $size_run);

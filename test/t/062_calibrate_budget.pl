@@ -46,12 +46,7 @@ foreach my $case (
 	like($err, $pattern, "calibrate @$args: message");
 }
 
-unless ($ENV{PGBENCH_EXT_TEST_LONG})
-{
-	note 'a budgeted calibration: PGBENCH_EXT_TEST_LONG=1 (make test-build)';
-	done_testing();
-	exit 0;
-}
+end_unless_long_leg('a budgeted calibration');
 
 my $dir = "$base/cal";
 my ($rc, $out, $err) = run_client('calibrate', '--bindir', $bindir, '-s', '1', '-c', '1', '-T', '1',

@@ -63,7 +63,7 @@ my $dir = "$base/counted";
 # invalidation counted A +36% in a parallel make test, when a short run
 # was subtracted from each run).
 use constant DELAY_NS => 5000000;
-my $verdicts = $ENV{PGBENCH_EXT_TEST_LONG};
+my $verdicts = long_leg();
 my $rounds = $verdicts ? 10 : 3;
 my $runs = 2 * $rounds;
 my ($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-t', '25', '-r', $rounds, '-b', 'select-only',

@@ -93,7 +93,7 @@ sub child_named
 # 33 runs of 2 s, over two minutes of a loaded host; plain make test runs
 # 3 rounds for the method (the first run without perf, every other run's
 # samples, the tables, the flame graph), which needs no verdict.
-my $verdicts = $ENV{PGBENCH_EXT_TEST_LONG};
+my $verdicts = long_leg();
 my $rounds = $verdicts ? 11 : 3;
 my $runs = 3 * $rounds;
 my @ab = ('ab', '-s', '1', '-c', '1', '-T', '2', '-r', $rounds, '-b', 'select-only', '--reset', 'never',

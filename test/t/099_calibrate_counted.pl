@@ -35,12 +35,7 @@ foreach my $bad (
 }
 ok(!-e "$base/never", 'nothing was run');
 
-unless ($ENV{PGBENCH_EXT_TEST_LONG})
-{
-	note 'the counted calibration itself: PGBENCH_EXT_TEST_LONG=1 (make test-build)';
-	done_testing();
-	exit 0;
-}
+end_unless_long_leg('the counted calibration itself');
 
 # 3 rounds of 20 transactions (15 counted after the warm-up): the design's
 # spread needs 3 paired rounds; the known-cost phase on the same
