@@ -34,7 +34,7 @@
  * Experiments per rate or power: 1,500 under make test, 4,000 under
  * PGBENCH_EXT_TEST_LONG=1; each limit is computed from the number run.
  */
-static int	EXPERIMENTS;
+static int	experiments;
 
 typedef struct Design
 {
@@ -125,7 +125,7 @@ count_drift_warnings(const Design *d, double drift, int *old_rule)
 	int			warned = 0;
 
 	*old_rule = 0;
-	for (int e = 0; e < EXPERIMENTS; e++)
+	for (int e = 0; e < experiments; e++)
 	{
 		bool		any = false,
 					any_old = false;
@@ -151,12 +151,12 @@ test_drift_rate(const Design *d)
 {
 	int			old_rule;
 	int			warned = count_drift_warnings(d, 0.0, &old_rule);
-	int			limit = upper_limit(EXPERIMENTS, STATS_WARN_RATE);
+	int			limit = upper_limit(experiments, STATS_WARN_RATE);
 
 	ok(warned <= limit, "drift, %s, steady: %d of %d experiments warn (at most %d: 1%%)",
-	   d->name, warned, EXPERIMENTS, limit);
+	   d->name, warned, experiments, limit);
 	diag("the rule before (Mann-Kendall of every run, p < 0.05): %d of %d experiments (%.1f%%)",
-		 old_rule, EXPERIMENTS, 100.0 * old_rule / EXPERIMENTS);
+		 old_rule, experiments, 100.0 * old_rule / experiments);
 }
 
 static void
@@ -164,10 +164,10 @@ test_drift_power(const Design *d, double drift, double power)
 {
 	int			old_rule;
 	int			warned = count_drift_warnings(d, drift, &old_rule);
-	int			limit = lower_limit(EXPERIMENTS, power);
+	int			limit = lower_limit(experiments, power);
 
 	ok(warned >= limit, "drift, %s, one variant moving %.0f%% over the session: %d of %d experiments warn (at least %d: %.0f%%)",
-	   d->name, 100 * (exp(drift) - 1), warned, EXPERIMENTS, limit, 100 * power);
+	   d->name, 100 * (exp(drift) - 1), warned, experiments, limit, 100 * power);
 }
 
 /* A drift smaller than the noise threshold is not warned, however clear. */
@@ -223,7 +223,7 @@ count_outliers(const Design *d, double shift)
 	int			start[200];
 	int			flagged = 0;
 
-	for (int e = 0; e < EXPERIMENTS; e++)
+	for (int e = 0; e < experiments; e++)
 	{
 		bool		any = false;
 
@@ -243,20 +243,20 @@ static void
 test_outlier_rate(const Design *d)
 {
 	int			flagged = count_outliers(d, 0.0);
-	int			limit = upper_limit(EXPERIMENTS, STATS_WARN_RATE);
+	int			limit = upper_limit(experiments, STATS_WARN_RATE);
 
 	ok(flagged <= limit, "outliers, %s, steady: %d of %d experiments count one (at most %d: 1%%)",
-	   d->name, flagged, EXPERIMENTS, limit);
+	   d->name, flagged, experiments, limit);
 }
 
 static void
 test_outlier_power(const Design *d, double shift, double power)
 {
 	int			flagged = count_outliers(d, shift);
-	int			limit = lower_limit(EXPERIMENTS, power);
+	int			limit = lower_limit(experiments, power);
 
 	ok(flagged >= limit, "outliers, %s, one run %.0f%% off: %d of %d experiments count it (at least %d: %.0f%%)",
-	   d->name, 100 * (exp(shift) - 1), flagged, EXPERIMENTS, limit, 100 * power);
+	   d->name, 100 * (exp(shift) - 1), flagged, experiments, limit, 100 * power);
 }
 
 /* The threshold grows as n and the tests grow, and is at least 3.5. */
@@ -289,7 +289,7 @@ count_seed_warnings(const double truth[3])
 	int			warned = 0;
 
 	stats_default_options(&opt);
-	for (int e = 0; e < EXPERIMENTS; e++)
+	for (int e = 0; e < experiments; e++)
 	{
 		double		change[3],
 					p[3];
@@ -320,25 +320,25 @@ test_seeds(void)
 	static const double same[3] = {0.0, 0.0, 0.0};
 	static const double small[3] = {0.01, 0.01, 0.01};
 	static const double layout[3] = {0.05, -0.05, 0.0};
-	int			limit = upper_limit(EXPERIMENTS, STATS_WARN_RATE);
+	int			limit = upper_limit(experiments, STATS_WARN_RATE);
 	int			n;
 
 	n = count_seed_warnings(same);
 	ok(n <= limit, "build seeds, no change and no layout effect: %d of %d experiments warn (at most %d: 1%%)",
-	   n, EXPERIMENTS, limit);
+	   n, experiments, limit);
 	n = count_seed_warnings(small);
 	ok(n <= limit, "build seeds, every seed +1%%: %d of %d experiments warn (at most %d: 1%%)",
-	   n, EXPERIMENTS, limit);
+	   n, experiments, limit);
 	n = count_seed_warnings(layout);
-	ok(n >= lower_limit(EXPERIMENTS, 0.8),
+	ok(n >= lower_limit(experiments, 0.8),
 	   "build seeds +5%%, -5%% and 0: %d of %d experiments warn (at least %d: 80%%)",
-	   n, EXPERIMENTS, lower_limit(EXPERIMENTS, 0.8));
+	   n, experiments, lower_limit(experiments, 0.8));
 }
 
 int
 main(void)
 {
-	EXPERIMENTS = sim_reps(1500, 4000);
+	experiments = sim_reps(1500, 4000);
 	rng_seed(20261206);
 	test_drift_size();
 	test_drift_units();
