@@ -90,4 +90,50 @@ like($err, qr/the groups are "first", "browser", "bench" and "package"/, 'and th
 is($rc, 2, 'an unknown mode: exit status 2');
 like($err, qr/unknown mode "fetch"/, 'and the mode is named');
 
+# A dpkg killed half-way elsewhere makes apt-get refuse every install
+# until "dpkg --configure -a" has run: install mode runs it, says so, and
+# installs again.  Root's install on Debian, with apt-get and dpkg standing
+# in (on PATH before the real ones) so that the machine's packages are not
+# touched: apt-get refuses as an interrupted dpkg makes it until dpkg
+# --configure -a has run, and each call is written down.
+SKIP:
+{
+	skip 'install mode runs apt-get only as root on Debian', 4
+	  unless $> == 0 && -f '/etc/debian_version';
+	my $bin = tempdir(CLEANUP => 1);
+	my $calls = "$bin/calls";
+	my %script = (
+		'apt-get' => qq{echo "apt-get \$*" >>'$calls'
+case " \$* " in *" install "*)
+	[ -f '$bin/configured' ] && exit 0
+	echo "E: dpkg was interrupted, you must manually run 'dpkg --configure -a' to correct the problem."
+	exit 100 ;;
+esac
+exit 0
+},
+		'dpkg' => qq{echo "dpkg \$*" >>'$calls'
+[ "\$*" = "--configure -a" ] && : >'$bin/configured'
+exit 0
+});
+	foreach my $name (keys %script)
+	{
+		open my $fh, '>', "$bin/$name" or die $!;
+		print $fh "#!/bin/sh\n$script{$name}";
+		close $fh;
+		chmod 0755, "$bin/$name";
+	}
+	local $ENV{PATH} = "$bin:$ENV{PATH}";
+	local $ENV{PGBENCH_EXT_DEPS_LOG} = "$bin/apt.log";
+	($rc, $out, $err) = deps($no_headers, 'install', 'first');
+	like($out, qr/^tools\/deps: an earlier dpkg was interrupted: finishing it \(dpkg --configure -a\)$/m,
+		'an interrupted dpkg is said') or diag "$out\n$err";
+	my @calls = grep { !/ update / } split /\n/, slurp_file($calls);
+	is_deeply([ map { s/^(\S+ \S+).*/$1/r } @calls[0 .. 2] ],
+		[ 'apt-get -o', 'dpkg --configure', 'apt-get -o' ],
+		'dpkg --configure -a runs between the refused install and the next one');
+	like($calls[2], qr/ install -y -q postgresql-server-dev-$major$/, 'which installs the same package');
+	# the stand-in installs nothing, so the headers are still missing
+	is($rc, 2, 'what is still missing afterwards is named: exit status 2');
+}
+
 done_testing();
