@@ -16,21 +16,21 @@
 # What it assumes of the machine: valgrind and perf (as 093 and 094), and
 # builds with symbols and frame pointers.  The counted half counts
 # instructions, the same on any x86-64 CPU.  The sampled half judges CPU
-# time, and its checks rest on a margin, not on chance.  The loop costs
-# tens of microseconds a transaction, more than all the rest of a
-# select-only transaction's server time (instructions per transaction about
-# three times A's, counted; see below for this host's figures in time).
-# Two binaries differ in more than the patch: the code after the loop sits
-# at other addresses, and a function whose code did not change can take
-# more or less time (seen: base_yyparse +724 ns, _bt_compare +284 ns, with
-# the 800-step loop of snapshot-busy-loop-unlocked.patch, whose +1.4 us was
-# too small a margin: base_yyparse once passed half of it).  For another
-# function to reach half the loop's change its own time per transaction
-# would have to grow by more than a whole transaction of A's; and for
-# GetSnapshotData not to be called changed, its CPU time, a few hundred
-# nanoseconds in A, would have to look the same beside a loop a hundred
-# times longer in every instance pair.  Neither is a matter of a few
-# samples either way.
+# time, and its checks rest on a margin, not on chance.  Two binaries
+# differ in more than the patch: the code after the loop sits at other
+# addresses, and a function whose code did not change can take more or
+# less time.  With the 800-step loop of snapshot-busy-loop-unlocked.patch
+# (about 740 ns a transaction in time, by the figure below) that was too
+# small a margin: in one CI run base_yyparse was called changed by +724 ns,
+# over half the loop's change.  The 20000-step loop, measured here (Intel
+# Xeon, 2 vCPUs): +240,006 instructions per transaction counted (A's are
+# about 100,000), +18,464 ns per transaction sampled, the other functions
+# called changed base_yyparse +103 ns, SearchCatCacheInternal +59 ns and
+# palloc +54 ns.  Half the loop's change, 9.2 us, is 90 times the largest
+# of those.  And for GetSnapshotData not to be called changed, its time,
+# a few hundred nanoseconds in A, would have to look the same beside a
+# loop fifty times longer in every instance pair.  Neither is a matter of
+# a few samples either way.
 # The counted half runs with restart = never (instructions do not move
 # between server starts, and starts under valgrind are slow); the sampled
 # half with restart = auto, so that its verdicts, in time, are across
