@@ -363,7 +363,9 @@ compare_functions(const ReportData *r, const ReportCell *c, CellProfile *cp)
 	/*
 	 * A single changed function has q = (functions compared) * p, and p is
 	 * at least 2 / 2^rounds round by round: with too few rounds nothing
-	 * can ever be a discovery, which the report must say.
+	 * can ever be a discovery, which the report must say.  With rounds
+	 * enough, what keeps p up is rounds that differ by nothing (an A/A of
+	 * one binary counts alike), and more rounds would not change that.
 	 */
 	{
 		double		best = 1.0;
@@ -381,7 +383,7 @@ compare_functions(const ReportData *r, const ReportCell *c, CellProfile *cp)
 
 			while (cp->nfuncs * 2.0 / ldexp(1.0, n) >= r->opt.alpha)
 				n++;
-			cp->rounds_needed = n;
+			cp->rounds_needed = pairs < n ? n : 0;
 		}
 	}
 	qsort(cp->funcs, cp->nfuncs, sizeof(ProfileFunctionRow), cmp_change);

@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "experiment.h"
 #include "profile.h"
+#include "counted_view_spec.h"
 #include "report.h"
 #include "runner.h"
 
@@ -71,6 +72,12 @@ ab_usage(void)
 	printf("      --cache-sim=on|off   counted: simulated cache misses too\n");
 	printf("      --sample-event=auto|cpu-clock|cycles  sampled: the event perf samples\n");
 	printf("      --sample-rate=HZ     sampled: samples per CPU-second (default %d)\n", PROFILE_SAMPLE_RATE);
+	printf("      --counted-view[=on|off]  after the runs, the same variants counted under\n"
+		   "                           valgrind (1 client) into DIR/counted/, their\n"
+		   "                           instructions per transaction beside tps\n");
+	printf("      --counted-view-rounds=N  its rounds (default %d)\n", COUNTED_VIEW_ROUNDS);
+	printf("      --counted-view-transactions=N  its transactions a run (default %d)\n",
+		   PROFILE_COUNTED_TRANSACTIONS);
 	printf("  -o, --output=DIR         results directory\n");
 	printf("      --build-only         build the variants given --source, print where each\n"
 		   "                           is installed, run nothing\n");
@@ -133,6 +140,9 @@ static struct option ab_options[] = {
 	{"cache-sim", required_argument, NULL, 36},
 	{"sample-event", required_argument, NULL, 37},
 	{"sample-rate", required_argument, NULL, 38},
+	{"counted-view", optional_argument, NULL, 53},
+	{"counted-view-rounds", required_argument, NULL, 54},
+	{"counted-view-transactions", required_argument, NULL, 55},
 	{"pin", required_argument, NULL, 41},
 	{"aslr", required_argument, NULL, 42},
 	{"pgbench-seed", required_argument, NULL, 43},
@@ -224,7 +234,7 @@ cmd_ab(int argc, char **argv)
 			for (char *p = key; *p; p++)
 				*p = *p == '-' ? '_' : *p;
 			if (!experiment_set(&spec, c >= VARIANT_KEY ? section : "experiment", key,
-								c == 11 || (c == 15 && optarg == NULL) ? "on" : optarg, &error))
+								c == 11 || ((c == 15 || c == 53) && optarg == NULL) ? "on" : optarg, &error))
 				usage_error("ab", "%s", error);
 		}
 	}

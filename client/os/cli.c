@@ -264,6 +264,25 @@ parse_bool_word(const char *value, bool *result)
 	return true;
 }
 
+/* A whole number from min to max, white space after it allowed */
+bool
+parse_int(const char *value, int min, int max, int *result)
+{
+	char	   *end;
+	long		v;
+
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (errno != 0 || end == value || v < min || v > max)
+		return false;
+	while (*end == ' ' || *end == '\t')
+		end++;
+	if (*end != '\0')
+		return false;
+	*result = (int) v;
+	return true;
+}
+
 /*
  * Seconds on the monotonic clock, for every duration, deadline and budget
  * (as pgbench's pg_time_now()): a step of the wall clock (NTP) must not

@@ -3,7 +3,9 @@
  * profile_report_write.c
  *		The profiles in the outputs: the metrics under the terminal's
  *		verdict table, the sections of report.md and report.html, their part
- *		of summary.json, and the folded stacks and flame graphs of each cell.
+ *		of summary.json, and the folded stacks and flame graphs of each cell;
+ *		with counted_view = on, its counted experiment's table, sections and
+ *		part of summary.json (its files are its own report's).
  *
  * A writer: every comparison, median, verdict and function row is the one
  * profile_report.c computed into r->profile.
@@ -13,6 +15,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "counted_view_spec.h"
 #include "table.h"
 #include "profile.h"
 #include "profile_report.h"
@@ -104,18 +107,14 @@ metric_cells(const ReportData *r, const ReportCell *c, const ProfileMetricRow *r
 	cells[10] = row->verdict;
 }
 
-void
-profile_print_summary(const ReportData *r, FILE *out)
+/* A profile's table and function changes under a heading already printed */
+static void
+print_profile(const ReportData *r, FILE *out)
 {
 	const ProfileReport *pr = r->profile;
 	const char *headers[] = {"script", "clients", "variant", "metric", "A", "B", "B/A", "CI", "p", "n", "verdict"};
 	TextTable  *t;
 
-	if (pr == NULL || r->ncells == 0)
-		return;
-	fprintf(out, "\n%s profile (%s): %s\n", profile_mode_name(pr->mode),
-			pr->mode == PROFILE_COUNTED ? "tps above is under valgrind and not compared" : "runs as above",
-			pr->unit_long);
 	t = table_create(lengthof(headers), headers);
 	for (int i = 0; i < r->ncells; i++)
 		for (int m = 0; m < pr->cells[i].nmetrics; m++)
@@ -158,7 +157,80 @@ profile_print_summary(const ReportData *r, FILE *out)
 }
 
 void
+profile_print_summary(const ReportData *r, FILE *out)
+{
+	const ProfileReport *pr = r->profile;
+
+	if (pr == NULL || r->ncells == 0)
+		return;
+	fprintf(out, "\n%s profile (%s): %s\n", profile_mode_name(pr->mode),
+			pr->mode == PROFILE_COUNTED ? "tps above is under valgrind and not compared" : "runs as above",
+			pr->unit_long);
+	print_profile(r, out);
+}
+
+/* "counted/: the same variants under valgrind, 1 client, 1000 transactions a run, 10 rounds" */
+static char *
+counted_view_design(const ReportData *cv)
+{
+	return psprintf("%s/: the same variants under valgrind, 1 client, %d transactions a run, %d rounds",
+					COUNTED_VIEW_DIR, cv->spec.transactions, cv->spec.rounds);
+}
+
+/* counted_view = on: its counted experiment under the verdict table */
+void
+profile_print_counted_view(const ReportData *r, FILE *out)
+{
+	const ReportData *cv = r->counted_view;
+
+	if (!r->spec.profile.counted_view)
+		return;
+	if (cv == NULL || cv->profile == NULL || cv->ncells == 0)
+	{
+		fprintf(out, "\ncounted view: %s\n", r->counted_view_note ? r->counted_view_note : "no counted runs");
+		return;
+	}
+	fprintf(out, "\ncounted view (%s): %s\n", counted_view_design(cv), cv->profile->unit_long);
+	print_profile(cv, out);
+}
+
+static void write_profile_sections(const ReportData *r, Doc *d);
+
+void
 profile_write_sections(const ReportData *r, Doc *d)
+{
+	const ProfileReport *pr = r->profile;
+
+	if (pr == NULL)
+		return;
+	doc_heading(d, 2, psprintf("%s profile", pr->mode == PROFILE_COUNTED ? "Counted" : "Sampled"));
+	write_profile_sections(r, d);
+}
+
+/* counted_view = on: its counted experiment's sections */
+void
+profile_write_counted_view(const ReportData *r, Doc *d)
+{
+	const ReportData *cv = r->counted_view;
+
+	if (!r->spec.profile.counted_view)
+		return;
+	doc_heading(d, 2, "Counted view");
+	if (cv == NULL || cv->profile == NULL || cv->ncells == 0)
+	{
+		doc_para(d, "%s.", r->counted_view_note ? r->counted_view_note : "No counted runs");
+		return;
+	}
+	doc_para(d, "After the timed runs, %s (counted_view = on): instructions per transaction, "
+			 "which say whether and where the work changed, beside tps, which says what it costs "
+			 "on this machine. Its own report, with the flame graphs: %s/report.html.",
+			 counted_view_design(cv), COUNTED_VIEW_DIR);
+	write_profile_sections(cv, d);
+}
+
+/* A profile's sections under a heading already written */
+static void
+write_profile_sections(const ReportData *r, Doc *d)
 {
 	const ProfileReport *pr = r->profile;
 	static const char *const mhdr[] = {"script", "clients", "variant", "metric", "A (median)",
@@ -166,9 +238,6 @@ profile_write_sections(const ReportData *r, Doc *d)
 	static const char *const fhdr[] = {"function", "object", "A self", "B self", "change",
 	"B/A", "CI", "p", "q", "changed", "A inclusive", "B inclusive"};
 
-	if (pr == NULL)
-		return;
-	doc_heading(d, 2, psprintf("%s profile", pr->mode == PROFILE_COUNTED ? "Counted" : "Sampled"));
 	doc_para(d, "%s", captures_note(pr->mode));
 	doc_para(d, "Each metric is compared with the same statistics as tps (B/A of costs: above 1 is more). "
 			 "Functions whose self cost is at least %.0f%% of a side's total are compared one by one; "
@@ -324,6 +393,22 @@ profile_summary_json(const ReportData *r)
 	}
 	return json_pack("{s:s, s:s, s:f, s:o}", "mode", profile_mode_name(pr->mode),
 					 "unit", pr->unit_long, "min_share", PROFILE_MIN_SHARE, "cells", cells);
+}
+
+/* counted_view = on: where its counted experiment is and what it found */
+json_t *
+profile_counted_view_json(const ReportData *r)
+{
+	const ReportData *cv = r->counted_view;
+
+	if (!r->spec.profile.counted_view)
+		return NULL;
+	if (cv == NULL || cv->profile == NULL)
+		return json_pack("{s:s, s:s}", "dir", COUNTED_VIEW_DIR,
+						 "note", r->counted_view_note ? r->counted_view_note : "no counted runs");
+	return json_pack("{s:s, s:i, s:i, s:o}", "dir", COUNTED_VIEW_DIR,
+					 "transactions", cv->spec.transactions, "rounds", cv->spec.rounds,
+					 "profiles", profile_summary_json(cv));
 }
 
 /* ---- files: folded stacks and flame graphs ---- */

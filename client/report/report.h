@@ -306,6 +306,14 @@ typedef struct ReportData
 
 	/* profile = counted or sampled: profile_report.c, else NULL */
 	struct ProfileReport *profile;
+
+	/*
+	 * counted_view = on: the counted experiment in COUNTED_VIEW_DIR, read
+	 * and analyzed as a results directory of its own (report_render.c),
+	 * or NULL with counted_view_note saying why not.
+	 */
+	struct ReportData *counted_view;
+	const char *counted_view_note;
 } ReportData;
 
 typedef struct ProfileReport ProfileReport;

@@ -151,7 +151,7 @@ report_summary_json(const ReportData *r)
 		json_array_append_new(warnings, json_string(r->warnings[i]));
 	for (int i = 0; i < r->ndeclared; i++)
 		json_array_append_new(declared, json_string(r->declared[i]));
-	return json_pack("{s:s, s:s, s:f, s:f, s:i, s:{s:f, s:f, s:f}, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o?, s:o}",
+	return json_pack("{s:s, s:s, s:f, s:f, s:i, s:{s:f, s:f, s:f}, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o?, s:o?, s:o}",
 					 "format", RESULTS_FORMAT,
 					 "baseline", report_variant_name(r, r->baseline),
 					 "alpha", r->opt.alpha, "noise", r->opt.noise,
@@ -163,6 +163,7 @@ report_summary_json(const ReportData *r)
 					 "snapshot_probe", report_probe_json(r),
 					 "layout_diffs", report_layout_json(r),
 					 "declared", declared, "warnings", warnings, "profiles", profile_summary_json(r),
+					 "counted_view", profile_counted_view_json(r),
 					 "sequential", sequential_json(r));
 }
 

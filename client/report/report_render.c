@@ -13,16 +13,21 @@
  * written into the results directory without following a link planted
  * there (safe_file.c).  report_load() runs the load and the analysis alone
  * (compare, calibrate), report_load_cells() the load and the cells' answers
- * (the look after a block, farm).  The first file of the map: every other
+ * (the look after a block, farm).  With counted_view = on the counted
+ * experiment in its subdirectory is loaded and analyzed beside it.  The first file of the map: every other
  * is below it, and it is called from outside the map alone.
  *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "counted_view_spec.h"
 #include "profile_report_write.h"
+#include "profile_spec.h"
 #include "report.h"
 #include "results.h"
 #include "safe_file.h"
+
+#include <sys/stat.h>
 
 #include "common/logging.h"
 
@@ -68,6 +73,7 @@ print_table(const ReportData *r, FILE *out)
 	if (mem == NULL)
 		pg_fatal("out of memory");
 	report_print_table(r, mem, report_verbose);
+	profile_print_counted_view(r, mem);
 	if (fclose(mem) != 0)
 		pg_fatal("out of memory");
 	escape_write(out, text, ESCAPE_TERMINAL_LINES);
@@ -75,9 +81,10 @@ print_table(const ReportData *r, FILE *out)
 }
 
 /*
- * Every output, from r as the analysis left it: the terminal table,
- * summary.json, benchstat.txt, the forest plot, the other plots, the
- * profiles' files, report.md and report.html.  Returns the exit status.
+ * Every output, from r as the analysis left it: the terminal table (unless
+ * out is NULL: the files alone), summary.json, benchstat.txt, the forest
+ * plot, the other plots, the profiles' files, report.md and report.html.
+ * Returns the exit status.
  */
 static int
 write_outputs(const ReportData *r, FILE *out)
@@ -90,7 +97,8 @@ write_outputs(const ReportData *r, FILE *out)
 	json_t	   *summary;
 	char	   *forest;
 
-	print_table(r, out);
+	if (out)
+		print_table(r, out);
 	summary = report_summary_json(r);
 	/* a link or FIFO planted where the report writes is refused input */
 	if (!results_write_json(r->dir, "summary.json", summary, &error) ||
@@ -117,11 +125,56 @@ write_outputs(const ReportData *r, FILE *out)
 	if (!write_doc(r, DOC_MARKDOWN, "report.md", forest, note, plots, titles, nplots) ||
 		!write_doc(r, DOC_HTML, "report.html", forest, note, plots, titles, nplots))
 		return safe_file_refused() ? EXIT_USAGE : EXIT_RUNTIME_ERROR;
+	if (out == NULL)
+		return 0;
 	if (nplots == 0)
 		fprintf(out, "no plots: %s\n", escape_text(note, ESCAPE_TERMINAL));
 	fprintf(out, "report: %s/report.html (and report.md, summary.json, benchstat.txt)\n",
 			escape_text(r->dir, ESCAPE_TERMINAL));
 	return 0;
+}
+
+/*
+ * counted_view = on: its counted experiment, COUNTED_VIEW_DIR of the
+ * directory, read and analyzed as a results directory of its own.  It is
+ * the directory itself, not a link out of it, and a counted experiment
+ * (which has no counted view of its own: nothing nests further).  Not
+ * there yet or refused: a note says so, and the rest of the report stands.
+ */
+static void
+load_counted_view(ReportData *r, const char *baseline)
+{
+	char	   *dir = psprintf("%s/%s", r->dir, COUNTED_VIEW_DIR);
+	struct stat st;
+	char	   *error = NULL;
+	ReportData *cv;
+
+	if (!r->spec.profile.counted_view || r->spec.profile.mode == PROFILE_COUNTED)
+		return;
+	if (lstat(dir, &st) != 0)
+	{
+		r->counted_view_note = psprintf("not run yet (%s/ is not there; \"%s run --resume %s\" runs it)",
+										COUNTED_VIEW_DIR, progname, r->dir);
+		return;
+	}
+	if (!S_ISDIR(st.st_mode))
+	{
+		r->counted_view_note = psprintf("%s/ is not a directory (a link or a file?): not read", COUNTED_VIEW_DIR);
+		return;
+	}
+	if ((cv = report_read(dir, baseline, &error)) == NULL)
+	{
+		r->counted_view_note = psprintf("%s/ cannot be read: %s", COUNTED_VIEW_DIR, error);
+		return;
+	}
+	if (cv->spec.profile.mode != PROFILE_COUNTED)
+	{
+		r->counted_view_note = psprintf("%s/ holds an experiment that is not counted (profile = %s): not read",
+										COUNTED_VIEW_DIR, profile_mode_name(cv->spec.profile.mode));
+		return;
+	}
+	report_analyze(cv);
+	r->counted_view = cv;
 }
 
 /*
@@ -141,11 +194,14 @@ read_and_analyze(const char *dir, const char *baseline, bool cells_only, char **
 		report_cell_answers(r);
 	}
 	else
+	{
 		report_analyze(r);
+		load_counted_view(r, baseline);
+	}
 	return r;
 }
 
-/* The three stages, top to bottom: load, analyze, write. */
+/* The three stages, top to bottom: load, analyze, write (out NULL: files only). */
 int
 report_render(const char *dir, const char *baseline, FILE *out)
 {

@@ -430,6 +430,7 @@ report_write_doc(const ReportData *r, Doc *d, const char *forest, const char *pl
 	report_layout_section(r, d);
 	section_levels(r, d);
 	profile_write_sections(r, d);
+	profile_write_counted_view(r, d);
 	section_noise(r, d);
 	section_change_grid(r, d);
 	section_per_run(r, d);

@@ -4,13 +4,15 @@
  *		An experiment from its specification to its verdicts, as "run",
  *		"ab" and each step of a bisect start one: build seeds expanded, the
  *		keys left to auto resolved, the checks, the pre-flight printed,
- *		then the runner (runner.c); or, with --build-only, the builds alone.
+ *		then the runner (runner.c), and with counted_view the counted runs
+ *		after it (counted_view.c); or, with --build-only, the builds alone.
  *
  *-------------------------------------------------------------------------
  */
 #include "client.h"
 #include "build.h"
 #include "build_seeds.h"
+#include "counted_view.h"
 #include "experiment.h"
 #include "preflight.h"
 #include "profile_spec.h"
@@ -81,5 +83,7 @@ run_execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 	preflight = preflight_print_run(spec, !ropts->resume);
 	ropts->preflight = &preflight;
 	fflush(stdout);
+	if (spec->profile.counted_view)
+		return counted_view_execute(spec, ropts);
 	return runner_execute(spec, ropts);
 }

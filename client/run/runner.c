@@ -563,15 +563,31 @@ runner_execute(ExperimentSpec *spec, const RunOptions *opts)
 		log_errorf("interrupted: %d of %d runs are recorded in %s (signal: %s)",
 				   progress.done_runs - 1, x.plan->nruns, x.dir,
 				   pg_strsignal(interrupted_status() - 128));
-		pg_log_error_hint("Continue with: %s run --resume %s", progname, escape_text(x.dir, ESCAPE_TERMINAL));
+		pg_log_error_hint("Continue with: %s run --resume %s", progname,
+						  escape_text(opts->resume_dir ? opts->resume_dir : x.dir, ESCAPE_TERMINAL));
 		return interrupted_status();
 	}
 	progress_finish(&progress);
-	if (status == 0 && !opts->no_summary)
-		status = report_render(x.dir, NULL, stdout);
-	/* the noise it measured, for the next pre-flight on this host */
-	if (status == 0 && !opts->no_summary)
-		noise_history_record(spec, x.dir, opts->preflight ? opts->preflight->busy_pct : NAN);
+	if (opts->no_summary)
+		return status;
+	if (status == 0)
+		return runner_summary(spec, opts);
 	printf("\nresults: %s\n", escape_text(x.dir, ESCAPE_TERMINAL));
+	return status;
+}
+
+/*
+ * The end of an experiment whose runs are all recorded: its report, the
+ * noise it measured for the next pre-flight on this host, and where its
+ * results are.
+ */
+int
+runner_summary(const ExperimentSpec *spec, const RunOptions *opts)
+{
+	int			status = report_render(opts->results_dir, NULL, stdout);
+
+	if (status == 0)
+		noise_history_record(spec, opts->results_dir, opts->preflight ? opts->preflight->busy_pct : NAN);
+	printf("\nresults: %s\n", escape_text(opts->results_dir, ESCAPE_TERMINAL));
 	return status;
 }

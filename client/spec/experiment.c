@@ -65,20 +65,6 @@ trim(char *s)
 	return s;
 }
 
-static bool
-parse_int(const char *value, int min, int max, int *result)
-{
-	char	   *end;
-	long		v;
-
-	errno = 0;
-	v = strtol(value, &end, 10);
-	if (errno != 0 || end == value || *trim(end) != '\0' || v < min || v > max)
-		return false;
-	*result = (int) v;
-	return true;
-}
-
 /*
  * A duration: groups of a whole number and a unit (s, m, h, d), as in
  * 900s, 30m, 2h or 1h30m; a bare number is seconds.  From 1 s to 7 days.

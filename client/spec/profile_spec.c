@@ -9,6 +9,10 @@
  *		cache_sim = on | off		counted: simulated D1/LL misses too
  *		sample_event = auto | cpu-clock | cycles
  *		sample_rate = HZ			samples per CPU-second
+ *		counted_view = on | off		after a timed experiment's runs, the
+ *									same variants counted (counted_view.c)
+ *		counted_view_rounds = N		its rounds (default 10)
+ *		counted_view_transactions = N	its transactions a run (default 1000)
  *
  * valgrind and perf are found as $PGBENCH_EXT_VALGRIND and $PGBENCH_EXT_PERF
  * when set, else on PATH.  perf records as the account that owns the
@@ -21,6 +25,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "counted_view_spec.h"
 #include "profile.h"
 #include "experiment.h"
 #include "profile_spec.h"
@@ -50,7 +55,8 @@ profile_mode_name(ProfileMode mode)
 	return "?";
 }
 
-const char *const profile_keys[] = {"profile", "cache_sim", "sample_event", "sample_rate", NULL};
+const char *const profile_keys[] = {"profile", "cache_sim", "sample_event", "sample_rate", "counted_view",
+"counted_view_rounds", "counted_view_transactions", NULL};
 
 bool
 profile_set_key(ProfileSpec *p, const char *key, const char *value, char **error)
@@ -83,15 +89,23 @@ profile_set_key(ProfileSpec *p, const char *key, const char *value, char **error
 	}
 	else if (strcmp(key, "sample_rate") == 0)
 	{
-		char	   *end;
-		long		v;
-
-		errno = 0;
-		v = strtol(value, &end, 10);
-		if (errno != 0 || end == value || *end != '\0' || v < 1 || v > 10000)
+		if (!parse_int(value, 1, 10000, &p->sample_rate))
 			*error = psprintf("sample_rate must be a whole number of samples per CPU-second from 1 to 10000, got \"%s\"", value);
-		else
-			p->sample_rate = (int) v;
+	}
+	else if (strcmp(key, "counted_view_rounds") == 0)
+	{
+		if (!parse_int(value, 2, 1000, &p->counted_view_rounds))
+			*error = psprintf("counted_view_rounds must be a whole number of rounds from 2 to 1000, got \"%s\"", value);
+	}
+	else if (strcmp(key, "counted_view_transactions") == 0)
+	{
+		if (!parse_int(value, 20, 1000000, &p->counted_view_transactions))
+			*error = psprintf("counted_view_transactions must be a whole number of transactions a run from 20 to 1000000, got \"%s\"", value);
+	}
+	else if (strcmp(key, "counted_view") == 0)
+	{
+		if (!parse_bool_word(value, &p->counted_view))
+			*error = psprintf("counted_view must be on or off, got \"%s\"", value);
 	}
 	else
 		return false;
@@ -101,6 +115,12 @@ profile_set_key(ProfileSpec *p, const char *key, const char *value, char **error
 void
 profile_spec_to_json(const ProfileSpec *p, json_t *experiment)
 {
+	if (p->counted_view)
+		json_object_set_new(experiment, "counted_view", json_true());
+	if (p->counted_view_rounds)
+		json_object_set_new(experiment, "counted_view_rounds", json_integer(p->counted_view_rounds));
+	if (p->counted_view_transactions)
+		json_object_set_new(experiment, "counted_view_transactions", json_integer(p->counted_view_transactions));
 	if (p->mode == PROFILE_OFF)
 		return;
 	json_object_set_new(experiment, "profile", json_string(profile_mode_name(p->mode)));
@@ -236,15 +256,19 @@ profile_resolve(ExperimentSpec *spec)
 	char	   *problem;
 	char	   *perf;
 
-	if (p->mode == PROFILE_OFF)
+	if (p->mode == PROFILE_OFF && !p->counted_view)
 		return;
 	/*
 	 * Source builds carry symbols and frame pointers: symbols = on, the
 	 * key a tps experiment's builds have when asked for it (build.c).
+	 * With counted_view the timed runs' builds are so too, so that the
+	 * counted runs count the very binaries that were timed.
 	 */
 	for (int i = 0; i < spec->nvariants; i++)
 		if (spec->variants[i].source)
 			spec->variants[i].symbols = true;
+	if (p->mode == PROFILE_OFF)
+		return;
 	profile_resolve_aslr(spec);
 	if (p->mode == PROFILE_COUNTED && spec->transactions == 0)
 	{
@@ -360,6 +384,28 @@ warn_counted_layout(const ExperimentSpec *spec)
 					   "which move instructions per transaction by a few hundredths of a per cent; set aslr = off");
 }
 
+/*
+ * counted_view = on: a timed experiment whose counted one
+ * (counted_view_spec.c) can run, checked with it before the first timed
+ * run rather than after the last.
+ */
+static bool
+check_counted_view(const ExperimentSpec *spec)
+{
+	ExperimentSpec counted;
+
+	if (spec->profile.mode == PROFILE_COUNTED)
+		return refuse("Leave counted_view out: the experiment's own runs are counted.",
+					  "counted_view adds counted runs to a timed experiment, and profile = counted is counted already");
+	for (int i = 0; i < spec->nvariants; i++)
+		if (spec->variants[i].conninfo)
+			return refuse("Give the variant a bindir (or source) so that its server is one this tool starts, or leave counted_view out.",
+						  "variant \"%s\": counted_view counts servers this tool starts under valgrind, not a conninfo server",
+						  spec->variants[i].name);
+	counted_view_spec(spec, &counted);
+	return profile_validate(&counted);
+}
+
 bool
 profile_validate(const ExperimentSpec *spec)
 {
@@ -372,6 +418,11 @@ profile_validate(const ExperimentSpec *spec)
 	if (p->mode != PROFILE_SAMPLED && (p->sample_event || p->sample_rate))
 		return refuse("Set profile = sampled, or leave sample_event and sample_rate out.",
 					  "sample_event and sample_rate apply to sampled profiles only (profile = sampled)");
+	if (!p->counted_view && (p->counted_view_rounds || p->counted_view_transactions))
+		return refuse("Set counted_view = on, or leave counted_view_rounds and counted_view_transactions out.",
+					  "counted_view_rounds and counted_view_transactions apply to the counted view only (counted_view = on)");
+	if (p->counted_view && !check_counted_view(spec))
+		return false;
 	if (p->mode == PROFILE_OFF)
 		return true;
 	for (int i = 0; i < spec->nvariants; i++)

@@ -2,7 +2,8 @@
  *
  * profile_spec.h
  *		The [experiment] keys of profiles: profile, cache_sim,
- *		sample_event, sample_rate (profile_spec.c).
+ *		sample_event, sample_rate, counted_view, counted_view_rounds,
+ *		counted_view_transactions (profile_spec.c).
  *
  * Included by experiment.h, whose ExperimentSpec holds one ProfileSpec;
  * profile.h maps the other files of profiles.
@@ -30,6 +31,10 @@ typedef struct ProfileSpec
 	bool		cache_sim;		/* counted: callgrind --cache-sim=yes */
 	char	   *sample_event;	/* sampled only: "cpu-clock", "cycles", or NULL to choose */
 	int			sample_rate;	/* sampled only: samples per CPU-second, or 0 for the default */
+	bool		counted_view;	/* after the runs, the same variants counted
+								 * (counted_view.c), profile off or sampled */
+	int			counted_view_rounds;	/* its rounds, or 0 for the default */
+	int			counted_view_transactions;	/* its transactions a run, or 0 */
 	char	   *event;			/* sampled: the event recorded (resolved), not a key */
 } ProfileSpec;
 
