@@ -14,8 +14,9 @@
  * there (safe_file.c).  report_load() runs the load and the analysis alone
  * (compare, calibrate), report_load_cells() the load and the cells' answers
  * (the look after a block, farm).  With counted_view = on the counted
- * experiment in its subdirectory is loaded and analyzed beside it.  The first file of the map: every other
- * is below it, and it is called from outside the map alone.
+ * experiment in its subdirectory is loaded and analyzed beside it.  The
+ * first file of the map: every other is below it, and it is called from
+ * outside the map alone.
  *
  *-------------------------------------------------------------------------
  */
