@@ -67,9 +67,16 @@ int
 counted_view_execute(ExperimentSpec *spec, const RunOptions *ropts)
 {
 	RunOptions	timed = *ropts;
+	ExperimentSpec counted;
 	int			status;
 	int			counted_status;
 
+	counted_view_spec(spec, &counted);
+	printf("counted_view = on: after the timed runs, %d runs under valgrind "
+		   "(%d rounds of %d transactions a run, 1 client) into %s/%s\n",
+		   counted.nvariants * counted.nscripts * counted.rounds, counted.rounds, counted.transactions,
+		   escape_text(ropts->results_dir, ESCAPE_TERMINAL), COUNTED_VIEW_DIR);
+	fflush(stdout);
 	timed.no_summary = true;
 	status = runner_execute(spec, &timed);
 	if (status != 0)

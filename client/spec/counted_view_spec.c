@@ -60,7 +60,17 @@ counted_view_spec(const ExperimentSpec *spec, ExperimentSpec *counted)
 	counted->reset = RESET_NEVER;
 	counted->snapshot_probe = false;
 	for (int i = 0; i < counted->nvariants; i++)
-		counted->variants[i].snapshot_probe = PROBE_OFF;
+	{
+		VariantSpec *v = &counted->variants[i];
+
+		v->snapshot_probe = PROBE_OFF;
+		/* a source variant's build is found again in the build cache */
+		if (v->source)
+		{
+			v->bindir = NULL;
+			v->build = NULL;
+		}
+	}
 
 	/*
 	 * One run at a time, servers without address-space randomization (a

@@ -77,8 +77,10 @@ $h->signal('INT');
 $h->finish;
 is($? >> 8, 130, 'Ctrl-C during the counted runs: exit status 130');
 like($err, qr/Continue with: \S+ run --resume \Q$dir\E$/m, 'the hint resumes the timed experiment\'s directory');
+like($out, qr/^counted_view = on: after the timed runs, 6 runs under valgrind \(3 rounds of 20 transactions a run, 1 client\) into \Q$dir\E\/counted$/m,
+	'the counted runs are announced before the timed ones');
 like($out, qr/^counted_view: the same variants counted under valgrind: 1 client, 20 transactions a run, 3 rounds, in \Q$dir\E\/counted$/m,
-	'the counted runs are announced');
+	'and when they begin');
 my @timed = read_runs($dir);
 is(scalar(grep { $_->{status} eq 'ok' } @timed), 4, 'the 4 timed runs are recorded');
 

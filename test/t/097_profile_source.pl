@@ -4,7 +4,8 @@
 # the report must find more instructions per transaction, GetSnapshotData
 # the change, and no other function changed; sampled, GetSnapshotData the
 # largest change in CPU time, any other under half of it and with its
-# instructions unchanged.  Builds for profiles carry symbols and frame pointers in
+# instructions unchanged; and with a small counted view (counted_view),
+# which finds the same builds in the cache and the loop's instructions.  Builds for profiles carry symbols and frame pointers in
 # their build key, as 075's builds (symbols = on), whose stock build this
 # test reuses when it runs after it (make test-build).
 #
@@ -92,11 +93,19 @@ ok(!grep({ $_->{function} =~ /^\[unknown in postgres\]$/ } @{ $c->{functions} })
 # --- sampled: the same builds, native speed, 1999 samples per CPU-second
 # (at the default rate a 3 s run of a loaded machine's servers has ~200).
 $dir = "$base/sampled";
+# With a counted view (counted_view = on), small: the timed runs of source
+# builds and the counted runs after them count the same binaries.
 ($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '2', '-T', '3', '-r', '12', '-b', 'select-only',
 	'--reset', 'never', '--restart', 'auto', '--profile', 'sampled', '--sample-rate', '1999', '--seed', '3',
+	'--counted-view', '--counted-view-rounds', '3', '--counted-view-transactions', '20',
 	'--verbose', @variants, '-o', $dir);
 is($rc, 0, 'sampled A/B of the same builds completes') or diag "$out\n$err";
 like($out, qr/^variant A: reusing build /m, 'the counted experiment\'s builds are reused');
+my @reused = $out =~ /^variant B: reusing build (\S+)$/mg;
+is(scalar(@reused), 2, 'B\'s build is found in the cache for the timed runs and again for the counted view');
+is($reused[0], $reused[1], 'the same build both times');
+my ($va, $vb) = $out =~ /^ select-only \| 1 +\| B +\| instructions\/tx \| (\d+) +\| (\d+) +\|/m;
+cmp_ok(($vb // 0) - ($va // 0), '>', 200000, 'the counted view under the verdicts: B more instructions per transaction by the loop\'s');
 $c = cell($dir);
 my ($g) = grep { $_->{function} eq 'GetSnapshotData' } @{ $c->{functions} };
 ok($g && $g->{changed}, 'GetSnapshotData changed: ' . ($g ? "+$g->{change} ns, q $g->{q_value}" : 'not compared'));
