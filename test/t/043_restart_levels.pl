@@ -39,7 +39,12 @@ sub read_instances
 my @variants = ('--variant', 'A', '--bindir', $bindir, '--variant', 'A2', '--bindir', $bindir);
 my @common = ('ab', '-s', '1', '-c', '1', '-b', 'select-only', '--reset', 'never');
 # timed runs have -P 1 seconds, the lowest level; the others need no seconds
-my @aa = (@common, '-t', '300', @variants);
+# Runs of a second each (100 transactions at 100 a second): the test
+# interrupts the experiment when it sees the third run written, and must
+# land inside block 1 (runs 1 to 6); unthrottled, 300 transactions took a
+# few tens of milliseconds, and on a loaded host two more runs once ended
+# between the look and the signal.
+my @aa = (@common, '-t', '100', '--pgbench-args', '-R 100', @variants);
 # Timed runs at a fixed rate: the levels and their bookkeeping are the
 # point here, not how fast the server can go, and a throttled pgbench and
 # its backend leave the CPUs to the tests beside this one (at 100
