@@ -15,10 +15,10 @@
  * and frame pointers when counted_view is on, so the counted experiment
  * finds them in the build cache), the same scripts, scale, protocol,
  * settings and servers' options, one client, a fixed number of
- * transactions (counted_view_transactions), a fixed number of rounds
- * (counted_view_rounds) on servers started once: what
- * a counted experiment of its own would be (docs/profiles.md, "Counted:
- * how"), derived, so that it cannot drift from the timed one.
+ * transactions (counted_view_transactions) and of rounds
+ * (counted_view_rounds) on servers started once: what a counted
+ * experiment of its own would be (docs/profiles.md, "Counted: how"),
+ * derived, so that it cannot drift from the timed one.
  *
  *-------------------------------------------------------------------------
  */
