@@ -13,8 +13,8 @@
  * written into the results directory without following a link planted
  * there (safe_file.c).  report_load() runs the load and the analysis alone
  * (compare, calibrate), report_load_cells() the load and the cells' answers
- * (the look after a block, farm).  With counted_view = on the counted
- * experiment in its subdirectory is loaded and analyzed beside it.  The
+ * (the look after a block, farm).  With counted_view = on, report_render()
+ * loads and analyzes the counted experiment in its subdirectory too.  The
  * first file of the map: every other is below it, and it is called from
  * outside the map alone.
  *
@@ -195,10 +195,7 @@ read_and_analyze(const char *dir, const char *baseline, bool cells_only, char **
 		report_cell_answers(r);
 	}
 	else
-	{
 		report_analyze(r);
-		load_counted_view(r, baseline);
-	}
 	return r;
 }
 
@@ -214,6 +211,8 @@ report_render(const char *dir, const char *baseline, FILE *out)
 		log_error_text(error);
 		return EXIT_USAGE;
 	}
+	/* only the report shows it: compare and calibrate read no counted view */
+	load_counted_view(r, baseline);
 	return write_outputs(r, out);
 }
 

@@ -23,18 +23,17 @@
 
 #include "common/logging.h"
 
+/* The counted experiment (counted_view_spec()) into DIR/counted, or resumed there */
 static int
-run_counted(const ExperimentSpec *spec, const RunOptions *ropts)
+run_counted(ExperimentSpec *counted, const RunOptions *ropts)
 {
-	ExperimentSpec counted;
 	RunOptions	copts = {0};
 	char	   *dir = psprintf("%s/%s", ropts->results_dir, COUNTED_VIEW_DIR);
 	struct stat st;
 	int			status;
 
-	counted_view_spec(spec, &counted);
-	profile_resolve(&counted);
-	quiet_resolve(&counted);
+	profile_resolve(counted);
+	quiet_resolve(counted);
 	/* begun before: continued, as the timed runs were */
 	copts.resume = lstat(psprintf("%s/experiment.json", dir), &st) == 0;
 	copts.results_dir = dir;
@@ -42,16 +41,16 @@ run_counted(const ExperimentSpec *spec, const RunOptions *ropts)
 	copts.max_restarts = ropts->max_restarts;
 	copts.no_summary = true;
 	printf("\ncounted_view: the same variants counted under valgrind: 1 client, %d transactions a run, "
-		   "%d rounds, in %s\n", counted.transactions, counted.rounds, escape_text(dir, ESCAPE_TERMINAL));
+		   "%d rounds, in %s\n", counted->transactions, counted->rounds, escape_text(dir, ESCAPE_TERMINAL));
 	fflush(stdout);
-	if (!validate_experiment(&counted, dir, copts.resume))
+	if (!validate_experiment(counted, dir, copts.resume))
 	{
 		pg_log_error_hint("The timed runs are recorded in %s; continue with: %s run --resume %s",
 						  escape_text(ropts->results_dir, ESCAPE_TERMINAL), progname,
 						  escape_text(ropts->results_dir, ESCAPE_TERMINAL));
 		return EXIT_USAGE;
 	}
-	status = runner_execute(&counted, &copts);
+	status = runner_execute(counted, &copts);
 	/* its report's files, not its terminal report: the timed one's shows it */
 	if (status == 0)
 		status = report_render(dir, NULL, NULL);
@@ -85,7 +84,7 @@ counted_view_execute(ExperimentSpec *spec, const RunOptions *ropts)
 			printf("\nresults: %s\n", escape_text(ropts->results_dir, ESCAPE_TERMINAL));
 		return status;
 	}
-	counted_status = run_counted(spec, ropts);
+	counted_status = run_counted(&counted, ropts);
 	if (counted_status > 128)
 		return counted_status;
 	if (!ropts->no_summary)
