@@ -53,22 +53,6 @@ static const char *const extension_files[] = {
 	"Makefile", "pgbench_ext.control", "extension", "common", NULL
 };
 
-typedef struct Build
-{
-	VariantSpec *v;
-	char	   *key;
-	char	   *key_text;		/* what the key hashes, for build.json */
-	char	   *dir;			/* CACHE/KEY */
-	char	   *source_id;
-	char	   *compiler;
-	char	   *cflags;			/* as given to configure */
-	char	   *ldflags;
-	json_t	   *patches;
-	char	   *base;			/* CACHE/KEY of the tree we start from, or NULL */
-	bool		base_patched;	/* ... which already has our patches */
-	char	   *failed_step;
-	char	   *failed_log;
-} Build;
 
 /* The first line of what a command prints on stdout, or "". */
 static char *
@@ -205,8 +189,8 @@ build_check(const ExperimentSpec *spec, char **error)
  * The key text of v, optionally without its patches or its seed: hashed
  * into every cached build's key, so a change to it builds everything anew.
  */
-static char *
-key_text(Build *b, bool with_patches, int seed)
+char *
+build_key_text(Build *b, bool with_patches, int seed)
 {
 	VariantSpec *v = b->v;
 	char	   *text = psprintf("recipe %d\nsource %s\ncompiler %s\ncflags %s\nconfigure %s\nlto %d\nbuild_seed %d\n",
@@ -225,8 +209,8 @@ key_text(Build *b, bool with_patches, int seed)
 	return text;
 }
 
-static char *
-key_dir(const char *text)
+char *
+build_key_dir(const char *text)
 {
 	return psprintf("%s/%.*s", build_cache_root(), BUILD_KEY_LEN, sha256_of_string(text));
 }
@@ -240,8 +224,8 @@ usable_base(const char *dir, char **error)
 	return state == ENTRY_REFUSED ? -1 : state == ENTRY_FINISHED;
 }
 
-static bool
-describe_build(Build *b, char **error)
+bool
+build_describe(Build *b, char **error)
 {
 	VariantSpec *v = b->v;
 	Argv		cc = {0};
@@ -274,8 +258,8 @@ describe_build(Build *b, char **error)
 							  json_pack("{s:s, s:s}", "file", make_absolute_path(v->patches[i]),
 										"sha256", sum));
 	}
-	b->key_text = key_text(b, true, v->build_seed);
-	b->dir = key_dir(b->key_text);
+	b->key_text = build_key_text(b, true, v->build_seed);
+	b->dir = build_key_dir(b->key_text);
 	b->key = pg_strdup(strrchr(b->dir, '/') + 1);
 
 	/*
@@ -290,9 +274,9 @@ describe_build(Build *b, char **error)
 		return true;
 	if (v->build_seed > 0)
 	{
-		if ((found = usable_base(b->base = key_dir(key_text(b, true, 0)), error)) == 0 &&
+		if ((found = usable_base(b->base = build_key_dir(build_key_text(b, true, 0)), error)) == 0 &&
 			v->build_seed > 1)
-			found = usable_base(b->base = key_dir(key_text(b, true, 1)), error);
+			found = usable_base(b->base = build_key_dir(build_key_text(b, true, 1)), error);
 		if (found < 0)
 			return false;
 		if (found)
@@ -303,7 +287,7 @@ describe_build(Build *b, char **error)
 	}
 	if (v->npatches > 0)
 	{
-		if ((found = usable_base(b->base = key_dir(key_text(b, false, v->build_seed)), error)) < 0)
+		if ((found = usable_base(b->base = build_key_dir(build_key_text(b, false, v->build_seed)), error)) < 0)
 			return false;
 		if (found)
 			return true;
@@ -624,7 +608,7 @@ build_one(VariantSpec *v, char **error)
 	int			lock_fd;
 	bool		ok = false;
 
-	if (!describe_build(&b, error))
+	if (!build_describe(&b, error))
 		return fail_with(error, "variant \"%s\": %s", v->name, *error);
 	if ((lock_fd = lock_entry(&b, error)) < 0)
 		return false;
@@ -701,6 +685,17 @@ done:
 }
 
 /*
+ * The pass of build_variants() that builds v: unpatched first, so that
+ * patched ones can start from their trees, and first seeds before later
+ * ones, which start from them.
+ */
+int
+build_pass(const VariantSpec *v)
+{
+	return v->build_seed > 1 ? 2 : v->npatches > 0 ? 1 : 0;
+}
+
+/*
  * Build every source variant, unpatched first so that patched ones can
  * start from their trees; afterwards each is a bindir variant.
  */
@@ -713,12 +708,8 @@ build_variants(ExperimentSpec *spec, char **error)
 		for (int i = 0; i < spec->nvariants; i++)
 		{
 			VariantSpec *v = &spec->variants[i];
-			int			order = v->npatches > 0 ? 1 : 0;
 
-			/* first seeds before later ones: those start from them */
-			if (v->build_seed > 1)
-				order = 2;
-			if (v->source == NULL || order != pass)
+			if (v->source == NULL || build_pass(v) != pass)
 				continue;
 			if (!prepared && !build_cache_prepare(error))
 				return false;

@@ -30,6 +30,8 @@
 #include "safe_file.h"
 #include "subprocess.h"
 
+#include <dirent.h>
+#include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -105,4 +107,72 @@ build_cache_load(const char *dir, char **bindir, char **error)
 		return NULL;
 	*bindir = pg_strdup(named);
 	return info;
+}
+
+static int
+compare_doubles(const void *a, const void *b)
+{
+	double		x = *(const double *) a;
+	double		y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+static double
+median_of(double *values, int n)
+{
+	if (n == 0)
+		return NAN;
+	qsort(values, n, sizeof(double), compare_doubles);
+	return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+/*
+ * What the cache's finished builds took here (their build.json's build_s):
+ * the median of those built from nothing (*full_s) and of those started
+ * from another entry's tree, a patch's incremental make or a seed's
+ * relink (*started_s); NAN where there is none.  Only read: an entry that
+ * fails the cache's checks is passed over, as the build that would use it
+ * refuses it by name.
+ */
+void
+build_cache_times(double *full_s, double *started_s)
+{
+	char	   *root = build_cache_root();
+	DIR		   *d = opendir(root);
+	struct dirent *de;
+	double	   *full = NULL;
+	double	   *started = NULL;
+	int			nfull = 0;
+	int			nstarted = 0;
+	int			cap = 0;
+
+	while (d != NULL && (de = readdir(d)) != NULL)
+	{
+		char	   *dir = psprintf("%s/%s", root, de->d_name);
+		char	   *error = NULL;
+		char	   *bindir;
+		json_t	   *info;
+		double		seconds;
+
+		if (de->d_name[0] == '.' || build_cache_entry(dir, &error) != ENTRY_FINISHED ||
+			(info = build_cache_load(dir, &bindir, &error)) == NULL)
+			continue;
+		seconds = json_number_value(json_object_get(info, "build_s"));
+		if (nfull + nstarted >= cap)
+		{
+			cap = Max(16, 2 * cap);
+			full = pg_realloc(full, cap * sizeof(double));
+			started = pg_realloc(started, cap * sizeof(double));
+		}
+		if (seconds > 0 && json_is_string(json_object_get(info, "started_from")))
+			started[nstarted++] = seconds;
+		else if (seconds > 0)
+			full[nfull++] = seconds;
+		json_decref(info);
+	}
+	if (d != NULL)
+		closedir(d);
+	*full_s = median_of(full, nfull);
+	*started_s = median_of(started, nstarted);
 }

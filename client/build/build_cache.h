@@ -20,5 +20,6 @@ extern char *build_cache_root(void);
 extern bool build_cache_prepare(char **error);
 extern CacheEntry build_cache_entry(const char *dir, char **error);
 extern json_t *build_cache_load(const char *dir, char **bindir, char **error);
+extern void build_cache_times(double *full_s, double *started_s);
 
 #endif							/* PGBENCH_EXT_BUILD_CACHE_H */

@@ -10,12 +10,17 @@
  * freedom, what a run cost beyond its pgbench time, what a restart cost
  * and how busy other processes kept the CPUs as the experiment began.
  * Every record begins with the file's format version
- * (NOISE_HISTORY_FORMAT_VERSION).  The history is a cache of what
- * experiments measured, not a result: without it the first looks measure
- * the noise again.  So a history of another format stops nothing: the
- * pre-flight reads none of it and says so, and the next record sets it
- * aside (noise.csv.format-N beside it, N the version found, 0 for a file
- * without one) and begins a new one, saying so.
+ * (NOISE_HISTORY_FORMAT_VERSION).  Format 2 added what the servers ran
+ * (one binary, or binaries of their own): a record of two builds says
+ * nothing of two servers of one binary, nor one binary's of two builds'
+ * offsets.  A history of format 1 (1.0.0) is read, its two-server records
+ * as of binaries not recorded, and the next record upgrades it in place.
+ * The history is a cache of what experiments measured, not a result:
+ * without it the first looks measure the noise again.  So a history of
+ * any other format stops nothing: the pre-flight reads none of it and
+ * says so, and the next record sets it aside (noise.csv.format-N beside
+ * it, N the version found, 0 for a file without one) and begins a new
+ * one, saying so.
  *
  * The record that describes an experiment best (noise_record_score()) is
  * the latest of the closest kind; the rules are in docs/experiments.md.
@@ -31,13 +36,17 @@
 #include "safe_file.h"
 #include "safe_read.h"
 #include "pqexpbuffer.h"
+#include "common/logging.h"
 
 #include <math.h>
 #include <time.h>
 
 #define NOISE_FILE "noise.csv"
-#define NOISE_COLUMNS 13
-#define NOISE_HEADER "format_version,recorded_at,script,clients,servers,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s,busy_pct\n"
+#define NOISE_COLUMNS 14
+#define NOISE_HEADER "format_version,recorded_at,script,clients,servers,binaries,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s,busy_pct\n"
+#define NOISE_HEADER_1_0 "format_version,recorded_at,script,clients,servers,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s,busy_pct\n"
+/* the column format 2 added, after servers */
+#define NOISE_BINARIES_COLUMN 5
 #define NOISE_MAX_BYTES (16 * 1024 * 1024)
 
 char *
@@ -66,13 +75,35 @@ NoiseQuery
 noise_query_of(const ExperimentSpec *spec, double busy_pct)
 {
 	NoiseQuery	q;
+	char	   *why;
+	int			servers;
 
 	q.two_servers = plan_two_servers(spec);
+	q.own_binaries = q.two_servers &&
+		quiet_server_binaries(spec, &why, &servers) == SERVER_BINARIES_OWN;
 	q.schedule = noise_schedule_label(spec);
 	q.script = spec->scripts[0];
 	q.clients = spec->clients[0];
 	q.busy_pct = busy_pct;
 	return q;
+}
+
+const char *
+noise_query_words(const NoiseQuery *q)
+{
+	if (!q->two_servers)
+		return "one server";
+	return q->own_binaries ? psprintf("two servers of binaries of their own, %s", q->schedule)
+		: "two servers of one binary";
+}
+
+const char *
+noise_binaries_words(const NoiseRecord *r)
+{
+	if (!r->two_servers)
+		return "";
+	return r->binaries == NOISE_BINARIES_OWN ? ", binaries of their own" :
+		r->binaries == NOISE_BINARIES_ONE ? ", one binary" : ", binaries not recorded";
 }
 
 static double
@@ -82,41 +113,66 @@ csv_double(const char *field)
 }
 
 /*
- * A record of this format: NOISE_COLUMNS fields, the first the format
- * version, a round sd; the header, or anything else, is none.
+ * The fields of line (modified) into f, at most max; -1: more than that
+ */
+static int
+split_fields(char *line, char **f, int max)
+{
+	int			n = 0;
+	char	   *p = line;
+
+	line[strcspn(line, "\n")] = '\0';
+	for (;;)
+	{
+		if (n == max)
+			return -1;
+		f[n++] = p;
+		if ((p = strchr(p, ',')) == NULL)
+			return n;
+		*p++ = '\0';
+	}
+}
+
+/*
+ * A record of this format (NOISE_COLUMNS fields, the first the format
+ * version) or of format 1 (no binaries column: two servers' binaries not
+ * recorded), with a round sd; the header, or anything else, is none.
  */
 bool
 noise_parse_record(char *line, NoiseRecord *r)
 {
 	char	   *f[NOISE_COLUMNS];
-	int			n = 0;
-	char	   *p = line;
+	int			n;
 
 	memset(r, 0, sizeof(*r));
-	line[strcspn(line, "\n")] = '\0';
-	for (;;)
+	n = split_fields(line, f, NOISE_COLUMNS);
+	if (n == NOISE_COLUMNS - 1 && strcmp(f[0], CppAsString2(NOISE_HISTORY_FORMAT_1_0)) == 0)
 	{
-		if (n == NOISE_COLUMNS)
-			return false;		/* one field too many */
-		f[n++] = p;
-		if ((p = strchr(p, ',')) == NULL)
-			break;
-		*p++ = '\0';
+		/* as format 2's fields, the binaries column empty */
+		memmove(&f[NOISE_BINARIES_COLUMN + 1], &f[NOISE_BINARIES_COLUMN],
+				(NOISE_COLUMNS - 1 - NOISE_BINARIES_COLUMN) * sizeof(char *));
+		f[NOISE_BINARIES_COLUMN] = "";
 	}
-	if (n != NOISE_COLUMNS || strcmp(f[0], CppAsString2(NOISE_HISTORY_FORMAT_VERSION)) != 0)
+	else if (n != NOISE_COLUMNS || strcmp(f[0], CppAsString2(NOISE_HISTORY_FORMAT_VERSION)) != 0)
 		return false;
 	strlcpy(r->recorded_at, f[1], sizeof(r->recorded_at));
 	strlcpy(r->script, f[2], sizeof(r->script));
 	r->clients = atoi(f[3]);
 	r->two_servers = strcmp(f[4], "two") == 0;
-	strlcpy(r->schedule, f[5], sizeof(r->schedule));
-	r->round_sd = csv_double(f[6]);
-	r->round_df = atoi(f[7]);
-	r->instance_sd = csv_double(f[8]);
-	r->instance_df = atoi(f[9]);
-	r->run_overhead_s = csv_double(f[10]);
-	r->restart_s = csv_double(f[11]);
-	r->busy_pct = csv_double(f[12]);
+	if (strcmp(f[5], "own") == 0 && r->two_servers)
+		r->binaries = NOISE_BINARIES_OWN;
+	else if (strcmp(f[5], "one") == 0 || !r->two_servers)
+		r->binaries = NOISE_BINARIES_ONE;
+	else
+		r->binaries = NOISE_BINARIES_NOT_RECORDED;
+	strlcpy(r->schedule, f[6], sizeof(r->schedule));
+	r->round_sd = csv_double(f[7]);
+	r->round_df = atoi(f[8]);
+	r->instance_sd = csv_double(f[9]);
+	r->instance_df = atoi(f[10]);
+	r->run_overhead_s = csv_double(f[11]);
+	r->restart_s = csv_double(f[12]);
+	r->busy_pct = csv_double(f[13]);
 	return isfinite(r->round_sd);
 }
 
@@ -163,8 +219,29 @@ noise_enough_df(const NoiseRecord *r, bool two)
 }
 
 /*
+ * Whether record r's servers ran what q's will: two servers of binaries of
+ * their own only from a record of such, with the same randomization (an
+ * offset between two builds' starts is what randomization leaves of their
+ * layouts, a tenfold of one binary's); two of one binary never from a
+ * record of builds, and from one of 1.0.0, which did not say, only where
+ * no record says (same_binaries false).
+ */
+static bool
+binaries_allowed(const NoiseRecord *r, const NoiseQuery *q, bool *same_binaries)
+{
+	bool		same_aslr = (strchr(r->schedule, '/') == NULL) == (strchr(q->schedule, '/') == NULL);
+
+	*same_binaries = r->binaries == (q->own_binaries ? NOISE_BINARIES_OWN : NOISE_BINARIES_ONE);
+	if (q->own_binaries)
+		return *same_binaries && same_aslr;
+	return r->binaries != NOISE_BINARIES_OWN;
+}
+
+/*
  * Of the experiment's arrangement (one server or two) always, with an
- * instance sd for two; then of its schedule, which changes the noise most
+ * instance sd for two, and of what its servers run (binaries_allowed());
+ * then of its binaries said alike (not a record of 1.0.0); then of its
+ * schedule, which changes the noise most
  * (the two sides of a duet share the host's interference; a duet that
  * trades CPUs within its runs is closer to one that does not than to
  * interleaved rounds), then of the host's load now (loaded or quiet),
@@ -177,9 +254,12 @@ noise_enough_df(const NoiseRecord *r, bool two)
 int
 noise_record_score(const NoiseRecord *r, const NoiseQuery *q)
 {
-	if (r->two_servers != q->two_servers || (q->two_servers && !isfinite(r->instance_sd)))
+	bool		same_binaries;
+
+	if (r->two_servers != q->two_servers || (q->two_servers && !isfinite(r->instance_sd)) ||
+		!binaries_allowed(r, q, &same_binaries))
 		return -1;
-	return 2 * (schedule_closeness(r->schedule, q->schedule) +
+	return 2 * (64 * same_binaries + schedule_closeness(r->schedule, q->schedule) +
 				load_closeness(q->busy_pct, r->busy_pct) +
 				(strcmp(r->script, q->script) == 0 && r->clients == q->clients)) +
 		noise_enough_df(r, q->two_servers);
@@ -187,14 +267,16 @@ noise_record_score(const NoiseRecord *r, const NoiseQuery *q)
 
 /*
  * The format of the history whose first line is header and second (NULL:
- * none) first_record: NOISE_HISTORY_FORMAT_VERSION's, or the version
- * another names in its first column, or 0 for a file without one.
+ * none) first_record: NOISE_HISTORY_FORMAT_VERSION's or format 1's, or the
+ * version another names in its first column, or 0 for a file without one.
  */
 static int
 history_format(const char *header, const char *first_record)
 {
 	if (strcmp(header, NOISE_HEADER) == 0)
 		return NOISE_HISTORY_FORMAT_VERSION;
+	if (strcmp(header, NOISE_HEADER_1_0) == 0)
+		return NOISE_HISTORY_FORMAT_1_0;
 	if (strncmp(header, "format_version,", 15) == 0 && first_record != NULL)
 		return Max(0, atoi(first_record));
 	return 0;
@@ -228,6 +310,13 @@ read_history(const char *path, int *format)
 	return text.data;
 }
 
+/* Whether a history of this format is read (this one, or 1.0.0's) */
+static bool
+readable_format(int format)
+{
+	return format == NOISE_HISTORY_FORMAT_VERSION || format == NOISE_HISTORY_FORMAT_1_0;
+}
+
 /*
  * The latest of the best-scored records of the history at path: file order
  * is what "latest" means.  A history of another format is not read, and a
@@ -246,7 +335,7 @@ noise_history_find(const char *path, const NoiseQuery *q)
 
 	if (text == NULL)
 		return best;
-	if (format != NOISE_HISTORY_FORMAT_VERSION)
+	if (!readable_format(format))
 	{
 		log_warningf("the host's noise history \"%s\" is of format version %d, not %d: none of its records is used; the next finished experiment moves it to \"%s.format-%d\" and begins a new history",
 					 path, format, NOISE_HISTORY_FORMAT_VERSION, path, format);
@@ -271,6 +360,43 @@ noise_history_find(const char *path, const NoiseQuery *q)
 	return best;
 }
 
+/*
+ * The records of a history of format 1 (text, its header first) in this
+ * format: the version 2, the binaries column "one" for one server and
+ * empty (not recorded) for two.  Lines that are no record of format 1 are
+ * left out, as the reader leaves them.
+ */
+static char *
+upgraded_from_1_0(char *text)
+{
+	PQExpBufferData out;
+	char	   *line;
+	char	   *next;
+
+	initPQExpBuffer(&out);
+	for (line = text + strcspn(text, "\n"); *line; line = next)
+	{
+		char	   *f[NOISE_COLUMNS];
+
+		line += *line == '\n';
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = '\0';
+		if (split_fields(line, f, NOISE_COLUMNS) != NOISE_COLUMNS - 1 ||
+			strcmp(f[0], CppAsString2(NOISE_HISTORY_FORMAT_1_0)) != 0)
+			continue;
+		appendPQExpBuffer(&out, "%d", NOISE_HISTORY_FORMAT_VERSION);
+		for (int i = 1; i < NOISE_COLUMNS - 1; i++)
+		{
+			if (i == NOISE_BINARIES_COLUMN)
+				appendPQExpBufferStr(&out, strcmp(f[4], "two") == 0 ? "," : ",one");
+			appendPQExpBuffer(&out, ",%s", f[i]);
+		}
+		appendPQExpBufferChar(&out, '\n');
+	}
+	return out.data;
+}
+
 bool
 noise_history_append(const char *path, const char *records, char **error)
 {
@@ -284,6 +410,15 @@ noise_history_append(const char *path, const char *records, char **error)
 		return false;
 	if (text != NULL && *text && format == NOISE_HISTORY_FORMAT_VERSION)
 		return safe_write_file(path, records, SAFE_APPEND, error);
+	if (text != NULL && *text && format == NOISE_HISTORY_FORMAT_1_0)
+	{
+		if (!safe_write_file(path, psprintf("%s%s%s", NOISE_HEADER, upgraded_from_1_0(text), records),
+							 0, error))
+			return false;
+		pg_log_info("the host's noise history \"%s\" was upgraded from format version %d to %d: its records of two servers say nothing of what those ran, and experiments of binaries of their own read only records that do",
+				  path, NOISE_HISTORY_FORMAT_1_0, NOISE_HISTORY_FORMAT_VERSION);
+		return true;
+	}
 	if (text != NULL && *text)
 	{
 		/* kept beside it as it was, never over another set aside before */
@@ -310,6 +445,7 @@ noise_history_record(const ExperimentSpec *spec, const char *results_dir, double
 	char	   *path = noise_history_path();
 	char		when[32];
 	time_t		now = time(NULL);
+	NoiseQuery	q = noise_query_of(spec, busy_pct);
 	PQExpBufferData buf;
 	size_t		i;
 	json_t	   *cell;
@@ -330,10 +466,10 @@ noise_history_record(const ExperimentSpec *spec, const char *results_dir, double
 		if (!json_is_object(round) || script == NULL || strchr(script, ',') ||
 			json_is_true(json_object_get(cell, "every_seed")))
 			continue;
-		appendPQExpBuffer(&buf, "%d,%s,%s,%d,%s,%s,%.6f,%d,", NOISE_HISTORY_FORMAT_VERSION,
+		appendPQExpBuffer(&buf, "%d,%s,%s,%d,%s,%s,%s,%.6f,%d,", NOISE_HISTORY_FORMAT_VERSION,
 						  when, script,
 						  (int) json_integer_value(json_object_get(cell, "clients")),
-						  plan_two_servers(spec) ? "two" : "one",
+						  q.two_servers ? "two" : "one", q.own_binaries ? "own" : "one",
 						  noise_schedule_label(spec),
 						  json_number_value(json_object_get(round, "sd")),
 						  (int) json_integer_value(json_object_get(round, "df")));

@@ -14,10 +14,22 @@
 #include "experiment.h"
 
 /*
- * The format of noise.csv, its first column in every record: a history of
- * another format is set aside, not read (noise_history_append()).
+ * The format of noise.csv, its first column in every record.  Format 1
+ * (1.0.0) had no binaries column: its records are read as of binaries not
+ * recorded, and the next record upgrades the file (noise_history_append());
+ * a history of any other format is set aside, not read.
  */
-#define NOISE_HISTORY_FORMAT_VERSION 1
+#define NOISE_HISTORY_FORMAT_VERSION 2
+#define NOISE_HISTORY_FORMAT_1_0 1
+
+/* What a record's servers ran */
+typedef enum NoiseBinaries
+{
+	NOISE_BINARIES_NOT_RECORDED,	/* two servers, of format 1 */
+	NOISE_BINARIES_ONE,			/* one server, or two of one postgres */
+	NOISE_BINARIES_OWN			/* two servers of builds or bindirs of
+								 * their own */
+} NoiseBinaries;
 
 /* One record of the host's noise history */
 typedef struct NoiseRecord
@@ -27,6 +39,7 @@ typedef struct NoiseRecord
 	char		script[128];
 	int			clients;
 	bool		two_servers;
+	NoiseBinaries binaries;
 	char		schedule[32];
 	double		round_sd;
 	int			round_df;
@@ -42,6 +55,7 @@ typedef struct NoiseRecord
 typedef struct NoiseQuery
 {
 	bool		two_servers;	/* its arrangement */
+	bool		own_binaries;	/* two servers of binaries of their own */
 	const char *schedule;		/* as the history names it */
 	const char *script;			/* its first cell's pgbench load */
 	int			clients;
@@ -51,6 +65,14 @@ typedef struct NoiseQuery
 extern char *noise_history_path(void);
 extern const char *noise_schedule_label(const ExperimentSpec *spec);
 extern NoiseQuery noise_query_of(const ExperimentSpec *spec, double busy_pct);
+
+/*
+ * What q is of, as the pre-flight names it ("two servers of binaries of
+ * their own, duet-swap"), and what record r's two servers ran (", one
+ * binary"; "" for one server)
+ */
+extern const char *noise_query_words(const NoiseQuery *q);
+extern const char *noise_binaries_words(const NoiseRecord *r);
 
 /* The record line (a line of the file, modified) holds, into r; false: none */
 extern bool noise_parse_record(char *line, NoiseRecord *r);
@@ -69,8 +91,9 @@ extern NoiseRecord noise_history_find(const char *path, const NoiseQuery *q);
 
 /*
  * Records (lines, each ending in a newline) appended to the history at
- * path, its directory made where missing; a history of another format is
- * set aside first.  False with the problem in *error.
+ * path, its directory made where missing; a history of format 1 is
+ * upgraded first, one of another format set aside.  False with the
+ * problem in *error.
  */
 extern bool noise_history_append(const char *path, const char *records, char **error);
 

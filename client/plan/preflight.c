@@ -22,6 +22,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "build.h"
 #include "host_load.h"
 #include "noise_history.h"
 #include "plan.h"
@@ -623,7 +624,7 @@ preflight_print(ExperimentSpec *spec, double noise, bool choose_restart, FILE *o
 	if (!r.found)
 	{
 		fprintf(out, "pre-flight: no noise measured on this host yet for %s: the first looks measure it (pgbench_ext calibrate measures it beforehand)\n",
-				two ? "two servers" : "one server");
+				noise_query_words(&q));
 		if (result.pilot_rounds == 0 && h.busy_pct > LOADED_BUSY_PCT)
 			warn_unmeasured_load(spec, effect, out);
 	}
@@ -637,9 +638,9 @@ preflight_print(ExperimentSpec *spec, double noise, bool choose_restart, FILE *o
 		bool		quieter = h.busy_pct > LOADED_BUSY_PCT && !noise_like_load(h.busy_pct, r.busy_pct);
 		bool		busier = h.busy_pct <= LOADED_BUSY_PCT && r.busy_pct > LOADED_BUSY_PCT;
 
-		fprintf(out, "pre-flight: noise here (%s, %s, %d client%s, %s): sd between rounds %.2f%%",
+		fprintf(out, "pre-flight: noise here (%s, %s, %d client%s, %s%s): sd between rounds %.2f%%",
 				r.recorded_at, r.script, r.clients, r.clients == 1 ? "" : "s", r.schedule,
-				100 * r.round_sd);
+				noise_binaries_words(&r), 100 * r.round_sd);
 		if (two)
 			fprintf(out, ", between instance pairs %.2f%%", 100 * r.instance_sd);
 		if (isfinite(r.busy_pct))
@@ -788,6 +789,7 @@ preflight_print_run(ExperimentSpec *spec, bool choose_restart)
 	PreflightResult result;
 
 	stats_default_options(&opt);
+	build_forecast_print(spec, stdout);
 	result = preflight_print(spec, opt.noise, choose_restart, stdout);
 	if (spec->quiet.schedule_why)
 		printf("schedule = auto: %s\n", spec->quiet.schedule_why);

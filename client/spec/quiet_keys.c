@@ -208,6 +208,53 @@ canonical_bindir(const char *bindir)
 }
 
 /*
+ * What the managed servers run: binaries of their own where some variant is
+ * built from source (each build is its binary) or two bindirs name
+ * different directories, else one binary; unknown while a managed variant
+ * has neither key (experiment_check() names it).  *why says which
+ * variants, or the one binary's directory; *servers counts the managed
+ * servers looked at.
+ */
+ServerBinaries
+quiet_server_binaries(const ExperimentSpec *spec, char **why, int *servers)
+{
+	const VariantSpec *first = NULL;
+	char	   *first_bindir = NULL;
+
+	*why = NULL;
+	*servers = 0;
+	for (int i = 0; i < spec->nvariants; i++)
+	{
+		const VariantSpec *v = &spec->variants[i];
+		char	   *bindir;
+
+		if (v->cluster || v->conninfo)
+			continue;
+		(*servers)++;
+		if (v->bindir == NULL && v->source == NULL)
+			return SERVER_BINARIES_UNKNOWN;
+		if (v->source)
+		{
+			*why = psprintf("variant \"%s\" is built from source, so the servers run binaries of their own", v->name);
+			return SERVER_BINARIES_OWN;
+		}
+		bindir = canonical_bindir(v->bindir);
+		if (first == NULL)
+		{
+			first = v;
+			first_bindir = bindir;
+		}
+		else if (strcmp(bindir, first_bindir) != 0)
+		{
+			*why = psprintf("variants \"%s\" and \"%s\" run different binaries", first->name, v->name);
+			return SERVER_BINARIES_OWN;
+		}
+	}
+	*why = first_bindir;
+	return SERVER_BINARIES_ONE;
+}
+
+/*
  * aslr = auto (the default): off where two or more servers of their own all
  * run one binary, on otherwise.  A start's address-space layout was most of
  * the offset between two servers' starts (docs/calibration.md): with one
@@ -221,48 +268,21 @@ static void
 resolve_aslr(ExperimentSpec *spec)
 {
 	QuietSpec  *q = &spec->quiet;
-	const VariantSpec *first = NULL;
-	char	   *first_bindir = NULL;
-	int			servers = 0;
+	char	   *why;
+	int			servers;
+	ServerBinaries binaries;
 
 	/* given, or turned off by profile = counted */
 	if (q->aslr_given || !q->aslr)
 		return;
-	for (int i = 0; i < spec->nvariants; i++)
-	{
-		const VariantSpec *v = &spec->variants[i];
-		char	   *bindir;
-
-		if (v->cluster || v->conninfo)
-			continue;
-		servers++;
-		/* resolved before experiment_check(), which names the missing key */
-		if (v->bindir == NULL && v->source == NULL)
-			return;
-		if (v->source)
-		{
-			q->aslr_why = psprintf("on: variant \"%s\" is built from source, so the servers run binaries of their own "
-								   "(each start draws its layout; restarts average the draws)", v->name);
-			return;
-		}
-		bindir = canonical_bindir(v->bindir);
-		if (first == NULL)
-		{
-			first = v;
-			first_bindir = bindir;
-		}
-		else if (strcmp(bindir, first_bindir) != 0)
-		{
-			q->aslr_why = psprintf("on: variants \"%s\" and \"%s\" run different binaries "
-								   "(each start draws its layout; restarts average the draws)", first->name, v->name);
-			return;
-		}
-	}
-	if (servers < 2)
+	binaries = quiet_server_binaries(spec, &why, &servers);
+	if (binaries == SERVER_BINARIES_OWN)
+		q->aslr_why = psprintf("on: %s (each start draws its layout; restarts average the draws)", why);
+	if (binaries != SERVER_BINARIES_ONE || servers < 2)
 		return;
 	q->aslr = false;
 	q->aslr_why = psprintf("off: every server runs %s/postgres, so both sides start with the same address-space layout",
-						   first_bindir);
+						   why);
 }
 
 /* the keys left to auto, chosen for this experiment and this host */

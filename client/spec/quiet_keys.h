@@ -67,11 +67,21 @@ typedef struct QuietSpec
 
 struct ExperimentSpec;
 
+/* What the managed servers of an experiment run (quiet_server_binaries()) */
+typedef enum ServerBinaries
+{
+	SERVER_BINARIES_UNKNOWN,	/* a managed variant names no binary yet */
+	SERVER_BINARIES_ONE,		/* every one runs one postgres */
+	SERVER_BINARIES_OWN			/* builds, or bindirs, of their own */
+} ServerBinaries;
+
 /* The keys quiet_set_key() takes, NULL-terminated */
 extern const char *const quiet_keys[];
 
 extern void quiet_init(QuietSpec *q);
 extern void quiet_resolve(struct ExperimentSpec *spec);
+extern ServerBinaries quiet_server_binaries(const struct ExperimentSpec *spec, char **why,
+											int *servers);
 extern bool quiet_check(const struct ExperimentSpec *spec, char **error);
 
 /*

@@ -86,6 +86,7 @@ my %family_header = (
 	layout => 'layout.h',    # layout_*.c: struct layouts, saved and compared
 	bisect => 'bisect.h',    # bisect_*.c: a bisect's steps, state and report
 	experiment => 'experiment.h',    # experiment_*.c: the specification: keys, checks, its JSON
+	build => 'build.h',      # build_*.c without a header of their own: one build, described or made
 );
 my %file_header = (cli => 'client.h', main => undef);
 

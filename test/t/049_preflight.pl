@@ -82,12 +82,13 @@ like($out, qr/^pre-flight: no noise measured on this host yet for two servers/m,
 ok(!-e "$base/state/noise.csv", 'check writes nothing');
 
 # --- a run: its pre-flight, then its noise into the history ----------------
-# (with a pilot of 3 rounds, looked at below).  The history holds one
-# record, of a load not recorded (its field empty): the run keeps it and
-# adds its own, with the load.  The pilot, with a history, measures the
-# rounds' noise and takes the offset between instance pairs from the
-# history's record, and says which.  (A history of another format is set
-# aside: test/unit/test_noise_history.c.)
+# (with a pilot of 3 rounds, looked at below).  The history is of 1.0.0's
+# format 1 and holds one record, of a load not recorded (its field empty):
+# the run reads it, upgrades the file to format 2 keeping the record (what
+# its two servers ran not recorded) and adds its own, with the load.  The
+# pilot, with a history, measures the rounds' noise and takes the offset
+# between instance pairs from the history's record, and says which.  (A
+# history of another format is set aside: test/unit/test_noise_history.c.)
 my $history_header = 'format_version,recorded_at,script,clients,servers,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s,busy_pct';
 my $old_record = '1,2089-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.010000,40,0.003000,12,0.300,3.000,';
 mkdir "$base/state" or die "mkdir: $!";
@@ -109,11 +110,15 @@ like($out, qr/^pre-flight: pilot: 3 rounds in \S+: sd between rounds [\d.]+% \(2
 	'the pilot names the history\'s offset between instance pairs, as recorded');
 is(read_json("$base/run/pilot.json")->{instance_sd}, 0.003, 'and pilot.json holds it');
 my @history = split /\n/, slurp_file("$base/state/noise.csv");
-is($history[0], $history_header, 'the history has its header');
-is($history[1], $old_record, 'its record kept');
+like($err, qr/the host's noise history "\Q$base\E\/state\/noise.csv" was upgraded from format version 1 to 2/,
+	'a history of 1.0.0 (format 1) is upgraded by the run\'s record, saying so');
+is($history[0], "format_version,recorded_at,script,clients,servers,binaries,schedule,round_sd,round_df,instance_sd,instance_df,run_overhead_s,restart_s,busy_pct",
+	'the history has format 2\'s header');
+is($history[1], '2,2089-01-01T00:00:00Z,select-only,1,two,,duet-swap/aslr-off,0.010000,40,0.003000,12,0.300,3.000,',
+	'its record kept, what its two servers ran not recorded');
 is(scalar(@history), 3, 'and the run\'s record follows');
-like($history[-1], qr/^1,\d{4}-\d\d-\d\dT[\d:]+Z,select-only,1,two,duet-swap\/aslr-off,[\d.]+,\d+,[\d.]+,\d+,[\d.]+,[\d.]+,[\d.]+$/,
-	'the run\'s noise: sd between rounds and between instance pairs, with their costs and the load');
+like($history[-1], qr/^2,\d{4}-\d\d-\d\dT[\d:]+Z,select-only,1,two,one,duet-swap\/aslr-off,[\d.]+,\d+,[\d.]+,\d+,[\d.]+,[\d.]+,[\d.]+$/,
+	'the run\'s noise: two servers of one binary, sd between rounds and between instance pairs, with their costs and the load');
 # The records below are of a load not recorded (its field empty): the
 # run's own record, of whatever load this host had, would outrank them on
 # a like load, so the history starts afresh from its header.
@@ -126,20 +131,20 @@ close $fresh;
 # instance pairs (10 degrees of freedom each), runs costing 1 s beyond their
 # time, restarts 3 s.  The design for 2% is then fixed by these numbers.
 open my $hist, '>>', "$base/state/noise.csv" or die $!;
-print $hist "1,2099-01-01T00:00:00Z,select-only,1,two,interleaved,0.050000,10,0.020000,10,1.000,3.000,\n";
+print $hist "2,2099-01-01T00:00:00Z,select-only,1,two,one,interleaved,0.050000,10,0.020000,10,1.000,3.000,\n";
 # then one of a duet whose sides stay put for a round, one of a duet that
 # trades CPUs within its runs, both without address-space randomization
 # (as aslr = auto has two servers of one binary), and one of a trading duet
 # with it (file order is what "latest" means): a duet's check prefers its
 # own kind of duet, and either to interleaved rounds; then its own
 # randomization
-print $hist "1,2098-01-01T00:00:00Z,select-only,1,two,duet/aslr-off,0.010000,10,0.005000,10,1.000,3.000,\n";
-print $hist "1,2093-01-01T00:00:00Z,select-only,1,two,duet-swap,0.009000,10,0.006000,10,1.000,3.000,\n";
-print $hist "1,2097-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.008000,10,0.004000,10,1.000,3.000,\n";
+print $hist "2,2098-01-01T00:00:00Z,select-only,1,two,one,duet/aslr-off,0.010000,10,0.005000,10,1.000,3.000,\n";
+print $hist "2,2093-01-01T00:00:00Z,select-only,1,two,one,duet-swap,0.009000,10,0.006000,10,1.000,3.000,\n";
+print $hist "2,2097-01-01T00:00:00Z,select-only,1,two,one,duet-swap/aslr-off,0.008000,10,0.004000,10,1.000,3.000,\n";
 close $hist;
 ($rc, $out, $err) = run_client('run', $short, '--check');
 is($rc, 0, 'check with a history exits 0') or diag $err;
-like($out, qr/^pre-flight: noise here \(2099-01-01T00:00:00Z, select-only, 1 client, interleaved\): sd between rounds 5\.00%, between instance pairs 2\.00%$/m,
+like($out, qr/^pre-flight: noise here \(2099-01-01T00:00:00Z, select-only, 1 client, interleaved, one binary\): sd between rounds 5\.00%, between instance pairs 2\.00%$/m,
 	'the noise this host showed for the load: its latest record of the schedule');
 like($out, qr/^pre-flight: to see 2% \(twice the ±1% threshold\) with 80% power: \d+ instance pairs x \d+ rounds?, about \S+ \(\S+ to \S+ within what its degrees of freedom allow\)$/m,
 	'the time to see 2%');
@@ -147,26 +152,26 @@ like($out, qr/^pre-flight: warning: in its rounds \(\S+\) this experiment cannot
 	'two servers never restarted cannot decide anything, whatever they measure: warned, and why');
 unlike($out, qr/sees a 2% change/, 'and no power is claimed for them');
 ($rc, $out, $err) = run_client('run', write_ini('duet', "duration = 1\nrounds = 2\n"), '--check');
-like($out, qr/^pre-flight: noise here \(2097-01-01T00:00:00Z, select-only, 1 client, duet-swap\/aslr-off\): sd between rounds 0\.80%, between instance pairs 0\.40%$/m,
+like($out, qr/^pre-flight: noise here \(2097-01-01T00:00:00Z, select-only, 1 client, duet-swap\/aslr-off, one binary\): sd between rounds 0\.80%, between instance pairs 0\.40%$/m,
 	'a duet (trading CPUs within its runs, the default): the latest record of such a duet');
 ($rc, $out, $err) = run_client('run', write_ini('duet-aslr', "duration = 1\nrounds = 2\naslr = on\n"), '--check');
-like($out, qr/^pre-flight: noise here \(2093-01-01T00:00:00Z, select-only, 1 client, duet-swap\): sd between rounds 0\.90%, between instance pairs 0\.60%$/m,
+like($out, qr/^pre-flight: noise here \(2093-01-01T00:00:00Z, select-only, 1 client, duet-swap, one binary\): sd between rounds 0\.90%, between instance pairs 0\.60%$/m,
 	'the same with randomization on: the latest record of a trading duet with it');
 ($rc, $out, $err) = run_client('run', write_ini('duet-off', "duration = 1\nrounds = 2\nswap_interval = off\n"), '--check');
-like($out, qr/^pre-flight: noise here \(2098-01-01T00:00:00Z, select-only, 1 client, duet\/aslr-off\): sd between rounds 1\.00%, between instance pairs 0\.50%$/m,
+like($out, qr/^pre-flight: noise here \(2098-01-01T00:00:00Z, select-only, 1 client, duet\/aslr-off, one binary\): sd between rounds 1\.00%, between instance pairs 0\.50%$/m,
 	'a duet with swap_interval = off: the latest record of a duet that did not trade');
 like($out, qr/^schedule = auto: duet: /m, 'check says what schedule = auto chose');
 ($rc, $out, $err) = run_client('run', write_ini('probe', "duration = 1\nrounds = 2\nsnapshot_probe = on\n"), '--check');
 like($out, qr/^schedule = auto: interleaved: a duet cannot run here \(it runs two variants at once, without the snapshot probe\)$/m,
 	'where a duet cannot run, schedule = auto is interleaved, saying why');
-like($out, qr/^pre-flight: noise here \(2099-01-01T00:00:00Z, select-only, 1 client, interleaved\)/m,
+like($out, qr/^pre-flight: noise here \(2099-01-01T00:00:00Z, select-only, 1 client, interleaved, one binary\)/m,
 	'and the noise is that of interleaved rounds');
 ($rc, $out, $err) = run_client('run', $long, '--check');
 unlike($out, qr/cannot decide|warning: in its/, 'a budget of 7 days can: no warning');
 like($out, qr/^pre-flight: in its budget \(\S+\) this experiment sees a 2% change with about 100% power at this noise \(\d+% to 100% within what its degrees of freedom allow\)$/m,
 	'but what it buys: the power to see 2%');
 # one server (B on A's cluster): rounds are the units, and the time is of rounds
-add_record("1,2099-02-01T00:00:00Z,select-only,1,one,interleaved,0.030000,10,,,1.000,3.000,\n");
+add_record("2,2099-02-01T00:00:00Z,select-only,1,one,one,interleaved,0.030000,10,,,1.000,3.000,\n");
 {
 	my $one = "$base/one-server.ini";
 	open my $f, '>', $one or die $!;
@@ -205,7 +210,7 @@ sub add_record
 	close $h;
 }
 my $auto = write_ini('auto', "duration = 1\nrounds = auto\nbudget = 10m\n");
-add_record("1,2096-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.008000,3,0.040000,3,1.000,3.000,\n");
+add_record("2,2096-01-01T00:00:00Z,select-only,1,two,one,duet-swap/aslr-off,0.008000,3,0.040000,3,1.000,3.000,\n");
 ($rc, $out, $err) = run_client('run', $auto, '--check');
 is($rc, 0, 'check after a record of 3 instance pairs exits 0') or diag $err;
 like($out, qr/^restart = auto: every ([2-5]) rounds, the cheapest unit for this host's noise \(2097-01-01T00:00:00Z: /m,
@@ -214,7 +219,7 @@ my ($chosen) = $out =~ /^restart = auto: every (\d+) rounds/m;
 like($out, qr/^pre-flight: noise here \(2097-01-01T00:00:00Z, /m, 'and the time promised is of that record too');
 like($out, qr/^pre-flight: to see 2% .*: \d+ instance pairs x $chosen rounds, /m,
 	'with the spacing it chose');
-add_record("1,2095-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.008000,12,0.040000,12,1.000,3.000,\n");
+add_record("2,2095-01-01T00:00:00Z,select-only,1,two,one,duet-swap/aslr-off,0.008000,12,0.040000,12,1.000,3.000,\n");
 ($rc, $out, $err) = run_client('run', $auto, '--check');
 like($out, qr/^restart = auto: every 2 rounds, the cheapest unit for this host's noise \(2095-01-01T00:00:00Z: sd between instance pairs 4\.00%, between rounds 0\.80%/m,
 	'an instance offset five times the rounds\' sd: a restart every 2 rounds under rounds = auto, not every round');
@@ -245,7 +250,7 @@ like($out, qr/^restart = auto: every 1 round, the cheapest unit for this host's 
 # demo's budget of 2m30s fits the estimate, not the upper bound: 80% power
 # or more at the estimate, less at the upper bound, no warning, and the
 # budget that keeps 80% even there.
-add_record("1,2094-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.021452,19,0.000000,18,0.036,2.583,\n");
+add_record("2,2094-01-01T00:00:00Z,select-only,1,two,one,duet-swap/aslr-off,0.021452,19,0.000000,18,0.036,2.583,\n");
 ($rc, $out, $err) = run_client('run', write_ini('demo-record', "duration = 2\nrounds = auto\nbudget = 2m30s\n"), '--check');
 like($out, qr/^restart = auto: every [2-4] rounds, the cheapest unit for this host's noise \(2094-01-01T00:00:00Z: sd between instance pairs 0\.00%, between rounds 2\.15%, at most 0\.[1-9]\d% and 2\.\d\d% within what their 18 and 19 df allow; /m,
 	'an instance sd of 0 on 18 df: bounded above 0, and blocks shorter than 5 rounds');
@@ -332,8 +337,8 @@ mkdir $loaded_dir or die "mkdir: $!";
 my $header = $history[0];
 open my $lh, '>', "$loaded_dir/noise.csv" or die $!;
 print $lh "$header\n",
-  "1,2090-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.030000,40,0.010000,12,0.300,3.000,97.0\n",
-  "1,2091-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.010000,40,0.003000,12,0.300,3.000,2.0\n";
+  "2,2090-01-01T00:00:00Z,select-only,1,two,one,duet-swap/aslr-off,0.030000,40,0.010000,12,0.300,3.000,97.0\n",
+  "2,2091-01-01T00:00:00Z,select-only,1,two,one,duet-swap/aslr-off,0.010000,40,0.003000,12,0.300,3.000,2.0\n";
 close $lh;
 my $demo_like = write_ini('demo-like', "duration = 2\nrounds = auto\nbudget = 2m30s\n");
 my @spinners = spin_on(0 .. `nproc --all` - 1);
@@ -343,7 +348,7 @@ my @spinners = spin_on(0 .. `nproc --all` - 1);
 	is($rc, 0, 'check on a loaded host exits 0') or diag $err;
 	my ($busy) = $out =~ /other processes busy (\d+)% of them/;
 	cmp_ok($busy // 0, '>', 25, 'the spinning processes load the host');
-	like($out, qr/^pre-flight: noise here \(2090-01-01T00:00:00Z, select-only, 1 client, duet-swap\/aslr-off\): sd between rounds 3\.00%, between instance pairs 1\.00%; other processes were busy 97%$/m,
+	like($out, qr/^pre-flight: noise here \(2090-01-01T00:00:00Z, select-only, 1 client, duet-swap\/aslr-off, one binary\): sd between rounds 3\.00%, between instance pairs 1\.00%; other processes were busy 97%$/m,
 		'the loaded host\'s record, though the quiet host\'s is the latest');
 	my ($loaded_power) = $out =~ /^pre-flight: warning: in its budget \(2m30s\) this experiment sees a 2% change with about (\d+)% power at this noise \(.*\); 80% takes \S+ or more \(budget =\)$/m;
 	cmp_ok($loaded_power // 100, '<', 80, 'at its noise the budget of 2m30s sees 2% with less than 80% power: said before any run');
@@ -351,7 +356,7 @@ my @spinners = spin_on(0 .. `nproc --all` - 1);
 
 	open $lh, '>', "$loaded_dir/noise.csv" or die $!;
 	print $lh "$header\n",
-	  "1,2091-01-01T00:00:00Z,select-only,1,two,duet-swap/aslr-off,0.010000,40,0.003000,12,0.300,3.000,2.0\n";
+	  "2,2091-01-01T00:00:00Z,select-only,1,two,one,duet-swap/aslr-off,0.010000,40,0.003000,12,0.300,3.000,2.0\n";
 	close $lh;
 	($rc, $out, $err) = run_client('run', $demo_like, '--check');
 	like($out, qr/^pre-flight: warning: that noise was measured on a quieter host \(2% busy\) than now \(\d+% busy\): the time below is the least it takes, the power the most$/m,
@@ -489,6 +494,14 @@ like($out, qr/^aslr = auto: off: every server runs \Q$bindir\E\/postgres/m, 'the
 ($rc, $out, $err) = run_client('run', write_ini('copied', "duration = 1\nrounds = 2\n", "$base/bin-copy"), '--check');
 is($rc, 0, 'check of two bindirs exits 0') or diag $err;
 like($out, qr/^aslr = auto: on: variants "A" and "B" run different binaries/m, 'two directories: randomization stays on');
+like($out, qr/^pre-flight: no noise measured on this host yet for two servers of binaries of their own, duet-swap: /m,
+	'and the history\'s records of one binary describe them not');
+add_record("2,2092-01-01T00:00:00Z,select-only,1,two,own,duet-swap,0.020000,12,0.017000,12,1.000,3.000,\n");
+($rc, $out, $err) = run_client('run', write_ini('copied', "duration = 1\nrounds = 2\n", "$base/bin-copy"), '--check');
+like($out, qr/^pre-flight: noise here \(2092-01-01T00:00:00Z, select-only, 1 client, duet-swap, binaries of their own\): sd between rounds 2\.00%, between instance pairs 1\.70%/m,
+	'a record of binaries of their own, however old, describes them');
+($rc, $out, $err) = run_client('run', write_ini('linked', "duration = 1\nrounds = 2\n", "$base/bin-link"), '--check');
+unlike($out, qr/2092-01-01T00:00:00Z/, 'and not two servers of one binary');
 ($rc, $out, $err) = run_client('run', write_ini('given', "duration = 1\nrounds = 2\naslr = on\n", "$base/bin-link"), '--check');
 unlike($out, qr/^aslr = auto/m, 'aslr = on given: kept, nothing said');
 # profile = counted turns randomization off before aslr = auto chooses, in
