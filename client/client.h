@@ -46,6 +46,7 @@ extern void log_warningf(const char *fmt,...) pg_attribute_printf(1, 2);
 extern bool fail_with(char **error, const char *fmt,...) pg_attribute_printf(2, 3);
 extern bool parse_bool_word(const char *value, bool *result);
 extern bool parse_int(const char *value, int min, int max, int *result);
+extern bool string_in(const char *s, char *const *list, int n);
 
 /* Seconds since some fixed point, monotonic; a duration as "3m05s" */
 extern double now_seconds(void);

@@ -178,15 +178,6 @@ configure_option_shapes_code(const char *word)
 	return shapes;
 }
 
-static bool
-in_words(char **words, int n, const char *word)
-{
-	for (int i = 0; i < n; i++)
-		if (strcmp(words[i], word) == 0)
-			return true;
-	return false;
-}
-
 /*
  * The words of text_a that text_b lacks, less those a variant's own key
  * declares (declared_a, declared_b) and, for CONFIGURE, the options that
@@ -210,8 +201,8 @@ words_only_in(const char *text_a, const char *text_b, const char *declared_a,
 	initPQExpBuffer(&only);
 	for (int i = 0; wa && i < na; i++)
 		if ((!configure || configure_option_shapes_code(wa[i])) &&
-			!in_words(wa, i, wa[i]) && !(wb && in_words(wb, nb, wa[i])) &&
-			!(da && in_words(da, nda, wa[i])) && !(db && in_words(db, ndb, wa[i])))
+			!string_in(wa[i], wa, i) && !(wb && string_in(wa[i], wb, nb)) &&
+			!(da && string_in(wa[i], da, nda)) && !(db && string_in(wa[i], db, ndb)))
 			appendPQExpBuffer(&only, "%s%s", only.len ? ", " : "", wa[i]);
 	return only.data;
 }

@@ -28,6 +28,7 @@
 #include "cache_dir.h"
 #include "digest.h"
 #include "safe_file.h"
+#include "stats.h"
 #include "subprocess.h"
 
 #include <dirent.h>
@@ -109,21 +110,12 @@ build_cache_load(const char *dir, char **bindir, char **error)
 	return info;
 }
 
-static int
-compare_doubles(const void *a, const void *b)
-{
-	double		x = *(const double *) a;
-	double		y = *(const double *) b;
-
-	return (x > y) - (x < y);
-}
-
 static double
 median_of(double *values, int n)
 {
 	if (n == 0)
 		return NAN;
-	qsort(values, n, sizeof(double), compare_doubles);
+	stats_sort(values, n);
 	return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 

@@ -18,17 +18,11 @@
 
 #include <math.h>
 
-/*
- * Whether the entry dir is among the n that earlier variants of the
- * experiment build: a tree a later one can start from.
- */
+/* Whether the build of key text is among the n the experiment makes first */
 static bool
-built_before(char **dirs, int n, const char *dir)
+made_first(const char *text, char **dirs, int n)
 {
-	for (int i = 0; i < n; i++)
-		if (strcmp(dirs[i], dir) == 0)
-			return true;
-	return false;
+	return string_in(build_key_dir(text), dirs, n);
 }
 
 /*
@@ -61,15 +55,15 @@ build_forecast(ExperimentSpec *spec, BuildForecast *f, char **error)
 			if (!build_describe(&b, error))
 				return fail_with(error, "variant \"%s\": %s", v->name, *error);
 			f->variants++;
-			if (build_cache_entry(b.dir, error) == ENTRY_FINISHED || built_before(dirs, ndirs, b.dir))
+			if (build_cache_entry(b.dir, error) == ENTRY_FINISHED || string_in(b.dir, dirs, ndirs))
 			{
-				f->cached += !built_before(dirs, ndirs, b.dir);
+				f->cached += !string_in(b.dir, dirs, ndirs);
 				continue;
 			}
 			from_tree = b.base != NULL ||
-				(v->build_seed > 0 && (built_before(dirs, ndirs, build_key_dir(build_key_text(&b, true, 0))) ||
-									   built_before(dirs, ndirs, build_key_dir(build_key_text(&b, true, 1))))) ||
-				(v->npatches > 0 && built_before(dirs, ndirs, build_key_dir(build_key_text(&b, false, v->build_seed))));
+				(v->build_seed > 0 && (made_first(build_key_text(&b, true, 0), dirs, ndirs) ||
+									   made_first(build_key_text(&b, true, 1), dirs, ndirs))) ||
+				(v->npatches > 0 && made_first(build_key_text(&b, false, v->build_seed), dirs, ndirs));
 			if (from_tree && !v->pgo)
 				f->started++;
 			else

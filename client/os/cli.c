@@ -264,6 +264,16 @@ parse_bool_word(const char *value, bool *result)
 	return true;
 }
 
+/* Whether s is one of the n strings of list, exactly */
+bool
+string_in(const char *s, char *const *list, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(list[i], s) == 0)
+			return true;
+	return false;
+}
+
 /* A whole number from min to max, white space after it allowed */
 bool
 parse_int(const char *value, int min, int max, int *result)
