@@ -59,7 +59,13 @@
 #                                     a copy of this noise history (noise.csv),
 #                                     so that each plans from the same record
 #                                     and none from another's;
-#                                     PILOT=N|off: ab's --pilot)
+#                                     PILOT=N|off: ab's --pilot;
+#                                     A_FLAGS, B_FLAGS: the variants' flags
+#                                     instead of "--bindir" of PG_CONFIG's
+#                                     installation, e.g. two builds of one
+#                                     source: A_FLAGS="--source SRC"
+#                                     B_FLAGS="--source SRC --cflags -O2",
+#                                     two build directories of one binary)
 #
 # LOAD=1 FRESH_STATE=1 CONFIGS=defaults PHASES=aa AA_BUDGET=2m30s SCALE=10
 # RESET=never is "make demo"'s first experiment on a fresh, loaded machine:
@@ -129,7 +135,7 @@ for repeat in $(seq 1 "$REPEAT"); do
 			# shellcheck disable=SC2046,SC2086
 			bench_ab "$config $phase" "$work/last.log" "$client" -s "$SCALE" -c "$CLIENTS" -T "$DURATION" \
 				-b "$SCRIPT" --rounds auto --budget "$budget" --seed $((${FIRST_SEED:-1} + repeat - 1)) $restart $(quiet_flags "$config") \
-				--variant A --bindir "$bindir" --variant B --bindir "$bindir" $slow $third -o "$dir"
+				--variant A ${A_FLAGS:---bindir $bindir} --variant B ${B_FLAGS:---bindir $bindir} $slow $third -o "$dir"
 			cp "$work/last.log" "$dir/ab.log"
 			bench/decide.py row "$dir" "$config" "$phase" "$repeat" "$setting" "$budget" "$started" >>"$CSV"
 			tail -1 "$CSV"
