@@ -20,6 +20,8 @@ typedef struct BuildForecast
 	int			full;			/* to build from nothing */
 	int			started;		/* to build from another build's tree */
 	double		seconds;		/* the builds' time here; NAN: not known */
+	const char *unknown;		/* the kind of build the cache has no time
+								 * of, where seconds is NAN */
 } BuildForecast;
 
 extern bool build_check(const ExperimentSpec *spec, char **error);

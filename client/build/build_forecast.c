@@ -72,6 +72,10 @@ build_forecast(ExperimentSpec *spec, BuildForecast *f, char **error)
 		}
 	build_cache_times(&full_s, &started_s);
 	f->seconds = (f->full > 0 ? f->full * full_s : 0) + (f->started > 0 ? f->started * started_s : 0);
+	if (f->full > 0 && isnan(full_s))
+		f->unknown = "a tree from nothing";
+	else if (f->started > 0 && isnan(started_s))
+		f->unknown = "one started from another's tree";
 	*error = NULL;
 	return true;
 }
@@ -109,5 +113,5 @@ build_forecast_print(ExperimentSpec *spec, FILE *out)
 				format_duration(f.seconds));
 	else
 		fprintf(out, "their time is not known here: the build cache has no earlier build of %s\n",
-				f.full > 0 ? "a tree from nothing" : "one started from another's tree");
+				f.unknown);
 }

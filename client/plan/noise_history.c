@@ -220,9 +220,10 @@ noise_enough_df(const NoiseRecord *r, bool two)
 
 /*
  * Whether record r's servers ran what q's will: two servers of binaries of
- * their own only from a record of such, with the same randomization (an
- * offset between two builds' starts is what randomization leaves of their
- * layouts, a tenfold of one binary's); two of one binary never from a
+ * their own only from a record of such, with the same randomization (the
+ * offset between two builds' starts, what randomization leaves of their
+ * layouts, was two to five times one binary's without it,
+ * docs/calibration.md); two of one binary never from a
  * record of builds, and from one of 1.0.0, which did not say, only where
  * no record says (same_binaries false).
  */
@@ -416,7 +417,7 @@ noise_history_append(const char *path, const char *records, char **error)
 							 0, error))
 			return false;
 		pg_log_info("the host's noise history \"%s\" was upgraded from format version %d to %d: its records of two servers say nothing of what those ran, and experiments of binaries of their own read only records that do",
-				  path, NOISE_HISTORY_FORMAT_1_0, NOISE_HISTORY_FORMAT_VERSION);
+					path, NOISE_HISTORY_FORMAT_1_0, NOISE_HISTORY_FORMAT_VERSION);
 		return true;
 	}
 	if (text != NULL && *text)

@@ -73,6 +73,14 @@ my $patch1 = write_patch('one', 43);
 like($out, qr/^pre-flight: builds: 1 to make before the first run \(0 from nothing, 1 from another build's tree\), 0 in the build cache; their time is not known here: the build cache has no earlier build of one started from another's tree$/m,
 	'a patch starts from the unpatched build\'s tree, whose kind the cache has no time of');
 
+# one from nothing (its kind's time known) and one from a tree (not known):
+# the line names the kind whose time the cache lacks
+($rc, $out, $err) = run_client('ab', '-s', '1', '-r', '1', '-T', '1', '-c', '1', '-b', 'select-only',
+	'--variant', 'A', '--source', linked_source(), '--cflags', '-O1',
+	'--variant', 'B', '--source', linked_source(), '--patch', $patch1, '-o', "$base/two-kinds", '--check');
+like($out, qr/^pre-flight: builds: 2 to make before the first run \(1 from nothing, 1 from another build's tree\), 0 in the build cache; their time is not known here: the build cache has no earlier build of one started from another's tree$/m,
+	'of two kinds, the one whose time the cache lacks is named');
+
 ($rc, $out, $err) = run_client(linked_ab("$base/patched", '--patch', $patch1), '--build-only');
 is($rc, 0, 'the patched build made') or diag "$out\n$err";
 my $patched_entry = entry_of($out);
