@@ -366,8 +366,11 @@ check_first_step(Bisect *b)
 		log_error_text(error);
 		return false;
 	}
-	profile_resolve(&spec);
-	quiet_resolve(&spec);
+	if (!experiment_resolve(&spec, true, &error))
+	{
+		log_error_text(error);
+		return false;
+	}
 	return validate_experiment(&spec, psprintf("%s/step-1", b->dir), false);
 }
 

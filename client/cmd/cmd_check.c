@@ -12,7 +12,6 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
-#include "build_seeds.h"
 #include "cmd_check.h"
 #include "experiment.h"
 #include "preflight.h"
@@ -40,15 +39,7 @@ check_execute(ExperimentSpec *spec, const char *source)
 {
 	char	   *error = NULL;
 
-	if (!build_seeds_expand(spec, &error))
-	{
-		log_error_text(source ? psprintf("%s: %s", source, error) : error);
-		check_hint(source);
-		return EXIT_USAGE;
-	}
-	profile_resolve_aslr(spec);
-	quiet_resolve(spec);
-	if (!experiment_check(spec, &error))
+	if (!experiment_resolve(spec, false, &error) || !experiment_check(spec, &error))
 	{
 		log_error_text(source ? psprintf("%s: %s", source, error) : error);
 		check_hint(source);

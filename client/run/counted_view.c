@@ -32,7 +32,7 @@ run_counted(ExperimentSpec *counted, const RunOptions *ropts)
 	struct stat st;
 	int			status;
 
-	profile_resolve(counted);
+	profile_resolve(counted, true);
 	quiet_resolve(counted);
 	/* begun before: continued, as the timed runs were */
 	copts.resume = lstat(psprintf("%s/experiment.json", dir), &st) == 0;

@@ -68,10 +68,8 @@ run_execute(ExperimentSpec *spec, RunOptions *ropts, const char *command)
 	char	   *error;
 	PreflightResult preflight;
 
-	if (!build_seeds_expand(spec, &error))
+	if (!experiment_resolve(spec, true, &error))
 		return log_error_status(error, EXIT_USAGE);
-	profile_resolve(spec);
-	quiet_resolve(spec);
 	if (ropts->build_only)
 		return build_only(spec);
 	if (!validate_experiment(spec, ropts->results_dir, ropts->resume))

@@ -135,6 +135,7 @@ extern bool experiment_set(ExperimentSpec *spec, const char *section,
 						   const char *key, const char *value, char **error);
 extern bool experiment_read_ini(ExperimentSpec *spec, const char *path, char **error);
 extern bool experiment_check(const ExperimentSpec *spec, char **error);
+extern bool experiment_resolve(ExperimentSpec *spec, bool probe_perf, char **error);
 extern bool experiment_check_variants(const ExperimentSpec *spec, char **error);
 extern bool snapshot_probe_enabled(const ExperimentSpec *spec, const VariantSpec *v);
 extern int	experiment_variant_index(const ExperimentSpec *spec, const char *name);

@@ -9,6 +9,7 @@
  *-------------------------------------------------------------------------
  */
 #include "client.h"
+#include "build_seeds.h"
 #include "experiment.h"
 #include "quiet_keys.h"
 #include "settings.h"
@@ -105,4 +106,22 @@ snapshot_probe_enabled(const ExperimentSpec *spec, const VariantSpec *v)
 {
 	return v->snapshot_probe == PROBE_ON ||
 		(v->snapshot_probe == PROBE_AS_EXPERIMENT && spec->snapshot_probe);
+}
+
+/*
+ * The specification as a run takes it, before its checks: build seeds
+ * expanded into their variants, then the keys left to auto (the profile's,
+ * then the schedule's and randomization's, which the profile may have
+ * set).  One sequence for the run, its dry run, a queued job and a
+ * bisect, so that none plans another experiment than the run makes;
+ * probe_perf as profile_resolve() takes it.
+ */
+bool
+experiment_resolve(ExperimentSpec *spec, bool probe_perf, char **error)
+{
+	if (!build_seeds_expand(spec, error))
+		return false;
+	profile_resolve(spec, probe_perf);
+	quiet_resolve(spec);
+	return true;
 }

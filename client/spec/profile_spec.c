@@ -236,8 +236,8 @@ recording_account(void)
 /*
  * A start's addresses move instruction counts (docs/profiles.md): a counted
  * profile's servers start without randomization unless aslr is given.
- * Before quiet_resolve(), which then leaves aslr = auto alone; check calls
- * it alone, so that it says what a run will do without probing perf.
+ * Before quiet_resolve(), which then leaves aslr = auto alone; submit calls
+ * it alone, as it checks the file's variants before their build seeds.
  */
 void
 profile_resolve_aslr(ExperimentSpec *spec)
@@ -249,8 +249,12 @@ profile_resolve_aslr(ExperimentSpec *spec)
 	}
 }
 
+/*
+ * The profile's keys left to auto, as a run takes them; probe_perf: and the
+ * sampled event chosen by trying perf, which the dry run does not.
+ */
 void
-profile_resolve(ExperimentSpec *spec)
+profile_resolve(ExperimentSpec *spec, bool probe_perf)
 {
 	ProfileSpec *p = &spec->profile;
 	char	   *problem;
@@ -277,7 +281,7 @@ profile_resolve(ExperimentSpec *spec)
 		printf("profile = counted: every run makes %d transactions per client (the transactions key), not a duration\n",
 			   spec->transactions);
 	}
-	if (p->mode == PROFILE_SAMPLED)
+	if (p->mode == PROFILE_SAMPLED && probe_perf)
 	{
 		char	   *output;
 

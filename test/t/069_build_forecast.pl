@@ -68,6 +68,11 @@ set_build_seconds($entry, 200);
 like($out, qr/^pre-flight: builds: every variant built from source is in the build cache \(1\), so none takes time$/m,
 	'built: in the cache, no time');
 
+# counted_view builds with symbols, as the run takes it: another build
+($rc, $out, $err) = run_client(linked_ab("$base/counted-view"), '--counted-view', '--check');
+like($out, qr/^pre-flight: builds: 1 to make before the first run \(1 from nothing, 0 from another build's tree\), 0 in the build cache; about 3m20s by the cache's earlier builds here/m,
+	'with counted_view, the build with symbols the run makes, not the one in the cache') or diag "$out\n$err";
+
 my $patch1 = write_patch('one', 43);
 ($rc, $out, $err) = run_client(linked_ab("$base/patched", '--patch', $patch1), '--check');
 like($out, qr/^pre-flight: builds: 1 to make before the first run \(0 from nothing, 1 from another build's tree\), 0 in the build cache; their time is not known here: the build cache has no earlier build of one started from another's tree$/m,
