@@ -362,38 +362,49 @@ noise_history_find(const char *path, const NoiseQuery *q)
 }
 
 /*
+ * Record r as a line of this format: the one place its columns are
+ * written, both for a finished experiment's records and for the records
+ * of format 1 that an upgrade carries over.
+ */
+static void
+append_record(PQExpBuffer buf, const NoiseRecord *r)
+{
+	const char *binaries = !r->two_servers || r->binaries == NOISE_BINARIES_ONE ? "one" :
+		r->binaries == NOISE_BINARIES_OWN ? "own" : "";
+
+	appendPQExpBuffer(buf, "%d,%s,%s,%d,%s,%s,%s,%.6f,%d,", NOISE_HISTORY_FORMAT_VERSION,
+					  r->recorded_at, r->script, r->clients, r->two_servers ? "two" : "one",
+					  binaries, r->schedule, r->round_sd, r->round_df);
+	if (isfinite(r->instance_sd))
+		appendPQExpBuffer(buf, "%.6f,%d,", r->instance_sd, r->instance_df);
+	else
+		appendPQExpBufferStr(buf, ",,");
+	appendPQExpBuffer(buf, isfinite(r->run_overhead_s) ? "%.3f," : ",", r->run_overhead_s);
+	appendPQExpBuffer(buf, isfinite(r->restart_s) ? "%.3f," : ",", r->restart_s);
+	appendPQExpBuffer(buf, isfinite(r->busy_pct) ? "%.1f\n" : "\n", r->busy_pct);
+}
+
+/*
  * The records of a history of format 1 (text, its header first) in this
- * format: the version 2, the binaries column "one" for one server and
- * empty (not recorded) for two.  Lines that are no record of format 1 are
- * left out, as the reader leaves them.
+ * format, read as the pre-flight reads them (two servers' binaries not
+ * recorded); what no reader takes for a record is left out.
  */
 static char *
 upgraded_from_1_0(char *text)
 {
 	PQExpBufferData out;
+	NoiseRecord r;
 	char	   *line;
 	char	   *next;
 
 	initPQExpBuffer(&out);
-	for (line = text + strcspn(text, "\n"); *line; line = next)
+	for (line = text; *line; line = next)
 	{
-		char	   *f[NOISE_COLUMNS];
-
-		line += *line == '\n';
 		next = line + strcspn(line, "\n");
 		if (*next)
 			*next++ = '\0';
-		if (split_fields(line, f, NOISE_COLUMNS) != NOISE_COLUMNS - 1 ||
-			strcmp(f[0], CppAsString2(NOISE_HISTORY_FORMAT_1_0)) != 0)
-			continue;
-		appendPQExpBuffer(&out, "%d", NOISE_HISTORY_FORMAT_VERSION);
-		for (int i = 1; i < NOISE_COLUMNS - 1; i++)
-		{
-			if (i == NOISE_BINARIES_COLUMN)
-				appendPQExpBufferStr(&out, strcmp(f[4], "two") == 0 ? "," : ",one");
-			appendPQExpBuffer(&out, ",%s", f[i]);
-		}
-		appendPQExpBufferChar(&out, '\n');
+		if (noise_parse_record(line, &r))
+			append_record(&out, &r);
 	}
 	return out.data;
 }
@@ -444,9 +455,9 @@ noise_history_record(const ExperimentSpec *spec, const char *results_dir, double
 	int			slots = plan_round_slots(spec);
 	double		overhead = NAN;
 	char	   *path = noise_history_path();
-	char		when[32];
 	time_t		now = time(NULL);
 	NoiseQuery	q = noise_query_of(spec, busy_pct);
+	NoiseRecord r = {0};
 	PQExpBufferData buf;
 	size_t		i;
 	json_t	   *cell;
@@ -455,7 +466,13 @@ noise_history_record(const ExperimentSpec *spec, const char *results_dir, double
 		return;
 	if (spec->duration_s > 0 && round_s > 0)
 		overhead = Max(0, round_s / slots - spec->duration_s);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	strftime(r.recorded_at, sizeof(r.recorded_at), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	r.two_servers = q.two_servers;
+	r.binaries = q.own_binaries ? NOISE_BINARIES_OWN : NOISE_BINARIES_ONE;
+	strlcpy(r.schedule, noise_schedule_label(spec), sizeof(r.schedule));
+	r.run_overhead_s = overhead;
+	r.restart_s = restart_s > 0 ? restart_s : NAN;
+	r.busy_pct = busy_pct;
 	initPQExpBuffer(&buf);
 	json_array_foreach(cells, i, cell)
 	{
@@ -467,21 +484,13 @@ noise_history_record(const ExperimentSpec *spec, const char *results_dir, double
 		if (!json_is_object(round) || script == NULL || strchr(script, ',') ||
 			json_is_true(json_object_get(cell, "every_seed")))
 			continue;
-		appendPQExpBuffer(&buf, "%d,%s,%s,%d,%s,%s,%s,%.6f,%d,", NOISE_HISTORY_FORMAT_VERSION,
-						  when, script,
-						  (int) json_integer_value(json_object_get(cell, "clients")),
-						  q.two_servers ? "two" : "one", q.own_binaries ? "own" : "one",
-						  noise_schedule_label(spec),
-						  json_number_value(json_object_get(round, "sd")),
-						  (int) json_integer_value(json_object_get(round, "df")));
-		if (json_is_object(instance))
-			appendPQExpBuffer(&buf, "%.6f,%d,", json_number_value(json_object_get(instance, "sd")),
-							  (int) json_integer_value(json_object_get(instance, "df")));
-		else
-			appendPQExpBufferStr(&buf, ",,");
-		appendPQExpBuffer(&buf, isfinite(overhead) ? "%.3f," : ",", overhead);
-		appendPQExpBuffer(&buf, restart_s > 0 ? "%.3f," : ",", restart_s);
-		appendPQExpBuffer(&buf, isfinite(busy_pct) ? "%.1f\n" : "\n", busy_pct);
+		strlcpy(r.script, script, sizeof(r.script));
+		r.clients = (int) json_integer_value(json_object_get(cell, "clients"));
+		r.round_sd = json_number_value(json_object_get(round, "sd"));
+		r.round_df = (int) json_integer_value(json_object_get(round, "df"));
+		r.instance_sd = json_is_object(instance) ? json_number_value(json_object_get(instance, "sd")) : NAN;
+		r.instance_df = (int) json_integer_value(json_object_get(instance, "df"));
+		append_record(&buf, &r);
 	}
 	if (buf.len > 0 && !noise_history_append(path, buf.data, &error))
 		log_warning_text(psprintf("the host's noise history was not written: %s", error));
