@@ -343,6 +343,16 @@ plan_as_recorded(const Experiment *x, char **error)
 	return same;
 }
 
+/* Every variant's server set up and started, its profiling too */
+static bool
+bring_up_servers(Experiment *x, char **error)
+{
+	if (!setup_variants(x, error) || !profile_after_setup(x, error))
+		return false;
+	x->servers_up = true;
+	return true;
+}
+
 static int
 fail_setup(const char *error)
 {
@@ -382,7 +392,14 @@ set_up(Experiment *x, const RunOptions *opts, const BudgetPlan *budget, bool **d
 	/* cluster_start() has every exit after it stop the servers */
 	adopt_orphaned_servers();
 
-	if (!setup_variants(x, &error) || !profile_after_setup(x, &error))
+	/*
+	 * Resumed, the servers start when a run is left to do (run_plan()): a
+	 * finished experiment, every run recorded or its looks decided, is
+	 * reported without starting one.
+	 */
+	if (opts->resume)
+		return -1;
+	if (!bring_up_servers(x, &error))
 	{
 		char	   *json_error;
 
@@ -483,6 +500,13 @@ run_plan(Experiment *x, const RunOptions *opts, const BudgetPlan *budget, const 
 		}
 		if (done && done[pr->run_id])
 			continue;
+		if (!x->servers_up && !bring_up_servers(x, &error))
+		{
+			/* as set_up() fails: what was refused or interrupted */
+			if (error != NULL)
+				log_error_text(error);
+			return run_interrupted ? 0 : EXIT_USAGE;
+		}
 		/* the pilot: after the first start's warm-ups, before the first counted run */
 		if (!pilot_done && !pr->warmup && done == NULL && opts->preflight &&
 			opts->preflight->pilot_rounds > 0)

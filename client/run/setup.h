@@ -37,6 +37,7 @@ typedef struct Experiment
 	Plan	   *plan;
 	const char *dir;
 	bool		resume;			/* the servers start again for a resumed experiment */
+	bool		servers_up;		/* setup_variants() done: resumed, only once a run is left */
 	int			last_instance[MAX_VARIANTS];	/* instances.csv's, before a resume */
 	VariantState variants[MAX_VARIANTS];
 } Experiment;

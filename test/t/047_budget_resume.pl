@@ -2,7 +2,7 @@
 # first block, it continues with the budget that was left — the plan of
 # experiment.json, the time budget.csv holds — and every block after is
 # one the budget still had room for.  A second --resume of the finished
-# experiment runs nothing.
+# experiment runs nothing and starts no server.
 use strict;
 use warnings;
 
@@ -98,9 +98,12 @@ else
 
 # --- resumed again: nothing left to do ---------------------------------------
 my $nlines = () = slurp_file("$dir/runs.csv") =~ /\n/g;
+my $instances = slurp_file("$dir/instances.csv");
 ($rc, $rout, $rerr) = run_client('run', '--resume', $dir);
 is($rc, 0, 'a second --resume completes') or diag "$rout\n$rerr";
 is((() = slurp_file("$dir/runs.csv") =~ /\n/g), $nlines, 'and runs nothing');
+unlike($rout, qr/setting up variant/, 'nor sets up a server');
+is(slurp_file("$dir/instances.csv"), $instances, 'nor starts one (instances.csv unchanged)');
 is_deeply(blocks_spent(), $after, 'budget.csv unchanged');
 
 done_testing();

@@ -65,7 +65,11 @@ if ($decoy_pid == 0)
 open my $fh, '>', "$dir/clusters/A/data/postmaster.pid" or die;
 print $fh "$decoy_pid\n$dir/clusters/A/data\n0\n5432\n/tmp\n\n0 0\nready   \n";
 close $fh;
-# (the server itself then judges its lock file, and refuses to start)
+# the last run taken back, so that the resume has one to do and starts the
+# servers (a finished experiment starts none); the server itself then judges
+# its lock file, and refuses to start
+my @lines = split /^/, slurp_file("$dir/runs.csv");
+write_file("$dir/runs.csv", join('', @lines[ 0 .. $#lines - 1 ]));
 ($rc, $rout, $rerr) = run_client('run', '--resume', $dir);
 is($rc, 2, 'a foreign pid in postmaster.pid: --resume stops, exit status 2');
 like($rerr, qr/the server of variant "A" did not start; .*lock file "postmaster.pid" already exists/s,
