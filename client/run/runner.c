@@ -343,12 +343,20 @@ plan_as_recorded(const Experiment *x, char **error)
 	return same;
 }
 
-/* Every variant's server set up and started, its profiling too */
+/*
+ * Every variant's server set up and started, its profiling too: counted,
+ * each managed server's start under valgrind is one of instances.csv's.
+ */
 static bool
 bring_up_servers(Experiment *x, char **error)
 {
 	if (!setup_variants(x, error) || !profile_after_setup(x, error))
 		return false;
+	if (x->spec->profile.mode == PROFILE_COUNTED)
+		for (int i = 0; i < x->spec->nvariants; i++)
+			if (!x->variants[i].cluster.host &&
+				!record_start(x, &x->variants[i].cluster, "valgrind", error))
+				return false;
 	x->servers_up = true;
 	return true;
 }

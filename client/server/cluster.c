@@ -473,7 +473,9 @@ cluster_server(Cluster *c)
  * Variants with build seeds, and every server that is restarted during
  * the experiment, also vary the environment's size at every start: it
  * shifts the initial stack, another layout accident that one fixed value
- * would bake into every instance.
+ * would bake into every instance.  Not a server whose work is counted
+ * (same_environment): there the stack's place moves the paths string
+ * functions take, a count's noise and no part of a change.
  */
 static bool
 randomize_environment_size(Cluster *c, char **error)
@@ -482,7 +484,7 @@ randomize_environment_size(Cluster *c, char **error)
 	int			pad;
 
 	c->env_pad = 0;
-	if (c->variant->build_seed == 0 && !c->pad_environment)
+	if (c->same_environment || (c->variant->build_seed == 0 && !c->pad_environment))
 	{
 		unsetenv("PGBENCH_EXT_ENV_PAD");
 		return true;

@@ -372,11 +372,12 @@ valgrind_server_use(Cluster *c, bool cache_sim, char **error)
 	c->start_server = start_under_valgrind;
 
 	/*
-	 * Every start the same: a start's own environment size moves the heap,
-	 * and with it the paths string functions take (what time verdicts
-	 * sample across starts is noise in a count).
+	 * Every start the same, a build seed's too: a start's own environment
+	 * size moves the stack and the heap, and with them the paths string
+	 * functions take (what time verdicts sample across starts is noise in
+	 * a count).
 	 */
-	c->pad_environment = false;
+	c->same_environment = true;
 	return true;
 }
 

@@ -22,7 +22,7 @@ use Test::More;
 use Text::CSV;
 
 our @EXPORT =
-  qw(client run_client run_client_on create_database shared_tempdir read_runs read_json unit_program
+  qw(client run_client run_client_on create_database shared_tempdir read_csv read_runs read_instances read_json unit_program
   source_tree postgresql_source source_build_test long_leg end_unless_long_leg pg_config pg_bindir wait_until
   lines_in c_code_of forbid_in_client write_file
   variant_build usable_cpus round_noise noisier_than wait_for_install control_version);
@@ -279,21 +279,28 @@ sub create_database
 	return $name;
 }
 
-# read_runs(DIR) -> a hash per record of DIR/runs.csv, keyed by its header
-sub read_runs
+# read_csv(DIR, NAME) -> a hash per record of DIR/NAME, a CSV file of a
+# results directory, keyed by its header
+sub read_csv
 {
-	my ($dir) = @_;
+	my ($dir, $name) = @_;
 	my $csv = Text::CSV->new({ binary => 1, auto_diag => 2 });
-	open my $fh, '<', "$dir/runs.csv" or die "could not open $dir/runs.csv: $!";
+	open my $fh, '<', "$dir/$name" or die "could not open $dir/$name: $!";
 	$csv->header($fh, { sep_set => [','], munge_column_names => 'none' });
-	my @runs;
-	while (my $run = $csv->getline_hr($fh))
+	my @records;
+	while (my $record = $csv->getline_hr($fh))
 	{
-		push @runs, $run;
+		push @records, $record;
 	}
 	close $fh;
-	return @runs;
+	return @records;
 }
+
+# read_runs(DIR) -> a hash per record of DIR/runs.csv
+sub read_runs { return read_csv($_[0], 'runs.csv'); }
+
+# read_instances(DIR) -> a hash per start of DIR/instances.csv
+sub read_instances { return read_csv($_[0], 'instances.csv'); }
 
 # variant_build(DIR, VARIANT) -> variants.VARIANT.build of DIR/experiment.json:
 # a source variant's build (key, bindir, flags, whether reused)

@@ -84,9 +84,7 @@ like(slurp_file("$filled/template.key"), qr/^filled template \d+\ninitdb templat
 ok(!-e "$filled/data/postmaster.pid" && !-e "$filled/data/postmaster.opts" && !-e "$filled/data/log",
 	'it holds no pid file, no command line and no log');
 {
-	my @lines = split /\n/, slurp_file("$dir/instances.csv");
-	my @cols = split /,/, shift @lines;
-	my @starts = map { my %r; @r{@cols} = split /,/, $_, -1; \%r } @lines;
+	my @starts = read_instances($dir);
 	is(join(',', map { "$_->{instance}:$_->{cause}" } grep { $_->{server} eq 'A' && $_->{cause} eq 'setup' } @starts),
 		'1:setup', 'A\'s restart to keep its data directory is its one set-up start, instance 1');
 }

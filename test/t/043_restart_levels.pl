@@ -27,15 +27,6 @@ my $base = shared_tempdir();
 
 sub json_of { return JSON::PP->new->decode(slurp_file($_[0])); }
 
-# instances.csv as a list of hashes, as read_runs() reads runs.csv
-sub read_instances
-{
-	my ($dir) = @_;
-	my @lines = split /\n/, slurp_file("$dir/instances.csv");
-	my @cols = split /,/, shift @lines;
-	return map { my %r; @r{@cols} = split /,/, $_, -1; \%r } @lines;
-}
-
 my @variants = ('--variant', 'A', '--bindir', $bindir, '--variant', 'A2', '--bindir', $bindir);
 my @common = ('ab', '-s', '1', '-c', '1', '-b', 'select-only', '--reset', 'never');
 # timed runs have -P 1 seconds, the lowest level; the others need no seconds

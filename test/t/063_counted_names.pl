@@ -95,5 +95,7 @@ foreach my $key ('hba_file', 'ident_file', 'unix_socket_directories', 'port')
 	my @v = map { /^$key = (.*)$/m ? $1 : '' } @conf;
 	ok(length($v[0]) && length($v[0]) == length($v[1]), "$key: of one length in both servers' configuration ($v[0])");
 }
+is(join(' ', map { "$_->{server}:$_->{instance}:$_->{env_pad}" } grep { $_->{cause} eq 'valgrind' } read_instances($dir)),
+	"$names[0]:2:0 $names[1]:2:0", 'instances.csv: each server\'s start under valgrind, its second, with no environment padding');
 
 done_testing();
