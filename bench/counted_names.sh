@@ -20,14 +20,8 @@ cd "$(dirname "$0")/.."
 client=${CLIENT:-$(pwd)/client/pgbench_ext}
 [ -x "$client" ] || { echo "counted_names.sh: $client is not built: run make first" >&2; exit 2; }
 bindir=$("$PG_CONFIG" --bindir)
-if [ -n "${OUT:-}" ]; then
-	work=$OUT
-	mkdir -p "$work"
-else
-	work=$(mktemp -d /tmp/pgbench_ext_counted_names.XXXXXX)
-	trap 'rm -rf "$work"' EXIT
-fi
-chmod 755 "$work"
+. bench/lib.sh
+bench_results_dir counted_names
 
 # names of other lengths and spellings; each pair's first is the shorter
 pairs=("A a_much_longer_variant_name" "stock patched_build_number_2" "x yy" "base B_with_a_long_name_of_30ch")

@@ -78,6 +78,21 @@ cluster_stop() {
 	CLUSTER_DIR=
 }
 
+# bench_results_dir NAME: $work is $OUT (made if need be, and kept) or a
+# fresh directory under /tmp removed at exit; either one the server
+# account can enter.  For the scripts that run the client's experiments
+# and keep their results directories only when asked.
+bench_results_dir() {
+	if [ -n "${OUT:-}" ]; then
+		work=$OUT
+		mkdir -p "$work"
+	else
+		work=$(mktemp -d "/tmp/pgbench_ext_$1.XXXXXX")
+		trap 'rm -rf "$work"' EXIT
+	fi
+	chmod 755 "$work"
+}
+
 bench_begin() {
 	work=$(mktemp -d "/tmp/pgbench_ext_$1.XXXXXX")
 	chmod 755 "$work"

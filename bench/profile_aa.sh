@@ -20,14 +20,8 @@ export PG_CONFIG
 make -s PG_CONFIG="$PG_CONFIG" >/dev/null && make -s PG_CONFIG="$PG_CONFIG" install >/dev/null
 client=$(pwd)/client/pgbench_ext
 bindir=$("$PG_CONFIG" --bindir)
-if [ -n "${OUT:-}" ]; then
-	work=$OUT	# the results directories are kept there
-	mkdir -p "$work"
-else
-	work=$(mktemp -d /tmp/pgbench_ext_profile_aa.XXXXXX)
-	trap 'rm -rf "$work"' EXIT
-fi
-chmod 755 "$work"
+. bench/lib.sh
+bench_results_dir profile_aa
 
 if [ "${SERVERS:-1}" = 2 ]; then
 	second=(--variant B --bindir "$bindir")
