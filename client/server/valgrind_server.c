@@ -249,6 +249,13 @@ add_toggles(char **argv, int argc)
 	 * lock_timeout and the like are left out with it.
 	 */
 	argv[argc++] = "--toggle-collect=enable_timeout_after";
+	/*
+	 * And the same timer taken down once a flush has sent everything
+	 * (disable_timeout(), its alarm set again): once per flush too, what a
+	 * window still took in of a flush (2.5 instructions per transaction in
+	 * a window of 35, in one paired run of four or five).
+	 */
+	argv[argc++] = "--toggle-collect=disable_timeout";
 	/* other processes' work: the invalidations they sent, when they arrive */
 	argv[argc++] = "--toggle-collect=ReceiveSharedInvalidMessages";
 	return argc;

@@ -12,7 +12,8 @@
 # instance pairs before (docs/profiles.md, what moves the count).  Checked
 # on what the servers are given, not on counts: a count's difference of a
 # few instructions needs many rounds to tell from the flushes of
-# statistics, and this check has nothing to tell apart.
+# statistics, and this check has nothing to tell apart.  The command line
+# also shows each function whose time, not work, is left out of the count.
 #
 # What it assumes of the machine: valgrind (tools/deps installs it) and
 # Debian's postgres with PostgresMain in .dynsym, as 093 does; the
@@ -76,6 +77,13 @@ if (defined $pids)
 	is(length($seen{cmdline}[0]), length($seen{cmdline}[1]), 'the two command lines are of one length')
 	  or diag join("\n", map { s/\0/ /gr } @{ $seen{cmdline} });
 	is($seen{environ}[0], $seen{environ}[1], 'the two environments are the same');
+	# what is time rather than work is left out of the count (docs/profiles.md,
+	# counted: how): each of these reaches callgrind
+	foreach my $f (qw(secure_read pgstat_report_stat xact_end pgstat_assoc_relation
+		enable_timeout_after disable_timeout ReceiveSharedInvalidMessages))
+	{
+		ok(index($seen{cmdline}[0], "\0--toggle-collect=$f\0") >= 0, "callgrind toggles collection in $f");
+	}
 	foreach my $what ('cmdline', 'environ')
 	{
 		ok(!grep({ index($_, "/$names[0]/") >= 0 || index($_, $names[1]) >= 0 } @{ $seen{$what} }),
