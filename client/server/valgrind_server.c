@@ -251,9 +251,9 @@ add_toggles(char **argv, int argc)
 	argv[argc++] = "--toggle-collect=enable_timeout_after";
 	/*
 	 * And the same timer taken down once a flush has sent everything
-	 * (disable_timeout(), its alarm set again): once per flush too, what a
-	 * window still took in of a flush (2.5 instructions per transaction in
-	 * a window of 35, in one paired run of four or five).
+	 * (disable_timeout(), its alarm set again): once per flush too, 1.8 of
+	 * the 2.5 instructions per transaction a window of 35 still took in of
+	 * a flush (in about one paired run of six).
 	 */
 	argv[argc++] = "--toggle-collect=disable_timeout";
 	/* other processes' work: the invalidations they sent, when they arrive */
