@@ -394,7 +394,8 @@ setup_variants(Experiment *x, char **error)
 									 template_wish(x, &wish), error))
 					return false;
 				vs->cluster.instance = x->last_instance[i];
-				vs->cluster.pad_environment = x->plan->restart_rounds > 0;
+				if (x->plan->restart_rounds > 0)
+					vs->cluster.pad_environment = true;	/* a build seed's already is */
 				vs->cluster.aslr_off = !x->spec->quiet.aslr;
 				vs->cluster.huge_pages = x->spec->quiet.huge_pages;
 			}

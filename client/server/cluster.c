@@ -407,6 +407,8 @@ cluster_prepare(Cluster *c, const VariantSpec *v, const char *results_dir, const
 
 	c->stop_s = NAN;
 	c->huge_pages_need = -1;
+	/* one binary of a build seed is one draw of layout: its stack is drawn too */
+	c->pad_environment = v->build_seed > 0;
 	c->dir = psprintf("%s/clusters/%s", results_dir, dirname ? dirname : v->name);
 	/*
 	 * A cluster below a directory of the server account (the PGO training
@@ -473,9 +475,9 @@ cluster_server(Cluster *c)
  * Variants with build seeds, and every server that is restarted during
  * the experiment, also vary the environment's size at every start: it
  * shifts the initial stack, another layout accident that one fixed value
- * would bake into every instance.  Not a server whose work is counted
- * (same_environment): there the stack's place moves the paths string
- * functions take, a count's noise and no part of a change.
+ * would bake into every instance (pad_environment: cluster_prepare() sets
+ * it for a build seed, the runner for restarts, and a counted server has
+ * it cleared, valgrind_server_use()).
  */
 static bool
 randomize_environment_size(Cluster *c, char **error)
@@ -484,7 +486,7 @@ randomize_environment_size(Cluster *c, char **error)
 	int			pad;
 
 	c->env_pad = 0;
-	if (c->same_environment || (c->variant->build_seed == 0 && !c->pad_environment))
+	if (!c->pad_environment)
 	{
 		unsetenv("PGBENCH_EXT_ENV_PAD");
 		return true;

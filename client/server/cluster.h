@@ -26,9 +26,9 @@ typedef struct Cluster
 	int			port;
 	bool		running;
 	bool		run_db_ready;	/* reset = never: the run database exists */
-	bool		pad_environment;	/* a fresh environment size at every start */
-	bool		same_environment;	/* never padded, build seed or not
-									 * (counted servers) */
+	bool		pad_environment;	/* a fresh environment size at every start:
+									 * a build seed's, a restarted server's;
+									 * never a counted one's */
 	bool		aslr_off;		/* started without address-space randomization */
 	HugePagesMode huge_pages;	/* its huge_pages, when the experiment sets it */
 	long		huge_pages_need;	/* huge_pages = on: pages its shared memory

@@ -384,7 +384,7 @@ valgrind_server_use(Cluster *c, bool cache_sim, char **error)
 	 * functions take (what time verdicts sample across starts is noise in
 	 * a count).
 	 */
-	c->same_environment = true;
+	c->pad_environment = false;
 	return true;
 }
 
