@@ -127,11 +127,17 @@ builds_json(const ExperimentSpec *spec)
 	return text;
 }
 
-/* The experiment read and checked as "run --check" does, or exit 2. */
+/*
+ * The experiment read, and checked as "run --check" does (resolved as the
+ * agent's run will resolve it), or exit 2.  spec is left as the file has
+ * it: the jobs' builds and a watch's checks are of the file's variants,
+ * not of their build seeds.
+ */
 static void
 check_file(const char *path, ExperimentSpec *spec)
 {
 	char	   *error = NULL;
+	ExperimentSpec resolved;
 
 	experiment_init(spec);
 	if (!experiment_read_ini(spec, path, &error))
@@ -140,9 +146,8 @@ check_file(const char *path, ExperimentSpec *spec)
 		pg_log_error_hint("Nothing was queued.");
 		exit(EXIT_USAGE);
 	}
-	profile_resolve_aslr(spec);
-	quiet_resolve(spec);
-	if (!experiment_check(spec, &error))
+	resolved = *spec;
+	if (!experiment_resolve(&resolved, false, &error) || !experiment_check(&resolved, &error))
 	{
 		log_errorf("%s: %s", path, error);
 		pg_log_error_hint("Nothing was queued. docs/experiments.md has the keys.");

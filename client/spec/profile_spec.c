@@ -236,10 +236,9 @@ recording_account(void)
 /*
  * A start's addresses move instruction counts (docs/profiles.md): a counted
  * profile's servers start without randomization unless aslr is given.
- * Before quiet_resolve(), which then leaves aslr = auto alone; submit calls
- * it alone, as it checks the file's variants before their build seeds.
+ * Before quiet_resolve(), which then leaves aslr = auto alone.
  */
-void
+static void
 profile_resolve_aslr(ExperimentSpec *spec)
 {
 	if (spec->profile.mode == PROFILE_COUNTED && !spec->quiet.aslr_given && spec->quiet.aslr)

@@ -57,7 +57,6 @@ extern const char *profile_mode_name(ProfileMode mode);
 /* Before anything runs (experiment.h includes this header: no typedef here) */
 struct ExperimentSpec;
 extern void profile_resolve(struct ExperimentSpec *spec, bool probe_perf);
-extern void profile_resolve_aslr(struct ExperimentSpec *spec);
 extern bool profile_validate(const struct ExperimentSpec *spec);
 extern json_t *profile_facts_json(const struct ExperimentSpec *spec);
 

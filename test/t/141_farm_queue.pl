@@ -47,6 +47,13 @@ write_file("$base/bad.ini", "[experiment]\nscael = 1\n[variant a]\nbindir = $bin
 my ($rc, $out, $err) = run_client_on($node, 'submit', "$base/bad.ini", $as{submit});
 is($rc, 2, 'submit of a file with an unknown key: exit status 2');
 like($err, qr/scael/, 'naming the key');
+# refused only once resolved as the agent's run resolves it: build seeds
+# expanded into servers of their own
+write_file("$base/seeds.ini",
+	"[experiment]\nscale = 1\n[variant a]\nsource = $base\nbuild_seeds = 2\n[variant b]\ncluster = a\n");
+($rc, $out, $err) = run_client_on($node, 'submit', "$base/seeds.ini", $as{submit});
+is($rc, 2, 'submit of build seeds beside a variant on their server: exit status 2');
+like($err, qr/variant "b" has cluster = a, but "a" has build_seeds = 2.*Nothing was queued/s, 'with the run\'s own words');
 ($rc, $out, $err) = run_client_on($node, 'submit', '--repeat', '0', $small, $as{submit});
 is($rc, 2, 'submit --repeat 0: exit status 2');
 ($rc, $out, $err) = run_client_on($node, 'submit', '--machines', '', $small, $as{submit});
