@@ -17,7 +17,9 @@
 # 40 transactions: instance pairs are the CI's unit); and "comments" N
 # times more as a counted bisect step measures it (restart = never, 6
 # rounds of 60).  Prints each attempt's B/A with its 95% CI, then, per pair
-# and design, whether every attempt's estimate lies inside every other's CI.
+# and design, whether every attempt's estimate lies inside every other's CI,
+# and last how many paired runs counted alike (bench/counted_pairs.py, which
+# also shows, for one results directory, which functions differ).
 #
 #   SRC=DIR bench/counted_layout.sh   (N=2 PAIRS="relinks linkers comments";
 #                                      OUT=DIR keeps the results; CLIENT=PATH
@@ -70,6 +72,8 @@ attempt() {
 	local pair=$1 design=$2 i=$3 name=$1-$2-$3 first=first second=second
 	local restart=1 rounds=8 tx=40
 
+	attempts+=("$work/$name")
+
 	[ "$design" = bisect ] && restart=never rounds=6 tx=60
 	[ $((i % 2)) = 0 ] && first=second second=first
 	{
@@ -106,6 +110,7 @@ attempt() {
 echo "counted A/Bs of builds that differ in layout, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $(uname -r), source $SRC"
 printf '%-9s %-9s %2s %-7s %10s %10s %9s %-22s %s\n' pair design n order "total A" "total B" "B/A" "CI" decision
 : >"$work/all"
+attempts=()
 for pair in $PAIRS; do
 	for i in $(seq 1 "${N:-2}"); do attempt "$pair" restarted "$i"; done
 	if [ "$pair" = comments ]; then
@@ -134,3 +139,5 @@ perl -ane '
 				$inside ? "yes" : "no", $within ? "yes" : "no", $gap;
 		}
 	}' "$work/all"
+echo
+bench/counted_pairs.py --quiet "${attempts[@]}"
