@@ -10,7 +10,10 @@ rounds), each with its mean and its difference in every round.  This is how
 docs/profiles.md's "What moves the count" found each cause.  A function
 below the floor a run's profile keeps (0.01% of the total) counts as 0 in
 that run.  Last, over all the directories given: how many paired runs
-counted alike (to a tenth of an instruction) and the largest |B - A|.
+counted alike (to a tenth of an instruction) and the largest |B - A|, and,
+of those that differ, in how many the variant first in the file counted
+more and in how many the one that ran first did, each with the two-sided
+p of a sign test: whether a variant's place or order reaches the count.
 
   bench/counted_pairs.py [--functions N] [--quiet] DIR...
 
@@ -26,8 +29,10 @@ import sys
 
 
 def paired_profiles(d):
-    """{round: {variant: profile}} of the counted runs of DIR."""
+    """{round: {variant: profile}} of the counted runs of DIR, and
+    {round: the variant that ran first}."""
     rounds = {}
+    first = {}
     with open(os.path.join(d, 'runs.csv'), newline='') as f:
         for row in csv.DictReader(f):
             if row['status'] != 'ok' or row['warmup'] == 'true':
@@ -36,7 +41,14 @@ def paired_profiles(d):
             if os.path.exists(path):
                 with open(path) as p:
                     rounds.setdefault(int(row['round']), {})[row['variant']] = json.load(p)
-    return {r: v for r, v in rounds.items() if 'A' in v and 'B' in v}
+                first.setdefault(int(row['round']), row['variant'])
+    return {r: v for r, v in rounds.items() if 'A' in v and 'B' in v}, first
+
+
+def sign_test(k, n):
+    """The two-sided p of k of n one way, when either way is as likely."""
+    tail = sum(math.comb(n, i) for i in range(0, min(k, n - k) + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
 
 
 def self_cost(profile, name):
@@ -44,15 +56,20 @@ def self_cost(profile, name):
 
 
 def report(d, nfunctions, quiet):
-    pairs = paired_profiles(d)
+    pairs, first = paired_profiles(d)
     if not pairs:
         sys.exit('counted_pairs.py: %s has no round with a counted run of both A and B' % d)
     diffs = []
+    ways = [0, 0, 0]        # runs that differ; A counted more; the first run more
     if not quiet:
         print('%s\nround    total A    total B      B-A   B/A-1' % d)
     for r in sorted(pairs):
         a, b = pairs[r]['A']['totals'][0], pairs[r]['B']['totals'][0]
         diffs.append(b - a)
+        if abs(b - a) >= 0.05:
+            ways[0] += 1
+            ways[1] += a > b
+            ways[2] += (a > b) == (first[r] == 'A')
         if not quiet:
             print('%5d %10.1f %10.1f %8.1f %+8.4f%%' % (r, a, b, b - a, 100 * (b / a - 1)))
     alike = sum(1 for x in diffs if abs(x) < 0.05)
@@ -74,7 +91,7 @@ def report(d, nfunctions, quiet):
                 break
             print('%-40s %+8.2f %7.2f  %s' % (name[:40], mean, rms, ' '.join('%+.1f' % x for x in v)))
         print()
-    return alike, len(diffs), largest
+    return alike, len(diffs), largest, ways
 
 
 def main():
@@ -86,11 +103,17 @@ def main():
     if args.functions < 0:
         ap.error('--functions must be 0 or more')
     total = [0, 0, 0.0]
+    ways = [0, 0, 0]
     for d in args.dirs:
-        alike, n, largest = report(d, args.functions, args.quiet)
+        alike, n, largest, w = report(d, args.functions, args.quiet)
         total = [total[0] + alike, total[1] + n, max(total[2], largest)]
+        ways = [x + y for x, y in zip(ways, w)]
     if len(args.dirs) > 1:
         print('all: %d of %d paired runs alike, the largest |B-A| %.1f instructions per transaction' % tuple(total))
+    if ways[0] > 0:
+        print('of the %d that differ: A (first in the file) counted more in %d (sign test p %.2g), '
+              'the one run first in %d (p %.2g)'
+              % (ways[0], ways[1], sign_test(ways[1], ways[0]), ways[2], sign_test(ways[2], ways[0])))
 
 
 if __name__ == '__main__':
