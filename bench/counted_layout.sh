@@ -95,18 +95,18 @@ attempt() {
 		"$client" run "$work/$name.ini" -o "$work/$name" >"$work/$name.log" 2>&1 ||
 			{ tail -20 "$work/$name.log" >&2; exit 1; }
 	fi
-	perl -MJSON::PP -e '
-		my $s = JSON::PP->new->decode(do { local $/; open my $f, "<", $ARGV[0] or die; <$f> });
-		my $m = $s->{profiles}{cells}[0]{metrics}[0];
-		printf "%-9s %-9s %2d %-7s %10.1f %10.1f %+8.4f%% [%+.4f%%, %+.4f%%] %s\n", @ARGV[1 .. 4],
-			$m->{a_median}, $m->{b_median}, 100 * ($m->{estimate} - 1),
-			100 * ($m->{ci_low} - 1), 100 * ($m->{ci_high} - 1), $m->{decision};
-		open my $all, ">>", $ARGV[5] or die;
-		# B/A as "second against first", whichever ran as A
-		my ($e, $l, $h) = $ARGV[4] eq "swapped" ? map { 1 / $_ } @$m{qw(estimate ci_high ci_low)}
-			: @$m{qw(estimate ci_low ci_high)};
-		printf $all "%s %s %.17g %.17g %.17g\n", $ARGV[1], $ARGV[2], $e, $l, $h;' \
-		"$work/$name/summary.json" "$pair" "$design" "$i" "$([ "$first" = first ] && echo as-is || echo swapped)" "$work/all"
+	read -r a b est lo hi decision _ <<<"$(counted_metric "$work/$name/summary.json")"
+	order=$([ "$first" = first ] && echo as-is || echo swapped)
+	awk -v p="$pair" -v d="$design" -v i="$i" -v o="$order" -v a="$a" -v b="$b" -v e="$est" -v l="$lo" -v h="$hi" \
+		-v v="$decision" 'BEGIN { printf "%-9s %-9s %2d %-7s %10.1f %10.1f %+8.4f%% [%+.4f%%, %+.4f%%] %s\n",
+			p, d, i, o, a, b, 100 * (e - 1), 100 * (l - 1), 100 * (h - 1), v }'
+	# B/A as "second against first", whichever ran as A
+	if [ "$order" = swapped ]; then
+		awk -v p="$pair" -v d="$design" -v e="$est" -v l="$lo" -v h="$hi" \
+			'BEGIN { printf "%s %s %.17g %.17g %.17g\n", p, d, 1 / e, 1 / h, 1 / l }'
+	else
+		echo "$pair $design $est $lo $hi"
+	fi >>"$work/all"
 }
 
 echo "counted A/Bs of builds that differ in layout, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $(uname -r), source $SRC"

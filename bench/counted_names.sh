@@ -41,15 +41,11 @@ for i in $(seq 1 "${N:-20}"); do
 	"$client" ab -s 1 -c 1 -t "${TX:-40}" -r "${ROUNDS:-8}" -b select-only --reset never --profile counted \
 		--seed "$i" --variant "$first" --bindir "$bindir" "${other[@]}" -o "$work/aa-$i" >"$work/log" 2>&1 ||
 		{ tail -20 "$work/log" >&2; exit 1; }
-	perl -MJSON::PP -e '
-		my $s = JSON::PP->new->decode(do { local $/; open my $f, "<", $ARGV[0] or die; <$f> });
-		my $m = $s->{profiles}{cells}[0]{metrics}[0];
-		printf "%3d %-32s %-32s %10.1f %10.1f %+8.4f%% [%+.4f%%, %+.4f%%] %s\n", $ARGV[1], $ARGV[2], $ARGV[3],
-			$m->{a_median}, $m->{b_median}, 100 * ($m->{estimate} - 1),
-			100 * ($m->{ci_low} - 1), 100 * ($m->{ci_high} - 1), $m->{verdict};
-		open my $cis, ">>", $ARGV[4] or die;
-		printf $cis "%.17g %.17g\n", $m->{ci_low}, $m->{ci_high};' \
-		"$work/aa-$i/summary.json" "$i" "$first" "$second" "$work/cis"
+	read -r a b est lo hi _ verdict <<<"$(counted_metric "$work/aa-$i/summary.json")"
+	awk -v i="$i" -v f="$first" -v s="$second" -v a="$a" -v b="$b" -v e="$est" -v l="$lo" -v h="$hi" -v v="$verdict" \
+		'BEGIN { printf "%3d %-32s %-32s %10.1f %10.1f %+8.4f%% [%+.4f%%, %+.4f%%] %s\n", i, f, s, a, b,
+			100 * (e - 1), 100 * (l - 1), 100 * (h - 1), v }'
+	echo "$lo $hi" >>"$work/cis"
 done
 # from the CIs as summary.json has them, not as printed
 perl -ane '

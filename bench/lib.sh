@@ -193,6 +193,17 @@ quiet_flags() {
 	esac
 }
 
+# counted_metric SUMMARY: the first counted metric of a results directory's
+# summary.json (instructions per transaction, its first cell) as one line:
+# A's median, B's, B/A, the CI's ends (ratios, unrounded), decision, verdict
+counted_metric() {
+	perl -MJSON::PP -e '
+		my $s = JSON::PP->new->decode(do { local $/; open my $f, "<", $ARGV[0] or die "$ARGV[0]: $!\n"; <$f> });
+		my $m = $s->{profiles}{cells}[0]{metrics}[0] or die "$ARGV[0]: no counted metric\n";
+		print join(" ", map({ sprintf "%.17g", $_ } @$m{qw(a_median b_median estimate ci_low ci_high)}),
+			@$m{qw(decision verdict)}), "\n";' "$1"
+}
+
 # bench_ab WHAT LOG CLIENT ARGS...: CLIENT ab ARGS, its output into LOG; if
 # it fails, the end of that output and exit 1, naming WHAT
 bench_ab() {
