@@ -7,7 +7,7 @@ the runs paired by round, the total instructions per transaction of each
 side, and B - A; then the functions whose self instructions per transaction
 differ most between the sides (the root mean square of B - A over the
 rounds), each with its mean and its difference in every round.  This is how
-docs/profiles.md's "What moves the count" found each cause.  A function
+docs/counted-noise.md found each cause.  A function
 below the floor a run's profile keeps (0.01% of the total) counts as 0 in
 that run.  Last, over all the directories given: how many paired runs
 counted alike (to a tenth of an instruction) and the largest |B - A|, and,

@@ -9,7 +9,7 @@
 # length moves the heap and the initial stack of every server process,
 # and with them the paths string functions take: an A/A of those two
 # names counted -8 instructions per transaction (-0.008%) in 7 of 8
-# instance pairs before (docs/profiles.md, what moves the count).  Checked
+# instance pairs before (docs/counted-noise.md).  Checked
 # on what the servers are given, not on counts: a count's difference of a
 # few instructions needs many rounds to tell from the flushes of
 # statistics, and this check has nothing to tell apart.  The command line

@@ -65,7 +65,7 @@ like(slurp_file("$dir3/clusters/B\@seed2/pg_ctl.log"), qr/^environment padding: 
 # Counted, a seeded server starts with the same environment every time: a
 # random size moved the stack and with it the paths string functions take,
 # up to 0.08% of a transaction's instructions from one start to the next
-# (docs/profiles.md, what moves the count)
+# (docs/counted-noise.md)
 my $dirc = "$base/seeds-counted";
 ($rc, $out, $err) = run_client('ab', '-s', '1', '-r', '2', '-t', '20', '-c', '1', '-b', 'select-only', '--seed', '7',
 	'--reset', 'never', '--restart', '1', '--profile', 'counted', '--variant', 'A', @src, '--build-seeds', '2',
