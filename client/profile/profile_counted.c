@@ -21,7 +21,7 @@
  *
  * pgbench -i and the template's VACUUM run on the natively started server
  * (setup.c); the servers are then restarted under valgrind (see
- * profile_after_setup), and restarts after a crash stay under it.
+ * profile_restart_counted), and restarts after a crash stay under it.
  *
  *-------------------------------------------------------------------------
  */
@@ -56,34 +56,20 @@ struct CountedRun
 };
 
 /*
- * Once every server is set up natively (its template made), restart the
- * servers of a counted experiment under valgrind.
+ * Once server c is set up natively (its template made), restart it under
+ * valgrind, as every start of a counted experiment's servers is from then
+ * on.  The runner records the start.
  */
 bool
-profile_after_setup(Experiment *x, char **error)
+profile_restart_counted(Cluster *c, const ProfileSpec *p, char **error)
 {
-	const ProfileSpec *p = &x->spec->profile;
-
-	if (p->mode != PROFILE_COUNTED)
-		return true;
-	for (int i = 0; i < x->spec->nvariants; i++)
-	{
-		Cluster    *c = &x->variants[i].cluster;
-		char	   *dir;
-
-		if (c->host || !c->managed)
-			continue;
-		dir = valgrind_callgrind_dir(c);
-		if (!safe_mkdir(dir, 0700, SAFE_GIVE, error))
-			return false;
-		printf("restarting the server of variant %s under valgrind (callgrind%s)\n",
-			   c->variant->name, p->cache_sim ? ", cache simulation" : "");
-		fflush(stdout);
-		cluster_stop(c);
-		if (!valgrind_server_use(c, p->cache_sim, error) || !cluster_start(c, error))
-			return false;
-	}
-	return true;
+	if (!safe_mkdir(valgrind_callgrind_dir(c), 0700, SAFE_GIVE, error))
+		return false;
+	printf("restarting the server of variant %s under valgrind (callgrind%s)\n",
+		   c->variant->name, p->cache_sim ? ", cache simulation" : "");
+	fflush(stdout);
+	cluster_stop(c);
+	return valgrind_server_use(c, p->cache_sim, error) && cluster_start(c, error);
 }
 
 /* ---- the files of a run ---- */

@@ -12,8 +12,8 @@
 #include "profile_data.h"
 #include "run_one.h"
 
-/* The runner, once every server is set up */
-extern bool profile_after_setup(Experiment *x, char **error);
+/* The runner, once a server is set up */
+extern bool profile_restart_counted(Cluster *c, const ProfileSpec *p, char **error);
 
 /* A run of a counted experiment (profile_run.c) */
 typedef struct CountedRun CountedRun;

@@ -344,19 +344,26 @@ plan_as_recorded(const Experiment *x, char **error)
 }
 
 /*
- * Every variant's server set up and started, its profiling too: counted,
- * each managed server's start under valgrind is one of instances.csv's.
+ * Every variant's server set up and started; counted, each managed one
+ * then restarted under valgrind, a start of instances.csv's.
  */
 static bool
 bring_up_servers(Experiment *x, char **error)
 {
-	if (!setup_variants(x, error) || !profile_after_setup(x, error))
+	bool		counted = x->spec->profile.mode == PROFILE_COUNTED;
+
+	if (!setup_variants(x, error))
 		return false;
-	if (x->spec->profile.mode == PROFILE_COUNTED)
-		for (int i = 0; i < x->spec->nvariants; i++)
-			if (!x->variants[i].cluster.host &&
-				!record_start(x, &x->variants[i].cluster, "valgrind", error))
-				return false;
+	for (int i = 0; i < x->spec->nvariants; i++)
+	{
+		Cluster    *c = &x->variants[i].cluster;
+
+		if (!counted || c->host || !c->managed)
+			continue;
+		if (!profile_restart_counted(c, &x->spec->profile, error) ||
+			!record_start(x, c, "valgrind", error))
+			return false;
+	}
 	x->servers_up = true;
 	return true;
 }
