@@ -251,9 +251,9 @@ add_toggles(char **argv, int argc)
 	argv[argc++] = "--toggle-collect=enable_timeout_after";
 	/*
 	 * And the same timer taken down once a flush has sent everything
-	 * (disable_timeout(), its alarm set again): once per flush too, 1.8 of
-	 * the 2.5 instructions per transaction a window of 35 still took in of
-	 * a flush (in about one paired run of six).
+	 * (disable_timeout(), its alarm set again): once per flush too, and
+	 * 1.8 of the 2.5 instructions per transaction that a flush still added
+	 * to a window of 35 transactions.
 	 */
 	argv[argc++] = "--toggle-collect=disable_timeout";
 	/* other processes' work: the invalidations they sent, when they arrive */
