@@ -102,6 +102,9 @@ def main():
     args = ap.parse_args()
     if args.functions < 0:
         ap.error('--functions must be 0 or more')
+    for d in args.dirs:
+        if not os.path.isfile(os.path.join(d, 'runs.csv')):
+            ap.error('%s is not a results directory (no runs.csv); give directories, e.g. OUT/*-restarted-*/' % d)
     total = [0, 0, 0.0]
     ways = [0, 0, 0]
     for d in args.dirs:
