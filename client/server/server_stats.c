@@ -38,6 +38,8 @@
 #define IO_WRITTEN_BLOCKS(who) \
 	"(SELECT coalesce(sum(write_bytes), 0) / current_setting('block_size')::numeric " \
 	"FROM pg_stat_io WHERE object = 'relation' AND " who ")"
+/* the relations' counts are kept: NULL under track_counts = off (counted servers) */
+#define COUNTING " AND current_setting('track_counts')::bool"
 /* more than PGSTAT_STAT_INTERVAL, the age of the collector's file a reader accepts */
 #define COLLECTOR_DELAY_US 600000
 
@@ -67,9 +69,9 @@ static const StatsFigure figures[] = {
 	{FIGURE(autovacuums), {
 			{0, "(SELECT coalesce(sum(autovacuum_count + autoanalyze_count), 0) FROM pg_stat_user_tables)"}}},
 	{FIGURE(blks_hit), {
-	{0, "(SELECT blks_hit FROM pg_stat_database WHERE datname = current_database())"}}},
+	{0, "(SELECT blks_hit FROM pg_stat_database WHERE datname = current_database()" COUNTING ")"}}},
 	{FIGURE(blks_read), {
-	{0, "(SELECT blks_read FROM pg_stat_database WHERE datname = current_database())"}}},
+	{0, "(SELECT blks_read FROM pg_stat_database WHERE datname = current_database()" COUNTING ")"}}},
 	{FIGURE(wal_bytes), {
 			{140000, "(SELECT wal_bytes FROM pg_stat_wal)"},
 	{0, NULL}}},

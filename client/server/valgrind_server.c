@@ -316,6 +316,20 @@ start_under_valgrind(Cluster *c, char **error)
 		argv[argc++] = "-c";
 		argv[argc++] = "autovacuum=off";
 	}
+
+	/*
+	 * No relation statistics either, unless asked for: after each flush
+	 * (at most once a second, so by the clock, not by the work) the next
+	 * transaction makes the relations' pending entries again, and the
+	 * tests inlined around every counted read and scan take the other
+	 * branch; the functions are toggled out, the inlined tests cannot be.
+	 * Off, every transaction takes the same branch.
+	 */
+	if (!settings_have(c->variant->settings, c->variant->nsettings, "track_counts"))
+	{
+		argv[argc++] = "-c";
+		argv[argc++] = "track_counts=off";
+	}
 	argv[argc] = NULL;
 
 	/* the server's log, appended to as pg_ctl -l would, never through a link */
