@@ -335,7 +335,11 @@ start_under_valgrind(Cluster *c, char **error)
 	/* the server's log, appended to as pg_ctl -l would, never through a link */
 	if ((log = safe_open_write(c->logfile, true, error)) < 0)
 		return false;
-	dprintf(log, "pgbench_ext: starting the server under callgrind: %s ...\n", valgrind);
+	/* the whole command: what it forces on the server is read there */
+	dprintf(log, "pgbench_ext: starting the server under callgrind:");
+	for (int i = 0; i < argc; i++)
+		dprintf(log, " %s", argv[i]);
+	dprintf(log, "\n");
 	{
 		/* not interruptible: the cluster's own stop ends it */
 		ChildSpec	server = CHILD_SPEC_INIT;

@@ -11,7 +11,9 @@
 # two a run: pgbench's own connection and its client's).  So plain make
 # test runs 3 rounds, 6 runs, for the method: every run's profile, its
 # files, the report's counted view, import and profile_compare(), which
-# need no verdict; the verdicts, which need 10 rounds (below), are
+# need no verdict; the settings forced on a counted server (no autovacuum,
+# no relation statistics) and a variant that keeps track_counts; the
+# verdicts, which need 10 rounds (below), are
 # PGBENCH_EXT_TEST_LONG=1's (make test-build, CI): 20 runs, about 50 CPU-s
 # more on a 2-CPU AMD EPYC host, a seventh of make test's CPU there.
 #
@@ -74,7 +76,9 @@ my ($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-t', '25', '-r', 
 is($rc, 0, 'a counted experiment completes') or diag "$out\n$err";
 like($out, qr/^restarting the server of variant A under valgrind \(callgrind\)$/m, 'A restarts under valgrind');
 unlike($out, qr/restarting the server of variant slow/, 'slow has no server of its own');
-like(slurp_file("$dir/clusters/00/server.log"), qr/starting the server under callgrind/, 'the server log says so');
+like(slurp_file("$dir/clusters/00/server.log"),
+	qr/starting the server under callgrind: \S*valgrind .* -c autovacuum=off -c track_counts=off$/m,
+	'the server log says so, with the settings it forces: no autovacuum, no relation statistics');
 
 my @runs = read_runs($dir);
 is(scalar(grep { $_->{status} eq 'ok' && $_->{reason} eq '' } @runs), $runs, "all $runs runs ok, none without its profile");
@@ -85,6 +89,7 @@ foreach my $run (@runs)
 	my $id = sprintf('%04d', $run->{run_id});
 	my $p = $json->decode(slurp_file("$dir/runs/$id.profile.json"));
 	push @{ $instr{ $run->{variant} } }, $p->{totals}[0];
+	is($run->{blks_hit}, '', "run $run->{run_id}: no buffer hits, which track_counts = off does not count");
 	if ($run->{run_id} == 1)
 	{
 		is_deeply($p->{events}, ['Ir'], 'one event, Ir, without cache simulation');
@@ -215,5 +220,20 @@ my $before = slurp_file("$dir/summary.json");
 ($rc, $out, $err) = run_client('report', $dir);
 is($rc, 0, 'report re-renders') or diag $err;
 is(slurp_file("$dir/summary.json"), $before, 'summary.json unchanged');
+
+# a variant that sets track_counts keeps it: relation statistics counted,
+# and its runs' buffer hits with them
+my $tracked = "$base/counted-track";
+($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-t', '20', '-r', '1', '-b', 'select-only',
+	'--reset', 'never', '--profile', 'counted', '--seed', '12',
+	'--variant', 'A', '--bindir', $bindir, '--set', 'track_counts=on', '--variant', 'B', '--cluster', 'A',
+	'-o', $tracked);
+is($rc, 0, 'a counted experiment with track_counts = on completes') or diag "$out\n$err";
+my $log = slurp_file("$tracked/clusters/00/server.log");
+like($log, qr/starting the server under callgrind: .* -c autovacuum=off$/m, 'the server is started without track_counts = off');
+unlike($log, qr/track_counts=off/, 'at no start');
+my @tracked = grep { $_->{warmup} eq 'false' } read_runs($tracked);
+is(scalar(grep { $_->{blks_hit} ne '' && $_->{blks_hit} > 0 } @tracked), scalar(@tracked),
+	'every run counts its buffer hits (' . join(', ', map { $_->{blks_hit} } @tracked) . ')');
 
 done_testing();
