@@ -38,7 +38,7 @@
 #define IO_WRITTEN_BLOCKS(who) \
 	"(SELECT coalesce(sum(write_bytes), 0) / current_setting('block_size')::numeric " \
 	"FROM pg_stat_io WHERE object = 'relation' AND " who ")"
-/* the relations' counts are kept: NULL under track_counts = off (counted servers) */
+/* where the server counts relations; NULL under track_counts = off (counted servers) */
 #define COUNTING " AND current_setting('track_counts')::bool"
 /* more than PGSTAT_STAT_INTERVAL, the age of the collector's file a reader accepts */
 #define COLLECTOR_DELAY_US 600000

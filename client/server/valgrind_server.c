@@ -231,6 +231,11 @@ add_toggles(char **argv, int argc)
 	argv[argc++] = "--toggle-collect=secure_read";
 	argv[argc++] = "--toggle-collect=pgstat_report_stat";
 	argv[argc++] = "--toggle-collect=xact_end";
+	/*
+	 * And its counters at each statement's end, whose branches follow the
+	 * statement's duration (a new longest one: one instruction more).
+	 */
+	argv[argc++] = "--toggle-collect=statement_ended";
 
 	/*
 	 * The pending statistics entries of relations a flush removed, made

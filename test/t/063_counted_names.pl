@@ -79,7 +79,7 @@ if (defined $pids)
 	is($seen{environ}[0], $seen{environ}[1], 'the two environments are the same');
 	# what is time rather than work is left out of the count (docs/profiles.md,
 	# counted: how): each of these reaches callgrind
-	foreach my $f (qw(secure_read pgstat_report_stat xact_end pgstat_assoc_relation
+	foreach my $f (qw(secure_read pgstat_report_stat xact_end statement_ended pgstat_assoc_relation
 		enable_timeout_after disable_timeout ReceiveSharedInvalidMessages))
 	{
 		ok(index($seen{cmdline}[0], "\0--toggle-collect=$f\0") >= 0, "callgrind toggles collection in $f");
