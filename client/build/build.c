@@ -35,7 +35,7 @@
 #include "common/logging.h"
 
 /* Bump when the steps below change what a key produces. */
-#define BUILD_RECIPE		3
+#define BUILD_RECIPE		4
 #define BUILD_PREFIX		"/usr/local/pgsql"
 #define BUILD_KEY_LEN		16
 /* Added to the cflags of builds for experiments with profiles. */
@@ -423,6 +423,9 @@ compile(Build *b, const char *suffix, const char *tree, char *const *make_args,
 	char	   *error = NULL;
 	char	   *dest = psprintf("%s/dest", b->dir);
 	char	   *install[] = {"make", "-s", "install", psprintf("DESTDIR=%s", dest), NULL};
+	/* prewarm = on, the default of counted profiles, needs it */
+	char	   *install_prewarm[] = {"make", "-s", "-C", "contrib/pg_prewarm", "install",
+	psprintf("DESTDIR=%s", dest), NULL};
 
 	argv_add(&configure, "./configure");
 	argv_add(&configure, "--prefix=" BUILD_PREFIX);
@@ -439,7 +442,8 @@ compile(Build *b, const char *suffix, const char *tree, char *const *make_args,
 					  unprivileged_remove(psprintf("%s/src/backend/postgres", tree), &error), error) &&
 		step(b, psprintf("make%s", suffix), make.args, tree) &&
 		entry_work(b, psprintf("install%s", suffix), unprivileged_remove(dest, &error), error) &&
-		step(b, psprintf("install%s", suffix), install, tree);
+		step(b, psprintf("install%s", suffix), install, tree) &&
+		step(b, psprintf("install-prewarm%s", suffix), install_prewarm, tree);
 }
 
 static bool

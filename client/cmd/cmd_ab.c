@@ -63,7 +63,8 @@ ab_usage(void)
 	printf("      --aslr=auto|on|off   address-space randomization of managed servers (default\n"
 		   "                           auto: off where every server runs one binary, else on)\n");
 	printf("      --pgbench-seed=shared|own  one --random-seed per round for every variant (default shared)\n");
-	printf("      --prewarm=on|off     pg_prewarm the run database before each run (default off)\n");
+	printf("      --prewarm=auto|on|off  pg_prewarm the run database before each run (default\n"
+		   "                           auto: on under --profile counted, else off)\n");
 	printf("      --huge-pages=on|off|server  shared memory of managed servers in huge pages\n"
 		   "                           (on: reserved for them as root; default server: their own setting)\n");
 	printf("      --snapshot-probe[=on|off]  time GetSnapshotData() under every run's load\n");

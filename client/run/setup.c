@@ -227,6 +227,14 @@ prepare_template(Experiment *x, VariantState *vs, char **error)
 						  *error, vs->cluster.bindir);
 		goto fail;
 	}
+	/* in the template, so that every run database copied from it has it */
+	if (x->spec->quiet.prewarm && !exec_ok(conn, "CREATE EXTENSION IF NOT EXISTS pg_prewarm", error))
+	{
+		*error = psprintf("variant \"%s\": prewarm = on needs pg_prewarm (PostgreSQL's contrib) in its installation: %s\n"
+						  "hint: install pg_prewarm into %s, or set prewarm = off",
+						  vs->cluster.variant->name, *error, vs->cluster.bindir);
+		goto fail;
+	}
 	if (!check_extension_version(conn, &problem, &hint))
 	{
 		*error = psprintf("variant \"%s\": %s\nhint: %s", vs->cluster.variant->name, problem, hint);

@@ -86,5 +86,6 @@ counted_view_spec(const ExperimentSpec *spec, ExperimentSpec *counted)
 	counted->quiet.aslr_why = NULL;
 	counted->quiet.pin = false;
 	counted->quiet.prewarm = false;
+	counted->quiet.prewarm_given = true;
 	counted->seed = spec->seed + 1;
 }

@@ -249,6 +249,23 @@ profile_resolve_aslr(ExperimentSpec *spec)
 }
 
 /*
+ * Variants that share a server share its shared buffers, and a round gives
+ * them one pgbench seed: the first to run reads the round's pages, the
+ * other finds them, about 1,000 instructions per transaction apart at
+ * scale 1 (docs/counted-noise.md).  So a counted profile's runs start with
+ * the run database in shared buffers unless prewarm is given.
+ */
+static void
+profile_resolve_prewarm(ExperimentSpec *spec)
+{
+	if (spec->profile.mode == PROFILE_COUNTED && !spec->quiet.prewarm_given && !spec->quiet.prewarm)
+	{
+		spec->quiet.prewarm = true;
+		printf("profile = counted: every run starts with the run database in shared buffers (prewarm = on; set prewarm = off to start cold)\n");
+	}
+}
+
+/*
  * The profile's keys left to auto, as a run takes them; probe_perf: and the
  * sampled event chosen by trying perf, which the dry run does not.
  */
@@ -273,6 +290,7 @@ profile_resolve(ExperimentSpec *spec, bool probe_perf)
 	if (p->mode == PROFILE_OFF)
 		return;
 	profile_resolve_aslr(spec);
+	profile_resolve_prewarm(spec);
 	if (p->mode == PROFILE_COUNTED && spec->transactions == 0)
 	{
 		spec->transactions = PROFILE_COUNTED_TRANSACTIONS;

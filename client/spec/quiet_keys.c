@@ -79,8 +79,11 @@ quiet_set_key(QuietSpec *q, const char *key, const char *value, char **error)
 	}
 	else if (strcmp(key, "prewarm") == 0)
 	{
-		if (!parse_bool_word(value, &q->prewarm))
-			*error = psprintf("prewarm must be on (pg_prewarm the benchmark's relations before each run) or off, got \"%s\"", value);
+		q->prewarm_given = strcmp(value, "auto") != 0;
+		q->prewarm = false;
+		if (q->prewarm_given && !parse_bool_word(value, &q->prewarm))
+			*error = psprintf("prewarm must be auto (on under profile = counted, else off), "
+							  "on (pg_prewarm the benchmark's relations before each run) or off, got \"%s\"", value);
 	}
 	else if (strcmp(key, "huge_pages") == 0)
 	{

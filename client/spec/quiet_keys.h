@@ -44,6 +44,8 @@ typedef struct QuietSpec
 	bool		shared_seed;	/* one pgbench --random-seed per round, the same
 								 * for every variant */
 	bool		prewarm;		/* pg_prewarm the run database before each run */
+	bool		prewarm_given;	/* the key was on or off, else prewarm = auto:
+								 * on under profile = counted */
 	HugePagesMode huge_pages;	/* shared memory of the managed servers */
 	ScheduleMode schedule;
 	int			swap_ms;		/* a duet's sides trade CPU sets this often

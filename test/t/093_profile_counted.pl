@@ -75,6 +75,8 @@ my ($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-t', '25', '-r', 
 	'-o', $dir);
 is($rc, 0, 'a counted experiment completes') or diag "$out\n$err";
 like($out, qr/^restarting the server of variant A under valgrind \(callgrind\)$/m, 'A restarts under valgrind');
+like($out, qr/^profile = counted: every run starts with the run database in shared buffers \(prewarm = on; set prewarm = off to start cold\)$/m,
+	'prewarm = auto: on, and said so');
 unlike($out, qr/restarting the server of variant slow/, 'slow has no server of its own');
 like(slurp_file("$dir/clusters/00/server.log"),
 	qr/starting the server under callgrind: \S*valgrind .* -c autovacuum=off -c track_counts=off$/m,
@@ -90,6 +92,7 @@ foreach my $run (@runs)
 	my $p = $json->decode(slurp_file("$dir/runs/$id.profile.json"));
 	push @{ $instr{ $run->{variant} } }, $p->{totals}[0];
 	is($run->{blks_hit}, '', "run $run->{run_id}: no buffer hits, which track_counts = off does not count");
+	ok(read_json("$dir/runs/$id.json")->{quiet}{prewarm}, "run $run->{run_id}: prewarmed") if $run->{run_id} <= 2;
 	if ($run->{run_id} == 1)
 	{
 		is_deeply($p->{events}, ['Ir'], 'one event, Ir, without cache simulation');
@@ -222,16 +225,18 @@ is($rc, 0, 'report re-renders') or diag $err;
 is(slurp_file("$dir/summary.json"), $before, 'summary.json unchanged');
 
 # a variant that sets track_counts keeps it: relation statistics counted,
-# and its runs' buffer hits with them
+# and its runs' buffer hits with them; prewarm = off, given, starts each
+# run cold (buffer reads counted too)
 my $tracked = "$base/counted-track";
 ($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-t', '20', '-r', '1', '-b', 'select-only',
-	'--reset', 'never', '--profile', 'counted', '--seed', '12',
+	'--reset', 'never', '--profile', 'counted', '--seed', '12', '--prewarm', 'off',
 	'--variant', 'A', '--bindir', $bindir, '--set', 'track_counts=on', '--variant', 'B', '--cluster', 'A',
 	'-o', $tracked);
 is($rc, 0, 'a counted experiment with track_counts = on completes') or diag "$out\n$err";
 my $log = slurp_file("$tracked/clusters/00/server.log");
 like($log, qr/starting the server under callgrind: .* -c autovacuum=off$/m, 'the server is started without track_counts = off');
 unlike($log, qr/track_counts=off/, 'at no start');
+unlike($out, qr/prewarm = on/, 'prewarm = off given: not taken');
 my @tracked = grep { $_->{warmup} eq 'false' } read_runs($tracked);
 is(scalar(grep { $_->{blks_hit} ne '' && $_->{blks_hit} > 0 } @tracked), scalar(@tracked),
 	'every run counts its buffer hits (' . join(', ', map { $_->{blks_hit} } @tracked) . ')');

@@ -86,6 +86,13 @@ test_defaults_and_values(void)
 	ok(spec.nvariants == 2 && strcmp(spec.variants[0].name, "A") == 0 &&
 	   strcmp(spec.variants[1].bindir, "/x") == 0 && spec.variants[0].extension,
 	   "two variants in file order, the extension on");
+	ok(!spec.quiet.prewarm && !spec.quiet.prewarm_given, "prewarm = auto: off until a counted profile takes it");
+	error = read_spec("[experiment]\nprewarm = on\n" VARIANTS, true, &spec);
+	ok(error == NULL && spec.quiet.prewarm && spec.quiet.prewarm_given, "prewarm = on: given");
+	error = read_spec("[experiment]\nprewarm = off\n" VARIANTS, true, &spec);
+	ok(error == NULL && !spec.quiet.prewarm && spec.quiet.prewarm_given, "prewarm = off: given, so no profile overrides it");
+	error = read_spec("[experiment]\nprewarm = auto\n" VARIANTS, true, &spec);
+	ok(error == NULL && !spec.quiet.prewarm && !spec.quiet.prewarm_given, "prewarm = auto: as if not set");
 
 	error = read_spec("; a comment\n[experiment]\nscale = 3\nclients = 1, 4,16\nduration = 90\n"
 					  "rounds = auto\nbudget = 2h\nmin_rounds = 12\nwarmup = 1\n"
@@ -170,6 +177,8 @@ test_errors(void)
 	refused("[experiment]\nrestart = sometimes\n" VARIANTS,
 			"restart must be a number of rounds (1 to 100000), \"never\" or \"auto\", got \"sometimes\"",
 			"restart: a word it does not know");
+	refused("[experiment]\nprewarm = maybe\n" VARIANTS,
+			"prewarm must be auto (on under profile = counted, else off), on (pg_prewarm", "prewarm neither auto, on nor off");
 	refused("[experiment]\njobs = many\n" VARIANTS, "jobs must be a number, \"clients\", \"cpus\" or \"auto\"",
 			"jobs: a word it does not know");
 	refused("[experiment]\nscript = a\x01" "b\n" VARIANTS, "has a control character",
