@@ -423,9 +423,10 @@ compile(Build *b, const char *suffix, const char *tree, char *const *make_args,
 	char	   *error = NULL;
 	char	   *dest = psprintf("%s/dest", b->dir);
 	char	   *install[] = {"make", "-s", "install", psprintf("DESTDIR=%s", dest), NULL};
-	/* prewarm = on, the default of counted profiles, needs it */
+	/* prewarm = on, the default of counted profiles, needs it (a tree without it is told at set-up) */
 	char	   *install_prewarm[] = {"make", "-s", "-C", "contrib/pg_prewarm", "install",
 	psprintf("DESTDIR=%s", dest), NULL};
+	bool		has_prewarm = access(psprintf("%s/contrib/pg_prewarm/Makefile", tree), F_OK) == 0;
 
 	argv_add(&configure, "./configure");
 	argv_add(&configure, "--prefix=" BUILD_PREFIX);
@@ -443,7 +444,7 @@ compile(Build *b, const char *suffix, const char *tree, char *const *make_args,
 		step(b, psprintf("make%s", suffix), make.args, tree) &&
 		entry_work(b, psprintf("install%s", suffix), unprivileged_remove(dest, &error), error) &&
 		step(b, psprintf("install%s", suffix), install, tree) &&
-		step(b, psprintf("install-prewarm%s", suffix), install_prewarm, tree);
+		(!has_prewarm || step(b, psprintf("install-prewarm%s", suffix), install_prewarm, tree));
 }
 
 static bool
