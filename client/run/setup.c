@@ -227,12 +227,18 @@ prepare_template(Experiment *x, VariantState *vs, char **error)
 						  *error, vs->cluster.bindir);
 		goto fail;
 	}
-	/* in the template, so that every run database copied from it has it */
-	if (x->spec->quiet.prewarm && !exec_ok(conn, "CREATE EXTENSION IF NOT EXISTS pg_prewarm", error))
+	/*
+	 * In the template, so that every run database copied from it has it;
+	 * a counted view's runs need it too, and are told before the timed ones.
+	 */
+	if ((x->spec->quiet.prewarm || x->spec->profile.counted_view) &&
+		!exec_ok(conn, "CREATE EXTENSION IF NOT EXISTS pg_prewarm", error))
 	{
-		*error = psprintf("variant \"%s\": prewarm = on needs pg_prewarm (PostgreSQL's contrib) in its installation: %s\n"
-						  "hint: install pg_prewarm into %s, or set prewarm = off",
-						  vs->cluster.variant->name, *error, vs->cluster.bindir);
+		const char *key = x->spec->quiet.prewarm ? "prewarm" : "counted_view";
+
+		*error = psprintf("variant \"%s\": %s = on needs pg_prewarm (PostgreSQL's contrib) in its installation: %s\n"
+						  "hint: install pg_prewarm into %s, or set %s = off",
+						  vs->cluster.variant->name, key, *error, vs->cluster.bindir, key);
 		goto fail;
 	}
 	if (!check_extension_version(conn, &problem, &hint))

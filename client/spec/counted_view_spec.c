@@ -74,8 +74,10 @@ counted_view_spec(const ExperimentSpec *spec, ExperimentSpec *counted)
 
 	/*
 	 * One run at a time, servers without address-space randomization (a
-	 * start's addresses move the count); pinning and prewarming are for
-	 * time, not counts.
+	 * start's addresses move the count), every run warm (on a shared
+	 * server the first of a round would read the pages the other finds:
+	 * the timed set-up makes sure the installation has pg_prewarm);
+	 * pinning is for time, not counts.
 	 */
 	counted->quiet.schedule = SCHEDULE_INTERLEAVED;
 	counted->quiet.schedule_given = true;
@@ -85,7 +87,7 @@ counted_view_spec(const ExperimentSpec *spec, ExperimentSpec *counted)
 	counted->quiet.aslr_given = true;
 	counted->quiet.aslr_why = NULL;
 	counted->quiet.pin = false;
-	counted->quiet.prewarm = false;
+	counted->quiet.prewarm = true;
 	counted->quiet.prewarm_given = true;
 	counted->seed = spec->seed + 1;
 }

@@ -95,6 +95,8 @@ is($cspec->{profile}, 'counted', 'counted/ is a counted experiment');
 is($cspec->{transactions}, 20, 'of 20 transactions a run');
 is_deeply($cspec->{clients}, [1], 'of 1 client');
 is($cspec->{restart}, 'never', 'on servers started once');
+ok($cspec->{prewarm}, 'every counted run warm (pg_prewarm)');
+ok(!read_json("$dir/experiment.json")->{spec}{experiment}{prewarm}, 'the timed runs as the file says (prewarm = auto: off)');
 is_deeply([ map { $_->{name} } @{ $cexp->{spec}{variants} } ], [ 'A', 'B' ], 'of the same variants');
 
 # --- the report: the counted view under the tps verdicts --------------------
