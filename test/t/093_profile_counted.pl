@@ -12,7 +12,8 @@
 # test runs 3 rounds, 6 runs, for the method: every run's profile, its
 # files, the report's counted view, import and profile_compare(), which
 # need no verdict; the settings forced on a counted server (no autovacuum,
-# no relation statistics) and a variant that keeps track_counts; the
+# no relation statistics, every run prewarmed), a variant that keeps
+# track_counts, an installation without pg_prewarm refused; the
 # verdicts, which need 10 rounds (below), are
 # PGBENCH_EXT_TEST_LONG=1's (make test-build, CI): 20 runs, about 50 CPU-s
 # more on a 2-CPU AMD EPYC host, a seventh of make test's CPU there.
@@ -40,6 +41,8 @@
 use strict;
 use warnings;
 
+use File::Path qw(mkpath);
+use IPC::Run;
 use JSON::PP;
 use AsServerAccount;
 use PostgreSQL::Test::Cluster;
@@ -240,5 +243,28 @@ unlike($out, qr/prewarm = on/, 'prewarm = off given: not taken');
 my @tracked = grep { $_->{warmup} eq 'false' } read_runs($tracked);
 is(scalar(grep { $_->{blks_hit} ne '' && $_->{blks_hit} > 0 } @tracked), scalar(@tracked),
 	'every run counts its buffer hits (' . join(', ', map { $_->{blks_hit} } @tracked) . ')');
+
+# an installation without pg_prewarm: a copy of this one, each directory
+# under one new root at its own path so that the server finds its share
+# and library directories as it would, less pg_prewarm's control file;
+# the counted default (prewarm = on) is refused at set-up with its fix,
+# and the server it started is stopped
+my $root = "$base/no-prewarm";
+chomp(my @dirs = map { my $d = `@{[ pg_config() ]} --$_`; $d } qw(bindir pkglibdir sharedir));
+foreach my $d (@dirs)
+{
+	mkpath("$root$d");
+	IPC::Run::run([ 'cp', '-a', "$d/.", "$root$d" ]) or die "could not copy $d";
+}
+unlink glob("$root$dirs[2]/extension/pg_prewarm*");
+IPC::Run::run([ 'chmod', '-R', 'a+rX', $root ]) or die;
+($rc, $out, $err) = run_client('ab', '-s', '1', '-c', '1', '-t', '20', '-r', '2', '-b', 'select-only',
+	'--reset', 'never', '--profile', 'counted', '--seed', '13',
+	'--variant', 'A', '--bindir', "$root$dirs[0]", '--variant', 'B', '--cluster', 'A', '-o', "$base/no-prewarm-run");
+is($rc, 2, 'no pg_prewarm in the installation: exit status 2');
+like($err, qr/variant "A": prewarm = on needs pg_prewarm \(PostgreSQL's contrib\) in its installation: .*\n(?:.*\n)*.*hint: install pg_prewarm into \Q$root$dirs[0]\E, or set prewarm = off/,
+	'with its cause and its fix');
+ok(-d "$base/no-prewarm-run/clusters/00/data" && !-e "$base/no-prewarm-run/clusters/00/data/postmaster.pid",
+	'the server it started is stopped');
 
 done_testing();
