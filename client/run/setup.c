@@ -237,7 +237,7 @@ prepare_template(Experiment *x, VariantState *vs, char **error)
 		const char *key = x->spec->quiet.prewarm ? "prewarm" : "counted_view";
 
 		*error = psprintf("variant \"%s\": %s = on needs pg_prewarm (PostgreSQL's contrib) in its installation: %s\n"
-						  "hint: install pg_prewarm into %s, or set %s = off",
+						  "hint: install pg_prewarm into the installation of %s, or set %s = off",
 						  vs->cluster.variant->name, key, *error, vs->cluster.bindir, key);
 		goto fail;
 	}

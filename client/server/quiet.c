@@ -154,7 +154,8 @@ quiet_round_seed(unsigned long long experiment_seed, int round)
 /*
  * Read every relation of the run database's public schema into shared
  * buffers (pg_prewarm, contrib), so that a run starts warm without a
- * warm-up run's cost.
+ * warm-up run's cost.  The extension came with the template (setup.c),
+ * which is where a missing pg_prewarm is told.
  */
 bool
 quiet_prewarm(PGconn *conn, char **error)
@@ -162,15 +163,6 @@ quiet_prewarm(PGconn *conn, char **error)
 	PGresult   *res;
 	bool		ok;
 
-	res = PQexec(conn, "CREATE EXTENSION IF NOT EXISTS pg_prewarm");
-	if (PQresultStatus(res) != PGRES_COMMAND_OK)
-	{
-		*error = psprintf("prewarm = on needs the extension pg_prewarm (PostgreSQL's contrib) in the variant's installation: %s",
-						  PQerrorMessage(conn));
-		PQclear(res);
-		return false;
-	}
-	PQclear(res);
 	res = PQexec(conn, "SELECT pg_prewarm(c.oid) FROM pg_class c "
 				 "WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'i', 't', 'm')");
 	ok = PQresultStatus(res) == PGRES_TUPLES_OK;

@@ -246,15 +246,16 @@ is(scalar(grep { $_->{blks_hit} ne '' && $_->{blks_hit} > 0 } @tracked), scalar(
 
 # an installation without pg_prewarm: a copy of this one, each directory
 # under one new root at its own path so that the server finds its share
-# and library directories as it would, less pg_prewarm's control file;
-# the counted default (prewarm = on) is refused at set-up with its fix,
-# and the server it started is stopped
+# and library directories as it would (from its own executable, a copy:
+# it resolves links), the libraries linked, less pg_prewarm's control
+# file; the counted default (prewarm = on) is refused at set-up with its
+# fix, and the server it started is stopped
 my $root = "$base/no-prewarm";
 chomp(my @dirs = map { my $d = `@{[ pg_config() ]} --$_`; $d } qw(bindir pkglibdir sharedir));
 foreach my $d (@dirs)
 {
 	mkpath("$root$d");
-	IPC::Run::run([ 'cp', '-a', "$d/.", "$root$d" ]) or die "could not copy $d";
+	IPC::Run::run([ 'cp', $d eq $dirs[1] ? '-as' : '-a', "$d/.", "$root$d" ]) or die "could not copy $d";
 }
 unlink glob("$root$dirs[2]/extension/pg_prewarm*");
 IPC::Run::run([ 'chmod', '-R', 'a+rX', $root ]) or die;
@@ -262,7 +263,7 @@ IPC::Run::run([ 'chmod', '-R', 'a+rX', $root ]) or die;
 	'--reset', 'never', '--profile', 'counted', '--seed', '13',
 	'--variant', 'A', '--bindir', "$root$dirs[0]", '--variant', 'B', '--cluster', 'A', '-o', "$base/no-prewarm-run");
 is($rc, 2, 'no pg_prewarm in the installation: exit status 2');
-like($err, qr/variant "A": prewarm = on needs pg_prewarm \(PostgreSQL's contrib\) in its installation: .*\n(?:.*\n)*.*hint: install pg_prewarm into \Q$root$dirs[0]\E, or set prewarm = off/,
+like($err, qr/variant "A": prewarm = on needs pg_prewarm \(PostgreSQL's contrib\) in its installation: .*\n(?:.*\n)*.*hint: install pg_prewarm into the installation of \Q$root$dirs[0]\E, or set prewarm = off/,
 	'with its cause and its fix');
 ok(-d "$base/no-prewarm-run/clusters/00/data" && !-e "$base/no-prewarm-run/clusters/00/data/postmaster.pid",
 	'the server it started is stopped');
